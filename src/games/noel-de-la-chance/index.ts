@@ -1,0 +1,31 @@
+import type { GameRules } from '../types';
+import { evaluate } from './evaluator';
+import { generate } from './generator';
+import { complete, isFinished, parseAction, parsePicks, publicView, reduce, start } from './reducer';
+import { ruleViolations } from './rules-check';
+import { GAME_SYMBOLS, type NoelAction, type NoelChoices, type NoelEvent, type NoelScenario, type NoelState } from './scenario';
+
+export * from './scenario';
+export type { NoelPublicView } from './reducer';
+export { NOEL_TABLES } from './prize-table';
+
+/**
+ * Le Noël de la chance: no picks at purchase; after paying the player chooses one of three
+ * game symbols (an action), the scenario is generated for that choice, and the 18 cells reveal
+ * themselves in the same step.
+ */
+export const noelRules: GameRules<undefined, NoelChoices, NoelScenario, NoelState, NoelAction, NoelEvent> = {
+  id: 'noel-de-la-chance',
+  parsePicks,
+  choiceSpace: GAME_SYMBOLS.map((symbol) => ({ symbol })),
+  generate,
+  evaluate,
+  ruleViolations,
+  start,
+  parseAction,
+  reduce,
+  complete,
+  isFinished,
+  scenarioOf: (state) => state.scenario,
+  publicView,
+};

@@ -1,0 +1,149 @@
+import { Rng, nonceFor } from '../../random/rng';
+import { refuse, type Outcome, type Parsed, type Refusal, type Step } from '../types';
+import { evaluate } from './evaluator';
+import { generate, winningCountOf } from './generator';
+import {
+  COLS,
+  GAME_SYMBOLS,
+  ROWS,
+  isGameSymbol,
+  type CellSymbol,
+  type GameSymbol,
+  type NoelAction,
+  type NoelPhase,
+  type NoelState,
+  type NoelStreamEvent,
+} from './scenario';
+
+/**
+ * The reveal of Le Noël de la chance (article 4.3): after paying, the player must choose one of
+ * the three game symbols; the 18 cells then reveal themselves, so the pick is the only step.
+ * Phases: 'pick' (waiting for the choice, no scenario yet) then 'finished'.
+ */
+
+const PICK_NONCE = nonceFor('noel-pick');
+
+type NoelStep = Step<NoelState, NoelStreamEvent>;
+
+/** No picks at purchase: the symbol is chosen after paying, as an action. */
+export function parsePicks(input: unknown): Parsed<undefined> {
+  if (input === undefined || input === null) return { ok: true, value: undefined };
+  return refuse('picks/not_allowed', 'Le Noël de la chance takes no picks at purchase; the symbol is chosen after paying');
+}
+
+export function parseAction(input: unknown): Parsed<NoelAction> {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    return refuse('action/malformed', 'an action is an object with a type');
+  }
+  const { type, symbol } = input as { type?: unknown; symbol?: unknown };
+  if (type === 'auto') return { ok: true, value: { type: 'auto' } };
+  if (type === 'pick') {
+    if (typeof symbol !== 'string') return refuse('action/malformed', 'a pick names its symbol as a string');
+    if (!isGameSymbol(symbol)) {
+      return refuse('action/out_of_range', `symbol must be one of ${GAME_SYMBOLS.join(', ')}`);
+    }
+    return { ok: true, value: { type: 'pick', symbol } };
+  }
+  return refuse('action/malformed', 'unknown action type (expected pick or auto)');
+}
+
+export function start(outcome: Outcome, seed: Uint8Array, _picks: undefined): NoelStep {
+  winningCountOf(outcome); // throws now, not at the pick, for an outcome the game cannot present
+  if (seed.length !== 32) throw new RangeError(`seed must be 32 bytes, got ${seed.length}`);
+  const state: NoelState = {
+    phase: 'pick',
+    outcome: { stake: outcome.stake, prize: outcome.prize },
+    seedHex: toHex(seed),
+    scenario: undefined,
+  };
+  return { ok: true, state, events: [] };
+}
+
+/** Build the scenario for the chosen symbol and reveal all 18 cells, in reading order. */
+function pick(state: NoelState, symbol: GameSymbol): NoelStep {
+  const scenario = generate(state.outcome, fromHex(state.seedHex), { symbol });
+  const prize = evaluate(scenario);
+  // The outcome was fixed at the deal; a scenario that says otherwise is a bug, never shown.
+  if (prize !== state.outcome.prize) throw new Error(`noel-de-la-chance: scenario pays ${prize}, dealt ${state.outcome.prize}`);
+  const events: NoelStreamEvent[] = [{ type: 'symbol_picked', symbol }];
+  for (let row = 0; row < ROWS; row++) {
+    for (let col = 0; col < COLS; col++) {
+      events.push({ type: 'cell_revealed', row, col, symbol: scenario.cells[row * COLS + col]! });
+    }
+  }
+  events.push({ type: 'finished', prize });
+  return { ok: true, state: { ...state, phase: 'finished', scenario }, events };
+}
+
+export function reduce(state: NoelState, input: NoelAction): NoelStep | Refusal {
+  // Actions may come straight from a caller that skipped parseAction: check them again.
+  const parsed = parseAction(input);
+  if (!parsed.ok) return parsed;
+  const action = parsed.value;
+  if (action.type === 'pick') {
+    if (state.phase !== 'pick') return refuse('action/already_picked', 'the symbol has already been chosen');
+    return pick(state, action.symbol);
+  }
+  if (state.phase === 'pick') {
+    return refuse('action/pick_required', 'choose your game symbol first: the rules make the player choose it');
+  }
+  return refuse('action/finished', 'this unit is already fully revealed');
+}
+
+/** Finish on the player's behalf: a missing choice is drawn from the seed, then all is revealed. */
+export function complete(state: NoelState): NoelStep {
+  if (state.phase !== 'pick') return { ok: true, state, events: [] };
+  const symbol = new Rng(fromHex(state.seedHex), PICK_NONCE).pick(GAME_SYMBOLS);
+  return pick(state, symbol);
+}
+
+export function isFinished(state: NoelState): boolean {
+  return state.phase === 'finished';
+}
+
+export interface NoelPublicView {
+  readonly game: 'noel-de-la-chance';
+  readonly phase: NoelPhase;
+  readonly stake: number;
+  /** The three symbols offered. */
+  readonly symbols: readonly GameSymbol[];
+  /** The chosen symbol, null before the pick. */
+  readonly symbol: GameSymbol | null;
+  /** 3 rows of 6 cells; null while hidden. */
+  readonly grid: (CellSymbol | null)[][];
+  /** The prize, null until the reveal is over. */
+  readonly prize: number | null;
+}
+
+export function publicView(state: NoelState): NoelPublicView {
+  const cells = state.phase === 'finished' ? state.scenario?.cells : undefined;
+  const grid: (CellSymbol | null)[][] = [];
+  for (let row = 0; row < ROWS; row++) {
+    const line: (CellSymbol | null)[] = [];
+    for (let col = 0; col < COLS; col++) line.push(cells?.[row * COLS + col] ?? null);
+    grid.push(line);
+  }
+  return {
+    game: 'noel-de-la-chance',
+    phase: state.phase,
+    stake: state.outcome.stake,
+    symbols: [...GAME_SYMBOLS],
+    symbol: state.scenario?.symbol ?? null,
+    grid,
+    prize: state.phase === 'finished' ? state.outcome.prize : null,
+  };
+}
+
+const HEX = '0123456789abcdef';
+
+function toHex(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += HEX[b >> 4]! + HEX[b & 15]!;
+  return s;
+}
+
+function fromHex(hex: string): Uint8Array {
+  const bytes = new Uint8Array(hex.length >> 1);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return bytes;
+}

@@ -1,0 +1,40 @@
+import type { GameRules } from '../types';
+import { evaluate } from './evaluator';
+import { generate } from './generator';
+import { complete, isFinished, parseAction, parsePicks, publicView, reduce, start } from './reducer';
+import { ruleViolations } from './rules-check';
+import type {
+  RainDiamondsAction,
+  RainDiamondsChoices,
+  RainDiamondsEvent,
+  RainDiamondsPicks,
+  RainDiamondsScenario,
+  RainDiamondsState,
+} from './scenario';
+
+export * from './scenario';
+export { RAIN_DIAMONDS_TABLE } from './prize-table';
+
+/** RAIN DIAMONDS (règlement in shared/reglements/rain-diamonds.txt; DESIGN.md §2). */
+export const rainDiamondsRules: GameRules<
+  RainDiamondsPicks,
+  RainDiamondsChoices,
+  RainDiamondsScenario,
+  RainDiamondsState,
+  RainDiamondsAction,
+  RainDiamondsEvent
+> = {
+  id: 'rain-diamonds',
+  parsePicks,
+  choiceSpace: [undefined],
+  generate: (outcome, seed) => generate(outcome, seed),
+  evaluate,
+  ruleViolations,
+  start,
+  parseAction,
+  reduce,
+  complete,
+  isFinished,
+  scenarioOf: (state) => state.scenario,
+  publicView,
+};
