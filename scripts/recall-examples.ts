@@ -1,0 +1,50 @@
+/**
+ * npm run recall-examples: plays one unit of each game in memory (a winning one where the block
+ * gives one within a few hundred tries) and writes its recall record to
+ * docs/recall-examples/<game>.json, the real examples that docs/recall.md points to.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { MemoryStore } from '../src/dealer/memory-store';
+import { PRIZE_TABLES } from '../src/games/prize-tables';
+import { GAME_IDS, type GameId } from '../src/games/types';
+import { PlayService } from '../src/play/play-service';
+import { MemoryActionLog } from '../src/units/action-log';
+import { picksFor, stepByStep } from '../test/support/play-scripts';
+
+async function main(): Promise<void> {
+  const dealer = new MemoryStore();
+  const play = new PlayService(dealer, new MemoryActionLog(), () => Date.now());
+  for (const table of PRIZE_TABLES) {
+    await dealer.openEmission({ emissionId: `${table.game}-${table.stake}`, table, blockCount: 1, now: Date.now() });
+  }
+  const outDir = new URL('../docs/recall-examples/', import.meta.url);
+  mkdirSync(outDir, { recursive: true });
+  for (const game of GAME_IDS) {
+    const stake = PRIZE_TABLES.find((t) => t.game === game)!.stake;
+    const player = { playerId: `example-${game}`, pseudonym: 'Example' };
+    await dealer.deposit(player.playerId, 1_000_000, 'example', Date.now());
+    for (let attempt = 0; attempt < 500; attempt++) {
+      const bought = await play.buy(player, { game, stake, requestId: `r${attempt}`, picks: picksFor(game) });
+      if (!bought.ok) throw new Error(`${game}: ${bought.code}`);
+      let unit = bought.units[0]!;
+      for (const action of stepByStep(game as GameId)) {
+        if (unit.finished) break;
+        const acted = await play.act(player.playerId, unit, action);
+        if (!acted.ok) throw new Error(`${game}: ${acted.code}`);
+        unit = acted.unit;
+      }
+      if (!unit.finished) throw new Error(`${game}: the step-by-step script did not finish the unit`);
+      if (unit.sale.prize > 0 || attempt === 499) {
+        const record = await play.recall(player.playerId, unit.sale.unitId);
+        writeFileSync(new URL(`${game}.json`, outDir), `${JSON.stringify(record, null, 2)}\n`);
+        console.log(`${game}: ${unit.sale.unitId}, prize ${unit.sale.prize}`);
+        break;
+      }
+    }
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

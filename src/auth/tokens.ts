@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { SignJWT, errors, importSPKI, jwtVerify, type JWTVerifyOptions } from 'jose';
+import type { Config } from '../config';
+
+/** Who a verified token says the caller is. `pseudonym` is what spectators may see. */
+export interface Player {
+  readonly playerId: string;
+  readonly pseudonym: string;
+}
+
+export class AuthError extends Error {
+  constructor(readonly code: 'auth/missing' | 'auth/malformed' | 'auth/expired' | 'auth/invalid', message: string) {
+    super(message);
+  }
+}
+
+const PLAYER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+const PSEUDONYM = /^[\p{L}\p{N} _.-]{1,32}$/u;
+type VerifyKey = Parameters<typeof jwtVerify>[1];
+
+/**
+ * Player tokens are JWTs: `sub` is the player id, `name` an optional pseudonym. Verified with
+ * `jose` against the configured key: HS256 secret, or an RS256/ES256 public key of the operator.
+ */
+export class TokenVerifier {
+  private constructor(
+    private readonly key: VerifyKey,
+    private readonly options: JWTVerifyOptions,
+    /** Present only with an HS256 secret: the dev login signs its demo tokens with it. */
+    private readonly signingSecret: Uint8Array | undefined,
+  ) {}
+
+  static async fromConfig(config: Config): Promise<TokenVerifier> {
+    const options: JWTVerifyOptions = {};
+    if (config.jwtIssuer) options.issuer = config.jwtIssuer;
+    if (config.jwtAudience) options.audience = config.jwtAudience;
+    if (config.jwtPublicKey) {
+      // Environment variables often carry PEM newlines as "\n".
+      const pem = config.jwtPublicKey.replace(/\\n/g, '\n');
+      const key = await importSPKI(pem, config.jwtAlgorithm);
+      return new TokenVerifier(key, { ...options, algorithms: [config.jwtAlgorithm] }, undefined);
+    }
+    // Embedded mode without a configured secret: a fresh one, so tokens die with the process.
+    const secret = new TextEncoder().encode(config.jwtSecret ?? randomBytes(32).toString('hex'));
+    return new TokenVerifier(secret, { ...options, algorithms: ['HS256'] }, secret);
+  }
+
+  async verify(token: unknown): Promise<Player> {
+    if (token === undefined || token === null || token === '') throw new AuthError('auth/missing', 'a player token is required');
+    if (typeof token !== 'string' || token.length > 4096 || token.split('.').length !== 3) {
+      throw new AuthError('auth/malformed', 'the token is not a JWT');
+    }
+    let payload;
+    try {
+      ({ payload } = await jwtVerify(token, this.key, this.options));
+    } catch (err) {
+      if (err instanceof errors.JWTExpired) throw new AuthError('auth/expired', 'the token has expired');
+      if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) throw new AuthError('auth/malformed', 'the token is not a valid JWT');
+      throw new AuthError('auth/invalid', 'the token could not be verified');
+    }
+    const sub = payload.sub;
+    if (typeof sub !== 'string' || !PLAYER_ID.test(sub)) throw new AuthError('auth/invalid', 'the token has no valid subject');
+    const name = typeof payload['name'] === 'string' && PSEUDONYM.test(payload['name']) ? payload['name'] : `player-${sub.slice(-6)}`;
+    return { playerId: sub, pseudonym: name };
+  }
+
+  /** Signs a demo token (dev login); only possible with an HS256 secret. */
+  async signDemo(player: Player, ttlSeconds: number): Promise<string> {
+    if (!this.signingSecret) throw new Error('dev login needs an HS256 secret');
+    let jwt = new SignJWT({ name: player.pseudonym })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(player.playerId)
+      .setIssuedAt()
+      .setExpirationTime(`${ttlSeconds}s`);
+    if (this.options.issuer) jwt = jwt.setIssuer(this.options.issuer as string);
+    if (this.options.audience) jwt = jwt.setAudience(this.options.audience as string);
+    return jwt.sign(this.signingSecret);
+  }
+}
+
+export function isValidPseudonym(name: string): boolean {
+  return PSEUDONYM.test(name);
+}

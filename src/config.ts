@@ -1,0 +1,101 @@
+/**
+ * Every setting of the server, from environment variables. The README's settings table is
+ * this file in prose: keep them in step. Bad values stop the server at start with a sentence.
+ */
+
+export interface Config {
+  readonly port: number;
+  readonly host: string;
+  /** Unset: the embedded default, everything in memory, nothing kept. */
+  readonly redisUrl: string | undefined;
+  readonly redisPrefix: string;
+  /** Address other processes and clients use to reach this one (Colyseus `publicAddress`). */
+  readonly publicAddress: string | undefined;
+  /** HS256 secret of player tokens; in embedded mode a random one is made when unset. */
+  readonly jwtSecret: string | undefined;
+  /** PEM public key (RS256/ES256) of player tokens signed by the operator. */
+  readonly jwtPublicKey: string | undefined;
+  /** Algorithm of JWT_PUBLIC_KEY. */
+  readonly jwtAlgorithm: 'RS256' | 'ES256';
+  readonly jwtIssuer: string | undefined;
+  readonly jwtAudience: string | undefined;
+  /** The documented dev login that creates demo accounts (on by default in embedded mode). */
+  readonly devLogin: boolean;
+  readonly demoBalance: number;
+  /** A unit untouched this long is completed by the server and its prize credited. */
+  readonly abandonAfterMs: number;
+  readonly sweepEveryMs: number;
+  /** Bearer token of the operator endpoints (`/admin/*`); unset: they are off. */
+  readonly operatorToken: string | undefined;
+  /** Blocks per emission opened at start for each (game, price) that has none. */
+  readonly emissionBlocks: number;
+  /** Messages a client may send per second before it is disconnected. */
+  readonly maxMessagesPerSecond: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw)) throw new Error(`${name} must be a whole number, got ${JSON.stringify(raw)}`);
+  const value = Number(raw);
+  if (value < min || value > max) throw new Error(`${name} must be between ${min} and ${max}, got ${value}`);
+  return value;
+}
+
+function bool(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`${name} must be true or false, got ${JSON.stringify(raw)}`);
+}
+
+function oneOf<T extends string>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(values as readonly string[]).includes(raw)) throw new Error(`${name} must be one of ${values.join(', ')}, got ${JSON.stringify(raw)}`);
+  return raw as T;
+}
+
+function text(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const redisUrl = text(env, 'REDIS_URL');
+  const config: Config = {
+    port: int(env, 'PORT', 2567, 0, 65535),
+    host: text(env, 'HOST') ?? '127.0.0.1',
+    redisUrl,
+    redisPrefix: text(env, 'REDIS_PREFIX') ?? 'lottery',
+    publicAddress: text(env, 'PUBLIC_ADDRESS'),
+    jwtSecret: text(env, 'JWT_SECRET'),
+    jwtPublicKey: text(env, 'JWT_PUBLIC_KEY'),
+    jwtAlgorithm: oneOf(env, 'JWT_ALGORITHM', ['RS256', 'ES256'] as const, 'RS256'),
+    jwtIssuer: text(env, 'JWT_ISSUER'),
+    jwtAudience: text(env, 'JWT_AUDIENCE'),
+    devLogin: bool(env, 'DEV_LOGIN', redisUrl === undefined),
+    demoBalance: int(env, 'DEMO_BALANCE_CENTS', 10_000, 0, 100_000_000),
+    abandonAfterMs: int(env, 'ABANDON_AFTER_SECONDS', 900, 1, 30 * 86_400) * 1000,
+    sweepEveryMs: int(env, 'SWEEP_EVERY_SECONDS', 30, 1, 3600) * 1000,
+    operatorToken: text(env, 'OPERATOR_TOKEN'),
+    emissionBlocks: int(env, 'EMISSION_BLOCKS', 10, 1, 10_000),
+    maxMessagesPerSecond: int(env, 'MAX_MESSAGES_PER_SECOND', 50, 1, 10_000),
+  };
+  if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) {
+    throw new Error(`REDIS_URL must start with redis:// or rediss://, got ${JSON.stringify(config.redisUrl)}`);
+  }
+  if (config.jwtSecret && config.jwtPublicKey) {
+    throw new Error('set JWT_SECRET or JWT_PUBLIC_KEY, not both');
+  }
+  if (config.jwtSecret && config.jwtSecret.length < 32) {
+    throw new Error('JWT_SECRET must be at least 32 characters');
+  }
+  if (config.redisUrl && !config.jwtSecret && !config.jwtPublicKey) {
+    throw new Error('with REDIS_URL, set JWT_SECRET or JWT_PUBLIC_KEY: tokens must outlive a restart');
+  }
+  return config;
+}

@@ -1,0 +1,137 @@
+import { GAME_IDS, type GameId } from '../games/types';
+import type { OpenEmissionRequest, PurchaseRefusalCode, PurchaseRequest, PurchaseResult } from './types';
+import { assertPrintable } from './printing';
+
+/**
+ * Names and request checks shared by both stores, so that they accept and refuse exactly the
+ * same things. A block is `${emissionId}.${index}`, a unit `${blockId}:${position}`; the
+ * emission id's alphabet has neither `.` nor `:`, so both parse back unambiguously.
+ */
+
+const EMISSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
+const PLAYER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** Deposit references come from the wallet side: a little wider than request ids. */
+const DEPOSIT_REF = /^[A-Za-z0-9_.:-]{1,128}$/;
+/** Purchase-time picks are opaque JSON text kept with the sale. */
+export const MAX_PICKS_LENGTH = 512;
+const MAX_SALES_PAGE = 100;
+const BLOCK_ID = /^([A-Za-z0-9_-]{1,64})\.(0|[1-9][0-9]{0,8})$/;
+const UNIT_ID = /^([A-Za-z0-9_-]{1,64})\.(0|[1-9][0-9]{0,8}):(0|[1-9][0-9]{0,9})$/;
+
+export function blockIdOf(emissionId: string, index: number): string {
+  return `${emissionId}.${index}`;
+}
+
+export function unitIdOf(blockId: string, position: number): string {
+  return `${blockId}:${position}`;
+}
+
+export interface BlockRef {
+  readonly emissionId: string;
+  readonly index: number;
+  readonly blockId: string;
+}
+
+export interface UnitRef extends BlockRef {
+  readonly position: number;
+}
+
+export function parseBlockId(blockId: string): BlockRef | undefined {
+  const m = BLOCK_ID.exec(blockId);
+  return m ? { emissionId: m[1]!, index: Number(m[2]), blockId } : undefined;
+}
+
+export function parseUnitId(unitId: string): UnitRef | undefined {
+  const m = UNIT_ID.exec(unitId);
+  if (!m) return undefined;
+  return { emissionId: m[1]!, index: Number(m[2]), blockId: blockIdOf(m[1]!, Number(m[2])), position: Number(m[3]) };
+}
+
+export function isGameId(game: string): game is GameId {
+  return (GAME_IDS as readonly string[]).includes(game);
+}
+
+export function isPlayerId(playerId: unknown): playerId is string {
+  return typeof playerId === 'string' && PLAYER_ID.test(playerId);
+}
+
+export function refusal(code: PurchaseRefusalCode, message: string): PurchaseResult {
+  return { ok: false, code, message };
+}
+
+/** The refusal for a request no store could accept (malformed, or a game never sold), if any. */
+export function checkPurchaseRequest(request: PurchaseRequest): PurchaseResult | undefined {
+  if (!isPlayerId(request.playerId)) return refusal('purchase/malformed', 'playerId must be 1–64 of [A-Za-z0-9_.:-]');
+  if (typeof request.requestId !== 'string' || !REQUEST_ID.test(request.requestId)) {
+    return refusal('purchase/malformed', 'requestId must be 1–64 of [A-Za-z0-9_-]');
+  }
+  if (!Number.isSafeInteger(request.stake) || request.stake < 1) {
+    return refusal('purchase/malformed', 'stake must be a positive whole number of cents');
+  }
+  if (typeof request.game !== 'string') return refusal('purchase/malformed', 'game must be a game id');
+  if (request.picks !== undefined && (typeof request.picks !== 'string' || request.picks.length > MAX_PICKS_LENGTH)) {
+    return refusal('purchase/malformed', `picks must be text of at most ${MAX_PICKS_LENGTH} characters`);
+  }
+  assertTime(request.now);
+  if (!isGameId(request.game)) return refusal('purchase/unknown_game', `no game ${JSON.stringify(request.game)}`);
+  return undefined;
+}
+
+export function unknownSequence(game: string, stake: number): PurchaseResult {
+  return refusal('purchase/unknown_game', `${game} is not sold at ${stake} cents`);
+}
+
+export function gameClosed(game: string, stake: number): PurchaseResult {
+  return refusal('purchase/game_closed', `${game} at ${stake} cents: the emission is sold out`);
+}
+
+export function insufficientFunds(balance: number, stake: number): PurchaseResult {
+  return refusal('purchase/insufficient_funds', `balance ${balance} cents is below the stake of ${stake} cents`);
+}
+
+/** Opening an emission is an operator action: bad input is a programmer error, so it throws. */
+export function assertOpenEmission(request: OpenEmissionRequest): void {
+  if (!EMISSION_ID.test(request.emissionId)) throw new RangeError(`emissionId must be 1–64 of [A-Za-z0-9_-]: ${request.emissionId}`);
+  if (!isGameId(request.table.game)) throw new RangeError(`unknown game ${request.table.game}`);
+  if (!Number.isSafeInteger(request.table.stake) || request.table.stake < 1) throw new RangeError(`stake ${request.table.stake}`);
+  if (!Number.isSafeInteger(request.blockCount) || request.blockCount < 1) throw new RangeError(`blockCount ${request.blockCount}`);
+  assertPrintable(request.table);
+  assertTime(request.now);
+}
+
+export function assertDeposit(playerId: string, amount: number, ref: string, now: number): void {
+  if (!isPlayerId(playerId)) throw new RangeError(`playerId must be 1–64 of [A-Za-z0-9_.:-]: ${playerId}`);
+  if (!Number.isSafeInteger(amount) || amount < 1) throw new RangeError(`deposit must be a positive whole number of cents: ${amount}`);
+  if (!DEPOSIT_REF.test(ref)) throw new RangeError(`deposit ref must be 1–128 of [A-Za-z0-9_.:-]: ${ref}`);
+  assertTime(now);
+}
+
+export function assertTime(now: number): void {
+  if (!Number.isSafeInteger(now) || now < 0) throw new RangeError(`now must be ms since the epoch: ${now}`);
+}
+
+/** Two tables are the same emission's table when every printed figure agrees. */
+export function sameTable(a: OpenEmissionRequest['table'], b: OpenEmissionRequest['table']): boolean {
+  return JSON.stringify(canonicalTable(a)) === JSON.stringify(canonicalTable(b));
+}
+
+export function canonicalTable(table: OpenEmissionRequest['table']) {
+  return {
+    game: table.game,
+    stake: table.stake,
+    blockSize: table.blockSize,
+    tiers: table.tiers.map((t) => ({ prize: t.prize, count: t.count })),
+  };
+}
+
+/** A page of a player's history: offset ≥ 0, limit clamped to 0–100. */
+export function salesPage(offset: number, limit: number): { offset: number; limit: number } {
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(limit)) throw new RangeError(`page ${offset}, ${limit}`);
+  return { offset: Math.max(0, offset), limit: Math.min(MAX_SALES_PAGE, Math.max(0, limit)) };
+}
+
+export function unsettledLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit)) throw new RangeError(`limit ${limit}`);
+  return Math.max(0, limit);
+}

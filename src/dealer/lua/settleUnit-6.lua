@@ -1,0 +1,43 @@
+--[[
+  Settles a sold unit once: marks it settled and credits its prize (journal line only when the
+  prize is above 0). A repeat changes nothing.
+
+  Input:
+    KEYS[1] the block's sales (hash: position -> sale record, see purchaseUnit-7.lua)
+    KEYS[2] the block's settlements (hash: position -> settlement time)
+    KEYS[3] the sequence's unsettled units (sorted set)
+    KEYS[4] the buyer's wallet (hash)
+    KEYS[5] the buyer's journal (list)
+    KEYS[6] the buyer's unsettled units (sorted set)
+
+    ARGV[1] position
+    ARGV[2] unitId
+    ARGV[3] playerId the caller read from the sale (the wallet keys are that player's)
+    ARGV[4] now (ms since the epoch)
+
+  Journal line: prize|<prize>|<balance after>|<now>|<unitId>
+
+  Output:
+    {1, prize, balance}  settled now (credited when prize > 0)
+    {0, prize, balance}  settled before: nothing changed
+    {-5}                 no such sale, or it is not that player's
+]]
+local function int(n) return string.format('%d', n) end
+
+local sale = redis.call('HGET', KEYS[1], ARGV[1])
+if not sale then return {-5} end
+local player, prize = string.match(sale, '^([^|]*)|[^|]*|[^|]*|([^|]*)|')
+if player ~= ARGV[3] then return {-5} end
+prize = tonumber(prize)
+if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[4]) == 0 then
+  return {0, prize, tonumber(redis.call('HGET', KEYS[4], 'balance') or '0')}
+end
+redis.call('ZREM', KEYS[3], ARGV[2])
+redis.call('ZREM', KEYS[6], ARGV[2])
+local balance = tonumber(redis.call('HGET', KEYS[4], 'balance') or '0')
+if prize > 0 then
+  balance = balance + prize
+  redis.call('HSET', KEYS[4], 'balance', int(balance))
+  redis.call('RPUSH', KEYS[5], 'prize|' .. int(prize) .. '|' .. int(balance) .. '|' .. ARGV[4] .. '|' .. ARGV[2])
+end
+return {1, prize, balance}

@@ -1,0 +1,35 @@
+--[[
+  Stores a printed block of an emission (the one after the open block, printed ahead), unless a
+  block with that index is printed already: several dealers may print it at once, the first
+  one stored wins and the others' prints are dropped.
+
+  Input:
+    KEYS[1] the emission (hash)
+    KEYS[2] the sequence's key base; block keys are built from it (same slot)
+
+    ARGV[1] emissionId
+    ARGV[2] block index
+    ARGV[3] printed units (one byte per unit)
+    ARGV[4] commitment (hex)
+    ARGV[5] seed (hex)
+    ARGV[6] now (ms since the epoch)
+
+  Output:
+     1 stored
+     0 that block was printed already
+    -8 no such emission, or the index is past its last block
+]]
+local e = redis.call('HMGET', KEYS[1], 'blockCount', 'blockSize', 'tiers')
+local index = tonumber(ARGV[2])
+if not e[1] or index >= tonumber(e[1]) then return -8 end
+local block = KEYS[2] .. 'block:' .. ARGV[1] .. '.' .. ARGV[2]
+if redis.call('EXISTS', block .. ':info') == 1 then return 0 end
+redis.call('SET', block .. ':units', ARGV[3])
+local info = {'state', 'printed', 'size', e[2], 'commitment', ARGV[4], 'seed', ARGV[5], 'sold', '0',
+  'printedAt', ARGV[6]}
+for t = 0, tonumber(e[3]) do
+  info[#info + 1] = 't' .. t
+  info[#info + 1] = '0'
+end
+redis.call('HSET', block .. ':info', unpack(info))
+return 1

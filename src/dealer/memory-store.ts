@@ -1,0 +1,294 @@
+import type { PrizeTable } from '../games/types';
+import { prizeOfTier } from '../games/prize-tables';
+import type { Cents } from '../money';
+import {
+  assertDeposit,
+  assertOpenEmission,
+  assertTime,
+  blockIdOf,
+  checkPurchaseRequest,
+  gameClosed,
+  insufficientFunds,
+  isPlayerId,
+  parseBlockId,
+  salesPage,
+  sameTable,
+  unsettledLimit,
+  unitIdOf,
+  unknownSequence,
+} from './identifiers';
+import { printNewBlock, type PrintedBlock, UNSOLD } from './printing';
+import type {
+  BlockInfo,
+  BlockState,
+  DealerStore,
+  EmissionInfo,
+  JournalEntry,
+  JournalKind,
+  OpenEmissionRequest,
+  PlayerId,
+  PurchaseRequest,
+  PurchaseResult,
+  Sale,
+  SettleResult,
+} from './types';
+
+interface MemoryBlock {
+  readonly index: number;
+  readonly blockId: string;
+  readonly printed: PrintedBlock;
+  state: BlockState;
+  sold: number;
+  readonly soldPerTier: number[];
+  /** The tier recorded with each sale, by position (UNSOLD until sold). */
+  readonly recorded: Uint8Array;
+}
+
+interface MemoryEmission {
+  readonly emissionId: string;
+  readonly table: PrizeTable;
+  readonly blockCount: number;
+  readonly blocks: MemoryBlock[];
+  openIndex: number;
+  closed: boolean;
+}
+
+interface MemoryWallet {
+  balance: Cents;
+  readonly journal: JournalEntry[];
+  /** requestId → unitId: the idempotency record of purchases. */
+  readonly requests: Map<string, string>;
+  readonly deposits: Set<string>;
+  /** The player's unit ids, oldest first. */
+  readonly sales: string[];
+  readonly unsettled: Set<string>;
+}
+
+/**
+ * The embedded default: the whole dealer in one process's memory. Every method does its work
+ * synchronously before its promise resolves, so each operation is atomic by construction.
+ * Nothing survives the process.
+ */
+export class MemoryStore implements DealerStore {
+  private readonly emissions = new Map<string, MemoryEmission>();
+  /** `${game}:${stake}` → the sequence's current emission. */
+  private readonly sequences = new Map<string, MemoryEmission>();
+  private readonly wallets = new Map<PlayerId, MemoryWallet>();
+  /** unitId → sale; a settled sale is replaced by a copy with `settledAt`. */
+  private readonly sales = new Map<string, Sale>();
+  /** Unit ids not settled yet, in order of sale. */
+  private readonly unsettled = new Set<string>();
+
+  async openEmission(request: OpenEmissionRequest): Promise<EmissionInfo> {
+    assertOpenEmission(request);
+    const existing = this.emissions.get(request.emissionId);
+    if (existing) {
+      if (!sameTable(existing.table, request.table) || existing.blockCount !== request.blockCount) {
+        throw new Error(`emission ${request.emissionId} already exists with another table or block count`);
+      }
+      return this.emissionInfo(existing);
+    }
+    const sequence = `${request.table.game}:${request.table.stake}`;
+    const current = this.sequences.get(sequence);
+    if (current && !current.closed) {
+      throw new Error(`${sequence} is still selling emission ${current.emissionId}`);
+    }
+    const emission: MemoryEmission = {
+      emissionId: request.emissionId,
+      table: request.table,
+      blockCount: request.blockCount,
+      blocks: [],
+      openIndex: 0,
+      closed: false,
+    };
+    this.printNext(emission).state = 'open';
+    if (emission.blockCount > 1) this.printNext(emission);
+    this.emissions.set(emission.emissionId, emission);
+    this.sequences.set(sequence, emission);
+    return this.emissionInfo(emission);
+  }
+
+  async listEmissions(): Promise<EmissionInfo[]> {
+    return [...this.emissions.values()].map((e) => this.emissionInfo(e));
+  }
+
+  async blockSeed(blockId: string): Promise<Uint8Array> {
+    const block = this.findBlock(blockId);
+    if (!block) throw new RangeError(`unknown block ${blockId}`);
+    return block.printed.seed.slice();
+  }
+
+  async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
+    const refused = checkPurchaseRequest(request);
+    if (refused) return refused;
+    const wallet = this.wallets.get(request.playerId);
+    const previous = wallet?.requests.get(request.requestId);
+    if (previous !== undefined) return { ok: true, sale: this.sales.get(previous)!, replayed: true };
+    const emission = this.sequences.get(`${request.game}:${request.stake}`);
+    if (!emission) return unknownSequence(request.game, request.stake);
+    if (emission.closed) return gameClosed(request.game, request.stake);
+    const balance = wallet?.balance ?? 0;
+    if (balance < request.stake) return insufficientFunds(balance, request.stake);
+
+    const block = emission.blocks[emission.openIndex]!;
+    const position = block.sold;
+    const tierId = block.printed.units[position]!;
+    const unitId = unitIdOf(block.blockId, position);
+    const sale: Sale = {
+      unitId,
+      playerId: request.playerId,
+      requestId: request.requestId,
+      game: emission.table.game,
+      stake: request.stake,
+      blockId: block.blockId,
+      position,
+      tierId,
+      prize: prizeOfTier(emission.table, tierId),
+      soldAt: request.now,
+      balanceBefore: balance,
+      balanceAfter: balance - request.stake,
+      picks: request.picks ?? '',
+    };
+    const debited = this.walletOf(request.playerId);
+    this.post(debited, 'stake', -request.stake, unitId, request.now);
+    debited.requests.set(request.requestId, unitId);
+    debited.sales.push(unitId);
+    debited.unsettled.add(unitId);
+    this.sales.set(unitId, sale);
+    this.unsettled.add(unitId);
+    block.recorded[position] = tierId;
+    block.soldPerTier[tierId]!++;
+    block.sold++;
+    if (block.sold === emission.table.blockSize) this.closeBlock(emission, block);
+    return { ok: true, sale, replayed: false };
+  }
+
+  async settle(unitId: string, now: number): Promise<SettleResult> {
+    const sale = this.sales.get(unitId);
+    if (!sale) return { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${unitId}` };
+    assertTime(now);
+    const wallet = this.walletOf(sale.playerId);
+    if (sale.settledAt !== undefined) return { ok: true, credited: false, prize: sale.prize, balance: wallet.balance };
+    this.sales.set(unitId, { ...sale, settledAt: now });
+    this.unsettled.delete(unitId);
+    wallet.unsettled.delete(unitId);
+    if (sale.prize > 0) this.post(wallet, 'prize', sale.prize, unitId, now);
+    return { ok: true, credited: true, prize: sale.prize, balance: wallet.balance };
+  }
+
+  async getSale(unitId: string): Promise<Sale | undefined> {
+    return this.sales.get(unitId);
+  }
+
+  async listSales(playerId: PlayerId, offset: number, limit: number): Promise<Sale[]> {
+    const page = salesPage(offset, limit);
+    const ids = this.wallets.get(playerId)?.sales ?? [];
+    const newestFirst = ids.slice(Math.max(0, ids.length - page.offset - page.limit), Math.max(0, ids.length - page.offset));
+    return newestFirst.reverse().map((id) => this.sales.get(id)!);
+  }
+
+  async unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]> {
+    const ids = playerId === undefined ? this.unsettled : (this.wallets.get(playerId)?.unsettled ?? new Set<string>());
+    const due = [...ids].map((id) => this.sales.get(id)!).filter((s) => s.soldAt <= soldBefore);
+    // Sets keep the order of sale; the sort (stable) only matters when callers' clocks disagree.
+    return due.sort((a, b) => a.soldAt - b.soldAt).slice(0, unsettledLimit(limit));
+  }
+
+  async recordedTiers(blockId: string): Promise<Uint8Array | undefined> {
+    return this.findBlock(blockId)?.recorded.slice();
+  }
+
+  async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
+    assertDeposit(playerId, amount, ref, now);
+    const wallet = this.walletOf(playerId);
+    if (!wallet.deposits.has(ref)) {
+      wallet.deposits.add(ref);
+      this.post(wallet, 'deposit', amount, ref, now);
+    }
+    return wallet.balance;
+  }
+
+  async balance(playerId: PlayerId): Promise<Cents> {
+    return isPlayerId(playerId) ? (this.wallets.get(playerId)?.balance ?? 0) : 0;
+  }
+
+  async journal(playerId: PlayerId): Promise<JournalEntry[]> {
+    return [...(this.wallets.get(playerId)?.journal ?? [])];
+  }
+
+  async close(): Promise<void> {}
+
+  /** Closes a sold-out block, reveals its seed, opens the next and prints the one after. */
+  private closeBlock(emission: MemoryEmission, block: MemoryBlock): void {
+    block.state = 'closed';
+    const next = block.index + 1;
+    if (next === emission.blockCount) {
+      emission.closed = true;
+      return;
+    }
+    // Printing is synchronous here, so the next block is always there when needed.
+    (emission.blocks[next] ?? this.printNext(emission)).state = 'open';
+    emission.openIndex = next;
+    if (next + 1 < emission.blockCount) this.printNext(emission);
+  }
+
+  private printNext(emission: MemoryEmission): MemoryBlock {
+    const index = emission.blocks.length;
+    const block: MemoryBlock = {
+      index,
+      blockId: blockIdOf(emission.emissionId, index),
+      printed: printNewBlock(emission.table),
+      state: 'printed',
+      sold: 0,
+      soldPerTier: new Array<number>(emission.table.tiers.length + 1).fill(0),
+      recorded: new Uint8Array(emission.table.blockSize).fill(UNSOLD),
+    };
+    emission.blocks.push(block);
+    return block;
+  }
+
+  private findBlock(blockId: string): MemoryBlock | undefined {
+    const ref = parseBlockId(blockId);
+    return ref && this.emissions.get(ref.emissionId)?.blocks[ref.index];
+  }
+
+  private walletOf(playerId: PlayerId): MemoryWallet {
+    let wallet = this.wallets.get(playerId);
+    if (!wallet) {
+      wallet = { balance: 0, journal: [], requests: new Map(), deposits: new Set(), sales: [], unsettled: new Set() };
+      this.wallets.set(playerId, wallet);
+    }
+    return wallet;
+  }
+
+  private post(wallet: MemoryWallet, kind: JournalKind, amount: Cents, ref: string, at: number): void {
+    wallet.balance += amount;
+    wallet.journal.push({ seq: wallet.journal.length + 1, kind, amount, balance: wallet.balance, ref, at });
+  }
+
+  private emissionInfo(emission: MemoryEmission): EmissionInfo {
+    const { table } = emission;
+    return {
+      emissionId: emission.emissionId,
+      game: table.game,
+      stake: table.stake,
+      table,
+      blockCount: emission.blockCount,
+      blocks: emission.blocks.map(
+        (b): BlockInfo => ({
+          blockId: b.blockId,
+          emissionId: emission.emissionId,
+          game: table.game,
+          stake: table.stake,
+          index: b.index,
+          size: table.blockSize,
+          state: b.state,
+          commitment: b.printed.commitment,
+          ...(b.state === 'closed' ? { seed: Buffer.from(b.printed.seed).toString('hex') } : {}),
+          sold: b.sold,
+          soldPerTier: [...b.soldPerTier],
+        }),
+      ),
+    };
+  }
+}

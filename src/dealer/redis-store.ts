@@ -1,0 +1,438 @@
+import type { Redis } from 'ioredis';
+import type { GameId, PrizeTable } from '../games/types';
+import type { Cents } from '../money';
+import {
+  assertDeposit,
+  assertOpenEmission,
+  assertTime,
+  blockIdOf,
+  canonicalTable,
+  checkPurchaseRequest,
+  gameClosed,
+  insufficientFunds,
+  isPlayerId,
+  parseBlockId,
+  parseUnitId,
+  salesPage,
+  sameTable,
+  unitIdOf,
+  unknownSequence,
+  type UnitRef,
+} from './identifiers';
+import { DealerKeys } from './keys';
+import { printNewBlock, UNSOLD } from './printing';
+import { defineScripts, type RunScript } from './scripts/commands';
+import { deposit } from './scripts/deposit';
+import { DealerScriptError } from './scripts/errors';
+import { openEmission } from './scripts/open-emission';
+import { purchaseUnit } from './scripts/purchase-unit';
+import { settleUnit } from './scripts/settle-unit';
+import { storeBlock } from './scripts/store-block';
+import type {
+  BlockInfo,
+  BlockState,
+  DealerStore,
+  EmissionInfo,
+  JournalEntry,
+  JournalKind,
+  OpenEmissionRequest,
+  PlayerId,
+  PurchaseRequest,
+  PurchaseResult,
+  Sale,
+  SettleResult,
+} from './types';
+
+export interface RedisStoreOptions {
+  /** Key prefix (`lottery` gives `lottery:…`); tests use a unique one each. Default: `dealer`. */
+  readonly prefix?: string;
+}
+
+/** What never changes about an emission once opened: read once, then cached. */
+interface EmissionMeta {
+  readonly emissionId: string;
+  readonly game: GameId;
+  readonly stake: Cents;
+  readonly table: PrizeTable;
+  readonly blockCount: number;
+}
+
+const SCAN_BATCH = 10_000;
+
+/**
+ * The dealer on Redis: every change is one Lua script (src/dealer/lua), so any number of
+ * processes can deal the same blocks. Blocks are printed here, in Node, and stored by the
+ * scripts; a block is printed ahead as soon as the one before it opens, and printed on the spot
+ * when a purchase finds it missing (its printer died), so printing never refuses a purchase.
+ *
+ * The client is the caller's: `close()` leaves it open. Auto-pipelining on it
+ * (`enableAutoPipelining`) lets many purchases in flight share round trips.
+ */
+export class RedisStore implements DealerStore {
+  readonly keys: DealerKeys;
+  private readonly run: RunScript;
+  private readonly metas = new Map<string, EmissionMeta>();
+  /** blockId → its printing in progress in this process, so it happens once here. */
+  private readonly printing = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly redis: Redis,
+    options: RedisStoreOptions = {},
+  ) {
+    this.keys = new DealerKeys(options.prefix ?? 'dealer');
+    this.run = defineScripts(redis);
+  }
+
+  async openEmission(request: OpenEmissionRequest): Promise<EmissionInfo> {
+    assertOpenEmission(request);
+    const existing = await this.existingEmission(request);
+    if (existing) return existing;
+    const { table, emissionId } = request;
+    const sequence = this.keys.sequence(table.game, table.stake);
+    try {
+      await openEmission(this.run, { emissions: this.keys.emissions, current: sequence.current, base: sequence.base }, {
+        emissionId,
+        sequence: `${table.game}:${table.stake}`,
+        tableJson: JSON.stringify(canonicalTable(table)),
+        blockSize: table.blockSize,
+        blockCount: request.blockCount,
+        prizes: table.tiers.map((t) => t.prize),
+        now: request.now,
+        first: printNewBlock(table),
+        ...(request.blockCount > 1 ? { second: printNewBlock(table) } : {}),
+      });
+    } catch (err) {
+      // Another process opened the same emission between our check and our script.
+      const opened = err instanceof DealerScriptError && err.code === 'dealer/emission_exists' && (await this.existingEmission(request));
+      if (opened) return opened;
+      throw err;
+    }
+    return (await this.emissionInfo((await this.meta(emissionId))!))!;
+  }
+
+  async listEmissions(): Promise<EmissionInfo[]> {
+    const ids = Object.keys(await this.redis.hgetall(this.keys.emissions)).sort();
+    const infos = await Promise.all(ids.map(async (id) => this.emissionInfo((await this.meta(id))!)));
+    return infos.filter((info): info is EmissionInfo => info !== undefined);
+  }
+
+  async blockSeed(blockId: string): Promise<Uint8Array> {
+    const ref = parseBlockId(blockId);
+    const meta = ref && (await this.meta(ref.emissionId));
+    const seed = meta && (await this.redis.hget(this.keys.blockKeys(meta.game, meta.stake, blockId).info, 'seed'));
+    if (!seed) throw new RangeError(`unknown block ${blockId}`);
+    return new Uint8Array(Buffer.from(seed, 'hex'));
+  }
+
+  async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
+    const refused = checkPurchaseRequest(request);
+    if (refused) return refused;
+    const sequence = this.keys.sequence(request.game, request.stake);
+    const player = this.keys.player(request.playerId);
+    const keys = {
+      current: sequence.current,
+      base: sequence.base,
+      sequenceUnsettled: sequence.unsettled,
+      wallet: player.wallet,
+      journal: player.journal,
+      playerSales: player.sales,
+      playerUnsettled: player.unsettled,
+    };
+    const args = { playerId: request.playerId, requestId: request.requestId, stake: request.stake, now: request.now, picks: request.picks ?? '' };
+    // Each time the script asks for a missing block, print it and retry. Under load the block
+    // printed may sell out before the retry runs, so the next ask names a later block; the
+    // same block asked twice means it could not be stored, and that is an error.
+    let missing: string | undefined;
+    for (;;) {
+      try {
+        const result = await purchaseUnit(this.run, keys, args);
+        if (result.kind === 'replayed') {
+          const sale = await this.getSale(result.unitId);
+          if (!sale) throw new Error(`request ${request.requestId} names unit ${result.unitId}, which has no sale`);
+          return { ok: true, sale, replayed: true };
+        }
+        if (result.openedIndex !== undefined) this.printAhead(result.emissionId, result.openedIndex + 1, request.now);
+        const blockId = blockIdOf(result.emissionId, result.index);
+        const sale: Sale = {
+          unitId: unitIdOf(blockId, result.position),
+          playerId: request.playerId,
+          requestId: request.requestId,
+          game: request.game as GameId,
+          stake: request.stake,
+          blockId,
+          position: result.position,
+          tierId: result.tierId,
+          prize: result.prize,
+          soldAt: request.now,
+          balanceBefore: result.balanceBefore,
+          balanceAfter: result.balanceAfter,
+          picks: args.picks,
+        };
+        return { ok: true, sale, replayed: false };
+      } catch (err) {
+        if (!(err instanceof DealerScriptError)) throw err;
+        switch (err.code) {
+          case 'purchase/unknown_game':
+            return unknownSequence(request.game, request.stake);
+          case 'purchase/game_closed':
+            return gameClosed(request.game, request.stake);
+          case 'purchase/insufficient_funds':
+            return insufficientFunds(err.detail.balance!, request.stake);
+          case 'dealer/next_block_not_printed': {
+            const blockId = blockIdOf(err.detail.emissionId!, err.detail.index!);
+            if (blockId === missing) throw err;
+            missing = blockId;
+            await this.ensurePrinted(err.detail.emissionId!, err.detail.index!, request.now);
+            continue;
+          }
+          default:
+            throw err;
+        }
+      }
+    }
+  }
+
+  async settle(unitId: string, now: number): Promise<SettleResult> {
+    assertTime(now);
+    const unknown: SettleResult = { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${unitId}` };
+    const found = await this.findSale(unitId);
+    if (!found) return unknown;
+    const { meta, ref, sale } = found;
+    const block = this.keys.blockKeys(meta.game, meta.stake, ref.blockId);
+    const player = this.keys.player(sale.playerId);
+    try {
+      const result = await settleUnit(
+        this.run,
+        {
+          sales: block.sales,
+          settled: block.settled,
+          sequenceUnsettled: this.keys.sequence(meta.game, meta.stake).unsettled,
+          wallet: player.wallet,
+          journal: player.journal,
+          playerUnsettled: player.unsettled,
+        },
+        { position: ref.position, unitId, playerId: sale.playerId, now },
+      );
+      return { ok: true, ...result };
+    } catch (err) {
+      if (err instanceof DealerScriptError && err.code === 'settle/unknown_unit') return unknown;
+      throw err;
+    }
+  }
+
+  async getSale(unitId: string): Promise<Sale | undefined> {
+    return (await this.findSale(unitId))?.sale;
+  }
+
+  async recordedTiers(blockId: string): Promise<Uint8Array | undefined> {
+    const ref = parseBlockId(blockId);
+    const meta = ref && (await this.meta(ref.emissionId));
+    if (!meta) return undefined;
+    const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+    if (!(await this.redis.exists(keys.info))) return undefined;
+    const tiers = new Uint8Array(meta.table.blockSize).fill(UNSOLD);
+    let cursor = '0';
+    do {
+      const [next, entries] = await this.redis.hscan(keys.sales, cursor, 'COUNT', SCAN_BATCH);
+      for (let i = 0; i < entries.length; i += 2) tiers[Number(entries[i])] = decodeSale(entries[i + 1]!).tierId;
+      cursor = next;
+    } while (cursor !== '0');
+    return tiers;
+  }
+
+  async listSales(playerId: PlayerId, offset: number, limit: number): Promise<Sale[]> {
+    const page = salesPage(offset, limit);
+    if (!isPlayerId(playerId) || page.limit === 0) return [];
+    const ids = await this.redis.lrange(this.keys.player(playerId).sales, page.offset, page.offset + page.limit - 1);
+    return this.salesOf(ids);
+  }
+
+  async unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]> {
+    if (!Number.isSafeInteger(limit)) throw new RangeError(`limit ${limit}`);
+    if (limit <= 0) return [];
+    if (playerId !== undefined) {
+      if (!isPlayerId(playerId)) return [];
+      return this.salesOf(await this.redis.zrangebyscore(this.keys.player(playerId).unsettled, '-inf', soldBefore, 'LIMIT', 0, limit));
+    }
+    // One sorted set per sequence (each in its own slot): merge their oldest.
+    const sequences = [...new Set(Object.values(await this.redis.hgetall(this.keys.emissions)))];
+    const perSequence = await Promise.all(
+      sequences.map((sequence) => {
+        const [game, stake] = sequence.split(':');
+        const key = this.keys.sequence(game!, Number(stake)).unsettled;
+        return this.redis.zrangebyscore(key, '-inf', soldBefore, 'WITHSCORES', 'LIMIT', 0, limit);
+      }),
+    );
+    const due: { unitId: string; soldAt: number }[] = [];
+    for (const flat of perSequence) {
+      for (let i = 0; i < flat.length; i += 2) due.push({ unitId: flat[i]!, soldAt: Number(flat[i + 1]) });
+    }
+    due.sort((a, b) => a.soldAt - b.soldAt || (a.unitId < b.unitId ? -1 : 1));
+    return this.salesOf(due.slice(0, limit).map((d) => d.unitId));
+  }
+
+  async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
+    assertDeposit(playerId, amount, ref, now);
+    const keys = this.keys.player(playerId);
+    return deposit(this.run, { wallet: keys.wallet, journal: keys.journal }, { amount, ref, now });
+  }
+
+  async balance(playerId: PlayerId): Promise<Cents> {
+    if (!isPlayerId(playerId)) return 0;
+    return Number((await this.redis.hget(this.keys.player(playerId).wallet, 'balance')) ?? 0);
+  }
+
+  async journal(playerId: PlayerId): Promise<JournalEntry[]> {
+    if (!isPlayerId(playerId)) return [];
+    const lines = await this.redis.lrange(this.keys.player(playerId).journal, 0, -1);
+    return lines.map((line, i) => {
+      const [kind, amount, balance, at, ref] = line.split('|');
+      return { seq: i + 1, kind: kind as JournalKind, amount: Number(amount), balance: Number(balance), ref: ref!, at: Number(at) };
+    });
+  }
+
+  /** Waits for the blocks this process is printing ahead; the Redis client stays open. */
+  async close(): Promise<void> {
+    await Promise.allSettled([...this.printing.values()]);
+  }
+
+  /** Prints the block after a newly opened one in the background (if the emission has it). */
+  private printAhead(emissionId: string, index: number, now: number): void {
+    // A failure here is harmless: the purchase that needs the block prints it (ensurePrinted).
+    this.ensurePrinted(emissionId, index, now).catch(() => undefined);
+  }
+
+  private ensurePrinted(emissionId: string, index: number, now: number): Promise<void> {
+    const blockId = blockIdOf(emissionId, index);
+    let printing = this.printing.get(blockId);
+    if (!printing) {
+      printing = (async () => {
+        const meta = await this.meta(emissionId);
+        if (!meta || index >= meta.blockCount) return;
+        const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+        if (await this.redis.exists(keys.info)) return; // another dealer printed it
+        await storeBlock(
+          this.run,
+          { emission: this.keys.emissionKey(meta.game, meta.stake, emissionId), base: this.keys.sequence(meta.game, meta.stake).base },
+          { emissionId, index, block: printNewBlock(meta.table), now },
+        );
+      })().finally(() => this.printing.delete(blockId));
+      this.printing.set(blockId, printing);
+    }
+    return printing;
+  }
+
+  /** The existing emission of that id if its table matches; throws if it does not. */
+  private async existingEmission(request: OpenEmissionRequest): Promise<EmissionInfo | undefined> {
+    const meta = await this.meta(request.emissionId);
+    if (!meta) return undefined;
+    if (!sameTable(meta.table, request.table) || meta.blockCount !== request.blockCount) {
+      throw new Error(`emission ${request.emissionId} already exists with another table or block count`);
+    }
+    const info = await this.emissionInfo(meta);
+    // A dealer may have died between opening a block and printing the next: print it now.
+    const open = info?.blocks.find((b) => b.state === 'open');
+    if (open) await this.ensurePrinted(meta.emissionId, open.index + 1, request.now);
+    return this.emissionInfo(meta);
+  }
+
+  private async meta(emissionId: string): Promise<EmissionMeta | undefined> {
+    const cached = this.metas.get(emissionId);
+    if (cached) return cached;
+    const sequence = await this.redis.hget(this.keys.emissions, emissionId);
+    if (!sequence) return undefined;
+    const [game, stake] = sequence.split(':') as [GameId, string];
+    const [tableJson, blockCount] = await this.redis.hmget(this.keys.emissionKey(game, Number(stake), emissionId), 'table', 'blockCount');
+    const meta: EmissionMeta = {
+      emissionId,
+      game,
+      stake: Number(stake),
+      table: JSON.parse(tableJson!) as PrizeTable,
+      blockCount: Number(blockCount),
+    };
+    this.metas.set(emissionId, meta);
+    return meta;
+  }
+
+  private async emissionInfo(meta: EmissionMeta): Promise<EmissionInfo | undefined> {
+    const { game, stake, emissionId } = meta;
+    const index = await this.redis.hget(this.keys.emissionKey(game, stake, emissionId), 'index');
+    if (index === null) return undefined;
+    // Printed blocks run from 0 to one past the open one.
+    const last = Math.min(Number(index) + 1, meta.blockCount - 1);
+    const infos = await Promise.all(
+      Array.from({ length: last + 1 }, (_, i) => this.redis.hgetall(this.keys.blockKeys(game, stake, blockIdOf(emissionId, i)).info)),
+    );
+    const tiers = meta.table.tiers.length;
+    const blocks = infos.flatMap((fields, i): BlockInfo[] => {
+      if (!fields['state']) return [];
+      const state = fields['state'] as BlockState;
+      return [
+        {
+          blockId: blockIdOf(emissionId, i),
+          emissionId,
+          game,
+          stake,
+          index: i,
+          size: Number(fields['size']),
+          state,
+          commitment: fields['commitment']!,
+          ...(state === 'closed' ? { seed: fields['seed']! } : {}),
+          sold: Number(fields['sold']),
+          soldPerTier: Array.from({ length: tiers + 1 }, (_, t) => Number(fields[`t${t}`] ?? 0)),
+        },
+      ];
+    });
+    return { emissionId, game, stake, table: meta.table, blockCount: meta.blockCount, blocks };
+  }
+
+  private async findSale(unitId: string): Promise<{ meta: EmissionMeta; ref: UnitRef; sale: Sale } | undefined> {
+    const ref = parseUnitId(unitId);
+    const meta = ref && (await this.meta(ref.emissionId));
+    if (!meta) return undefined;
+    const keys = this.keys.blockKeys(meta.game, meta.stake, ref.blockId);
+    const [record, settledAt] = await Promise.all([
+      this.redis.hget(keys.sales, String(ref.position)),
+      this.redis.hget(keys.settled, String(ref.position)),
+    ]);
+    if (record === null) return undefined;
+    const fields = decodeSale(record);
+    const sale: Sale = {
+      unitId,
+      playerId: fields.playerId,
+      requestId: fields.requestId,
+      game: meta.game,
+      stake: meta.stake,
+      blockId: ref.blockId,
+      position: ref.position,
+      tierId: fields.tierId,
+      prize: fields.prize,
+      soldAt: fields.soldAt,
+      balanceBefore: fields.balanceBefore,
+      balanceAfter: fields.balanceAfter,
+      picks: fields.picks,
+      ...(settledAt !== null ? { settledAt: Number(settledAt) } : {}),
+    };
+    return { meta, ref, sale };
+  }
+
+  private async salesOf(unitIds: readonly string[]): Promise<Sale[]> {
+    const sales = await Promise.all(unitIds.map((id) => this.getSale(id)));
+    return sales.filter((s): s is Sale => s !== undefined);
+  }
+}
+
+/** A sale record as purchaseUnit-7.lua writes it; picks last, as they may hold any text. */
+function decodeSale(record: string) {
+  const parts = record.split('|');
+  return {
+    playerId: parts[0]!,
+    requestId: parts[1]!,
+    tierId: Number(parts[2]),
+    prize: Number(parts[3]),
+    soldAt: Number(parts[4]),
+    balanceBefore: Number(parts[5]),
+    balanceAfter: Number(parts[6]),
+    picks: parts.slice(7).join('|'),
+  };
+}

@@ -1,0 +1,45 @@
+/**
+ * The one error factory of the dealer's Lua scripts: every negative return code of
+ * src/dealer/lua/*.lua maps here to a namespaced code and a sentence. The store turns the
+ * refusal codes into refusal results and handles the others (see redis-store.ts).
+ */
+
+const RETURN_CODES = {
+  [-1]: ['purchase/unknown_game', 'no emission is sold for this game at this price'],
+  [-2]: ['purchase/game_closed', 'the emission is sold out'],
+  [-3]: ['purchase/insufficient_funds', 'the balance is below the stake'],
+  [-4]: ['dealer/next_block_not_printed', 'the open block is sold out and the next one is not printed yet'],
+  [-5]: ['settle/unknown_unit', 'no such sale'],
+  [-6]: ['dealer/emission_exists', 'an emission with this id exists already'],
+  [-7]: ['dealer/sequence_busy', 'this game and price are still selling another emission'],
+  [-8]: ['dealer/unknown_emission', 'no such emission, or no such block in it'],
+} as const;
+
+type ReturnCode = keyof typeof RETURN_CODES;
+export type DealerErrorCode = (typeof RETURN_CODES)[ReturnCode][0] | 'dealer/unexpected_reply';
+
+/** What a script said beside its code, for the caller to act on (the block to print, say). */
+export interface ScriptErrorDetail {
+  readonly emissionId?: string;
+  readonly index?: number;
+  readonly balance?: number;
+}
+
+export class DealerScriptError extends Error {
+  constructor(
+    readonly code: DealerErrorCode,
+    readonly script: string,
+    readonly returnCode: number,
+    readonly detail: ScriptErrorDetail,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'DealerScriptError';
+  }
+}
+
+export function scriptError(script: string, returnCode: number, detail: ScriptErrorDetail = {}): DealerScriptError {
+  const known = RETURN_CODES[returnCode as ReturnCode];
+  if (!known) return new DealerScriptError('dealer/unexpected_reply', script, returnCode, detail, `${script}: unexpected reply ${returnCode}`);
+  return new DealerScriptError(known[0], script, returnCode, detail, `${script}: ${known[1]}`);
+}

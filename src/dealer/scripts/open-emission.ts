@@ -1,0 +1,52 @@
+import type { RunScript } from './commands';
+import { scriptError } from './errors';
+import { int, replyList } from './reply';
+
+export interface OpenEmissionKeys {
+  readonly emissions: string;
+  readonly current: string;
+  readonly base: string;
+}
+
+export interface PrintedForRedis {
+  readonly units: Uint8Array;
+  readonly commitment: string;
+  readonly seed: Uint8Array;
+}
+
+export interface OpenEmissionArgs {
+  readonly emissionId: string;
+  readonly sequence: string;
+  readonly tableJson: string;
+  readonly blockSize: number;
+  readonly blockCount: number;
+  readonly prizes: readonly number[];
+  readonly now: number;
+  readonly first: PrintedForRedis;
+  readonly second?: PrintedForRedis;
+}
+
+/** A printed block as script arguments: units (bytes), commitment, seed (hex). */
+export function blockArgs(block: PrintedForRedis): (string | Buffer)[] {
+  return [Buffer.from(block.units.buffer, block.units.byteOffset, block.units.length), block.commitment, Buffer.from(block.seed).toString('hex')];
+}
+
+/** openEmission-3.lua: throws `dealer/emission_exists` or `dealer/sequence_busy`. */
+export async function openEmission(run: RunScript, keys: OpenEmissionKeys, args: OpenEmissionArgs): Promise<void> {
+  const reply = replyList(
+    'openEmission',
+    await run('openEmission', [keys.emissions, keys.current, keys.base], [
+      args.emissionId,
+      args.sequence,
+      args.tableJson,
+      args.blockSize,
+      args.blockCount,
+      args.prizes.join(','),
+      args.now,
+      ...blockArgs(args.first),
+      ...(args.second ? blockArgs(args.second) : []),
+    ]),
+  );
+  const code = int(reply[0]);
+  if (code !== 1) throw scriptError('openEmission', code);
+}

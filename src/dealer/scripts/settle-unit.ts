@@ -1,0 +1,38 @@
+import type { RunScript } from './commands';
+import { scriptError } from './errors';
+import { int, replyList } from './reply';
+
+export interface SettleUnitKeys {
+  readonly sales: string;
+  readonly settled: string;
+  readonly sequenceUnsettled: string;
+  readonly wallet: string;
+  readonly journal: string;
+  readonly playerUnsettled: string;
+}
+
+export interface SettleUnitArgs {
+  readonly position: number;
+  readonly unitId: string;
+  readonly playerId: string;
+  readonly now: number;
+}
+
+/** settleUnit-6.lua. Throws `settle/unknown_unit` through the error factory. */
+export async function settleUnit(
+  run: RunScript,
+  keys: SettleUnitKeys,
+  args: SettleUnitArgs,
+): Promise<{ credited: boolean; prize: number; balance: number }> {
+  const reply = replyList(
+    'settleUnit',
+    await run(
+      'settleUnit',
+      [keys.sales, keys.settled, keys.sequenceUnsettled, keys.wallet, keys.journal, keys.playerUnsettled],
+      [args.position, args.unitId, args.playerId, args.now],
+    ),
+  );
+  const code = int(reply[0]);
+  if (code < 0) throw scriptError('settleUnit', code);
+  return { credited: code === 1, prize: int(reply[1]), balance: int(reply[2]) };
+}

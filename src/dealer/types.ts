@@ -1,0 +1,144 @@
+import type { Cents } from '../money';
+import type { GameId, PrizeTable } from '../games/types';
+
+/**
+ * The dealer's store: emissions of printed blocks, purchases, settlement and the wallet.
+ * One interface, two implementations (memory: the embedded default; Redis: Lua scripts), one
+ * conformance suite (test/dealer/store-conformance.ts). Time is always passed in (`now`, ms
+ * since the epoch) so that nothing inside reads a clock.
+ */
+
+/** A player's id as the auth layer gives it: 1–64 of [A-Za-z0-9_.:-]. */
+export type PlayerId = string;
+
+export type BlockState = 'printed' | 'open' | 'closed';
+
+export interface BlockInfo {
+  readonly blockId: string;
+  readonly emissionId: string;
+  readonly game: GameId;
+  readonly stake: Cents;
+  /** 0-based index of the block in its emission. */
+  readonly index: number;
+  readonly size: number;
+  readonly state: BlockState;
+  /** Hex SHA-256 commitment, published when the block is printed, before it opens. */
+  readonly commitment: string;
+  /** Hex 32-byte seed: only once the block is closed. */
+  readonly seed?: string;
+  readonly sold: number;
+  /** Per tier id (index 0 = losing units): units sold so far. */
+  readonly soldPerTier: readonly number[];
+}
+
+export interface EmissionInfo {
+  readonly emissionId: string;
+  readonly game: GameId;
+  readonly stake: Cents;
+  readonly table: PrizeTable;
+  readonly blockCount: number;
+  readonly blocks: readonly BlockInfo[];
+}
+
+export interface OpenEmissionRequest {
+  readonly emissionId: string;
+  /** Production passes the rules' table; tests may pass a smaller table of the same shape. */
+  readonly table: PrizeTable;
+  /** How many blocks the emission holds; after the last sells out, the game is closed. */
+  readonly blockCount: number;
+  readonly now: number;
+}
+
+export interface PurchaseRequest {
+  readonly playerId: PlayerId;
+  /** Client-chosen idempotency key: 1–64 of [A-Za-z0-9_-]; a retry returns the same sale. */
+  readonly requestId: string;
+  readonly game: string;
+  readonly stake: Cents;
+  readonly now: number;
+  /**
+   * The player's purchase-time picks as opaque JSON text (at most 512 characters), stored with
+   * the sale in the same atomic step so that a unit can always be regenerated; '' when none.
+   */
+  readonly picks?: string;
+}
+
+export interface Sale {
+  /** `${blockId}:${position}`: names the unit everywhere (history, recall, journal). */
+  readonly unitId: string;
+  readonly playerId: PlayerId;
+  readonly requestId: string;
+  readonly game: GameId;
+  readonly stake: Cents;
+  readonly blockId: string;
+  readonly position: number;
+  /** The printed tier id of the unit (0: losing) and its prize. Hidden from clients until revealed. */
+  readonly tierId: number;
+  readonly prize: Cents;
+  readonly soldAt: number;
+  readonly balanceBefore: Cents;
+  readonly balanceAfter: Cents;
+  /** As given in the purchase request ('' when none). */
+  readonly picks: string;
+  /** When the prize was credited (settle); absent while the unit is unfinished. */
+  readonly settledAt?: number;
+}
+
+export type PurchaseRefusalCode =
+  | 'purchase/malformed'
+  | 'purchase/unknown_game'
+  | 'purchase/game_closed'
+  | 'purchase/insufficient_funds';
+
+export type PurchaseResult =
+  | { readonly ok: true; readonly sale: Sale; readonly replayed: boolean }
+  | { readonly ok: false; readonly code: PurchaseRefusalCode; readonly message: string };
+
+export type SettleResult =
+  | { readonly ok: true; readonly credited: boolean; readonly prize: Cents; readonly balance: Cents }
+  | { readonly ok: false; readonly code: 'settle/unknown_unit'; readonly message: string };
+
+export type JournalKind = 'deposit' | 'stake' | 'prize';
+
+/** One line of a player's append-only journal: every debit and credit, in order. */
+export interface JournalEntry {
+  readonly seq: number;
+  readonly kind: JournalKind;
+  /** Signed: stakes are negative. */
+  readonly amount: Cents;
+  readonly balance: Cents;
+  /** The unit for stakes and prizes; the deposit's reference for deposits. */
+  readonly ref: string;
+  readonly at: number;
+}
+
+export interface DealerStore {
+  /** Prints the emission's first block (open) and the next one (printed, ready to open). */
+  openEmission(request: OpenEmissionRequest): Promise<EmissionInfo>;
+  listEmissions(): Promise<EmissionInfo[]>;
+  /** The seed of a block (hex), for the server to derive unit seeds; secret until it closes. */
+  blockSeed(blockId: string): Promise<Uint8Array>;
+  /** Debit the stake, deal the next unit and journal the sale, atomically and idempotently. */
+  purchase(request: PurchaseRequest): Promise<PurchaseResult>;
+  /** Credit the unit's prize exactly once (idempotent); `credited` is false on a repeat. */
+  settle(unitId: string, now: number): Promise<SettleResult>;
+  getSale(unitId: string): Promise<Sale | undefined>;
+  /**
+   * The tier recorded with each sale of a block, by position (`UNSOLD` = 0xff where nothing was
+   * sold): what `verifyBlock` checks against the re-print. Undefined for an unknown block.
+   */
+  recordedTiers(blockId: string): Promise<Uint8Array | undefined>;
+  /** A player's sales, newest first (history), `limit` at most 100. */
+  listSales(playerId: PlayerId, offset: number, limit: number): Promise<Sale[]>;
+  /**
+   * Sales not yet settled that were sold at or before `soldBefore`, oldest first, at most
+   * `limit`: the unfinished units the server completes after a delay, and resumes on return.
+   * With `playerId`, only that player's.
+   */
+  unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]>;
+  /** Idempotent on `ref`: the same deposit twice credits once. */
+  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents>;
+  balance(playerId: PlayerId): Promise<Cents>;
+  journal(playerId: PlayerId): Promise<JournalEntry[]>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,87 @@
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import express, { type Application, type Request, type Response } from 'express';
+import { z } from 'zod';
+import { AuthError, isValidPseudonym, type Player } from '../auth/tokens';
+import { toHistoryLine } from '../play/recall';
+import type { Services } from './services';
+
+const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
+const HISTORY_QUERY = z.object({
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+function fail(res: Response, status: number, code: string, message: string): void {
+  res.status(status).json({ error: { code, message } });
+}
+
+function bearer(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
+}
+
+/** The player behind the request's bearer token, or an error answer (401) and undefined. */
+async function playerOf(req: Request, res: Response, services: Services): Promise<Player | undefined> {
+  try {
+    return await services.verifier.verify(bearer(req));
+  } catch (err) {
+    if (!(err instanceof AuthError)) throw err;
+    fail(res, 401, err.code, err.message);
+    return undefined;
+  }
+}
+
+function isOperator(req: Request, services: Services): boolean {
+  const expected = services.config.operatorToken;
+  const given = bearer(req);
+  if (!expected || !given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(expected);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** HTTP routes beside the rooms: dev login, history and recall, operator reports. */
+export function mountRoutes(app: Application, services: Services): void {
+  app.use(express.json({ limit: '4kb' }));
+  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => {
+    handler(req, res).catch((err: unknown) => {
+      console.error(err);
+      if (!res.headersSent) fail(res, 500, 'server/error', 'internal error');
+    });
+  };
+
+  app.get('/health', (_req, res) => {
+    res.json({ ok: true, mode: services.config.redisUrl ? 'redis' : 'embedded' });
+  });
+
+  app.post('/auth/dev-login', wrap(async (req, res) => {
+    if (!services.config.devLogin) return fail(res, 404, 'auth/dev_login_off', 'the dev login is off on this server');
+    const name: unknown = req.body?.name;
+    if (typeof name !== 'string' || !isValidPseudonym(name)) {
+      return fail(res, 400, 'auth/malformed', 'give a name: 1–32 letters, digits, spaces, _ . -');
+    }
+    const player: Player = { playerId: `demo-${randomUUID()}`, pseudonym: name };
+    await services.dealer.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, Date.now());
+    const token = await services.verifier.signDemo(player, DEV_TOKEN_TTL_SECONDS);
+    res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance });
+  }));
+
+  app.get('/history', wrap(async (req, res) => {
+    const player = await playerOf(req, res, services);
+    if (!player) return;
+    const query = HISTORY_QUERY.safeParse(req.query);
+    if (!query.success) return fail(res, 400, 'history/malformed', 'offset and limit must be whole numbers (limit 1–100)');
+    const sales = await services.play.history(player.playerId, query.data.offset, query.data.limit);
+    res.json({ units: sales.map(toHistoryLine) });
+  }));
+
+  app.get('/history/:unitId', wrap(async (req, res) => {
+    const player = await playerOf(req, res, services);
+    if (!player) return;
+    const unitId = String(req.params['unitId']);
+    // Someone else's unit answers exactly like a missing one: ids reveal nothing.
+    const record = await services.play.recall(player.playerId, unitId);
+    if (!record) return fail(res, 404, 'recall/not_found', `no unit ${unitId} in your history`);
+    res.json(record);
+  }));
+}

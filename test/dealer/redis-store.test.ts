@@ -1,0 +1,80 @@
+import { strict as assert } from 'node:assert';
+import { Redis } from 'ioredis';
+import { RedisStore } from '../../src/dealer/redis-store';
+import { RedisServer } from '../support/redis-server';
+import { storeConformance } from './store-conformance';
+import { TEN_UNIT_TABLE } from './support/test-tables';
+
+let server: RedisServer;
+before(async function () {
+  this.timeout(30_000);
+  server = await RedisServer.start();
+});
+after(async () => {
+  await server?.stop();
+});
+
+let prefixes = 0;
+
+/** `handles` stores on one fresh prefix, each with its own auto-pipelined connection. */
+async function openStores(handles: number, prefix = `t${++prefixes}`) {
+  const clients = Array.from({ length: handles }, () => new Redis(server.url, { enableAutoPipelining: true }));
+  const stores = clients.map((client) => new RedisStore(client, { prefix }));
+  return {
+    stores,
+    clients,
+    async close() {
+      await Promise.all(stores.map((s) => s.close()));
+      await Promise.all(clients.map((c) => c.quit()));
+    },
+  };
+}
+
+storeConformance('redis', openStores);
+
+describe('dealer store (redis) specifics', () => {
+  const T0 = 1_700_000_000_000;
+  const buy = (store: RedisStore, requestId: string) =>
+    store.purchase({ playerId: 'p1', requestId, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 });
+
+  it('prints a missing next block on the spot when its printer died', async () => {
+    const { stores, clients, close } = await openStores(1);
+    try {
+      const [store] = stores;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await store!.deposit('p1', 10_000, 'd1', T0);
+      for (let i = 0; i < 10; i++) assert.ok((await buy(store!, `a${i}`)).ok);
+      await store!.close(); // block 2, printed ahead when block 1 opened, is stored
+      const block2 = store!.keys.blockKeys('noel-de-la-chance', 50, 'e.2');
+      // As if the dealer that opened block 1 had died before printing block 2.
+      assert.equal(await clients[0]!.del(block2.units, block2.info), 2);
+      const sales = [];
+      for (let i = 0; i < 20; i++) {
+        const result = await buy(store!, `b${i}`);
+        assert.ok(result.ok, `purchase ${i}`);
+        sales.push(result.sale);
+      }
+      assert.deepEqual(sales.map((s) => s.unitId), [
+        ...Array.from({ length: 10 }, (_, p) => `e.1:${p}`),
+        ...Array.from({ length: 10 }, (_, p) => `e.2:${p}`),
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('keeps one sequence under one hash tag and one player under another', async () => {
+    const { stores, clients, close } = await openStores(1, 'tags');
+    try {
+      const [store] = stores;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.deposit('p1', 1_000, 'd1', T0);
+      assert.ok((await buy(store!, 'r1')).ok);
+      const keys = (await clients[0]!.keys('tags:*')).sort();
+      const tags = new Set(keys.map((k) => /\{[^}]*\}/.exec(k)?.[0] ?? k));
+      assert.deepEqual([...tags].sort(), ['tags:emissions', '{player:p1}', '{seq:noel-de-la-chance:50}']);
+    } finally {
+      await close();
+    }
+  });
+});

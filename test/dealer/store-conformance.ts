@@ -1,0 +1,517 @@
+import { strict as assert } from 'node:assert';
+import { prizeOfTier } from '../../src/games/prize-tables';
+import { tierCounts, UNSOLD, unitSeed, verifyBlock } from '../../src/dealer/printing';
+import type { DealerStore, EmissionInfo, PurchaseRequest, PurchaseResult, Sale } from '../../src/dealer/types';
+import { NOEL_50, TEN_UNIT_TABLE } from './support/test-tables';
+
+/**
+ * The one conformance suite of the dealer: every DealerStore must pass it. `open(handles)`
+ * gives `handles` views of one fresh, empty dealer (the same object in memory, one connection
+ * each on Redis) and a `close` for all of them.
+ */
+export type StoreFactory = (handles: number) => Promise<{ stores: DealerStore[]; close(): Promise<void> }>;
+
+const GAME = TEN_UNIT_TABLE.game;
+const STAKE = TEN_UNIT_TABLE.stake;
+const T0 = 1_700_000_000_000;
+
+export function storeConformance(name: string, open: StoreFactory): void {
+  describe(`dealer store (${name})`, function () {
+    this.timeout(20_000);
+    let closers: (() => Promise<void>)[] = [];
+    afterEach(async () => {
+      await Promise.all(closers.map((close) => close()));
+      closers = [];
+    });
+
+    async function dealers(handles: number): Promise<DealerStore[]> {
+      const opened = await open(handles);
+      closers.push(opened.close);
+      return opened.stores;
+    }
+
+    async function dealer(): Promise<DealerStore> {
+      return (await dealers(1))[0]!;
+    }
+
+    async function openTen(store: DealerStore, blockCount = 3, emissionId = 'noel-test'): Promise<EmissionInfo> {
+      return store.openEmission({ emissionId, table: TEN_UNIT_TABLE, blockCount, now: T0 });
+    }
+
+    let requests = 0;
+    function buy(store: DealerStore, playerId: string, extra: Partial<PurchaseRequest> = {}): Promise<PurchaseResult> {
+      return store.purchase({ playerId, requestId: `r${++requests}`, game: GAME, stake: STAKE, now: T0 + requests, ...extra });
+    }
+
+    function sold(result: PurchaseResult): Sale {
+      if (!result.ok) assert.fail(`purchase refused: ${result.code} ${result.message}`);
+      return result.sale;
+    }
+
+    async function emission(store: DealerStore, emissionId = 'noel-test'): Promise<EmissionInfo> {
+      const found = (await store.listEmissions()).find((e) => e.emissionId === emissionId);
+      assert.ok(found, `emission ${emissionId} listed`);
+      return found;
+    }
+
+    /** Everything a refusal must leave as it was. */
+    async function snapshot(store: DealerStore, playerId: string) {
+      return {
+        balance: await store.balance(playerId),
+        journal: await store.journal(playerId),
+        emissions: await store.listEmissions(),
+        history: await store.listSales(playerId, 0, 100),
+      };
+    }
+
+    describe('emissions', () => {
+      it('opens an emission with its first block open and the next one printed', async () => {
+        const store = await dealer();
+        const info = await openTen(store);
+        assert.equal(info.emissionId, 'noel-test');
+        assert.equal(info.game, GAME);
+        assert.equal(info.stake, STAKE);
+        assert.equal(info.blockCount, 3);
+        assert.deepEqual(info.table, TEN_UNIT_TABLE);
+        assert.deepEqual(info.blocks.map((b) => [b.blockId, b.index, b.state, b.size, b.sold]), [
+          ['noel-test.0', 0, 'open', 10, 0],
+          ['noel-test.1', 1, 'printed', 10, 0],
+        ]);
+        assert.deepEqual(await store.listEmissions(), [info]);
+      });
+
+      it('publishes a commitment per block and keeps its seed secret while it sells', async () => {
+        const store = await dealer();
+        const info = await openTen(store);
+        for (const block of info.blocks) {
+          assert.match(block.commitment, /^[0-9a-f]{64}$/);
+          assert.equal(block.seed, undefined);
+          assert.deepEqual(block.soldPerTier, [0, 0, 0, 0, 0, 0, 0, 0]);
+        }
+        assert.notEqual(info.blocks[0]!.commitment, info.blocks[1]!.commitment);
+      });
+
+      it('opens an emission with a single block when the emission has one', async () => {
+        const store = await dealer();
+        const info = await openTen(store, 1);
+        assert.deepEqual(info.blocks.map((b) => b.state), ['open']);
+      });
+
+      it('opens the same emission twice as one', async () => {
+        const store = await dealer();
+        const first = await openTen(store);
+        assert.deepEqual(await openTen(store), first);
+        assert.equal((await store.listEmissions()).length, 1);
+      });
+
+      it('refuses another table or block count under an existing emission id', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await assert.rejects(() => openTen(store, 4), /already exists/);
+        const other = { ...TEN_UNIT_TABLE, tiers: TEN_UNIT_TABLE.tiers.map((t) => ({ ...t, count: 1 })) };
+        await assert.rejects(() => store.openEmission({ emissionId: 'noel-test', table: other, blockCount: 3, now: T0 }), /already exists/);
+      });
+
+      it('refuses a second emission on a game and price still selling, and opens it once sold out', async () => {
+        const store = await dealer();
+        await store.deposit('p1', 10_000, 'd1', T0);
+        await openTen(store, 1, 'first');
+        await assert.rejects(() => openTen(store, 1, 'second'), /still selling/);
+        for (let i = 0; i < 10; i++) sold(await buy(store, 'p1'));
+        await openTen(store, 1, 'second');
+        const sale = sold(await buy(store, 'p1'));
+        assert.equal(sale.blockId, 'second.0');
+        assert.deepEqual((await store.listEmissions()).map((e) => e.emissionId).sort(), ['first', 'second']);
+      });
+
+      it('rejects emissions that cannot be printed', async () => {
+        const store = await dealer();
+        const tooManyWinners = { ...TEN_UNIT_TABLE, tiers: [{ prize: 100, count: 11 }] };
+        await assert.rejects(() => store.openEmission({ emissionId: 'x', table: tooManyWinners, blockCount: 1, now: T0 }));
+        await assert.rejects(() => store.openEmission({ emissionId: 'bad id', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 }));
+        await assert.rejects(() => store.openEmission({ emissionId: 'x', table: TEN_UNIT_TABLE, blockCount: 0, now: T0 }));
+        assert.deepEqual(await store.listEmissions(), []);
+      });
+    });
+
+    describe('dealing', () => {
+      it('deals each unit once, block after block, with the tier counts of the table', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 30 * STAKE, 'd1', T0);
+        const sales: Sale[] = [];
+        for (let i = 0; i < 30; i++) sales.push(sold(await buy(store, 'p1')));
+        for (let b = 0; b < 3; b++) {
+          const block = sales.slice(10 * b, 10 * b + 10);
+          assert.deepEqual(block.map((s) => s.position), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+          assert.ok(block.every((s) => s.blockId === `noel-test.${b}` && s.unitId === `noel-test.${b}:${s.position}`));
+          const counts = new Array<number>(8).fill(0);
+          for (const s of block) counts[s.tierId]!++;
+          assert.deepEqual(counts, tierCounts(TEN_UNIT_TABLE));
+          for (const s of block) assert.equal(s.prize, prizeOfTier(TEN_UNIT_TABLE, s.tierId));
+        }
+        const info = await emission(store);
+        assert.deepEqual(info.blocks.map((b) => [b.state, b.sold]), [['closed', 10], ['closed', 10], ['closed', 10]]);
+        for (const b of info.blocks) assert.deepEqual(b.soldPerTier, tierCounts(TEN_UNIT_TABLE));
+      });
+
+      it('opens the next block inside the purchase that sells out the one before', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        for (let i = 0; i < 10; i++) sold(await buy(store, 'p1'));
+        const info = await emission(store);
+        assert.deepEqual(info.blocks.map((b) => b.state), ['closed', 'open', 'printed']);
+        assert.equal(sold(await buy(store, 'p1')).unitId, 'noel-test.1:0');
+      });
+
+      it('reveals the seed of a closed block, and it re-prints the block sold', async () => {
+        const store = await dealer();
+        const opened = await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const sales: Sale[] = [];
+        for (let i = 0; i < 10; i++) sales.push(sold(await buy(store, 'p1')));
+        const block = (await emission(store)).blocks[0]!;
+        assert.equal(block.commitment, opened.blocks[0]!.commitment);
+        assert.match(block.seed ?? '', /^[0-9a-f]{64}$/);
+        const seed = Buffer.from(block.seed!, 'hex');
+        assert.deepEqual(Buffer.from(await store.blockSeed(block.blockId)), seed);
+        const recorded = await store.recordedTiers(block.blockId);
+        assert.deepEqual([...recorded!], sales.map((s) => s.tierId));
+        const verification = verifyBlock({ table: TEN_UNIT_TABLE, seed, commitment: block.commitment, recordedTiers: recorded!, requireAllSold: true });
+        assert.deepEqual(verification, { ok: true, checkedUnits: 10, problems: [] });
+      });
+
+      it('records nothing for unsold positions and nothing for unknown blocks', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const sale = sold(await buy(store, 'p1'));
+        const recorded = await store.recordedTiers('noel-test.0');
+        assert.deepEqual([...recorded!], [sale.tierId, ...new Array<number>(9).fill(UNSOLD)]);
+        assert.deepEqual([...(await store.recordedTiers('noel-test.1'))!], new Array<number>(10).fill(UNSOLD));
+        assert.equal(await store.recordedTiers('noel-test.2'), undefined);
+        assert.equal(await store.recordedTiers('nothing.0'), undefined);
+        assert.equal(await store.recordedTiers('not a block'), undefined);
+      });
+
+      it('gives each block a seed from which unit seeds derive, and refuses unknown blocks', async () => {
+        const store = await dealer();
+        await openTen(store);
+        const seed = await store.blockSeed('noel-test.0');
+        assert.equal(seed.length, 32);
+        assert.notDeepEqual(Buffer.from(seed), Buffer.from(await store.blockSeed('noel-test.1')));
+        assert.equal(unitSeed(seed, 3).length, 32);
+        await assert.rejects(() => store.blockSeed('noel-test.2'), /unknown block/);
+        await assert.rejects(() => store.blockSeed('garbage'), /unknown block/);
+      });
+
+      it('refuses purchases once the last block is sold out', async () => {
+        const store = await dealer();
+        await openTen(store, 2);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        for (let i = 0; i < 20; i++) sold(await buy(store, 'p1'));
+        const before = await snapshot(store, 'p1');
+        const result = await buy(store, 'p1');
+        assert.equal(result.ok, false);
+        assert.equal(!result.ok && result.code, 'purchase/game_closed');
+        assert.deepEqual(await snapshot(store, 'p1'), before);
+      });
+
+      it('deals many purchases in flight at once, from several dealers, each unit once', async () => {
+        const stores = await dealers(4);
+        await openTen(stores[0]!, 5);
+        const players = ['a', 'b', 'c', 'd', 'e'];
+        for (const p of players) await stores[0]!.deposit(p, 1_000, `d-${p}`, T0);
+        const results = await Promise.all(
+          Array.from({ length: 60 }, (_, i) => buy(stores[i % 4]!, players[i % players.length]!)),
+        );
+        const sales = results.filter((r) => r.ok).map(sold);
+        assert.equal(sales.length, 50);
+        assert.ok(results.filter((r) => !r.ok).every((r) => !r.ok && r.code === 'purchase/game_closed'));
+        assert.equal(new Set(sales.map((s) => s.unitId)).size, 50);
+        const info = await emission(stores[0]!);
+        for (const block of info.blocks) {
+          assert.equal(block.state, 'closed');
+          assert.deepEqual(block.soldPerTier, tierCounts(TEN_UNIT_TABLE));
+          const recorded = await stores[1]!.recordedTiers(block.blockId);
+          assert.ok(!recorded!.includes(UNSOLD));
+        }
+        for (const p of players) {
+          const mine = sales.filter((s) => s.playerId === p);
+          assert.equal(await stores[2]!.balance(p), 1_000 - STAKE * mine.length);
+        }
+      });
+    });
+
+    describe('idempotent purchases', () => {
+      it('charges a retried request once and returns the same sale', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const first = await store.purchase({ playerId: 'p1', requestId: 'same', game: GAME, stake: STAKE, now: T0 });
+        const again = await store.purchase({ playerId: 'p1', requestId: 'same', game: GAME, stake: STAKE, now: T0 + 5 });
+        assert.ok(first.ok && again.ok);
+        assert.equal(first.replayed, false);
+        assert.equal(again.replayed, true);
+        assert.deepEqual(again.sale, first.sale);
+        assert.equal(await store.balance('p1'), 1_000 - STAKE);
+        assert.equal((await store.journal('p1')).filter((e) => e.kind === 'stake').length, 1);
+      });
+
+      it('charges once when the same request is in flight many times at once', async () => {
+        const stores = await dealers(3);
+        await openTen(stores[0]!);
+        await stores[0]!.deposit('p1', 1_000, 'd1', T0);
+        const results = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => stores[i % 3]!.purchase({ playerId: 'p1', requestId: 'twice', game: GAME, stake: STAKE, now: T0 })),
+        );
+        const sales = results.map(sold);
+        assert.equal(new Set(sales.map((s) => s.unitId)).size, 1);
+        assert.equal(results.filter((r) => r.ok && !r.replayed).length, 1);
+        assert.equal(await stores[0]!.balance('p1'), 1_000 - STAKE);
+        assert.equal((await emission(stores[0]!)).blocks[0]!.sold, 1);
+      });
+
+      it('keeps request ids per player', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.deposit('p2', 1_000, 'd2', T0);
+        const a = sold(await store.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: STAKE, now: T0 }));
+        const b = sold(await store.purchase({ playerId: 'p2', requestId: 'mine', game: GAME, stake: STAKE, now: T0 }));
+        assert.notEqual(a.unitId, b.unitId);
+      });
+
+      it('returns the sale of a retried request even after the game closed', async () => {
+        const store = await dealer();
+        await openTen(store, 1);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        for (let i = 0; i < 9; i++) sold(await buy(store, 'p1'));
+        const last = sold(await store.purchase({ playerId: 'p1', requestId: 'last', game: GAME, stake: STAKE, now: T0 }));
+        const again = await store.purchase({ playerId: 'p1', requestId: 'last', game: GAME, stake: STAKE, now: T0 });
+        assert.ok(again.ok && again.replayed);
+        assert.deepEqual(again.sale, last);
+      });
+    });
+
+    describe('refusals', () => {
+      const cases: [string, Partial<PurchaseRequest>, string][] = [
+        ['an unknown game', { game: 'tetris' }, 'purchase/unknown_game'],
+        ['a game not sold at that price', { stake: 75 }, 'purchase/unknown_game'],
+        ['a game with no emission open', { game: 'rain-diamonds' }, 'purchase/unknown_game'],
+        ['an empty request id', { requestId: '' }, 'purchase/malformed'],
+        ['a request id with a space', { requestId: 'a b' }, 'purchase/malformed'],
+        ['a request id of 65 characters', { requestId: 'x'.repeat(65) }, 'purchase/malformed'],
+        ['a player id with a brace', { playerId: 'p{1}' }, 'purchase/malformed'],
+        ['an empty player id', { playerId: '' }, 'purchase/malformed'],
+        ['a stake of zero', { stake: 0 }, 'purchase/malformed'],
+        ['a negative stake', { stake: -50 }, 'purchase/malformed'],
+        ['a fractional stake', { stake: 0.5 }, 'purchase/malformed'],
+        ['picks longer than 512 characters', { picks: 'x'.repeat(513) }, 'purchase/malformed'],
+        ['a balance below the stake', { playerId: 'poor' }, 'purchase/insufficient_funds'],
+      ];
+      for (const [what, change, code] of cases) {
+        it(`refuses ${what} with ${code} and changes nothing`, async () => {
+          const store = await dealer();
+          await openTen(store);
+          await store.deposit('p1', 1_000, 'd1', T0);
+          await store.deposit('poor', STAKE - 1, 'd2', T0);
+          sold(await buy(store, 'p1'));
+          const player = change.playerId ?? 'p1';
+          const before = await snapshot(store, player);
+          const result = await buy(store, 'p1', change);
+          assert.equal(result.ok, false);
+          assert.equal(!result.ok && result.code, code);
+          assert.ok(!result.ok && result.message.length > 0);
+          assert.deepEqual(await snapshot(store, player), before);
+          assert.equal(sold(await buy(store, 'p1')).position, 1, 'dealing goes on from the same position');
+        });
+      }
+
+      it('accepts a refused request id again once the refusal no longer holds', async () => {
+        const store = await dealer();
+        await openTen(store);
+        const refused = await store.purchase({ playerId: 'p1', requestId: 'later', game: GAME, stake: STAKE, now: T0 });
+        assert.equal(!refused.ok && refused.code, 'purchase/insufficient_funds');
+        await store.deposit('p1', STAKE, 'd1', T0);
+        const retried = await store.purchase({ playerId: 'p1', requestId: 'later', game: GAME, stake: STAKE, now: T0 });
+        assert.ok(retried.ok && !retried.replayed);
+        assert.equal(await store.balance('p1'), 0);
+      });
+    });
+
+    describe('settlement', () => {
+      async function boughtWinner(store: DealerStore): Promise<{ winner: Sale; loser: Sale }> {
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const sales: Sale[] = [];
+        for (let i = 0; i < 10; i++) sales.push(sold(await buy(store, 'p1')));
+        return { winner: sales.find((s) => s.prize > 0)!, loser: sales.find((s) => s.prize === 0)! };
+      }
+
+      it('credits a prize exactly once under concurrent retries', async () => {
+        const stores = await dealers(3);
+        const { winner } = await boughtWinner(stores[0]!);
+        const before = await stores[0]!.balance('p1');
+        const results = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.settle(winner.unitId, T0 + 100)));
+        assert.equal(results.filter((r) => r.ok && r.credited).length, 1);
+        for (const r of results) assert.ok(r.ok && r.prize === winner.prize);
+        assert.equal(await stores[0]!.balance('p1'), before + winner.prize);
+        const prizes = (await stores[0]!.journal('p1')).filter((e) => e.kind === 'prize');
+        assert.deepEqual(prizes.map((e) => [e.amount, e.ref, e.at]), [[winner.prize, winner.unitId, T0 + 100]]);
+        const after = await stores[0]!.settle(winner.unitId, T0 + 200);
+        assert.deepEqual(after, { ok: true, credited: false, prize: winner.prize, balance: before + winner.prize });
+      });
+
+      it('settles a losing unit without a journal line', async () => {
+        const store = await dealer();
+        const { loser } = await boughtWinner(store);
+        const journal = await store.journal('p1');
+        const first = await store.settle(loser.unitId, T0 + 100);
+        assert.deepEqual(first, { ok: true, credited: true, prize: 0, balance: await store.balance('p1') });
+        assert.deepEqual(await store.journal('p1'), journal);
+        assert.deepEqual(await store.settle(loser.unitId, T0 + 200), { ...first, credited: false });
+      });
+
+      it('records when a unit was settled', async () => {
+        const store = await dealer();
+        const { winner } = await boughtWinner(store);
+        assert.equal((await store.getSale(winner.unitId))!.settledAt, undefined);
+        await store.settle(winner.unitId, T0 + 123);
+        await store.settle(winner.unitId, T0 + 456);
+        assert.equal((await store.getSale(winner.unitId))!.settledAt, T0 + 123);
+      });
+
+      it('refuses to settle a unit never sold', async () => {
+        const store = await dealer();
+        await boughtWinner(store);
+        for (const unitId of ['noel-test.1:0', 'noel-test.9:0', 'nothing.0:0', 'garbage']) {
+          const result = await store.settle(unitId, T0);
+          assert.equal(!result.ok && result.code, 'settle/unknown_unit');
+        }
+      });
+    });
+
+    describe('wallet and journal', () => {
+      it('credits a deposit once per reference', async () => {
+        const store = await dealer();
+        assert.equal(await store.deposit('p1', 500, 'd1', T0), 500);
+        assert.equal(await store.deposit('p1', 500, 'd1', T0 + 1), 500);
+        assert.equal(await store.deposit('p1', 250, 'd2', T0 + 2), 750);
+        assert.deepEqual(await store.journal('p1'), [
+          { seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 },
+          { seq: 2, kind: 'deposit', amount: 250, balance: 750, ref: 'd2', at: T0 + 2 },
+        ]);
+        await assert.rejects(() => store.deposit('p1', 0, 'd3', T0));
+        await assert.rejects(() => store.deposit('p1', 1.5, 'd3', T0));
+        await assert.rejects(() => store.deposit('p1', 100, 'bad|ref', T0));
+      });
+
+      it('starts every player at zero with an empty journal', async () => {
+        const store = await dealer();
+        assert.equal(await store.balance('nobody'), 0);
+        assert.deepEqual(await store.journal('nobody'), []);
+        assert.deepEqual(await store.listSales('nobody', 0, 10), []);
+      });
+
+      it('journals every debit and credit so that the journal sums to the balance', async () => {
+        const stores = await dealers(2);
+        await openTen(stores[0]!);
+        for (const p of ['p1', 'p2']) await stores[0]!.deposit(p, 400, `d-${p}`, T0);
+        const results = await Promise.all(Array.from({ length: 24 }, (_, i) => buy(stores[i % 2]!, i % 3 ? 'p1' : 'p2')));
+        const sales = results.filter((r) => r.ok).map(sold);
+        await Promise.all(sales.map((s, i) => stores[i % 2]!.settle(s.unitId, T0 + 1000)));
+        for (const p of ['p1', 'p2']) {
+          const journal = await stores[1]!.journal(p);
+          const balance = await stores[0]!.balance(p);
+          assert.equal(journal.reduce((sum, e) => sum + e.amount, 0), balance);
+          assert.deepEqual(journal.map((e) => e.seq), journal.map((_, i) => i + 1));
+          let running = 0;
+          for (const e of journal) {
+            running += e.amount;
+            assert.equal(e.balance, running);
+          }
+          const mine = sales.filter((s) => s.playerId === p);
+          assert.equal(balance, 400 - STAKE * mine.length + mine.reduce((sum, s) => sum + s.prize, 0));
+          assert.deepEqual(journal.filter((e) => e.kind === 'stake').map((e) => e.ref).sort(), mine.map((s) => s.unitId).sort());
+          assert.ok(journal.filter((e) => e.kind === 'stake').every((e) => e.amount === -STAKE));
+        }
+      });
+
+      it('keeps the purchase-time picks and the balances with the sale', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const picks = JSON.stringify({ kind: 'colour', choice: 'a|b' });
+        const sale = sold(await buy(store, 'p1', { picks, now: T0 + 7 }));
+        assert.equal(sale.picks, picks);
+        assert.equal(sale.balanceBefore, 1_000);
+        assert.equal(sale.balanceAfter, 1_000 - STAKE);
+        assert.equal(sale.soldAt, T0 + 7);
+        assert.deepEqual(await store.getSale(sale.unitId), sale);
+        assert.equal(sold(await buy(store, 'p1')).picks, '');
+        assert.equal(await store.getSale('noel-test.0:9'), undefined);
+      });
+    });
+
+    describe('history', () => {
+      it("lists a player's sales newest first, a page at a time", async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.deposit('p2', 1_000, 'd2', T0);
+        const mine: Sale[] = [];
+        for (let i = 0; i < 7; i++) {
+          mine.push(sold(await buy(store, 'p1')));
+          sold(await buy(store, 'p2'));
+        }
+        const newest = [...mine].reverse();
+        assert.deepEqual(await store.listSales('p1', 0, 3), newest.slice(0, 3));
+        assert.deepEqual(await store.listSales('p1', 3, 3), newest.slice(3, 6));
+        assert.deepEqual(await store.listSales('p1', 6, 3), newest.slice(6));
+        assert.deepEqual(await store.listSales('p1', 7, 3), []);
+        assert.equal((await store.listSales('p1', 0, 1000)).length, 7);
+      });
+
+      it('lists unsettled sales oldest first, for everyone or for one player', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.deposit('p2', 1_000, 'd2', T0);
+        const a = sold(await buy(store, 'p1', { now: T0 + 10 }));
+        const b = sold(await buy(store, 'p2', { now: T0 + 20 }));
+        const c = sold(await buy(store, 'p1', { now: T0 + 30 }));
+        const ids = (sales: Sale[]) => sales.map((s) => s.unitId);
+        assert.deepEqual(ids(await store.unsettledSales(T0 + 30, 10)), ids([a, b, c]));
+        assert.deepEqual(ids(await store.unsettledSales(T0 + 25, 10)), ids([a, b]));
+        assert.deepEqual(ids(await store.unsettledSales(T0 + 30, 2)), ids([a, b]));
+        assert.deepEqual(ids(await store.unsettledSales(T0 + 30, 10, 'p1')), ids([a, c]));
+        await store.settle(a.unitId, T0 + 40);
+        assert.deepEqual(ids(await store.unsettledSales(T0 + 99, 10)), ids([b, c]));
+        assert.deepEqual(ids(await store.unsettledSales(T0 + 99, 10, 'p1')), ids([c]));
+        assert.deepEqual(await store.unsettledSales(T0 + 99, 10, 'nobody'), []);
+      });
+
+      it('lists unsettled sales across games and prices', async () => {
+        const store = await dealer();
+        await openTen(store);
+        const other = { ...TEN_UNIT_TABLE, stake: 100, tiers: TEN_UNIT_TABLE.tiers.map((t) => ({ ...t, prize: t.prize * 2 })) };
+        await store.openEmission({ emissionId: 'noel-100', table: other, blockCount: 1, now: T0 });
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const a = sold(await buy(store, 'p1', { now: T0 + 10 }));
+        const b = sold(await buy(store, 'p1', { stake: 100, now: T0 + 20 }));
+        const c = sold(await buy(store, 'p1', { now: T0 + 30 }));
+        assert.equal(b.blockId, 'noel-100.0');
+        assert.equal(b.prize, prizeOfTier(other, b.tierId));
+        assert.deepEqual((await store.unsettledSales(T0 + 30, 10)).map((s) => s.unitId), [a, b, c].map((s) => s.unitId));
+      });
+    });
+
+    it('uses the real table of Le Noël de la chance when asked', async () => {
+      const store = await dealer();
+      const info = await store.openEmission({ emissionId: 'noel-real', table: NOEL_50, blockCount: 2, now: T0 });
+      assert.deepEqual(info.blocks.map((b) => [b.size, b.state]), [[800_000, 'open'], [800_000, 'printed']]);
+    });
+  });
+}

@@ -1,0 +1,275 @@
+import { strict as assert } from 'node:assert';
+import type { Room } from '@colyseus/sdk';
+import { SignJWT } from 'jose';
+import { PRIZE_TABLES } from '../../src/games/prize-tables';
+import type { GameId } from '../../src/games/types';
+import type { RunningServer } from '../../src/server/app';
+import { decodedUnits, devLogin, record, startTestServer, until, type TestPlayer } from '../support/game-server';
+import { picksFor, stepByStep, withAuto } from '../support/play-scripts';
+
+const SECRET = 'test-secret-of-at-least-thirty-two-characters';
+const DEMO = 2_000;
+
+interface Wallet { balance: number; held: number }
+
+let server: RunningServer;
+let poorCounter = 0;
+
+/** A player with exactly `balance` cents and a token signed with the server's secret. */
+async function playerWith(balance: number): Promise<TestPlayer> {
+  const playerId = `poor-${++poorCounter}`;
+  await server.services.dealer.deposit(playerId, balance, `test-${playerId}`, Date.now());
+  const token = await new SignJWT({ name: 'Poor' }).setProtectedHeader({ alg: 'HS256' }).setSubject(playerId).setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
+  const { client } = await devLogin(server);
+  client.auth.token = token;
+  return { token, playerId, client };
+}
+let requestCounter = 0;
+const nextRequestId = () => `req_${++requestCounter}`;
+
+async function openTable(player: TestPlayer, game: GameId) {
+  const room = await player.client.create('table', { game });
+  const rec = record(room);
+  const wallet = (await rec.next('wallet')) as Wallet;
+  return { room, rec, wallet };
+}
+
+async function buy(room: Room, game: GameId, stake: number, requestId = nextRequestId()) {
+  return (await room.request('buy', { stake, requestId, picks: picksFor(game) })) as { unitIds: string[] };
+}
+
+function allEvents(room: Room): { type: string }[] {
+  return decodedUnits(room).flatMap((u) => u.steps.flatMap((s) => s.events));
+}
+
+/** Plays the current unit to its end with `actions`, checking after each step that nothing shows early. */
+async function playThrough(room: Room, actions: unknown[], stake: number, rec: ReturnType<typeof record>) {
+  for (const action of actions) {
+    const [unit] = decodedUnits(room);
+    if (unit!.status === 'finished') break;
+    const before = unit!.steps.length;
+    await room.request('act', { action });
+    await until(room, () => decodedUnits(room)[0]!.steps.length > before, 'the step to reach the client');
+    const after = decodedUnits(room)[0]!;
+    if (after.status !== 'finished') {
+      assert.equal(allEvents(room).filter((e) => e.type === 'finished').length, 0, 'no result before the reveal ends');
+      assert.equal(after.prize, 0, 'no prize in the state before the reveal ends');
+      const wallets = rec.messages.filter((m) => m.type === 'wallet');
+      assert.equal((wallets[wallets.length - 1]!.payload as Wallet).held, stake, 'the stake is held, the prize not shown');
+    }
+  }
+  await until(room, () => decodedUnits(room)[0]!.status === 'finished', 'the unit to finish');
+  return decodedUnits(room)[0]!;
+}
+
+describe('table room (embedded default)', function () {
+  this.timeout(30_000);
+
+  before(async () => {
+    server = await startTestServer({ DEMO_BALANCE_CENTS: String(DEMO), JWT_SECRET: SECRET });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  for (const table of PRIZE_TABLES) {
+    for (const mode of ['step by step', 'with AUTO'] as const) {
+      it(`plays ${table.game} at ${table.stake} cents ${mode}, crediting the prize when the reveal ends`, async () => {
+        const player = await devLogin(server);
+        const { room, rec, wallet } = await openTable(player, table.game);
+        assert.deepEqual(wallet, { balance: DEMO, held: 0 });
+        const { unitIds } = await buy(room, table.game, table.stake);
+        assert.equal(unitIds.length, 1);
+        const afterBuy = (await rec.next('wallet', 1)) as Wallet;
+        await until(room, () => decodedUnits(room).length === 1, 'the unit on the table');
+        const bought = decodedUnits(room)[0]!;
+        // A Mine d'or grid without EXTRA ends its reveal at purchase: its prize is credited at once.
+        const endedAtPurchase = bought.status === 'finished';
+        assert.deepEqual(afterBuy, endedAtPurchase
+          ? { balance: DEMO - table.stake + bought.prize, held: 0 }
+          : { balance: DEMO - table.stake, held: table.stake });
+        const actions = mode === 'with AUTO' ? withAuto(table.game) : stepByStep(table.game);
+        const unit = await playThrough(room, actions, table.stake, rec);
+        const events = unit.steps.flatMap((s) => s.events);
+        const finished = events.filter((e) => e.type === 'finished') as unknown as { prize: number }[];
+        assert.equal(finished.length, 1, 'one result');
+        assert.equal(events[events.length - 1]!.type, 'finished', 'the result comes last');
+        assert.equal(finished[0]!.prize, unit.prize);
+        const finalWallet = (await rec.next('wallet', rec.messages.length - 1)) as Wallet;
+        assert.deepEqual(await room.request('wallet'), { balance: DEMO - table.stake + unit.prize, held: 0 });
+        assert.ok(finalWallet.balance <= DEMO - table.stake + unit.prize);
+
+        const recall = (await room.request('recall', { unitId: unitIds[0] })) as { steps: { seq: number; by: string; events: unknown[] }[]; prize: number; status: string; stake: number; game: string };
+        assert.equal(recall.status, 'finished');
+        assert.equal(recall.prize, unit.prize);
+        assert.equal(recall.game, table.game);
+        assert.deepEqual(recall.steps.map((s) => ({ seq: s.seq, by: s.by, events: s.events })), unit.steps, 'recall is what was played');
+        await room.leave();
+      });
+    }
+  }
+
+  it('never sends the lamp result before the lamp opens', async () => {
+    const player = await devLogin(server);
+    const { room, rec } = await openTable(player, 'mysteres-de-la-lampe');
+    await buy(room, 'mysteres-de-la-lampe', 50);
+    await room.request('act', { action: { type: 'rub', progress: 99 } });
+    await until(room, () => decodedUnits(room)[0]!.steps.length === 2, 'the rub');
+    const seen = JSON.stringify({ state: decodedUnits(room), messages: rec.messages });
+    assert.ok(!seen.includes('lamp_opened') && !seen.includes('"result"'), 'nothing of the result reached the client');
+    await room.request('act', { action: { type: 'rub', progress: 100 } });
+    await until(room, () => JSON.stringify(decodedUnits(room)).includes('lamp_opened'), 'the lamp to open');
+    await room.leave();
+  });
+
+  it('plays both lamp units with one rub, each winning or losing on its own', async () => {
+    const player = await devLogin(server);
+    const { room } = await openTable(player, 'mysteres-de-la-lampe');
+    const { unitIds } = (await room.request('buy', {
+      stake: 50,
+      requestId: nextRequestId(),
+      picks: [{ kind: 'colour', choice: 'red' }, { kind: 'symbol', choice: 'moon' }],
+    })) as { unitIds: string[] };
+    assert.equal(unitIds.length, 2);
+    assert.deepEqual(await room.request('wallet'), { balance: DEMO - 100, held: 100 });
+    await room.request('act', { action: { type: 'auto' } });
+    await until(room, () => decodedUnits(room).every((u) => u.status === 'finished'), 'both units to finish');
+    const won = decodedUnits(room).reduce((sum, u) => sum + u.prize, 0);
+    assert.deepEqual(await room.request('wallet'), { balance: DEMO - 100 + won, held: 0 });
+    await room.leave();
+  });
+
+  it('charges a retried purchase once and returns the same unit', async () => {
+    const player = await devLogin(server);
+    const { room } = await openTable(player, 'rain-diamonds');
+    const first = await buy(room, 'rain-diamonds', 50, 'same_request');
+    const again = await buy(room, 'rain-diamonds', 50, 'same_request');
+    assert.deepEqual(again.unitIds, first.unitIds);
+    assert.deepEqual(await room.request('wallet'), { balance: DEMO - 50, held: 50 });
+    await room.leave();
+  });
+
+  it('puts a returning player back where the reveal stopped and makes them finish it first', async () => {
+    const player = await devLogin(server);
+    const first = await openTable(player, '500000-carats');
+    const { unitIds } = await buy(first.room, '500000-carats', 500);
+    await first.room.request('act', { action: { type: 'reveal_winning' } });
+    await first.room.request('act', { action: { type: 'reveal', index: 5 } });
+    await until(first.room, () => decodedUnits(first.room)[0]!.steps.length === 3, 'two steps');
+    const before = decodedUnits(first.room);
+    await first.room.leave();
+
+    const second = await openTable(player, '500000-carats');
+    const resumed = (await second.rec.next('resumed')) as { unitIds: string[] };
+    assert.deepEqual(resumed.unitIds, unitIds);
+    await until(second.room, () => decodedUnits(second.room).length === 1, 'the resumed unit');
+    assert.deepEqual(decodedUnits(second.room), before, 'exactly where it stopped');
+    await assert.rejects(buy(second.room, '500000-carats', 500), (err: Error) => /purchase\/unfinished_unit/.test(JSON.stringify(err)) || /unfinished/.test(err.message));
+    await assert.rejects(second.room.request('act', { action: { type: 'reveal', index: 5 } }), (err: Error) => /already/.test(JSON.stringify(err) + err.message));
+    await second.room.request('act', { action: { type: 'auto' } });
+    await until(second.room, () => decodedUnits(second.room)[0]!.status === 'finished', 'the unit to finish');
+    await second.room.leave();
+  });
+
+  describe('refusals', () => {
+    let player: TestPlayer;
+    let room: Room;
+    let rec: ReturnType<typeof record>;
+
+    before(async () => {
+      player = await devLogin(server);
+      ({ room, rec } = await openTable(player, '500000-carats'));
+    });
+    after(async () => {
+      await room.leave();
+    });
+
+    async function refusedWith(type: string, payload: unknown, code: string): Promise<void> {
+      const wallet = await room.request('wallet');
+      await assert.rejects(room.request(type, payload), (err: unknown) => {
+        assert.match(JSON.stringify(err) + String((err as Error).message), new RegExp(code.replace('/', '\\/')));
+        return true;
+      });
+      assert.deepEqual(await room.request('wallet'), wallet, 'a refusal changes nothing');
+    }
+
+    it('refuses a malformed purchase', () => refusedWith('buy', { stake: 500, requestId: 'not ok!' }, 'purchase/malformed'));
+    it('refuses a purchase with unknown fields', () => refusedWith('buy', { stake: 500, requestId: 'r1', extra: 1 }, 'purchase/malformed'));
+    it('refuses a price the game is not sold at', () => refusedWith('buy', { stake: 123, requestId: 'r2' }, 'purchase/unknown_game'));
+    it('refuses an action with no unit in play', () => refusedWith('act', { action: { type: 'auto' } }, 'action/no_unit'));
+    it('refuses a malformed action', async () => {
+      await buy(room, '500000-carats', 500);
+      await refusedWith('act', { action: { type: 'reveal', index: 'x' } }, 'action/malformed');
+    });
+    it('refuses an action out of order', () => refusedWith('act', { action: { type: 'reveal', index: 0 } }, 'action/not_allowed_now'));
+    it('refuses a recall of a unit that is not the player’s', () => refusedWith('recall', { unitId: 'nope:1' }, 'recall/not_found'));
+    it('answers a fire-and-forget refusal with a refused message', async () => {
+      const since = rec.messages.length;
+      room.send('nonsense', { x: 1 });
+      const refused = (await rec.next('refused', since)) as { code: string };
+      assert.equal(refused.code, 'message/unknown_type');
+    });
+    it('refuses a purchase beyond the balance', async () => {
+      const poor = await playerWith(400);
+      const table = await openTable(poor, '500000-carats');
+      await assert.rejects(buy(table.room, '500000-carats', 500), (err: unknown) => /purchase\/insufficient_funds/.test(JSON.stringify(err)));
+      assert.deepEqual(await table.room.request('wallet'), { balance: 400, held: 0 });
+      await table.room.leave();
+    });
+  });
+
+  describe('who may do what', () => {
+    it('refuses to join without a token', async () => {
+      const player = await devLogin(server);
+      player.client.auth.token = '';
+      await assert.rejects(player.client.create('table', { game: 'rain-diamonds' }), /auth\/missing/);
+    });
+    it('refuses a forged token', async () => {
+      const player = await devLogin(server);
+      player.client.auth.token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(player.playerId).setExpirationTime('1h').sign(new TextEncoder().encode('another-secret-of-thirty-two-characters!'));
+      await assert.rejects(player.client.create('table', { game: 'rain-diamonds' }), /auth\/invalid/);
+    });
+    it('refuses an expired token', async () => {
+      const player = await devLogin(server);
+      player.client.auth.token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject(player.playerId).setExpirationTime(Math.floor(Date.now() / 1000) - 60).sign(new TextEncoder().encode(SECRET));
+      await assert.rejects(player.client.create('table', { game: 'rain-diamonds' }), /auth\/expired/);
+    });
+    it('refuses a malformed token', async () => {
+      const player = await devLogin(server);
+      player.client.auth.token = 'not-a-jwt';
+      await assert.rejects(player.client.create('table', { game: 'rain-diamonds' }), /auth\/malformed/);
+    });
+    it('refuses a table for an unknown game', async () => {
+      const player = await devLogin(server);
+      await assert.rejects(player.client.create('table', { game: 'poker' }), /table\/malformed/);
+    });
+    it('shows a player only their own history over HTTP', async () => {
+      const alice = await devLogin(server, 'Alice');
+      const bob = await devLogin(server, 'Bob');
+      const { room } = await openTable(alice, 'rain-diamonds');
+      const { unitIds } = await buy(room, 'rain-diamonds', 50);
+      const get = (path: string, token: string) => fetch(`http://127.0.0.1:${server.port}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      const list = (await (await get('/history', alice.token)).json()) as { units: { unitId: string; status: string; prize: number | null }[] };
+      assert.deepEqual(list.units.map((u) => u.unitId), unitIds);
+      assert.equal(list.units[0]!.prize, null, 'no prize shown before the reveal ends');
+      const recall = (await (await get(`/history/${unitIds[0]}`, alice.token)).json()) as { unitId: string; scenario: unknown; prize: unknown };
+      assert.equal(recall.unitId, unitIds[0]);
+      assert.equal(recall.scenario, null, 'an unfinished unit shows nothing hidden');
+      assert.equal(recall.prize, null);
+      assert.equal((await get(`/history/${unitIds[0]}`, bob.token)).status, 404);
+      assert.equal((await get('/history', 'forged')).status, 401);
+      await room.leave();
+    });
+    it('disconnects a client that floods the table', async () => {
+      const player = await devLogin(server);
+      const { room } = await openTable(player, 'rain-diamonds');
+      for (let i = 0; i < 200; i++) room.send('wallet');
+      // Past the limit the server closes the client and ignores whatever else it sends.
+      await assert.rejects(room.request('wallet', undefined, { timeout: 1500 }));
+      const other = await devLogin(server);
+      const { room: otherRoom } = await openTable(other, 'rain-diamonds');
+      assert.deepEqual(await otherRoom.request('wallet'), { balance: DEMO, held: 0 }, 'everyone else is served');
+      await otherRoom.leave();
+    });
+  });
+});

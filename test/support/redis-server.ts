@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * A private `redis-server` for a test or a benchmark: a free port, a temporary directory, and
+ * optionally append-only persistence with `appendfsync always`. It can be SIGKILLed and
+ * restarted on the same directory and port (to prove what survives a crash), then removed.
+ */
+
+export interface RedisServerOptions {
+  /** appendonly yes + appendfsync always: every acknowledged write is on disk. */
+  readonly appendOnly?: boolean;
+}
+
+const REDIS_SERVER = process.env['REDIS_SERVER'] ?? 'redis-server';
+const START_TIMEOUT_MS = 20_000;
+
+/** Servers still running: killed if this process exits without stopping them. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export class RedisServer {
+  private process: ChildProcess | undefined;
+
+  private constructor(
+    readonly port: number,
+    readonly dir: string,
+    private readonly options: RedisServerOptions,
+  ) {}
+
+  static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
+    const dir = mkdtempSync(join(tmpdir(), 'dealer-redis-'));
+    const server = new RedisServer(await freePort(), dir, options);
+    try {
+      await server.launch();
+    } catch (err) {
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
+    }
+    return server;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  /** Kills the server at once (no shutdown, no final fsync), as a crash would. */
+  async kill(): Promise<void> {
+    const child = this.process;
+    this.process = undefined;
+    if (!child) return;
+    running.delete(child);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGKILL');
+    });
+  }
+
+  /** Starts it again on the same directory and port; resolves once it accepts connections. */
+  async restart(): Promise<void> {
+    await this.kill();
+    await this.launch();
+  }
+
+  /** Kills the server and removes its directory. */
+  async stop(): Promise<void> {
+    await this.kill();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+
+  private launch(): Promise<void> {
+    const args = [
+      '--port', String(this.port),
+      '--bind', '127.0.0.1',
+      '--dir', this.dir,
+      '--save', '',
+      '--logfile', '',
+      ...(this.options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+    ];
+    const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.process = child;
+    running.add(child);
+    return new Promise((resolve, reject) => {
+      let log = '';
+      const timer = setTimeout(() => fail(new Error(`redis-server did not start in ${START_TIMEOUT_MS} ms:\n${log}`)), START_TIMEOUT_MS);
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        child.kill('SIGKILL');
+        reject(err);
+      };
+      child.once('error', (err) => fail(new Error(`cannot run ${REDIS_SERVER}: ${err.message}`)));
+      child.once('exit', (code) => fail(new Error(`redis-server exited (${code}):\n${log}`)));
+      child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
+      child.stdout!.on('data', (chunk: Buffer) => {
+        log += chunk.toString();
+        if (log.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          child.removeAllListeners('exit');
+          child.stdout!.removeAllListeners('data');
+          child.stderr!.removeAllListeners('data');
+          child.stdout!.resume();
+          child.stderr!.resume();
+          resolve();
+        }
+      });
+    });
+  }
+}
