@@ -31,6 +31,16 @@ export interface Config {
   readonly emissionBlocks: number;
   /** Messages a client may send per second before it is disconnected. */
   readonly maxMessagesPerSecond: number;
+  /** How many of the last wins a feed spectator gets on joining (`recent`). */
+  readonly feedRecent: number;
+  /** Wins below this amount (cents) are not published to the feed. */
+  readonly feedMinPrize: number;
+  /** Spectators per feed room; a full room is locked and the next joiner gets a new one. */
+  readonly feedRoomMaxClients: number;
+  /** The live count of prizes left per open block (`GET /prizes-left`, `prizes_left`). */
+  readonly prizesLeft: boolean;
+  /** Spectators a table open to watchers takes, besides its player. */
+  readonly watchersMax: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -84,6 +94,11 @@ export function loadConfig(env: Env = process.env): Config {
     operatorToken: text(env, 'OPERATOR_TOKEN'),
     emissionBlocks: int(env, 'EMISSION_BLOCKS', 10, 1, 10_000),
     maxMessagesPerSecond: int(env, 'MAX_MESSAGES_PER_SECOND', 50, 1, 10_000),
+    feedRecent: int(env, 'FEED_RECENT', 20, 0, 1000),
+    feedMinPrize: int(env, 'FEED_MIN_PRIZE_CENTS', 1, 1, 100_000_000),
+    feedRoomMaxClients: int(env, 'FEED_ROOM_MAX_CLIENTS', 2000, 1, 1_000_000),
+    prizesLeft: bool(env, 'PRIZES_LEFT', true),
+    watchersMax: int(env, 'WATCHERS_MAX', 1000, 0, 100_000),
   };
   if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) {
     throw new Error(`REDIS_URL must start with redis:// or rediss://, got ${JSON.stringify(config.redisUrl)}`);

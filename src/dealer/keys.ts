@@ -18,9 +18,9 @@ const PREFIX = /^[A-Za-z0-9_.:-]{0,64}$/;
 export interface BlockKeys {
   /** String: the printed block, one byte per unit (tier id). */
   readonly units: string;
-  /** Hash: state, size, commitment, seed, sold, t<tier> (sold per tier), printedAt/openedAt/closedAt. */
+  /** Hash: state, size, commitment, seed, t<tier> (units sold per tier), printedAt/openedAt/closedAt. */
   readonly info: string;
-  /** Hash: position → sale record (see purchaseUnit-4.lua for its layout). */
+  /** Hash: position → sale record (see purchaseUnit-8.lua for its layout). */
   readonly sales: string;
   /** Hash: position → settlement time, for settled units. */
   readonly settled: string;
@@ -36,13 +36,16 @@ export interface SequenceKeys {
 }
 
 export interface PlayerKeys {
-  /** Hash: balance, r:<requestId> → unitId (purchases), d:<ref> → journal seq (deposits). */
+  /**
+   * Hash: balance; r:<requestId> → unitId, the idempotency record of each purchase;
+   * d:<ref> → journal seq, that of each deposit.
+   */
   readonly wallet: string;
   /** List: journal lines `kind|amount|balance|at|ref`, seq = 1-based index. */
   readonly journal: string;
   /** List: the player's unit ids, newest first. */
   readonly sales: string;
-  /** Sorted set: the player's unsettled unit ids, scored by sale time. */
+  /** Set: the player's unsettled unit ids (few: the units being played). */
   readonly unsettled: string;
 }
 

@@ -25,7 +25,7 @@ import { defineScripts, type RunScript } from './scripts/commands';
 import { deposit } from './scripts/deposit';
 import { DealerScriptError } from './scripts/errors';
 import { openEmission } from './scripts/open-emission';
-import { purchaseUnit } from './scripts/purchase-unit';
+import { purchaseUnits, type BatchedPurchase, type PurchaseUnitResult } from './scripts/purchase-units';
 import { settleUnit } from './scripts/settle-unit';
 import { storeBlock } from './scripts/store-block';
 import type {
@@ -44,7 +44,7 @@ import type {
 } from './types';
 
 export interface RedisStoreOptions {
-  /** Key prefix (`lottery` gives `lottery:…`); tests use a unique one each. Default: `dealer`. */
+  /** Key prefix (`lottery` gives `lottery:…`); tests use a unique one each. Default: `lottery`. */
   readonly prefix?: string;
 }
 
@@ -58,6 +58,17 @@ interface EmissionMeta {
 }
 
 const SCAN_BATCH = 10_000;
+/** Purchases per script call at most: bounds the script's run time and its reply. */
+const MAX_BATCH = 64;
+
+/** A purchase waiting for its batch. */
+interface PendingPurchase {
+  readonly request: PurchaseRequest;
+  resolve(result: PurchaseResult): void;
+  reject(err: unknown): void;
+  /** The block it last found missing (see settlePending). */
+  readonly missing: string | undefined;
+}
 
 /**
  * The dealer on Redis: every change is one Lua script (src/dealer/lua), so any number of
@@ -74,12 +85,14 @@ export class RedisStore implements DealerStore {
   private readonly metas = new Map<string, EmissionMeta>();
   /** blockId → its printing in progress in this process, so it happens once here. */
   private readonly printing = new Map<string, Promise<void>>();
+  /** `<game>:<stake>` → purchases of this event-loop turn, sent together. */
+  private readonly batches = new Map<string, PendingPurchase[]>();
 
   constructor(
     private readonly redis: Redis,
     options: RedisStoreOptions = {},
   ) {
-    this.keys = new DealerKeys(options.prefix ?? 'dealer');
+    this.keys = new DealerKeys(options.prefix ?? 'lottery');
     this.run = defineScripts(redis);
   }
 
@@ -124,71 +137,110 @@ export class RedisStore implements DealerStore {
     return new Uint8Array(Buffer.from(seed, 'hex'));
   }
 
+  /**
+   * Purchases go out in batches: those issued in one event-loop turn for one game and price
+   * share one script call (purchaseUnits.lua), each still its own atomic step.
+   */
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
     const refused = checkPurchaseRequest(request);
     if (refused) return refused;
-    const sequence = this.keys.sequence(request.game, request.stake);
-    const player = this.keys.player(request.playerId);
-    const keys = {
-      current: sequence.current,
-      base: sequence.base,
-      sequenceUnsettled: sequence.unsettled,
-      wallet: player.wallet,
-      journal: player.journal,
-      playerSales: player.sales,
-      playerUnsettled: player.unsettled,
-    };
-    const args = { playerId: request.playerId, requestId: request.requestId, stake: request.stake, now: request.now, picks: request.picks ?? '' };
-    // Each time the script asks for a missing block, print it and retry. Under load the block
-    // printed may sell out before the retry runs, so the next ask names a later block; the
-    // same block asked twice means it could not be stored, and that is an error.
-    let missing: string | undefined;
-    for (;;) {
-      try {
-        const result = await purchaseUnit(this.run, keys, args);
-        if (result.kind === 'replayed') {
-          const sale = await this.getSale(result.unitId);
-          if (!sale) throw new Error(`request ${request.requestId} names unit ${result.unitId}, which has no sale`);
-          return { ok: true, sale, replayed: true };
-        }
-        if (result.openedIndex !== undefined) this.printAhead(result.emissionId, result.openedIndex + 1, request.now);
-        const blockId = blockIdOf(result.emissionId, result.index);
-        const sale: Sale = {
-          unitId: unitIdOf(blockId, result.position),
-          playerId: request.playerId,
-          requestId: request.requestId,
-          game: request.game as GameId,
-          stake: request.stake,
-          blockId,
-          position: result.position,
-          tierId: result.tierId,
-          prize: result.prize,
-          soldAt: request.now,
-          balanceBefore: result.balanceBefore,
-          balanceAfter: result.balanceAfter,
-          picks: args.picks,
-        };
-        return { ok: true, sale, replayed: false };
-      } catch (err) {
-        if (!(err instanceof DealerScriptError)) throw err;
-        switch (err.code) {
-          case 'purchase/unknown_game':
-            return unknownSequence(request.game, request.stake);
-          case 'purchase/game_closed':
-            return gameClosed(request.game, request.stake);
-          case 'purchase/insufficient_funds':
-            return insufficientFunds(err.detail.balance!, request.stake);
-          case 'dealer/next_block_not_printed': {
-            const blockId = blockIdOf(err.detail.emissionId!, err.detail.index!);
-            if (blockId === missing) throw err;
-            missing = blockId;
-            await this.ensurePrinted(err.detail.emissionId!, err.detail.index!, request.now);
-            continue;
-          }
-          default:
-            throw err;
-        }
+    return new Promise((resolve, reject) => this.enqueue({ request, resolve, reject, missing: undefined }));
+  }
+
+  private enqueue(pending: PendingPurchase): void {
+    const sequence = `${pending.request.game}:${pending.request.stake}`;
+    let batch = this.batches.get(sequence);
+    if (!batch) {
+      batch = [];
+      this.batches.set(sequence, batch);
+      process.nextTick(() => this.sendBatch(sequence));
+    }
+    batch.push(pending);
+    if (batch.length >= MAX_BATCH) this.sendBatch(sequence);
+  }
+
+  private sendBatch(sequence: string): void {
+    const batch = this.batches.get(sequence);
+    if (!batch) return;
+    this.batches.delete(sequence);
+    // A failed call (Redis unreachable, say) fails every purchase of the batch: each caller
+    // may retry with the same request id.
+    this.purchaseBatch(batch).catch((err: unknown) => {
+      for (const pending of batch) pending.reject(err);
+    });
+  }
+
+  private async purchaseBatch(batch: readonly PendingPurchase[]): Promise<void> {
+    const { game, stake } = batch[0]!.request;
+    const sequence = this.keys.sequence(game, stake);
+    const purchases = batch.map(({ request }): BatchedPurchase => {
+      const player = this.keys.player(request.playerId);
+      return {
+        wallet: player.wallet,
+        journal: player.journal,
+        playerSales: player.sales,
+        playerUnsettled: player.unsettled,
+        playerId: request.playerId,
+        requestId: request.requestId,
+        now: request.now,
+        picks: request.picks ?? '',
+      };
+    });
+    const { emissionId, openedIndex, results } = await purchaseUnits(
+      this.run,
+      { current: sequence.current, base: sequence.base, sequenceUnsettled: sequence.unsettled },
+      stake,
+      purchases,
+    );
+    if (openedIndex !== undefined) this.printAhead(emissionId, openedIndex + 1, batch[0]!.request.now);
+    await Promise.all(batch.map((pending, i) => this.settlePending(pending, results[i]!).catch(pending.reject)));
+  }
+
+  /** Answers one purchase of a batch; one that met a block not printed yet goes again. */
+  private async settlePending(pending: PendingPurchase, result: PurchaseUnitResult): Promise<void> {
+    const { request } = pending;
+    if (result.kind === 'sold') {
+      const blockId = blockIdOf(result.emissionId, result.index);
+      const sale: Sale = {
+        unitId: unitIdOf(blockId, result.position),
+        playerId: request.playerId,
+        requestId: request.requestId,
+        game: request.game as GameId,
+        stake: request.stake,
+        blockId,
+        position: result.position,
+        tierId: result.tierId,
+        prize: result.prize,
+        soldAt: request.now,
+        balanceBefore: result.balanceBefore,
+        balanceAfter: result.balanceAfter,
+        picks: request.picks ?? '',
+      };
+      return pending.resolve({ ok: true, sale, replayed: false });
+    }
+    if (result.kind === 'replayed') {
+      const sale = await this.getSale(result.unitId);
+      if (!sale) throw new Error(`request ${request.requestId} names unit ${result.unitId}, which has no sale`);
+      return pending.resolve({ ok: true, sale, replayed: true });
+    }
+    const { error } = result;
+    switch (error.code) {
+      case 'purchase/unknown_game':
+        return pending.resolve(unknownSequence(request.game, request.stake));
+      case 'purchase/game_closed':
+        return pending.resolve(gameClosed(request.game, request.stake));
+      case 'purchase/insufficient_funds':
+        return pending.resolve(insufficientFunds(error.detail.balance!, request.stake));
+      case 'dealer/next_block_not_printed': {
+        // Print it and go again. Under load the block printed may sell out before the retry
+        // runs, so the next ask names a later block; the same block twice is an error.
+        const blockId = blockIdOf(error.detail.emissionId!, error.detail.index!);
+        if (blockId === pending.missing) throw error;
+        await this.ensurePrinted(error.detail.emissionId!, error.detail.index!, request.now);
+        return this.enqueue({ ...pending, missing: blockId });
       }
+      default:
+        throw error;
     }
   }
 
@@ -252,7 +304,12 @@ export class RedisStore implements DealerStore {
     if (limit <= 0) return [];
     if (playerId !== undefined) {
       if (!isPlayerId(playerId)) return [];
-      return this.salesOf(await this.redis.zrangebyscore(this.keys.player(playerId).unsettled, '-inf', soldBefore, 'LIMIT', 0, limit));
+      // A player has few unsettled units (the ones being played): sort them here.
+      const sales = await this.salesOf(await this.redis.smembers(this.keys.player(playerId).unsettled));
+      return sales
+        .filter((s) => s.soldAt <= soldBefore)
+        .sort((a, b) => a.soldAt - b.soldAt || (a.unitId < b.unitId ? -1 : 1))
+        .slice(0, limit);
     }
     // One sorted set per sequence (each in its own slot): merge their oldest.
     const sequences = [...new Set(Object.values(await this.redis.hgetall(this.keys.emissions)))];
@@ -367,6 +424,7 @@ export class RedisStore implements DealerStore {
     const blocks = infos.flatMap((fields, i): BlockInfo[] => {
       if (!fields['state']) return [];
       const state = fields['state'] as BlockState;
+      const soldPerTier = Array.from({ length: tiers + 1 }, (_, t) => Number(fields[`t${t}`] ?? 0));
       return [
         {
           blockId: blockIdOf(emissionId, i),
@@ -378,8 +436,8 @@ export class RedisStore implements DealerStore {
           state,
           commitment: fields['commitment']!,
           ...(state === 'closed' ? { seed: fields['seed']! } : {}),
-          sold: Number(fields['sold']),
-          soldPerTier: Array.from({ length: tiers + 1 }, (_, t) => Number(fields[`t${t}`] ?? 0)),
+          sold: soldPerTier.reduce((n, s) => n + s, 0),
+          soldPerTier,
         },
       ];
     });
@@ -422,7 +480,7 @@ export class RedisStore implements DealerStore {
   }
 }
 
-/** A sale record as purchaseUnit-7.lua writes it; picks last, as they may hold any text. */
+/** A sale record as purchaseUnit-8.lua writes it; picks last, as they may hold any text. */
 function decodeSale(record: string) {
   const parts = record.split('|');
   return {

@@ -33,6 +33,19 @@ export interface BuyRequest {
   readonly picks?: unknown;
 }
 
+/**
+ * A unit's reveal has ended and its prize was credited: told once per unit, after the credit.
+ * `by` says who ended it: the purchase itself (a reveal that ends at purchase), the player's
+ * last action, or the server (an abandoned unit completed, or a credit left undone by a crash).
+ * The caller that showed the last step decides when it may be published (docs/spectators.md).
+ */
+export interface RevealEnd {
+  readonly unit: LiveUnit;
+  readonly by: 'purchase' | 'player' | 'server';
+}
+
+export type RevealEndListener = (event: RevealEnd) => void;
+
 export type Result<T> = ({ readonly ok: true } & T) | Refusal;
 
 const REQUEST_ID = /^[A-Za-z0-9_]{1,48}$/;
@@ -58,6 +71,8 @@ export class PlayService {
     private readonly dealer: DealerStore,
     private readonly log: ActionLog,
     private readonly now: () => number,
+    /** Told when a unit's reveal ends and its prize is credited (once per unit). */
+    private readonly onRevealEnd?: RevealEndListener,
   ) {}
 
   async wallet(playerId: string): Promise<Wallet> {
@@ -117,7 +132,7 @@ export class PlayService {
       }
       const unit = await this.rebuild(result.sale);
       // Some reveals end at purchase (a Mine d'or grid without EXTRA): credit the prize now.
-      if (unit.finished) await this.settle(unit);
+      if (unit.finished) await this.settle(unit, 'purchase');
       units.push(unit);
     }
     return { ok: true, units };
@@ -157,13 +172,21 @@ export class PlayService {
       finished,
       steps: [...unit.steps, { seq, at, by, action, events: step.events }],
     };
-    if (finished) await this.settle(next);
+    if (finished) await this.settle(next, by);
     return { ok: true, unit: next, events: step.events };
   }
 
-  private async settle(unit: LiveUnit): Promise<void> {
+  private async settle(unit: LiveUnit, by: RevealEnd['by']): Promise<void> {
     const settled = await this.dealer.settle(unit.sale.unitId, this.now());
     if (!settled.ok) throw new Error(`settle ${unit.sale.unitId}: ${settled.code}`);
+    // Settlement is idempotent: only the call that credited tells, so each unit is told once.
+    if (settled.credited && this.onRevealEnd) {
+      try {
+        this.onRevealEnd({ unit, by });
+      } catch (err) {
+        console.error(`reveal-end listener: ${String(err)}`);
+      }
+    }
   }
 
   /** Reloads a unit from the store (after a conflict, or to resume). */
@@ -187,7 +210,7 @@ export class PlayService {
       if (lastActivity > cutoff) continue;
       if (unit.finished) {
         // Finished but not settled: a crash between the last log entry and the credit.
-        await this.settle(unit);
+        await this.settle(unit, 'server');
         finished++;
         continue;
       }

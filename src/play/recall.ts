@@ -24,11 +24,14 @@ export interface RecallRecord {
   /** After the prize was credited; null while unfinished. */
   readonly balanceAfterPrize: Cents | null;
   readonly picks: unknown;
-  readonly steps: readonly PlayedStep[];
+  readonly steps: readonly RecalledStep[];
   /** Null while unfinished: the prize must not show before the reveal ends. */
   readonly prize: Cents | null;
   readonly scenario: unknown;
 }
+
+/** A played step with its time as ISO text, like every time in the record. */
+export type RecalledStep = Omit<PlayedStep, 'at'> & { readonly at: string };
 
 export interface HistoryLine {
   readonly unitId: string;
@@ -62,7 +65,7 @@ export function toRecall(unit: LiveUnit, journal: readonly JournalEntry[]): Reca
     balanceAfterStake: sale.balanceAfter,
     balanceAfterPrize: finished ? (prizeEntry?.balance ?? sale.balanceAfter) : null,
     picks: sale.picks === '' ? null : JSON.parse(sale.picks),
-    steps: unit.steps,
+    steps: unit.steps.map((step) => ({ ...step, at: iso(step.at) })),
     prize: finished ? sale.prize : null,
     scenario: finished ? (unit.rules.scenarioOf(unit.state) ?? null) : null,
   };

@@ -1,8 +1,9 @@
-import { Room, ServerError, type Client, type MessageContext } from '@colyseus/core';
+import { CloseCode, Room, ServerError, type Client, type MessageContext } from '@colyseus/core';
 import { z } from 'zod';
 import { AuthError, type Player } from '../auth/tokens';
 import { GAME_IDS, type GameId } from '../games/types';
 import type { LiveUnit } from '../play/play-service';
+import { winFeed } from '../feed/win-feed';
 import { toHistoryLine, toRecall } from '../play/recall';
 import { services } from '../server/services';
 import { StepState, TableState, UnitState } from './table-state';
@@ -12,6 +13,24 @@ const BUY = z.object({ stake: z.number().int(), requestId: z.string(), picks: z.
 const ACT = z.object({ action: z.unknown(), unitId: z.string().max(200).optional() }).strict();
 const HISTORY = z.object({ offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(100).default(20) }).strict();
 const RECALL = z.object({ unitId: z.string().min(1).max(200) }).strict();
+const WATCHERS = z.object({ open: z.boolean() }).strict();
+
+/** What `onAuth` gives a spectator (`joinById(roomId, { watch: true })`, no token). */
+interface SpectatorAuth {
+  readonly spectator: true;
+}
+
+/** The table's listing in the matchmaker (`GET /tables` reads it, from any process). */
+export interface TableMetadata {
+  readonly game: string;
+  readonly pseudonym: string;
+  /** Open to watchers. */
+  readonly watchable: boolean;
+  readonly watchers: number;
+}
+
+/** How often at most the watcher count is written to the listing. */
+const LISTING_EVERY_MS = 1000;
 
 /** How long a dropped player's seat is kept; after that the unit still resumes in a new room. */
 const RECONNECT_SECONDS = 30;
@@ -27,15 +46,31 @@ interface Refused {
  * service (which calls the game's reducer and the stores), put the resulting steps into the
  * state, answer every refusal to the client that caused it. Messages of one table are handled
  * one at a time, in order.
+ *
+ * The player may open the table to watchers (`watchers`): spectators join without a token,
+ * read-only, and get the same state patches as the player (only revealed values are ever in
+ * the state), always after the player's: their frames of a patch are sent once the player's
+ * has been written. The player's private messages (`wallet`, `resumed`, replies) go to the
+ * player's client only.
  */
-export class TableRoom extends Room<{ state: TableState }> {
-  override maxClients = 1;
+export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata }> {
   private game!: GameId;
   private owner: Player | undefined;
+  /** The player's session (kept across a reconnection); every other client is a spectator. */
+  private ownerSession: string | undefined;
+  private readonly spectators = new Set<string>();
+  private watchable = false;
   private live: LiveUnit[] = [];
   private queue: Promise<unknown> = Promise.resolve();
+  /** While a patch is being sent, spectators' frames wait here until the player's is out. */
+  private patching = false;
+  private readonly heldFrames: (() => void)[] = [];
+  private listingDue = false;
+  private listingTimer: { clear(): void } | undefined;
 
-  static override async onAuth(token: string, options: { token?: unknown } | undefined): Promise<Player> {
+  static override async onAuth(token: string, options: { token?: unknown; watch?: unknown } | undefined): Promise<Player | SpectatorAuth> {
+    // A spectator needs no account and shows none: whatever token it carries is not used.
+    if (options?.watch === true) return { spectator: true };
     try {
       return await services().verifier.verify(token || options?.token);
     } catch (err) {
@@ -44,11 +79,18 @@ export class TableRoom extends Room<{ state: TableState }> {
     }
   }
 
-  override onCreate(options: unknown): void {
+  override async onCreate(options: unknown): Promise<void> {
     const parsed = CREATE.safeParse(options);
     if (!parsed.success) throw new ServerError(400, `table/malformed: choose a game among ${GAME_IDS.join(', ')}`);
     this.game = parsed.data.game;
-    this.maxMessagesPerSecond = services().config.maxMessagesPerSecond;
+    const { config } = services();
+    this.maxMessagesPerSecond = config.maxMessagesPerSecond;
+    // The player and up to WATCHERS_MAX spectators, plus one spare seat so that one spectator
+    // too many is answered `table/full` (by onJoin) rather than a bare "room is locked".
+    // Private: matchmaking (join, joinOrCreate) never sends anyone here; the player creates
+    // the table, spectators join it by id.
+    this.maxClients = 2 + config.watchersMax;
+    await this.setMatchmaking({ private: true, metadata: { game: this.game, pseudonym: '', watchable: false, watchers: 0 } });
     this.setState(new TableState());
     this.state.game = this.game;
     // Patches go out when a step is applied, not on a timer: each step reaches the client at once.
@@ -59,14 +101,23 @@ export class TableRoom extends Room<{ state: TableState }> {
     this.onMessage('wallet', (client, _message, ctx) => this.serial(client, ctx, () => this.wallet(client)));
     this.onMessage('history', (client, message, ctx) => this.serial(client, ctx, () => this.history(message)));
     this.onMessage('recall', (client, message, ctx) => this.serial(client, ctx, () => this.recall(message)));
-    this.onMessage('*', (client, type) => this.refuseTo(client, undefined, { ok: false, code: 'message/unknown_type', message: `unknown message type ${String(type)}` }));
+    this.onMessage('watchers', (client, message, ctx) => this.serial(client, ctx, () => this.watchers(message)));
+    this.onMessage('*', (client, type) => this.refuseTo(client, undefined, this.isSpectator(client)
+      ? readOnly()
+      : { ok: false, code: 'message/unknown_type', message: `unknown message type ${String(type)}` }));
   }
 
-  override async onJoin(client: Client, _options: unknown, player: Player): Promise<void> {
+  override async onJoin(client: Client, _options: unknown, auth: Player | SpectatorAuth): Promise<void> {
+    if ('spectator' in auth) return this.joinAsSpectator(client);
+    const player = auth;
     if (this.owner && this.owner.playerId !== player.playerId) {
       throw new ServerError(403, 'table/not_yours: this table belongs to another player');
     }
+    if (this.ownerSession) throw new ServerError(403, 'table/taken: this table already has its player; open a new one');
     this.owner = player;
+    this.ownerSession = client.sessionId;
+    void this.setMetadata({ ...this.metadata, pseudonym: player.pseudonym }).catch(() => undefined);
+    await winFeed()?.rememberPseudonym(player.playerId, player.pseudonym).catch(() => undefined);
     await this.run(async () => {
       // GLI-19 4.16: an unfinished unit of this game comes back exactly where it stopped.
       const unfinished = await services().play.unfinished(player.playerId, this.game);
@@ -79,12 +130,81 @@ export class TableRoom extends Room<{ state: TableState }> {
   }
 
   override async onDrop(client: Client): Promise<void> {
-    await this.allowReconnection(client, RECONNECT_SECONDS);
+    // The player's seat is kept for a while; spectators just go (onLeave follows).
+    if (client.sessionId === this.ownerSession) await this.allowReconnection(client, RECONNECT_SECONDS);
+  }
+
+  override onLeave(client: Client): void {
+    if (this.spectators.delete(client.sessionId)) {
+      this.listingChanged();
+      return;
+    }
+    if (client.sessionId === this.ownerSession && this.spectators.size > 0) {
+      // The player is gone for good: the table closes, and its spectators are sent away.
+      this.watchable = false;
+      void this.disconnect(CloseCode.CONSENTED);
+    }
   }
 
   override async onDispose(): Promise<void> {
+    this.listingTimer?.clear();
     // Let a purchase or an action in flight finish: nothing is left half-done.
     await this.queue.catch(() => undefined);
+  }
+
+  /**
+   * Sends the state's changes to every client, the player first: spectators' frames are held
+   * while the patch goes out and sent right after, so no spectator is ever ahead of the player.
+   */
+  override broadcastPatch(): boolean {
+    this.patching = true;
+    try {
+      return super.broadcastPatch();
+    } finally {
+      this.patching = false;
+      for (const send of this.heldFrames.splice(0)) send();
+    }
+  }
+
+  private joinAsSpectator(client: Client): void {
+    if (!this.watchable) throw new ServerError(403, 'table/not_watchable: this table is not open to watchers');
+    if (this.spectators.size >= services().config.watchersMax) throw new ServerError(403, 'table/full: this table has all the watchers it takes');
+    this.spectators.add(client.sessionId);
+    const raw = client.raw.bind(client);
+    // Frames of one patch share one buffer, reused by the next encoding: a held frame is a copy.
+    let lastSource: Uint8Array | Buffer | undefined;
+    let lastCopy: Uint8Array | undefined;
+    client.raw = (data, options, cb) => {
+      if (!this.patching) return raw(data, options, cb);
+      if (data !== lastSource) {
+        lastSource = data;
+        lastCopy = Uint8Array.prototype.slice.call(data);
+      }
+      const copy = lastCopy!;
+      this.heldFrames.push(() => raw(copy, options, cb));
+    };
+    this.listingChanged();
+  }
+
+  private isSpectator(client: Client): boolean {
+    return client.sessionId !== this.ownerSession;
+  }
+
+  /** The watcher count in the listing, written at most once a second. */
+  private listingChanged(): void {
+    this.listingDue = true;
+    if (this.listingTimer) return;
+    this.writeListing();
+    this.listingTimer = this.clock.setTimeout(() => {
+      this.listingTimer = undefined;
+      if (this.listingDue) this.listingChanged();
+    }, LISTING_EVERY_MS);
+  }
+
+  private writeListing(): Promise<void> {
+    this.listingDue = false;
+    const metadata: TableMetadata = { game: this.game, pseudonym: this.owner?.pseudonym ?? '', watchable: this.watchable, watchers: this.spectators.size };
+    return this.setMetadata(metadata).catch((err: unknown) => console.error(`table listing: ${String(err)}`));
   }
 
   private async buy(client: Client, message: unknown): Promise<unknown> {
@@ -127,6 +247,22 @@ export class TableRoom extends Room<{ state: TableState }> {
     return refusal ?? { unitIds: targets.map((u) => u.sale.unitId) };
   }
 
+  /** The player opens the table to watchers, or closes it (spectators present are sent away). */
+  private async watchers(message: unknown): Promise<unknown> {
+    const parsed = WATCHERS.safeParse(message);
+    if (!parsed.success) return malformed('watchers/malformed', parsed.error);
+    const { open } = parsed.data;
+    if (open && services().config.watchersMax === 0) return { ok: false, code: 'watchers/off', message: 'this server takes no watchers (WATCHERS_MAX=0)' };
+    this.watchable = open;
+    if (!open) {
+      for (const client of [...this.clients]) {
+        if (this.spectators.has(client.sessionId)) client.leave(CloseCode.CONSENTED);
+      }
+    }
+    await this.writeListing();
+    return { roomId: this.roomId, open };
+  }
+
   private async wallet(_client: Client): Promise<unknown> {
     return services().play.wallet(this.owner!.playerId);
   }
@@ -151,6 +287,7 @@ export class TableRoom extends Room<{ state: TableState }> {
     this.state.units.clear();
     for (const unit of units) this.state.units.push(toUnitState(unit));
     this.broadcastPatch();
+    this.shown(units);
   }
 
   /** Swaps in a unit's next version, appending only the steps the client has not seen. */
@@ -165,6 +302,14 @@ export class TableRoom extends Room<{ state: TableState }> {
       view.status = 'finished';
     }
     this.broadcastPatch();
+    this.shown([unit]);
+  }
+
+  /** The last steps of these units have gone out to the player: their wins may be published. */
+  private shown(units: readonly LiveUnit[]): void {
+    const feed = winFeed();
+    if (!feed || !this.owner) return;
+    for (const unit of units) if (unit.finished) feed.shown(unit.sale.unitId, this.owner.pseudonym);
   }
 
   /** Runs `task` after every earlier message of this table: one at a time, in order. */
@@ -175,6 +320,7 @@ export class TableRoom extends Room<{ state: TableState }> {
   }
 
   private async serial(client: Client, ctx: MessageContext, task: () => Promise<unknown>): Promise<unknown> {
+    if (this.ownerSession !== undefined && this.isSpectator(client)) return this.refuseTo(client, ctx, readOnly());
     if (!this.owner) return this.refuseTo(client, ctx, { ok: false, code: 'table/not_joined', message: 'join the table first' });
     const reply = await this.run(task);
     if (isRefusal(reply)) return this.refuseTo(client, ctx, reply);
@@ -188,6 +334,10 @@ export class TableRoom extends Room<{ state: TableState }> {
     client.send('refused', reason);
     return undefined;
   }
+}
+
+function readOnly(): Refused {
+  return { ok: false, code: 'spectator/read_only', message: 'spectators watch; only the player acts at this table' };
 }
 
 function isRefusal(value: unknown): value is Refused {

@@ -1,4 +1,4 @@
-import { Server } from '@colyseus/core';
+import { LocalPresence, Server, type Presence } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
@@ -8,8 +8,10 @@ import type { Config } from '../config';
 import { MemoryStore } from '../dealer/memory-store';
 import { RedisStore } from '../dealer/redis-store';
 import type { DealerStore } from '../dealer/types';
+import { setWinFeed, WinFeed } from '../feed/win-feed';
 import { PRIZE_TABLES } from '../games/prize-tables';
 import { PlayService } from '../play/play-service';
+import { FeedRoom } from '../rooms/feed-room';
 import { TableRoom } from '../rooms/table-room';
 import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
@@ -51,20 +53,35 @@ export async function startServer(config: Config, log: (line: string) => void = 
     actions = new MemoryActionLog();
   }
   await openMissingEmissions(dealer, config.emissionBlocks, now());
-  const play = new PlayService(dealer, actions, now);
+  // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub.
+  const presence: Presence = config.redisUrl ? new RedisPresence(config.redisUrl) : new LocalPresence();
+  const feed = new WinFeed(presence, dealer, {
+    prefix: config.redisPrefix,
+    recent: config.feedRecent,
+    minPrize: config.feedMinPrize,
+    pseudonymTtlSeconds: Math.ceil(config.abandonAfterMs / 1000) + 86_400,
+    sharedPresence: config.redisUrl !== undefined,
+    log,
+  }, now);
+  setWinFeed(feed);
+  const play = new PlayService(dealer, actions, now, feed.revealEnded);
   const services: Services = { config, verifier: await TokenVerifier.fromConfig(config), dealer, actions, play };
   setServices(services);
 
   const server = new Server({
     transport: new WebSocketTransport(),
     // Across processes, rooms and matchmaking go through Redis (DESIGN §5).
-    ...(config.redisUrl ? { presence: new RedisPresence(config.redisUrl), driver: new RedisDriver(config.redisUrl) } : {}),
+    // Colyseus shuts its presence down before the feed has published what the last rooms
+    // showed: it gets a view whose shutdown waits for `stop()` below.
+    presence: Object.create(presence, { shutdown: { value: () => undefined } }) as Presence,
+    ...(config.redisUrl ? { driver: new RedisDriver(config.redisUrl) } : {}),
     ...(config.publicAddress ? { publicAddress: config.publicAddress } : {}),
     gracefullyShutdown: false,
     greet: false,
     express: (app) => mountRoutes(app, services),
   });
   server.define('table', TableRoom);
+  server.define('feed', FeedRoom);
   await server.listen(config.port, config.host);
   const address = (server.transport.server?.address() ?? null) as { port: number } | null;
   const port = address?.port ?? config.port;
@@ -74,10 +91,10 @@ export async function startServer(config: Config, log: (line: string) => void = 
   }, config.sweepEveryMs);
   sweeper.unref();
 
-  log(`instant games server listening on ws://${config.host}:${port}`);
   log(config.redisUrl
     ? `mode: Redis (${config.redisPrefix}) — dealing, wallets, history and rooms are shared and kept`
     : 'mode: embedded default — everything is in memory and NOTHING IS KEPT when this process stops');
+  log(`instant games server listening on ws://${config.host}:${port}`);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -87,6 +104,9 @@ export async function startServer(config: Config, log: (line: string) => void = 
       stopping ??= (async () => {
         clearInterval(sweeper);
         await server.gracefullyShutdown(false);
+        await feed.close();
+        setWinFeed(undefined);
+        presence.shutdown();
         await actions.close();
         await dealer.close();
         if (redis) redis.disconnect();

@@ -2,7 +2,9 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type Application, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { AuthError, isValidPseudonym, type Player } from '../auth/tokens';
+import { blocksReport, verifyBlockReport } from '../dealer/operator-report';
 import { toHistoryLine } from '../play/recall';
+import { mountSpectatorRoutes } from './spectator-routes';
 import type { Services } from './services';
 
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
@@ -75,6 +77,20 @@ export function mountRoutes(app: Application, services: Services): void {
     res.json({ units: sales.map(toHistoryLine) });
   }));
 
+  // Operator endpoints: off unless OPERATOR_TOKEN is set; a wrong token learns nothing more.
+  app.get('/admin/blocks', wrap(async (req, res) => {
+    if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
+    res.json(await blocksReport(services.dealer));
+  }));
+
+  app.get('/admin/blocks/:blockId/verify', wrap(async (req, res) => {
+    if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
+    const blockId = String(req.params['blockId']);
+    const report = await verifyBlockReport(services.dealer, blockId);
+    if (!report) return fail(res, 404, 'blocks/not_found', `no block ${blockId}`);
+    res.json(report);
+  }));
+
   app.get('/history/:unitId', wrap(async (req, res) => {
     const player = await playerOf(req, res, services);
     if (!player) return;
@@ -84,4 +100,5 @@ export function mountRoutes(app: Application, services: Services): void {
     if (!record) return fail(res, 404, 'recall/not_found', `no unit ${unitId} in your history`);
     res.json(record);
   }));
+  mountSpectatorRoutes(app, services);
 }

@@ -9,6 +9,7 @@ import { picksFor, stepByStep, withAuto } from '../support/play-scripts';
 
 const SECRET = 'test-secret-of-at-least-thirty-two-characters';
 const DEMO = 2_000;
+const OPERATOR = 'operator-token-for-tests';
 
 interface Wallet { balance: number; held: number }
 
@@ -66,7 +67,7 @@ describe('table room (embedded default)', function () {
   this.timeout(30_000);
 
   before(async () => {
-    server = await startTestServer({ DEMO_BALANCE_CENTS: String(DEMO), JWT_SECRET: SECRET });
+    server = await startTestServer({ DEMO_BALANCE_CENTS: String(DEMO), JWT_SECRET: SECRET, OPERATOR_TOKEN: OPERATOR });
   });
   after(async () => {
     await server.stop();
@@ -260,6 +261,16 @@ describe('table room (embedded default)', function () {
       assert.equal((await get('/history', 'forged')).status, 401);
       await room.leave();
     });
+    it('serves the operator report only with the operator token', async () => {
+      const get = (token: string) => fetch(`http://127.0.0.1:${server.port}/admin/blocks`, { headers: { authorization: `Bearer ${token}` } });
+      assert.equal((await get('wrong')).status, 401);
+      const player = await devLogin(server);
+      assert.equal((await get(player.token)).status, 401, 'a player token is not an operator token');
+      const report = (await (await get(OPERATOR)).json()) as { emissions: { emissionId: string; blocks: { sold: number; unsold: number; size: number }[] }[] };
+      assert.equal(report.emissions.length, PRIZE_TABLES.length);
+      for (const emission of report.emissions) for (const block of emission.blocks) assert.equal(block.sold + block.unsold, block.size);
+    });
+
     it('disconnects a client that floods the table', async () => {
       const player = await devLogin(server);
       const { room } = await openTable(player, 'rain-diamonds');

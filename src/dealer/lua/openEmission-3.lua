@@ -46,7 +46,7 @@ redis.call('HSET', emission, unpack(fields))
 local function store(index, units, commitment, seed, state)
   local block = KEYS[3] .. 'block:' .. emissionId .. '.' .. index
   redis.call('SET', block .. ':units', units)
-  local info = {'state', state, 'size', ARGV[4], 'commitment', commitment, 'seed', seed, 'sold', '0',
+  local info = {'state', state, 'size', ARGV[4], 'commitment', commitment, 'seed', seed,
     'printedAt', now}
   for t = 0, tiers do
     info[#info + 1] = 't' .. t

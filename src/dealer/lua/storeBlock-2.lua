@@ -25,7 +25,7 @@ if not e[1] or index >= tonumber(e[1]) then return -8 end
 local block = KEYS[2] .. 'block:' .. ARGV[1] .. '.' .. ARGV[2]
 if redis.call('EXISTS', block .. ':info') == 1 then return 0 end
 redis.call('SET', block .. ':units', ARGV[3])
-local info = {'state', 'printed', 'size', e[2], 'commitment', ARGV[4], 'seed', ARGV[5], 'sold', '0',
+local info = {'state', 'printed', 'size', e[2], 'commitment', ARGV[4], 'seed', ARGV[5],
   'printedAt', ARGV[6]}
 for t = 0, tonumber(e[3]) do
   info[#info + 1] = 't' .. t

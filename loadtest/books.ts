@@ -1,0 +1,304 @@
+import { rulesOf } from '../src/games/registry';
+import { GAME_IDS, type GameId } from '../src/games/types';
+
+/**
+ * The books of a run, checked after it: what the synthetic players paid and were shown, against
+ * what the server says (wallet, history, recall, blocks). `checkBooks` is pure: it takes what
+ * was collected and gives every mismatch as a sentence.
+ *
+ * 1. For every player: final balance = initial − stakes + prizes, from its own ledger (the
+ *    stakes it paid, the prizes its reveals ended with) and from its history; `held` is the
+ *    stakes of its unfinished units.
+ * 2. Every unit sold appears in exactly one history, the buyer's, with the stake, the game and
+ *    the prize the player saw; nothing else is in the history.
+ * 3. Units dealt per block (the operator's block report, after − before) equal units bought,
+ *    and, per prize, the units dealt equal the units whose recall shows that prize.
+ * 4. No finished unit paid anything other than its dealt outcome: its recall's scenario, scored
+ *    by the game's evaluator, gives exactly the prize (and the recall agrees with the history).
+ */
+
+/** A unit as the player's client saw it: bought (the reply's unit id) and, if finished, its prize. */
+export interface LedgerUnit {
+  readonly unitId: string;
+  readonly game: string;
+  readonly stake: number;
+  readonly prize: number | null;
+}
+
+export interface PlayerBooks {
+  readonly playerId: string;
+  readonly pseudonym: string;
+  readonly initialBalance: number;
+  readonly units: readonly LedgerUnit[];
+  /** The wallet at the end, as the server answers it; undefined if it could not be read. */
+  readonly wallet: { readonly balance: number; readonly held: number } | undefined;
+  /** `GET /history`, every page; undefined if it could not be read. */
+  readonly history: readonly HistoryLine[] | undefined;
+}
+
+export interface HistoryLine {
+  readonly unitId: string;
+  readonly game: string;
+  readonly stake: number;
+  readonly status: 'in_progress' | 'finished';
+  readonly prize: number | null;
+}
+
+/** What the books need of a recall record (`GET /history/:unitId`). */
+export interface RecallFacts {
+  readonly unitId: string;
+  readonly game: string;
+  readonly stake: number;
+  readonly blockId: string;
+  readonly position: number;
+  readonly status: 'in_progress' | 'finished';
+  readonly prize: number | null;
+  readonly scenario: unknown;
+}
+
+/** Sold units of one block and, per prize (0: losing), how many were dealt. */
+export interface BlockCount {
+  readonly blockId: string;
+  readonly game: string;
+  readonly stake: number;
+  readonly sold: number;
+  readonly perPrize: Readonly<Record<string, number>>;
+}
+
+export interface BooksInput {
+  readonly players: readonly PlayerBooks[];
+  /** unitId → recall; a unit missing here could not be recalled. */
+  readonly recalls: ReadonlyMap<string, RecallFacts | { readonly error: string }>;
+  /** The block report before and after the run; undefined: it could not be read (a mismatch). */
+  readonly blocksBefore: readonly BlockCount[] | undefined;
+  readonly blocksAfter: readonly BlockCount[] | undefined;
+  /** Why the block report could not be read. */
+  readonly blocksError?: string;
+}
+
+export interface BooksResult {
+  readonly ok: boolean;
+  readonly checked: {
+    readonly players: number;
+    readonly units: number;
+    readonly unitsFinished: number;
+    readonly recallsRescored: number;
+    readonly blocks: number;
+    readonly stakes: number;
+    readonly prizes: number;
+  };
+  /** Every mismatch, one sentence each (the first `MAX_PROBLEMS`; `problemCount` has them all). */
+  readonly problems: readonly string[];
+  readonly problemCount: number;
+}
+
+const MAX_PROBLEMS = 200;
+
+const euros = (cents: number) => `${(cents / 100).toFixed(2)} €`;
+
+export function blockIdOfUnit(unitId: string): string {
+  const i = unitId.lastIndexOf(':');
+  return i < 0 ? unitId : unitId.slice(0, i);
+}
+
+export function checkBooks(input: BooksInput): BooksResult {
+  const problems: string[] = [];
+  let problemCount = 0;
+  const problem = (text: string) => {
+    problemCount++;
+    if (problems.length < MAX_PROBLEMS) problems.push(text);
+  };
+  let units = 0;
+  let unitsFinished = 0;
+  let rescored = 0;
+  let stakes = 0;
+  let prizes = 0;
+
+  // unitId → the players whose history lists it (check 2: exactly one).
+  const owners = new Map<string, string[]>();
+  for (const p of input.players) {
+    for (const line of p.history ?? []) {
+      const list = owners.get(line.unitId);
+      if (list) list.push(p.playerId);
+      else owners.set(line.unitId, [p.playerId]);
+    }
+  }
+
+  for (const p of input.players) {
+    const who = `player ${p.pseudonym} (${p.playerId})`;
+    const ledgerStakes = p.units.reduce((s, u) => s + u.stake, 0);
+    const ledgerPrizes = p.units.reduce((s, u) => s + (u.prize ?? 0), 0);
+    const ledgerHeld = p.units.reduce((s, u) => s + (u.prize === null ? u.stake : 0), 0);
+    units += p.units.length;
+    unitsFinished += p.units.filter((u) => u.prize !== null).length;
+    stakes += ledgerStakes;
+    prizes += ledgerPrizes;
+
+    // 1. The balance from the player's own ledger.
+    const expected = p.initialBalance - ledgerStakes + ledgerPrizes;
+    if (!p.wallet) problem(`${who}: the final wallet could not be read`);
+    else {
+      if (p.wallet.balance !== expected) {
+        problem(`${who}: balance ${euros(p.wallet.balance)} ≠ initial ${euros(p.initialBalance)} − stakes ${euros(ledgerStakes)} + prizes ${euros(ledgerPrizes)} = ${euros(expected)} (off by ${euros(p.wallet.balance - expected)}) over ${p.units.length} units`);
+      }
+      if (p.wallet.held !== ledgerHeld) problem(`${who}: held ${euros(p.wallet.held)} ≠ stakes of its unfinished units ${euros(ledgerHeld)}`);
+    }
+
+    // 2. The history lists exactly the units bought, as the player saw them.
+    if (!p.history) {
+      problem(`${who}: the history could not be read`);
+      continue;
+    }
+    const historyStakes = p.history.reduce((s, l) => s + l.stake, 0);
+    const historyPrizes = p.history.reduce((s, l) => s + (l.status === 'finished' ? (l.prize ?? 0) : 0), 0);
+    const fromHistory = p.initialBalance - historyStakes + historyPrizes;
+    if (p.wallet && p.wallet.balance !== fromHistory) {
+      problem(`${who}: balance ${euros(p.wallet.balance)} ≠ initial − stakes + prizes of its history = ${euros(fromHistory)} (off by ${euros(p.wallet.balance - fromHistory)})`);
+    }
+    const lines = new Map<string, HistoryLine>();
+    for (const line of p.history) {
+      if (lines.has(line.unitId)) problem(`${who}: unit ${line.unitId} is twice in the history`);
+      lines.set(line.unitId, line);
+    }
+    const bought = new Set<string>();
+    for (const u of p.units) {
+      if (bought.has(u.unitId)) problem(`${who}: unit ${u.unitId} was handed out twice by purchases`);
+      bought.add(u.unitId);
+      const line = lines.get(u.unitId);
+      if (!line) {
+        const elsewhere = owners.get(u.unitId);
+        problem(`${who}: bought unit ${u.unitId}, which is not in its history${elsewhere ? ` (it is in the history of ${elsewhere.join(', ')})` : ''}`);
+        continue;
+      }
+      if (line.game !== u.game || line.stake !== u.stake) problem(`${who}: unit ${u.unitId} was bought as ${u.game} at ${euros(u.stake)}, the history says ${line.game} at ${euros(line.stake)}`);
+      const historyPrize = line.status === 'finished' ? line.prize : null;
+      if (historyPrize !== u.prize) {
+        problem(`${who}: unit ${u.unitId}: the reveal showed ${u.prize === null ? 'no result (unfinished)' : euros(u.prize)}, the history says ${historyPrize === null ? 'unfinished' : euros(historyPrize)}`);
+      }
+    }
+    for (const line of p.history) {
+      if (!bought.has(line.unitId)) problem(`${who}: history lists unit ${line.unitId} (${line.game}, ${euros(line.stake)}), which this player never got from a purchase`);
+    }
+  }
+  for (const [unitId, list] of owners) {
+    if (list.length > 1) problem(`unit ${unitId} is in ${list.length} histories: ${list.join(', ')}`);
+  }
+
+  // 4. Every unit's recall: finished units re-scored by the rules.
+  const recalled = new Map<string, RecallFacts>();
+  for (const p of input.players) {
+    for (const u of p.units) {
+      const r = input.recalls.get(u.unitId);
+      if (!r) {
+        problem(`unit ${u.unitId}: no recall was collected`);
+        continue;
+      }
+      if ('error' in r) {
+        problem(`unit ${u.unitId}: recall failed: ${r.error}`);
+        continue;
+      }
+      recalled.set(u.unitId, r);
+      if (r.game !== u.game || r.stake !== u.stake) problem(`unit ${u.unitId}: recall says ${r.game} at ${euros(r.stake)}, it was bought as ${u.game} at ${euros(u.stake)}`);
+      if (blockIdOfUnit(u.unitId) !== r.blockId) problem(`unit ${u.unitId}: recall names block ${r.blockId}`);
+      const finished = r.status === 'finished';
+      if (finished !== (u.prize !== null)) problem(`unit ${u.unitId}: recall says ${r.status}, the player's reveal ${u.prize === null ? 'did not end' : 'ended'}`);
+      if (!finished) {
+        if (r.prize !== null) problem(`unit ${u.unitId}: unfinished, yet its recall shows a prize (${euros(r.prize)})`);
+        continue;
+      }
+      if (r.prize !== u.prize) problem(`unit ${u.unitId}: recall prize ${r.prize === null ? 'none' : euros(r.prize)} ≠ the prize the reveal showed ${euros(u.prize ?? 0)}`);
+      if (!(GAME_IDS as readonly string[]).includes(r.game)) {
+        problem(`unit ${u.unitId}: recall names an unknown game ${r.game}`);
+        continue;
+      }
+      if (r.scenario === null || r.scenario === undefined) {
+        problem(`unit ${u.unitId}: finished, but its recall carries no scenario`);
+        continue;
+      }
+      let scored: number;
+      try {
+        scored = rulesOf(r.game as GameId).evaluate(r.scenario);
+      } catch (err) {
+        problem(`unit ${u.unitId}: the ${r.game} evaluator cannot score its scenario: ${(err as Error).message}`);
+        continue;
+      }
+      rescored++;
+      if (scored !== r.prize) problem(`unit ${u.unitId} (${r.game} at ${euros(r.stake)}): paid ${euros(r.prize ?? 0)}, but its scenario scores ${euros(scored)} by the rules`);
+    }
+  }
+
+  // 3. Units dealt per block, and per prize, equal units bought.
+  let blocks = 0;
+  if (!input.blocksBefore || !input.blocksAfter) {
+    problem(`units dealt per block could not be checked: ${input.blocksError ?? 'the block report could not be read'}`);
+  } else {
+    const before = new Map(input.blocksBefore.map((b) => [b.blockId, b]));
+    const boughtPerBlock = new Map<string, { count: number; perPrize: Map<number, number>; unknown: number }>();
+    for (const p of input.players) {
+      for (const u of p.units) {
+        const blockId = blockIdOfUnit(u.unitId);
+        let entry = boughtPerBlock.get(blockId);
+        if (!entry) boughtPerBlock.set(blockId, (entry = { count: 0, perPrize: new Map(), unknown: 0 }));
+        entry.count++;
+        // The dealt prize: the recall's once finished; unknown (hidden) while unfinished.
+        const r = recalled.get(u.unitId);
+        const prize = r && r.status === 'finished' ? r.prize : null;
+        if (prize === null) entry.unknown++;
+        else entry.perPrize.set(prize, (entry.perPrize.get(prize) ?? 0) + 1);
+      }
+    }
+    const after = new Map(input.blocksAfter.map((b) => [b.blockId, b]));
+    for (const blockId of new Set([...after.keys(), ...boughtPerBlock.keys()])) {
+      const a = after.get(blockId);
+      const b = before.get(blockId);
+      const mine = boughtPerBlock.get(blockId);
+      const dealt = (a?.sold ?? 0) - (b?.sold ?? 0);
+      const boughtHere = mine?.count ?? 0;
+      if (dealt === 0 && boughtHere === 0) continue;
+      blocks++;
+      if (!a) {
+        problem(`block ${blockId}: ${boughtHere} units bought from it, but the block report does not list it`);
+        continue;
+      }
+      if (dealt !== boughtHere) {
+        problem(`block ${blockId} (${a.game} at ${euros(a.stake)}): ${dealt} units dealt during the run, ${boughtHere} bought by the players (${dealt > boughtHere ? `${dealt - boughtHere} dealt to no one's purchase` : `${boughtHere - dealt} bought but not dealt`})`);
+        continue;
+      }
+      const prizesSeen = new Set([...Object.keys(a.perPrize), ...Object.keys(b?.perPrize ?? {})].map(Number));
+      for (const prize of mine?.perPrize.keys() ?? []) prizesSeen.add(prize);
+      let surplus = 0;
+      const mismatches: string[] = [];
+      for (const prize of [...prizesSeen].sort((x, y) => y - x)) {
+        const dealtAtPrize = (a.perPrize[prize] ?? 0) - (b?.perPrize[prize] ?? 0);
+        const shown = mine?.perPrize.get(prize) ?? 0;
+        if (dealtAtPrize < shown) mismatches.push(`${shown} units show ${euros(prize)} but only ${dealtAtPrize} were dealt at that prize`);
+        surplus += dealtAtPrize - shown;
+      }
+      // Units still unfinished hide their prize: the surplus dealt must be exactly theirs.
+      if (surplus !== (mine?.unknown ?? 0)) mismatches.push(`${surplus} units dealt at prizes no finished unit shows, ${mine?.unknown ?? 0} units unfinished`);
+      if (mismatches.length > 0) problem(`block ${blockId} (${a.game} at ${euros(a.stake)}): dealt per prize ≠ shown per prize: ${mismatches.join('; ')}`);
+    }
+  }
+
+  return {
+    ok: problemCount === 0,
+    checked: { players: input.players.length, units, unitsFinished, recallsRescored: rescored, blocks, stakes, prizes },
+    problems,
+    problemCount,
+  };
+}
+
+/** The block report (`GET /admin/blocks`, `BlocksReport` of src/dealer/operator-report.ts) as counts. */
+export function blockCounts(report: unknown): BlockCount[] {
+  const emissions = (report as { emissions?: unknown })?.emissions;
+  if (!Array.isArray(emissions)) throw new Error('the block report has no emissions list');
+  const counts: BlockCount[] = [];
+  for (const e of emissions as { game: string; stake: number; blocks: { blockId: string; sold: number; tiers: { prize: number; won: number }[] }[] }[]) {
+    for (const b of e.blocks ?? []) {
+      const perPrize: Record<string, number> = {};
+      for (const t of b.tiers ?? []) perPrize[t.prize] = (perPrize[t.prize] ?? 0) + t.won;
+      counts.push({ blockId: b.blockId, game: e.game, stake: e.stake, sold: b.sold, perPrize });
+    }
+  }
+  return counts;
+}

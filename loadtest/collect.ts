@@ -1,0 +1,118 @@
+import { blockCounts, type BlockCount, type HistoryLine, type PlayerBooks, type RecallFacts } from './books';
+import type { SyntheticPlayer } from './player';
+
+/**
+ * Collects what the books need from the servers, after the players have finished: each
+ * player's wallet (over its table), its whole history (`GET /history`, pages of 100), the
+ * recall of every unit it bought (`GET /history/:unitId`), and the operator's block report
+ * (`GET /admin/blocks`). Requests are spread over the endpoints, a bounded number at once,
+ * and the whole collection is bounded in time.
+ */
+
+const CONCURRENCY = 32;
+const PAGE = 100;
+
+export class Deadline {
+  constructor(readonly at: number) {}
+  check(what: string): void {
+    if (performance.now() > this.at) throw new Error(`the books check ran out of time while ${what}`);
+  }
+}
+
+async function getJson(url: string, token: string, timeoutMs: number): Promise<unknown> {
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(timeoutMs) });
+  if (!res.ok) {
+    const text = await res.text().catch(() => '');
+    throw new Error(`GET ${new URL(url).pathname}: ${res.status} ${text.slice(0, 200)}`);
+  }
+  return res.json();
+}
+
+async function pool<T>(items: readonly T[], concurrency: number, task: (item: T, i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      await task(items[i]!, i);
+    }
+  }));
+}
+
+export type BlocksReader = () => Promise<unknown>;
+
+/** Reads the block report over HTTP with the operator token. */
+export function httpBlocks(endpoint: string, operatorToken: string | undefined, timeoutMs = 30_000): BlocksReader {
+  return async () => {
+    if (!operatorToken) throw new Error('no operator token: give --operator-token for GET /admin/blocks');
+    return getJson(`${endpoint}/admin/blocks`, operatorToken, timeoutMs);
+  };
+}
+
+export async function readBlocks(reader: BlocksReader): Promise<{ counts?: BlockCount[]; error?: string }> {
+  try {
+    return { counts: blockCounts(await reader()) };
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
+export interface Collected {
+  readonly players: PlayerBooks[];
+  readonly recalls: Map<string, RecallFacts | { error: string }>;
+}
+
+export async function collectBooks(players: readonly SyntheticPlayer[], endpoints: readonly string[], deadline: Deadline, timeoutMs: number): Promise<Collected> {
+  const books: PlayerBooks[] = [];
+  const recalls = new Map<string, RecallFacts | { error: string }>();
+  await pool(players, CONCURRENCY, async (player, i) => {
+    deadline.check('reading wallets and histories');
+    const endpoint = endpoints[i % endpoints.length]!;
+    let wallet: PlayerBooks['wallet'];
+    try {
+      wallet = await player.wallet();
+    } catch {
+      wallet = undefined;
+    }
+    let history: HistoryLine[] | undefined = [];
+    try {
+      for (let offset = 0; ; offset += PAGE) {
+        deadline.check('reading histories');
+        const page = (await getJson(`${endpoint}/history?offset=${offset}&limit=${PAGE}`, player.token, timeoutMs)) as { units: HistoryLine[] };
+        history.push(...page.units);
+        if (page.units.length < PAGE) break;
+      }
+    } catch {
+      history = undefined;
+    }
+    books.push({
+      playerId: player.playerId,
+      pseudonym: player.pseudonym,
+      initialBalance: player.initialBalance,
+      units: player.units.map((u) => ({ unitId: u.unitId, game: u.game, stake: u.stake, prize: u.prize })),
+      wallet,
+      history,
+    });
+  });
+
+  const jobs = players.flatMap((player) => player.units.map((u) => ({ player, unitId: u.unitId })));
+  await pool(jobs, CONCURRENCY, async ({ player, unitId }, i) => {
+    deadline.check(`recalling units (${i} of ${jobs.length} done)`);
+    const endpoint = endpoints[i % endpoints.length]!;
+    try {
+      const r = (await getJson(`${endpoint}/history/${encodeURIComponent(unitId)}`, player.token, timeoutMs)) as RecallFacts;
+      recalls.set(unitId, {
+        unitId: r.unitId,
+        game: r.game,
+        stake: r.stake,
+        blockId: r.blockId,
+        position: r.position,
+        status: r.status,
+        prize: r.prize,
+        scenario: r.scenario,
+      });
+    } catch (err) {
+      recalls.set(unitId, { error: (err as Error).message });
+    }
+  });
+  return { players: books, recalls };
+}

@@ -1,0 +1,142 @@
+import { Room, Server, ServerError, type Client } from '@colyseus/core';
+import { WebSocketTransport } from '@colyseus/ws-transport';
+import { StepState, TableState, UnitState } from '../src/rooms/table-state';
+
+/**
+ * The framework's own ceiling: a bare Colyseus server whose rooms only echo, speaking the
+ * table room's protocol with the table room's state schema, so that the same harness drives it.
+ * No accounts, no dealing, no storage, no game rules: what is left is Colyseus, the WebSocket
+ * transport, schema encoding and decoding, and the harness itself.
+ *
+ * - `table` `{ game, name }`: `buy` puts one unit (two for a lamp purchase with two picks) with
+ *   an empty first step and answers `{ unitIds }` plus a `wallet` message; `act { action, end }`
+ *   appends a step echoing the action to every unfinished unit (one patch per unit, as the table
+ *   room does), and with `end` a `finished` event, the unit's end and a `wallet` message;
+ *   `wallet` answers; `watchers { open }` opens the table to watchers (`joinById(id, { watch })`).
+ * - `feed`: `recent` on join, then a `win` for one finished unit in four (about the games' win
+ *   rate), so that feed spectators cost what they cost on the game server.
+ *
+ * Run as a child process by the harness: `PORT=… node --import tsx loadtest/echo-server.ts`.
+ */
+
+const feeds = new Set<EchoFeed>();
+let finishedCount = 0;
+
+class EchoFeed extends Room {
+  override onCreate(): void {
+    feeds.add(this);
+  }
+
+  override onJoin(client: Client): void {
+    client.send('recent', { wins: [] });
+  }
+
+  override onDispose(): void {
+    feeds.delete(this);
+  }
+}
+
+function publishWin(win: { game: string; stake: number; pseudonym: string }): void {
+  if (++finishedCount % 4 !== 0) return;
+  const message = { ...win, amount: win.stake * 2, at: new Date().toISOString() };
+  for (const feed of feeds) feed.broadcast('win', message);
+}
+
+class EchoTable extends Room<{ state: TableState }> {
+  override maxClients = 10_001;
+  private owner: Client | undefined;
+  private open = false;
+  private pseudonym = '';
+  private counter = 0;
+
+  override onCreate(options: { game?: string; name?: string }): void {
+    this.setState(new TableState());
+    this.state.game = String(options?.game ?? '');
+    this.pseudonym = String(options?.name ?? 'echo');
+    this.maxMessagesPerSecond = 10_000;
+    this.setPatchRate(null);
+
+    this.onMessage('buy', (client, message: { stake?: number; picks?: unknown }) => {
+      if (client !== this.owner) throw new ServerError(403, 'table/watcher: watchers cannot act');
+      this.state.units.clear();
+      const count = Array.isArray(message?.picks) ? Math.max(1, message.picks.length) : 1;
+      const unitIds: string[] = [];
+      for (let i = 0; i < count; i++) {
+        const unit = new UnitState();
+        unit.unitId = `echo-${this.roomId}-${++this.counter}`;
+        unit.stake = Number(message?.stake) || 0;
+        const step = new StepState();
+        step.seq = 0;
+        step.by = 'purchase';
+        step.events = '[]';
+        unit.steps.push(step);
+        this.state.units.push(unit);
+        unitIds.push(unit.unitId);
+      }
+      this.broadcastPatch();
+      client.send('wallet', { balance: 0, held: 0 });
+      return { unitIds };
+    });
+
+    this.onMessage('act', (client, message: { action?: unknown; end?: boolean }) => {
+      if (client !== this.owner) throw new ServerError(403, 'table/watcher: watchers cannot act');
+      const end = message?.end === true;
+      const unitIds: string[] = [];
+      for (const unit of this.state.units) {
+        if (unit.status === 'finished') continue;
+        const step = new StepState();
+        step.seq = unit.steps.length;
+        step.by = 'player';
+        step.events = JSON.stringify(end ? [message?.action ?? null, { type: 'finished', prize: 0 }] : [message?.action ?? null]);
+        unit.steps.push(step);
+        if (end) unit.status = 'finished';
+        unitIds.push(unit.unitId);
+        this.broadcastPatch();
+        if (end) publishWin({ game: this.state.game, stake: unit.stake, pseudonym: this.pseudonym });
+      }
+      if (end) client.send('wallet', { balance: 0, held: 0 });
+      return { unitIds };
+    });
+
+    this.onMessage('wallet', () => ({ balance: 0, held: 0 }));
+    this.onMessage('watchers', (_client, message: { open?: boolean }) => {
+      this.open = message?.open !== false;
+      return { roomId: this.roomId, open: this.open };
+    });
+  }
+
+  override onJoin(client: Client, options: { watch?: boolean }): void {
+    if (options?.watch) {
+      if (!this.open) throw new ServerError(403, 'watch/closed: this table is not open to watchers');
+      return;
+    }
+    if (this.owner) throw new ServerError(403, 'table/not_yours: this table belongs to another player');
+    this.owner = client;
+  }
+}
+
+export async function startEchoServer(port: number, host = '127.0.0.1'): Promise<{ port: number; stop(): Promise<void> }> {
+  const server = new Server({ transport: new WebSocketTransport(), gracefullyShutdown: false, greet: false });
+  server.define('table', EchoTable);
+  server.define('feed', EchoFeed);
+  await server.listen(port, host);
+  const address = (server.transport.server?.address() ?? null) as { port: number } | null;
+  return { port: address?.port ?? port, stop: () => server.gracefullyShutdown(false) };
+}
+
+const isMain = process.argv[1] !== undefined && import.meta.url.endsWith(process.argv[1].replace(/\\/g, '/').split('/').pop()!);
+if (isMain) {
+  const port = Number(process.env['PORT'] ?? 2570);
+  startEchoServer(port, process.env['HOST'] ?? '127.0.0.1').then(
+    (echo) => {
+      console.log(`echo server listening on ws://127.0.0.1:${echo.port}`);
+      const stop = () => echo.stop().then(() => process.exit(0), () => process.exit(1));
+      process.once('SIGTERM', stop);
+      process.once('SIGINT', stop);
+    },
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,403 @@
+import './node-websocket';
+import { Client, type Room } from '@colyseus/sdk';
+import type { GameId } from '../src/games/types';
+import type { Choices } from './mix';
+import { errorCode, type Stats } from './stats';
+
+/**
+ * One synthetic player: logs in (dev login), opens a table, and plays units one after another
+ * until told to stop, timing each `buy` and `act` from the send to the state patch that carries
+ * its step. It keeps its own ledger (what it paid, what the reveal said it won) for the books.
+ */
+
+export type Target = 'game' | 'echo';
+
+export interface PlayerSettings {
+  readonly target: Target;
+  readonly thinkMs: number;
+  readonly autoShare: number;
+  readonly lampBothShare: number;
+  readonly switchShare: number;
+  readonly requestTimeoutMs: number;
+}
+
+/** A unit this player bought, as its client saw it. */
+export interface UnitRecord {
+  readonly unitId: string;
+  readonly game: GameId;
+  readonly stake: number;
+  readonly requestId: string;
+  /** The prize its reveal ended with; null while unfinished. */
+  prize: number | null;
+}
+
+/**
+ * Wins seen by players, for timing the feed: for each player (by index), its wins in the
+ * order its client saw them, numbered. A feed spectator matches the k-th `win` of a player
+ * to the first win after the last one it matched with the same game and amount (wins under the
+ * feed's minimum amount are never published, so some are skipped).
+ */
+export class FinishBoard {
+  private readonly wins: { seq: number; game: string; amount: number; at: number }[][];
+  private readonly nextSeq: Int32Array;
+
+  constructor(readonly players: number) {
+    this.wins = Array.from({ length: players }, () => []);
+    this.nextSeq = new Int32Array(players);
+  }
+
+  finished(index: number, game: string, amount: number, at: number): void {
+    const list = this.wins[index];
+    if (!list) return;
+    list.push({ seq: this.nextSeq[index]!++, game, amount, at });
+    if (list.length > 64) list.shift();
+  }
+
+  /** Number of the last win the player has seen (-1: none yet). */
+  lastSeq(index: number): number {
+    return (this.nextSeq[index] ?? 0) - 1;
+  }
+
+  /** The player's first win after `afterSeq` with this game and amount; undefined if not seen yet. */
+  match(index: number, game: string, amount: number, afterSeq: number): { seq: number; at: number } | undefined {
+    const list = this.wins[index];
+    if (!list) return undefined;
+    for (const w of list) if (w.seq > afterSeq && w.game === game && w.amount === amount) return w;
+    return undefined;
+  }
+}
+
+interface UnitView {
+  unitId: string;
+  status: string;
+  prize: number;
+  steps: { length: number; [i: number]: { seq: number } | undefined };
+}
+
+interface Waiter {
+  readonly check: (units: readonly UnitView[]) => boolean;
+  at?: number;
+  resolve: () => void;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export class SyntheticPlayer {
+  playerId = '';
+  token = '';
+  initialBalance = 0;
+  readonly units: UnitRecord[] = [];
+  room: Room | undefined;
+  game: GameId;
+  /** Set: no new unit is bought; the one in play is finished. */
+  stopping = false;
+  /** Open to watchers: records when each step reached this client, and never changes table. */
+  watched = false;
+  /** Step `${unitId}:${seq}` → when this client got it (the last few hundred). */
+  private readonly stepSeen = new Map<string, number>();
+  /** Steps a watcher got before this client: the watcher puts them here. */
+  readonly earlyWatch = new Map<string, number>();
+  private waiter: Waiter | undefined;
+  private requestCounter = 0;
+  private client: InstanceType<typeof Client>;
+  private endpointIndex = 0;
+  running: Promise<void> | undefined;
+
+  constructor(
+    readonly index: number,
+    readonly pseudonym: string,
+    private readonly endpoints: readonly string[],
+    private readonly settings: PlayerSettings,
+    private readonly stats: Stats,
+    private readonly board: FinishBoard,
+    private readonly choices: Choices,
+  ) {
+    this.endpointIndex = index % endpoints.length;
+    this.client = new Client(this.endpoint);
+    this.game = choices.game();
+  }
+
+  get endpoint(): string {
+    return this.endpoints[this.endpointIndex]!;
+  }
+
+  /** Dev login (game server) — a new demo account with the server's demo balance. */
+  async login(): Promise<void> {
+    if (this.settings.target === 'echo') return;
+    const res = await fetch(`${this.endpoint}/auth/dev-login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: this.pseudonym }),
+      signal: AbortSignal.timeout(this.settings.requestTimeoutMs),
+    });
+    if (!res.ok) throw Object.assign(new Error(`dev login: ${res.status} ${await res.text()}`), { code: 'harness/login_failed' });
+    const body = (await res.json()) as { token: string; playerId: string; balance: number };
+    this.token = body.token;
+    this.playerId = body.playerId;
+    this.initialBalance = body.balance;
+    this.client.auth.token = body.token;
+  }
+
+  /** Opens a table for `game`; resumed units (none in a fresh run) are played to the end first. */
+  async open(game: GameId = this.game): Promise<void> {
+    this.game = game;
+    const options = this.settings.target === 'echo' ? { game, name: this.pseudonym } : { game };
+    const room = await this.client.create('table', options);
+    this.room = room;
+    room.onStateChange(() => this.onPatch());
+    const count = () => this.stats.count.received++;
+    room.onMessage('wallet', count);
+    room.onMessage('resumed', count);
+    room.onMessage('refused', (r: { code?: string }) => {
+      count();
+      this.stats.error(r?.code ?? 'refused/unknown');
+    });
+    room.onMessage('*', count);
+    room.onLeave((code) => {
+      if (this.room === room && code !== 1000 && code !== 4000) this.stats.error(`connection/left_${code}`);
+    });
+    room.onError((code, message) => this.stats.error(errorCode({ message }, `connection/error_${code}`)));
+  }
+
+  /** Opens this table to watchers (spectators protocol); the room id watchers join. */
+  async openToWatchers(): Promise<string> {
+    const reply = (await this.request('watchers', { open: true })) as { roomId: string };
+    this.watched = true;
+    return reply.roomId;
+  }
+
+  /** The units on the table, as decoded (one or two: a plain loop is the cheapest read). */
+  private get unitsView(): UnitView[] {
+    const units = (this.room?.state as { units?: { length: number; at(i: number): UnitView | undefined } } | undefined)?.units;
+    const out: UnitView[] = [];
+    if (units) for (let i = 0; i < units.length; i++) out.push(units.at(i)!);
+    return out;
+  }
+
+  private onPatch(): void {
+    const now = performance.now();
+    this.stats.count.patches++;
+    this.stats.count.received++;
+    const units = this.unitsView;
+    if (this.watched) this.noteSteps(units, now);
+    this.noteResults(units, now);
+    const w = this.waiter;
+    if (w && w.at === undefined && w.check(units)) {
+      w.at = now;
+      w.resolve();
+    }
+  }
+
+  /** Results seen on this table: when each unit's `finished` reached the client. */
+  private readonly resultsSeen = new Set<string>();
+
+  private noteResults(units: readonly UnitView[], now: number): void {
+    for (const unit of units) {
+      if (unit.status !== 'finished' || this.resultsSeen.has(unit.unitId)) continue;
+      this.resultsSeen.add(unit.unitId);
+      if (unit.prize > 0) this.board.finished(this.index, this.game, unit.prize, now);
+    }
+    // Only the units on the table can finish: forget the others.
+    if (this.resultsSeen.size > 8) {
+      const current = new Set(units.map((u) => u.unitId));
+      for (const id of this.resultsSeen) if (!current.has(id)) this.resultsSeen.delete(id);
+    }
+  }
+
+  private noteSteps(units: readonly UnitView[], now: number): void {
+    for (const unit of units) {
+      for (let i = unit.steps.length - 1; i >= 0; i--) {
+        const key = `${unit.unitId}:${i}`;
+        if (this.stepSeen.has(key)) break;
+        this.stepSeen.set(key, now);
+        const early = this.earlyWatch.get(key);
+        if (early !== undefined) {
+          this.earlyWatch.delete(key);
+          this.stats.count.watchAheadOfPlayer++;
+          this.stats.lead('watch', now - early);
+        }
+      }
+    }
+    // Keep the last few hundred steps: enough for any watcher that lags behind.
+    if (this.stepSeen.size > 512) {
+      let drop = 256;
+      for (const key of this.stepSeen.keys()) {
+        if (drop-- <= 0) break;
+        this.stepSeen.delete(key);
+      }
+    }
+    if (this.earlyWatch.size > 512) this.earlyWatch.clear();
+  }
+
+  /** When this client got a step (for watchers); undefined if it has not yet. */
+  stepSeenAt(key: string): number | undefined {
+    return this.stepSeen.get(key);
+  }
+
+  private request(type: string, payload: unknown): Promise<unknown> {
+    this.stats.count.sent++;
+    return this.room!.request(type, payload, { timeout: this.settings.requestTimeoutMs }).then((reply: unknown) => {
+      this.stats.count.received++;
+      return reply;
+    });
+  }
+
+  /**
+   * Sends a request and waits for both its reply and the patch for which `check` holds.
+   * Returns the time from the send to that patch, or throws the refusal.
+   */
+  private async timed(type: string, payload: unknown, check: (units: readonly UnitView[]) => boolean): Promise<{ reply: unknown; ms: number }> {
+    const sentAt = performance.now();
+    let resolvePatch!: () => void;
+    const patch = new Promise<void>((resolve) => (resolvePatch = resolve));
+    const waiter: Waiter = { check, resolve: resolvePatch };
+    this.waiter = waiter;
+    try {
+      const reply = await this.request(type, payload);
+      if (waiter.at === undefined && check(this.unitsView)) waiter.at = performance.now();
+      if (waiter.at === undefined) {
+        // The reply came first: the step must still arrive, within the request timeout.
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([
+          patch,
+          new Promise<void>((_, reject) => (timer = setTimeout(() => reject(Object.assign(new Error('no patch'), { code: 'harness/no_patch' })), this.settings.requestTimeoutMs))),
+        ]).finally(() => clearTimeout(timer));
+      }
+      return { reply, ms: waiter.at! - sentAt };
+    } finally {
+      if (this.waiter === waiter) this.waiter = undefined;
+    }
+  }
+
+  private think(): Promise<void> | undefined {
+    if (this.stopping) return undefined;
+    const ms = this.choices.think(this.settings.thinkMs);
+    return ms > 0 ? sleep(ms) : undefined;
+  }
+
+  /** Plays units until `stopping`, then finishes the one in play. */
+  async play(): Promise<void> {
+    let failures = 0;
+    while (!this.stopping) {
+      try {
+        await this.finishUnitsInPlay();
+        if (this.stopping) break;
+        await this.playOneUnit();
+        failures = 0;
+        if (!this.watched && !this.stopping && this.choices.chance(this.settings.switchShare)) await this.switchGame();
+      } catch (err) {
+        const code = errorCode(err, 'harness/error');
+        this.stats.error(code);
+        if (code === 'purchase/insufficient_funds') return;
+        if (code === 'purchase/game_closed' && !this.watched) await this.switchGame().catch(() => undefined);
+        // Back off a little so that a failing server is not hammered; give up after many.
+        if (++failures >= 20) return;
+        await sleep(Math.min(1000, 50 * failures));
+        if (!this.room || this.room.connection?.isOpen === false) {
+          try {
+            await this.open(this.game);
+          } catch (e) {
+            this.stats.error(errorCode(e, 'join/table'));
+          }
+        }
+      }
+    }
+    await this.finishUnitsInPlay().catch((err) => this.stats.error(errorCode(err, 'harness/error')));
+  }
+
+  private async switchGame(): Promise<void> {
+    const started = performance.now();
+    const old = this.room;
+    this.room = undefined;
+    await old?.leave(true).catch(() => undefined);
+    await this.open(this.choices.game(this.game));
+    this.stats.record(this.stats.tableSwitch, performance.now() - started);
+  }
+
+  private nextRequestId(): string {
+    return `lt${this.index}_${++this.requestCounter}`;
+  }
+
+  private async playOneUnit(): Promise<void> {
+    const game = this.game;
+    const stake = this.choices.stake(game);
+    const picks = this.choices.picks(game, this.settings.lampBothShare);
+    const auto = this.choices.chance(this.settings.autoShare);
+    const script = this.choices.script(game, auto);
+    const requestId = this.nextRequestId();
+    await this.think();
+    if (this.stopping) return;
+    const before = new Set(this.unitsView.map((u) => u.unitId));
+    const bought = (units: readonly UnitView[]) => units.length > 0 && units.every((u) => !before.has(u.unitId));
+    const payload = { stake, requestId, ...(picks !== undefined ? { picks } : {}) };
+    let result: { reply: unknown; ms: number };
+    try {
+      result = await this.timed('buy', payload, bought);
+    } catch (err) {
+      if (errorCode(err, '') !== 'harness/timeout') throw err;
+      // A purchase whose reply was lost may have been dealt: retry it with the same request
+      // id, which the server answers with the same units, charged once.
+      this.stats.error('harness/timeout');
+      result = await this.timed('buy', payload, bought);
+    }
+    const { unitIds } = result.reply as { unitIds: string[] };
+    this.stats.latency('buy', result.ms);
+    this.stats.count.unitsBought += unitIds.length;
+    for (const unitId of unitIds) this.units.push({ unitId, game, stake, requestId, prize: null });
+    await this.playScript(script);
+  }
+
+  /** Units left unfinished on the table (resumed, or a refused step): AUTO, or Noël's pick. */
+  private async finishUnitsInPlay(): Promise<void> {
+    if (!this.room) await this.open(this.game);
+    const unfinished = this.unitsView.filter((u) => u.status !== 'finished');
+    if (unfinished.length === 0) return;
+    const action = this.game === 'noel-de-la-chance' ? { type: 'pick', symbol: 'star' } : { type: 'auto' };
+    await this.playScript([action]);
+  }
+
+  private async playScript(script: readonly unknown[]): Promise<void> {
+    const echo = this.settings.target === 'echo';
+    this.noteFinished();
+    for (const [i, action] of script.entries()) {
+      const targets = this.unitsView.filter((u) => u.status !== 'finished');
+      if (targets.length === 0) break;
+      await this.think();
+      const before = targets.map((u) => u.steps.length);
+      const ids = targets.map((t) => t.unitId);
+      const advanced = (units: readonly UnitView[]) => ids.every((id, k) => {
+        for (const u of units) if (u.unitId === id) return u.steps.length > before[k]!;
+        return false;
+      });
+      const payload = echo ? { action, end: i === script.length - 1 } : { action };
+      const { ms } = await this.timed('act', payload, advanced);
+      this.stats.latency('act', ms);
+      this.noteFinished();
+    }
+    if (this.unitsView.some((u) => u.status !== 'finished')) {
+      throw Object.assign(new Error('the script ended before the reveal'), { code: 'harness/unit_unfinished' });
+    }
+  }
+
+  /** Records the prize of each unit that finished in this player's ledger, once. */
+  private noteFinished(): void {
+    for (const unit of this.unitsView) {
+      if (unit.status !== 'finished') continue;
+      const record = this.units.find((u) => u.unitId === unit.unitId);
+      if (!record || record.prize !== null) continue;
+      record.prize = unit.prize;
+      this.stats.count.unitsFinished++;
+    }
+  }
+
+  /** The wallet as the server has it now. */
+  async wallet(): Promise<{ balance: number; held: number }> {
+    return (await this.request('wallet', undefined)) as { balance: number; held: number };
+  }
+
+  async leave(): Promise<void> {
+    const room = this.room;
+    this.room = undefined;
+    await room?.leave(true).catch(() => undefined);
+  }
+}

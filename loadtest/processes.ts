@@ -1,0 +1,245 @@
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+
+/**
+ * The processes a run starts on this machine (game servers, the echo server) and what they
+ * cost: CPU and resident memory sampled from /proc once a second. Every child is stopped at
+ * the end of the run, and killed if the harness itself exits first.
+ */
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const STOP_TIMEOUT_MS = 15_000;
+const START_TIMEOUT_MS = 120_000;
+
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export function randomToken(bytes = 32): string {
+  return randomBytes(bytes).toString('base64url');
+}
+
+export interface ChildServerOptions {
+  readonly name: string;
+  /** A TypeScript entry point, relative to the project root. */
+  readonly script: string;
+  readonly port: number;
+  readonly env: Record<string, string>;
+  /** Extra Node options (e.g. --cpu-prof). */
+  readonly nodeArgs?: readonly string[];
+}
+
+/** A server started as a child process: `node --import tsx <script>`, ready once /health or the port answers. */
+export class ChildServer {
+  private log = '';
+  readonly sampler: ProcSampler;
+
+  private constructor(
+    readonly name: string,
+    readonly port: number,
+    readonly process: ChildProcess,
+  ) {
+    this.sampler = new ProcSampler(process.pid!);
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get pid(): number {
+    return this.process.pid!;
+  }
+
+  static async start(options: ChildServerOptions): Promise<ChildServer> {
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
+      cwd: ROOT,
+      env: { ...process.env, ...options.env, PORT: String(options.port), HOST: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    const server = new ChildServer(options.name, options.port, child);
+    const keep = (chunk: Buffer) => {
+      server.log += chunk.toString();
+      if (server.log.length > 20_000) server.log = server.log.slice(-10_000);
+    };
+    child.stdout!.on('data', keep);
+    child.stderr!.on('data', keep);
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => fail(new Error(`${options.name} did not start in ${START_TIMEOUT_MS / 1000} s:\n${server.log}`)), START_TIMEOUT_MS);
+      const fail = (err: Error) => {
+        clearTimeout(timer);
+        child.kill('SIGKILL');
+        reject(err);
+      };
+      child.once('error', (err) => fail(new Error(`cannot start ${options.name}: ${err.message}`)));
+      child.once('exit', (code, signal) => fail(new Error(`${options.name} exited (${code ?? signal}) while starting:\n${server.log}`)));
+      const poll = setInterval(() => {
+        // Not the inspector's own "Debugger listening on ws://".
+        if (!/(games|echo) server listening on ws:\/\//.test(server.log)) return;
+        clearInterval(poll);
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve();
+      }, 50);
+    });
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      server.exited = { code, signal };
+    });
+    return server;
+  }
+
+  exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+
+  /** Recent output, for error reports. */
+  get output(): string {
+    return this.log;
+  }
+
+  /** SIGTERM (the server finishes what is in flight, writes its CPU profile), SIGKILL after 15 s. */
+  async stop(): Promise<void> {
+    this.sampler.stop();
+    const child = this.process;
+    if (child.exitCode !== null || child.signalCode !== null) {
+      children.delete(child);
+      return;
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        children.delete(child);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+  }
+}
+
+let clockTicks: number | undefined;
+function ticksPerSecond(): number {
+  if (clockTicks === undefined) {
+    try {
+      clockTicks = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+    } catch {
+      clockTicks = 100;
+    }
+  }
+  return clockTicks;
+}
+
+export interface ProcUsage {
+  readonly pid: number;
+  /** Mean CPU over the window, in % of one core (200 % = both cores of this machine). */
+  readonly cpuAvgPercent: number;
+  /** Highest one-second CPU sample in the window. */
+  readonly cpuMaxPercent: number;
+  readonly rssMaxMB: number;
+  readonly rssLastMB: number;
+  readonly samples: number;
+}
+
+/** CPU and RSS of a process from /proc/<pid>/stat and /proc/<pid>/status. */
+export class ProcSampler {
+  private timer: NodeJS.Timeout | undefined;
+  private last: { t: number; ticks: number } | undefined;
+  private windowStart: { t: number; ticks: number } | undefined;
+  private windowEnd: { t: number; ticks: number; rssKB: number } | undefined;
+  private cpuMax = 0;
+  private rssMax = 0;
+  private rssLast = 0;
+  private samples = 0;
+  /** The last one-second CPU sample, for progress lines. */
+  lastCpuPercent = 0;
+
+  constructor(readonly pid: number) {}
+
+  private read(): { t: number; ticks: number; rssKB: number } | undefined {
+    try {
+      const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces) start at state (field 3).
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
+      const rss = /VmRSS:\s+(\d+)/.exec(status);
+      return { t: performance.now(), ticks, rssKB: rss ? Number(rss[1]) : 0 };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Starts sampling every second (for progress); the window is what the report keeps. */
+  start(): void {
+    if (this.timer) return;
+    this.last = this.read();
+    this.timer = setInterval(() => this.sample(), 1000);
+    this.timer.unref();
+  }
+
+  private sample(): void {
+    const now = this.read();
+    if (!now) return;
+    if (this.last) {
+      const cpu = ((now.ticks - this.last.ticks) / ticksPerSecond()) / ((now.t - this.last.t) / 1000) * 100;
+      this.lastCpuPercent = cpu;
+      if (this.windowStart && !this.windowEnd) {
+        this.cpuMax = Math.max(this.cpuMax, cpu);
+        this.rssMax = Math.max(this.rssMax, now.rssKB);
+        this.rssLast = now.rssKB;
+        this.samples++;
+      }
+    }
+    this.last = now;
+  }
+
+  openWindow(): void {
+    this.windowStart = this.read();
+    this.windowEnd = undefined;
+    this.cpuMax = this.rssMax = this.samples = 0;
+  }
+
+  closeWindow(): void {
+    this.windowEnd = this.read();
+    if (this.windowEnd) {
+      this.rssMax = Math.max(this.rssMax, this.windowEnd.rssKB);
+      this.rssLast = this.windowEnd.rssKB;
+    }
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  usage(): ProcUsage {
+    const a = this.windowStart;
+    const b = this.windowEnd ?? this.read();
+    const avg = a && b && b.t > a.t ? ((b.ticks - a.ticks) / ticksPerSecond()) / ((b.t - a.t) / 1000) * 100 : 0;
+    const round = (x: number) => Math.round(x * 10) / 10;
+    return {
+      pid: this.pid,
+      cpuAvgPercent: round(avg),
+      cpuMaxPercent: round(Math.max(this.cpuMax, avg)),
+      rssMaxMB: round(this.rssMax / 1024),
+      rssLastMB: round(this.rssLast / 1024),
+      samples: this.samples,
+    };
+  }
+}

@@ -1,0 +1,218 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { BooksResult } from './books';
+import type { PhaseResult } from './drive';
+import type { LoadtestOptions } from './options';
+import type { ProcUsage } from './processes';
+import { summarize, type LatencySummary } from './stats';
+
+/** The report of a run: what `npm run loadtest` prints, writes as JSON, and prints as its last line. */
+
+export interface PhaseReport {
+  readonly endpoints: readonly string[];
+  readonly windowSeconds: number;
+  readonly rampSeconds: number;
+  readonly players: { readonly requested: number; readonly connected: number };
+  readonly spectators: {
+    readonly requested: number;
+    readonly connected: number;
+    readonly feed: number;
+    readonly watchers: number;
+    readonly watchedTables: number;
+  };
+  readonly throughput: {
+    readonly unitsPerSecond: number;
+    readonly unitsBought: number;
+    readonly unitsFinished: number;
+    /** Messages both ways (requests, replies, messages, patches; spectators included). */
+    readonly messagesPerSecond: number;
+    readonly sentPerSecond: number;
+    readonly receivedPerSecond: number;
+    readonly patchesPerSecond: number;
+    readonly requestsPerUnit: number;
+  };
+  /** Send of `buy`/`act` → the state patch with the resulting step, in ms. */
+  readonly latency: {
+    readonly actionToPatch: LatencySummary;
+    readonly buy: LatencySummary;
+    readonly act: LatencySummary;
+    readonly tableSwitch: LatencySummary;
+  };
+  readonly spectatorDelays: {
+    /** Player's client saw the result → a feed spectator got the `win`, in ms. */
+    readonly feed: LatencySummary;
+    readonly feedWinsReceived: number;
+    readonly feedAheadOfPlayer: number;
+    /** The most a `win` reached a spectator before the player's client saw the result, in ms. */
+    readonly feedLeadMaxMs: number;
+    readonly feedUnmatched: number;
+    /** Player's client saw a step → a watcher of its table saw it, in ms. */
+    readonly watch: LatencySummary;
+    readonly watchAheadOfPlayer: number;
+    readonly watchLeadMaxMs: number;
+  };
+  readonly errors: { readonly total: number; readonly byCode: Record<string, number>; readonly outsideWindow: Record<string, number> };
+  readonly undrainedPlayers: number;
+}
+
+export interface ServerUsage extends ProcUsage {
+  readonly name: string;
+  readonly url?: string;
+}
+
+export interface Report {
+  readonly format: 'loadtest-report/v1';
+  readonly ok: boolean;
+  readonly startedAt: string;
+  readonly finishedAt: string;
+  readonly command: string;
+  /** `loadAverageAtStart`: the 1-minute load average before the run (other work on the machine). */
+  readonly machine: { readonly cpus: number; readonly node: string; readonly platform: string; readonly loadAverageAtStart: number };
+  readonly options: LoadtestOptions;
+  readonly mode: { readonly servers: 'started' | 'given'; readonly processes: number; readonly redis: boolean };
+  readonly run: PhaseReport;
+  readonly books: BooksResult | { readonly ok: false; readonly problems: readonly string[]; readonly problemCount: number };
+  readonly processes: readonly ServerUsage[];
+  readonly harness: { readonly cpuAvgPercent: number; readonly rssMB: number };
+  readonly baseline: {
+    readonly echo: PhaseReport | null;
+    readonly processes: readonly ServerUsage[];
+    /** Game server ÷ echo: throughput as a share of the framework's ceiling, latency as a multiple. */
+    readonly ratio: {
+      readonly unitsPerSecond: number;
+      readonly messagesPerSecond: number;
+      readonly p50: number;
+      readonly p99: number;
+    } | null;
+    readonly note?: string;
+  };
+  /** Why the run failed, besides the books. */
+  readonly failures: readonly string[];
+}
+
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function mapOf(m: Map<string, number>): Record<string, number> {
+  return Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1]));
+}
+
+export function phaseReport(phase: PhaseResult, endpoints: readonly string[], options: LoadtestOptions): PhaseReport {
+  const { stats } = phase;
+  const w = stats.window();
+  const seconds = stats.windowSeconds;
+  const per = (n: number) => (seconds > 0 ? round(n / seconds) : 0);
+  const outside = new Map(stats.allErrors);
+  for (const [code, n] of stats.errors) outside.set(code, (outside.get(code) ?? 0) - n);
+  for (const [code, n] of outside) if (n <= 0) outside.delete(code);
+  return {
+    endpoints,
+    windowSeconds: round(seconds, 2),
+    rampSeconds: round(phase.rampSeconds, 2),
+    players: { requested: options.players, connected: phase.playersConnected },
+    spectators: {
+      requested: options.spectators,
+      connected: phase.spectatorsConnected,
+      feed: phase.feedSpectators,
+      watchers: phase.tableWatchers,
+      watchedTables: phase.watchedTables,
+    },
+    throughput: {
+      unitsPerSecond: per(w.unitsBought),
+      unitsBought: w.unitsBought,
+      unitsFinished: w.unitsFinished,
+      messagesPerSecond: per(w.sent + w.received),
+      sentPerSecond: per(w.sent),
+      receivedPerSecond: per(w.received),
+      patchesPerSecond: per(w.patches),
+      requestsPerUnit: w.unitsBought > 0 ? round(w.sent / w.unitsBought, 2) : 0,
+    },
+    latency: {
+      actionToPatch: summarize(stats.actionToPatch),
+      buy: summarize(stats.buyToPatch),
+      act: summarize(stats.actToPatch),
+      tableSwitch: summarize(stats.tableSwitch),
+    },
+    spectatorDelays: {
+      feed: summarize(stats.feedDelay),
+      feedWinsReceived: w.feedWins,
+      feedAheadOfPlayer: w.feedAheadOfPlayer,
+      feedLeadMaxMs: round(stats.feedLeadMaxMs, 3),
+      feedUnmatched: w.feedUnmatched,
+      watch: summarize(stats.watchDelay),
+      watchAheadOfPlayer: w.watchAheadOfPlayer,
+      watchLeadMaxMs: round(stats.watchLeadMaxMs, 3),
+    },
+    errors: { total: [...stats.errors.values()].reduce((a, b) => a + b, 0), byCode: mapOf(stats.errors), outsideWindow: mapOf(outside) },
+    undrainedPlayers: phase.undrained,
+  };
+}
+
+export function ratio(run: PhaseReport, echo: PhaseReport | null): Report['baseline']['ratio'] {
+  if (!echo) return null;
+  const div = (a: number, b: number) => (b > 0 ? round(a / b, 3) : 0);
+  return {
+    unitsPerSecond: div(run.throughput.unitsPerSecond, echo.throughput.unitsPerSecond),
+    messagesPerSecond: div(run.throughput.messagesPerSecond, echo.throughput.messagesPerSecond),
+    p50: div(run.latency.actionToPatch.p50, echo.latency.actionToPatch.p50),
+    p99: div(run.latency.actionToPatch.p99, echo.latency.actionToPatch.p99),
+  };
+}
+
+function lat(l: LatencySummary): string {
+  return l.count === 0 ? 'none' : `p50 ${l.p50} ms  p95 ${l.p95} ms  p99 ${l.p99} ms  max ${l.max} ms  (${l.count})`;
+}
+
+function phaseLines(name: string, p: PhaseReport): string[] {
+  const errors = Object.entries(p.errors.byCode).map(([c, n]) => `${c} ×${n}`).join(', ') || 'none';
+  const outside = Object.entries(p.errors.outsideWindow).map(([c, n]) => `${c} ×${n}`).join(', ');
+  return [
+    `${name}: ${p.windowSeconds} s measured after a ${p.rampSeconds} s ramp, ${p.endpoints.join(', ')}`,
+    `  players      ${p.players.connected}/${p.players.requested}   spectators ${p.spectators.connected}/${p.spectators.requested} (feed ${p.spectators.feed}, watchers ${p.spectators.watchers} on ${p.spectators.watchedTables} tables)`,
+    `  units/s      ${p.throughput.unitsPerSecond}  (${p.throughput.unitsBought} bought, ${p.throughput.requestsPerUnit} requests per unit)`,
+    `  messages/s   ${p.throughput.messagesPerSecond}  (sent ${p.throughput.sentPerSecond}, received ${p.throughput.receivedPerSecond}, of which patches ${p.throughput.patchesPerSecond})`,
+    `  action→patch ${lat(p.latency.actionToPatch)}`,
+    `    buy        ${lat(p.latency.buy)}`,
+    `    act        ${lat(p.latency.act)}`,
+    `  feed delay   ${lat(p.spectatorDelays.feed)}; wins received ${p.spectatorDelays.feedWinsReceived}, ahead of the player ${p.spectatorDelays.feedAheadOfPlayer} (by ${p.spectatorDelays.feedLeadMaxMs} ms at most), unmatched ${p.spectatorDelays.feedUnmatched}`,
+    `  watch delay  ${lat(p.spectatorDelays.watch)}; ahead of the player ${p.spectatorDelays.watchAheadOfPlayer} (by ${p.spectatorDelays.watchLeadMaxMs} ms at most)`,
+    `  errors       ${p.errors.total}: ${errors}${outside ? `; outside the window: ${outside}` : ''}`,
+  ];
+}
+
+function usageLine(u: ServerUsage): string {
+  return `  ${u.name.padEnd(10)} pid ${u.pid}  cpu avg ${u.cpuAvgPercent}% max ${u.cpuMaxPercent}%  rss max ${u.rssMaxMB} MB (last ${u.rssLastMB} MB)`;
+}
+
+export function formatReport(r: Report, file: string | undefined): string {
+  const lines: string[] = [];
+  lines.push(`load test ${r.ok ? 'PASSED' : 'FAILED'}: ${r.options.players} players, ${r.options.spectators} spectators, ${r.options.durationS} s, ${r.mode.servers === 'started' ? `${r.mode.processes} process${r.mode.processes > 1 ? 'es' : ''}${r.mode.redis ? ' on Redis' : ' (embedded)'}` : 'given endpoints'}, think ${r.options.thinkMs} ms`);
+  if (r.machine.loadAverageAtStart > 0.5) lines.push(`note: load average ${r.machine.loadAverageAtStart} before the run: the machine was not idle`);
+  lines.push(...phaseLines('game server', r.run));
+  lines.push('  processes (over the window):');
+  for (const u of r.processes) lines.push(usageLine(u));
+  lines.push(`  harness    cpu avg ${r.harness.cpuAvgPercent}%  rss ${r.harness.rssMB} MB`);
+  if (r.baseline.echo) {
+    lines.push(...phaseLines('echo baseline', r.baseline.echo));
+    for (const u of r.baseline.processes) lines.push(usageLine(u));
+    const q = r.baseline.ratio!;
+    lines.push(`  ratio to echo: units/s ×${q.unitsPerSecond}, messages/s ×${q.messagesPerSecond}, p50 ×${q.p50}, p99 ×${q.p99}`);
+  } else if (r.baseline.note) {
+    lines.push(`echo baseline: ${r.baseline.note}`);
+  }
+  const b = r.books;
+  if ('checked' in b) {
+    lines.push(`books ${b.ok ? 'EXACT' : 'WRONG'}: ${b.checked.players} players, ${b.checked.units} units (${b.checked.unitsFinished} finished), ${b.checked.recallsRescored} recalls re-scored, ${b.checked.blocks} blocks, stakes ${(b.checked.stakes / 100).toFixed(2)} €, prizes ${(b.checked.prizes / 100).toFixed(2)} €`);
+  } else {
+    lines.push('books NOT CHECKED');
+  }
+  for (const p of b.problems) lines.push(`  - ${p}`);
+  if (b.problemCount > b.problems.length) lines.push(`  … and ${b.problemCount - b.problems.length} more`);
+  for (const f of r.failures) lines.push(`FAILURE: ${f}`);
+  if (file) lines.push(`report: ${file}`);
+  return lines.join('\n');
+}
+
+export function writeReport(report: Report, file: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+}

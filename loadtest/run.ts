@@ -1,0 +1,218 @@
+import { randomBytes } from 'node:crypto';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { RedisServer } from '../test/support/redis-server';
+import { checkBooks } from './books';
+import { collectBooks, Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
+import { drive } from './drive';
+import type { LoadtestOptions } from './options';
+import { ChildServer, freePort, ProcSampler, randomToken } from './processes';
+import { Stats } from './stats';
+import { childProfiler, selfProfiler, type WindowProfiler } from './profiler';
+import { phaseReport, ratio, type PhaseReport, type Report, type ServerUsage } from './report';
+
+/**
+ * A whole run: start what is needed (a private Redis, K game server processes) unless
+ * endpoints are given, drive the load, check the books, stop the servers; then the same load
+ * against the echo server for the baseline; then the report.
+ */
+
+export interface RunHooks {
+  /** Progress and notes (stderr by default). */
+  readonly log?: (line: string) => void;
+  /** Reads the operator's block report another way than `GET /admin/blocks` (tests). */
+  readonly readBlocks?: BlocksReader;
+  /** The command line, for the report. */
+  readonly command?: string;
+}
+
+/** Enough for any run: a player cannot run out of money before the run ends. */
+const DEMO_BALANCE_CENTS = 100_000_000;
+
+async function assertUp(endpoint: string): Promise<void> {
+  const res = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(10_000) }).catch((err: Error) => {
+    throw new Error(`${endpoint} does not answer: ${err.message}`);
+  });
+  if (!res.ok) throw new Error(`${endpoint}/health answered ${res.status}`);
+}
+
+function usageOf(name: string, sampler: ProcSampler, url?: string): ServerUsage {
+  return { name, ...(url ? { url } : {}), ...sampler.usage() };
+}
+
+export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}): Promise<Report> {
+  const log = hooks.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const startedAt = new Date();
+  const loadAtStart = loadavg()[0]!;
+  if (loadAtStart > 0.5) log(`note: the machine is already busy (load average ${loadAtStart.toFixed(2)} over the last minute): figures will be lower than on a quiet machine`);
+  const failures: string[] = [];
+  const prefix = `lt${randomBytes(4).toString('hex')}-`;
+  const harness = new ProcSampler(process.pid);
+  harness.start();
+
+  let redis: RedisServer | undefined;
+  const servers: ChildServer[] = [];
+  let run: PhaseReport | undefined;
+  let books: Report['books'] = { ok: false, problems: ['the run did not get as far as the books'], problemCount: 1 };
+  let processes: ServerUsage[] = [];
+  let harnessUsage = { cpuAvgPercent: 0, rssMB: 0 };
+  let endpoints: readonly string[] = options.endpoints ?? [];
+  const profilers: WindowProfiler[] = [];
+  const profileWindow = (list: WindowProfiler[], suffix: string) => (options.profileDir ? {
+    open: () => Promise.all(list.map((p) => p.start())).then(() => undefined),
+    close: async () => {
+      for (const p of list) log(`profile of the window: ${await p.stop(join(options.profileDir!, suffix))}`);
+    },
+  } : undefined);
+
+  try {
+    let operatorToken = options.operatorToken;
+    if (!options.endpoints) {
+      if (options.redis) {
+        redis = await RedisServer.start();
+        log(`redis-server on ${redis.url}`);
+      }
+      operatorToken = randomToken();
+      const jwtSecret = randomToken(36);
+      for (let k = 0; k < options.processes; k++) {
+        const port = await freePort();
+        const name = `server-${k + 1}`;
+        const env: Record<string, string> = {
+          JWT_SECRET: jwtSecret,
+          DEV_LOGIN: 'true',
+          OPERATOR_TOKEN: operatorToken,
+          DEMO_BALANCE_CENTS: String(DEMO_BALANCE_CENTS),
+          // Players wait for each reply before the next request; they cannot flood.
+          MAX_MESSAGES_PER_SECOND: '10000',
+          PUBLIC_ADDRESS: `127.0.0.1:${port}`,
+          REDIS_PREFIX: `loadtest-${prefix.slice(2, -1)}`,
+          ...(redis ? { REDIS_URL: redis.url } : {}),
+        };
+        const inspectPort = options.profileDir ? await freePort() : 0;
+        const nodeArgs = options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
+        // One after the other: the first opens the emissions, the others find them.
+        const server = await ChildServer.start({ name, script: 'src/server/main.ts', port, env, nodeArgs });
+        servers.push(server);
+        if (options.profileDir) profilers.push(await childProfiler(name, inspectPort));
+        log(`${name} (pid ${server.pid}) on ${server.url}`);
+      }
+      endpoints = servers.map((s) => s.url);
+    }
+    for (const e of endpoints) await assertUp(e);
+    for (const s of servers) s.sampler.start();
+    const redisPid = (redis as unknown as { process?: { pid?: number } } | undefined)?.process?.pid;
+    const redisSampler = redisPid ? new ProcSampler(redisPid) : undefined;
+    redisSampler?.start();
+    const samplers = [
+      ...servers.map((s) => ({ name: s.name, sampler: s.sampler })),
+      ...(redisSampler ? [{ name: 'redis', sampler: redisSampler }] : []),
+      { name: 'harness', sampler: harness },
+    ];
+
+    const reader = hooks.readBlocks ?? httpBlocks(endpoints[0]!, operatorToken);
+    const before = await readBlocks(reader);
+    if (options.profileDir) profilers.push(selfProfiler('harness'));
+    const window = profileWindow(profilers, 'game');
+    const phase = await drive({ target: 'game', endpoints, durationS: options.durationS, options, samplers, prefix, log, ...(window ? { window } : {}) });
+    run = phaseReport(phase, endpoints, options);
+    processes = [
+      ...servers.map((s) => usageOf(s.name, s.sampler, s.url)),
+      ...(redisSampler ? [usageOf('redis', redisSampler)] : []),
+    ];
+    const h = harness.usage();
+    harnessUsage = { cpuAvgPercent: h.cpuAvgPercent, rssMB: h.rssMaxMB };
+    for (const s of servers) if (s.exited) failures.push(`${s.name} exited during the run (${s.exited.code ?? s.exited.signal}):\n${s.output.slice(-2000)}`);
+
+    log(`checking the books: ${phase.players.length} players, ${phase.players.reduce((n, p) => n + p.units.length, 0)} units`);
+    const booksStarted = performance.now();
+    try {
+      const deadline = new Deadline(performance.now() + options.booksTimeoutS * 1000);
+      const collected = await collectBooks(phase.players, endpoints, deadline, options.requestTimeoutMs);
+      const after = await readBlocks(reader);
+      books = checkBooks({
+        players: collected.players,
+        recalls: collected.recalls,
+        blocksBefore: before.counts,
+        blocksAfter: after.counts,
+        ...(before.error ?? after.error ? { blocksError: `GET /admin/blocks: ${before.error ?? after.error}` } : {}),
+      });
+    } catch (err) {
+      books = { ok: false, problems: [`the books check did not finish: ${(err as Error).message}`], problemCount: 1 };
+    }
+    log(`books checked in ${((performance.now() - booksStarted) / 1000).toFixed(1)} s: ${books.ok ? 'exact' : `${books.problemCount} problems`}`);
+    await phase.close();
+    redisSampler?.stop();
+    if (run.throughput.unitsBought === 0) failures.push('no unit was bought during the window');
+  } catch (err) {
+    failures.push((err as Error).message);
+  } finally {
+    for (const p of profilers) p.close();
+    await Promise.all(servers.map((s) => s.stop()));
+    await redis?.stop();
+  }
+
+  // The baseline: the same load against a bare Colyseus server that only echoes.
+  let echo: PhaseReport | null = null;
+  let echoProcesses: ServerUsage[] = [];
+  let note: string | undefined;
+  if (options.echo) {
+    let server: ChildServer | undefined;
+    const echoProfilers: WindowProfiler[] = [];
+    try {
+      const inspectPort = options.profileDir ? await freePort() : 0;
+      server = await ChildServer.start({ name: 'echo', script: 'loadtest/echo-server.ts', port: await freePort(), env: {}, nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
+      server.sampler.start();
+      if (options.profileDir) echoProfilers.push(await childProfiler('echo', inspectPort), selfProfiler('harness'));
+      const window = profileWindow(echoProfilers, 'echo');
+      log(`echo server (pid ${server.pid}) on ${server.url}`);
+      const phase = await drive({
+        target: 'echo',
+        endpoints: [server.url],
+        durationS: options.echoDurationS,
+        options,
+        samplers: [{ name: 'echo', sampler: server.sampler }, { name: 'harness', sampler: harness }],
+        prefix,
+        log,
+        ...(window ? { window } : {}),
+      });
+      echo = phaseReport(phase, [server.url], options);
+      echoProcesses = [usageOf('echo', server.sampler, server.url)];
+      await phase.close();
+    } catch (err) {
+      note = `the echo baseline failed: ${(err as Error).message}`;
+      failures.push(note);
+    } finally {
+      for (const p of echoProfilers) p.close();
+      await server?.stop();
+    }
+  } else {
+    note = 'skipped (--no-echo)';
+  }
+  harness.stop();
+
+  const emptyRun: PhaseReport = run ?? phaseReport(
+    { target: 'game', stats: new Stats(), players: [], playersConnected: 0, feedSpectators: 0, tableWatchers: 0, watchedTables: 0, spectatorsConnected: 0, rampSeconds: 0, undrained: 0, close: async () => undefined },
+    endpoints,
+    options,
+  );
+  return {
+    format: 'loadtest-report/v1',
+    ok: books.ok && failures.length === 0,
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    command: hooks.command ?? '',
+    machine: { cpus: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}`, loadAverageAtStart: Math.round(loadAtStart * 100) / 100 },
+    options,
+    mode: { servers: options.endpoints ? 'given' : 'started', processes: options.endpoints ? options.endpoints.length : options.processes, redis: options.redis },
+    run: emptyRun,
+    books,
+    processes,
+    harness: harnessUsage,
+    baseline: { echo, processes: echoProcesses, ratio: ratio(emptyRun, echo), ...(note ? { note } : {}) },
+    failures,
+  };
+}
+
+export function defaultReportFile(startedAt: string): string {
+  return join('reports', `loadtest-${startedAt.replace(/[:.]/g, '-')}.json`);
+}

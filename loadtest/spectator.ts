@@ -1,0 +1,161 @@
+import type { Client, Room } from '@colyseus/sdk';
+import type { FinishBoard, SyntheticPlayer } from './player';
+import type { Stats } from './stats';
+
+/**
+ * Spectators, without an account: on the live-wins feed (`joinOrCreate('feed')`, `recent` then
+ * `win` messages), or watching a player's table (`joinById(roomId, { watch: true })`, the same
+ * state patches as the player). Each measures how long after the player's own client it got
+ * what it got.
+ */
+
+interface Win {
+  readonly game: string;
+  readonly amount: number;
+  readonly pseudonym: string;
+}
+
+/** Wins announced before the player's client saw the result wait for it, at most 10 s. */
+const EARLY_WIN_MS = 10_000;
+
+export class FeedSpectator {
+  room: Room | undefined;
+  private early: { index: number; win: Win; at: number }[] = [];
+  /** Per player: the number of the last of its wins this spectator matched. */
+  private readonly matched: Int32Array;
+
+  constructor(
+    private readonly client: InstanceType<typeof Client>,
+    private readonly stats: Stats,
+    private readonly board: FinishBoard,
+    /** Pseudonyms of this run's players are this prefix and their index; other wins are not ours to time. */
+    private readonly prefix: string,
+  ) {
+    this.matched = new Int32Array(board.players).fill(-1);
+  }
+
+  async join(): Promise<void> {
+    // Wins seen before joining are not this spectator's to time.
+    for (let i = 0; i < this.matched.length; i++) this.matched[i] = this.board.lastSeq(i);
+    const room = await this.client.joinOrCreate('feed');
+    this.room = room;
+    room.onMessage('recent', () => this.stats.count.received++);
+    room.onMessage('win', (win: Win) => this.onWin(win));
+    room.onMessage('*', () => this.stats.count.received++);
+    room.onStateChange(() => {
+      this.stats.count.received++;
+      this.stats.count.patches++;
+    });
+    room.onLeave((code) => {
+      if (this.room === room && code !== 1000 && code !== 4000) this.stats.error(`connection/feed_left_${code}`);
+    });
+  }
+
+  private indexOf(pseudonym: unknown): number | undefined {
+    if (typeof pseudonym !== 'string' || !pseudonym.startsWith(this.prefix)) return undefined;
+    const index = Number(pseudonym.slice(this.prefix.length));
+    return Number.isInteger(index) && index >= 0 && index < this.matched.length ? index : undefined;
+  }
+
+  private onWin(win: Win): void {
+    const now = performance.now();
+    this.stats.count.received++;
+    this.stats.count.feedWins++;
+    this.settleEarly(now);
+    const index = this.indexOf(win?.pseudonym);
+    if (index === undefined) return;
+    const seen = this.board.match(index, win.game, win.amount, this.matched[index]!);
+    if (seen) {
+      this.matched[index] = seen.seq;
+      this.stats.record(this.stats.feedDelay, now - seen.at);
+    } else {
+      this.early.push({ index, win, at: now });
+    }
+  }
+
+  /** Early wins whose result the player has seen since: ahead of the player; too old: unmatched. */
+  private settleEarly(now: number): void {
+    if (this.early.length === 0) return;
+    this.early = this.early.filter(({ index, win, at }) => {
+      const seen = this.board.match(index, win.game, win.amount, this.matched[index]!);
+      if (seen) {
+        this.matched[index] = seen.seq;
+        this.stats.count.feedAheadOfPlayer++;
+        this.stats.lead('feed', seen.at - at);
+        return false;
+      }
+      if (now - at > EARLY_WIN_MS) {
+        this.stats.count.feedUnmatched++;
+        return false;
+      }
+      return true;
+    });
+  }
+
+  async leave(): Promise<void> {
+    this.settleEarly(performance.now());
+    const room = this.room;
+    this.room = undefined;
+    await room?.leave(true).catch(() => undefined);
+  }
+}
+
+interface UnitView {
+  unitId: string;
+  steps: { length: number };
+}
+
+export class TableWatcher {
+  room: Room | undefined;
+
+  constructor(
+    private readonly client: InstanceType<typeof Client>,
+    private readonly stats: Stats,
+    private readonly player: SyntheticPlayer,
+    private readonly roomId: string,
+  ) {}
+
+  /** Steps of each unit this watcher has seen. */
+  private seen = new Map<string, number>();
+  private first = true;
+
+  async join(): Promise<void> {
+    const room = await this.client.joinById(this.roomId, { watch: true });
+    this.room = room;
+    room.onStateChange(() => this.onPatch());
+    room.onMessage('*', () => this.stats.count.received++);
+    room.onLeave((code) => {
+      if (this.room === room && code !== 1000 && code !== 4000) this.stats.error(`connection/watch_left_${code}`);
+    });
+  }
+
+  private onPatch(): void {
+    const now = performance.now();
+    this.stats.count.received++;
+    this.stats.count.patches++;
+    const state = this.room?.state as { units?: Iterable<UnitView> } | undefined;
+    if (!state?.units) return;
+    // The state at join holds steps played before: only steps after it are timed. A new
+    // purchase replaces the units, and their steps count from the first.
+    const first = this.first;
+    this.first = false;
+    const next = new Map<string, number>();
+    for (const unit of state.units) {
+      const count = unit.steps.length;
+      next.set(unit.unitId, count);
+      for (let seq = this.seen.get(unit.unitId) ?? (first ? count : 0); seq < count; seq++) {
+        const key = `${unit.unitId}:${seq}`;
+        const playerAt = this.player.stepSeenAt(key);
+        if (playerAt === undefined) this.player.earlyWatch.set(key, now);
+        else this.stats.record(this.stats.watchDelay, now - playerAt);
+      }
+    }
+    this.seen = next;
+  }
+
+  async leave(): Promise<void> {
+    const room = this.room;
+    this.room = undefined;
+    await room?.leave(true).catch(() => undefined);
+  }
+}

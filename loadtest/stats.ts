@@ -1,0 +1,154 @@
+import * as hdr from 'hdr-histogram-js';
+
+/**
+ * What a run measures, counted only while the window is open: latencies in HDR histograms
+ * (microseconds, 3 significant digits, up to 10 minutes), counters, and errors by code.
+ */
+
+export type Histogram = hdr.Histogram;
+
+export function histogram(): Histogram {
+  return hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 600_000_000, numberOfSignificantValueDigits: 3, autoResize: true });
+}
+
+/** Milliseconds with microsecond resolution. */
+export interface LatencySummary {
+  readonly count: number;
+  readonly p50: number;
+  readonly p95: number;
+  readonly p99: number;
+  readonly max: number;
+  readonly mean: number;
+}
+
+const ms = (us: number) => Math.round(us) / 1000;
+
+export function summarize(h: Histogram): LatencySummary {
+  if (h.totalCount === 0) return { count: 0, p50: 0, p95: 0, p99: 0, max: 0, mean: 0 };
+  return {
+    count: h.totalCount,
+    p50: ms(h.getValueAtPercentile(50)),
+    p95: ms(h.getValueAtPercentile(95)),
+    p99: ms(h.getValueAtPercentile(99)),
+    max: ms(h.maxValue),
+    mean: ms(h.mean),
+  };
+}
+
+export type Counters = Stats['count'];
+
+export class Stats {
+  /** Counting starts when the window opens; before and after, events are not counted. */
+  measuring = false;
+  windowStart = 0;
+  windowEnd = 0;
+
+  /** Send of `buy` or `act` → the state patch with the resulting step. */
+  readonly actionToPatch = histogram();
+  readonly buyToPatch = histogram();
+  readonly actToPatch = histogram();
+  /** Player's client saw `finished` → a feed spectator received the `win`. */
+  readonly feedDelay = histogram();
+  /** Player's client saw a step → a watcher of its table saw it. */
+  readonly watchDelay = histogram();
+  /** Leaving a table and opening another one (a game switch), join included. */
+  readonly tableSwitch = histogram();
+  /** Per-second window for the progress line. */
+  private secondLatency = histogram();
+
+  /** Counters, counted all the time; the report takes their growth over the window. */
+  readonly count = {
+    unitsBought: 0,
+    unitsFinished: 0,
+    /** Client → server messages (requests). */
+    sent: 0,
+    /** Server → client: replies, messages, state patches; spectators included. */
+    received: 0,
+    patches: 0,
+    feedWins: 0,
+    /** Wins a spectator got before the player's own client saw the result (should be none). */
+    feedAheadOfPlayer: 0,
+    /** Wins of this run's players that matched no result a player saw within 10 s. */
+    feedUnmatched: 0,
+    /** Steps a watcher got before the player's own client (should be none). */
+    watchAheadOfPlayer: 0,
+  };
+  private atStart: Counters = { ...this.count };
+  private atStop: Counters | undefined;
+  /** How far ahead of the player's client the earliest spectator was, at most (ms, window). */
+  feedLeadMaxMs = 0;
+  watchLeadMaxMs = 0;
+  /** Errors in the window. */
+  readonly errors = new Map<string, number>();
+  /** Errors at any time (ramp, window, drain, books). */
+  readonly allErrors = new Map<string, number>();
+
+  start(now: number): void {
+    for (const h of [this.actionToPatch, this.buyToPatch, this.actToPatch, this.feedDelay, this.watchDelay, this.tableSwitch, this.secondLatency]) h.reset();
+    this.errors.clear();
+    this.feedLeadMaxMs = this.watchLeadMaxMs = 0;
+    this.atStart = { ...this.count };
+    this.atStop = undefined;
+    this.windowStart = now;
+    this.measuring = true;
+  }
+
+  stop(now: number): void {
+    this.measuring = false;
+    this.windowEnd = now;
+    this.atStop = { ...this.count };
+  }
+
+  /** Growth of every counter over the window (so far, while it is open). */
+  window(): Counters {
+    const end = this.atStop ?? this.count;
+    const out = { ...end };
+    for (const key of Object.keys(out) as (keyof Counters)[]) out[key] = end[key] - this.atStart[key];
+    return out;
+  }
+
+  get windowSeconds(): number {
+    return ((this.measuring ? performance.now() : this.windowEnd) - this.windowStart) / 1000;
+  }
+
+  latency(kind: 'buy' | 'act', ms: number): void {
+    if (!this.measuring) return;
+    const us = Math.max(1, Math.round(ms * 1000));
+    this.actionToPatch.recordValue(us);
+    this.secondLatency.recordValue(us);
+    (kind === 'buy' ? this.buyToPatch : this.actToPatch).recordValue(us);
+  }
+
+  lead(kind: 'feed' | 'watch', ms: number): void {
+    if (!this.measuring) return;
+    if (kind === 'feed') this.feedLeadMaxMs = Math.max(this.feedLeadMaxMs, ms);
+    else this.watchLeadMaxMs = Math.max(this.watchLeadMaxMs, ms);
+  }
+
+  record(h: Histogram, ms: number): void {
+    if (this.measuring) h.recordValue(Math.max(1, Math.round(ms * 1000)));
+  }
+
+  error(code: string): void {
+    this.allErrors.set(code, (this.allErrors.get(code) ?? 0) + 1);
+    if (this.measuring) this.errors.set(code, (this.errors.get(code) ?? 0) + 1);
+  }
+
+  /** The p99 of the last second, in ms, and resets it. */
+  takeSecondP99(): number {
+    const p99 = this.secondLatency.totalCount ? this.secondLatency.getValueAtPercentile(99) / 1000 : 0;
+    this.secondLatency.reset();
+    return p99;
+  }
+}
+
+/** The code of an error thrown by the SDK or the harness: `ctx.reject` reasons carry one. */
+export function errorCode(err: unknown, fallback: string): string {
+  const e = err as { name?: string; reason?: { code?: unknown }; code?: unknown; message?: string } | undefined;
+  if (e?.reason && typeof e.reason.code === 'string') return e.reason.code;
+  if (typeof e?.code === 'string' && e.code.includes('/')) return e.code;
+  if (e?.message && /timed? ?out/i.test(e.message)) return 'harness/timeout';
+  const m = e?.message?.match(/^([a-z_]+\/[a-z_]+)/);
+  if (m) return m[1]!;
+  return fallback;
+}

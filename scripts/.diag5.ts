@@ -1,0 +1,30 @@
+import { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
+import { RedisStore } from '../src/dealer/redis-store';
+import { NOEL_TABLES } from '../src/games/noel-de-la-chance/prize-table';
+import { RedisServer } from '../test/support/redis-server';
+const TABLE = NOEL_TABLES[0]!;
+const batch = Number(process.argv[2] ?? 50);
+const appendOnly = process.argv[3] === 'aof';
+const server = await RedisServer.start({ appendOnly });
+const redis = new Redis(server.url, { enableAutoPipelining: true });
+const store = new RedisStore(redis, { prefix: 'bench' });
+await store.openEmission({ emissionId: 'bench', table: TABLE, blockCount: 3, now: Date.now() });
+await Promise.all(Array.from({ length: 1000 }, (_, p) => store.deposit(`p${p}`, 1e9, 'bench', Date.now())));
+const sha = String(await redis.script('LOAD', readFileSync('/tmp/purchaseUnits.lua', 'utf8')));
+await redis.config('RESETSTAT');
+const N = 100000; let j = 0;
+const t0 = performance.now();
+const lanes = Number(process.argv[4] ?? 4);
+await Promise.all(Array.from({ length: lanes }, async () => { while (j < N) {
+  const keys = ['bench:{seq:noel-de-la-chance:50}:current', 'bench:{seq:noel-de-la-chance:50}:', 'bench:{seq:noel-de-la-chance:50}:unsettled'];
+  const args: (string|number)[] = [Date.now(), 50];
+  for (let i = 0; i < batch; i++) { const k = j++; const p = `p${k % 1000}`; keys.push(`bench:{player:${p}}:wallet`, `bench:{player:${p}}:journal`, `bench:{player:${p}}:sales`, `bench:{player:${p}}:unsettled`, `bench:{player:${p}}:request:r${k}`); args.push(p, `r${k}`, ''); }
+  const r = await redis.evalsha(sha, keys.length, ...keys, ...args) as unknown[][];
+  if (r[0]![0] !== 1) throw new Error(String(r[0]));
+} }));
+const s = (performance.now() - t0) / 1000;
+const info = await redis.info('commandstats');
+const cpuInfo = await redis.info('cpu');
+console.log(`batch ${batch} aof ${appendOnly} lanes ${lanes}: rate`, Math.round(N / s), 'usec per purchase', Number(/cmdstat_evalsha:.*usec_per_call=([\d.]+)/.exec(info)?.[1]) / batch, 'redis cpu', /used_cpu_user:([\d.]+)/.exec(cpuInfo)?.[1], /used_cpu_sys:([\d.]+)/.exec(cpuInfo)?.[1]);
+redis.disconnect(); await server.stop();

@@ -1,0 +1,166 @@
+/**
+ * `npm run bench:dealer`: purchases per second through the RedisStore, against `redis-benchmark`
+ * running a Lua script that does the bare equivalent work (increment a cursor, debit a wallet,
+ * append a journal line), on the same private Redis with appendonly yes + appendfsync always.
+ * Rounds alternate between the two so that both see the same disk (whose fsync time drifts a
+ * lot on a shared machine); the medians and their ratio are printed, as JSON on the last line.
+ * Progress goes to stderr.
+ *
+ * Options: --purchases <n per round> --rounds <n> --in-flight <n> --players <n>
+ */
+import { spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { RedisStore } from '../src/dealer/redis-store';
+import { NOEL_TABLES } from '../src/games/noel-de-la-chance/prize-table';
+import { RedisServer } from '../test/support/redis-server';
+
+const { values } = parseArgs({
+  options: {
+    purchases: { type: 'string', default: '50000' },
+    rounds: { type: 'string', default: '5' },
+    'in-flight': { type: 'string', default: '50' },
+    players: { type: 'string', default: '1000' },
+  },
+});
+const PURCHASES = positive('purchases');
+const ROUNDS = positive('rounds');
+const IN_FLIGHT = positive('in-flight');
+const PLAYERS = positive('players');
+const TABLE = NOEL_TABLES[0]!;
+const REDIS_BENCHMARK = process.env['REDIS_BENCHMARK'] ?? 'redis-benchmark';
+
+/** The equivalent work, bare: what a purchase must at least do on Redis. */
+const EQUIVALENT_LUA = `
+local position = redis.call('INCR', KEYS[1])
+local balance = redis.call('HINCRBY', KEYS[2], 'balance', -tonumber(ARGV[1]))
+redis.call('RPUSH', KEYS[3], 'stake|-' .. ARGV[1] .. '|' .. balance .. '|' .. ARGV[2] .. '|unit:' .. position)
+return position`;
+
+function positive(name: keyof typeof values): number {
+  const n = Number(values[name]);
+  if (!Number.isSafeInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive whole number`);
+    process.exit(2);
+  }
+  return n;
+}
+
+function progress(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+async function dealerRound(store: RedisStore, round: number): Promise<number> {
+  let issued = 0;
+  let done = 0;
+  const started = performance.now();
+  const ticker = setInterval(() => {
+    const s = (performance.now() - started) / 1000;
+    progress(`  dealer round ${round}: ${done} / ${PURCHASES} purchases, ${Math.round(done / s)}/s`);
+  }, 1000);
+  const lane = async () => {
+    while (issued < PURCHASES) {
+      const k = issued++;
+      const result = await store.purchase({
+        playerId: `p${k % PLAYERS}`,
+        requestId: `b${round}-${k}`,
+        game: TABLE.game,
+        stake: TABLE.stake,
+        now: Date.now(),
+      });
+      if (!result.ok) throw new Error(`purchase refused: ${result.code} ${result.message}`);
+      done++;
+    }
+  };
+  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  clearInterval(ticker);
+  return PURCHASES / ((performance.now() - started) / 1000);
+}
+
+async function redisBenchmarkRound(port: number, sha: string, round: number): Promise<number> {
+  const args = [
+    '-h', '127.0.0.1', '-p', String(port),
+    '-c', String(IN_FLIGHT), '-n', String(PURCHASES), '-r', String(PLAYERS), '--csv',
+    'EVALSHA', sha, '3', 'rb:cursor', 'rb:wallet:__rand_int__', 'rb:journal:__rand_int__', String(TABLE.stake), String(Date.now()),
+  ];
+  const started = performance.now();
+  const ticker = setInterval(() => progress(`  redis-benchmark round ${round}: ${Math.round((performance.now() - started) / 1000)} s`), 1000);
+  const output = await new Promise<string>((resolve, reject) => {
+    const child = spawn(REDIS_BENCHMARK, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('error', (err) => reject(new Error(`cannot run ${REDIS_BENCHMARK}: ${err.message}`)));
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`redis-benchmark exited ${code}:\n${out}`))));
+  });
+  clearInterval(ticker);
+  // --csv: a header line, then "<test>","<requests per second>",...
+  const row = output.trim().split('\n').find((line) => line.startsWith('"EVALSHA'));
+  const rps = Number(row?.split('","')[1]);
+  if (!Number.isFinite(rps)) throw new Error(`no figure in redis-benchmark's output:\n${output}`);
+  return rps;
+}
+
+async function main(): Promise<void> {
+  progress(`starting redis-server (appendonly yes, appendfsync always)`);
+  const server = await RedisServer.start({ appendOnly: true });
+  const redis = new Redis(server.url, { enableAutoPipelining: true });
+  try {
+    const store = new RedisStore(redis, { prefix: 'bench' });
+    const blockCount = Math.ceil((PURCHASES * ROUNDS) / TABLE.blockSize) + 1;
+    await store.openEmission({ emissionId: 'bench', table: TABLE, blockCount, now: Date.now() });
+    const funds = PURCHASES * ROUNDS * TABLE.stake;
+    await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.deposit(`p${p}`, funds, 'bench', Date.now())));
+    const sha = String(await redis.script('LOAD', EQUIVALENT_LUA));
+
+    const dealer: number[] = [];
+    const bench: number[] = [];
+    for (let round = 1; round <= ROUNDS; round++) {
+      dealer.push(await dealerRound(store, round));
+      progress(`dealer round ${round}: ${Math.round(dealer.at(-1)!)} purchases/s`);
+      bench.push(await redisBenchmarkRound(server.port, sha, round));
+      progress(`redis-benchmark round ${round}: ${Math.round(bench.at(-1)!)} scripts/s`);
+    }
+    await store.close();
+
+    const dealerPerSecond = Math.round(median(dealer));
+    const redisBenchmarkPerSecond = Math.round(median(bench));
+    const ratio = Number((dealerPerSecond / redisBenchmarkPerSecond).toFixed(3));
+    // The disk's fsync time drifts during a run: the ratio of each pair of neighbouring rounds
+    // shows how much of the spread is the disk's.
+    const pairRatios = dealer.map((d, i) => Number((d / bench[i]!).toFixed(3)));
+    console.log(`dealer (RedisStore.purchase, ${IN_FLIGHT} in flight, one auto-pipelined connection): ${dealerPerSecond} purchases/s`);
+    console.log(`redis-benchmark (equivalent Lua, ${IN_FLIGHT} clients): ${redisBenchmarkPerSecond} scripts/s`);
+    console.log(`ratio ${ratio} (target ≥ 0.8); round by round: ${pairRatios.join(', ')}`);
+    console.log(
+      JSON.stringify({
+        dealerPurchasesPerSecond: dealerPerSecond,
+        redisBenchmarkPerSecond,
+        ratio,
+        target: 0.8,
+        appendfsync: 'always',
+        purchasesPerRound: PURCHASES,
+        rounds: ROUNDS,
+        inFlight: IN_FLIGHT,
+        players: PLAYERS,
+        dealerRounds: dealer.map(Math.round),
+        redisBenchmarkRounds: bench.map(Math.round),
+        pairRatios,
+        medianPairRatio: median(pairRatios),
+      }),
+    );
+  } finally {
+    redis.disconnect();
+    await server.stop();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

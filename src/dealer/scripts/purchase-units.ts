@@ -1,0 +1,90 @@
+import type { RunScript } from './commands';
+import { scriptError, type DealerScriptError } from './errors';
+import { int, replyList } from './reply';
+
+export interface SequenceKeysForPurchase {
+  readonly current: string;
+  readonly base: string;
+  readonly sequenceUnsettled: string;
+}
+
+export interface BatchedPurchase {
+  readonly wallet: string;
+  readonly journal: string;
+  readonly playerSales: string;
+  readonly playerUnsettled: string;
+  readonly playerId: string;
+  readonly requestId: string;
+  readonly now: number;
+  readonly picks: string;
+}
+
+export type PurchaseUnitResult =
+  | {
+      readonly kind: 'sold';
+      readonly emissionId: string;
+      readonly index: number;
+      readonly position: number;
+      readonly tierId: number;
+      readonly prize: number;
+      readonly balanceBefore: number;
+      readonly balanceAfter: number;
+    }
+  | { readonly kind: 'replayed'; readonly unitId: string }
+  /**
+   * From the error factory: `purchase/unknown_game`, `purchase/game_closed`,
+   * `purchase/insufficient_funds` (with the balance), or `dealer/next_block_not_printed`
+   * (with the emission and index of the block to print).
+   */
+  | { readonly kind: 'refused'; readonly error: DealerScriptError };
+
+export interface PurchaseUnitsResult {
+  readonly emissionId: string;
+  /** The last block the batch opened (the one after it is to be printed), or undefined. */
+  readonly openedIndex: number | undefined;
+  /** One per purchase, in order. */
+  readonly results: readonly PurchaseUnitResult[];
+}
+
+function unitResult(reply: unknown): PurchaseUnitResult {
+  const list = replyList('purchaseUnits', reply);
+  const code = int(list[0]);
+  switch (code) {
+    case 1:
+      return {
+        kind: 'sold',
+        emissionId: String(list[1]),
+        index: int(list[2]),
+        position: int(list[3]),
+        tierId: int(list[4]),
+        prize: int(list[5]),
+        balanceBefore: int(list[6]),
+        balanceAfter: int(list[7]),
+      };
+    case 2:
+      return { kind: 'replayed', unitId: String(list[1]) };
+    case -3:
+      return { kind: 'refused', error: scriptError('purchaseUnits', code, { balance: int(list[1]) }) };
+    case -4:
+      return { kind: 'refused', error: scriptError('purchaseUnits', code, { emissionId: String(list[1]), index: int(list[2]) }) };
+    default:
+      return { kind: 'refused', error: scriptError('purchaseUnits', code) };
+  }
+}
+
+/** purchaseUnits.lua: a batch of purchases on one sequence, each with its own result. */
+export async function purchaseUnits(
+  run: RunScript,
+  keys: SequenceKeysForPurchase,
+  stake: number,
+  purchases: readonly BatchedPurchase[],
+): Promise<PurchaseUnitsResult> {
+  const reply = await run(
+    'purchaseUnits',
+    [keys.current, keys.base, keys.sequenceUnsettled, ...purchases.flatMap((p) => [p.wallet, p.journal, p.playerSales, p.playerUnsettled])],
+    [stake, ...purchases.flatMap((p) => [p.playerId, p.requestId, p.now, p.picks])],
+  );
+  if (!Array.isArray(reply) || reply.length !== purchases.length + 2) throw scriptError('purchaseUnits', Number.NaN);
+  const opened = int(reply[1]);
+  return { emissionId: String(reply[0]), openedIndex: opened >= 0 ? opened : undefined, results: reply.slice(2).map(unitResult) };
+}

@@ -1,0 +1,286 @@
+import type { Presence } from '@colyseus/core';
+import type { DealerStore } from '../dealer/types';
+import type { GameId } from '../games/types';
+import type { Cents } from '../money';
+import type { LiveUnit, RevealEnd } from '../play/play-service';
+
+/**
+ * The live wins feed and the count of prizes left, shared by every process through Colyseus
+ * presence (RedisPresence with REDIS_URL, LocalPresence embedded).
+ *
+ * No spoilers (DESIGN §3.5): a win is published when its reveal has ended AND the player's last
+ * step has been sent to the player. The play service tells `revealEnded` when it credits a
+ * prize; a unit the player (or the purchase) finished is then held until the table that
+ * showed the last step says `shown`, after its patch went out. A unit the server completed
+ * (abandoned) has no one watching it and is published at once. The prizes-left count moves at
+ * the same moment, never at sale: a count that dropped when a unit was sold would tell its
+ * buyer that it wins before the reveal.
+ *
+ * What a spectator gets is a `Win`: game, price, amount, time and pseudonym; never the account
+ * id, the unit id, a balance or a token.
+ */
+
+/** One published win. Amounts in integer cents; `at` is when the reveal ended (ISO 8601). */
+export interface Win {
+  readonly game: GameId;
+  readonly stake: Cents;
+  readonly amount: Cents;
+  readonly at: string;
+  readonly pseudonym: string;
+}
+
+/** What goes over the presence channel: the win and its place in the shared list. */
+export interface WinMessage {
+  readonly seq: number;
+  readonly win: Win;
+}
+
+export interface TierLeft {
+  readonly tierId: number;
+  readonly prize: Cents;
+  /** Prizes of this tier in the block whose reveal has not ended (unsold, or sold and unrevealed). */
+  readonly left: number;
+}
+
+/** One open block's prizes left, per winning tier (tier 0, the losing units, is not listed). */
+export interface PrizesLeft {
+  readonly game: GameId;
+  readonly stake: Cents;
+  readonly blockId: string;
+  readonly tiers: readonly TierLeft[];
+}
+
+export interface WinFeedOptions {
+  /** Namespaces the presence keys and channels (REDIS_PREFIX). */
+  readonly prefix: string;
+  /** How many recent wins are kept for late joiners (FEED_RECENT). */
+  readonly recent: number;
+  /** Smallest amount published (FEED_MIN_PRIZE_CENTS, ≥ 1). */
+  readonly minPrize: Cents;
+  /** How long a pseudonym is remembered for a unit the server may complete later (s). */
+  readonly pseudonymTtlSeconds: number;
+  /**
+   * True when the presence is shared by processes (Redis): pseudonyms are kept there, with a
+   * time to live. False (embedded): they are kept in this process, at most 100,000 of them
+   * (LocalPresence's own expiry keeps an unreferenced timer per key, which would hold the
+   * process open).
+   */
+  readonly sharedPresence: boolean;
+  /**
+   * A held win whose table never says `shown` (no table showed it, e.g. a unit played through
+   * the service directly) is published after this long, so that no win is lost.
+   */
+  readonly holdMs?: number;
+  readonly log?: (line: string) => void;
+}
+
+const DEFAULT_HOLD_MS = 10_000;
+const LOCAL_PSEUDONYMS = 100_000;
+const UNKNOWN_PSEUDONYM = 'a player';
+
+interface Held {
+  readonly unit: LiveUnit;
+  readonly timer: NodeJS.Timeout;
+}
+
+export class WinFeed {
+  /** Presence channel of published wins (`WinMessage`). */
+  readonly winsChannel: string;
+  /** Presence channel told (empty payload) whenever a prize left the prizes-left count. */
+  readonly revealedChannel: string;
+  private readonly recentKey: string;
+  private readonly seqKey: string;
+  private readonly held = new Map<string, Held>();
+  private readonly localPseudonyms = new Map<string, string>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private prizesCache: { at: number; value: Promise<PrizesLeft[]> } | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly presence: Presence,
+    private readonly dealer: DealerStore,
+    private readonly options: WinFeedOptions,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.winsChannel = `${options.prefix}:feed:wins`;
+    this.revealedChannel = `${options.prefix}:feed:revealed`;
+    this.recentKey = `${options.prefix}:feed:recent`;
+    this.seqKey = `${options.prefix}:feed:seq`;
+  }
+
+  /** The play service's listener: a unit's reveal ended and its prize was credited. */
+  readonly revealEnded = (event: RevealEnd): void => {
+    if (this.closed) return;
+    const { unit } = event;
+    if (event.by === 'server') {
+      // Completed by the server: no table is showing it, nothing to wait for.
+      this.track(this.publish(unit, undefined));
+      return;
+    }
+    const unitId = unit.sale.unitId;
+    const timer = setTimeout(() => {
+      this.held.delete(unitId);
+      this.track(this.publish(unit, undefined));
+    }, this.options.holdMs ?? DEFAULT_HOLD_MS);
+    timer.unref();
+    this.held.set(unitId, { unit, timer });
+  };
+
+  /**
+   * The table showing `unitId` has sent its last step to its player: its win may go out now.
+   * Harmless for a unit that is not held (unfinished, or already published).
+   */
+  shown(unitId: string, pseudonym: string): void {
+    const held = this.held.get(unitId);
+    if (!held) return;
+    this.held.delete(unitId);
+    clearTimeout(held.timer);
+    this.track(this.publish(held.unit, pseudonym));
+  }
+
+  /** Remembers a player's pseudonym for a win the server may publish later (abandoned unit). */
+  async rememberPseudonym(playerId: string, pseudonym: string): Promise<void> {
+    if (this.options.sharedPresence) {
+      await this.presence.setex(this.pseudonymKey(playerId), pseudonym, this.options.pseudonymTtlSeconds);
+      return;
+    }
+    this.localPseudonyms.delete(playerId);
+    this.localPseudonyms.set(playerId, pseudonym);
+    if (this.localPseudonyms.size > LOCAL_PSEUDONYMS) this.localPseudonyms.delete(this.localPseudonyms.keys().next().value!);
+  }
+
+  private async pseudonymOf(playerId: string): Promise<string> {
+    const known = this.options.sharedPresence
+      ? ((await this.presence.get(this.pseudonymKey(playerId))) as string | null | undefined)
+      : this.localPseudonyms.get(playerId);
+    return known ?? UNKNOWN_PSEUDONYM;
+  }
+
+  /** The last `recent` wins with their places, oldest first; trims what is older. */
+  async recent(): Promise<WinMessage[]> {
+    const all = await this.presence.hgetall(this.recentKey);
+    const entries: WinMessage[] = [];
+    for (const [field, json] of Object.entries(all ?? {})) {
+      const seq = Number(field);
+      if (!Number.isSafeInteger(seq)) continue;
+      try {
+        entries.push({ seq, win: JSON.parse(json) as Win });
+      } catch {
+        // a damaged entry is dropped below
+      }
+    }
+    entries.sort((a, b) => a.seq - b.seq);
+    const keep = this.options.recent;
+    const old = entries.length > keep ? entries.slice(0, entries.length - keep) : [];
+    for (const entry of old) await this.presence.hdel(this.recentKey, String(entry.seq));
+    return keep === 0 ? [] : entries.slice(-keep);
+  }
+
+  /**
+   * Prizes left per tier of every open block. Cached for `maxAgeMs` (the HTTP route and the
+   * feed rooms of one process share one computation).
+   */
+  prizesLeft(maxAgeMs = 1000): Promise<PrizesLeft[]> {
+    const at = this.now();
+    if (this.prizesCache && at - this.prizesCache.at < maxAgeMs) return this.prizesCache.value;
+    const value = this.computePrizesLeft();
+    this.prizesCache = { at, value };
+    value.catch(() => {
+      if (this.prizesCache?.value === value) this.prizesCache = undefined;
+    });
+    return value;
+  }
+
+  /** A prize left the count (told by the presence channel): the next read recomputes. */
+  forgetPrizesLeft(): void {
+    this.prizesCache = undefined;
+  }
+
+  /** Waits for every publication in flight (tests, shutdown). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  /** Publishes what is held at once (nothing is lost at shutdown), then stops. */
+  async close(): Promise<void> {
+    for (const [unitId, held] of [...this.held]) {
+      this.held.delete(unitId);
+      clearTimeout(held.timer);
+      this.track(this.publish(held.unit, undefined));
+    }
+    await this.settled();
+    this.closed = true;
+  }
+
+  private track(task: Promise<void>): void {
+    const tracked = task.catch((err: unknown) => (this.options.log ?? console.error)(`win feed: ${String(err)}`));
+    this.inFlight.add(tracked);
+    void tracked.finally(() => this.inFlight.delete(tracked));
+  }
+
+  private async publish(unit: LiveUnit, pseudonym: string | undefined): Promise<void> {
+    const { sale } = unit;
+    if (sale.prize <= 0) return;
+    // The prize leaves the count now that its reveal has ended (and not before).
+    await this.presence.hincrby(this.revealedKey(sale.blockId), String(sale.tierId), 1);
+    this.prizesCache = undefined;
+    await this.presence.publish(this.revealedChannel, 1);
+    if (sale.prize < this.options.minPrize) return;
+    const lastStep = unit.steps[unit.steps.length - 1];
+    const win: Win = {
+      game: sale.game,
+      stake: sale.stake,
+      amount: sale.prize,
+      at: new Date(lastStep?.at ?? this.now()).toISOString(),
+      pseudonym: pseudonym ?? (await this.pseudonymOf(sale.playerId)),
+    };
+    const seq = await this.presence.incr(this.seqKey);
+    if (this.options.recent > 0) {
+      await this.presence.hset(this.recentKey, String(seq), JSON.stringify(win));
+      if (seq > this.options.recent) await this.presence.hdel(this.recentKey, String(seq - this.options.recent));
+    }
+    const message: WinMessage = { seq, win };
+    await this.presence.publish(this.winsChannel, message);
+  }
+
+  private async computePrizesLeft(): Promise<PrizesLeft[]> {
+    const emissions = await this.dealer.listEmissions();
+    const out: PrizesLeft[] = [];
+    for (const emission of emissions) {
+      for (const block of emission.blocks) {
+        if (block.state !== 'open') continue;
+        const revealed = (await this.presence.hgetall(this.revealedKey(block.blockId))) ?? {};
+        out.push({
+          game: emission.game,
+          stake: emission.stake,
+          blockId: block.blockId,
+          tiers: emission.table.tiers.map((tier, i) => {
+            const tierId = i + 1;
+            return { tierId, prize: tier.prize, left: Math.max(0, tier.count - Number(revealed[String(tierId)] ?? 0)) };
+          }),
+        });
+      }
+    }
+    out.sort((a, b) => (a.game < b.game ? -1 : a.game > b.game ? 1 : a.stake - b.stake));
+    return out;
+  }
+
+  private revealedKey(blockId: string): string {
+    return `${this.options.prefix}:feed:revealed:${blockId}`;
+  }
+
+  private pseudonymKey(playerId: string): string {
+    return `${this.options.prefix}:feed:pseudonym:${playerId}`;
+  }
+}
+
+let current: WinFeed | undefined;
+
+/** The process's feed, set by `startServer` (rooms and routes reach it here). */
+export function setWinFeed(feed: WinFeed | undefined): void {
+  current = feed;
+}
+
+export function winFeed(): WinFeed | undefined {
+  return current;
+}

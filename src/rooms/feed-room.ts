@@ -1,0 +1,123 @@
+import { Room, type Client, type MessageContext } from '@colyseus/core';
+import { winFeed, type PrizesLeft, type WinFeed, type WinMessage } from '../feed/win-feed';
+import { services } from '../server/services';
+
+/** Prizes left go out at most this often, and are checked this often even without a win. */
+const PRIZES_EVERY_MS = 1000;
+const PRIZES_CHECK_MS = 5000;
+
+/** Request types a feed spectator might try: each is answered `spectator/read_only`. */
+const PLAYER_REQUESTS = ['buy', 'act', 'wallet', 'history', 'recall', 'watchers'] as const;
+
+const READ_ONLY = { code: 'spectator/read_only', message: 'the feed is read-only: watch, do not send' };
+
+/**
+ * The live wins feed: anyone may join (`joinOrCreate('feed')`, no token). A spectator gets
+ * `recent` `{ wins }` (the last FEED_RECENT wins, oldest first), then `win` for every win
+ * published by any process (presence pub/sub), and, with PRIZES_LEFT, `prizes_left` on joining
+ * and whenever the count changes (at most once a second). No state, no patches: messages only.
+ * Whatever a spectator sends is refused with `spectator/read_only`.
+ */
+export class FeedRoom extends Room {
+  private feed!: WinFeed;
+  private recentLimit = 0;
+  private readonly recentWins: WinMessage[] = [];
+  private readonly seen = new Set<number>();
+  private prizes: PrizesLeft[] | undefined;
+  private prizesJson = '';
+  private prizesTimer: { clear(): void } | undefined;
+  private lastPrizesAt = 0;
+
+  override async onCreate(): Promise<void> {
+    const { config } = services();
+    const feed = winFeed();
+    if (!feed) throw new Error('the feed room needs the win feed');
+    this.feed = feed;
+    this.recentLimit = config.feedRecent;
+    this.maxClients = config.feedRoomMaxClients;
+    this.maxMessagesPerSecond = config.maxMessagesPerSecond;
+
+    // Subscribe first, then read the shared list: a win published in between is in one or
+    // both, and the sequence numbers drop the duplicate.
+    const early: WinMessage[] = [];
+    let loaded = false;
+    await this.presence.subscribe(feed.winsChannel, (message: WinMessage) => {
+      if (loaded) this.onWin(message);
+      else early.push(message);
+    });
+    for (const message of await feed.recent()) this.remember(message);
+    for (const message of early) this.remember(message);
+    loaded = true;
+
+    if (config.prizesLeft) {
+      this.prizes = await feed.prizesLeft();
+      this.prizesJson = JSON.stringify(this.prizes);
+      this.lastPrizesAt = Date.now();
+      await this.presence.subscribe(feed.revealedChannel, () => this.prizesChanged());
+      this.clock.setInterval(() => this.schedulePrizes(), PRIZES_CHECK_MS);
+    }
+
+    for (const type of PLAYER_REQUESTS) this.onMessage(type, (client, _message, ctx) => this.refuse(client, ctx));
+    this.onMessage('*', (client) => this.refuse(client, undefined));
+  }
+
+  override onJoin(client: Client): void {
+    // Synchronous on purpose: `recent` is queued before any `win` can reach this client.
+    client.send('recent', { wins: this.recentWins.map((m) => m.win) });
+    if (this.prizes) client.send('prizes_left', this.prizes);
+  }
+
+  override onDispose(): void {
+    this.prizesTimer?.clear();
+  }
+
+  private onWin(message: WinMessage): void {
+    if (!this.remember(message)) return;
+    this.broadcast('win', message.win);
+  }
+
+  /** Keeps the last N wins in order; false when this one was already here. */
+  private remember(message: WinMessage): boolean {
+    if (this.seen.has(message.seq)) return false;
+    this.seen.add(message.seq);
+    let i = this.recentWins.length;
+    while (i > 0 && this.recentWins[i - 1]!.seq > message.seq) i--;
+    this.recentWins.splice(i, 0, message);
+    while (this.recentWins.length > this.recentLimit) this.seen.delete(this.recentWins.shift()!.seq);
+    return true;
+  }
+
+  /** A prize left the count somewhere: recompute soon (at most once a second). */
+  private prizesChanged(): void {
+    this.feed.forgetPrizesLeft();
+    this.schedulePrizes();
+  }
+
+  private schedulePrizes(): void {
+    if (this.prizesTimer) return;
+    const delay = Math.max(0, this.lastPrizesAt + PRIZES_EVERY_MS - Date.now());
+    this.prizesTimer = this.clock.setTimeout(() => {
+      this.lastPrizesAt = Date.now();
+      this.feed.prizesLeft(PRIZES_EVERY_MS / 2).then(
+        (prizes) => {
+          this.prizesTimer = undefined;
+          const json = JSON.stringify(prizes);
+          if (json === this.prizesJson) return;
+          this.prizes = prizes;
+          this.prizesJson = json;
+          this.broadcast('prizes_left', prizes);
+        },
+        (err: unknown) => {
+          this.prizesTimer = undefined;
+          console.error(`prizes left: ${String(err)}`);
+        },
+      );
+    }, delay);
+  }
+
+  private refuse(client: Client, ctx: MessageContext | undefined): unknown {
+    if (ctx?.id !== undefined) return ctx.reject(READ_ONLY);
+    client.send('refused', READ_ONLY);
+    return undefined;
+  }
+}

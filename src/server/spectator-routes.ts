@@ -1,0 +1,46 @@
+import { matchMaker } from '@colyseus/core';
+import type { Application, Request, Response } from 'express';
+import { winFeed } from '../feed/win-feed';
+import type { TableMetadata } from '../rooms/table-room';
+import type { Services } from './services';
+
+/** One table open to watchers, as `GET /tables` lists it. */
+export interface OpenTable {
+  readonly roomId: string;
+  readonly game: string;
+  readonly pseudonym: string;
+  readonly watchers: number;
+}
+
+function fail(res: Response, status: number, code: string, message: string): void {
+  res.status(status).json({ error: { code, message } });
+}
+
+/**
+ * Routes for spectators, no account needed: the tables open to watchers (from the matchmaker's
+ * listing, so every process's tables, through the Redis driver) and the prizes left per open
+ * block.
+ */
+export function mountSpectatorRoutes(app: Application, services: Services): void {
+  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => {
+    handler(req, res).catch((err: unknown) => {
+      console.error(err);
+      if (!res.headersSent) fail(res, 500, 'server/error', 'internal error');
+    });
+  };
+
+  app.get('/tables', wrap(async (_req, res) => {
+    const rooms = await matchMaker.query({ name: 'table', watchable: true } as never);
+    const tables: OpenTable[] = rooms.map((room) => {
+      const metadata = room.metadata as TableMetadata;
+      return { roomId: room.roomId, game: metadata.game, pseudonym: metadata.pseudonym, watchers: metadata.watchers };
+    });
+    res.json(tables);
+  }));
+
+  app.get('/prizes-left', wrap(async (_req, res) => {
+    const feed = winFeed();
+    if (!services.config.prizesLeft || !feed) return fail(res, 404, 'prizes_left/off', 'the prizes-left count is off on this server');
+    res.json(await feed.prizesLeft());
+  }));
+}

@@ -1,0 +1,81 @@
+import { strict as assert } from 'node:assert';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DEFAULTS, parseOptions, UsageError } from '../../loadtest/options';
+import { formatReport, writeReport, type Report } from '../../loadtest/report';
+import { runLoadtest } from '../../loadtest/run';
+
+/**
+ * The harness end to end, small and short: 5 players for 3 s against an embedded server process
+ * it starts itself, then the echo baseline; the books must come out exact and the report must
+ * have every field the issue asks for.
+ */
+
+describe('load-test harness', function () {
+  this.timeout(120_000);
+  let report: Report;
+  const dir = mkdtempSync(join(tmpdir(), 'loadtest-'));
+
+  before(async () => {
+    const options = parseOptions(['--players', '5', '--spectators', '0', '--duration', '3', '--warmup', '0', '--echo-duration', '1', '--drain', '10', '--quiet']);
+    const lines: string[] = [];
+    report = await runLoadtest(options, { log: (line) => lines.push(line) });
+    if (!report.ok) console.error(formatReport(report, undefined), '\n', lines.join('\n'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('plays units against a server process it started, and checks the books exactly', () => {
+    assert.equal(report.ok, true, JSON.stringify({ failures: report.failures, books: report.books.problems }));
+    assert.equal(report.books.ok, true);
+    assert.ok('checked' in report.books);
+    const { checked } = report.books as Extract<Report['books'], { checked: unknown }>;
+    assert.equal(checked.players, 5);
+    assert.ok(checked.units > 0 && checked.unitsFinished === checked.units, 'every unit bought was finished by the drain');
+    assert.equal(checked.recallsRescored, checked.units, 'every finished unit re-scored by its game rules');
+    assert.ok(checked.blocks >= 1);
+  });
+
+  it('reports throughput, latency percentiles, errors and each server process', () => {
+    const { run } = report;
+    assert.equal(run.players.connected, 5);
+    assert.ok(run.throughput.unitsPerSecond > 0);
+    assert.ok(run.throughput.messagesPerSecond > run.throughput.unitsPerSecond);
+    const l = run.latency.actionToPatch;
+    assert.ok(l.count > 0 && l.p50 > 0 && l.p50 <= l.p95 && l.p95 <= l.p99 && l.p99 <= l.max, JSON.stringify(l));
+    assert.equal(l.count, run.latency.buy.count + run.latency.act.count);
+    assert.deepEqual(Object.keys(run.spectatorDelays.feed), ['count', 'p50', 'p95', 'p99', 'max', 'mean']);
+    assert.equal(typeof run.errors.total, 'number');
+    assert.equal(report.processes.length, 1);
+    const [server] = report.processes;
+    assert.equal(server!.name, 'server-1');
+    assert.ok(server!.pid > 0 && server!.cpuAvgPercent > 0 && server!.rssMaxMB > 0, JSON.stringify(server));
+  });
+
+  it('runs the echo baseline and reports the ratio to it', () => {
+    const { echo, ratio } = report.baseline;
+    assert.ok(echo, report.baseline.note);
+    assert.ok(echo.throughput.unitsPerSecond > 0 && echo.latency.actionToPatch.count > 0);
+    assert.ok(ratio && ratio.unitsPerSecond > 0 && ratio.p99 > 0, JSON.stringify(ratio));
+  });
+
+  it('writes the report as JSON and formats it for a reader', () => {
+    const file = join(dir, 'report.json');
+    writeReport(report, file);
+    assert.ok(existsSync(file));
+    assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), JSON.parse(JSON.stringify(report)));
+    const text = formatReport(report, file);
+    assert.match(text, /^load test PASSED/);
+    assert.match(text, /books EXACT/);
+    assert.match(text, /ratio to echo/);
+  });
+
+  it('refuses non-loopback endpoints and unbounded options', () => {
+    assert.throws(() => parseOptions(['--endpoint', 'http://10.0.0.1:2567']), UsageError);
+    assert.throws(() => parseOptions(['--endpoint', 'http://example.com']), UsageError);
+    assert.deepEqual(parseOptions(['--endpoint', 'ws://localhost:2567']).endpoints, ['http://localhost:2567']);
+    assert.throws(() => parseOptions(['--processes', '3']), /needs --redis/);
+    assert.throws(() => parseOptions(['--duration', '100000']), UsageError);
+    assert.equal(parseOptions([]).players, DEFAULTS.players);
+  });
+});

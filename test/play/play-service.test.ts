@@ -1,0 +1,96 @@
+import { strict as assert } from 'node:assert';
+import { MemoryStore } from '../../src/dealer/memory-store';
+import { PRIZE_TABLES } from '../../src/games/prize-tables';
+import { rulesOf } from '../../src/games/registry';
+import { PlayService } from '../../src/play/play-service';
+import { MemoryActionLog } from '../../src/units/action-log';
+import { picksFor, stepByStep } from '../support/play-scripts';
+
+async function setUp(now = () => 1_000_000) {
+  const dealer = new MemoryStore();
+  for (const table of PRIZE_TABLES) {
+    await dealer.openEmission({ emissionId: `${table.game}-${table.stake}`, table, blockCount: 1, now: now() });
+  }
+  const play = new PlayService(dealer, new MemoryActionLog(), now);
+  return { dealer, play };
+}
+
+describe('play service', () => {
+  it('recalls every finished unit with a scenario that re-scores, by the rules, to its prize', async () => {
+    const { dealer, play } = await setUp();
+    const player = { playerId: 'p1', pseudonym: 'P' };
+    await dealer.deposit('p1', 100_000, 'd1', 0);
+    for (const table of PRIZE_TABLES) {
+      for (let i = 0; i < 5; i++) {
+        const bought = await play.buy(player, { game: table.game, stake: table.stake, requestId: `${table.game.replace(/\W/g, '_')}_${table.stake}_${i}`, picks: picksFor(table.game) });
+        assert.ok(bought.ok, JSON.stringify(bought));
+        let unit = bought.units[0]!;
+        for (const action of stepByStep(table.game)) {
+          if (unit.finished) break;
+          const acted = await play.act('p1', unit, action);
+          assert.ok(acted.ok, JSON.stringify(acted));
+          unit = acted.unit;
+        }
+        const record = (await play.recall('p1', unit.sale.unitId))!;
+        assert.equal(record.status, 'finished');
+        assert.equal(rulesOf(table.game).evaluate(record.scenario), record.prize);
+        assert.deepEqual(record.steps, unit.steps.map((s) => ({ ...s, at: new Date(s.at).toISOString() })), 'the recall replays what was played');
+      }
+    }
+  });
+
+  it('refuses another player’s action on a unit and a second action built on a stale unit', async () => {
+    const { dealer, play } = await setUp();
+    await dealer.deposit('p1', 1_000, 'd1', 0);
+    const bought = await play.buy({ playerId: 'p1', pseudonym: 'P' }, { game: '500000-carats', stake: 500, requestId: 'r1' });
+    assert.ok(bought.ok);
+    const unit = bought.units[0]!;
+    const stranger = await play.act('p2', unit, { type: 'auto' });
+    assert.equal(stranger.ok, false);
+    assert.equal(!stranger.ok && stranger.code, 'action/not_yours');
+    const first = await play.act('p1', unit, { type: 'reveal_winning' });
+    assert.ok(first.ok);
+    // The same starting point again, as a second process would have it: the log refuses it.
+    const stale = await play.act('p1', unit, { type: 'reveal_winning' });
+    assert.equal(!stale.ok && stale.code, 'action/conflict');
+    assert.equal((await play.load(unit.sale.unitId))!.steps.length, 2);
+  });
+
+  it('refuses a purchase while a unit of the same game is unfinished, but not of another game', async () => {
+    const { dealer, play } = await setUp();
+    const player = { playerId: 'p1', pseudonym: 'P' };
+    await dealer.deposit('p1', 1_000, 'd1', 0);
+    assert.ok((await play.buy(player, { game: 'rain-diamonds', stake: 50, requestId: 'a' })).ok);
+    const again = await play.buy(player, { game: 'rain-diamonds', stake: 50, requestId: 'b' });
+    assert.equal(!again.ok && again.code, 'purchase/unfinished_unit');
+    assert.ok((await play.buy(player, { game: 'mysteres-de-la-lampe', stake: 50, requestId: 'c', picks: [{ kind: 'colour', choice: 'red' }] })).ok);
+    assert.deepEqual(await play.wallet('p1'), { balance: 900, held: 100 });
+  });
+
+  it('refuses two lamp picks of the same kind and picks for games without', async () => {
+    const { dealer, play } = await setUp();
+    const player = { playerId: 'p1', pseudonym: 'P' };
+    await dealer.deposit('p1', 1_000, 'd1', 0);
+    const twoColours = await play.buy(player, { game: 'mysteres-de-la-lampe', stake: 50, requestId: 'a', picks: [{ kind: 'colour', choice: 'red' }, { kind: 'colour', choice: 'blue' }] });
+    assert.equal(!twoColours.ok && twoColours.code, 'picks/malformed');
+    const picksOnRain = await play.buy(player, { game: 'rain-diamonds', stake: 50, requestId: 'b', picks: { any: 1 } });
+    assert.equal(picksOnRain.ok, false);
+    assert.equal(await dealer.balance('p1'), 1_000);
+  });
+
+  it('completes only units untouched for the delay, each once', async () => {
+    let clock = 1_000_000;
+    const { dealer, play } = await setUp(() => clock);
+    await dealer.deposit('p1', 1_000, 'd1', 0);
+    const bought = await play.buy({ playerId: 'p1', pseudonym: 'P' }, { game: 'noel-de-la-chance', stake: 50, requestId: 'r1' });
+    assert.ok(bought.ok);
+    clock += 500;
+    assert.equal(await play.completeAbandoned(1_000), 0);
+    clock += 600;
+    assert.equal(await play.completeAbandoned(1_000), 1);
+    assert.equal(await play.completeAbandoned(1_000), 0);
+    const unit = (await play.load(bought.units[0]!.sale.unitId))!;
+    assert.equal(unit.finished, true);
+    assert.equal(await dealer.balance('p1'), 1_000 - 50 + unit.sale.prize);
+  });
+});

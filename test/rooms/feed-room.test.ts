@@ -1,0 +1,160 @@
+import { strict as assert } from 'node:assert';
+import type { Room } from '@colyseus/sdk';
+import { winFeed, type PrizesLeft, type Win } from '../../src/feed/win-feed';
+import type { RunningServer } from '../../src/server/app';
+import { decodedUnits, devLogin, record, startTestServer, type Recorder } from '../support/game-server';
+import { anonymous, eventually, playLampUnit, reasonOf, sleep } from './helpers';
+
+const SECRET = 'feed-room-secret-of-thirty-two-chars!!!';
+const RECENT = 3;
+const WIN_KEYS = ['amount', 'at', 'game', 'pseudonym', 'stake'];
+
+/** Units of all open blocks' prizes left, and their total value. */
+function totals(prizes: readonly PrizesLeft[]): { count: number; value: number } {
+  let count = 0;
+  let value = 0;
+  for (const block of prizes) for (const tier of block.tiers) {
+    count += tier.left;
+    value += tier.left * tier.prize;
+  }
+  return { count, value };
+}
+
+describe('live wins feed', function () {
+  this.timeout(30_000);
+  let server: RunningServer;
+  let feedRoom: Room;
+  let feedRec: Recorder;
+  /** For each win the spectator got: whether the player's client already showed that unit finished. */
+  const playerHadFinished: boolean[] = [];
+  let player: Awaited<ReturnType<typeof devLogin>>;
+  let table: Room;
+  /** When each prizes_left arrived (ms). */
+  const prizesArrivals: number[] = [];
+  /** The wins the player played, in order, as the feed should show them. */
+  const played: { prize: number }[] = [];
+
+  before(async () => {
+    server = await startTestServer({ JWT_SECRET: SECRET, FEED_RECENT: String(RECENT), DEMO_BALANCE_CENTS: '100000' });
+    feedRoom = await anonymous(server).joinOrCreate('feed');
+    feedRec = record(feedRoom);
+    // A second wildcard listener beside the recorder (a typed listener would take the messages from it).
+    feedRoom.onMessage('*', (type) => {
+      if (type === 'prizes_left') prizesArrivals.push(Date.now());
+      if (type === 'win') {
+        // Checked at the moment the win arrives: the player's last step must already be there.
+        const unit = table ? decodedUnits(table)[0] : undefined;
+        playerHadFinished.push(unit !== undefined && unit.status === 'finished');
+      }
+    });
+    player = await devLogin(server, 'Lucky');
+    table = await player.client.create('table', { game: 'mysteres-de-la-lampe' });
+  });
+  after(async () => {
+    await feedRoom.leave();
+    await table.leave();
+    await server.stop();
+  });
+
+  const winsSeen = () => feedRec.messages.filter((m) => m.type === 'win').map((m) => m.payload as Win);
+  const prizesLeftNow = () => winFeed()!.prizesLeft(0);
+
+  it('greets a spectator with the recent wins (none yet) and the prizes left', async () => {
+    assert.deepEqual(await feedRec.next('recent'), { wins: [] });
+    const prizes = (await feedRec.next('prizes_left')) as PrizesLeft[];
+    const http = (await (await fetch(`http://127.0.0.1:${server.port}/prizes-left`)).json()) as PrizesLeft[];
+    assert.deepEqual(prizes, http);
+    assert.equal(new Set(prizes.map((p) => `${p.game}@${p.stake}`)).size, prizes.length, 'one open block per game and price');
+    const lamp = prizes.find((p) => p.game === 'mysteres-de-la-lampe')!;
+    assert.deepEqual(lamp.tiers[0], { tierId: 1, prize: 1_000_000, left: 1 });
+  });
+
+  it('shows a win only after the player’s last reveal step reached the player, and moves the prizes left only then', async () => {
+    let wins = 0;
+    for (let i = 0; i < 60 && wins < RECENT + 1; i++) {
+      const before = await prizesLeftNow();
+      const seenBefore = winsSeen().length;
+      const { prize } = await playLampUnit(table, async () => {
+        // Sold and half rubbed: nothing may show yet, win or not.
+        await sleep(20);
+        assert.equal(winsSeen().length, seenBefore, 'no win published while the reveal is under way');
+        assert.deepEqual(await prizesLeftNow(), before, 'the prizes left do not move at sale');
+      });
+      played.push({ prize });
+      if (prize > 0) {
+        wins++;
+        await eventually(() => winsSeen().length, (n) => n === seenBefore + 1, 'the win in the feed');
+        const after = await prizesLeftNow();
+        assert.deepEqual(totals(after), { count: totals(before).count - 1, value: totals(before).value - prize }, 'one prize of that amount left the count');
+      } else {
+        await sleep(20);
+        assert.equal(winsSeen().length, seenBefore, 'a losing unit is not in the feed');
+        assert.deepEqual(await prizesLeftNow(), before);
+      }
+    }
+    assert.ok(wins > RECENT, `played ${played.length} units for ${wins} wins`);
+    assert.equal(playerHadFinished.length, wins);
+    assert.ok(playerHadFinished.every(Boolean), 'every win arrived after the player’s finished step');
+    const seen = winsSeen();
+    assert.deepEqual(seen.map((w) => w.amount), played.filter((p) => p.prize > 0).map((p) => p.prize));
+    for (const win of seen) {
+      assert.deepEqual(Object.keys(win).sort(), WIN_KEYS, 'a win carries game, price, amount, time and pseudonym only');
+      assert.equal(win.game, 'mysteres-de-la-lampe');
+      assert.equal(win.stake, 50);
+      assert.equal(win.pseudonym, 'Lucky');
+      assert.ok(Number.isInteger(win.amount) && win.amount > 0);
+      assert.ok(!Number.isNaN(Date.parse(win.at)) && new Date(win.at).toISOString() === win.at);
+    }
+    const text = JSON.stringify(feedRec.messages);
+    assert.ok(!text.includes(player.playerId) && !text.includes(player.token) && !/balance|held|unitId|playerId/.test(text), 'nothing private in the feed');
+  });
+
+  it('sends the new prizes left to the spectators, at most once a second', async () => {
+    const expected = await prizesLeftNow();
+    const lastSent = () => feedRec.messages.filter((m) => m.type === 'prizes_left').map((m) => m.payload).at(-1);
+    await eventually(lastSent, (last) => JSON.stringify(last) === JSON.stringify(expected), 'the spectators’ count to catch up', 3000);
+    assert.ok(prizesArrivals.length >= 2, 'the count was sent again after wins');
+    for (let i = 1; i < prizesArrivals.length; i++) {
+      assert.ok(prizesArrivals[i]! - prizesArrivals[i - 1]! >= 900, `updates ${i - 1} and ${i} are ${prizesArrivals[i]! - prizesArrivals[i - 1]!} ms apart`);
+    }
+  });
+
+  it('gives a late joiner the last wins, oldest first', async () => {
+    const late = await anonymous(server).joinOrCreate('feed');
+    const rec = record(late);
+    const recent = (await rec.next('recent')) as { wins: Win[] };
+    assert.deepEqual(recent.wins, winsSeen().slice(-RECENT));
+    assert.deepEqual(await rec.next('prizes_left'), await prizesLeftNow());
+    await late.leave();
+  });
+
+  it('refuses whatever a feed spectator sends', async () => {
+    await assert.rejects(feedRoom.request('buy', { stake: 50, requestId: 'x' }), (err: unknown) => /spectator\/read_only/.test(reasonOf(err)));
+    const since = feedRec.messages.length;
+    feedRoom.send('act', { action: { type: 'auto' } });
+    assert.deepEqual(await feedRec.next('refused', since), { code: 'spectator/read_only', message: 'the feed is read-only: watch, do not send' });
+  });
+});
+
+describe('prizes left switched off', function () {
+  this.timeout(30_000);
+  let server: RunningServer;
+  before(async () => {
+    server = await startTestServer({ PRIZES_LEFT: 'false' });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('answers 404 and sends no prizes_left', async () => {
+    const res = await fetch(`http://127.0.0.1:${server.port}/prizes-left`);
+    assert.equal(res.status, 404);
+    assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'prizes_left/off');
+    const room = await anonymous(server).joinOrCreate('feed');
+    const rec = record(room);
+    await rec.next('recent');
+    await sleep(50);
+    assert.deepEqual(rec.messages.map((m) => m.type), ['recent']);
+    await room.leave();
+  });
+});

@@ -1,0 +1,51 @@
+import { strict as assert } from 'node:assert';
+import type { ActionLog } from '../../src/units/action-log';
+
+/** One suite for every ActionLog implementation. */
+export function actionLogConformance(name: string, make: () => Promise<{ log: ActionLog; done: () => Promise<void> }>): void {
+  describe(`action log (${name})`, () => {
+    let log: ActionLog;
+    let done: () => Promise<void>;
+    let n = 0;
+    const unit = () => `unit-${name}-${++n}`;
+
+    beforeEach(async () => {
+      ({ log, done } = await make());
+    });
+    afterEach(async () => {
+      await log.close();
+      await done();
+    });
+
+    it('reads back what was appended, in order', async () => {
+      const id = unit();
+      assert.equal(await log.append(id, 0, { action: { type: 'a' }, at: 1, by: 'player' }), true);
+      assert.equal(await log.append(id, 1, { action: { type: 'b', n: 2 }, at: 2, by: 'server' }), true);
+      assert.deepEqual(await log.read(id), [
+        { action: { type: 'a' }, at: 1, by: 'player' },
+        { action: { type: 'b', n: 2 }, at: 2, by: 'server' },
+      ]);
+    });
+
+    it('refuses an append when the log does not have the expected length', async () => {
+      const id = unit();
+      await log.append(id, 0, { action: { type: 'a' }, at: 1, by: 'player' });
+      assert.equal(await log.append(id, 0, { action: { type: 'late' }, at: 2, by: 'player' }), false);
+      assert.equal(await log.append(id, 2, { action: { type: 'ahead' }, at: 2, by: 'player' }), false);
+      assert.equal((await log.read(id)).length, 1);
+    });
+
+    it('lets exactly one of many concurrent appends at one length win', async () => {
+      const id = unit();
+      const results = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => log.append(id, 0, { action: { type: 'race', i }, at: i, by: 'player' })),
+      );
+      assert.equal(results.filter(Boolean).length, 1);
+      assert.equal((await log.read(id)).length, 1);
+    });
+
+    it('reads an unknown unit as an empty log', async () => {
+      assert.deepEqual(await log.read(unit()), []);
+    });
+  });
+}
