@@ -46,6 +46,12 @@ export function refuse(code: string, message: string): Refusal {
   return { ok: false, code, message };
 }
 
+/** `parsePicks` of a game that takes no purchase-time picks: only nothing is accepted. */
+export function parseNoPicks(game: string, input: unknown): Parsed<undefined> {
+  if (input === undefined || input === null) return { ok: true, value: undefined };
+  return refuse('picks/not_allowed', `${game} takes no picks at purchase`);
+}
+
 export type Parsed<T> = { readonly ok: true; readonly value: T } | Refusal;
 
 /** A step of the reveal: the next state and the events to stream, in order. */

@@ -4,7 +4,7 @@ import { AuthError, type Player } from '../auth/tokens';
 import { GAME_IDS, type GameId } from '../games/types';
 import type { LiveUnit } from '../play/play-service';
 import { winFeed } from '../feed/win-feed';
-import { toHistoryLine, toRecall } from '../play/recall';
+import { toHistoryLine } from '../play/recall';
 import { services } from '../server/services';
 import { StepState, TableState, UnitState } from './table-state';
 

@@ -1,5 +1,5 @@
 import type { Cents } from '../../money';
-import { refuse, type Outcome, type Parsed, type Refusal, type Step } from '../types';
+import { refuse, type Outcome, type Parsed, type Refusal, type Step, parseNoPicks } from '../types';
 import { generateCarats } from './generator';
 import { NUMBERS_COUNT } from './rules';
 import type { CaratsAction, CaratsAnyEvent, CaratsPicks, CaratsScenario } from './scenario';
@@ -42,8 +42,7 @@ export function isCaratsFinished(state: CaratsState): boolean {
 
 /** The game has no purchase-time picks: only an absent value (or JSON null) is accepted. */
 export function parseCaratsPicks(input: unknown): Parsed<CaratsPicks> {
-  if (input === undefined || input === null) return { ok: true, value: undefined };
-  return refuse('picks/not_allowed', '500000-carats takes no picks');
+  return parseNoPicks('500 000 CARATS', input);
 }
 
 function isIndex(value: unknown): value is number {

@@ -1,4 +1,4 @@
-import { refuse, type FinishedEvent, type Outcome, type Parsed, type Refusal, type Step } from '../types';
+import { refuse, type FinishedEvent, type Outcome, type Parsed, type Refusal, type Step, parseNoPicks } from '../types';
 import { evaluate, extrasIn, gridCombinations } from './evaluator';
 import { generate } from './generator';
 import type {
@@ -24,8 +24,7 @@ function isRecord(input: unknown): input is Record<string, unknown> {
 
 /** Mine d'or takes no picks: only nothing (undefined or null) is accepted. */
 export function parsePicks(input: unknown): Parsed<MineDOrPicks> {
-  if (input === undefined || input === null) return { ok: true, value: undefined };
-  return refuse('picks/unexpected', "Mine d'or takes no picks");
+  return parseNoPicks("Mine d'or", input);
 }
 
 /** `{ type: 'extra' }` or `{ type: 'auto' }`, with no other field. */

@@ -1,5 +1,5 @@
 import { Rng, nonceFor } from '../../random/rng';
-import { refuse, type Outcome, type Parsed, type Refusal, type Step } from '../types';
+import { refuse, type Outcome, type Parsed, type Refusal, type Step, parseNoPicks } from '../types';
 import { evaluate } from './evaluator';
 import { generate, winningCountOf } from './generator';
 import {
@@ -27,8 +27,8 @@ type NoelStep = Step<NoelState, NoelStreamEvent>;
 
 /** No picks at purchase: the symbol is chosen after paying, as an action. */
 export function parsePicks(input: unknown): Parsed<undefined> {
-  if (input === undefined || input === null) return { ok: true, value: undefined };
-  return refuse('picks/not_allowed', 'Le Noël de la chance takes no picks at purchase; the symbol is chosen after paying');
+  // The symbol is chosen after paying, as an action.
+  return parseNoPicks('Le Noël de la chance', input);
 }
 
 export function parseAction(input: unknown): Parsed<NoelAction> {

@@ -1,5 +1,5 @@
 import type { Outcome, Parsed, Refusal, Step } from '../types';
-import { refuse } from '../types';
+import { refuse, parseNoPicks } from '../types';
 import { generate } from './generator';
 import {
   BOXES,
@@ -24,8 +24,7 @@ const NO_COLLECTION = Object.fromEntries(COLOURS.map((c) => [c, 0])) as Record<C
 
 /** The game takes no picks: only `undefined` (or `null`, as JSON has no undefined) is accepted. */
 export function parsePicks(input: unknown): Parsed<RainDiamondsPicks> {
-  if (input === undefined || input === null) return { ok: true, value: undefined };
-  return refuse('picks/unexpected', 'RAIN DIAMONDS takes no picks');
+  return parseNoPicks('RAIN DIAMONDS', input);
 }
 
 /** `{ type: 'open', box }` with an integer box (range checked by `reduce`), or `{ type: 'auto' }`. */

@@ -122,7 +122,7 @@ describe('mine-d-or reducer', () => {
     assert.equal(!auto.ok && auto.code, 'action/finished');
     assert.deepEqual(rules.parsePicks(undefined), { ok: true, value: undefined });
     assert.deepEqual(rules.parsePicks(null), { ok: true, value: undefined });
-    assert.equal((rules.parsePicks({ symbol: 'pepite' }) as { code: string }).code, 'picks/unexpected');
+    assert.equal((rules.parsePicks({ symbol: 'pepite' }) as { code: string }).code, 'picks/not_allowed');
   });
 
   it('never changes the prize nor reaches an illegal state, whatever the player sends', () => {

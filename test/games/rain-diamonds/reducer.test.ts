@@ -132,7 +132,7 @@ describe('rain-diamonds reducer', () => {
     }
     assert.deepEqual(rules.parseAction({ type: 'open', box: 4, extra: 1 }), { ok: true, value: { type: 'open', box: 4 } });
     assert.deepEqual(rules.parsePicks(undefined), { ok: true, value: undefined });
-    assert.equal((rules.parsePicks({ colour: 'blue' }) as Refusal).code, 'picks/unexpected');
+    assert.equal((rules.parsePicks({ colour: 'blue' }) as Refusal).code, 'picks/not_allowed');
   });
 
   it('completes a finished reveal with no events, and an unfinished one as AUTO would', () => {
