@@ -71,7 +71,14 @@ export async function collectBooks(players: readonly SyntheticPlayer[], endpoint
     try {
       wallet = await player.wallet();
     } catch {
-      wallet = undefined;
+      // The table was lost (a dropped connection): open it again to read the wallet.
+      try {
+        await player.leave();
+        await player.open();
+        wallet = await player.wallet();
+      } catch {
+        wallet = undefined;
+      }
     }
     let history: HistoryLine[] | undefined = [];
     try {

@@ -3,7 +3,7 @@ import { Client } from '@colyseus/sdk';
 import { Choices } from './mix';
 import type { LoadtestOptions } from './options';
 import { FinishBoard, SyntheticPlayer, type Target } from './player';
-import type { ProcSampler } from './processes';
+import type { MachineSampler, ProcSampler } from './processes';
 import { FeedSpectator, TableWatcher } from './spectator';
 import { errorCode, Stats } from './stats';
 
@@ -22,6 +22,8 @@ export interface PhaseResult {
   readonly feedSpectators: number;
   readonly tableWatchers: number;
   readonly watchedTables: number;
+  /** How many of them `GET /tables` listed after the ramp (undefined: not asked, or it failed). */
+  readonly listedTables: number | undefined;
   readonly spectatorsConnected: number;
   readonly rampSeconds: number;
   /** Players whose unit in play did not finish within the drain. */
@@ -36,6 +38,8 @@ export interface DriveSettings {
   readonly options: LoadtestOptions;
   /** Processes whose CPU is shown on the progress line and measured over the window. */
   readonly samplers: readonly { readonly name: string; readonly sampler: ProcSampler }[];
+  /** The whole machine's CPU over the window. */
+  readonly machine?: MachineSampler;
   /** Prefix of this run's pseudonyms (letters, digits, `-`). */
   readonly prefix: string;
   readonly log: (line: string) => void;
@@ -88,6 +92,13 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
     board,
     new Choices((options.seed * 1_000_003 + i) >>> 0),
   ));
+  // The SDK reports some failures on the console only (a join the server closed): count them.
+  const consoleWarn = console.warn;
+  console.warn = (...args: unknown[]) => {
+    const text = args.map(String).join(' ');
+    const closed = /closed unexpectedly \((\d+)\)/.exec(text);
+    stats.error(closed ? `connection/join_closed_${closed[1]}` : 'sdk/warning', text);
+  };
   const connected: SyntheticPlayer[] = [];
   const roomIds = new Map<number, string>();
   const spectatorClients = endpoints.map((e) => new Client(e));
@@ -112,13 +123,13 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
         try {
           roomIds.set(player.index, await player.openToWatchers());
         } catch (err) {
-          stats.error(errorCode(err, 'watch/open_failed'));
+          stats.error(errorCode(err, 'watch/open_failed'), err);
         }
       }
       connected.push(player);
       player.running = player.play();
     } catch (err) {
-      stats.error(errorCode(err, 'join/table_failed'));
+      stats.error(errorCode(err, 'join/table_failed'), err);
     }
   });
 
@@ -145,10 +156,24 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
     try {
       await job();
     } catch (err) {
-      stats.error(errorCode(err, 'join/spectator_failed'));
+      stats.error(errorCode(err, 'join/spectator_failed'), err);
     }
   });
   const rampSeconds = (performance.now() - rampStarted) / 1000;
+
+  // The open tables as spectators find them (`GET /tables`): this run's watched tables.
+  let listedTables: number | undefined;
+  if (target === 'game' && roomIds.size > 0) {
+    try {
+      const res = await fetch(`${endpoints[0]}/tables`, { signal: AbortSignal.timeout(options.requestTimeoutMs) });
+      if (!res.ok) throw new Error(`GET /tables: ${res.status}`);
+      const tables = (await res.json()) as { roomId?: string }[];
+      const ours = new Set(roomIds.values());
+      listedTables = tables.filter((t) => t.roomId !== undefined && ours.has(t.roomId)).length;
+    } catch (err) {
+      stats.error('tables/unavailable', err);
+    }
+  }
   if (performance.now() >= rampDeadline) log(`ramp stopped after ${options.rampTimeoutS} s: ${connected.length} players and ${feeds.length + watchers.length} spectators joined`);
 
   if (options.warmupS > 0) {
@@ -160,10 +185,12 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
   phase = 'run';
   await settings.window?.open();
   for (const s of settings.samplers) s.sampler.openWindow();
+  settings.machine?.openWindow();
   stats.start(performance.now());
   await sleep(settings.durationS * 1000);
   stats.stop(performance.now());
   for (const s of settings.samplers) s.sampler.closeWindow();
+  settings.machine?.closeWindow();
   await settings.window?.close();
 
   // Drain: no new unit; the units in play are finished (bounded).
@@ -195,12 +222,14 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
     feedSpectators: feeds.length,
     tableWatchers: watchers.length,
     watchedTables: roomIds.size,
+    listedTables,
     spectatorsConnected: feeds.length + watchers.length,
     rampSeconds,
     undrained,
     async close() {
       await Promise.all([...feeds, ...watchers].map((s) => s.leave()));
       await Promise.all(connected.map((p) => p.leave()));
+      console.warn = consoleWarn;
     },
   };
 }

@@ -13,8 +13,9 @@ import { StepState, TableState, UnitState } from '../src/rooms/table-state';
  *   appends a step echoing the action to every unfinished unit (one patch per unit, as the table
  *   room does), and with `end` a `finished` event, the unit's end and a `wallet` message;
  *   `wallet` answers; `watchers { open }` opens the table to watchers (`joinById(id, { watch })`).
- * - `feed`: `recent` on join, then a `win` for one finished unit in four (about the games' win
- *   rate), so that feed spectators cost what they cost on the game server.
+ * - `feed`: `recent` on join, then a `win` for each winning unit: one finished unit in four wins
+ *   twice its stake (about the games' share of winners), so that feed spectators cost about what
+ *   they cost on the game server, and the feed delay can be timed the same way.
  *
  * Run as a child process by the harness: `PORT=… node --import tsx loadtest/echo-server.ts`.
  */
@@ -36,9 +37,14 @@ class EchoFeed extends Room {
   }
 }
 
-function publishWin(win: { game: string; stake: number; pseudonym: string }): void {
-  if (++finishedCount % 4 !== 0) return;
-  const message = { ...win, amount: win.stake * 2, at: new Date().toISOString() };
+/** One finished unit in four wins twice its stake (about the games' share of winning units). */
+function prizeOfNextFinish(stake: number): number {
+  return ++finishedCount % 4 === 0 ? stake * 2 : 0;
+}
+
+/** After the player's patch, as the game server does: a win never reaches the feed first. */
+function publishWin(win: { game: string; stake: number; amount: number; pseudonym: string }): void {
+  const message = { ...win, at: new Date().toISOString() };
   for (const feed of feeds) feed.broadcast('win', message);
 }
 
@@ -87,12 +93,16 @@ class EchoTable extends Room<{ state: TableState }> {
         const step = new StepState();
         step.seq = unit.steps.length;
         step.by = 'player';
-        step.events = JSON.stringify(end ? [message?.action ?? null, { type: 'finished', prize: 0 }] : [message?.action ?? null]);
+        const prize = end ? prizeOfNextFinish(unit.stake) : 0;
+        step.events = JSON.stringify(end ? [message?.action ?? null, { type: 'finished', prize }] : [message?.action ?? null]);
         unit.steps.push(step);
-        if (end) unit.status = 'finished';
+        if (end) {
+          unit.status = 'finished';
+          unit.prize = prize;
+        }
         unitIds.push(unit.unitId);
         this.broadcastPatch();
-        if (end) publishWin({ game: this.state.game, stake: unit.stake, pseudonym: this.pseudonym });
+        if (prize > 0) publishWin({ game: this.state.game, stake: unit.stake, amount: prize, pseudonym: this.pseudonym });
       }
       if (end) client.send('wallet', { balance: 0, held: 0 });
       return { unitIds };

@@ -17,6 +17,13 @@ async function main(): Promise<number> {
     process.stderr.write(USAGE);
     return err.message ? 2 : 0;
   }
+  // Every phase is bounded; this is the bound of them all, should anything still hang.
+  const phases = options.rampTimeoutS + options.warmupS + options.drainS + 180;
+  const boundS = phases + options.durationS + options.booksTimeoutS + (options.echo ? phases + options.echoDurationS : 0);
+  setTimeout(() => {
+    process.stderr.write(`the run exceeded its bound of ${boundS} s: stopping (the servers it started are killed)\n`);
+    process.exit(1);
+  }, boundS * 1000).unref();
   const report = await runLoadtest(options, { command: `npm run loadtest -- ${process.argv.slice(2).join(' ')}` });
   const file = options.out ?? defaultReportFile(report.startedAt);
   writeReport(report, file);

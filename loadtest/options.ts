@@ -47,6 +47,8 @@ export interface LoadtestOptions {
   readonly out: string | undefined;
   /** Write a V8 CPU profile of each server process into this directory. */
   readonly profileDir: string | undefined;
+  /** Extra environment of the servers the harness starts (`--server-env KEY=VALUE`, repeatable). */
+  readonly serverEnv: Readonly<Record<string, string>>;
   /** Seed of the players' choices (games, prices, modes, think times). */
   readonly seed: number;
   /** A request with no reply within this time counts as `harness/timeout`. */
@@ -78,6 +80,7 @@ export const DEFAULTS: LoadtestOptions = {
   echoDurationS: 0,
   out: undefined,
   profileDir: undefined,
+  serverEnv: {},
   seed: 1,
   requestTimeoutMs: 10_000,
   progress: true,
@@ -104,6 +107,7 @@ export const USAGE = `usage: npm run loadtest -- [options]
   --no-echo              skip the echo baseline
   --echo-duration S      measured seconds of the echo baseline (default: --duration)
   --out FILE             report file (default reports/loadtest-<time>.json)
+  --server-env KEY=VALUE environment of the servers it starts, e.g. FEED_MIN_PRIZE_CENTS=500 (repeatable)
   --profile DIR          V8 CPU profiles of the window (servers, echo, harness) into DIR
   --seed N               seed of the players' choices (default 1)
   --quiet                no progress lines
@@ -168,6 +172,13 @@ export function parseOptions(argv: readonly string[]): LoadtestOptions {
       case '--echo-duration': echoDuration = number(flag, value(), 1, 3600); break;
       case '--out': o.out = value(); break;
       case '--profile': o.profileDir = value(); break;
+      case '--server-env': {
+        const raw = value() ?? '';
+        const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(raw);
+        if (!m) throw new UsageError(`--server-env takes KEY=VALUE, got ${JSON.stringify(raw)}`);
+        o.serverEnv = { ...o.serverEnv, [m[1]!]: m[2]! };
+        break;
+      }
       case '--seed': o.seed = number(flag, value(), 0, 2 ** 31 - 1); break;
       case '--quiet': o.progress = false; break;
       case '--help': case '-h': throw new UsageError('');
@@ -176,6 +187,6 @@ export function parseOptions(argv: readonly string[]): LoadtestOptions {
   }
   o.echoDurationS = echoDuration ?? o.durationS;
   if (!o.endpoints && o.processes > 1 && !o.redis) throw new UsageError('--processes above 1 needs --redis: processes share nothing but Redis');
-  if (o.endpoints && (o.redis || o.processes !== 1)) throw new UsageError('--endpoint uses running servers: --redis and --processes do not apply');
+  if (o.endpoints && (o.redis || o.processes !== 1 || Object.keys(o.serverEnv).length > 0)) throw new UsageError('--endpoint uses running servers: --redis, --processes and --server-env do not apply');
   return o;
 }

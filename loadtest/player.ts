@@ -2,7 +2,7 @@ import './node-websocket';
 import { Client, type Room } from '@colyseus/sdk';
 import type { GameId } from '../src/games/types';
 import type { Choices } from './mix';
-import { errorCode, type Stats } from './stats';
+import { errorCode, withTimeout, type Stats } from './stats';
 
 /**
  * One synthetic player: logs in (dev login), opens a table, and plays units one after another
@@ -58,11 +58,14 @@ export class FinishBoard {
     return (this.nextSeq[index] ?? 0) - 1;
   }
 
-  /** The player's first win after `afterSeq` with this game and amount; undefined if not seen yet. */
-  match(index: number, game: string, amount: number, afterSeq: number): { seq: number; at: number } | undefined {
+  /**
+   * The player's first win after `afterSeq` with this game and amount, seen at or after
+   * `notBefore` (older ones are wins this spectator never got); undefined if not seen yet.
+   */
+  match(index: number, game: string, amount: number, afterSeq: number, notBefore: number): { seq: number; at: number } | undefined {
     const list = this.wins[index];
     if (!list) return undefined;
-    for (const w of list) if (w.seq > afterSeq && w.game === game && w.amount === amount) return w;
+    for (const w of list) if (w.seq > afterSeq && w.at >= notBefore && w.game === game && w.amount === amount) return w;
     return undefined;
   }
 }
@@ -142,7 +145,15 @@ export class SyntheticPlayer {
   async open(game: GameId = this.game): Promise<void> {
     this.game = game;
     const options = this.settings.target === 'echo' ? { game, name: this.pseudonym } : { game };
-    const room = await this.client.create('table', options);
+    const joining = this.client.create('table', options);
+    let room: Room;
+    try {
+      room = await withTimeout(joining, this.settings.requestTimeoutMs, 'join/timeout');
+    } catch (err) {
+      // A join that completes after its timeout is not used: leave it at once.
+      joining.then((late) => late.leave(true).catch(() => undefined), () => undefined);
+      throw err;
+    }
     this.room = room;
     room.onStateChange(() => this.onPatch());
     const count = () => this.stats.count.received++;
@@ -150,13 +161,13 @@ export class SyntheticPlayer {
     room.onMessage('resumed', count);
     room.onMessage('refused', (r: { code?: string }) => {
       count();
-      this.stats.error(r?.code ?? 'refused/unknown');
+      this.stats.error(r?.code ?? 'refused/unknown', (r as { message?: string })?.message);
     });
     room.onMessage('*', count);
     room.onLeave((code) => {
-      if (this.room === room && code !== 1000 && code !== 4000) this.stats.error(`connection/left_${code}`);
+      if (this.room === room && code !== 1000 && code !== 4000) this.stats.error(`connection/left_${code}`, 'the table closed the connection');
     });
-    room.onError((code, message) => this.stats.error(errorCode({ message }, `connection/error_${code}`)));
+    room.onError((code, message) => this.stats.error(errorCode({ message }, `connection/error_${code}`), message));
   }
 
   /** Opens this table to watchers (spectators protocol); the room id watchers join. */
@@ -287,29 +298,33 @@ export class SyntheticPlayer {
         if (!this.watched && !this.stopping && this.choices.chance(this.settings.switchShare)) await this.switchGame();
       } catch (err) {
         const code = errorCode(err, 'harness/error');
-        this.stats.error(code);
+        this.stats.error(code, err);
         if (code === 'purchase/insufficient_funds') return;
         if (code === 'purchase/game_closed' && !this.watched) await this.switchGame().catch(() => undefined);
-        // Back off a little so that a failing server is not hammered; give up after many.
-        if (++failures >= 20) return;
-        await sleep(Math.min(1000, 50 * failures));
+        // Back off (exponentially, up to 5 s) so that a failing server is not hammered; give
+        // up after 20 failures in a row.
+        if (++failures >= 20) {
+          this.stats.error('harness/player_gave_up', `after 20 failures in a row, the last: ${code}`);
+          return;
+        }
+        await sleep(Math.min(5000, 50 * 2 ** failures));
         if (!this.room || this.room.connection?.isOpen === false) {
           try {
             await this.open(this.game);
           } catch (e) {
-            this.stats.error(errorCode(e, 'join/table'));
+            this.stats.error(errorCode(e, 'join/table'), e);
           }
         }
       }
     }
-    await this.finishUnitsInPlay().catch((err) => this.stats.error(errorCode(err, 'harness/error')));
+    await this.finishUnitsInPlay().catch((err) => this.stats.error(errorCode(err, 'harness/error'), err));
   }
 
   private async switchGame(): Promise<void> {
     const started = performance.now();
     const old = this.room;
     this.room = undefined;
-    await old?.leave(true).catch(() => undefined);
+    if (old) await withTimeout(old.leave(true), this.settings.requestTimeoutMs, 'leave/timeout').catch(() => undefined);
     await this.open(this.choices.game(this.game));
     this.stats.record(this.stats.tableSwitch, performance.now() - started);
   }
@@ -337,7 +352,7 @@ export class SyntheticPlayer {
       if (errorCode(err, '') !== 'harness/timeout') throw err;
       // A purchase whose reply was lost may have been dealt: retry it with the same request
       // id, which the server answers with the same units, charged once.
-      this.stats.error('harness/timeout');
+      this.stats.error('harness/timeout', `buy ${requestId}: no reply in ${this.settings.requestTimeoutMs} ms, retried`);
       result = await this.timed('buy', payload, bought);
     }
     const { unitIds } = result.reply as { unitIds: string[] };
@@ -398,6 +413,6 @@ export class SyntheticPlayer {
   async leave(): Promise<void> {
     const room = this.room;
     this.room = undefined;
-    await room?.leave(true).catch(() => undefined);
+    if (room) await withTimeout(room.leave(true), this.settings.requestTimeoutMs, 'leave/timeout').catch(() => undefined);
   }
 }

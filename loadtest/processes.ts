@@ -243,3 +243,41 @@ export class ProcSampler {
     };
   }
 }
+
+/**
+ * The whole machine's CPU over the window, from /proc/stat, in % of one core (200 % = both
+ * cores here): with the processes of the run subtracted, what other work took from it.
+ */
+export class MachineSampler {
+  private start: { t: number; busy: number } | undefined;
+  private end: { t: number; busy: number } | undefined;
+
+  private read(): { t: number; busy: number } | undefined {
+    try {
+      const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+      // cpu user nice system idle iowait irq softirq steal ...
+      const f = line.trim().split(/\s+/).slice(1).map(Number);
+      const busy = f[0]! + f[1]! + f[2]! + (f[5] ?? 0) + (f[6] ?? 0) + (f[7] ?? 0);
+      return { t: performance.now(), busy };
+    } catch {
+      return undefined;
+    }
+  }
+
+  openWindow(): void {
+    this.start = this.read();
+    this.end = undefined;
+  }
+
+  closeWindow(): void {
+    this.end = this.read();
+  }
+
+  /** Busy CPU of the whole machine over the window, in % of one core. */
+  busyPercent(): number {
+    const a = this.start;
+    const b = this.end ?? this.read();
+    if (!a || !b || b.t <= a.t) return 0;
+    return Math.round((((b.busy - a.busy) / ticksPerSecond()) / ((b.t - a.t) / 1000)) * 1000) / 10;
+  }
+}

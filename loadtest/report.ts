@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import type { BooksResult } from './books';
 import type { PhaseResult } from './drive';
@@ -19,6 +20,8 @@ export interface PhaseReport {
     readonly feed: number;
     readonly watchers: number;
     readonly watchedTables: number;
+    /** Of the watched tables, how many `GET /tables` listed after the ramp (null: not asked). */
+    readonly listedTables: number | null;
   };
   readonly throughput: {
     readonly unitsPerSecond: number;
@@ -41,6 +44,8 @@ export interface PhaseReport {
   readonly spectatorDelays: {
     /** Player's client saw the result → a feed spectator got the `win`, in ms. */
     readonly feed: LatencySummary;
+    /** The win's `at` (server clock, when the reveal ended) → a feed spectator got it, in ms (1 ms resolution). */
+    readonly feedAge: LatencySummary;
     readonly feedWinsReceived: number;
     readonly feedAheadOfPlayer: number;
     /** The most a `win` reached a spectator before the player's client saw the result, in ms. */
@@ -51,8 +56,20 @@ export interface PhaseReport {
     readonly watchAheadOfPlayer: number;
     readonly watchLeadMaxMs: number;
   };
-  readonly errors: { readonly total: number; readonly byCode: Record<string, number>; readonly outsideWindow: Record<string, number> };
+  readonly errors: {
+    readonly total: number;
+    readonly byCode: Record<string, number>;
+    /** Errors before the window (ramp, warm-up) or after it (drain). */
+    readonly outsideWindow: Record<string, number>;
+    /** The first message of each code. */
+    readonly samples: Record<string, string>;
+  };
   readonly undrainedPlayers: number;
+  /**
+   * CPU over the window, in % of one core (this machine has `machine.cpus` cores): the whole
+   * machine, the processes of the run (servers, Redis, harness), and the rest (other work).
+   */
+  readonly cpu: { readonly machine: number; readonly run: number; readonly others: number };
 }
 
 export interface ServerUsage extends ProcUsage {
@@ -96,7 +113,7 @@ function mapOf(m: Map<string, number>): Record<string, number> {
   return Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1]));
 }
 
-export function phaseReport(phase: PhaseResult, endpoints: readonly string[], options: LoadtestOptions): PhaseReport {
+export function phaseReport(phase: PhaseResult, endpoints: readonly string[], options: LoadtestOptions, cpu: { machine: number; run: number } = { machine: 0, run: 0 }): PhaseReport {
   const { stats } = phase;
   const w = stats.window();
   const seconds = stats.windowSeconds;
@@ -115,6 +132,7 @@ export function phaseReport(phase: PhaseResult, endpoints: readonly string[], op
       feed: phase.feedSpectators,
       watchers: phase.tableWatchers,
       watchedTables: phase.watchedTables,
+      listedTables: phase.listedTables ?? null,
     },
     throughput: {
       unitsPerSecond: per(w.unitsBought),
@@ -134,6 +152,7 @@ export function phaseReport(phase: PhaseResult, endpoints: readonly string[], op
     },
     spectatorDelays: {
       feed: summarize(stats.feedDelay),
+      feedAge: summarize(stats.feedAge),
       feedWinsReceived: w.feedWins,
       feedAheadOfPlayer: w.feedAheadOfPlayer,
       feedLeadMaxMs: round(stats.feedLeadMaxMs, 3),
@@ -142,8 +161,14 @@ export function phaseReport(phase: PhaseResult, endpoints: readonly string[], op
       watchAheadOfPlayer: w.watchAheadOfPlayer,
       watchLeadMaxMs: round(stats.watchLeadMaxMs, 3),
     },
-    errors: { total: [...stats.errors.values()].reduce((a, b) => a + b, 0), byCode: mapOf(stats.errors), outsideWindow: mapOf(outside) },
+    errors: {
+      total: [...stats.errors.values()].reduce((a, b) => a + b, 0),
+      byCode: mapOf(stats.errors),
+      outsideWindow: mapOf(outside),
+      samples: Object.fromEntries(stats.errorSamples),
+    },
     undrainedPlayers: phase.undrained,
+    cpu: { machine: cpu.machine, run: round(cpu.run), others: round(Math.max(0, cpu.machine - cpu.run)) },
   };
 }
 
@@ -162,20 +187,31 @@ function lat(l: LatencySummary): string {
   return l.count === 0 ? 'none' : `p50 ${l.p50} ms  p95 ${l.p95} ms  p99 ${l.p99} ms  max ${l.max} ms  (${l.count})`;
 }
 
+const cores = (() => {
+  try {
+    return Math.max(1, availableParallelism());
+  } catch {
+    return 1;
+  }
+})();
+
 function phaseLines(name: string, p: PhaseReport): string[] {
   const errors = Object.entries(p.errors.byCode).map(([c, n]) => `${c} ×${n}`).join(', ') || 'none';
   const outside = Object.entries(p.errors.outsideWindow).map(([c, n]) => `${c} ×${n}`).join(', ');
   return [
     `${name}: ${p.windowSeconds} s measured after a ${p.rampSeconds} s ramp, ${p.endpoints.join(', ')}`,
-    `  players      ${p.players.connected}/${p.players.requested}   spectators ${p.spectators.connected}/${p.spectators.requested} (feed ${p.spectators.feed}, watchers ${p.spectators.watchers} on ${p.spectators.watchedTables} tables)`,
+    `  players      ${p.players.connected}/${p.players.requested}   spectators ${p.spectators.connected}/${p.spectators.requested} (feed ${p.spectators.feed}, watchers ${p.spectators.watchers} on ${p.spectators.watchedTables} tables${p.spectators.listedTables !== null ? `, ${p.spectators.listedTables} listed by GET /tables` : ''})`,
     `  units/s      ${p.throughput.unitsPerSecond}  (${p.throughput.unitsBought} bought, ${p.throughput.requestsPerUnit} requests per unit)`,
     `  messages/s   ${p.throughput.messagesPerSecond}  (sent ${p.throughput.sentPerSecond}, received ${p.throughput.receivedPerSecond}, of which patches ${p.throughput.patchesPerSecond})`,
     `  action→patch ${lat(p.latency.actionToPatch)}`,
     `    buy        ${lat(p.latency.buy)}`,
     `    act        ${lat(p.latency.act)}`,
     `  feed delay   ${lat(p.spectatorDelays.feed)}; wins received ${p.spectatorDelays.feedWinsReceived}, ahead of the player ${p.spectatorDelays.feedAheadOfPlayer} (by ${p.spectatorDelays.feedLeadMaxMs} ms at most), unmatched ${p.spectatorDelays.feedUnmatched}`,
+    `    by \`at\`   ${lat(p.spectatorDelays.feedAge)}`,
     `  watch delay  ${lat(p.spectatorDelays.watch)}; ahead of the player ${p.spectatorDelays.watchAheadOfPlayer} (by ${p.spectatorDelays.watchLeadMaxMs} ms at most)`,
+    `  machine CPU  ${p.cpu.machine}% of ${cores * 100}% (this run ${p.cpu.run}%, other work ${p.cpu.others}%)`,
     `  errors       ${p.errors.total}: ${errors}${outside ? `; outside the window: ${outside}` : ''}`,
+    ...Object.entries(p.errors.samples).slice(0, 10).map(([code, text]) => `    ${code}: ${text}`),
   ];
 }
 

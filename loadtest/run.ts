@@ -6,7 +6,7 @@ import { checkBooks } from './books';
 import { collectBooks, Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
 import { drive } from './drive';
 import type { LoadtestOptions } from './options';
-import { ChildServer, freePort, ProcSampler, randomToken } from './processes';
+import { ChildServer, freePort, MachineSampler, ProcSampler, randomToken } from './processes';
 import { Stats } from './stats';
 import { childProfiler, selfProfiler, type WindowProfiler } from './profiler';
 import { phaseReport, ratio, type PhaseReport, type Report, type ServerUsage } from './report';
@@ -87,6 +87,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
           PUBLIC_ADDRESS: `127.0.0.1:${port}`,
           REDIS_PREFIX: `loadtest-${prefix.slice(2, -1)}`,
           ...(redis ? { REDIS_URL: redis.url } : {}),
+          ...options.serverEnv,
         };
         const inspectPort = options.profileDir ? await freePort() : 0;
         const nodeArgs = options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
@@ -113,8 +114,9 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     const before = await readBlocks(reader);
     if (options.profileDir) profilers.push(selfProfiler('harness'));
     const window = profileWindow(profilers, 'game');
-    const phase = await drive({ target: 'game', endpoints, durationS: options.durationS, options, samplers, prefix, log, ...(window ? { window } : {}) });
-    run = phaseReport(phase, endpoints, options);
+    const machine = new MachineSampler();
+    const phase = await drive({ target: 'game', endpoints, durationS: options.durationS, options, samplers, machine, prefix, log, ...(window ? { window } : {}) });
+    run = phaseReport(phase, endpoints, options, { machine: machine.busyPercent(), run: samplers.reduce((sum, s) => sum + s.sampler.usage().cpuAvgPercent, 0) });
     processes = [
       ...servers.map((s) => usageOf(s.name, s.sampler, s.url)),
       ...(redisSampler ? [usageOf('redis', redisSampler)] : []),
@@ -165,17 +167,20 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
       if (options.profileDir) echoProfilers.push(await childProfiler('echo', inspectPort), selfProfiler('harness'));
       const window = profileWindow(echoProfilers, 'echo');
       log(`echo server (pid ${server.pid}) on ${server.url}`);
+      const machine = new MachineSampler();
+      const echoSamplers = [{ name: 'echo', sampler: server.sampler }, { name: 'harness', sampler: harness }];
       const phase = await drive({
         target: 'echo',
         endpoints: [server.url],
         durationS: options.echoDurationS,
         options,
-        samplers: [{ name: 'echo', sampler: server.sampler }, { name: 'harness', sampler: harness }],
+        machine,
+        samplers: echoSamplers,
         prefix,
         log,
         ...(window ? { window } : {}),
       });
-      echo = phaseReport(phase, [server.url], options);
+      echo = phaseReport(phase, [server.url], options, { machine: machine.busyPercent(), run: echoSamplers.reduce((sum, s) => sum + s.sampler.usage().cpuAvgPercent, 0) });
       echoProcesses = [usageOf('echo', server.sampler, server.url)];
       await phase.close();
     } catch (err) {
@@ -191,7 +196,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   harness.stop();
 
   const emptyRun: PhaseReport = run ?? phaseReport(
-    { target: 'game', stats: new Stats(), players: [], playersConnected: 0, feedSpectators: 0, tableWatchers: 0, watchedTables: 0, spectatorsConnected: 0, rampSeconds: 0, undrained: 0, close: async () => undefined },
+    { target: 'game', stats: new Stats(), players: [], playersConnected: 0, feedSpectators: 0, tableWatchers: 0, watchedTables: 0, listedTables: undefined, spectatorsConnected: 0, rampSeconds: 0, undrained: 0, close: async () => undefined },
     endpoints,
     options,
   );

@@ -1,6 +1,8 @@
 import type { Client, Room } from '@colyseus/sdk';
 import type { FinishBoard, SyntheticPlayer } from './player';
-import type { Stats } from './stats';
+import { withTimeout, type Stats } from './stats';
+
+const JOIN_TIMEOUT_MS = 20_000;
 
 /**
  * Spectators, without an account: on the live-wins feed (`joinOrCreate('feed')`, `recent` then
@@ -13,10 +15,16 @@ interface Win {
   readonly game: string;
   readonly amount: number;
   readonly pseudonym: string;
+  /** When the reveal ended, by the server's clock (the same machine's). */
+  readonly at?: string;
 }
 
-/** Wins announced before the player's client saw the result wait for it, at most 10 s. */
+/**
+ * Wins announced before the player's client saw the result wait for it, at most 10 s; a win is
+ * matched only to a result the player saw in the last 10 s (a later one is not timed, its age is).
+ */
 const EARLY_WIN_MS = 10_000;
+const MATCH_WINDOW_MS = 10_000;
 
 export class FeedSpectator {
   room: Room | undefined;
@@ -35,10 +43,18 @@ export class FeedSpectator {
   }
 
   async join(): Promise<void> {
-    // Wins seen before joining are not this spectator's to time.
-    for (let i = 0; i < this.matched.length; i++) this.matched[i] = this.board.lastSeq(i);
-    const room = await this.client.joinOrCreate('feed');
+    const joining = this.client.joinOrCreate('feed');
+    let room: Room;
+    try {
+      room = await withTimeout(joining, JOIN_TIMEOUT_MS, 'join/timeout');
+    } catch (err) {
+      joining.then((late) => late.leave(true).catch(() => undefined), () => undefined);
+      throw err;
+    }
     this.room = room;
+    // Results seen before this spectator was in the room are not its to time (their wins went
+    // out before it joined): start matching from here, as the handlers go on.
+    for (let i = 0; i < this.matched.length; i++) this.matched[i] = this.board.lastSeq(i);
     room.onMessage('recent', () => this.stats.count.received++);
     room.onMessage('win', (win: Win) => this.onWin(win));
     room.onMessage('*', () => this.stats.count.received++);
@@ -64,7 +80,9 @@ export class FeedSpectator {
     this.settleEarly(now);
     const index = this.indexOf(win?.pseudonym);
     if (index === undefined) return;
-    const seen = this.board.match(index, win.game, win.amount, this.matched[index]!);
+    const at = typeof win.at === 'string' ? Date.parse(win.at) : NaN;
+    if (Number.isFinite(at)) this.stats.record(this.stats.feedAge, Math.max(0, Date.now() - at));
+    const seen = this.board.match(index, win.game, win.amount, this.matched[index]!, now - MATCH_WINDOW_MS);
     if (seen) {
       this.matched[index] = seen.seq;
       this.stats.record(this.stats.feedDelay, now - seen.at);
@@ -77,7 +95,7 @@ export class FeedSpectator {
   private settleEarly(now: number): void {
     if (this.early.length === 0) return;
     this.early = this.early.filter(({ index, win, at }) => {
-      const seen = this.board.match(index, win.game, win.amount, this.matched[index]!);
+      const seen = this.board.match(index, win.game, win.amount, this.matched[index]!, at - MATCH_WINDOW_MS);
       if (seen) {
         this.matched[index] = seen.seq;
         this.stats.count.feedAheadOfPlayer++;
@@ -96,7 +114,7 @@ export class FeedSpectator {
     this.settleEarly(performance.now());
     const room = this.room;
     this.room = undefined;
-    await room?.leave(true).catch(() => undefined);
+    if (room) await withTimeout(room.leave(true), JOIN_TIMEOUT_MS, 'leave/timeout').catch(() => undefined);
   }
 }
 
@@ -120,7 +138,14 @@ export class TableWatcher {
   private first = true;
 
   async join(): Promise<void> {
-    const room = await this.client.joinById(this.roomId, { watch: true });
+    const joining = this.client.joinById(this.roomId, { watch: true });
+    let room: Room;
+    try {
+      room = await withTimeout(joining, JOIN_TIMEOUT_MS, 'join/timeout');
+    } catch (err) {
+      joining.then((late) => late.leave(true).catch(() => undefined), () => undefined);
+      throw err;
+    }
     this.room = room;
     room.onStateChange(() => this.onPatch());
     room.onMessage('*', () => this.stats.count.received++);
@@ -156,6 +181,6 @@ export class TableWatcher {
   async leave(): Promise<void> {
     const room = this.room;
     this.room = undefined;
-    await room?.leave(true).catch(() => undefined);
+    if (room) await withTimeout(room.leave(true), JOIN_TIMEOUT_MS, 'leave/timeout').catch(() => undefined);
   }
 }

@@ -49,6 +49,8 @@ export class Stats {
   readonly actToPatch = histogram();
   /** Player's client saw `finished` → a feed spectator received the `win`. */
   readonly feedDelay = histogram();
+  /** The server's `at` of a win (when its reveal ended) → a feed spectator received it (ms clock). */
+  readonly feedAge = histogram();
   /** Player's client saw a step → a watcher of its table saw it. */
   readonly watchDelay = histogram();
   /** Leaving a table and opening another one (a game switch), join included. */
@@ -84,7 +86,7 @@ export class Stats {
   readonly allErrors = new Map<string, number>();
 
   start(now: number): void {
-    for (const h of [this.actionToPatch, this.buyToPatch, this.actToPatch, this.feedDelay, this.watchDelay, this.tableSwitch, this.secondLatency]) h.reset();
+    for (const h of [this.actionToPatch, this.buyToPatch, this.actToPatch, this.feedDelay, this.feedAge, this.watchDelay, this.tableSwitch, this.secondLatency]) h.reset();
     this.errors.clear();
     this.feedLeadMaxMs = this.watchLeadMaxMs = 0;
     this.atStart = { ...this.count };
@@ -129,7 +131,14 @@ export class Stats {
     if (this.measuring) h.recordValue(Math.max(1, Math.round(ms * 1000)));
   }
 
-  error(code: string): void {
+  /** The first message seen for each error code (what went wrong, for the report). */
+  readonly errorSamples = new Map<string, string>();
+
+  error(code: string, detail?: unknown): void {
+    if (!this.errorSamples.has(code) && this.errorSamples.size < 50) {
+      const text = detail instanceof Error ? detail.message : detail === undefined ? '' : String(detail);
+      if (text) this.errorSamples.set(code, text.slice(0, 300));
+    }
     this.allErrors.set(code, (this.allErrors.get(code) ?? 0) + 1);
     if (this.measuring) this.errors.set(code, (this.errors.get(code) ?? 0) + 1);
   }
@@ -151,4 +160,16 @@ export function errorCode(err: unknown, fallback: string): string {
   const m = e?.message?.match(/^([a-z_]+\/[a-z_]+)/);
   if (m) return m[1]!;
   return fallback;
+}
+
+/**
+ * `promise`, or an error with `code` after `ms`: nothing the harness waits for can hang it.
+ * (A join that completes after its timeout is left to the end of the run.)
+ */
+export function withTimeout<T>(promise: Promise<T>, ms: number, code: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer in ${ms} ms`), { code })), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }

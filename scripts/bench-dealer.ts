@@ -6,7 +6,7 @@
  * lot on a shared machine); the medians and their ratio are printed, as JSON on the last line.
  * Progress goes to stderr.
  *
- * Options: --purchases <n per round> --rounds <n> --in-flight <n> --players <n>
+ * Options: --purchases <n per round> --rounds <n> --in-flight <n> --connections <n> --players <n>
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -20,12 +20,14 @@ const { values } = parseArgs({
     purchases: { type: 'string', default: '50000' },
     rounds: { type: 'string', default: '5' },
     'in-flight': { type: 'string', default: '50' },
+    connections: { type: 'string', default: '2' },
     players: { type: 'string', default: '1000' },
   },
 });
 const PURCHASES = positive('purchases');
 const ROUNDS = positive('rounds');
 const IN_FLIGHT = positive('in-flight');
+const CONNECTIONS = positive('connections');
 const PLAYERS = positive('players');
 const TABLE = NOEL_TABLES[0]!;
 const REDIS_BENCHMARK = process.env['REDIS_BENCHMARK'] ?? 'redis-benchmark';
@@ -50,13 +52,24 @@ function progress(line: string): void {
   process.stderr.write(`${line}\n`);
 }
 
+/** Seconds of CPU the Redis server has used so far (user + system). */
+async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
+  return field('used_cpu_user') + field('used_cpu_sys');
+}
+
 function median(xs: number[]): number {
   const sorted = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-async function dealerRound(store: RedisStore, round: number): Promise<number> {
+/**
+ * One round of purchases: IN_FLIGHT lanes, each buying again as soon as its purchase is
+ * answered, spread over the stores (one connection each, as separate dealers would be).
+ */
+async function dealerRound(stores: readonly RedisStore[], round: number): Promise<number> {
   let issued = 0;
   let done = 0;
   const started = performance.now();
@@ -64,7 +77,7 @@ async function dealerRound(store: RedisStore, round: number): Promise<number> {
     const s = (performance.now() - started) / 1000;
     progress(`  dealer round ${round}: ${done} / ${PURCHASES} purchases, ${Math.round(done / s)}/s`);
   }, 1000);
-  const lane = async () => {
+  const lane = async (store: RedisStore) => {
     while (issued < PURCHASES) {
       const k = issued++;
       const result = await store.purchase({
@@ -78,7 +91,7 @@ async function dealerRound(store: RedisStore, round: number): Promise<number> {
       done++;
     }
   };
-  await Promise.all(Array.from({ length: IN_FLIGHT }, lane));
+  await Promise.all(Array.from({ length: IN_FLIGHT }, (_, i) => lane(stores[i % stores.length]!)));
   clearInterval(ticker);
   return PURCHASES / ((performance.now() - started) / 1000);
 }
@@ -109,9 +122,11 @@ async function redisBenchmarkRound(port: number, sha: string, round: number): Pr
 async function main(): Promise<void> {
   progress(`starting redis-server (appendonly yes, appendfsync always)`);
   const server = await RedisServer.start({ appendOnly: true });
-  const redis = new Redis(server.url, { enableAutoPipelining: true });
+  const clients = Array.from({ length: CONNECTIONS }, () => new Redis(server.url, { enableAutoPipelining: true }));
+  const redis = clients[0]!;
   try {
-    const store = new RedisStore(redis, { prefix: 'bench' });
+    const stores = clients.map((client) => new RedisStore(client, { prefix: 'bench' }));
+    const store = stores[0]!;
     const blockCount = Math.ceil((PURCHASES * ROUNDS) / TABLE.blockSize) + 1;
     await store.openEmission({ emissionId: 'bench', table: TABLE, blockCount, now: Date.now() });
     const funds = PURCHASES * ROUNDS * TABLE.stake;
@@ -120,13 +135,20 @@ async function main(): Promise<void> {
 
     const dealer: number[] = [];
     const bench: number[] = [];
+    // Redis CPU per operation tells the two apart when the disk is fast and CPU decides.
+    const cpu = { dealer: 0, bench: 0 };
     for (let round = 1; round <= ROUNDS; round++) {
-      dealer.push(await dealerRound(store, round));
+      let before = await redisCpuSeconds(redis);
+      dealer.push(await dealerRound(stores, round));
+      cpu.dealer += (await redisCpuSeconds(redis)) - before;
       progress(`dealer round ${round}: ${Math.round(dealer.at(-1)!)} purchases/s`);
+      before = await redisCpuSeconds(redis);
       bench.push(await redisBenchmarkRound(server.port, sha, round));
+      cpu.bench += (await redisCpuSeconds(redis)) - before;
       progress(`redis-benchmark round ${round}: ${Math.round(bench.at(-1)!)} scripts/s`);
     }
-    await store.close();
+    const microsPerOp = (seconds: number) => Number(((seconds * 1e6) / (PURCHASES * ROUNDS)).toFixed(1));
+    await Promise.all(stores.map((s) => s.close()));
 
     const dealerPerSecond = Math.round(median(dealer));
     const redisBenchmarkPerSecond = Math.round(median(bench));
@@ -134,7 +156,7 @@ async function main(): Promise<void> {
     // The disk's fsync time drifts during a run: the ratio of each pair of neighbouring rounds
     // shows how much of the spread is the disk's.
     const pairRatios = dealer.map((d, i) => Number((d / bench[i]!).toFixed(3)));
-    console.log(`dealer (RedisStore.purchase, ${IN_FLIGHT} in flight, one auto-pipelined connection): ${dealerPerSecond} purchases/s`);
+    console.log(`dealer (RedisStore.purchase, ${IN_FLIGHT} in flight over ${CONNECTIONS} connections): ${dealerPerSecond} purchases/s`);
     console.log(`redis-benchmark (equivalent Lua, ${IN_FLIGHT} clients): ${redisBenchmarkPerSecond} scripts/s`);
     console.log(`ratio ${ratio} (target ≥ 0.8); round by round: ${pairRatios.join(', ')}`);
     console.log(
@@ -147,15 +169,18 @@ async function main(): Promise<void> {
         purchasesPerRound: PURCHASES,
         rounds: ROUNDS,
         inFlight: IN_FLIGHT,
+        connections: CONNECTIONS,
         players: PLAYERS,
         dealerRounds: dealer.map(Math.round),
         redisBenchmarkRounds: bench.map(Math.round),
         pairRatios,
         medianPairRatio: median(pairRatios),
+        redisCpuMicrosPerPurchase: microsPerOp(cpu.dealer),
+        redisCpuMicrosPerBenchmarkScript: microsPerOp(cpu.bench),
       }),
     );
   } finally {
-    redis.disconnect();
+    for (const client of clients) client.disconnect();
     await server.stop();
   }
 }

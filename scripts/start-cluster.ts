@@ -25,6 +25,12 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN = join(ROOT, 'src', 'server', 'main.ts');
 const READY_TIMEOUT_MS = 60_000;
 
+/** Processes still running: killed if this process exits without stopping them. */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
 export interface ClusterOptions {
   /** One port per process. */
   readonly ports: readonly number[];
@@ -68,6 +74,8 @@ function launch(index: number, port: number, publicAddress: string, options: Clu
   const env = { ...process.env, ...options.env, PORT: String(port), PUBLIC_ADDRESS: publicAddress };
   // Node 22 from the project (node@22 on the PATH of `npm run`), tsx as a loader: no build step.
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const onLine = options.onLine ?? ((i: number, line: string) => console.log(`[p${i}] ${line}`));
   for (const stream of [child.stdout!, child.stderr!]) {
     let buffer = '';

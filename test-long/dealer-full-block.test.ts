@@ -10,7 +10,7 @@ import { NOEL_50 } from '../test/dealer/support/test-tables';
 
 function report(what: string, run: ProofRun): void {
   const perSecond = Math.round(NOEL_50.blockSize / (run.dealtMs / 1000));
-  console.log(`      ${what}: dealt in ${(run.dealtMs / 1000).toFixed(1)} s (${perSecond} purchases + settlements/s), ${run.replays} replays`);
+  console.log(`      ${what}: 800,000 units in ${(run.dealtMs / 1000).toFixed(1)} s (${perSecond} units/s), ${run.replays} replays`);
 }
 
 describe('dealing the full block of Le Noël de la chance at 0.50 € through Redis (800,000 units)', () => {
@@ -23,12 +23,12 @@ describe('dealing the full block of Le Noël de la chance at 0.50 € through Re
   });
 
   it('deals the block with 4 dealer processes at once: counts as the table, each unit once, money balanced', async () => {
-    report('4 dealers', await proveFourDealers(server, NOEL_50, false));
+    report('4 dealers, each unit bought and settled', await proveFourDealers(server, NOEL_50, false));
   });
 
   it('loses nothing and deals nothing twice when a dealer process is SIGKILLed and restarted', async () => {
     const run = await proveFourDealers(server, NOEL_50, true);
-    report('4 dealers, one killed', run);
+    report('4 dealers, one killed, each unit bought and settled', run);
     assert.ok(run.replays > 0, 'the restarted dealer retried requests whose ack was lost');
   });
 });
@@ -43,6 +43,6 @@ describe('dealing the full block through a Redis SIGKILLed mid-purchases (append
   });
 
   it('keeps every acknowledged purchase and deals on from the right position', async () => {
-    report('Redis killed', await proveRedisCrash(server, NOEL_50, 1));
+    report('Redis killed, units bought', await proveRedisCrash(server, NOEL_50, 1));
   });
 });

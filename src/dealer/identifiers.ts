@@ -14,7 +14,7 @@ const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Deposit references come from the wallet side: a little wider than request ids. */
 const DEPOSIT_REF = /^[A-Za-z0-9_.:-]{1,128}$/;
 /** Purchase-time picks are opaque JSON text kept with the sale. */
-export const MAX_PICKS_LENGTH = 512;
+const MAX_PICKS_LENGTH = 512;
 const MAX_SALES_PAGE = 100;
 const BLOCK_ID = /^([A-Za-z0-9_-]{1,64})\.(0|[1-9][0-9]{0,8})$/;
 const UNIT_ID = /^([A-Za-z0-9_-]{1,64})\.(0|[1-9][0-9]{0,8}):(0|[1-9][0-9]{0,9})$/;
@@ -56,7 +56,7 @@ export function isPlayerId(playerId: unknown): playerId is string {
   return typeof playerId === 'string' && PLAYER_ID.test(playerId);
 }
 
-export function refusal(code: PurchaseRefusalCode, message: string): PurchaseResult {
+function refusal(code: PurchaseRefusalCode, message: string): PurchaseResult {
   return { ok: false, code, message };
 }
 

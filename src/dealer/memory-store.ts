@@ -109,7 +109,7 @@ export class MemoryStore implements DealerStore {
   }
 
   async listEmissions(): Promise<EmissionInfo[]> {
-    return [...this.emissions.values()].map((e) => this.emissionInfo(e));
+    return [...this.emissions.values()].sort((a, b) => (a.emissionId < b.emissionId ? -1 : 1)).map((e) => this.emissionInfo(e));
   }
 
   async blockSeed(blockId: string): Promise<Uint8Array> {

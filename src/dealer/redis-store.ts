@@ -17,6 +17,7 @@ import {
   sameTable,
   unitIdOf,
   unknownSequence,
+  unsettledLimit,
   type UnitRef,
 } from './identifiers';
 import { DealerKeys } from './keys';
@@ -76,8 +77,8 @@ interface PendingPurchase {
  * scripts; a block is printed ahead as soon as the one before it opens, and printed on the spot
  * when a purchase finds it missing (its printer died), so printing never refuses a purchase.
  *
- * The client is the caller's: `close()` leaves it open. Auto-pipelining on it
- * (`enableAutoPipelining`) lets many purchases in flight share round trips.
+ * The client is the caller's: `close()` leaves it open. Purchases are batched here; turn on
+ * `enableAutoPipelining` on the client so that the other calls in flight share round trips.
  */
 export class RedisStore implements DealerStore {
   readonly keys: DealerKeys;
@@ -247,7 +248,7 @@ export class RedisStore implements DealerStore {
   async settle(unitId: string, now: number): Promise<SettleResult> {
     assertTime(now);
     const unknown: SettleResult = { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${unitId}` };
-    const found = await this.findSale(unitId);
+    const found = await this.findSale(unitId, false);
     if (!found) return unknown;
     const { meta, ref, sale } = found;
     const block = this.keys.blockKeys(meta.game, meta.stake, ref.blockId);
@@ -300,8 +301,8 @@ export class RedisStore implements DealerStore {
   }
 
   async unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]> {
-    if (!Number.isSafeInteger(limit)) throw new RangeError(`limit ${limit}`);
-    if (limit <= 0) return [];
+    limit = unsettledLimit(limit);
+    if (limit === 0) return [];
     if (playerId !== undefined) {
       if (!isPlayerId(playerId)) return [];
       // A player has few unsettled units (the ones being played): sort them here.
@@ -444,14 +445,15 @@ export class RedisStore implements DealerStore {
     return { emissionId, game, stake, table: meta.table, blockCount: meta.blockCount, blocks };
   }
 
-  private async findSale(unitId: string): Promise<{ meta: EmissionMeta; ref: UnitRef; sale: Sale } | undefined> {
+  /** The sale of a unit, with its settlement time when `withSettlement` (one read more). */
+  private async findSale(unitId: string, withSettlement = true): Promise<{ meta: EmissionMeta; ref: UnitRef; sale: Sale } | undefined> {
     const ref = parseUnitId(unitId);
     const meta = ref && (await this.meta(ref.emissionId));
     if (!meta) return undefined;
     const keys = this.keys.blockKeys(meta.game, meta.stake, ref.blockId);
     const [record, settledAt] = await Promise.all([
       this.redis.hget(keys.sales, String(ref.position)),
-      this.redis.hget(keys.settled, String(ref.position)),
+      withSettlement ? this.redis.hget(keys.settled, String(ref.position)) : null,
     ]);
     if (record === null) return undefined;
     const fields = decodeSale(record);

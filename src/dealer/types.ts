@@ -113,10 +113,18 @@ export interface JournalEntry {
 }
 
 export interface DealerStore {
-  /** Prints the emission's first block (open) and the next one (printed, ready to open). */
+  /**
+   * Prints the emission's first block (open) and the next one (printed, ready to open). The same
+   * id with the same table and block count again returns the emission as it is; with another,
+   * or while another emission of that game and price still sells, it throws.
+   */
   openEmission(request: OpenEmissionRequest): Promise<EmissionInfo>;
+  /** Every emission, by id, with its printed blocks. */
   listEmissions(): Promise<EmissionInfo[]>;
-  /** The seed of a block (hex), for the server to derive unit seeds; secret until it closes. */
+  /**
+   * The 32-byte seed of a printed block, for the server to derive unit seeds (`unitSeed`);
+   * secret until the block closes. Throws on an unknown block.
+   */
   blockSeed(blockId: string): Promise<Uint8Array>;
   /** Debit the stake, deal the next unit and journal the sale, atomically and idempotently. */
   purchase(request: PurchaseRequest): Promise<PurchaseResult>;

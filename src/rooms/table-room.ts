@@ -29,6 +29,9 @@ export interface TableMetadata {
   readonly watchers: number;
 }
 
+/** Spectators' frames sent per turn of the event loop after a patch. */
+const FANOUT_SLICE = 100;
+
 /** How often at most the watcher count is written to the listing. */
 const LISTING_EVERY_MS = 1000;
 
@@ -65,6 +68,7 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
   /** While a patch is being sent, spectators' frames wait here until the player's is out. */
   private patching = false;
   private readonly heldFrames: (() => void)[] = [];
+  private draining = false;
   private listingDue = false;
   private listingTimer: { clear(): void } | undefined;
 
@@ -134,6 +138,10 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
     if (client.sessionId === this.ownerSession) await this.allowReconnection(client, RECONNECT_SECONDS);
   }
 
+  override onReconnect(client: Client): void {
+    if (client.sessionId === this.ownerSession) this.keepOwnerLast();
+  }
+
   override onLeave(client: Client): void {
     if (this.spectators.delete(client.sessionId)) {
       this.listingChanged();
@@ -154,7 +162,9 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
 
   /**
    * Sends the state's changes to every client, the player first: spectators' frames are held
-   * while the patch goes out and sent right after, so no spectator is ever ahead of the player.
+   * while the patch goes out, so no spectator is ever sent a step before the player, and are
+   * then sent in slices (`FANOUT_SLICE` a turn of the event loop), so that a thousand watchers
+   * neither delay the reply to the player nor hold up the other tables of this process.
    */
   override broadcastPatch(): boolean {
     this.patching = true;
@@ -162,14 +172,38 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
       return super.broadcastPatch();
     } finally {
       this.patching = false;
-      for (const send of this.heldFrames.splice(0)) send();
+      if (this.heldFrames.length > 0 && !this.draining) {
+        this.draining = true;
+        setImmediate(this.drain);
+      }
     }
+  }
+
+  /** Sends held spectator frames in order, a slice per turn of the event loop. */
+  private readonly drain = (): void => {
+    const slice = this.heldFrames.splice(0, FANOUT_SLICE);
+    for (const send of slice) send();
+    if (this.heldFrames.length > 0) setImmediate(this.drain);
+    else this.draining = false;
+  };
+
+  /**
+   * Colyseus sends a patch to the clients from the last to the first: the player's client is
+   * kept last, so that its frame is written before any spectator's is even looked at.
+   * (Only a matter of speed: the order itself is guaranteed by holding spectators' frames.)
+   */
+  private keepOwnerLast(): void {
+    const owner = this.ownerSession === undefined ? undefined : this.clients.getById(this.ownerSession);
+    if (!owner || this.clients[this.clients.length - 1] === owner) return;
+    this.clients.splice(this.clients.indexOf(owner), 1);
+    this.clients.push(owner);
   }
 
   private joinAsSpectator(client: Client): void {
     if (!this.watchable) throw new ServerError(403, 'table/not_watchable: this table is not open to watchers');
     if (this.spectators.size >= services().config.watchersMax) throw new ServerError(403, 'table/full: this table has all the watchers it takes');
     this.spectators.add(client.sessionId);
+    this.keepOwnerLast();
     const raw = client.raw.bind(client);
     // Frames of one patch share one buffer, reused by the next encoding: a held frame is a copy.
     let lastSource: Uint8Array | Buffer | undefined;

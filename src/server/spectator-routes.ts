@@ -12,6 +12,8 @@ export interface OpenTable {
   readonly watchers: number;
 }
 
+const TABLES_CACHE_MS = 500;
+
 function fail(res: Response, status: number, code: string, message: string): void {
   res.status(status).json({ error: { code, message } });
 }
@@ -29,13 +31,21 @@ export function mountSpectatorRoutes(app: Application, services: Services): void
     });
   };
 
-  app.get('/tables', wrap(async (_req, res) => {
-    const rooms = await matchMaker.query({ name: 'table', watchable: true } as never);
-    const tables: OpenTable[] = rooms.map((room) => {
+  // The driver reads every room's listing to answer a query: one query a second at most.
+  let cached: { at: number; tables: Promise<OpenTable[]> } | undefined;
+  const openTables = (): Promise<OpenTable[]> => {
+    if (cached && Date.now() - cached.at < TABLES_CACHE_MS) return cached.tables;
+    const tables = matchMaker.query({ name: 'table', watchable: true } as never).then((rooms) => rooms.map((room) => {
       const metadata = room.metadata as TableMetadata;
       return { roomId: room.roomId, game: metadata.game, pseudonym: metadata.pseudonym, watchers: metadata.watchers };
-    });
-    res.json(tables);
+    }));
+    cached = { at: Date.now(), tables };
+    tables.catch(() => (cached = undefined));
+    return tables;
+  };
+
+  app.get('/tables', wrap(async (_req, res) => {
+    res.json(await openTables());
   }));
 
   app.get('/prizes-left', wrap(async (_req, res) => {

@@ -63,6 +63,29 @@ describe('dealer store (redis) specifics', () => {
     }
   });
 
+  it('deals batches that cross many block boundaries, printing blocks as they are needed', async () => {
+    const { stores, close } = await openStores(1);
+    try {
+      const [store] = stores;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 25, now: T0 });
+      await store!.deposit('p1', 1_000_000, 'd1', T0);
+      // 260 at once: batches of up to 64, each running past several 10-unit blocks.
+      const results = await Promise.all(Array.from({ length: 260 }, (_, i) => buy(store!, `m${i}`)));
+      const sales = results.flatMap((r) => (r.ok ? [r.sale] : []));
+      assert.equal(sales.length, 250);
+      assert.ok(results.every((r) => r.ok || r.code === 'purchase/game_closed'));
+      assert.equal(new Set(sales.map((s) => s.unitId)).size, 250);
+      const emission = (await store!.listEmissions())[0]!;
+      assert.equal(emission.blocks.length, 25);
+      for (const block of emission.blocks) {
+        assert.equal(block.state, 'closed');
+        assert.deepEqual(block.soldPerTier, [4, 0, 0, 1, 1, 1, 2, 1]);
+      }
+    } finally {
+      await close();
+    }
+  });
+
   it('keeps one sequence under one hash tag and one player under another', async () => {
     const { stores, clients, close } = await openStores(1, 'tags');
     try {

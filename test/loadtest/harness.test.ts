@@ -7,9 +7,9 @@ import { formatReport, writeReport, type Report } from '../../loadtest/report';
 import { runLoadtest } from '../../loadtest/run';
 
 /**
- * The harness end to end, small and short: 5 players for 3 s against an embedded server process
- * it starts itself, then the echo baseline; the books must come out exact and the report must
- * have every field the issue asks for.
+ * The harness end to end, small and short: 5 players and 4 spectators (2 on the feed, 2 watching
+ * a table) for 3 s against an embedded server process it starts itself, then the echo baseline;
+ * the books must come out exact and the report must have every field the issue asks for.
  */
 
 describe('load-test harness', function () {
@@ -18,7 +18,7 @@ describe('load-test harness', function () {
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-'));
 
   before(async () => {
-    const options = parseOptions(['--players', '5', '--spectators', '0', '--duration', '3', '--warmup', '0', '--echo-duration', '1', '--drain', '10', '--quiet']);
+    const options = parseOptions(['--players', '5', '--spectators', '4', '--duration', '3', '--warmup', '0', '--echo-duration', '1', '--drain', '10', '--quiet']);
     const lines: string[] = [];
     report = await runLoadtest(options, { log: (line) => lines.push(line) });
     if (!report.ok) console.error(formatReport(report, undefined), '\n', lines.join('\n'));
@@ -44,6 +44,9 @@ describe('load-test harness', function () {
     const l = run.latency.actionToPatch;
     assert.ok(l.count > 0 && l.p50 > 0 && l.p50 <= l.p95 && l.p95 <= l.p99 && l.p99 <= l.max, JSON.stringify(l));
     assert.equal(l.count, run.latency.buy.count + run.latency.act.count);
+    assert.deepEqual(run.spectators, { requested: 4, connected: 4, feed: 2, watchers: 2, watchedTables: 1, listedTables: 1 });
+    assert.ok(run.spectatorDelays.feedWinsReceived > 0 && run.spectatorDelays.feed.count > 0, 'feed spectators got wins, timed against the players');
+    assert.ok(run.spectatorDelays.watch.count > 0, 'watchers got the steps, timed against the player');
     assert.deepEqual(Object.keys(run.spectatorDelays.feed), ['count', 'p50', 'p95', 'p99', 'max', 'mean']);
     assert.equal(typeof run.errors.total, 'number');
     assert.equal(report.processes.length, 1);

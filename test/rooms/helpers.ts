@@ -34,6 +34,12 @@ export async function playLampUnit(room: Room, between?: () => Promise<void>): P
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Leaves a room if it is still connected (the SDK's leave() never settles on a closed one). */
+export async function leaveQuietly(room: Room | undefined): Promise<void> {
+  if (!room?.connection?.isOpen) return;
+  await Promise.race([room.leave().catch(() => undefined), sleep(2000)]);
+}
+
 /** Polls `check` until it holds (for things that arrive by HTTP or with a delay). */
 export async function eventually<T>(read: () => Promise<T> | T, check: (value: T) => boolean, what: string, timeoutMs = 5000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -14,7 +14,7 @@ describe('watching a table', function () {
   let server: RunningServer;
 
   before(async () => {
-    server = await startTestServer({ JWT_SECRET: SECRET, WATCHERS_MAX: '3' });
+    server = await startTestServer({ JWT_SECRET: SECRET, WATCHERS_MAX: '3', MAX_MESSAGES_PER_SECOND: '1000' });
   });
   after(async () => {
     await server.stop();

@@ -114,6 +114,10 @@ export class RedisServer {
         if (log.includes('Ready to accept connections')) {
           clearTimeout(timer);
           child.removeAllListeners('exit');
+          child.once('exit', (code, signal) => {
+            // Killed by kill() or restart() is expected; anything else would otherwise be a hang.
+            if (this.process === child) process.stderr.write(`redis-server on port ${this.port} exited (${signal ?? code})\n`);
+          });
           child.stdout!.removeAllListeners('data');
           child.stderr!.removeAllListeners('data');
           child.stdout!.resume();

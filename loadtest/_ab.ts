@@ -1,0 +1,14 @@
+import './node-websocket';
+import { drive } from './drive';
+import { parseOptions } from './options';
+import { ProcSampler } from './processes';
+import { phaseReport } from './report';
+const [url, pid] = [process.argv[2]!, Number(process.argv[3])];
+const options = parseOptions(['--players', '40', '--duration', '8', '--warmup', '2', '--quiet']);
+const server = new ProcSampler(pid); server.start();
+const self = new ProcSampler(process.pid); self.start();
+const phase = await drive({ target: 'echo', endpoints: [url], durationS: 8, options, samplers: [{ name: 's', sampler: server }, { name: 'h', sampler: self }], prefix: 'ab-', log: () => {} });
+const r = phaseReport(phase, [url], options);
+await phase.close();
+console.log(process.env['LOADTEST_CLIENT_WEBSOCKET'] ?? 'ws', 'msgs/s', r.throughput.messagesPerSecond, 'p50', r.latency.actionToPatch.p50, 'p99', r.latency.actionToPatch.p99, 'harness cpu', self.usage().cpuAvgPercent, 'server cpu', server.usage().cpuAvgPercent, 'harness µs/msg', Math.round(self.usage().cpuAvgPercent * 1e4 / r.throughput.messagesPerSecond));
+process.exit(0);

@@ -1,0 +1,337 @@
+/**
+ * `npm run bench:watchers [-- --watchers 1000 --samples 400 --pause-ms 50]`
+ *
+ * A player's action-to-patch latency (from sending an `act` to receiving the patch that holds
+ * its step, measured on the player's client) with 0 and then with N watchers on the table, in
+ * one run. Three processes: the game server (embedded default, a child), the watchers (another
+ * child: N SDK clients that join the table with `{ watch: true }` and decode every patch), and
+ * this one, the player. The player plays 500 000 CARATS step by step (25 steps a unit), one
+ * action every `--pause-ms` after the previous patch. The watchers also time when each step
+ * reached them, which gives how far behind the player they are (never ahead).
+ *
+ * The watchers' clients stand for a thousand machines of their own; here they share this one,
+ * so they run at the lowest CPU priority (`nice -n 19`; `--no-nice` to turn that off), and
+ * `--pin 0/1/1` pins the server, the watchers and the player to CPU lists (taskset), so that
+ * their decoding does not take the server's CPU.
+ *
+ * Prints p50/p95/p99 of both runs and their ratio; the last line is JSON.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Client, type Room } from '@colyseus/sdk';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SELF = fileURLToPath(import.meta.url);
+const CARATS_ACTIONS: unknown[] = [{ type: 'reveal_winning' }, ...Array.from({ length: 24 }, (_, index) => ({ type: 'reveal', index }))];
+const JOIN_BATCH = 50;
+
+/** Children still running: killed if this process exits without stopping them. */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+/** CLOCK_MONOTONIC in ms: one clock for the player's and the watchers' processes on this machine. */
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function arg(name: string, fallback: number): number {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(`--${name}`);
+  const raw = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const value = raw === undefined ? fallback : Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number`);
+  return value;
+}
+
+function strArg(name: string): string | undefined {
+  const args = process.argv.slice(2);
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+interface Percentiles { min: number; p50: number; p95: number; p99: number; max: number; mean: number; n: number }
+
+function percentiles(values: readonly number[]): Percentiles {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+  const round = (x: number) => Math.round(x * 1000) / 1000;
+  const mean = sorted.reduce((s, v) => s + v, 0) / (sorted.length || 1);
+  return { min: round(sorted[0] ?? NaN), p50: round(at(0.5)), p95: round(at(0.95)), p99: round(at(0.99)), max: round(sorted.at(-1) ?? NaN), mean: round(mean), n: sorted.length };
+}
+
+interface UnitView { unitId: string; steps: { length: number } }
+
+/** Calls `onStep(key)` once per new step of any unit, as patches arrive. */
+function watchSteps(room: Room, onStep: (key: string, at: number) => void): void {
+  const seen = new Map<string, number>();
+  room.onStateChange(() => {
+    const at = now();
+    const units = (room.state as { units?: Iterable<UnitView> }).units;
+    if (!units) return;
+    for (const unit of units) {
+      const known = seen.get(unit.unitId) ?? 0;
+      for (let seq = known; seq < unit.steps.length; seq++) onStep(`${unit.unitId}#${seq}`, at);
+      if (unit.steps.length > known) seen.set(unit.unitId, unit.steps.length);
+    }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The watchers process: `--watchers-worker --port P --room R --count N`.
+
+async function watchersWorker(): Promise<void> {
+  const port = arg('port', 0);
+  const roomId = strArg('room')!;
+  const count = arg('count', 0);
+  const arrivals = new Map<string, number[]>();
+  const rooms: Room[] = [];
+  for (let i = 0; i < count; i += JOIN_BATCH) {
+    const batch = await Promise.all(Array.from({ length: Math.min(JOIN_BATCH, count - i) }, async () => {
+      const room = await new Client(`http://127.0.0.1:${port}`).joinById(roomId, { watch: true });
+      room.onMessage('*', () => undefined);
+      watchSteps(room, (key, at) => {
+        let list = arrivals.get(key);
+        if (!list) arrivals.set(key, (list = []));
+        list.push(at);
+      });
+      return room;
+    }));
+    rooms.push(...batch);
+  }
+  console.log(`ready ${rooms.length}`);
+  const lines = createInterface({ input: process.stdin });
+  for await (const line of lines) {
+    if (line === 'count') {
+      let n = 0;
+      for (const list of arrivals.values()) n += list.length;
+      console.log(`count ${n}`);
+    } else if (line === 'report') {
+      console.log(`report ${JSON.stringify(Object.fromEntries(arrivals))}`);
+    } else if (line === 'stop') {
+      await Promise.all(rooms.map((r) => Promise.race([r.leave().catch(() => undefined), sleep(2000)])));
+      process.exit(0);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The player (main process).
+
+function lineReader(child: ChildProcess): (prefix: string, timeoutMs: number) => Promise<string> {
+  const waiting: { prefix: string; resolve: (line: string) => void }[] = [];
+  const lines = createInterface({ input: child.stdout! });
+  lines.on('line', (line) => {
+    const i = waiting.findIndex((w) => line.startsWith(w.prefix));
+    if (i >= 0) waiting.splice(i, 1)[0]!.resolve(line);
+  });
+  return (prefix, timeoutMs) => new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no "${prefix}" line in ${timeoutMs} ms`)), timeoutMs);
+    waiting.push({ prefix, resolve: (line) => {
+      clearTimeout(timer);
+      resolve(line.slice(prefix.length));
+    } });
+  });
+}
+
+/** With --pin: the command prefixed with `taskset -c <cpus>` (Linux), else as it is. */
+function pinned(cpuList: string | undefined, command: string, args: string[]): [string, string[]] {
+  return cpuList === undefined ? [command, args] : ['taskset', ['-c', cpuList, command, ...args]];
+}
+
+/** With --nice: the command at the lowest CPU priority (`nice -n 19`). */
+function niced(on: boolean, [command, args]: [string, string[]]): [string, string[]] {
+  return on ? ['nice', ['-n', '19', command, ...args]] : [command, args];
+}
+
+let pins: { server: string; watchers: string; player: string } | undefined;
+
+async function startServer(port: number, watchers: number): Promise<ChildProcess> {
+  const [command, args] = pinned(pins?.server, process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'server', 'main.ts')]);
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...process.env, REDIS_URL: '', PORT: String(port), WATCHERS_MAX: String(watchers), DEMO_BALANCE_CENTS: '10000000', MAX_MESSAGES_PER_SECOND: '1000' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.add(child);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return child;
+    } catch {
+      // not yet
+    }
+    if (child.exitCode !== null || Date.now() > deadline) throw new Error('the server did not start');
+    await sleep(100);
+  }
+}
+
+interface Phase {
+  readonly latencies: number[];
+  /** When the player received each step (key: unitId#seq). */
+  readonly playerAt: Map<string, number>;
+}
+
+/** Plays units step by step; measures each action's patch on the player's client. */
+async function play(room: Room, samples: number, warmup: number, pauseMs: number, requestIds: () => string): Promise<Phase> {
+  const latencies: number[] = [];
+  const playerAt = new Map<string, number>();
+  let stepArrived: (() => void) | undefined;
+  watchSteps(room, (key, at) => {
+    playerAt.set(key, at);
+    stepArrived?.();
+  });
+  let done = 0;
+  while (done < samples + warmup) {
+    await room.request('buy', { stake: 500, requestId: requestIds() });
+    for (const action of CARATS_ACTIONS) {
+      if (done >= samples + warmup) break;
+      await sleep(pauseMs);
+      const arrived = new Promise<void>((resolve) => (stepArrived = resolve));
+      const sentAt = now();
+      const reply = room.request('act', { action });
+      await arrived;
+      const latency = now() - sentAt;
+      stepArrived = undefined;
+      await reply;
+      if (done >= warmup) latencies.push(latency);
+      done++;
+    }
+    // Finish the unit whatever is left, so that the next purchase is allowed.
+    const units = (room.state as { units: Iterable<{ status: string }> }).units;
+    if ([...units].some((u) => u.status !== 'finished')) {
+      const arrived = new Promise<void>((resolve) => (stepArrived = resolve));
+      await room.request('act', { action: { type: 'auto' } });
+      await arrived;
+      stepArrived = undefined;
+    }
+  }
+  return { latencies, playerAt };
+}
+
+async function main(): Promise<void> {
+  const watchers = arg('watchers', 1000);
+  const samples = arg('samples', 400);
+  const pauseMs = arg('pause-ms', 50);
+  const warmup = 25;
+  const pin = strArg('pin');
+  // The watchers' clients stand for a thousand other machines: on this one they run at the
+  // lowest CPU priority (--no-nice to run them at the same priority as the rest).
+  const niceWatchers = !process.argv.includes('--no-nice');
+  if (pin !== undefined) {
+    // --pin server/watchers/player, e.g. 0/1/1: CPU lists for taskset.
+    const [server, watchersCpus, player] = pin.split('/');
+    if (!server || !watchersCpus || !player) throw new Error('--pin takes <server cpus>/<watchers cpus>/<player cpus>, e.g. 0/1/1');
+    pins = { server, watchers: watchersCpus, player };
+    spawnSync('taskset', ['-cp', player, String(process.pid)], { stdio: 'ignore' });
+  }
+  const port = await freePort();
+  const loadAverageAtStart = loadavg()[0]!;
+  console.log(`bench:watchers — ${samples} actions with 0 then ${watchers} watchers, ${pauseMs} ms between actions; watchers ${niceWatchers ? 'at nice 19' : 'not niced'}${pin ? `, pinned ${pin} (server/watchers/player)` : ''}; ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`);
+  const server = await startServer(port, watchers);
+  let worker: ChildProcess | undefined;
+  try {
+    const login = await (await fetch(`http://127.0.0.1:${port}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench' }) })).json() as { token: string };
+    const client = new Client(`http://127.0.0.1:${port}`);
+    client.auth.token = login.token;
+    let n = 0;
+    const requestIds = () => `bench_${++n}`;
+
+    const quiet = await client.create('table', { game: '500000-carats' });
+    quiet.onMessage('*', () => undefined);
+    const alone = await play(quiet, samples, warmup, pauseMs, requestIds);
+    await quiet.leave();
+    console.log(`0 watchers: ${JSON.stringify(percentiles(alone.latencies))}`);
+
+    const room = await client.create('table', { game: '500000-carats' });
+    room.onMessage('*', () => undefined);
+    await room.request('watchers', { open: true });
+    const started = Date.now();
+    const [command, args] = niced(niceWatchers, pinned(pins?.watchers, process.execPath, ['--import', 'tsx', SELF, '--watchers-worker', '--port', String(port), '--room', room.roomId, '--count', String(watchers)]));
+    worker = spawn(command, args, {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    children.add(worker);
+    const next = lineReader(worker);
+    await next('ready ', 180_000);
+    console.log(`${watchers} watchers joined in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    await sleep(1000);
+    const watched = await play(room, samples, warmup, pauseMs, requestIds);
+    // Let the watchers receive the last steps (they may be far behind) before the report.
+    const expected = watchers * watched.playerAt.size;
+    for (let waited = 0; waited < 30_000; waited += 250) {
+      worker.stdin!.write('count\n');
+      if (Number(await next('count ', 10_000)) >= expected) break;
+      await sleep(250);
+    }
+    worker.stdin!.write('report\n');
+    const report = JSON.parse(await next('report ', 60_000)) as Record<string, number[]>;
+    worker.stdin!.write('stop\n');
+    await room.leave();
+
+    // How far behind the player each watcher got each step (never ahead: ≥ 0).
+    const lags: number[] = [];
+    let ahead = 0;
+    let received = 0;
+    for (const [key, times] of Object.entries(report)) {
+      const playerAt = watched.playerAt.get(key);
+      if (playerAt === undefined) continue;
+      for (const t of times) {
+        received++;
+        lags.push(t - playerAt);
+        if (t < playerAt) ahead++;
+      }
+    }
+    const zero = percentiles(alone.latencies);
+    const many = percentiles(watched.latencies);
+    const ratio = { p50: +(many.p50 / zero.p50).toFixed(2), p95: +(many.p95 / zero.p95).toFixed(2), p99: +(many.p99 / zero.p99).toFixed(2) };
+    const lag = percentiles(lags);
+    console.log(`${watchers} watchers: ${JSON.stringify(many)}`);
+    console.log(`ratio (${watchers} / 0 watchers): p50 ×${ratio.p50}, p95 ×${ratio.p95}, p99 ×${ratio.p99}`);
+    console.log(`watchers behind the player: ${JSON.stringify(lag)} over ${received} step deliveries; ahead of the player: ${ahead}`);
+    console.log(JSON.stringify({
+      bench: 'watchers',
+      game: '500000-carats',
+      samples,
+      pauseMs,
+      pin: pin ?? null,
+      niceWatchers,
+      cpus: cpus().length,
+      loadAverageAtStart: +loadAverageAtStart.toFixed(2),
+      loadAverageAtEnd: +loadavg()[0]!.toFixed(2),
+      node: process.version,
+      latencyMs: { '0': zero, [String(watchers)]: many },
+      ratio,
+      watcherLagMs: lag,
+      watcherDeliveries: received,
+      watchersAhead: ahead,
+    }));
+  } finally {
+    worker?.kill('SIGKILL');
+    server.kill('SIGTERM');
+  }
+  process.exit(0);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  (process.argv.includes('--watchers-worker') ? watchersWorker() : main()).catch((err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
