@@ -133,10 +133,12 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
     }
   });
 
-  // Spectators: the feed, and the watchers of the open tables, spread evenly over them.
-  const spectatorJobs: (() => Promise<void>)[] = [];
+  // Spectators: the feed, and the watchers of the open tables, spread evenly over them; the
+  // two kinds join interleaved, so that a ramp cut short leaves some of each.
+  const feedJobs: (() => Promise<void>)[] = [];
+  const watchJobs: (() => Promise<void>)[] = [];
   for (let i = 0; i < feedCount; i++) {
-    spectatorJobs.push(async () => {
+    feedJobs.push(async () => {
       const feed = new FeedSpectator(spectatorClients[i % spectatorClients.length]!, stats, board, settings.prefix);
       await feed.join();
       feeds.push(feed);
@@ -145,13 +147,18 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
   const tables = [...roomIds.entries()];
   for (let i = 0; i < watcherCount && tables.length > 0; i++) {
     const [index, roomId] = tables[i % tables.length]!;
-    spectatorJobs.push(async () => {
+    watchJobs.push(async () => {
       const watcher = new TableWatcher(spectatorClients[i % spectatorClients.length]!, stats, players[index]!, roomId);
       await watcher.join();
       watchers.push(watcher);
     });
   }
   if (watcherCount > 0 && tables.length === 0) stats.error('watch/no_open_table');
+  const spectatorJobs: (() => Promise<void>)[] = [];
+  for (let i = 0; i < Math.max(feedJobs.length, watchJobs.length); i++) {
+    if (i < feedJobs.length) spectatorJobs.push(feedJobs[i]!);
+    if (i < watchJobs.length) spectatorJobs.push(watchJobs[i]!);
+  }
   await paced(spectatorJobs, options.rampPerSecond, 64, rampDeadline, async (job) => {
     try {
       await job();

@@ -6,8 +6,8 @@
  * one run. Three processes: the game server (embedded default, a child), the watchers (another
  * child: N SDK clients that join the table with `{ watch: true }` and decode every patch), and
  * this one, the player. The player plays 500 000 CARATS step by step (25 steps a unit), one
- * action every `--pause-ms` after the previous patch. The watchers also time when each step
- * reached them, which gives how far behind the player they are (never ahead).
+ * action `--pause-ms` after the reply to the previous one. The watchers also time when each step
+ * reached them, which gives how far behind the player they are.
  *
  * The watchers' clients stand for a thousand machines of their own; here they share this one,
  * so they run at the lowest CPU priority (`nice -n 19`; `--no-nice` to turn that off), and
@@ -242,6 +242,9 @@ async function main(): Promise<void> {
   }
   const port = await freePort();
   const loadAverageAtStart = loadavg()[0]!;
+  if (loadAverageAtStart > cpus().length / 2) {
+    console.log(`warning: load average ${loadAverageAtStart.toFixed(2)} on ${cpus().length} CPUs: other work on this machine will show in the figures`);
+  }
   console.log(`bench:watchers — ${samples} actions with 0 then ${watchers} watchers, ${pauseMs} ms between actions; watchers ${niceWatchers ? 'at nice 19' : 'not niced'}${pin ? `, pinned ${pin} (server/watchers/player)` : ''}; ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`);
   const server = await startServer(port, watchers);
   let worker: ChildProcess | undefined;

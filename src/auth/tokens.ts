@@ -16,6 +16,7 @@ export class AuthError extends Error {
 
 const PLAYER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
 const PSEUDONYM = /^[\p{L}\p{N} _.-]{1,32}$/u;
+const ANONYMOUS = 'Anonymous';
 type VerifyKey = Parameters<typeof jwtVerify>[1];
 
 /**
@@ -60,7 +61,8 @@ export class TokenVerifier {
     }
     const sub = payload.sub;
     if (typeof sub !== 'string' || !PLAYER_ID.test(sub)) throw new AuthError('auth/invalid', 'the token has no valid subject');
-    const name = typeof payload['name'] === 'string' && PSEUDONYM.test(payload['name']) ? payload['name'] : `player-${sub.slice(-6)}`;
+    // Spectators see the pseudonym: without a valid `name`, nothing derived from the account.
+    const name = typeof payload['name'] === 'string' && PSEUDONYM.test(payload['name']) ? payload['name'] : ANONYMOUS;
     return { playerId: sub, pseudonym: name };
   }
 

@@ -1,5 +1,5 @@
 import { loadConfig } from '../config';
-import { startServer } from './app';
+import { startServer, type RunningServer } from './app';
 
 /** `npm start`: the server on its configuration (embedded default when REDIS_URL is unset). */
 async function main(): Promise<void> {
@@ -10,10 +10,14 @@ async function main(): Promise<void> {
     console.error(`configuration error: ${(err as Error).message}`);
     process.exit(2);
   }
-  const server = await startServer(config);
+  // Signals are handled from the first moment: a SIGTERM during start-up stops once started.
+  let stopping = false;
+  let started: Promise<RunningServer> | undefined;
   const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     console.log(`${signal}: finishing what is in flight, then stopping`);
-    server.stop().then(
+    started!.then((server) => server.stop()).then(
       () => process.exit(0),
       (err: unknown) => {
         console.error('shutdown failed', err);
@@ -23,6 +27,8 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+  started = startServer(config);
+  await started;
 }
 
 main().catch((err: unknown) => {

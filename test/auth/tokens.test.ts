@@ -22,6 +22,13 @@ describe('token verifier', () => {
     assert.deepEqual(await verifier.verify(token), { playerId: 'p-1', pseudonym: 'Alice' });
   });
 
+  it('gives a token without a valid name a pseudonym that says nothing of the account', async () => {
+    const verifier = await TokenVerifier.fromConfig(loadConfig({ JWT_SECRET: SECRET }));
+    const key = new TextEncoder().encode(SECRET);
+    const token = await new SignJWT({ name: '<script>' }).setProtectedHeader({ alg: 'HS256' }).setSubject('account-123456').sign(key);
+    assert.deepEqual(await verifier.verify(token), { playerId: 'account-123456', pseudonym: 'Anonymous' });
+  });
+
   it('refuses missing, malformed, expired and forged tokens with their own codes', async () => {
     const verifier = await TokenVerifier.fromConfig(loadConfig({ JWT_SECRET: SECRET }));
     const key = new TextEncoder().encode(SECRET);
