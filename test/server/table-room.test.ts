@@ -172,6 +172,23 @@ describe('table room (embedded default)', function () {
     await second.room.leave();
   });
 
+  it('keeps the player’s seat through a dropped connection, and the reveal goes on after reconnecting', async () => {
+    const player = await devLogin(server);
+    const { room } = await openTable(player, '500000-carats');
+    room.reconnection.minUptime = 0;
+    await buy(room, '500000-carats', 500);
+    await room.request('act', { action: { type: 'reveal_winning' } });
+    await until(room, () => decodedUnits(room)[0]!.steps.length === 2, 'the winning numbers');
+    const reconnected = new Promise<void>((resolve) => room.onReconnect(() => resolve()));
+    // Close the socket under the SDK as a network failure would (not a consented leave).
+    (room.connection as unknown as { transport: { ws: { close(code: number): void } } }).transport.ws.close(4010);
+    await reconnected;
+    await room.request('act', { action: { type: 'auto' } });
+    await until(room, () => decodedUnits(room)[0]!.status === 'finished', 'the unit to finish');
+    assert.equal(decodedUnits(room)[0]!.steps.length, 3);
+    await room.leave();
+  });
+
   describe('refusals', () => {
     let player: TestPlayer;
     let room: Room;
