@@ -8,7 +8,7 @@ import type { Report } from './report';
 
 const HEADER = [
   'load', 'servers', 'think ms', 'units/s', 'msgs/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms',
-  'feed p99 ms', 'watch p99 ms', 'errors', 'server CPU %', 'harness CPU %', 'echo units/s', 'echo p99 ms', 'ratio units/s', 'ratio p99', 'books', 'other work CPU %',
+  'feed age p99 ms', 'watch p99 ms', 'errors', 'server CPU %', 'harness CPU %', 'echo units/s', 'echo p99 ms', 'ratio units/s', 'ratio p99', 'books', 'other work CPU %',
 ];
 
 export function row(r: Report, name: string): string[] {
@@ -27,7 +27,7 @@ export function row(r: Report, name: string): string[] {
     String(run.latency.actionToPatch.p95),
     String(run.latency.actionToPatch.p99),
     String(run.latency.actionToPatch.max),
-    run.spectatorDelays.feed.count ? String(run.spectatorDelays.feed.p99) : '–',
+    run.spectatorDelays.feedAge?.count ? String(run.spectatorDelays.feedAge.p99) : '–',
     run.spectatorDelays.watch.count ? String(run.spectatorDelays.watch.p99) : '–',
     String(run.errors.total),
     `${cpu}${redis ? ` (redis ${Math.round(redis.cpuAvgPercent)})` : ''}`,
