@@ -17,12 +17,12 @@
  * Prints p50/p95/p99 of both runs and their ratio; the last line is JSON.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, type Room } from '@colyseus/sdk';
+import { freePort } from '../test/support/redis-server';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -54,16 +54,6 @@ function strArg(name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Percentiles { min: number; p50: number; p95: number; p99: number; max: number; mean: number; n: number }
 

@@ -1,5 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { createServer } from 'node:net';
 import { Client, type Room } from '@colyseus/sdk';
 import { Redis } from 'ioredis';
 import type { Win } from '../../src/feed/win-feed';
@@ -7,6 +6,7 @@ import { startCluster, type Cluster } from '../../scripts/start-cluster';
 import { decodedUnits, record, until, type Recorder } from '../support/game-server';
 import { RedisServer } from '../support/redis-server';
 import { eventually, leaveQuietly, playLampUnit, reasonOf, sleep } from '../rooms/helpers';
+import { freePort } from '../support/redis-server';
 
 const ENV = {
   JWT_SECRET: 'cluster-secret-of-at-least-thirty-two-chars',
@@ -17,16 +17,6 @@ const ENV = {
   MAX_MESSAGES_PER_SECOND: '1000',
 };
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface Player { token: string; playerId: string; client: InstanceType<typeof Client> }
 

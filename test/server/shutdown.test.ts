@@ -1,18 +1,10 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { Client } from '@colyseus/sdk';
 import { decodedUnits, record, until } from '../support/game-server';
 import { RedisServer } from '../support/redis-server';
+import { freePort } from '../support/redis-server';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** `npm start`'s entry point as a child process; resolves once it listens. */
 async function startProcess(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {

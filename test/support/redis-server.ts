@@ -24,7 +24,8 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-async function freePort(): Promise<number> {
+/** A TCP port free on loopback right now (for test servers and benchmarks). */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.unref();
