@@ -2,7 +2,7 @@ import './node-websocket';
 import { Client, type Room } from '@colyseus/sdk';
 import type { GameId } from '../src/games/types';
 import type { Choices } from './mix';
-import { errorCode, withTimeout, type Stats } from './stats';
+import { errorCode, joinWithin, withTimeout, type Stats } from './stats';
 
 /**
  * One synthetic player: logs in (dev login), opens a table, and plays units one after another
@@ -145,15 +145,7 @@ export class SyntheticPlayer {
   async open(game: GameId = this.game): Promise<void> {
     this.game = game;
     const options = this.settings.target === 'echo' ? { game, name: this.pseudonym } : { game };
-    const joining = this.client.create('table', options);
-    let room: Room;
-    try {
-      room = await withTimeout(joining, this.settings.requestTimeoutMs, 'join/timeout');
-    } catch (err) {
-      // A join that completes after its timeout is not used: leave it at once.
-      joining.then((late) => late.leave(true).catch(() => undefined), () => undefined);
-      throw err;
-    }
+    const room = await joinWithin(this.client.create('table', options), this.settings.requestTimeoutMs);
     this.room = room;
     room.onStateChange(() => this.onPatch());
     const count = () => this.stats.count.received++;

@@ -1,6 +1,6 @@
 import type { Client, Room } from '@colyseus/sdk';
 import type { FinishBoard, SyntheticPlayer } from './player';
-import { withTimeout, type Stats } from './stats';
+import { joinWithin, withTimeout, type Stats } from './stats';
 
 const JOIN_TIMEOUT_MS = 20_000;
 
@@ -43,14 +43,7 @@ export class FeedSpectator {
   }
 
   async join(): Promise<void> {
-    const joining = this.client.joinOrCreate('feed');
-    let room: Room;
-    try {
-      room = await withTimeout(joining, JOIN_TIMEOUT_MS, 'join/timeout');
-    } catch (err) {
-      joining.then((late) => late.leave(true).catch(() => undefined), () => undefined);
-      throw err;
-    }
+    const room = await joinWithin(this.client.joinOrCreate('feed'), JOIN_TIMEOUT_MS);
     this.room = room;
     // Results seen before this spectator was in the room are not its to time (their wins went
     // out before it joined): start matching from here, as the handlers go on.
@@ -138,14 +131,7 @@ export class TableWatcher {
   private first = true;
 
   async join(): Promise<void> {
-    const joining = this.client.joinById(this.roomId, { watch: true });
-    let room: Room;
-    try {
-      room = await withTimeout(joining, JOIN_TIMEOUT_MS, 'join/timeout');
-    } catch (err) {
-      joining.then((late) => late.leave(true).catch(() => undefined), () => undefined);
-      throw err;
-    }
+    const room = await joinWithin(this.client.joinById(this.roomId, { watch: true }), JOIN_TIMEOUT_MS);
     this.room = room;
     room.onStateChange(() => this.onPatch());
     room.onMessage('*', () => this.stats.count.received++);

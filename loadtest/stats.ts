@@ -173,3 +173,16 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, code: string): P
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
+
+/**
+ * A room join bounded by `ms` (`join/timeout`); a join that completes after its timeout is not
+ * used: it is left at once.
+ */
+export async function joinWithin<R extends { leave(consented?: boolean): Promise<unknown> }>(joining: Promise<R>, ms: number): Promise<R> {
+  try {
+    return await withTimeout(joining, ms, 'join/timeout');
+  } catch (err) {
+    joining.then((late) => late.leave(true).catch(() => undefined), () => undefined);
+    throw err;
+  }
+}

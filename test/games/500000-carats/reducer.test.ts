@@ -4,6 +4,7 @@ import { caratsRules } from '../../../src/games/500000-carats';
 import type { CaratsAction, CaratsAnyEvent, CaratsPublicView, CaratsState } from '../../../src/games/500000-carats';
 import type { Outcome, Refusal, Step } from '../../../src/games/types';
 import { PRIZES, outcomeOf, seedOf } from './helpers';
+import { frozen, refused } from '../support';
 
 const rules = caratsRules;
 type AnyStep = Step<CaratsState, CaratsAnyEvent>;
@@ -16,20 +17,6 @@ function ok(result: AnyStep | Refusal): AnyStep {
   if (!result.ok) assert.fail(`refused: ${result.code}`);
   frozen(result.state);
   return result;
-}
-
-function refused(result: { ok: boolean } | Refusal, code: string): void {
-  assert.equal(result.ok, false);
-  assert.equal((result as Refusal).code, code);
-}
-
-/** Deep-freezes a state so that any mutation by the reducer throws (ES modules are strict). */
-function frozen<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) frozen(v);
-  }
-  return value;
 }
 
 function view(state: CaratsState): CaratsPublicView {

@@ -4,6 +4,7 @@ import { noelRules } from '../../../src/games/noel-de-la-chance';
 import { GAME_SYMBOLS, type NoelAction, type NoelState, type NoelStreamEvent } from '../../../src/games/noel-de-la-chance/scenario';
 import type { Outcome, Refusal, Step } from '../../../src/games/types';
 import { allOutcomes, seedOf } from './helpers';
+import { frozen, refused } from '../support';
 
 const rules = noelRules;
 type AnyStep = Step<NoelState, NoelStreamEvent>;
@@ -15,20 +16,6 @@ function started(outcome: Outcome, label = 'reducer'): NoelState {
 function ok(result: AnyStep | Refusal): AnyStep {
   if (!result.ok) assert.fail(`refused: ${result.code}`);
   return result;
-}
-
-function refused(result: { ok: boolean } | Refusal, code: string): void {
-  assert.equal(result.ok, false);
-  assert.equal((result as Refusal).code, code);
-}
-
-/** Deep-freezes a state so that any mutation by the reducer throws (ES modules are strict). */
-function frozen<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) frozen(v);
-  }
-  return value;
 }
 
 /** The invariants of a state: a scenario exactly when finished, and it pays the dealt prize. */
