@@ -136,10 +136,13 @@ async function main(): Promise<void> {
     const dealer: number[] = [];
     const bench: number[] = [];
     // Redis CPU per operation tells the two apart when the disk is fast and CPU decides.
-    const cpu = { dealer: 0, bench: 0 };
+    const cpu = { dealer: 0, bench: 0, client: 0 };
     for (let round = 1; round <= ROUNDS; round++) {
       let before = await redisCpuSeconds(redis);
+      const clientBefore = process.cpuUsage();
       dealer.push(await dealerRound(stores, round));
+      const client = process.cpuUsage(clientBefore);
+      cpu.client += (client.user + client.system) / 1e6;
       cpu.dealer += (await redisCpuSeconds(redis)) - before;
       progress(`dealer round ${round}: ${Math.round(dealer.at(-1)!)} purchases/s`);
       before = await redisCpuSeconds(redis);
@@ -177,6 +180,7 @@ async function main(): Promise<void> {
         medianPairRatio: median(pairRatios),
         redisCpuMicrosPerPurchase: microsPerOp(cpu.dealer),
         redisCpuMicrosPerBenchmarkScript: microsPerOp(cpu.bench),
+        dealerProcessCpuMicrosPerPurchase: microsPerOp(cpu.client),
       }),
     );
   } finally {

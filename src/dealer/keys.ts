@@ -4,7 +4,7 @@ import type { Cents } from '../money';
  * Every Redis key of the dealer, from one prefix. Two families, each under one `{hash tag}`:
  * - a block sequence (one game at one price): `<prefix>:{seq:<game>:<stake>}:…` holds the
  *   sequence's current emission, the emissions' state, the printed blocks and their sales;
- * - a player: `<prefix>:{player:<id>}:…` holds the wallet, the journal and the sales lists.
+ * - a player: `<prefix>:{player:<id>}:…` holds the wallet, the deposits and the journal.
  * A purchase touches one sequence and one player together: on a Redis Cluster both would have
  * to share a slot (we run a single primary; see docs/dealer.md).
  *
@@ -20,7 +20,7 @@ export interface BlockKeys {
   readonly units: string;
   /** Hash: state, size, commitment, seed, t<tier> (units sold per tier), printedAt/openedAt/closedAt. */
   readonly info: string;
-  /** Hash: position → sale record (see purchaseUnit-8.lua for its layout). */
+  /** Hash: position → sale record (see purchaseUnits.lua for its layout). */
   readonly sales: string;
   /** Hash: position → settlement time, for settled units. */
   readonly settled: string;
@@ -33,20 +33,23 @@ export interface SequenceKeys {
   readonly current: string;
   /** Sorted set: unsettled unit ids of this sequence, scored by sale time. */
   readonly unsettled: string;
+  /** Hash: `<playerId>|<requestId>` → unitId, the idempotency record of each purchase. */
+  readonly requests: string;
 }
 
 export interface PlayerKeys {
   /**
-   * Hash: balance; r:<requestId> → unitId, the idempotency record of each purchase;
-   * d:<ref> → journal seq, that of each deposit.
+   * Hash: balance; u:<unitId> → sale time for each unit bought and not settled yet (the units in
+   * play: few, so listing them reads this hash whole).
    */
   readonly wallet: string;
-  /** List: journal lines `kind|amount|balance|at|ref`, seq = 1-based index. */
+  /** Hash: deposit ref → journal seq, the idempotency record of each deposit. */
+  readonly deposits: string;
+  /**
+   * List: journal lines `kind|amount|balance|at|ref`, seq = 1-based index. Its `stake` lines
+   * (ref = unit id) are also the player's history: one record per purchase, not two.
+   */
   readonly journal: string;
-  /** List: the player's unit ids, newest first. */
-  readonly sales: string;
-  /** Set: the player's unsettled unit ids (few: the units being played). */
-  readonly unsettled: string;
 }
 
 export class DealerKeys {
@@ -64,7 +67,7 @@ export class DealerKeys {
 
   sequence(game: string, stake: Cents): SequenceKeys {
     const base = `${this.prefix}{seq:${game}:${stake}}:`;
-    return { base, current: `${base}current`, unsettled: `${base}unsettled` };
+    return { base, current: `${base}current`, unsettled: `${base}unsettled`, requests: `${base}requests` };
   }
 
   /** Hash: the emission's table, block count and dealing state (index, cursor, state). */
@@ -79,6 +82,6 @@ export class DealerKeys {
 
   player(playerId: string): PlayerKeys {
     const base = `${this.prefix}{player:${playerId}}:`;
-    return { wallet: `${base}wallet`, journal: `${base}journal`, sales: `${base}sales`, unsettled: `${base}unsettled` };
+    return { wallet: `${base}wallet`, deposits: `${base}deposits`, journal: `${base}journal` };
   }
 }

@@ -56,7 +56,7 @@ interface MemoryEmission {
 interface MemoryWallet {
   balance: Cents;
   readonly journal: JournalEntry[];
-  /** requestId → unitId: the idempotency record of purchases. */
+  /** `<game>:<stake>|<requestId>` → unitId: the idempotency record of purchases (per sequence, as in Redis). */
   readonly requests: Map<string, string>;
   readonly deposits: Set<string>;
   /** The player's unit ids, oldest first. */
@@ -122,7 +122,8 @@ export class MemoryStore implements DealerStore {
     const refused = checkPurchaseRequest(request);
     if (refused) return refused;
     const wallet = this.wallets.get(request.playerId);
-    const previous = wallet?.requests.get(request.requestId);
+    const requestKey = `${request.game}:${request.stake}|${request.requestId}`;
+    const previous = wallet?.requests.get(requestKey);
     if (previous !== undefined) return { ok: true, sale: this.sales.get(previous)!, replayed: true };
     const emission = this.sequences.get(`${request.game}:${request.stake}`);
     if (!emission) return unknownSequence(request.game, request.stake);
@@ -151,7 +152,7 @@ export class MemoryStore implements DealerStore {
     };
     const debited = this.walletOf(request.playerId);
     this.post(debited, 'stake', -request.stake, unitId, request.now);
-    debited.requests.set(request.requestId, unitId);
+    debited.requests.set(requestKey, unitId);
     debited.sales.push(unitId);
     debited.unsettled.add(unitId);
     this.sales.set(unitId, sale);

@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { prizeOfTier } from '../games/prize-tables';
 import type { GameId, PrizeTable } from '../games/types';
 import type { Cents } from '../money';
 import {
@@ -59,6 +60,8 @@ interface EmissionMeta {
 }
 
 const SCAN_BATCH = 10_000;
+/** Journal lines read at least per round trip when paging through a player's history. */
+const HISTORY_CHUNK = 64;
 /** Purchases per script call at most: bounds the script's run time and its reply. */
 const MAX_BATCH = 64;
 
@@ -179,8 +182,6 @@ export class RedisStore implements DealerStore {
       return {
         wallet: player.wallet,
         journal: player.journal,
-        playerSales: player.sales,
-        playerUnsettled: player.unsettled,
         playerId: request.playerId,
         requestId: request.requestId,
         now: request.now,
@@ -189,19 +190,26 @@ export class RedisStore implements DealerStore {
     });
     const { emissionId, openedIndex, results } = await purchaseUnits(
       this.run,
-      { current: sequence.current, base: sequence.base, sequenceUnsettled: sequence.unsettled },
+      { current: sequence.current, base: sequence.base, sequenceUnsettled: sequence.unsettled, sequenceRequests: sequence.requests },
       stake,
       purchases,
     );
     if (openedIndex !== undefined) this.printAhead(emissionId, openedIndex + 1, batch[0]!.request.now);
-    await Promise.all(batch.map((pending, i) => this.settlePending(pending, results[i]!).catch(pending.reject)));
+    const table = emissionId === '' ? undefined : (await this.meta(emissionId))?.table;
+    await Promise.all(batch.map((pending, i) => this.settlePending(pending, results[i]!, emissionId, table).catch(pending.reject)));
   }
 
   /** Answers one purchase of a batch; one that met a block not printed yet goes again. */
-  private async settlePending(pending: PendingPurchase, result: PurchaseUnitResult): Promise<void> {
+  private async settlePending(
+    pending: PendingPurchase,
+    result: PurchaseUnitResult,
+    emissionId: string,
+    table: PrizeTable | undefined,
+  ): Promise<void> {
     const { request } = pending;
     if (result.kind === 'sold') {
-      const blockId = blockIdOf(result.emissionId, result.index);
+      if (!table) throw new Error(`emission ${emissionId} sold a unit but has no table`);
+      const blockId = blockIdOf(emissionId, result.index);
       const sale: Sale = {
         unitId: unitIdOf(blockId, result.position),
         playerId: request.playerId,
@@ -211,10 +219,10 @@ export class RedisStore implements DealerStore {
         blockId,
         position: result.position,
         tierId: result.tierId,
-        prize: result.prize,
+        prize: prizeOfTier(table, result.tierId),
         soldAt: request.now,
         balanceBefore: result.balanceBefore,
-        balanceAfter: result.balanceAfter,
+        balanceAfter: result.balanceBefore - request.stake,
         picks: request.picks ?? '',
       };
       return pending.resolve({ ok: true, sale, replayed: false });
@@ -262,7 +270,6 @@ export class RedisStore implements DealerStore {
           sequenceUnsettled: this.keys.sequence(meta.game, meta.stake).unsettled,
           wallet: player.wallet,
           journal: player.journal,
-          playerUnsettled: player.unsettled,
         },
         { position: ref.position, unitId, playerId: sale.playerId, now },
       );
@@ -293,11 +300,26 @@ export class RedisStore implements DealerStore {
     return tiers;
   }
 
+  /**
+   * The history is the journal's `stake` lines, read from its end in growing chunks. Positions
+   * count from the head (read once with LLEN): lines appended meanwhile do not shift them.
+   */
   async listSales(playerId: PlayerId, offset: number, limit: number): Promise<Sale[]> {
     const page = salesPage(offset, limit);
     if (!isPlayerId(playerId) || page.limit === 0) return [];
-    const ids = await this.redis.lrange(this.keys.player(playerId).sales, page.offset, page.offset + page.limit - 1);
-    return this.salesOf(ids);
+    const journal = this.keys.player(playerId).journal;
+    const wanted = page.offset + page.limit;
+    const newestFirst: string[] = [];
+    let end = (await this.redis.llen(journal)) - 1;
+    for (let chunk = Math.max(HISTORY_CHUNK, 2 * wanted); end >= 0 && newestFirst.length < wanted; chunk *= 2) {
+      const lines = await this.redis.lrange(journal, Math.max(0, end - chunk + 1), end);
+      for (let i = lines.length - 1; i >= 0 && newestFirst.length < wanted; i--) {
+        const entry = parseJournalLine(lines[i]!);
+        if (entry.kind === 'stake') newestFirst.push(entry.ref);
+      }
+      end -= chunk;
+    }
+    return this.salesOf(newestFirst.slice(page.offset));
   }
 
   async unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]> {
@@ -305,12 +327,12 @@ export class RedisStore implements DealerStore {
     if (limit === 0) return [];
     if (playerId !== undefined) {
       if (!isPlayerId(playerId)) return [];
-      // A player has few unsettled units (the ones being played): sort them here.
-      const sales = await this.salesOf(await this.redis.smembers(this.keys.player(playerId).unsettled));
-      return sales
-        .filter((s) => s.soldAt <= soldBefore)
-        .sort((a, b) => a.soldAt - b.soldAt || (a.unitId < b.unitId ? -1 : 1))
-        .slice(0, limit);
+      // A player has few unsettled units (the ones being played): their wallet lists them.
+      const wallet = await this.redis.hgetall(this.keys.player(playerId).wallet);
+      const due = Object.entries(wallet).flatMap(([field, soldAt]) =>
+        field.startsWith('u:') && Number(soldAt) <= soldBefore ? [{ unitId: field.slice(2), soldAt: Number(soldAt) }] : [],
+      );
+      return this.salesOf(oldestFirst(due).slice(0, limit).map((d) => d.unitId));
     }
     // One sorted set per sequence (each in its own slot): merge their oldest.
     const sequences = [...new Set(Object.values(await this.redis.hgetall(this.keys.emissions)))];
@@ -325,14 +347,13 @@ export class RedisStore implements DealerStore {
     for (const flat of perSequence) {
       for (let i = 0; i < flat.length; i += 2) due.push({ unitId: flat[i]!, soldAt: Number(flat[i + 1]) });
     }
-    due.sort((a, b) => a.soldAt - b.soldAt || (a.unitId < b.unitId ? -1 : 1));
-    return this.salesOf(due.slice(0, limit).map((d) => d.unitId));
+    return this.salesOf(oldestFirst(due).slice(0, limit).map((d) => d.unitId));
   }
 
   async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
     assertDeposit(playerId, amount, ref, now);
     const keys = this.keys.player(playerId);
-    return deposit(this.run, { wallet: keys.wallet, journal: keys.journal }, { amount, ref, now });
+    return deposit(this.run, keys, { amount, ref, now });
   }
 
   async balance(playerId: PlayerId): Promise<Cents> {
@@ -343,10 +364,7 @@ export class RedisStore implements DealerStore {
   async journal(playerId: PlayerId): Promise<JournalEntry[]> {
     if (!isPlayerId(playerId)) return [];
     const lines = await this.redis.lrange(this.keys.player(playerId).journal, 0, -1);
-    return lines.map((line, i) => {
-      const [kind, amount, balance, at, ref] = line.split('|');
-      return { seq: i + 1, kind: kind as JournalKind, amount: Number(amount), balance: Number(balance), ref: ref!, at: Number(at) };
-    });
+    return lines.map((line, i) => ({ seq: i + 1, ...parseJournalLine(line) }));
   }
 
   /** Waits for the blocks this process is printing ahead; the Redis client stays open. */
@@ -482,7 +500,18 @@ export class RedisStore implements DealerStore {
   }
 }
 
-/** A sale record as purchaseUnit-8.lua writes it; picks last, as they may hold any text. */
+/** Unsettled units by sale time, then unit id (processes' clocks may give equal times). */
+function oldestFirst<T extends { readonly unitId: string; readonly soldAt: number }>(units: T[]): T[] {
+  return units.sort((a, b) => a.soldAt - b.soldAt || (a.unitId < b.unitId ? -1 : 1));
+}
+
+/** A journal line as the scripts write it: `kind|amount|balance|at|ref`. */
+function parseJournalLine(line: string): Omit<JournalEntry, 'seq'> {
+  const [kind, amount, balance, at, ref] = line.split('|');
+  return { kind: kind as JournalKind, amount: Number(amount), balance: Number(balance), ref: ref!, at: Number(at) };
+}
+
+/** A sale record as purchaseUnits.lua writes it; picks last, as they may hold any text. */
 function decodeSale(record: string) {
   const parts = record.split('|');
   return {

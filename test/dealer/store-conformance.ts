@@ -283,6 +283,20 @@ export function storeConformance(name: string, open: StoreFactory): void {
         assert.notEqual(a.unitId, b.unitId);
       });
 
+      it('keeps request ids per game and price: the same id elsewhere is another purchase', async () => {
+        const store = await dealer();
+        await openTen(store);
+        const other = { ...TEN_UNIT_TABLE, stake: 100 };
+        await store.openEmission({ emissionId: 'noel-100', table: other, blockCount: 1, now: T0 });
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const a = sold(await store.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: STAKE, now: T0 }));
+        const b = await store.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: 100, now: T0 });
+        assert.ok(b.ok && !b.replayed);
+        assert.equal(b.sale.blockId, 'noel-100.0');
+        assert.notEqual(b.sale.unitId, a.unitId);
+        assert.equal(await store.balance('p1'), 1_000 - STAKE - 100);
+      });
+
       it('returns the sale of a retried request even after the game closed', async () => {
         const store = await dealer();
         await openTen(store, 1);
@@ -474,6 +488,25 @@ export function storeConformance(name: string, open: StoreFactory): void {
         assert.equal((await store.listSales('p1', 0, 1000)).length, 7);
       });
 
+      it('pages a long history through deposits and prizes in the journal', async () => {
+        const store = await dealer();
+        await openTen(store, 20);
+        const mine: Sale[] = [];
+        for (let i = 0; i < 150; i++) {
+          if (i % 10 === 0) await store.deposit('p1', 10 * STAKE, `d${i}`, T0);
+          const sale = sold(await buy(store, 'p1'));
+          await store.settle(sale.unitId, T0 + 1);
+          mine.push(sale);
+        }
+        const newest = mine.reverse().map((s) => s.unitId);
+        const ids = async (offset: number, limit: number) => (await store.listSales('p1', offset, limit)).map((s) => s.unitId);
+        assert.deepEqual(await ids(0, 100), newest.slice(0, 100));
+        assert.deepEqual(await ids(100, 100), newest.slice(100));
+        assert.deepEqual(await ids(95, 10), newest.slice(95, 105));
+        assert.deepEqual(await ids(149, 5), newest.slice(149));
+        assert.deepEqual(await ids(150, 5), []);
+      });
+
       it('lists unsettled sales oldest first, for everyone or for one player', async () => {
         const store = await dealer();
         await openTen(store);
@@ -491,6 +524,8 @@ export function storeConformance(name: string, open: StoreFactory): void {
         assert.deepEqual(ids(await store.unsettledSales(T0 + 99, 10)), ids([b, c]));
         assert.deepEqual(ids(await store.unsettledSales(T0 + 99, 10, 'p1')), ids([c]));
         assert.deepEqual(await store.unsettledSales(T0 + 99, 10, 'nobody'), []);
+        await store.deposit('p1', 500, 'd3', T0 + 50);
+        assert.deepEqual(ids(await store.unsettledSales(T0 + 99, 10, 'p1')), ids([c]), 'a deposit is not a unit in play');
       });
 
       it('lists unsettled sales across games and prices', async () => {

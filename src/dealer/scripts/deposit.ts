@@ -2,13 +2,13 @@ import type { RunScript } from './commands';
 import { scriptError } from './errors';
 import { int, replyList } from './reply';
 
-/** deposit-2.lua: the balance after the deposit (or as it is, when `ref` was credited before). */
+/** deposit-3.lua: the balance after the deposit (or as it is, when `ref` was credited before). */
 export async function deposit(
   run: RunScript,
-  keys: { readonly wallet: string; readonly journal: string },
+  keys: { readonly wallet: string; readonly deposits: string; readonly journal: string },
   args: { readonly amount: number; readonly ref: string; readonly now: number },
 ): Promise<number> {
-  const reply = replyList('deposit', await run('deposit', [keys.wallet, keys.journal], [args.amount, args.ref, args.now]));
+  const reply = replyList('deposit', await run('deposit', [keys.wallet, keys.deposits, keys.journal], [args.amount, args.ref, args.now]));
   const code = int(reply[0]);
   if (code < 0) throw scriptError('deposit', code);
   return int(reply[1]);

@@ -6,13 +6,12 @@ export interface SequenceKeysForPurchase {
   readonly current: string;
   readonly base: string;
   readonly sequenceUnsettled: string;
+  readonly sequenceRequests: string;
 }
 
 export interface BatchedPurchase {
   readonly wallet: string;
   readonly journal: string;
-  readonly playerSales: string;
-  readonly playerUnsettled: string;
   readonly playerId: string;
   readonly requestId: string;
   readonly now: number;
@@ -20,15 +19,13 @@ export interface BatchedPurchase {
 }
 
 export type PurchaseUnitResult =
+  /** Sold in the batch's emission; the prize is the tier's, the balance after is before − stake. */
   | {
       readonly kind: 'sold';
-      readonly emissionId: string;
       readonly index: number;
       readonly position: number;
       readonly tierId: number;
-      readonly prize: number;
       readonly balanceBefore: number;
-      readonly balanceAfter: number;
     }
   | { readonly kind: 'replayed'; readonly unitId: string }
   /**
@@ -51,16 +48,7 @@ function unitResult(reply: unknown): PurchaseUnitResult {
   const code = int(list[0]);
   switch (code) {
     case 1:
-      return {
-        kind: 'sold',
-        emissionId: String(list[1]),
-        index: int(list[2]),
-        position: int(list[3]),
-        tierId: int(list[4]),
-        prize: int(list[5]),
-        balanceBefore: int(list[6]),
-        balanceAfter: int(list[7]),
-      };
+      return { kind: 'sold', index: int(list[1]), position: int(list[2]), tierId: int(list[3]), balanceBefore: int(list[4]) };
     case 2:
       return { kind: 'replayed', unitId: String(list[1]) };
     case -3:
@@ -79,11 +67,13 @@ export async function purchaseUnits(
   stake: number,
   purchases: readonly BatchedPurchase[],
 ): Promise<PurchaseUnitsResult> {
-  const reply = await run(
-    'purchaseUnits',
-    [keys.current, keys.base, keys.sequenceUnsettled, ...purchases.flatMap((p) => [p.wallet, p.journal, p.playerSales, p.playerUnsettled])],
-    [stake, ...purchases.flatMap((p) => [p.playerId, p.requestId, p.now, p.picks])],
-  );
+  const keyList = [keys.current, keys.base, keys.sequenceUnsettled, keys.sequenceRequests];
+  const args: (string | number)[] = [stake];
+  for (const p of purchases) {
+    keyList.push(p.wallet, p.journal);
+    args.push(p.playerId, p.requestId, p.now, p.picks);
+  }
+  const reply = await run('purchaseUnits', keyList, args);
   if (!Array.isArray(reply) || reply.length !== purchases.length + 2) throw scriptError('purchaseUnits', Number.NaN);
   const opened = int(reply[1]);
   return { emissionId: String(reply[0]), openedIndex: opened >= 0 ? opened : undefined, results: reply.slice(2).map(unitResult) };

@@ -8,7 +8,6 @@ export interface SettleUnitKeys {
   readonly sequenceUnsettled: string;
   readonly wallet: string;
   readonly journal: string;
-  readonly playerUnsettled: string;
 }
 
 export interface SettleUnitArgs {
@@ -18,7 +17,7 @@ export interface SettleUnitArgs {
   readonly now: number;
 }
 
-/** settleUnit-6.lua. Throws `settle/unknown_unit` through the error factory. */
+/** settleUnit-5.lua. Throws `settle/unknown_unit` through the error factory. */
 export async function settleUnit(
   run: RunScript,
   keys: SettleUnitKeys,
@@ -28,7 +27,7 @@ export async function settleUnit(
     'settleUnit',
     await run(
       'settleUnit',
-      [keys.sales, keys.settled, keys.sequenceUnsettled, keys.wallet, keys.journal, keys.playerUnsettled],
+      [keys.sales, keys.settled, keys.sequenceUnsettled, keys.wallet, keys.journal],
       [args.position, args.unitId, args.playerId, args.now],
     ),
   );

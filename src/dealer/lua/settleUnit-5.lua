@@ -3,12 +3,11 @@
   prize is above 0). A repeat changes nothing.
 
   Input:
-    KEYS[1] the block's sales (hash: position -> sale record, see purchaseUnit-8.lua)
+    KEYS[1] the block's sales (hash: position -> sale record, see purchaseUnits.lua)
     KEYS[2] the block's settlements (hash: position -> settlement time)
     KEYS[3] the sequence's unsettled units (sorted set)
-    KEYS[4] the buyer's wallet (hash)
+    KEYS[4] the buyer's wallet (hash: balance, u:<unitId> for each unit not settled)
     KEYS[5] the buyer's journal (list)
-    KEYS[6] the buyer's unsettled units (set)
 
     ARGV[1] position
     ARGV[2] unitId
@@ -33,7 +32,7 @@ if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[4]) == 0 then
   return {0, prize, tonumber(redis.call('HGET', KEYS[4], 'balance') or '0')}
 end
 redis.call('ZREM', KEYS[3], ARGV[2])
-redis.call('SREM', KEYS[6], ARGV[2])
+redis.call('HDEL', KEYS[4], 'u:' .. ARGV[2])
 local balance = tonumber(redis.call('HGET', KEYS[4], 'balance') or '0')
 if prize > 0 then
   balance = balance + prize

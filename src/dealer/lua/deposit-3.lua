@@ -2,8 +2,9 @@
   Credits a deposit once per reference and journals it.
 
   Input:
-    KEYS[1] the player's wallet (hash: balance, d:<ref> -> journal seq)
-    KEYS[2] the player's journal (list)
+    KEYS[1] the player's wallet (hash: balance, ...)
+    KEYS[2] the player's deposits (hash: ref -> journal seq)
+    KEYS[3] the player's journal (list)
 
     ARGV[1] amount (cents, > 0)
     ARGV[2] reference
@@ -18,8 +19,9 @@
 local function int(n) return string.format('%d', n) end
 
 local balance = tonumber(redis.call('HGET', KEYS[1], 'balance') or '0')
-if redis.call('HEXISTS', KEYS[1], 'd:' .. ARGV[2]) == 1 then return {0, balance} end
+if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return {0, balance} end
 balance = balance + tonumber(ARGV[1])
-local seq = redis.call('RPUSH', KEYS[2], 'deposit|' .. ARGV[1] .. '|' .. int(balance) .. '|' .. ARGV[3] .. '|' .. ARGV[2])
-redis.call('HSET', KEYS[1], 'balance', int(balance), 'd:' .. ARGV[2], seq)
+local seq = redis.call('RPUSH', KEYS[3], 'deposit|' .. ARGV[1] .. '|' .. int(balance) .. '|' .. ARGV[3] .. '|' .. ARGV[2])
+redis.call('HSET', KEYS[1], 'balance', int(balance))
+redis.call('HSET', KEYS[2], ARGV[2], seq)
 return {1, balance}
