@@ -1,5 +1,7 @@
 import { Room, Server, ServerError, type Client } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
+import { loadConfig } from '../src/config';
+import { Batcher } from '../src/feed/batcher';
 import { StepState, TableState, UnitState } from '../src/rooms/table-state';
 
 /**
@@ -9,21 +11,28 @@ import { StepState, TableState, UnitState } from '../src/rooms/table-state';
  * transport, schema encoding and decoding, and the harness itself.
  *
  * - `table` `{ game, name }`: `buy` puts one unit (two for a lamp purchase with two picks) with
- *   an empty first step and answers `{ unitIds }` plus a `wallet` message; `act { action, end }`
- *   appends a step echoing the action to every unfinished unit (one patch per unit, as the table
- *   room does), and with `end` a `finished` event, the unit's end and a `wallet` message;
+ *   an empty first step and answers `{ unitIds, wallet }`; `act { action, end }` appends a step
+ *   echoing the action to every unfinished unit (one patch per unit, as the table room does),
+ *   and with `end` a `finished` event and the unit's end, answered `{ unitIds, wallet }`;
  *   `wallet` answers; `watchers { open }` opens the table to watchers (`joinById(id, { watch })`).
- * - `feed`: `recent` on join, then a `win` for each winning unit: one finished unit in four wins
- *   twice its stake (about the games' share of winners), so that feed spectators cost about what
- *   they cost on the game server, and the feed delay can be timed the same way.
+ * - `feed`: `recent` on join, then `wins` `{ wins }` with each winning unit: one finished unit
+ *   in four wins twice its stake (about the games' share of winners), batched as the game
+ *   server's feed room batches them (FEED_BATCH_MS, same default), so that feed spectators cost
+ *   about what they cost on the game server, and the feed delay can be timed the same way.
  *
  * Run as a child process by the harness: `PORT=… node --import tsx loadtest/echo-server.ts`.
  */
 
 const feeds = new Set<EchoFeed>();
 let finishedCount = 0;
+/** The game server's setting, read and checked the same way (and the same default). */
+const FEED_BATCH_MS = loadConfig({ FEED_BATCH_MS: process.env['FEED_BATCH_MS'] }).feedBatchMs;
+
+type EchoWin = { game: string; stake: number; amount: number; pseudonym: string; at: string };
 
 class EchoFeed extends Room {
+  readonly batch = new Batcher<EchoWin>(FEED_BATCH_MS, (wins) => this.broadcast('wins', { wins }));
+
   override onCreate(): void {
     feeds.add(this);
   }
@@ -34,6 +43,7 @@ class EchoFeed extends Room {
 
   override onDispose(): void {
     feeds.delete(this);
+    this.batch.stop();
   }
 }
 
@@ -43,9 +53,9 @@ function prizeOfNextFinish(stake: number): number {
 }
 
 /** After the player's patch, as the game server does: a win never reaches the feed first. */
-function publishWin(win: { game: string; stake: number; amount: number; pseudonym: string }): void {
+function publishWin(win: Omit<EchoWin, 'at'>): void {
   const message = { ...win, at: new Date().toISOString() };
-  for (const feed of feeds) feed.broadcast('win', message);
+  for (const feed of feeds) feed.batch.add(message);
 }
 
 class EchoTable extends Room<{ state: TableState }> {
@@ -60,7 +70,9 @@ class EchoTable extends Room<{ state: TableState }> {
     this.state.game = String(options?.game ?? '');
     this.pseudonym = String(options?.name ?? 'echo');
     this.maxMessagesPerSecond = 10_000;
-    this.setPatchRate(null);
+    // As the table room: a slow clock, patches sent as steps happen.
+    this.setTimestep(() => undefined, 250);
+    this.patchRate = null;
 
     this.onMessage('buy', (client, message: { stake?: number; picks?: unknown }) => {
       if (client !== this.owner) throw new ServerError(403, 'table/watcher: watchers cannot act');
@@ -80,8 +92,7 @@ class EchoTable extends Room<{ state: TableState }> {
         unitIds.push(unit.unitId);
       }
       this.broadcastPatch();
-      client.send('wallet', { balance: 0, held: 0 });
-      return { unitIds };
+      return { unitIds, wallet: { balance: 0, held: 0 } };
     });
 
     this.onMessage('act', (client, message: { action?: unknown; end?: boolean }) => {
@@ -104,8 +115,7 @@ class EchoTable extends Room<{ state: TableState }> {
         this.broadcastPatch();
         if (prize > 0) publishWin({ game: this.state.game, stake: unit.stake, amount: prize, pseudonym: this.pseudonym });
       }
-      if (end) client.send('wallet', { balance: 0, held: 0 });
-      return { unitIds };
+      return end ? { unitIds, wallet: { balance: 0, held: 0 } } : { unitIds };
     });
 
     this.onMessage('wallet', () => ({ balance: 0, held: 0 }));

@@ -107,7 +107,8 @@ export const USAGE = `usage: npm run loadtest -- [options]
   --no-echo              skip the echo baseline
   --echo-duration S      measured seconds of the echo baseline (default: --duration)
   --out FILE             report file (default reports/loadtest-<time>.json)
-  --server-env KEY=VALUE environment of the servers it starts, e.g. FEED_MIN_PRIZE_CENTS=500 (repeatable)
+  --server-env KEY=VALUE environment of the servers it starts, e.g. FEED_MIN_PRIZE_CENTS=500 (repeatable;
+                         the echo baseline's feed honours FEED_BATCH_MS)
   --profile DIR          V8 CPU profiles of the window (servers, echo, harness) into DIR
   --seed N               seed of the players' choices (default 1)
   --quiet                no progress lines

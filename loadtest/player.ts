@@ -33,9 +33,9 @@ export interface UnitRecord {
 
 /**
  * Wins seen by players, for timing the feed: for each player (by index), its wins in the
- * order its client saw them, numbered. A feed spectator matches the k-th `win` of a player
- * to the first win after the last one it matched with the same game and amount (wins under the
- * feed's minimum amount are never published, so some are skipped).
+ * order its client saw them, numbered. A feed spectator matches the k-th win of a player (in
+ * its `wins` batches) to the first win after the last one it matched with the same game and
+ * amount (wins under the feed's minimum amount are never published, so some are skipped).
  */
 export class FinishBoard {
   private readonly wins: { seq: number; game: string; amount: number; at: number }[][];

@@ -42,13 +42,13 @@ export interface PhaseReport {
     readonly tableSwitch: LatencySummary;
   };
   readonly spectatorDelays: {
-    /** Player's client saw the result → a feed spectator got the `win`, in ms. */
+    /** Player's client saw the result → a feed spectator got the win (in a `wins` batch), in ms. */
     readonly feed: LatencySummary;
     /** The win's `at` (server clock, when the reveal ended) → a feed spectator got it, in ms (1 ms resolution). */
     readonly feedAge: LatencySummary;
     readonly feedWinsReceived: number;
     readonly feedAheadOfPlayer: number;
-    /** The most a `win` reached a spectator before the player's client saw the result, in ms. */
+    /** The most a win reached a spectator before the player's client saw the result, in ms. */
     readonly feedLeadMaxMs: number;
     readonly feedUnmatched: number;
     /** Player's client saw a step → a watcher of its table saw it, in ms. */

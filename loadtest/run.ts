@@ -162,7 +162,8 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     const echoProfilers: WindowProfiler[] = [];
     try {
       const inspectPort = options.profileDir ? await freePort() : 0;
-      server = await ChildServer.start({ name: 'echo', script: 'loadtest/echo-server.ts', port: await freePort(), env: {}, nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
+      // The servers' extra environment: the echo's feed reads FEED_BATCH_MS from it, to batch as they do.
+      server = await ChildServer.start({ name: 'echo', script: 'loadtest/echo-server.ts', port: await freePort(), env: { ...options.serverEnv }, nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
       server.sampler.start();
       if (options.profileDir) echoProfilers.push(await childProfiler('echo', inspectPort), selfProfiler('harness'));
       const window = profileWindow(echoProfilers, 'echo');

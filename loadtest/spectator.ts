@@ -6,7 +6,7 @@ const JOIN_TIMEOUT_MS = 20_000;
 
 /**
  * Spectators, without an account: on the live-wins feed (`joinOrCreate('feed')`, `recent` then
- * `win` messages), or watching a player's table (`joinById(roomId, { watch: true })`, the same
+ * `wins` messages, each a batch of wins), or watching a player's table (`joinById(roomId, { watch: true })`, the same
  * state patches as the player). Each measures how long after the player's own client it got
  * what it got.
  */
@@ -49,7 +49,7 @@ export class FeedSpectator {
     // out before it joined): start matching from here, as the handlers go on.
     for (let i = 0; i < this.matched.length; i++) this.matched[i] = this.board.lastSeq(i);
     room.onMessage('recent', () => this.stats.count.received++);
-    room.onMessage('win', (win: Win) => this.onWin(win));
+    room.onMessage('wins', (batch: { wins?: Win[] }) => this.onWins(batch?.wins ?? []));
     room.onMessage('*', () => this.stats.count.received++);
     room.onStateChange(() => {
       this.stats.count.received++;
@@ -66,11 +66,16 @@ export class FeedSpectator {
     return Number.isInteger(index) && index >= 0 && index < this.matched.length ? index : undefined;
   }
 
-  private onWin(win: Win): void {
+  /** One message, timed per win: every win of the batch arrived now. */
+  private onWins(wins: readonly Win[]): void {
     const now = performance.now();
     this.stats.count.received++;
-    this.stats.count.feedWins++;
     this.settleEarly(now);
+    for (const win of wins) this.onWin(win, now);
+  }
+
+  private onWin(win: Win, now: number): void {
+    this.stats.count.feedWins++;
     const index = this.indexOf(win?.pseudonym);
     if (index === undefined) return;
     const at = typeof win.at === 'string' ? Date.parse(win.at) : NaN;

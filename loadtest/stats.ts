@@ -47,7 +47,7 @@ export class Stats {
   readonly actionToPatch = histogram();
   readonly buyToPatch = histogram();
   readonly actToPatch = histogram();
-  /** Player's client saw `finished` → a feed spectator received the `win`. */
+  /** Player's client saw `finished` → a feed spectator received the win (each win of a `wins` batch). */
   readonly feedDelay = histogram();
   /** The server's `at` of a win (when its reveal ended) → a feed spectator received it (ms clock). */
   readonly feedAge = histogram();
@@ -67,6 +67,7 @@ export class Stats {
     /** Server → client: replies, messages, state patches; spectators included. */
     received: 0,
     patches: 0,
+    /** Wins the feed spectators received (a `wins` message holds one or more; `received` counts it once). */
     feedWins: 0,
     /** Wins a spectator got before the player's own client saw the result (should be none). */
     feedAheadOfPlayer: 0,

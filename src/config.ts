@@ -35,6 +35,12 @@ export interface Config {
   readonly feedRecent: number;
   /** Wins below this amount (cents) are not published to the feed. */
   readonly feedMinPrize: number;
+  /**
+   * A feed room sends at most one `wins` message per this many ms (the first win after a quiet
+   * interval at once, the others gathered to the interval's end): one frame per spectator per
+   * interval, however many wins. 0: each win at once, in a message of its own.
+   */
+  readonly feedBatchMs: number;
   /** Spectators per feed room; a full room is locked and the next joiner gets a new one. */
   readonly feedRoomMaxClients: number;
   /** The live count of prizes left per open block (`GET /prizes-left`, `prizes_left`). */
@@ -96,6 +102,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxMessagesPerSecond: int(env, 'MAX_MESSAGES_PER_SECOND', 50, 1, 10_000),
     feedRecent: int(env, 'FEED_RECENT', 20, 0, 1000),
     feedMinPrize: int(env, 'FEED_MIN_PRIZE_CENTS', 1, 1, 100_000_000),
+    feedBatchMs: int(env, 'FEED_BATCH_MS', 250, 0, 5000),
     feedRoomMaxClients: int(env, 'FEED_ROOM_MAX_CLIENTS', 2000, 1, 1_000_000),
     prizesLeft: bool(env, 'PRIZES_LEFT', true),
     watchersMax: int(env, 'WATCHERS_MAX', 1000, 0, 100_000),

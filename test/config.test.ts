@@ -7,6 +7,7 @@ describe('config', () => {
     assert.equal(config.redisUrl, undefined);
     assert.equal(config.port, 2567);
     assert.equal(config.devLogin, true);
+    assert.equal(config.feedBatchMs, 250);
   });
 
   it('turns the dev login off by default with Redis', () => {
@@ -22,5 +23,6 @@ describe('config', () => {
     assert.throws(() => loadConfig({ JWT_SECRET: 'short' }), /at least 32/);
     assert.throws(() => loadConfig({ REDIS_URL: 'redis://h:1' }), /set JWT_SECRET or JWT_PUBLIC_KEY/);
     assert.throws(() => loadConfig({ JWT_ALGORITHM: 'none' }), /JWT_ALGORITHM must be one of/);
+    assert.throws(() => loadConfig({ FEED_BATCH_MS: '5001' }), /FEED_BATCH_MS must be between 0 and 5000/);
   });
 });

@@ -1,4 +1,5 @@
 import { Room, type Client, type MessageContext } from '@colyseus/core';
+import { Batcher } from '../feed/batcher';
 import { winFeed, type PrizesLeft, type WinFeed, type WinMessage } from '../feed/win-feed';
 import { services } from '../server/services';
 
@@ -13,16 +14,23 @@ const READ_ONLY = { code: 'spectator/read_only', message: 'the feed is read-only
 
 /**
  * The live wins feed: anyone may join (`joinOrCreate('feed')`, no token). A spectator gets
- * `recent` `{ wins }` (the last FEED_RECENT wins, oldest first), then `win` for every win
- * published by any process (presence pub/sub), and, with PRIZES_LEFT, `prizes_left` on joining
- * and whenever the count changes (at most once a second). No state, no patches: messages only.
- * Whatever a spectator sends is refused with `spectator/read_only`.
+ * `recent` `{ wins }` (the last FEED_RECENT wins, oldest first), then `wins` `{ wins }` with
+ * every win published by any process (presence pub/sub), at most one message per FEED_BATCH_MS
+ * (one frame per spectator per interval, however many wins), and, with PRIZES_LEFT,
+ * `prizes_left` on joining and whenever the count changes (at most once a second). No state, no
+ * patches: messages only. Whatever a spectator sends is refused with `spectator/read_only`.
+ *
+ * `recent` holds only wins already sent: a win still waiting for its batch reaches a spectator
+ * who joins meanwhile in that batch, so a joiner gets each win once.
  */
 export class FeedRoom extends Room {
   private feed!: WinFeed;
   private recentLimit = 0;
+  /** The last wins sent, in feed order (`seq`). */
   private readonly recentWins: WinMessage[] = [];
+  /** Sequence numbers of the wins in `recentWins` or waiting in the batch: a second copy is dropped. */
   private readonly seen = new Set<number>();
+  private batch!: Batcher<WinMessage>;
   private prizes: PrizesLeft[] | undefined;
   private prizesJson = '';
   private prizesTimer: { clear(): void } | undefined;
@@ -30,6 +38,8 @@ export class FeedRoom extends Room {
 
   override async onCreate(): Promise<void> {
     const { config } = services();
+    // First: Colyseus calls onDispose (which stops it) even when onCreate fails.
+    this.batch = new Batcher(config.feedBatchMs, (messages) => this.sendWins(messages));
     const feed = winFeed();
     if (!feed) throw new Error('the feed room needs the win feed');
     this.feed = feed;
@@ -45,8 +55,9 @@ export class FeedRoom extends Room {
       if (loaded) this.onWin(message);
       else early.push(message);
     });
-    for (const message of await feed.recent()) this.remember(message);
-    for (const message of early) this.remember(message);
+    for (const message of [...(await feed.recent()), ...early]) {
+      if (this.remember(message)) this.keep(message);
+    }
     loaded = true;
 
     if (config.prizesLeft) {
@@ -62,29 +73,40 @@ export class FeedRoom extends Room {
   }
 
   override onJoin(client: Client): void {
-    // Synchronous on purpose: `recent` is queued before any `win` can reach this client.
+    // Synchronous on purpose: `recent` is queued before any `wins` can reach this client.
     client.send('recent', { wins: this.recentWins.map((m) => m.win) });
     if (this.prizes) client.send('prizes_left', this.prizes);
   }
 
   override onDispose(): void {
     this.prizesTimer?.clear();
+    this.batch.stop();
   }
 
   private onWin(message: WinMessage): void {
-    if (!this.remember(message)) return;
-    this.broadcast('win', message.win);
+    if (this.remember(message)) this.batch.add(message);
   }
 
-  /** Keeps the last N wins in order; false when this one was already here. */
+  /** Wins reach the rooms of every process in whatever order: each batch goes out in feed order. */
+  private sendWins(messages: WinMessage[]): void {
+    messages.sort((a, b) => a.seq - b.seq);
+    for (const message of messages) this.keep(message);
+    this.broadcast('wins', { wins: messages.map((m) => m.win) });
+  }
+
+  /** False when this win was already here (kept or waiting). */
   private remember(message: WinMessage): boolean {
     if (this.seen.has(message.seq)) return false;
     this.seen.add(message.seq);
+    return true;
+  }
+
+  /** Keeps the last N wins sent, in feed order. */
+  private keep(message: WinMessage): void {
     let i = this.recentWins.length;
     while (i > 0 && this.recentWins[i - 1]!.seq > message.seq) i--;
     this.recentWins.splice(i, 0, message);
     while (this.recentWins.length > this.recentLimit) this.seen.delete(this.recentWins.shift()!.seq);
-    return true;
   }
 
   /** A prize left the count somewhere: recompute soon (at most once a second). */

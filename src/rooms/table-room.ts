@@ -1,3 +1,4 @@
+import { Socket } from 'node:net';
 import { CloseCode, Room, ServerError, type Client, type MessageContext } from '@colyseus/core';
 import { z } from 'zod';
 import { AuthError, type Player } from '../auth/tokens';
@@ -35,6 +36,13 @@ const FANOUT_SLICE = 100;
 /** How often at most the watcher count is written to the listing. */
 const LISTING_EVERY_MS = 1000;
 
+/**
+ * The room clock's tick. Patches go out as steps happen, not on a timer, so the clock only
+ * serves the room's own timers (the listing) and Colyseus's flood limit: Colyseus would
+ * otherwise tick it 60 times a second in every room (~10 % of a process at 2,000 tables).
+ */
+const CLOCK_TICK_MS = 250;
+
 /** How long a dropped player's seat is kept; after that the unit still resumes in a new room. */
 const RECONNECT_SECONDS = 30;
 
@@ -69,6 +77,11 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
   private patching = false;
   private readonly heldFrames: (() => void)[] = [];
   private draining = false;
+  private ownerCorked = false;
+  /** What waits for the player's corked frames to be written (see corkOwner). */
+  private readonly afterUncork: (() => void)[] = [];
+  /** The player's clients (one per connection) whose frames are copied (see corkOwner). */
+  private readonly copyingClients = new WeakSet<Client>();
   private listingDue = false;
   private listingTimer: { clear(): void } | undefined;
 
@@ -98,9 +111,11 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
     this.setState(new TableState());
     this.state.game = this.game;
     // Patches go out when a step is applied, not on a timer: each step reaches the client at once.
-    this.setPatchRate(null);
+    // The slow timestep first: with none, setting no patch rate starts a 60 Hz clock tick.
+    this.setTimestep(() => undefined, CLOCK_TICK_MS);
+    this.patchRate = null;
 
-    this.onMessage('buy', (client, message, ctx) => this.serial(client, ctx, () => this.buy(client, message)));
+    this.onMessage('buy', (client, message, ctx) => this.serial(client, ctx, () => this.buy(message)));
     this.onMessage('act', (client, message, ctx) => this.serial(client, ctx, () => this.act(client, message)));
     this.onMessage('wallet', (client, _message, ctx) => this.serial(client, ctx, () => this.wallet(client)));
     this.onMessage('history', (client, message, ctx) => this.serial(client, ctx, () => this.history(message)));
@@ -167,6 +182,7 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
    * neither delay the reply to the player nor hold up the other tables of this process.
    */
   override broadcastPatch(): boolean {
+    this.corkOwner();
     this.patching = true;
     try {
       return super.broadcastPatch();
@@ -177,6 +193,35 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
         setImmediate(this.drain);
       }
     }
+  }
+
+  /**
+   * Holds the player's frames until this turn's work is done, so that a step's patch and the
+   * reply to the request that made it leave in one write: the `ws` transport makes a system
+   * call per frame, and on loopback the sender pays for the receiver's side too. Without a TCP
+   * socket under the client (another transport) it does nothing.
+   */
+  private corkOwner(): void {
+    if (this.ownerCorked || this.ownerSession === undefined) return;
+    const owner = this.clients.getById(this.ownerSession);
+    const socket = (owner?.ref as { _socket?: unknown } | undefined)?._socket;
+    if (!owner || !(socket instanceof Socket)) return;
+    if (!this.copyingClients.has(owner)) {
+      // Colyseus encodes every patch into one buffer that the next patch overwrites, and a
+      // socket that cannot write at once (corked, or backed up) keeps what it was given, not a
+      // copy: the player's frames are copied (a few hundred bytes each).
+      const raw = owner.raw.bind(owner);
+      owner.raw = (data, options, cb) => raw(Uint8Array.prototype.slice.call(data), options, cb);
+      this.copyingClients.add(owner);
+    }
+    socket.cork();
+    this.ownerCorked = true;
+    // After the microtasks now queued, among them the reply to the request being handled.
+    process.nextTick(() => {
+      this.ownerCorked = false;
+      socket.uncork();
+      for (const then of this.afterUncork.splice(0)) then();
+    });
   }
 
   /** Sends held spectator frames in order, a slice per turn of the event loop. */
@@ -241,14 +286,13 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
     return this.setMetadata(metadata).catch((err: unknown) => console.error(`table listing: ${String(err)}`));
   }
 
-  private async buy(client: Client, message: unknown): Promise<unknown> {
+  private async buy(message: unknown): Promise<unknown> {
     const parsed = BUY.safeParse(message);
     if (!parsed.success) return malformed('purchase/malformed', parsed.error);
     const result = await services().play.buy(this.owner!, { game: this.game, ...parsed.data });
     if (!result.ok) return result;
     this.show(result.units);
-    client.send('wallet', await services().play.wallet(this.owner!.playerId));
-    return { unitIds: result.units.map((u) => u.sale.unitId) };
+    return { unitIds: result.units.map((u) => u.sale.unitId), wallet: await services().play.wallet(this.owner!.playerId) };
   }
 
   private async act(client: Client, message: unknown): Promise<unknown> {
@@ -274,11 +318,17 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
         refusal ??= result;
       }
     }
-    // Every target was unfinished: one that is finished now was finished by this action.
-    if (this.live.some((u) => u.finished && targets.some((t) => t.sale.unitId === u.sale.unitId))) {
-      client.send('wallet', await play.wallet(this.owner!.playerId));
+    const unitIds = targets.map((u) => u.sale.unitId);
+    // Every target was unfinished: one that is finished now was finished by this action, and
+    // its prize (if any) has just entered the balance.
+    const ended = this.live.some((u) => u.finished && unitIds.includes(u.sale.unitId));
+    const wallet = ended ? await play.wallet(this.owner!.playerId) : undefined;
+    if (refusal) {
+      // One lamp unit refused, the other ended: the refusal cannot carry the wallet.
+      if (wallet) client.send('wallet', wallet);
+      return refusal;
     }
-    return refusal ?? { unitIds: targets.map((u) => u.sale.unitId) };
+    return wallet ? { unitIds, wallet } : { unitIds };
   }
 
   /** The player opens the table to watchers, or closes it (spectators present are sent away). */
@@ -342,8 +392,16 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
   /** The last steps of these units have gone out to the player: their wins may be published. */
   private shown(units: readonly LiveUnit[]): void {
     const feed = winFeed();
-    if (!feed || !this.owner) return;
-    for (const unit of units) if (unit.finished) feed.shown(unit.sale.unitId, this.owner.pseudonym);
+    const owner = this.owner;
+    if (!feed || !owner) return;
+    const finished = units.filter((u) => u.finished).map((u) => u.sale.unitId);
+    if (finished.length === 0) return;
+    const publish = () => {
+      for (const unitId of finished) feed.shown(unitId, owner.pseudonym);
+    };
+    // A corked patch has not gone out yet: the wins wait for it (no spoilers).
+    if (this.ownerCorked) this.afterUncork.push(publish);
+    else publish();
   }
 
   /** Runs `task` after every earlier message of this table: one at a time, in order. */

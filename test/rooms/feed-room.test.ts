@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
+import { matchMaker } from '@colyseus/core';
 import type { Room } from '@colyseus/sdk';
-import { winFeed, type PrizesLeft, type Win } from '../../src/feed/win-feed';
+import { winFeed, type PrizesLeft, type Win, type WinMessage } from '../../src/feed/win-feed';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, type Recorder } from '../support/game-server';
-import { anonymous, eventually, leaveQuietly, playLampUnit, reasonOf, sleep } from './helpers';
+import { anonymous, eventually, leaveQuietly, playLampUnit, reasonOf, sleep, winBatches, winsReceived } from './helpers';
 
 const SECRET = 'feed-room-secret-of-thirty-two-chars!!!';
 const RECENT = 3;
@@ -39,12 +40,13 @@ describe('live wins feed', function () {
     feedRoom = await anonymous(server).joinOrCreate('feed');
     feedRec = record(feedRoom);
     // A second wildcard listener beside the recorder (a typed listener would take the messages from it).
-    feedRoom.onMessage('*', (type) => {
+    feedRoom.onMessage('*', (type, payload) => {
       if (type === 'prizes_left') prizesArrivals.push(Date.now());
-      if (type === 'win') {
-        // Checked at the moment the win arrives: the player's last step must already be there.
+      if (type === 'wins') {
+        // Checked at the moment the wins arrive: the player's last step must already be there.
         const unit = table ? decodedUnits(table)[0] : undefined;
-        playerHadFinished.push(unit !== undefined && unit.status === 'finished');
+        const finished = unit !== undefined && unit.status === 'finished';
+        playerHadFinished.push(...(payload as { wins: Win[] }).wins.map(() => finished));
       }
     });
     player = await devLogin(server, 'Lucky');
@@ -57,7 +59,7 @@ describe('live wins feed', function () {
     await server.stop();
   });
 
-  const winsSeen = () => feedRec.messages.filter((m) => m.type === 'win').map((m) => m.payload as Win);
+  const winsSeen = () => winsReceived(feedRec);
   const prizesLeftNow = () => winFeed()!.prizesLeft(0);
 
   it('greets a spectator with the recent wins (none yet) and the prizes left', async () => {
@@ -157,6 +159,92 @@ describe('prizes left switched off', function () {
     await rec.next('recent');
     await sleep(50);
     assert.deepEqual(rec.messages.map((m) => m.type), ['recent']);
+    await room.leave();
+  });
+});
+
+/** A win as any process publishes it: on the presence channel every feed room listens to. */
+function publish(seq: number): Win {
+  const win: Win = { game: 'mysteres-de-la-lampe', stake: 50, amount: 100 * seq, at: new Date(Date.UTC(2026, 0, 1, 12, 0, seq)).toISOString(), pseudonym: `P${seq}` };
+  const message: WinMessage = { seq, win };
+  void matchMaker.presence.publish(winFeed()!.winsChannel, message);
+  return win;
+}
+
+// Wins published in one turn of the event loop reach the room within one interval: these tests
+// count messages and check their contents, never how long anything took.
+describe('wins feed batches', function () {
+  this.timeout(30_000);
+  let server: RunningServer;
+  let spectator: Room;
+  let rec: Recorder;
+  /** Every win published, by seq. */
+  const w: Win[] = [];
+
+  before(async () => {
+    server = await startTestServer({ FEED_BATCH_MS: '1500', FEED_RECENT: '10', PRIZES_LEFT: 'false' });
+    spectator = await anonymous(server).joinOrCreate('feed');
+    rec = record(spectator);
+    assert.deepEqual(await rec.next('recent'), { wins: [] });
+  });
+  after(async () => {
+    await leaveQuietly(spectator);
+    await server.stop();
+  });
+
+  it('sends a lone win at once, in a message of its own', async () => {
+    w[1] = publish(1);
+    w[2] = publish(2);
+    await eventually(() => winsReceived(rec).length, (n) => n === 2, 'the two wins');
+    assert.deepEqual(winBatches(rec), [[w[1]], [w[2]]], 'the first at once; the second, a moment later, waited for the interval');
+  });
+
+  it('gathers the wins of one interval into one message, oldest first, each once', async () => {
+    w[3] = publish(3);
+    w[5] = publish(5);
+    w[4] = publish(4);
+    publish(5);
+    w[6] = publish(6);
+    await eventually(() => winsReceived(rec).length, (n) => n >= 6, 'the four wins');
+    assert.deepEqual(winsReceived(rec), w.slice(1), 'in feed order, the duplicate dropped');
+    const batches = winBatches(rec).slice(2);
+    assert.ok(batches.length <= 2, `four wins in ${batches.length} messages`);
+    assert.deepEqual(batches.at(-1)!.slice(-3), [w[4], w[5], w[6]], 'the three that followed the first came together');
+  });
+
+  it('gives a spectator who joins while wins wait for their batch each win once, none missed', async () => {
+    w[7] = publish(7);
+    w[8] = publish(8);
+    const late = await anonymous(server).joinOrCreate('feed');
+    const lateRec = record(late);
+    const recent = (await lateRec.next('recent')) as { wins: Win[] };
+    await eventually(() => winsReceived(rec).length, (n) => n === 8, 'the first spectator to get the last win');
+    // Whatever went out to the first spectator went out to the late one before this reply.
+    late.send('anything');
+    await lateRec.next('refused');
+    assert.deepEqual([...recent.wins, ...winsReceived(lateRec)], w.slice(1), 'each win once, in order, in recent or in a batch');
+    assert.deepEqual(winsReceived(rec), w.slice(1));
+    await late.leave();
+  });
+});
+
+describe('wins feed without batches (FEED_BATCH_MS=0)', function () {
+  this.timeout(30_000);
+  let server: RunningServer;
+  before(async () => {
+    server = await startTestServer({ FEED_BATCH_MS: '0', PRIZES_LEFT: 'false' });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('sends each win at once, in a message of its own', async () => {
+    const room = await anonymous(server).joinOrCreate('feed');
+    const rec = record(room);
+    await rec.next('recent');
+    const wins = [publish(1), publish(2), publish(3)];
+    await eventually(() => winsReceived(rec).length, (n) => n === 3, 'the three wins');
+    assert.deepEqual(winBatches(rec), wins.map((win) => [win]));
     await room.leave();
   });
 });

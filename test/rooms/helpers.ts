@@ -1,6 +1,7 @@
 import { Client, type Room } from '@colyseus/sdk';
+import type { Win } from '../../src/feed/win-feed';
 import type { RunningServer } from '../../src/server/app';
-import { decodedUnits, until } from '../support/game-server';
+import { decodedUnits, until, type Recorder } from '../support/game-server';
 
 /** A client without any token: what a spectator is. */
 export function anonymous(server: RunningServer | { port: number }): InstanceType<typeof Client> {
@@ -31,6 +32,14 @@ export async function playLampUnit(room: Room, between?: () => Promise<void>): P
   await until(room, () => decodedUnits(room)[0]!.status === 'finished', 'the lamp to open');
   return { unitId, prize: decodedUnits(room)[0]!.prize };
 }
+
+/** The `wins` messages a feed spectator got, each as its list of wins. */
+export function winBatches(rec: Recorder): Win[][] {
+  return rec.messages.filter((m) => m.type === 'wins').map((m) => (m.payload as { wins: Win[] }).wins);
+}
+
+/** The wins a feed spectator got in `wins` messages, in the order they came. */
+export const winsReceived = (rec: Recorder): Win[] => winBatches(rec).flat();
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

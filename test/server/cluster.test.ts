@@ -5,7 +5,7 @@ import type { Win } from '../../src/feed/win-feed';
 import { startCluster, type Cluster } from '../../scripts/start-cluster';
 import { decodedUnits, record, until, type Recorder } from '../support/game-server';
 import { RedisServer } from '../support/redis-server';
-import { eventually, leaveQuietly, playLampUnit, reasonOf, sleep } from '../rooms/helpers';
+import { eventually, leaveQuietly, playLampUnit, reasonOf, sleep, winsReceived } from '../rooms/helpers';
 import { freePort } from '../support/redis-server';
 
 const ENV = {
@@ -110,7 +110,7 @@ describe('three server processes sharing one Redis', function () {
     }
     assert.equal(expected.length, 3, 'a win on each process');
     const wins = await eventually(
-      () => feed.messages.filter((m) => m.type === 'win').map((m) => m.payload as Win),
+      () => winsReceived(feed),
       (list) => expected.every((e) => list.some((w) => w.pseudonym === e.name && w.amount === e.amount)),
       'the three wins at the spectator',
     );
