@@ -4,7 +4,7 @@ import { Choices } from './mix';
 import type { LoadtestOptions } from './options';
 import { FinishBoard, SyntheticPlayer, type Target } from './player';
 import type { MachineSampler, ProcSampler } from './processes';
-import { FeedSpectator, TableWatcher } from './spectator';
+import { FeedSpectator, TableWatcher, TIMED_FEED_SPECTATORS } from './spectator';
 import { errorCode, Stats } from './stats';
 
 /**
@@ -139,7 +139,7 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
   const watchJobs: (() => Promise<void>)[] = [];
   for (let i = 0; i < feedCount; i++) {
     feedJobs.push(async () => {
-      const feed = new FeedSpectator(spectatorClients[i % spectatorClients.length]!, stats, board, settings.prefix);
+      const feed = new FeedSpectator(spectatorClients[i % spectatorClients.length]!, stats, board, settings.prefix, i < TIMED_FEED_SPECTATORS);
       await feed.join();
       feeds.push(feed);
     });

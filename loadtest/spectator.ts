@@ -26,6 +26,13 @@ interface Win {
 const EARLY_WIN_MS = 10_000;
 const MATCH_WINDOW_MS = 10_000;
 
+/**
+ * Feed spectators that time every win they get (delay and age); the others only count. Timing
+ * a win costs the harness a few µs, and every feed spectator gets every win: timed at a
+ * thousand spectators it cost the load generator more CPU than the server spent sending them.
+ */
+export const TIMED_FEED_SPECTATORS = 100;
+
 export class FeedSpectator {
   room: Room | undefined;
   private early: { index: number; win: Win; at: number }[] = [];
@@ -38,6 +45,8 @@ export class FeedSpectator {
     private readonly board: FinishBoard,
     /** Pseudonyms of this run's players are this prefix and their index; other wins are not ours to time. */
     private readonly prefix: string,
+    /** Times each win it gets (see TIMED_FEED_SPECTATORS); otherwise only counts them. */
+    private readonly timed: boolean,
   ) {
     this.matched = new Int32Array(board.players).fill(-1);
   }
@@ -68,14 +77,15 @@ export class FeedSpectator {
 
   /** One message, timed per win: every win of the batch arrived now. */
   private onWins(wins: readonly Win[]): void {
-    const now = performance.now();
     this.stats.count.received++;
+    this.stats.count.feedWins += wins.length;
+    if (!this.timed) return;
+    const now = performance.now();
     this.settleEarly(now);
     for (const win of wins) this.onWin(win, now);
   }
 
   private onWin(win: Win, now: number): void {
-    this.stats.count.feedWins++;
     const index = this.indexOf(win?.pseudonym);
     if (index === undefined) return;
     const at = typeof win.at === 'string' ? Date.parse(win.at) : NaN;
