@@ -1,7 +1,8 @@
-import { Room, type Client, type MessageContext } from '@colyseus/core';
+import { getMessageBytes, Protocol, Room, type Client, type MessageContext } from '@colyseus/core';
 import { Batcher } from '../feed/batcher';
 import { winFeed, type PrizesLeft, type WinFeed, type WinMessage } from '../feed/win-feed';
 import { services } from '../server/services';
+import { SlicedSender } from './fan-out';
 
 /** Prizes left go out at most this often, and are checked this often even without a win. */
 const PRIZES_EVERY_MS = 1000;
@@ -31,6 +32,7 @@ export class FeedRoom extends Room {
   /** Sequence numbers of the wins in `recentWins` or waiting in the batch: a second copy is dropped. */
   private readonly seen = new Set<number>();
   private batch!: Batcher<WinMessage>;
+  private readonly fanOut = new SlicedSender();
   private prizes: PrizesLeft[] | undefined;
   private prizesJson = '';
   private prizesTimer: { clear(): void } | undefined;
@@ -87,11 +89,17 @@ export class FeedRoom extends Room {
     if (this.remember(message)) this.batch.add(message);
   }
 
-  /** Wins reach the rooms of every process in whatever order: each batch goes out in feed order. */
+  /**
+   * Wins reach the rooms of every process in whatever order: each batch goes out in feed order,
+   * encoded once, to the spectators here now, in slices. One who joins meanwhile has these wins
+   * in its `recent`.
+   */
   private sendWins(messages: WinMessage[]): void {
     messages.sort((a, b) => a.seq - b.seq);
     for (const message of messages) this.keep(message);
-    this.broadcast('wins', { wins: messages.map((m) => m.win) });
+    const frame = getMessageBytes.raw(Protocol.ROOM_DATA, 'wins', { wins: messages.map((m) => m.win) });
+    for (const client of this.clients) this.fanOut.push(() => client.enqueueRaw(frame));
+    this.fanOut.flush();
   }
 
   /** False when this win was already here (kept or waiting). */

@@ -6,6 +6,7 @@ import { GAME_IDS, type GameId } from '../games/types';
 import type { LiveUnit } from '../play/play-service';
 import { winFeed } from '../feed/win-feed';
 import { toHistoryLine } from '../play/recall';
+import { SlicedSender } from './fan-out';
 import { services } from '../server/services';
 import { StepState, TableState, UnitState } from './table-state';
 
@@ -29,9 +30,6 @@ export interface TableMetadata {
   readonly watchable: boolean;
   readonly watchers: number;
 }
-
-/** Spectators' frames sent per turn of the event loop after a patch. */
-const FANOUT_SLICE = 100;
 
 /** How often at most the watcher count is written to the listing. */
 const LISTING_EVERY_MS = 1000;
@@ -75,8 +73,7 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
   private queue: Promise<unknown> = Promise.resolve();
   /** While a patch is being sent, spectators' frames wait here until the player's is out. */
   private patching = false;
-  private readonly heldFrames: (() => void)[] = [];
-  private draining = false;
+  private readonly heldFrames = new SlicedSender();
   private ownerCorked = false;
   /** What waits for the player's corked frames to be written (see corkOwner). */
   private readonly afterUncork: (() => void)[] = [];
@@ -178,8 +175,8 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
   /**
    * Sends the state's changes to every client, the player first: spectators' frames are held
    * while the patch goes out, so no spectator is ever sent a step before the player, and are
-   * then sent in slices (`FANOUT_SLICE` a turn of the event loop), so that a thousand watchers
-   * neither delay the reply to the player nor hold up the other tables of this process.
+   * then sent in slices (`SlicedSender`), so that a thousand watchers neither delay the reply
+   * to the player nor hold up the other tables of this process.
    */
   override broadcastPatch(): boolean {
     this.corkOwner();
@@ -188,10 +185,7 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
       return super.broadcastPatch();
     } finally {
       this.patching = false;
-      if (this.heldFrames.length > 0 && !this.draining) {
-        this.draining = true;
-        setImmediate(this.drain);
-      }
+      this.heldFrames.flush();
     }
   }
 
@@ -223,14 +217,6 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
       for (const then of this.afterUncork.splice(0)) then();
     });
   }
-
-  /** Sends held spectator frames in order, a slice per turn of the event loop. */
-  private readonly drain = (): void => {
-    const slice = this.heldFrames.splice(0, FANOUT_SLICE);
-    for (const send of slice) send();
-    if (this.heldFrames.length > 0) setImmediate(this.drain);
-    else this.draining = false;
-  };
 
   /**
    * Colyseus sends a patch to the clients from the last to the first: the player's client is
