@@ -2,7 +2,7 @@ import { Room, Server, ServerError, type Client } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { loadConfig } from '../src/config';
 import { Batcher } from '../src/feed/batcher';
-import { StepState, TableState, UnitState } from '../src/rooms/table-state';
+import { sendPatchesAsStepsHappen, StepState, TableState, UnitState } from '../src/rooms/table-state';
 
 /**
  * The framework's own ceiling: a bare Colyseus server whose rooms only echo, speaking the
@@ -70,9 +70,7 @@ class EchoTable extends Room<{ state: TableState }> {
     this.state.game = String(options?.game ?? '');
     this.pseudonym = String(options?.name ?? 'echo');
     this.maxMessagesPerSecond = 10_000;
-    // As the table room: a slow clock, patches sent as steps happen.
-    this.setTimestep(() => undefined, 250);
-    this.patchRate = null;
+    sendPatchesAsStepsHappen(this);
 
     this.onMessage('buy', (client, message: { stake?: number; picks?: unknown }) => {
       if (client !== this.owner) throw new ServerError(403, 'table/watcher: watchers cannot act');

@@ -8,7 +8,7 @@ import { winFeed } from '../feed/win-feed';
 import { toHistoryLine } from '../play/recall';
 import { SlicedSender } from './fan-out';
 import { services } from '../server/services';
-import { StepState, TableState, UnitState } from './table-state';
+import { sendPatchesAsStepsHappen, StepState, TableState, UnitState } from './table-state';
 
 const CREATE = z.object({ game: z.enum(GAME_IDS) });
 const BUY = z.object({ stake: z.number().int(), requestId: z.string(), picks: z.unknown().optional() }).strict();
@@ -33,13 +33,6 @@ export interface TableMetadata {
 
 /** How often at most the watcher count is written to the listing. */
 const LISTING_EVERY_MS = 1000;
-
-/**
- * The room clock's tick. Patches go out as steps happen, not on a timer, so the clock only
- * serves the room's own timers (the listing) and Colyseus's flood limit: Colyseus would
- * otherwise tick it 60 times a second in every room (~10 % of a process at 2,000 tables).
- */
-const CLOCK_TICK_MS = 250;
 
 /** How long a dropped player's seat is kept; after that the unit still resumes in a new room. */
 const RECONNECT_SECONDS = 30;
@@ -108,9 +101,7 @@ export class TableRoom extends Room<{ state: TableState; metadata: TableMetadata
     this.setState(new TableState());
     this.state.game = this.game;
     // Patches go out when a step is applied, not on a timer: each step reaches the client at once.
-    // The slow timestep first: with none, setting no patch rate starts a 60 Hz clock tick.
-    this.setTimestep(() => undefined, CLOCK_TICK_MS);
-    this.patchRate = null;
+    sendPatchesAsStepsHappen(this);
 
     this.onMessage('buy', (client, message, ctx) => this.serial(client, ctx, () => this.buy(message)));
     this.onMessage('act', (client, message, ctx) => this.serial(client, ctx, () => this.act(client, message)));
