@@ -29,9 +29,9 @@ async function main(): Promise<void> {
       let unit = bought.units[0]!;
       for (const action of stepByStep(game as GameId)) {
         if (unit.finished) break;
-        const acted = await play.act(player.playerId, unit, action);
-        if (!acted.ok) throw new Error(`${game}: ${acted.code}`);
-        unit = acted.unit;
+        const acted = await play.act(player.playerId, [unit], { action });
+        if (acted.refusal) throw new Error(`${game}: ${acted.refusal.code}`);
+        unit = acted.units[0]!;
       }
       if (!unit.finished) throw new Error(`${game}: the step-by-step script did not finish the unit`);
       if (unit.sale.prize > 0 || attempt === 499) {

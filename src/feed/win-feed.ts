@@ -2,19 +2,19 @@ import type { Presence } from '@colyseus/core';
 import type { DealerStore } from '../dealer/types';
 import type { GameId } from '../games/types';
 import type { Cents } from '../money';
-import type { LiveUnit, RevealEnd } from '../play/play-service';
+import type { EndedReveal } from '../play/live-unit';
 
 /**
  * The live wins feed and the count of prizes left, shared by every process through Colyseus
  * presence (RedisPresence with REDIS_URL, LocalPresence embedded).
  *
- * No spoilers (DESIGN §3.5): a win is published when its reveal has ended AND the player's last
- * step has been sent to the player. The play service tells `revealEnded` when it credits a
- * prize; a unit the player (or the purchase) finished is then held until the table that
- * showed the last step says `shown`, after its patch went out. A unit the server completed
- * (abandoned) has no one watching it and is published at once. The prizes-left count moves at
- * the same moment, never at sale: a count that dropped when a unit was sold would tell its
- * buyer that it wins before the reveal.
+ * No spoilers: whoever showed a reveal's last step to its player publishes the win, once the
+ * player could see it (the table room after the player's frame went out; the sweeper for a unit
+ * no table shows). A win whose player could not see its end (the connection dropped, the seat
+ * ran out) is kept `unseen` here until the player is shown it (a new table of that game, the
+ * recall) or until it is as old as an abandoned unit. The prizes-left count moves at the moment
+ * of publication, never at sale: a count that dropped when a unit was sold would tell its buyer
+ * that it wins before the reveal.
  *
  * What a spectator gets is a `Win`: game, price, amount, time and pseudonym; never the account
  * id, the unit id, a balance or a token.
@@ -66,21 +66,20 @@ export interface WinFeedOptions {
    * process open).
    */
   readonly sharedPresence: boolean;
-  /**
-   * A held win whose table never says `shown` (no table showed it, e.g. a unit played through
-   * the service directly) is published after this long, so that no win is lost.
-   */
-  readonly holdMs?: number;
   readonly log?: (line: string) => void;
 }
 
-const DEFAULT_HOLD_MS = 10_000;
 const LOCAL_PSEUDONYMS = 100_000;
 const UNKNOWN_PSEUDONYM = 'a player';
 
-interface Held {
-  readonly unit: LiveUnit;
-  readonly timer: NodeJS.Timeout;
+/** A win kept until its player has seen the reveal's end (presence hash, one field per unit). */
+interface UnseenWin {
+  readonly playerId: string;
+  readonly blockId: string;
+  readonly tierId: number;
+  /** When the reveal ended (ms). */
+  readonly endedAt: number;
+  readonly win: Win;
 }
 
 export class WinFeed {
@@ -90,7 +89,7 @@ export class WinFeed {
   readonly revealedChannel: string;
   private readonly recentKey: string;
   private readonly seqKey: string;
-  private readonly held = new Map<string, Held>();
+  private readonly unseenKey: string;
   private readonly localPseudonyms = new Map<string, string>();
   private readonly inFlight = new Set<Promise<void>>();
   private prizesCache: { at: number; value: Promise<PrizesLeft[]> } | undefined;
@@ -106,36 +105,45 @@ export class WinFeed {
     this.revealedChannel = `${options.prefix}:feed:revealed`;
     this.recentKey = `${options.prefix}:feed:recent`;
     this.seqKey = `${options.prefix}:feed:seq`;
+    this.unseenKey = `${options.prefix}:feed:unseen`;
   }
 
-  /** The play service's listener: a unit's reveal ended and its prize was credited. */
-  readonly revealEnded = (event: RevealEnd): void => {
-    if (this.closed) return;
-    const { unit } = event;
-    if (event.by === 'server') {
-      // Completed by the server: no table is showing it, nothing to wait for.
-      this.track(this.publish(unit, undefined));
-      return;
-    }
-    const unitId = unit.sale.unitId;
-    const timer = setTimeout(() => {
-      this.held.delete(unitId);
-      this.track(this.publish(unit, undefined));
-    }, this.options.holdMs ?? DEFAULT_HOLD_MS);
-    timer.unref();
-    this.held.set(unitId, { unit, timer });
-  };
+  /** The player has seen this reveal's end: its win goes out (nothing for a losing unit). */
+  publish(ended: EndedReveal, pseudonym: string): void {
+    if (this.closed || ended.unit.sale.prize <= 0) return;
+    this.track(this.announce(this.toUnseen(ended, pseudonym)));
+  }
+
+  /** Published by the server for a unit no table showed: the player's last known pseudonym. */
+  publishUnshown(ended: EndedReveal): void {
+    if (this.closed || ended.unit.sale.prize <= 0) return;
+    this.track(this.pseudonymOf(ended.unit.sale.playerId).then((pseudonym) => this.announce(this.toUnseen(ended, pseudonym))));
+  }
+
+  /** The player could not see this reveal's end: its win waits until they do (`releaseUnseen`). */
+  keepUnseen(ended: EndedReveal, pseudonym: string): void {
+    if (ended.unit.sale.prize <= 0) return;
+    const unseen = JSON.stringify(this.toUnseen(ended, pseudonym));
+    this.track(this.presence.hset(this.unseenKey, ended.unit.sale.unitId, unseen).then(() => undefined));
+  }
+
+  /** The units of `playerId` whose end the player has not seen, oldest first. */
+  async unseen(playerId: string): Promise<string[]> {
+    const all = await this.unseenWins();
+    return all.filter(([, u]) => u.playerId === playerId).map(([unitId]) => unitId);
+  }
 
   /**
-   * The table showing `unitId` has sent its last step to its player: its win may go out now.
-   * Harmless for a unit that is not held (unfinished, or already published).
+   * Publishes the unseen wins that `which` selects: the player has now seen them, or they are
+   * as old as an abandoned unit. Each goes out once, whichever process claims it first.
    */
-  shown(unitId: string, pseudonym: string): void {
-    const held = this.held.get(unitId);
-    if (!held) return;
-    this.held.delete(unitId);
-    clearTimeout(held.timer);
-    this.track(this.publish(held.unit, pseudonym));
+  releaseUnseen(which: { readonly unitIds: readonly string[] } | { readonly endedBefore: number }): void {
+    this.track((async () => {
+      for (const [unitId, unseen] of await this.unseenWins()) {
+        const due = 'unitIds' in which ? which.unitIds.includes(unitId) : unseen.endedAt < which.endedBefore;
+        if (due && (await this.presence.hdel(this.unseenKey, unitId))) await this.announce(unseen);
+      }
+    })());
   }
 
   /** Remembers a player's pseudonym for a win the server may publish later (abandoned unit). */
@@ -201,13 +209,8 @@ export class WinFeed {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
   }
 
-  /** Publishes what is held at once (nothing is lost at shutdown), then stops. */
+  /** Waits for what is being published, then publishes nothing more. */
   async close(): Promise<void> {
-    for (const [unitId, held] of [...this.held]) {
-      this.held.delete(unitId);
-      clearTimeout(held.timer);
-      this.track(this.publish(held.unit, undefined));
-    }
     await this.settled();
     this.closed = true;
   }
@@ -218,22 +221,26 @@ export class WinFeed {
     void tracked.finally(() => this.inFlight.delete(tracked));
   }
 
-  private async publish(unit: LiveUnit, pseudonym: string | undefined): Promise<void> {
-    const { sale } = unit;
-    if (sale.prize <= 0) return;
-    // The prize leaves the count now that its reveal has ended (and not before).
-    await this.presence.hincrby(this.revealedKey(sale.blockId), String(sale.tierId), 1);
+  private toUnseen(ended: EndedReveal, pseudonym: string): UnseenWin {
+    const { sale, steps } = ended.unit;
+    const endedAt = steps[steps.length - 1]?.at ?? this.now();
+    const win: Win = { game: sale.game, stake: sale.stake, amount: sale.prize, at: new Date(endedAt).toISOString(), pseudonym };
+    return { playerId: sale.playerId, blockId: sale.blockId, tierId: sale.tierId, endedAt, win };
+  }
+
+  private async unseenWins(): Promise<[string, UnseenWin][]> {
+    const all = (await this.presence.hgetall(this.unseenKey)) ?? {};
+    return Object.entries(all)
+      .map(([unitId, json]): [string, UnseenWin] => [unitId, JSON.parse(json) as UnseenWin])
+      .sort((a, b) => a[1].endedAt - b[1].endedAt);
+  }
+
+  private async announce({ blockId, tierId, win }: UnseenWin): Promise<void> {
+    // The prize leaves the count now that its reveal has been seen (and not before).
+    await this.presence.hincrby(this.revealedKey(blockId), String(tierId), 1);
     this.prizesCache = undefined;
     await this.presence.publish(this.revealedChannel, 1);
-    if (sale.prize < this.options.minPrize) return;
-    const lastStep = unit.steps[unit.steps.length - 1];
-    const win: Win = {
-      game: sale.game,
-      stake: sale.stake,
-      amount: sale.prize,
-      at: new Date(lastStep?.at ?? this.now()).toISOString(),
-      pseudonym: pseudonym ?? (await this.pseudonymOf(sale.playerId)),
-    };
+    if (win.amount < this.options.minPrize) return;
     const seq = await this.presence.incr(this.seqKey);
     if (this.options.recent > 0) {
       await this.presence.hset(this.recentKey, String(seq), JSON.stringify(win));
@@ -272,15 +279,4 @@ export class WinFeed {
   private pseudonymKey(playerId: string): string {
     return `${this.options.prefix}:feed:pseudonym:${playerId}`;
   }
-}
-
-let current: WinFeed | undefined;
-
-/** The process's feed, set by `startServer` (rooms and routes reach it here). */
-export function setWinFeed(feed: WinFeed | undefined): void {
-  current = feed;
-}
-
-export function winFeed(): WinFeed | undefined {
-  return current;
 }

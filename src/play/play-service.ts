@@ -2,21 +2,13 @@ import type { Player } from '../auth/tokens';
 import type { DealerStore, Sale } from '../dealer/types';
 import { unitSeed } from '../dealer/printing';
 import { findPrizeTable } from '../games/prize-tables';
-import { rulesOf, type AnyGameRules } from '../games/registry';
+import { rulesOf } from '../games/registry';
 import { GAME_IDS, type GameId, type Refusal } from '../games/types';
 import type { Cents } from '../money';
 import type { ActionLog } from '../units/action-log';
+import type { EndedReveal, LiveUnit } from './live-unit';
 import { toRecall, type RecallRecord } from './recall';
-import { SERVER_COMPLETE, replay, type PlayedStep } from './replay';
-
-/** A unit being played: its sale and its reveal as rebuilt from the store. */
-export interface LiveUnit {
-  readonly sale: Sale;
-  readonly rules: AnyGameRules;
-  readonly state: unknown;
-  readonly steps: readonly PlayedStep[];
-  readonly finished: boolean;
-}
+import { SERVER_COMPLETE, replay } from './replay';
 
 export interface Wallet {
   readonly balance: Cents;
@@ -33,20 +25,34 @@ export interface BuyRequest {
   readonly picks?: unknown;
 }
 
-/**
- * A unit's reveal has ended and its prize was credited: told once per unit, after the credit.
- * `by` says who ended it: the purchase itself (a reveal that ends at purchase), the player's
- * last action, or the server (an abandoned unit completed, or a credit left undone by a crash).
- * The caller that showed the last step decides when it may be published (docs/spectators.md).
- */
-export interface RevealEnd {
-  readonly unit: LiveUnit;
-  readonly by: 'purchase' | 'player' | 'server';
+export interface ActRequest {
+  readonly action: unknown;
+  /** The unit acted on; without it, every unfinished unit of the purchase (both lamp units). */
+  readonly unitId?: string | undefined;
 }
 
-export type RevealEndListener = (event: RevealEnd) => void;
-
 export type Result<T> = ({ readonly ok: true } & T) | Refusal;
+
+export interface Bought {
+  readonly units: LiveUnit[];
+  /** Reveals that ended at purchase (a Mine d'or grid without EXTRA), credited. */
+  readonly ended: EndedReveal[];
+  readonly wallet: Wallet;
+}
+
+/** What an action did to the units of one purchase: each moved on, or refused it. */
+export interface Acted {
+  /** The units given, those that moved on replaced by their next version. */
+  readonly units: readonly LiveUnit[];
+  /** The units the action was for. */
+  readonly unitIds: readonly string[];
+  /** Reveals this action ended, their prizes credited. */
+  readonly ended: readonly EndedReveal[];
+  /** The first refusal; the other units still moved on (two lamp units, one refused). */
+  readonly refusal?: Refusal;
+  /** The balance with the prizes of the reveals that ended; none when nothing ended. */
+  readonly wallet?: Wallet;
+}
 
 const REQUEST_ID = /^[A-Za-z0-9_]{1,48}$/;
 const UNSETTLED_SCAN = 100;
@@ -62,7 +68,8 @@ function isGameId(game: string): game is GameId {
 /**
  * What a player can do with units, independent of any transport: buy, act on a reveal,
  * resume, list and recall; and the server's completion of abandoned units. Rooms and HTTP
- * routes are thin layers over this.
+ * routes are thin layers over this. Whatever ends a reveal returns it (`ended`): the caller
+ * that shows the last step to the player publishes it, once the player could see it.
  */
 export class PlayService {
   private readonly seeds = new Map<string, Promise<Uint8Array>>();
@@ -71,8 +78,6 @@ export class PlayService {
     private readonly dealer: DealerStore,
     private readonly log: ActionLog,
     private readonly now: () => number,
-    /** Told when a unit's reveal ends and its prize is credited (once per unit). */
-    private readonly onRevealEnd?: RevealEndListener,
   ) {}
 
   async wallet(playerId: string): Promise<Wallet> {
@@ -89,7 +94,7 @@ export class PlayService {
     return Promise.all(sales.filter((s) => s.game === game).map((s) => this.rebuild(s)));
   }
 
-  async buy(player: Player, request: BuyRequest): Promise<Result<{ units: LiveUnit[] }>> {
+  async buy(player: Player, request: BuyRequest): Promise<Result<Bought>> {
     if (!REQUEST_ID.test(request.requestId)) return refusal('purchase/malformed', 'requestId must be 1–48 of A–Z, a–z, 0–9, _');
     if (!isGameId(request.game) || !findPrizeTable(request.game, request.stake)) {
       return refusal('purchase/unknown_game', `${request.game} is not sold at ${request.stake} cents`);
@@ -117,6 +122,7 @@ export class PlayService {
       return refusal('purchase/unfinished_unit', `finish unit ${pending[0]!.sale.unitId} before buying another of this game`);
     }
     const units: LiveUnit[] = [];
+    const ended: EndedReveal[] = [];
     for (const [i, pick] of picks.entries()) {
       const result = await this.dealer.purchase({
         playerId: player.playerId,
@@ -132,61 +138,65 @@ export class PlayService {
       }
       const unit = await this.rebuild(result.sale);
       // Some reveals end at purchase (a Mine d'or grid without EXTRA): credit the prize now.
-      if (unit.finished) await this.settle(unit, 'purchase');
+      if (unit.finished) ended.push(...(await this.settle(unit, 'purchase')));
       units.push(unit);
     }
-    return { ok: true, units };
+    return { ok: true, units, ended, wallet: await this.wallet(player.playerId) };
   }
 
-  /** Applies a player's action to one of their units; logs it; settles when the reveal ends. */
-  async act(playerId: string, unit: LiveUnit, rawAction: unknown): Promise<Result<{ unit: LiveUnit; events: readonly { type: string }[] }>> {
-    if (unit.sale.playerId !== playerId) return refusal('action/not_yours', 'this unit belongs to another player');
-    if (unit.finished) return refusal('action/finished', 'this unit is finished');
-    const parsed = unit.rules.parseAction(rawAction);
-    if (!parsed.ok) return parsed;
-    const step = unit.rules.reduce(unit.state, parsed.value);
-    if (!step.ok) return step;
-    return this.commit(unit, parsed.value, 'player', step);
+  /**
+   * Applies a player's action to the units of one purchase: to the unit named, or to every
+   * unfinished one, so that one rub of the lamp reveals both of its units. Logs each step and
+   * settles each reveal that ends.
+   */
+  async act(playerId: string, units: readonly LiveUnit[], request: ActRequest): Promise<Acted> {
+    const unfinished = units.filter((u) => !u.finished);
+    const refused = (code: string, message: string): Acted => ({ units, unitIds: [], ended: [], refusal: refusal(code, message) });
+    if (unfinished.length === 0) return refused('action/no_unit', 'no unit in play: buy one first');
+    let targets = unfinished;
+    if (request.unitId !== undefined) {
+      targets = unfinished.filter((u) => u.sale.unitId === request.unitId);
+      if (targets.length === 0) return refused('action/unknown_unit', `no unit ${request.unitId} in play at this table`);
+      if (unfinished.length > 1) return refused('action/together', 'the units of one purchase are revealed together: send the action without unitId');
+    }
+    const next = [...units];
+    const ended: EndedReveal[] = [];
+    let firstRefusal: Refusal | undefined;
+    for (const unit of targets) {
+      const result = await this.step(playerId, unit, request.action);
+      const moved = result.ok ? result.unit : result.code === 'action/conflict' ? await this.load(unit.sale.unitId) : undefined;
+      if (moved) next[next.indexOf(unit)] = moved;
+      if (result.ok) ended.push(...result.ended);
+      else firstRefusal ??= result;
+    }
+    const wallet = ended.length > 0 ? await this.wallet(playerId) : undefined;
+    return {
+      units: next,
+      unitIds: targets.map((u) => u.sale.unitId),
+      ended,
+      ...(firstRefusal ? { refusal: firstRefusal } : {}),
+      ...(wallet ? { wallet } : {}),
+    };
   }
 
-  /** Finishes a unit on the player's behalf (abandoned, or the player asked to be done). */
-  async complete(unit: LiveUnit): Promise<Result<{ unit: LiveUnit; events: readonly { type: string }[] }>> {
-    if (unit.finished) return refusal('action/finished', 'this unit is finished');
+  /**
+   * Finishes a unit on the player's behalf (abandoned): the game's `complete` reveals what is
+   * left; a unit whose reveal had ended but whose credit a crash left undone is settled.
+   */
+  async complete(unit: LiveUnit): Promise<Result<{ unit: LiveUnit; ended: EndedReveal[] }>> {
+    if (unit.finished) return { ok: true, unit, ended: await this.settle(unit, 'server') };
     return this.commit(unit, SERVER_COMPLETE, 'server', unit.rules.complete(unit.state));
   }
 
-  private async commit(
-    unit: LiveUnit,
-    action: unknown,
-    by: 'player' | 'server',
-    step: { state: unknown; events: readonly { type: string }[] },
-  ): Promise<Result<{ unit: LiveUnit; events: readonly { type: string }[] }>> {
-    const at = this.now();
-    const appended = await this.log.append(unit.sale.unitId, unit.steps.length - 1, { action, at, by });
-    if (!appended) return refusal('action/conflict', 'the unit moved on elsewhere; it has been reloaded');
-    const finished = unit.rules.isFinished(step.state);
-    const seq = unit.steps.length;
-    const next: LiveUnit = {
-      ...unit,
-      state: step.state,
-      finished,
-      steps: [...unit.steps, { seq, at, by, action, events: step.events }],
-    };
-    if (finished) await this.settle(next, by);
-    return { ok: true, unit: next, events: step.events };
-  }
-
-  private async settle(unit: LiveUnit, by: RevealEnd['by']): Promise<void> {
-    const settled = await this.dealer.settle(unit.sale.unitId, this.now());
-    if (!settled.ok) throw new Error(`settle ${unit.sale.unitId}: ${settled.code}`);
-    // Settlement is idempotent: only the call that credited tells, so each unit is told once.
-    if (settled.credited && this.onRevealEnd) {
-      try {
-        this.onRevealEnd({ unit, by });
-      } catch (err) {
-        console.error(`reveal-end listener: ${String(err)}`);
-      }
-    }
+  /**
+   * Units untouched for `abandonAfterMs`: unfinished, or finished with their credit undone.
+   * The caller completes each (`complete`), through the table showing it if there is one.
+   */
+  async abandoned(abandonAfterMs: number): Promise<LiveUnit[]> {
+    const cutoff = this.now() - abandonAfterMs;
+    const sales = await this.dealer.unsettledSales(cutoff, UNSETTLED_SCAN);
+    const units = await Promise.all(sales.map((sale) => this.rebuild(sale)));
+    return units.filter((unit) => unit.steps[unit.steps.length - 1]!.at <= cutoff);
   }
 
   /** Reloads a unit from the store (after a conflict, or to resume). */
@@ -195,29 +205,40 @@ export class PlayService {
     return sale && this.rebuild(sale);
   }
 
-  /**
-   * Completes every unit untouched for `abandonAfterMs`, crediting its prize once. Returns how
-   * many it finished. Safe on several processes at once: the log append is conditional and
-   * settlement idempotent.
-   */
-  async completeAbandoned(abandonAfterMs: number): Promise<number> {
-    const cutoff = this.now() - abandonAfterMs;
-    const sales = await this.dealer.unsettledSales(cutoff, UNSETTLED_SCAN);
-    let finished = 0;
-    for (const sale of sales) {
-      const unit = await this.rebuild(sale);
-      const lastActivity = unit.steps[unit.steps.length - 1]!.at;
-      if (lastActivity > cutoff) continue;
-      if (unit.finished) {
-        // Finished but not settled: a crash between the last log entry and the credit.
-        await this.settle(unit, 'server');
-        finished++;
-        continue;
-      }
-      const result = await this.complete(unit);
-      if (result.ok) finished++;
-    }
-    return finished;
+  /** One unit, one action: validated by the game, applied, logged. */
+  private async step(playerId: string, unit: LiveUnit, rawAction: unknown): Promise<Result<{ unit: LiveUnit; ended: EndedReveal[] }>> {
+    if (unit.sale.playerId !== playerId) return refusal('action/not_yours', 'this unit belongs to another player');
+    const parsed = unit.rules.parseAction(rawAction);
+    if (!parsed.ok) return parsed;
+    const step = unit.rules.reduce(unit.state, parsed.value);
+    if (!step.ok) return step;
+    return this.commit(unit, parsed.value, 'player', step);
+  }
+
+  private async commit(
+    unit: LiveUnit,
+    action: unknown,
+    by: 'player' | 'server',
+    step: { state: unknown; events: readonly { type: string }[] },
+  ): Promise<Result<{ unit: LiveUnit; ended: EndedReveal[] }>> {
+    const at = this.now();
+    const appended = await this.log.append(unit.sale.unitId, unit.steps.length - 1, { action, at, by });
+    if (!appended) return refusal('action/conflict', 'the unit moved on elsewhere; it has been reloaded');
+    const finished = unit.rules.isFinished(step.state);
+    const next: LiveUnit = {
+      ...unit,
+      state: step.state,
+      finished,
+      steps: [...unit.steps, { seq: unit.steps.length, at, by, action, events: step.events }],
+    };
+    return { ok: true, unit: next, ended: finished ? await this.settle(next, by) : [] };
+  }
+
+  /** Credits a finished unit's prize; settlement is idempotent: only the call that credited tells. */
+  private async settle(unit: LiveUnit, by: EndedReveal['by']): Promise<EndedReveal[]> {
+    const settled = await this.dealer.settle(unit.sale.unitId, this.now());
+    if (!settled.ok) throw new Error(`settle ${unit.sale.unitId}: ${settled.code}`);
+    return settled.credited ? [{ unit, by }] : [];
   }
 
   async history(playerId: string, offset: number, limit: number): Promise<Sale[]> {

@@ -1,6 +1,6 @@
 import type { JournalEntry, Sale } from '../dealer/types';
 import type { Cents } from '../money';
-import type { LiveUnit } from './play-service';
+import type { LiveUnit } from './live-unit';
 import type { PlayedStep } from './replay';
 
 /**

@@ -1,8 +1,26 @@
 import { getMessageBytes, Protocol, Room, type Client, type MessageContext } from '@colyseus/core';
 import { Batcher } from '../feed/batcher';
-import { winFeed, type PrizesLeft, type WinFeed, type WinMessage } from '../feed/win-feed';
-import { services } from '../server/services';
+import type { PrizesLeft, WinFeed, WinMessage } from '../feed/win-feed';
 import { SlicedSender } from './fan-out';
+import { answerRefusal, readOnly } from './refusals';
+
+/** What a feed room needs, given when the room type is defined (`feedRoomType`). */
+export interface FeedServices {
+  readonly feed: WinFeed;
+  readonly maxMessagesPerSecond: number;
+  /** FEED_RECENT, FEED_BATCH_MS, FEED_ROOM_MAX_CLIENTS, PRIZES_LEFT. */
+  readonly recent: number;
+  readonly batchMs: number;
+  readonly maxClients: number;
+  readonly prizesLeft: boolean;
+}
+
+/** The feed room type with its services, for `server.define('feed', …)`. */
+export function feedRoomType(services: FeedServices) {
+  return class extends FeedRoom {
+    protected override readonly services = services;
+  };
+}
 
 /** Prizes left go out at most this often, and are checked this often even without a win. */
 const PRIZES_EVERY_MS = 1000;
@@ -10,8 +28,6 @@ const PRIZES_CHECK_MS = 5000;
 
 /** Request types a feed spectator might try: each is answered `spectator/read_only`. */
 const PLAYER_REQUESTS = ['buy', 'act', 'wallet', 'history', 'recall', 'watchers'] as const;
-
-const READ_ONLY = { code: 'spectator/read_only', message: 'the feed is read-only: watch, do not send' };
 
 /**
  * The live wins feed: anyone may join (`joinOrCreate('feed')`, no token). A spectator gets
@@ -24,7 +40,8 @@ const READ_ONLY = { code: 'spectator/read_only', message: 'the feed is read-only
  * `recent` holds only wins already sent: a win still waiting for its batch reaches a spectator
  * who joins meanwhile in that batch, so a joiner gets each win once.
  */
-export class FeedRoom extends Room {
+export abstract class FeedRoom extends Room {
+  protected abstract readonly services: FeedServices;
   private feed!: WinFeed;
   private recentLimit = 0;
   /** The last wins sent, in feed order (`seq`). */
@@ -39,15 +56,13 @@ export class FeedRoom extends Room {
   private lastPrizesAt = 0;
 
   override async onCreate(): Promise<void> {
-    const { config } = services();
+    const { feed, batchMs, recent, maxClients, maxMessagesPerSecond, prizesLeft } = this.services;
     // First: Colyseus calls onDispose (which stops it) even when onCreate fails.
-    this.batch = new Batcher(config.feedBatchMs, (messages) => this.sendWins(messages));
-    const feed = winFeed();
-    if (!feed) throw new Error('the feed room needs the win feed');
+    this.batch = new Batcher(batchMs, (messages) => this.sendWins(messages));
     this.feed = feed;
-    this.recentLimit = config.feedRecent;
-    this.maxClients = config.feedRoomMaxClients;
-    this.maxMessagesPerSecond = config.maxMessagesPerSecond;
+    this.recentLimit = recent;
+    this.maxClients = maxClients;
+    this.maxMessagesPerSecond = maxMessagesPerSecond;
 
     // Subscribe first, then read the shared list: a win published in between is in one or
     // both, and the sequence numbers drop the duplicate.
@@ -62,7 +77,7 @@ export class FeedRoom extends Room {
     }
     loaded = true;
 
-    if (config.prizesLeft) {
+    if (prizesLeft) {
       this.prizes = await feed.prizesLeft();
       this.prizesJson = JSON.stringify(this.prizes);
       this.lastPrizesAt = Date.now();
@@ -146,8 +161,6 @@ export class FeedRoom extends Room {
   }
 
   private refuse(client: Client, ctx: MessageContext | undefined): unknown {
-    if (ctx?.id !== undefined) return ctx.reject(READ_ONLY);
-    client.send('refused', READ_ONLY);
-    return undefined;
+    return answerRefusal(client, ctx, readOnly('the feed'));
   }
 }

@@ -1,5 +1,6 @@
 import type { Room } from '@colyseus/core';
 import { ArraySchema, Schema, type } from '@colyseus/schema';
+import type { LiveUnit } from '../play/live-unit';
 
 /**
  * The room clock's tick for tables. Patches go out as steps happen, not on a timer, so the clock
@@ -45,4 +46,33 @@ export class TableState extends Schema {
   @type('string') game = '';
   /** The units of the current purchase (two when both lamp units are played at once). */
   @type([UnitState]) units = new ArraySchema<UnitState>();
+}
+
+/**
+ * Brings the state up to `units` (the units of one purchase): a unit not shown yet is added with
+ * its steps so far; a shown one gets only the steps its client has not seen, and its prize when
+ * its reveal has ended, never before.
+ */
+export function showUnits(state: TableState, units: readonly LiveUnit[]): void {
+  units.forEach((unit, i) => {
+    let view = state.units[i];
+    if (view?.unitId !== unit.sale.unitId) {
+      view = new UnitState();
+      view.unitId = unit.sale.unitId;
+      view.stake = unit.sale.stake;
+      state.units[i] = view;
+    }
+    for (const step of unit.steps.slice(view.steps.length)) {
+      const shown = new StepState();
+      shown.seq = step.seq;
+      shown.by = step.by;
+      shown.events = JSON.stringify(step.events);
+      view.steps.push(shown);
+    }
+    if (unit.finished && view.status !== 'finished') {
+      view.prize = unit.sale.prize;
+      view.status = 'finished';
+    }
+  });
+  while (state.units.length > units.length) state.units.pop();
 }

@@ -8,15 +8,17 @@ import type { Config } from '../config';
 import { MemoryStore } from '../dealer/memory-store';
 import { RedisStore } from '../dealer/redis-store';
 import type { DealerStore } from '../dealer/types';
-import { setWinFeed, WinFeed } from '../feed/win-feed';
+import { WinFeed } from '../feed/win-feed';
 import { PRIZE_TABLES } from '../games/prize-tables';
 import { PlayService } from '../play/play-service';
-import { FeedRoom } from '../rooms/feed-room';
-import { TableRoom } from '../rooms/table-room';
+import { feedRoomType } from '../rooms/feed-room';
+import { Seats } from '../rooms/seats';
+import { Sweeper } from '../rooms/sweeper';
+import { tableRoomType } from '../rooms/table-room';
 import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
 import { mountRoutes } from './routes';
-import { setServices, type Services } from './services';
+import type { Services } from './services';
 
 export interface RunningServer {
   readonly port: number;
@@ -38,13 +40,22 @@ async function openMissingEmissions(dealer: DealerStore, blockCount: number, now
   }
 }
 
-/** Builds the stores, opens the emissions, and starts Colyseus with its HTTP routes. */
-export async function startServer(config: Config, log: (line: string) => void = console.log): Promise<RunningServer> {
+/** Stores a test may give instead of those the configuration names. */
+export interface StartOptions {
+  readonly log?: (line: string) => void;
+  readonly stores?: { readonly dealer: DealerStore; readonly actions: ActionLog };
+}
+
+/** Builds the stores, opens the emissions, and starts Colyseus with its rooms and HTTP routes. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const log = options.log ?? console.log;
   const now = () => Date.now();
   let dealer: DealerStore;
   let actions: ActionLog;
   let redis: Redis | undefined;
-  if (config.redisUrl) {
+  if (options.stores) {
+    ({ dealer, actions } = options.stores);
+  } else if (config.redisUrl) {
     redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
     dealer = new RedisStore(redis, { prefix: config.redisPrefix });
     actions = new RedisActionLog(redis, config.redisPrefix);
@@ -63,10 +74,10 @@ export async function startServer(config: Config, log: (line: string) => void = 
     sharedPresence: config.redisUrl !== undefined,
     log,
   }, now);
-  setWinFeed(feed);
-  const play = new PlayService(dealer, actions, now, feed.revealEnded);
-  const services: Services = { config, verifier: await TokenVerifier.fromConfig(config), dealer, actions, play };
-  setServices(services);
+  const play = new PlayService(dealer, actions, now);
+  const verifier = await TokenVerifier.fromConfig(config);
+  const services: Services = { config, verifier, dealer, actions, play, feed };
+  const seats = new Seats(presence, config.redisPrefix);
 
   const server = new Server({
     transport: new WebSocketTransport(),
@@ -80,16 +91,25 @@ export async function startServer(config: Config, log: (line: string) => void = 
     greet: false,
     express: (app) => mountRoutes(app, services),
   });
-  server.define('table', TableRoom);
-  server.define('feed', FeedRoom);
+  const { maxMessagesPerSecond, watchersMax } = config;
+  server.define('table', tableRoomType({ verifier, play, feed, seats, maxMessagesPerSecond, watchersMax }));
+  server.define('feed', feedRoomType({
+    feed,
+    maxMessagesPerSecond,
+    recent: config.feedRecent,
+    batchMs: config.feedBatchMs,
+    maxClients: config.feedRoomMaxClients,
+    prizesLeft: config.prizesLeft,
+  }));
   await server.listen(config.port, config.host);
   const address = (server.transport.server?.address() ?? null) as { port: number } | null;
   const port = address?.port ?? config.port;
 
-  const sweeper = setInterval(() => {
-    play.completeAbandoned(config.abandonAfterMs).catch((err: unknown) => log(`sweeper: ${String(err)}`));
+  const sweeper = new Sweeper(play, feed, seats, config.abandonAfterMs, now);
+  const sweeping = setInterval(() => {
+    sweeper.sweep().catch((err: unknown) => log(`sweeper: ${String(err)}`));
   }, config.sweepEveryMs);
-  sweeper.unref();
+  sweeping.unref();
 
   log(config.redisUrl
     ? `mode: Redis (${config.redisPrefix}) — dealing, wallets, history and rooms are shared and kept`
@@ -102,15 +122,13 @@ export async function startServer(config: Config, log: (line: string) => void = 
     services,
     stop() {
       stopping ??= (async () => {
-        clearInterval(sweeper);
+        clearInterval(sweeping);
         await server.gracefullyShutdown(false);
         await feed.close();
-        setWinFeed(undefined);
         presence.shutdown();
         await actions.close();
         await dealer.close();
         if (redis) redis.disconnect();
-        setServices(undefined);
       })();
       return stopping;
     },

@@ -99,6 +99,8 @@ export function mountRoutes(app: Application, services: Services): void {
     const record = await services.play.recall(player.playerId, unitId);
     if (!record) return fail(res, 404, 'recall/not_found', `no unit ${unitId} in your history`);
     res.json(record);
+    // The player is shown the unit's end: a win kept until they saw it goes out now.
+    if (record.status === 'finished') services.feed.releaseUnseen({ unitIds: [unitId] });
   }));
   mountSpectatorRoutes(app, services);
 }

@@ -1,7 +1,6 @@
 import { matchMaker } from '@colyseus/core';
 import type { Application, Request, Response } from 'express';
-import { winFeed } from '../feed/win-feed';
-import type { TableMetadata } from '../rooms/table-room';
+import type { TableMetadata } from '../rooms/watchers';
 import type { Services } from './services';
 
 /** One table open to watchers, as `GET /tables` lists it. */
@@ -49,8 +48,7 @@ export function mountSpectatorRoutes(app: Application, services: Services): void
   }));
 
   app.get('/prizes-left', wrap(async (_req, res) => {
-    const feed = winFeed();
-    if (!services.config.prizesLeft || !feed) return fail(res, 404, 'prizes_left/off', 'the prizes-left count is off on this server');
-    res.json(await feed.prizesLeft());
+    if (!services.config.prizesLeft) return fail(res, 404, 'prizes_left/off', 'the prizes-left count is off on this server');
+    res.json(await services.feed.prizesLeft());
   }));
 }

@@ -3,12 +3,13 @@ import { LocalPresence } from '@colyseus/core';
 import { MemoryStore } from '../../src/dealer/memory-store';
 import { findPrizeTable } from '../../src/games/prize-tables';
 import { WinFeed, type WinFeedOptions, type WinMessage } from '../../src/feed/win-feed';
-import { PlayService, type LiveUnit, type RevealEnd } from '../../src/play/play-service';
+import type { EndedReveal, LiveUnit } from '../../src/play/live-unit';
+import { PlayService } from '../../src/play/play-service';
 import { MemoryActionLog } from '../../src/units/action-log';
 
 const PLAYER = { playerId: 'p1', pseudonym: 'Nina' };
 
-/** A dealer with one lamp emission, a play service telling a feed, and what the feed published. */
+/** A dealer with one lamp emission, a play service, a feed, and what the feed published. */
 async function setUp(options: Partial<WinFeedOptions> = {}) {
   let clock = 1_000_000;
   const now = () => clock;
@@ -17,114 +18,111 @@ async function setUp(options: Partial<WinFeedOptions> = {}) {
   await dealer.deposit(PLAYER.playerId, 1_000_000, 'd1', 0);
   const presence = new LocalPresence();
   const feed = new WinFeed(presence, dealer, { prefix: 't', recent: 3, minPrize: 1, pseudonymTtlSeconds: 60, sharedPresence: false, log: () => undefined, ...options }, now);
-  const told: RevealEnd[] = [];
-  const play = new PlayService(dealer, new MemoryActionLog(), now, (event) => {
-    told.push(event);
-    feed.revealEnded(event);
-  });
+  const play = new PlayService(dealer, new MemoryActionLog(), now);
   const published: WinMessage[] = [];
   await presence.subscribe(feed.winsChannel, (message: WinMessage) => published.push(message));
   let n = 0;
-  /** Buys a lamp unit and rubs it open; returns the finished unit. */
-  async function playOne(): Promise<LiveUnit> {
+  /** Buys a lamp unit and rubs it open; returns how its reveal ended (a losing unit too). */
+  async function playOne(): Promise<EndedReveal> {
     const bought = await play.buy(PLAYER, { game: 'mysteres-de-la-lampe', stake: 50, requestId: `r${++n}`, picks: [{ kind: 'colour', choice: 'gold' }] });
     assert.ok(bought.ok);
-    const acted = await play.act(PLAYER.playerId, bought.units[0]!, { type: 'auto' });
-    assert.ok(acted.ok);
-    assert.ok(acted.unit.finished);
-    return acted.unit;
+    const acted = await play.act(PLAYER.playerId, bought.units, { action: { type: 'auto' } });
+    assert.equal(acted.refusal, undefined);
+    assert.equal(acted.ended.length, 1);
+    return acted.ended[0]!;
   }
-  async function playUntil(check: (unit: LiveUnit) => boolean): Promise<LiveUnit> {
+  async function playUntil(check: (unit: LiveUnit) => boolean): Promise<EndedReveal> {
     for (let i = 0; i < 200; i++) {
-      const unit = await playOne();
-      if (check(unit)) return unit;
+      const ended = await playOne();
+      if (check(ended.unit)) return ended;
     }
     throw new Error('no such unit in 200');
   }
-  return { dealer, presence, feed, play, told, published, playOne, playUntil, tick: (ms: number) => (clock += ms) };
+  return { dealer, presence, feed, play, published, playOne, playUntil, tick: (ms: number) => (clock += ms) };
 }
 
 describe('win feed', () => {
-  it('holds a win the player is playing until the table says its last step went out', async () => {
-    const { feed, told, published, playUntil } = await setUp();
-    const unit = await playUntil((u) => u.sale.prize > 0);
-    assert.equal(told.at(-1)!.by, 'player');
-    await feed.settled();
-    assert.equal(published.length, 0, 'nothing before the table has shown the last step');
-    feed.shown(unit.sale.unitId, 'Nina');
+  it('publishes a win under the pseudonym its table gives, with the time its reveal ended', async () => {
+    const { feed, published, playUntil } = await setUp();
+    const ended = await playUntil((u) => u.sale.prize > 0);
+    feed.publish(ended, 'Nina');
     await feed.settled();
     assert.equal(published.length, 1);
     assert.deepEqual(published[0]!.win, {
       game: 'mysteres-de-la-lampe',
       stake: 50,
-      amount: unit.sale.prize,
-      at: new Date(unit.steps.at(-1)!.at).toISOString(),
+      amount: ended.unit.sale.prize,
+      at: new Date(ended.unit.steps.at(-1)!.at).toISOString(),
       pseudonym: 'Nina',
     });
-    feed.shown(unit.sale.unitId, 'Nina');
-    await feed.settled();
-    assert.equal(published.length, 1, 'a unit is published once');
     await feed.close();
   });
 
-  it('tells each unit once, even when the server settles it again', async () => {
-    const { play, told, playOne, tick } = await setUp();
-    const units = [await playOne(), await playOne()];
-    tick(10_000_000);
-    await play.completeAbandoned(1);
-    assert.deepEqual(told.map((t) => t.unit.sale.unitId), units.map((u) => u.sale.unitId));
+  it('publishes nothing for a losing unit', async () => {
+    const { feed, published, playUntil } = await setUp();
+    feed.publish(await playUntil((u) => u.sale.prize === 0), 'Nina');
+    await feed.settled();
+    assert.equal(published.length, 0);
+    await feed.close();
   });
 
-  it('publishes a unit the server completed at once, under the pseudonym it remembered', async () => {
-    const { feed, play, published, tick } = await setUp();
+  it('publishes a unit no table showed under the pseudonym it remembered, or a neutral name', async () => {
+    const { feed, published, playUntil } = await setUp();
+    const first = await playUntil((u) => u.sale.prize > 0);
+    feed.publishUnshown(first);
+    await feed.settled();
     await feed.rememberPseudonym(PLAYER.playerId, 'Nina');
-    for (let i = 0; i < 200 && published.length === 0; i++) {
-      const bought = await play.buy(PLAYER, { game: 'mysteres-de-la-lampe', stake: 50, requestId: `abandoned${i}`, picks: [{ kind: 'colour', choice: 'gold' }] });
-      assert.ok(bought.ok);
-      tick(1000);
-      assert.equal(await play.completeAbandoned(500), 1);
-      await feed.settled();
-    }
-    assert.equal(published.length, 1);
+    feed.publishUnshown(await playUntil((u) => u.sale.prize > 0));
+    await feed.settled();
+    assert.deepEqual(published.map((m) => m.win.pseudonym), ['a player', 'Nina']);
+    await feed.close();
+  });
+
+  it('keeps a win its player has not seen until it is released, then publishes it once', async () => {
+    const { feed, published, playUntil } = await setUp();
+    const ended = await playUntil((u) => u.sale.prize > 0);
+    const before = await feed.prizesLeft(0);
+    feed.keepUnseen(ended, 'Nina');
+    await feed.settled();
+    assert.deepEqual(await feed.unseen(PLAYER.playerId), [ended.unit.sale.unitId]);
+    assert.deepEqual(await feed.unseen('someone-else'), []);
+    assert.equal(published.length, 0, 'nothing before the player has seen it');
+    assert.deepEqual(await feed.prizesLeft(0), before, 'the prizes left do not move either');
+    feed.releaseUnseen({ unitIds: [ended.unit.sale.unitId] });
+    feed.releaseUnseen({ unitIds: [ended.unit.sale.unitId] });
+    await feed.settled();
+    assert.equal(published.length, 1, 'released twice, published once');
     assert.equal(published[0]!.win.pseudonym, 'Nina');
+    assert.deepEqual(await feed.unseen(PLAYER.playerId), []);
     await feed.close();
   });
 
-  it('publishes under a neutral name when the pseudonym is not known', async () => {
-    const { feed, play, published, tick } = await setUp();
-    for (let i = 0; i < 200 && published.length === 0; i++) {
-      assert.ok((await play.buy(PLAYER, { game: 'mysteres-de-la-lampe', stake: 50, requestId: `a${i}`, picks: [{ kind: 'colour', choice: 'gold' }] })).ok);
-      tick(1000);
-      await play.completeAbandoned(500);
-      await feed.settled();
-    }
-    assert.equal(published[0]!.win.pseudonym, 'a player');
-    await feed.close();
-  });
-
-  it('publishes a held win after a while if no table shows it, and at close', async () => {
-    const { feed, published, playUntil } = await setUp({ holdMs: 30 });
-    await playUntil((u) => u.sale.prize > 0);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+  it('releases unseen wins once they are as old as an abandoned unit, and not before', async () => {
+    const { feed, published, playUntil, tick } = await setUp();
+    const ended = await playUntil((u) => u.sale.prize > 0);
+    feed.keepUnseen(ended, 'Nina');
+    await feed.settled();
+    const endedAt = ended.unit.steps.at(-1)!.at;
+    feed.releaseUnseen({ endedBefore: endedAt });
+    await feed.settled();
+    assert.equal(published.length, 0);
+    tick(1);
+    feed.releaseUnseen({ endedBefore: endedAt + 1 });
     await feed.settled();
     assert.equal(published.length, 1);
-    await playUntil((u) => u.sale.prize > 0);
     await feed.close();
-    assert.equal(published.length, 2, 'close publishes what was held');
   });
 
   it('leaves small wins out of the feed but takes them off the prizes left', async () => {
     const { feed, published, playUntil } = await setUp({ minPrize: 100 });
     const before = await feed.prizesLeft(0);
-    const small = await playUntil((u) => u.sale.prize === 50);
-    feed.shown(small.sale.unitId, 'Nina');
+    feed.publish(await playUntil((u) => u.sale.prize === 50), 'Nina');
     await feed.settled();
     assert.equal(published.length, 0, 'below FEED_MIN_PRIZE_CENTS');
     const after = await feed.prizesLeft(0);
     const tier = (list: typeof before) => list[0]!.tiers.find((t) => t.prize === 50)!.left;
     assert.equal(tier(after), tier(before) - 1);
-    const big = await playUntil((u) => u.sale.prize >= 100);
-    feed.shown(big.sale.unitId, 'Nina');
+    feed.publish(await playUntil((u) => u.sale.prize >= 100), 'Nina');
     await feed.settled();
     assert.equal(published.length, 1);
     await feed.close();
@@ -153,8 +151,7 @@ describe('win feed', () => {
   it('keeps the last N wins for late joiners, oldest first', async () => {
     const { feed, published, playUntil } = await setUp({ recent: 2 });
     for (let i = 0; i < 4; i++) {
-      const unit = await playUntil((u) => u.sale.prize > 0);
-      feed.shown(unit.sale.unitId, `P${i}`);
+      feed.publish(await playUntil((u) => u.sale.prize > 0), `P${i}`);
       await feed.settled();
     }
     const recent = await feed.recent();

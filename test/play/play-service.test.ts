@@ -27,9 +27,9 @@ describe('play service', () => {
         let unit = bought.units[0]!;
         for (const action of stepByStep(table.game)) {
           if (unit.finished) break;
-          const acted = await play.act('p1', unit, action);
-          assert.ok(acted.ok, JSON.stringify(acted));
-          unit = acted.unit;
+          const acted = await play.act('p1', [unit], { action });
+          assert.equal(acted.refusal, undefined, JSON.stringify(acted.refusal));
+          unit = acted.units[0]!;
         }
         const record = (await play.recall('p1', unit.sale.unitId))!;
         assert.equal(record.status, 'finished');
@@ -44,16 +44,18 @@ describe('play service', () => {
     await dealer.deposit('p1', 1_000, 'd1', 0);
     const bought = await play.buy({ playerId: 'p1', pseudonym: 'P' }, { game: '500000-carats', stake: 500, requestId: 'r1' });
     assert.ok(bought.ok);
-    const unit = bought.units[0]!;
-    const stranger = await play.act('p2', unit, { type: 'auto' });
-    assert.equal(stranger.ok, false);
-    assert.equal(!stranger.ok && stranger.code, 'action/not_yours');
-    const first = await play.act('p1', unit, { type: 'reveal_winning' });
-    assert.ok(first.ok);
-    // The same starting point again, as a second process would have it: the log refuses it.
-    const stale = await play.act('p1', unit, { type: 'reveal_winning' });
-    assert.equal(!stale.ok && stale.code, 'action/conflict');
-    assert.equal((await play.load(unit.sale.unitId))!.steps.length, 2);
+    const units = bought.units;
+    const stranger = await play.act('p2', units, { action: { type: 'auto' } });
+    assert.equal(stranger.refusal?.code, 'action/not_yours');
+    const first = await play.act('p1', units, { action: { type: 'reveal_winning' } });
+    assert.equal(first.refusal, undefined);
+    assert.equal(first.units[0]!.steps.length, 2);
+    // The same starting point again, as a second process would have it: the log refuses it,
+    // and the unit comes back as it stands.
+    const stale = await play.act('p1', units, { action: { type: 'reveal_winning' } });
+    assert.equal(stale.refusal?.code, 'action/conflict');
+    assert.equal(stale.units[0]!.steps.length, 2, 'reloaded');
+    assert.equal((await play.load(units[0]!.sale.unitId))!.steps.length, 2);
   });
 
   it('refuses a purchase while a unit of the same game is unfinished, but not of another game', async () => {
@@ -78,19 +80,40 @@ describe('play service', () => {
     assert.equal(await dealer.balance('p1'), 1_000);
   });
 
-  it('completes only units untouched for the delay, each once', async () => {
+  it('finds only units untouched for the delay, and completes each once', async () => {
     let clock = 1_000_000;
     const { dealer, play } = await setUp(() => clock);
     await dealer.deposit('p1', 1_000, 'd1', 0);
     const bought = await play.buy({ playerId: 'p1', pseudonym: 'P' }, { game: 'noel-de-la-chance', stake: 50, requestId: 'r1' });
     assert.ok(bought.ok);
     clock += 500;
-    assert.equal(await play.completeAbandoned(1_000), 0);
+    assert.deepEqual(await play.abandoned(1_000), []);
     clock += 600;
-    assert.equal(await play.completeAbandoned(1_000), 1);
-    assert.equal(await play.completeAbandoned(1_000), 0);
-    const unit = (await play.load(bought.units[0]!.sale.unitId))!;
-    assert.equal(unit.finished, true);
-    assert.equal(await dealer.balance('p1'), 1_000 - 50 + unit.sale.prize);
+    const [abandoned] = await play.abandoned(1_000);
+    assert.equal(abandoned?.sale.unitId, bought.units[0]!.sale.unitId);
+    const completed = await play.complete(abandoned!);
+    assert.ok(completed.ok);
+    assert.equal(completed.unit.finished, true);
+    assert.equal(completed.ended.length, 1, 'ended, and told, once');
+    assert.deepEqual(await play.abandoned(1_000), []);
+    const again = await play.complete(completed.unit);
+    assert.ok(again.ok);
+    assert.deepEqual(again.ended, [], 'settled already: nothing to tell');
+    assert.equal(await dealer.balance('p1'), 1_000 - 50 + completed.unit.sale.prize);
+  });
+
+  it('reveals the units of one purchase together: one rub opens both lamp units', async () => {
+    const { dealer, play } = await setUp();
+    await dealer.deposit('p1', 1_000, 'd1', 0);
+    const bought = await play.buy({ playerId: 'p1', pseudonym: 'P' }, { game: 'mysteres-de-la-lampe', stake: 50, requestId: 'both', picks: [{ kind: 'colour', choice: 'red' }, { kind: 'symbol', choice: 'moon' }] });
+    assert.ok(bought.ok);
+    assert.equal(bought.units.length, 2);
+    const one = await play.act('p1', bought.units, { action: { type: 'rub', progress: 50 }, unitId: bought.units[0]!.sale.unitId });
+    assert.equal(one.refusal?.code, 'action/together', 'one lamp unit alone is not rubbed');
+    const rubbed = await play.act('p1', bought.units, { action: { type: 'rub', progress: 100 } });
+    assert.equal(rubbed.refusal, undefined);
+    assert.deepEqual(rubbed.units.map((u) => u.finished), [true, true], 'the lamp opens once for both');
+    assert.equal(rubbed.ended.length, 2);
+    assert.deepEqual(rubbed.wallet, { balance: 1_000 - 100 + rubbed.units[0]!.sale.prize + rubbed.units[1]!.sale.prize, held: 0 });
   });
 });

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { matchMaker } from '@colyseus/core';
 import type { Room } from '@colyseus/sdk';
-import { winFeed, type PrizesLeft, type Win, type WinMessage } from '../../src/feed/win-feed';
+import type { PrizesLeft, Win, WinMessage } from '../../src/feed/win-feed';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, type Recorder } from '../support/game-server';
 import { anonymous, eventually, leaveQuietly, playLampUnit, reasonOf, sleep, winBatches, winsReceived } from './helpers';
@@ -60,7 +60,7 @@ describe('live wins feed', function () {
   });
 
   const winsSeen = () => winsReceived(feedRec);
-  const prizesLeftNow = () => winFeed()!.prizesLeft(0);
+  const prizesLeftNow = () => server.services.feed.prizesLeft(0);
 
   it('greets a spectator with the recent wins (none yet) and the prizes left', async () => {
     assert.deepEqual(await feedRec.next('recent'), { wins: [] });
@@ -136,7 +136,7 @@ describe('live wins feed', function () {
     await assert.rejects(feedRoom.request('buy', { stake: 50, requestId: 'x' }), (err: unknown) => /spectator\/read_only/.test(reasonOf(err)));
     const since = feedRec.messages.length;
     feedRoom.send('act', { action: { type: 'auto' } });
-    assert.deepEqual(await feedRec.next('refused', since), { code: 'spectator/read_only', message: 'the feed is read-only: watch, do not send' });
+    assert.deepEqual(await feedRec.next('refused', since), { code: 'spectator/read_only', message: 'the feed is read-only for spectators: watch, do not send' });
   });
 });
 
@@ -164,10 +164,10 @@ describe('prizes left switched off', function () {
 });
 
 /** A win as any process publishes it: on the presence channel every feed room listens to. */
-function publish(seq: number): Win {
+function publish(server: RunningServer, seq: number): Win {
   const win: Win = { game: 'mysteres-de-la-lampe', stake: 50, amount: 100 * seq, at: new Date(Date.UTC(2026, 0, 1, 12, 0, seq)).toISOString(), pseudonym: `P${seq}` };
   const message: WinMessage = { seq, win };
-  void matchMaker.presence.publish(winFeed()!.winsChannel, message);
+  void matchMaker.presence.publish(server.services.feed.winsChannel, message);
   return win;
 }
 
@@ -193,18 +193,18 @@ describe('wins feed batches', function () {
   });
 
   it('sends a lone win at once, in a message of its own', async () => {
-    w[1] = publish(1);
-    w[2] = publish(2);
+    w[1] = publish(server, 1);
+    w[2] = publish(server, 2);
     await eventually(() => winsReceived(rec).length, (n) => n === 2, 'the two wins');
     assert.deepEqual(winBatches(rec), [[w[1]], [w[2]]], 'the first at once; the second, a moment later, waited for the interval');
   });
 
   it('gathers the wins of one interval into one message, oldest first, each once', async () => {
-    w[3] = publish(3);
-    w[5] = publish(5);
-    w[4] = publish(4);
-    publish(5);
-    w[6] = publish(6);
+    w[3] = publish(server, 3);
+    w[5] = publish(server, 5);
+    w[4] = publish(server, 4);
+    publish(server, 5);
+    w[6] = publish(server, 6);
     await eventually(() => winsReceived(rec).length, (n) => n >= 6, 'the four wins');
     assert.deepEqual(winsReceived(rec), w.slice(1), 'in feed order, the duplicate dropped');
     const batches = winBatches(rec).slice(2);
@@ -213,8 +213,8 @@ describe('wins feed batches', function () {
   });
 
   it('gives a spectator who joins while wins wait for their batch each win once, none missed', async () => {
-    w[7] = publish(7);
-    w[8] = publish(8);
+    w[7] = publish(server, 7);
+    w[8] = publish(server, 8);
     const late = await anonymous(server).joinOrCreate('feed');
     const lateRec = record(late);
     const recent = (await lateRec.next('recent')) as { wins: Win[] };
@@ -242,7 +242,7 @@ describe('wins feed without batches (FEED_BATCH_MS=0)', function () {
     const room = await anonymous(server).joinOrCreate('feed');
     const rec = record(room);
     await rec.next('recent');
-    const wins = [publish(1), publish(2), publish(3)];
+    const wins = [publish(server, 1), publish(server, 2), publish(server, 3)];
     await eventually(() => winsReceived(rec).length, (n) => n === 3, 'the three wins');
     assert.deepEqual(winBatches(rec), wins.map((win) => [win]));
     await room.leave();

@@ -21,7 +21,7 @@ describe('abandoned units', function () {
     await server.stop();
   });
 
-  it('are finished by the server after the delay, the prize credited exactly once', async () => {
+  it('are finished by the server after the delay, through the player’s open table, the prize credited exactly once', async () => {
     const player = await devLogin(server);
     const room = await player.client.create('table', { game: 'noel-de-la-chance' });
     record(room);
@@ -37,12 +37,14 @@ describe('abandoned units', function () {
     assert.equal(journal.filter((e) => e.kind === 'prize' && e.ref === unitId).length, prize > 0 ? 1 : 0);
     assert.equal(await server.services.dealer.balance(player.playerId), 1000 - 100 + prize);
 
-    // The table still showed the old step: acting now reloads it, finished, and changes nothing.
-    await assert.rejects(room.request('act', { action: { type: 'pick', symbol: 'star' } }), (err: unknown) => /action\/(conflict|finished)/.test(JSON.stringify(err)));
+    // The table was told: it shows the server's step and the prize without the player asking.
     await until(room, () => decodedUnits(room)[0]!.status === 'finished', 'the table to show the finished unit');
-    assert.equal(decodedUnits(room)[0]!.prize, prize);
-    // A second sweep finds nothing more to do.
-    assert.equal(await server.services.play.completeAbandoned(1000), 0);
+    const [unit] = decodedUnits(room);
+    assert.equal(unit!.prize, prize);
+    assert.equal(unit!.steps.at(-1)!.by, 'server');
+    await assert.rejects(room.request('act', { action: { type: 'pick', symbol: 'star' } }), (err: unknown) => /action\/no_unit/.test(JSON.stringify(err)));
+    // Nothing is left for a later sweep.
+    assert.deepEqual(await server.services.play.abandoned(1000), []);
     assert.equal(await server.services.dealer.balance(player.playerId), 1000 - 100 + prize);
     await room.leave();
   });

@@ -1,11 +1,11 @@
 import { Client, type Room } from '@colyseus/sdk';
 import { loadConfig } from '../../src/config';
-import { startServer, type RunningServer } from '../../src/server/app';
+import { startServer, type RunningServer, type StartOptions } from '../../src/server/app';
 
 /** An embedded (or Redis) server on a free port, for one test file; stop it in `after`. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig({ PORT: '0', EMISSION_BLOCKS: '2', ...env });
-  return startServer(config, () => undefined);
+  return startServer(config, { log: () => undefined, ...options });
 }
 
 export interface TestPlayer {

@@ -1,0 +1,30 @@
+import type { Client, MessageContext } from '@colyseus/core';
+import type { z } from 'zod';
+import { refuse, type Refusal } from '../games/types';
+
+/** Whatever a spectator sends, at a table or on the feed. */
+export function readOnly(what: string): Refusal {
+  return refuse('spectator/read_only', `${what} is read-only for spectators: watch, do not send`);
+}
+
+/** A message that does not parse: the first problem, and where it is. */
+export function malformed(code: string, error: z.ZodError): Refusal {
+  const issue = error.issues[0];
+  const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
+  return refuse(code, `${issue?.message ?? 'invalid message'}${where}`);
+}
+
+export function isRefusal(value: unknown): value is Refusal {
+  return typeof value === 'object' && value !== null && (value as { ok?: unknown }).ok === false;
+}
+
+/**
+ * Every refusal reaches the client that caused it: as the rejection of its request
+ * (`room.request`), or as a `refused` message `{ code, message }` for a plain `room.send`.
+ */
+export function answerRefusal(client: Client, ctx: MessageContext | undefined, refusal: Refusal): unknown {
+  const reason = { code: refusal.code, message: refusal.message };
+  if (ctx?.id !== undefined) return ctx.reject(reason);
+  client.send('refused', reason);
+  return undefined;
+}
