@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Client, type Room } from '@colyseus/sdk';
 import { Redis } from 'ioredis';
+import { RedisStore } from '../../src/dealer/redis-store';
 import type { Win } from '../../src/feed/win-feed';
 import { startCluster, type Cluster } from '../../scripts/start-cluster';
 import { decodedUnits, record, until, type Recorder } from '../support/game-server';
@@ -161,5 +162,62 @@ describe('three server processes sharing one Redis', function () {
     assert.equal(decodedUnits(spectator)[0]!.prize, prize);
     assert.deepEqual(seen.messages, [], 'no private message reached the spectator');
     await assert.rejects(spectator.request('act', { action: { type: 'auto' } }), (err: unknown) => /spectator\/read_only/.test(reasonOf(err)));
+  });
+});
+
+describe('a seated player’s unit finished by a sweeper of another process', function () {
+  this.timeout(90_000);
+  let redis: RedisServer;
+  let cluster: Cluster;
+  let store: Redis;
+  const rooms: Room[] = [];
+
+  before(async function () {
+    this.timeout(60_000);
+    redis = await RedisServer.start();
+    const ports = [await freePort(), await freePort()];
+    cluster = await startCluster({ ports, env: { ...ENV, REDIS_URL: redis.url, ABANDON_AFTER_SECONDS: '2', SWEEP_EVERY_SECONDS: '1' }, onLine: () => undefined });
+    store = new Redis(redis.url);
+  });
+  after(async function () {
+    this.timeout(30_000);
+    for (const room of rooms) await leaveQuietly(room);
+    await cluster?.stop();
+    store?.disconnect();
+    await redis?.stop();
+  });
+
+  it('reaches the player’s table first, then the feed spectator of the other process', async () => {
+    const url = (i: number) => `http://127.0.0.1:${cluster.processes[i]!.port}`;
+    const login = await (await fetch(`${url(0)}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Away' }) })).json() as { token: string };
+    const player = new Client(url(0));
+    player.auth.token = login.token;
+    const table = await player.create('table', { game: 'mysteres-de-la-lampe' });
+    rooms.push(table);
+    await record(table).next('wallet');
+    const feedRoom = await new Client(url(1)).joinOrCreate('feed');
+    rooms.push(feedRoom);
+    await record(feedRoom).next('recent');
+    const dealer = new RedisStore(store, { prefix: ENV.REDIS_PREFIX });
+    let unitId = '';
+    for (let i = 0; i < 200 && !unitId; i++) {
+      const { unitIds } = (await table.request('buy', { stake: 50, requestId: `away_${i}`, picks: [{ kind: 'colour', choice: 'gold' }] })) as { unitIds: string[] };
+      if ((await dealer.getSale(unitIds[0]!))!.prize > 0) unitId = unitIds[0]!;
+      else await table.request('act', { action: { type: 'rub', progress: 100 } });
+    }
+    assert.ok(unitId, 'a winning lamp unit');
+    let order = 0;
+    let playerSaw: number | undefined;
+    let feedGot: number | undefined;
+    table.onStateChange(() => {
+      if (playerSaw === undefined && decodedUnits(table)[0]?.status === 'finished') playerSaw = ++order;
+    });
+    feedRoom.onMessage('wins', (message: { wins: Win[] }) => {
+      if (feedGot === undefined && message.wins.some((w) => w.pseudonym === 'Away')) feedGot = ++order;
+    });
+    // Left alone, the unit is finished by whichever process sweeps first, through its table.
+    await eventually(() => feedGot, (at) => at !== undefined, 'the win on the other process’s feed', 15_000);
+    assert.ok(playerSaw !== undefined && playerSaw < feedGot!, 'the player’s table showed the end first');
+    assert.equal(decodedUnits(table)[0]!.steps.at(-1)!.by, 'server');
   });
 });
