@@ -127,10 +127,10 @@ export class WinFeed {
     this.track(this.presence.hset(this.unseenKey, ended.unit.sale.unitId, unseen).then(() => undefined));
   }
 
-  /** The units of `playerId` whose end the player has not seen, oldest first. */
-  async unseen(playerId: string): Promise<string[]> {
+  /** The last unit of `game` whose end `playerId` has not seen, if any. */
+  async lastUnseen(playerId: string, game: string): Promise<string | undefined> {
     const all = await this.unseenWins();
-    return all.filter(([, u]) => u.playerId === playerId).map(([unitId]) => unitId);
+    return all.filter(([, u]) => u.playerId === playerId && u.win.game === game).map(([unitId]) => unitId).pop();
   }
 
   /**

@@ -15,13 +15,6 @@ export interface FeedServices {
   readonly prizesLeft: boolean;
 }
 
-/** The feed room type with its services, for `server.define('feed', …)`. */
-export function feedRoomType(services: FeedServices) {
-  return class extends FeedRoom {
-    protected override readonly services = services;
-  };
-}
-
 /** Prizes left go out at most this often, and are checked this often even without a win. */
 const PRIZES_EVERY_MS = 1000;
 const PRIZES_CHECK_MS = 5000;

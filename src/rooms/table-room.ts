@@ -1,14 +1,15 @@
 import { CloseCode, Room, ServerError, type Client, type MessageContext } from '@colyseus/core';
-import { z } from 'zod';
-import { AuthError, type Player, type TokenVerifier } from '../auth/tokens';
+import type { Player, TokenVerifier } from '../auth/tokens';
 import type { WinFeed } from '../feed/win-feed';
-import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
+import { GAME_IDS, refuse, type GameId } from '../games/types';
 import type { EndedReveal, LiveUnit } from '../play/live-unit';
 import type { PlayService } from '../play/play-service';
 import { toHistoryLine } from '../play/recall';
 import { PlayerFirst } from './player-first';
-import { answerRefusal, isRefusal, malformed, readOnly } from './refusals';
+import { Serial } from './serial';
+import { answerRefusal, isRefusal, readOnly } from './refusals';
 import type { Seats } from './seats';
+import { parseMessage, TABLE_MESSAGES as M, type SpectatorAuth } from './table-messages';
 import { sendPatchesAsStepsHappen, showUnits, TableState } from './table-state';
 import { Watchers, type TableMetadata } from './watchers';
 
@@ -23,38 +24,8 @@ export interface TableServices {
   readonly watchersMax: number;
 }
 
-const CREATE = z.object({ game: z.enum(GAME_IDS) });
-const BUY = z.object({ stake: z.number().int(), requestId: z.string(), picks: z.unknown().optional() }).strict();
-const ACT = z.object({ action: z.unknown(), unitId: z.string().max(200).optional() }).strict();
-const HISTORY = z.object({ offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(100).default(20) }).strict();
-const RECALL = z.object({ unitId: z.string().min(1).max(200) }).strict();
-const WATCHERS = z.object({ open: z.boolean() }).strict();
-
 /** How long a dropped player's seat is kept; after that the unit still resumes in a new room. */
 const RECONNECT_SECONDS = 30;
-
-/** What `onAuth` gives a spectator (`joinById(roomId, { watch: true })`, no token). */
-interface SpectatorAuth {
-  readonly spectator: true;
-}
-
-/** The table room type with its services, for `server.define('table', …)`. */
-export function tableRoomType(services: TableServices) {
-  return class extends TableRoom {
-    static override async onAuth(token: string, options: { token?: unknown; watch?: unknown } | undefined): Promise<Player | SpectatorAuth> {
-      // A spectator needs no account and shows none: whatever token it carries is not used.
-      if (options?.watch === true) return { spectator: true };
-      try {
-        return await services.verifier.verify(token || options?.token);
-      } catch (err) {
-        if (err instanceof AuthError) throw new ServerError(401, `${err.code}: ${err.message}`);
-        throw err;
-      }
-    }
-
-    protected override readonly services = services;
-  };
-}
 
 /**
  * One player's table for one game: parse each message, call the play service, show the steps it
@@ -69,12 +40,12 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   /** The player's session (kept across a reconnection); every other client is a spectator. */
   private ownerSession: string | undefined;
   private units: readonly LiveUnit[] = [];
-  private queue: Promise<unknown> = Promise.resolve();
+  private readonly serial = new Serial((line) => console.error(`table ${this.roomId}: ${line}`));
   private playerFirst!: PlayerFirst;
   private watchers!: Watchers;
 
   override async onCreate(options: unknown): Promise<void> {
-    const parsed = CREATE.safeParse(options);
+    const parsed = M.create.safeParse(options);
     if (!parsed.success) throw new ServerError(400, `table/malformed: choose a game among ${GAME_IDS.join(', ')}`);
     this.game = parsed.data.game;
     const { maxMessagesPerSecond, watchersMax } = this.services;
@@ -89,19 +60,22 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.state.game = this.game;
     sendPatchesAsStepsHappen(this);
 
-    this.onMessage('buy', (client, message, ctx) => this.serial(client, ctx, () => this.buy(message)));
-    this.onMessage('act', (client, message, ctx) => this.serial(client, ctx, () => this.act(client, message)));
-    this.onMessage('wallet', (client, _message, ctx) => this.serial(client, ctx, () => this.services.play.wallet(this.owner!.playerId)));
-    this.onMessage('history', (client, message, ctx) => this.serial(client, ctx, () => this.history(message)));
-    this.onMessage('recall', (client, message, ctx) => this.serial(client, ctx, () => this.recall(message)));
-    this.onMessage('watchers', (client, message, ctx) => this.serial(client, ctx, () => this.openToWatchers(message)));
-    this.onMessage('*', (client, type) => answerRefusal(client, undefined, this.isSpectator(client)
+    this.onMessage('buy', (client, message, ctx) => this.handle(client, ctx, () => this.buy(message)));
+    this.onMessage('act', (client, message, ctx) => this.handle(client, ctx, () => this.act(client, message)));
+    this.onMessage('wallet', (client, _message, ctx) => this.handle(client, ctx, () => this.services.play.wallet(this.owner!.playerId)));
+    this.onMessage('history', (client, message, ctx) => this.handle(client, ctx, () => this.history(message)));
+    this.onMessage('recall', (client, message, ctx) => this.handle(client, ctx, () => this.recall(message)));
+    this.onMessage('watchers', (client, message, ctx) => this.handle(client, ctx, () => this.openToWatchers(message)));
+    this.onMessage('*', (client, type) => answerRefusal(client, undefined, client.sessionId !== this.ownerSession
       ? readOnly('this table')
       : refuse('message/unknown_type', `unknown message type ${String(type)}`)));
   }
 
   override async onJoin(client: Client, _options: unknown, auth: Player | SpectatorAuth): Promise<void> {
-    if ('spectator' in auth) return this.joinAsSpectator(client);
+    if ('spectator' in auth) {
+      this.watchers.admit(client.sessionId);
+      return this.playerFirst.addSpectator(client);
+    }
     if (this.owner && this.owner.playerId !== auth.playerId) throw new ServerError(403, 'table/not_yours: this table belongs to another player');
     if (this.ownerSession) throw new ServerError(403, 'table/taken: this table already has its player; open a new one');
     const { play, feed, seats } = this.services;
@@ -109,13 +83,18 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.ownerSession = client.sessionId;
     this.playerFirst.seatPlayer(client);
     await Promise.all([this.watchers.setPseudonym(auth.pseudonym), seats.take(auth.playerId, this.game, this.roomId), feed.rememberPseudonym(auth.playerId, auth.pseudonym)]);
-    await this.run(async () => {
+    await this.serial.run(async () => {
       // GLI-19 4.16: an unfinished unit of this game comes back exactly where it stopped; else
       // the last one whose end the player did not see (its win waits for that).
       let units = await play.unfinished(auth.playerId, this.game);
-      if (units.length === 0) units = await this.unseenUnits(auth.playerId);
+      const unseen = units.length === 0 ? await feed.lastUnseen(auth.playerId, this.game) : undefined;
+      const last = unseen === undefined ? undefined : await play.load(unseen);
+      if (last) {
+        units = [last];
+        this.releaseWhenSeen(last.sale.unitId);
+      }
       if (units.length > 0) {
-        this.show(units);
+        this.update(units, []);
         client.send('resumed', { unitIds: units.map((u) => u.sale.unitId) });
       }
       client.send('wallet', await play.wallet(auth.playerId));
@@ -143,7 +122,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   override async onDispose(): Promise<void> {
     this.watchers?.stop(); // absent when onCreate refused the table
     // Let a purchase or an action in flight finish: nothing is left half-done.
-    await this.queue.catch(() => undefined);
+    await this.serial.idle();
     if (this.owner) await this.services.seats.leave(this.owner.playerId, this.game, this.roomId).catch(() => undefined);
   }
 
@@ -153,39 +132,28 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
    * False when this table does not show the unit: the sweeper then finishes it itself.
    */
   async completeAbandoned(unitId: string): Promise<boolean> {
-    return this.run(async () => {
+    const done = await this.serial.run(async () => {
       const unit = this.units.find((u) => u.sale.unitId === unitId && !u.finished);
-      if (!unit) return false;
-      const completed = await this.services.play.complete(unit);
-      if (completed.ok) this.update(this.units.map((u) => (u === unit ? completed.unit : u)), completed.ended);
-      return completed.ok;
+      const completed = unit && (await this.services.play.complete(unit));
+      if (completed?.ok) this.update(this.units.map((u) => (u === unit ? completed.unit : u)), completed.ended);
+      return completed?.ok === true;
     });
-  }
-
-  private joinAsSpectator(client: Client): void {
-    if (!this.watchers.isOpen) throw new ServerError(403, 'table/not_watchable: this table is not open to watchers');
-    if (this.watchers.count >= this.watchers.max) throw new ServerError(403, 'table/full: this table has all the watchers it takes');
-    this.watchers.add(client.sessionId);
-    this.playerFirst.addSpectator(client);
-  }
-
-  private isSpectator(client: Client): boolean {
-    return client.sessionId !== this.ownerSession;
+    return done === true;
   }
 
   private async buy(message: unknown): Promise<unknown> {
-    const parsed = BUY.safeParse(message);
-    if (!parsed.success) return malformed('purchase/malformed', parsed.error);
-    const bought = await this.services.play.buy(this.owner!, { game: this.game, ...parsed.data });
+    const parsed = parseMessage(M.buy, 'purchase/malformed', message);
+    if (!parsed.ok) return parsed;
+    const bought = await this.services.play.buy(this.owner!, { game: this.game, ...parsed.value });
     if (!bought.ok) return bought;
-    this.show(bought.units, bought.ended);
+    this.update(bought.units, bought.ended);
     return { unitIds: bought.units.map((u) => u.sale.unitId), wallet: bought.wallet };
   }
 
   private async act(client: Client, message: unknown): Promise<unknown> {
-    const parsed = ACT.safeParse(message);
-    if (!parsed.success) return malformed('action/malformed', parsed.error);
-    const acted = await this.services.play.act(this.owner!.playerId, this.units, parsed.data);
+    const parsed = parseMessage(M.act, 'action/malformed', message);
+    if (!parsed.ok) return parsed;
+    const acted = await this.services.play.act(this.owner!.playerId, this.units, parsed.value);
     this.update(acted.units, acted.ended);
     if (!acted.refusal) return acted.wallet ? { unitIds: acted.unitIds, wallet: acted.wallet } : { unitIds: acted.unitIds };
     // One lamp unit refused, the other ended: the refusal cannot carry the wallet.
@@ -195,9 +163,9 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
 
   /** The player opens the table to watchers, or closes it (spectators present are sent away). */
   private async openToWatchers(message: unknown): Promise<unknown> {
-    const parsed = WATCHERS.safeParse(message);
-    if (!parsed.success) return malformed('watchers/malformed', parsed.error);
-    const { open } = parsed.data;
+    const parsed = parseMessage(M.watchers, 'watchers/malformed', message);
+    if (!parsed.ok) return parsed;
+    const { open } = parsed.value;
     if (open && this.watchers.max === 0) return refuse('watchers/off', 'this server takes no watchers (WATCHERS_MAX=0)');
     if (!open) for (const client of [...this.clients]) if (this.watchers.has(client.sessionId)) client.leave(CloseCode.CONSENTED);
     await this.watchers.setOpen(open);
@@ -205,29 +173,21 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   }
 
   private async history(message: unknown): Promise<unknown> {
-    const parsed = HISTORY.safeParse(message ?? {});
-    if (!parsed.success) return malformed('history/malformed', parsed.error);
-    const sales = await this.services.play.history(this.owner!.playerId, parsed.data.offset, parsed.data.limit);
+    const parsed = parseMessage(M.history, 'history/malformed', message ?? {});
+    if (!parsed.ok) return parsed;
+    const sales = await this.services.play.history(this.owner!.playerId, parsed.value.offset, parsed.value.limit);
     return { units: sales.map(toHistoryLine) };
   }
 
   private async recall(message: unknown): Promise<unknown> {
-    const parsed = RECALL.safeParse(message);
-    if (!parsed.success) return malformed('recall/malformed', parsed.error);
-    const { unitId } = parsed.data;
+    const parsed = parseMessage(M.recall, 'recall/malformed', message);
+    if (!parsed.ok) return parsed;
+    const { unitId } = parsed.value;
     const record = await this.services.play.recall(this.owner!.playerId, unitId);
     if (!record) return refuse('recall/not_found', `no unit ${unitId} in your history`);
     // The player is shown the unit's end now: a win kept for that may go out after the reply.
     if (record.status === 'finished') this.releaseWhenSeen(unitId);
     return record;
-  }
-
-  private async unseenUnits(playerId: string): Promise<LiveUnit[]> {
-    const { play, feed } = this.services;
-    const units = await Promise.all((await feed.unseen(playerId)).map((unitId) => play.load(unitId)));
-    const last = units.filter((u): u is LiveUnit => u?.sale.game === this.game).pop();
-    if (last) this.releaseWhenSeen(last.sale.unitId);
-    return last ? [last] : [];
   }
 
   /** A win kept until the player saw its unit's end goes out once they have. */
@@ -237,14 +197,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     });
   }
 
-  /** Puts the units of a purchase on the table (every step so far). */
-  private show(units: readonly LiveUnit[], ended: readonly EndedReveal[] = []): void {
-    this.state.units.clear();
-    this.units = [];
-    this.update(units, ended);
-  }
-
-  /** Shows what the units did, then publishes what ended once the player could see it. */
+  /** Shows the units of the purchase (their new steps), then publishes what ended once the player could see it. */
   private update(units: readonly LiveUnit[], ended: readonly EndedReveal[]): void {
     this.units = units;
     showUnits(this.state, units);
@@ -257,23 +210,11 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     }
   }
 
-  /** Runs `task` after every earlier message of this table: one at a time, in order. */
-  private run<T>(task: () => Promise<T>): Promise<T> {
-    const next = this.queue.then(task, task);
-    this.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  private async serial(client: Client, ctx: MessageContext, task: () => Promise<unknown>): Promise<unknown> {
-    if (this.isSpectator(client)) return answerRefusal(client, ctx, this.owner ? readOnly('this table') : refuse('table/not_joined', 'join the table first'));
-    const reply = await this.run(async (): Promise<unknown> => {
-      // Sent before its client was closed for flooding: discarded, not applied.
-      if (this.playerFirst.flooded(client)) return refuse('table/flood', 'closed for flooding');
-      return task().catch((err: unknown): Refusal => {
-        console.error(`table ${this.roomId}: ${String(err)}`);
-        return refuse('server/error', 'the server could not do this; try again');
-      });
-    });
+  /** Every player message: one at a time, in order; refusals answered to their client. */
+  private async handle(client: Client, ctx: MessageContext, task: () => Promise<unknown>): Promise<unknown> {
+    if (client.sessionId !== this.ownerSession) return answerRefusal(client, ctx, this.owner ? readOnly('this table') : refuse('table/not_joined', 'join the table first'));
+    // Sent before its client was closed for flooding: discarded, not applied.
+    const reply = await this.serial.run(async () => (this.playerFirst.flooded(client) ? refuse('table/flood', 'closed for flooding') : task()));
     return isRefusal(reply) ? answerRefusal(client, ctx, reply) : reply;
   }
 }

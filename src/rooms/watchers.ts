@@ -1,4 +1,4 @@
-import type { Room } from '@colyseus/core';
+import { ServerError, type Room } from '@colyseus/core';
 
 /** A table's listing in the matchmaker (`GET /tables` reads it, from any process). */
 export interface TableMetadata {
@@ -42,7 +42,10 @@ export class Watchers {
     return this.sessions.has(sessionId);
   }
 
-  add(sessionId: string): void {
+  /** Takes a spectator in, or refuses it (403): table not open, or all the watchers it takes. */
+  admit(sessionId: string): void {
+    if (!this.open) throw new ServerError(403, 'table/not_watchable: this table is not open to watchers');
+    if (this.sessions.size >= this.max) throw new ServerError(403, 'table/full: this table has all the watchers it takes');
     this.sessions.add(sessionId);
     this.countChanged();
   }

@@ -84,8 +84,9 @@ describe('win feed', () => {
     const before = await feed.prizesLeft(0);
     feed.keepUnseen(ended, 'Nina');
     await feed.settled();
-    assert.deepEqual(await feed.unseen(PLAYER.playerId), [ended.unit.sale.unitId]);
-    assert.deepEqual(await feed.unseen('someone-else'), []);
+    assert.equal(await feed.lastUnseen(PLAYER.playerId, 'mysteres-de-la-lampe'), ended.unit.sale.unitId);
+    assert.equal(await feed.lastUnseen(PLAYER.playerId, 'rain-diamonds'), undefined);
+    assert.equal(await feed.lastUnseen('someone-else', 'mysteres-de-la-lampe'), undefined);
     assert.equal(published.length, 0, 'nothing before the player has seen it');
     assert.deepEqual(await feed.prizesLeft(0), before, 'the prizes left do not move either');
     feed.releaseUnseen({ unitIds: [ended.unit.sale.unitId] });
@@ -93,7 +94,7 @@ describe('win feed', () => {
     await feed.settled();
     assert.equal(published.length, 1, 'released twice, published once');
     assert.equal(published[0]!.win.pseudonym, 'Nina');
-    assert.deepEqual(await feed.unseen(PLAYER.playerId), []);
+    assert.equal(await feed.lastUnseen(PLAYER.playerId, 'mysteres-de-la-lampe'), undefined);
     await feed.close();
   });
 

@@ -1,0 +1,25 @@
+import { refuse, type Refusal } from '../games/types';
+
+/**
+ * Runs a room's tasks one at a time, in the order they came. A task that fails is logged and
+ * answers `server/error` instead: no rejection escapes a message handler.
+ */
+export class Serial {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly log: (line: string) => void) {}
+
+  run<T>(task: () => Promise<T>): Promise<T | Refusal> {
+    const next = this.tail.then(task).catch((err: unknown): Refusal => {
+      this.log(String((err as Error)?.stack ?? err));
+      return refuse('server/error', 'the server could not do this; try again');
+    });
+    this.tail = next;
+    return next;
+  }
+
+  /** Resolves once every task queued so far is done. */
+  async idle(): Promise<void> {
+    await this.tail;
+  }
+}

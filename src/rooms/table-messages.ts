@@ -1,0 +1,37 @@
+import { ServerError } from '@colyseus/core';
+import { z } from 'zod';
+import { AuthError, type Player, type TokenVerifier } from '../auth/tokens';
+import { GAME_IDS, type Refusal } from '../games/types';
+import { malformed } from './refusals';
+
+/** What a client sends to a table: the protocol's shapes (docs/server.md), each checked whole. */
+export const TABLE_MESSAGES = {
+  create: z.object({ game: z.enum(GAME_IDS) }),
+  buy: z.object({ stake: z.number().int(), requestId: z.string(), picks: z.unknown().optional() }).strict(),
+  act: z.object({ action: z.unknown(), unitId: z.string().max(200).optional() }).strict(),
+  history: z.object({ offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(100).default(20) }).strict(),
+  recall: z.object({ unitId: z.string().min(1).max(200) }).strict(),
+  watchers: z.object({ open: z.boolean() }).strict(),
+};
+
+/** `message` as `schema` says, or the refusal `<code>` naming the first problem. */
+export function parseMessage<T>(schema: z.ZodType<T>, code: string, message: unknown): { ok: true; value: T } | Refusal {
+  const parsed = schema.safeParse(message);
+  return parsed.success ? { ok: true, value: parsed.data } : malformed(code, parsed.error);
+}
+
+/** What `onAuth` gives a spectator (`joinById(roomId, { watch: true })`, no token). */
+export interface SpectatorAuth {
+  readonly spectator: true;
+}
+
+/** Who joins a table: a player by their token, or a spectator, who needs none and shows none. */
+export async function authenticate(verifier: TokenVerifier, token: string, options: { token?: unknown; watch?: unknown } | undefined): Promise<Player | SpectatorAuth> {
+  if (options?.watch === true) return { spectator: true };
+  try {
+    return await verifier.verify(token || options?.token);
+  } catch (err) {
+    if (err instanceof AuthError) throw new ServerError(401, `${err.code}: ${err.message}`);
+    throw err;
+  }
+}
