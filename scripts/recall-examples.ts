@@ -35,7 +35,7 @@ async function main(): Promise<void> {
       }
       if (!unit.finished) throw new Error(`${game}: the step-by-step script did not finish the unit`);
       if (unit.sale.prize > 0 || attempt === 499) {
-        const record = await play.recall(player.playerId, unit.sale.unitId);
+        const record = (await play.recall(player.playerId, unit.sale.unitId))?.record;
         writeFileSync(new URL(`${game}.json`, outDir), `${JSON.stringify(record, null, 2)}\n`);
         console.log(`${game}: ${unit.sale.unitId}, prize ${unit.sale.prize}`);
         break;

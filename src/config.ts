@@ -9,6 +9,8 @@ export interface Config {
   /** Unset: the embedded default, everything in memory, nothing kept. */
   readonly redisUrl: string | undefined;
   readonly redisPrefix: string;
+  /** A Redis command not answered within this long fails (the client is refused, retryable). */
+  readonly redisCommandTimeoutMs: number;
   /** Address other processes and clients use to reach this one (Colyseus `publicAddress`). */
   readonly publicAddress: string | undefined;
   /** HS256 secret of player tokens; in embedded mode a random one is made when unset. */
@@ -87,6 +89,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: text(env, 'HOST') ?? '127.0.0.1',
     redisUrl,
     redisPrefix: text(env, 'REDIS_PREFIX') ?? 'lottery',
+    redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 5000, 100, 60_000),
     publicAddress: text(env, 'PUBLIC_ADDRESS'),
     jwtSecret: text(env, 'JWT_SECRET'),
     jwtPublicKey: text(env, 'JWT_PUBLIC_KEY'),

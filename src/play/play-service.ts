@@ -88,10 +88,14 @@ export class PlayService {
     return { balance, held: unsettled.reduce((sum, s) => sum + s.stake, 0) };
   }
 
-  /** The player's unfinished units of `game`, oldest first (GLI-19 4.16: finish them first). */
-  async unfinished(playerId: string, game: GameId): Promise<LiveUnit[]> {
-    const sales = await this.dealer.unsettledSales(this.now(), UNSETTLED_SCAN, playerId);
-    return Promise.all(sales.filter((s) => s.game === game).map((s) => this.rebuild(s)));
+  /**
+   * What a player coming back to `game` is shown: the unfinished units, oldest first (GLI-19
+   * 4.16: finish them first), or else the last one whose credit a crash left undone, settled now
+   * (`ended`) so that the table, the wallet, the history and the recall agree.
+   */
+  async resume(playerId: string, game: GameId): Promise<{ units: LiveUnit[]; ended: EndedReveal[] }> {
+    const { unfinished, ended } = await this.pending(playerId, game);
+    return { units: unfinished.length > 0 ? unfinished : ended.slice(-1).map((e) => e.unit), ended };
   }
 
   async buy(player: Player, request: BuyRequest): Promise<Result<Bought>> {
@@ -116,13 +120,12 @@ export class PlayService {
     }
     // Sub-request ids: a retry of the whole purchase maps to the same units.
     const requestIds = picks.length === 1 ? [request.requestId] : picks.map((_, i) => `${request.requestId}-${i}`);
-    const pending = await this.unfinished(player.playerId, request.game);
+    const { unfinished: pending, ended } = await this.pending(player.playerId, request.game);
     const retried = pending.filter((u) => requestIds.includes(u.sale.requestId));
     if (pending.length > retried.length) {
       return refusal('purchase/unfinished_unit', `finish unit ${pending[0]!.sale.unitId} before buying another of this game`);
     }
     const units: LiveUnit[] = [];
-    const ended: EndedReveal[] = [];
     for (const [i, pick] of picks.entries()) {
       const result = await this.dealer.purchase({
         playerId: player.playerId,
@@ -167,7 +170,11 @@ export class PlayService {
       const moved = result.ok ? result.unit : result.code === 'action/conflict' ? await this.load(unit.sale.unitId) : undefined;
       if (moved) next[next.indexOf(unit)] = moved;
       if (result.ok) ended.push(...result.ended);
-      else firstRefusal ??= result;
+      else {
+        // Moved on elsewhere, maybe to its end with the credit left undone by a crash.
+        if (moved) ended.push(...(await this.settleStranded(moved)));
+        firstRefusal ??= result;
+      }
     }
     const wallet = ended.length > 0 ? await this.wallet(playerId) : undefined;
     return {
@@ -197,6 +204,14 @@ export class PlayService {
     const sales = await this.dealer.unsettledSales(cutoff, UNSETTLED_SCAN);
     const units = await Promise.all(sales.map((sale) => this.rebuild(sale)));
     return units.filter((unit) => unit.steps[unit.steps.length - 1]!.at <= cutoff);
+  }
+
+  /** Settles the units whose credit a crash left undone (at start: the sweeper finds the rest). */
+  async settleStrandedUnits(): Promise<EndedReveal[]> {
+    const sales = await this.dealer.unsettledSales(this.now(), UNSETTLED_SCAN);
+    const ended: EndedReveal[] = [];
+    for (const sale of sales) ended.push(...(await this.settleStranded(await this.rebuild(sale))));
+    return ended;
   }
 
   /** Reloads a unit from the store (after a conflict, or to resume). */
@@ -234,6 +249,23 @@ export class PlayService {
     return { ok: true, unit: next, ended: finished ? await this.settle(next, by) : [] };
   }
 
+  /** The player's unsettled units of `game`: unfinished ones, and finished ones settled now. */
+  private async pending(playerId: string, game: GameId): Promise<{ unfinished: LiveUnit[]; ended: EndedReveal[] }> {
+    const sales = await this.dealer.unsettledSales(this.now(), UNSETTLED_SCAN, playerId);
+    const units = await Promise.all(sales.filter((s) => s.game === game).map((s) => this.rebuild(s)));
+    const ended: EndedReveal[] = [];
+    for (const unit of units) ended.push(...(await this.settleStranded(unit)));
+    return { unfinished: units.filter((u) => !u.finished), ended };
+  }
+
+  /**
+   * A unit whose log reached its end but whose prize was not credited (the process died in
+   * between) is settled wherever it is next seen; idempotent, so a race credits it once.
+   */
+  private settleStranded(unit: LiveUnit): Promise<EndedReveal[]> {
+    return unit.finished && unit.sale.settledAt === undefined ? this.settle(unit, 'server') : Promise.resolve([]);
+  }
+
   /** Credits a finished unit's prize; settlement is idempotent: only the call that credited tells. */
   private async settle(unit: LiveUnit, by: EndedReveal['by']): Promise<EndedReveal[]> {
     const settled = await this.dealer.settle(unit.sale.unitId, this.now());
@@ -241,15 +273,21 @@ export class PlayService {
     return settled.credited ? [{ unit, by }] : [];
   }
 
-  async history(playerId: string, offset: number, limit: number): Promise<Sale[]> {
-    return this.dealer.listSales(playerId, offset, limit);
+  /** A page of the player's units, newest first; a credit a crash left undone is done first. */
+  async history(playerId: string, offset: number, limit: number): Promise<{ sales: Sale[]; ended: EndedReveal[] }> {
+    const sales = await this.dealer.listSales(playerId, offset, limit);
+    const ended: EndedReveal[] = [];
+    for (const sale of sales.filter((s) => s.settledAt === undefined)) ended.push(...(await this.settleStranded(await this.rebuild(sale))));
+    if (ended.length === 0) return { sales, ended };
+    return { sales: await this.dealer.listSales(playerId, offset, limit), ended };
   }
 
-  /** A unit of the player's, replayed from the store; undefined for anyone else's. */
-  async recall(playerId: string, unitId: string): Promise<RecallRecord | undefined> {
+  /** A unit of the player's, replayed from the store (settled first if a crash left it so); undefined for anyone else's. */
+  async recall(playerId: string, unitId: string): Promise<{ record: RecallRecord; ended: EndedReveal[] } | undefined> {
     const unit = await this.load(unitId);
     if (!unit || unit.sale.playerId !== playerId) return undefined;
-    return toRecall(unit, await this.dealer.journal(playerId));
+    const ended = await this.settleStranded(unit);
+    return { record: toRecall(unit, await this.dealer.journal(playerId)), ended };
   }
 
   private async rebuild(sale: Sale): Promise<LiveUnit> {

@@ -1,8 +1,10 @@
+import { isStoreOutage } from '../dealer/outage';
 import { refuse, type Refusal } from '../games/types';
 
 /**
- * Runs a room's tasks one at a time, in the order they came. A task that fails is logged and
- * answers `server/error` instead: no rejection escapes a message handler.
+ * Runs a room's tasks one at a time, in the order they came. A task that fails answers a
+ * refusal instead, so no rejection escapes a message handler: `server/unavailable` when the store
+ * could not be reached (retry in a moment), `server/error` (logged) for anything else.
  */
 export class Serial {
   private tail: Promise<unknown> = Promise.resolve();
@@ -11,6 +13,7 @@ export class Serial {
 
   run<T>(task: () => Promise<T>): Promise<T | Refusal> {
     const next = this.tail.then(task).catch((err: unknown): Refusal => {
+      if (isStoreOutage(err)) return refuse('server/unavailable', 'the server cannot reach its store right now: try again in a moment (a purchase with the same requestId)');
       this.log(String((err as Error)?.stack ?? err));
       return refuse('server/error', 'the server could not do this; try again');
     });

@@ -25,6 +25,11 @@ export class Sweeper {
     private readonly now: () => number,
   ) {}
 
+  /** At start: the credits a crash of some process left undone are done, their wins published. */
+  async settleStranded(): Promise<void> {
+    for (const end of await this.play.settleStrandedUnits()) this.feed.publishUnshown(end);
+  }
+
   /** One pass; resolves with how many units it finished. */
   async sweep(): Promise<number> {
     this.feed.releaseUnseen({ endedBefore: this.now() - this.abandonAfterMs });

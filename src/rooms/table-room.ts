@@ -86,7 +86,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     await this.serial.run(async () => {
       // GLI-19 4.16: an unfinished unit of this game comes back exactly where it stopped; else
       // the last one whose end the player did not see (its win waits for that).
-      let units = await play.unfinished(auth.playerId, this.game);
+      let { units, ended } = await play.resume(auth.playerId, this.game);
       const unseen = units.length === 0 ? await feed.lastUnseen(auth.playerId, this.game) : undefined;
       const last = unseen === undefined ? undefined : await play.load(unseen);
       if (last) {
@@ -94,7 +94,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
         this.releaseWhenSeen(last.sale.unitId);
       }
       if (units.length > 0) {
-        this.update(units, []);
+        this.update(units, ended);
         client.send('resumed', { unitIds: units.map((u) => u.sale.unitId) });
       }
       client.send('wallet', await play.wallet(auth.playerId));
@@ -175,7 +175,8 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   private async history(message: unknown): Promise<unknown> {
     const parsed = parseMessage(M.history, 'history/malformed', message ?? {});
     if (!parsed.ok) return parsed;
-    const sales = await this.services.play.history(this.owner!.playerId, parsed.value.offset, parsed.value.limit);
+    const { sales, ended } = await this.services.play.history(this.owner!.playerId, parsed.value.offset, parsed.value.limit);
+    this.update(this.units, ended);
     return { units: sales.map(toHistoryLine) };
   }
 
@@ -183,11 +184,12 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     const parsed = parseMessage(M.recall, 'recall/malformed', message);
     if (!parsed.ok) return parsed;
     const { unitId } = parsed.value;
-    const record = await this.services.play.recall(this.owner!.playerId, unitId);
-    if (!record) return refuse('recall/not_found', `no unit ${unitId} in your history`);
+    const recalled = await this.services.play.recall(this.owner!.playerId, unitId);
+    if (!recalled) return refuse('recall/not_found', `no unit ${unitId} in your history`);
     // The player is shown the unit's end now: a win kept for that may go out after the reply.
-    if (record.status === 'finished') this.releaseWhenSeen(unitId);
-    return record;
+    this.update(this.units, recalled.ended);
+    if (recalled.record.status === 'finished') this.releaseWhenSeen(unitId);
+    return recalled.record;
   }
 
   /** A win kept until the player saw its unit's end goes out once they have. */

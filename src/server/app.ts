@@ -16,6 +16,7 @@ import { Sweeper } from '../rooms/sweeper';
 import { feedRoomType, tableRoomType } from '../rooms/room-types';
 import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
+import { observed } from './observed';
 import { mountRoutes } from './routes';
 import type { Services } from './services';
 
@@ -39,6 +40,32 @@ async function openMissingEmissions(dealer: DealerStore, blockCount: number, now
   }
 }
 
+/**
+ * A Redis connection for the stores, presence or driver, with its failure policy chosen on
+ * purpose: a command not answered within REDIS_COMMAND_TIMEOUT_MS fails (the client gets
+ * `server/unavailable`, never a hang); a command caught by a dropped connection is retried once
+ * after reconnecting, then fails; reconnection goes on forever, every 100 ms to 1 s, so play
+ * resumes by itself when Redis is back.
+ */
+function connectRedis(config: Config, log: (line: string) => void, role: string): Redis {
+  const redis = new Redis(config.redisUrl!, {
+    commandTimeout: config.redisCommandTimeoutMs,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  });
+  // An outage is reported once when it starts and once when it ends, not at every retry.
+  let down = false;
+  redis.on('error', (err: Error) => {
+    if (!down) log(`redis (${role}) unreachable: ${err.message}`);
+    down = true;
+  });
+  redis.on('ready', () => {
+    if (down) log(`redis (${role}) back`);
+    down = false;
+  });
+  return redis;
+}
+
 /** Stores a test may give instead of those the configuration names. */
 export interface StartOptions {
   readonly log?: (line: string) => void;
@@ -55,16 +82,29 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (options.stores) {
     ({ dealer, actions } = options.stores);
   } else if (config.redisUrl) {
-    redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 3 });
+    redis = connectRedis(config, log, 'stores');
     dealer = new RedisStore(redis, { prefix: config.redisPrefix });
     actions = new RedisActionLog(redis, config.redisPrefix);
   } else {
     dealer = new MemoryStore();
     actions = new MemoryActionLog();
   }
-  await openMissingEmissions(dealer, config.emissionBlocks, now());
+  if (redis) {
+    // Printing blocks at start is bulk work (megabytes per block, seconds of CPU): it goes
+    // through a connection of its own, without the command timeout meant for play.
+    const setupRedis = new Redis(config.redisUrl!);
+    const setup = new RedisStore(setupRedis, { prefix: config.redisPrefix });
+    try {
+      await openMissingEmissions(setup, config.emissionBlocks, now());
+    } finally {
+      await setup.close();
+      setupRedis.disconnect();
+    }
+  } else {
+    await openMissingEmissions(dealer, config.emissionBlocks, now());
+  }
   // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub.
-  const presence: Presence = config.redisUrl ? new RedisPresence(config.redisUrl) : new LocalPresence();
+  const presence: Presence = config.redisUrl ? new RedisPresence(connectRedis(config, log, 'presence')) : new LocalPresence();
   const feed = new WinFeed(presence, dealer, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,
@@ -78,13 +118,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const services: Services = { config, verifier, dealer, actions, play, feed };
   const seats = new Seats(presence, config.redisPrefix);
 
+  // What Colyseus does with presence and driver, it does not always wait for: failures are
+  // reported here (at most one line every 10 s), so that none goes unhandled.
+  let lastReported = 0;
+  const reportOutage = (method: string, err: unknown) => {
+    if (now() - lastReported < 10_000) return;
+    lastReported = now();
+    log(`colyseus ${method}: ${(err as Error)?.message ?? String(err)}`);
+  };
   const server = new Server({
     transport: new WebSocketTransport(),
     // Across processes, rooms and matchmaking go through Redis (DESIGN §5).
     // Colyseus shuts its presence down before the feed has published what the last rooms
     // showed: it gets a view whose shutdown waits for `stop()` below.
-    presence: Object.create(presence, { shutdown: { value: () => undefined } }) as Presence,
-    ...(config.redisUrl ? { driver: new RedisDriver(config.redisUrl) } : {}),
+    presence: observed(Object.create(presence, { shutdown: { value: () => undefined, configurable: true } }) as Presence, reportOutage),
+    ...(config.redisUrl ? { driver: observed(new RedisDriver(connectRedis(config, log, 'driver')), reportOutage) } : {}),
     ...(config.publicAddress ? { publicAddress: config.publicAddress } : {}),
     gracefullyShutdown: false,
     greet: false,
@@ -105,6 +153,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const port = address?.port ?? config.port;
 
   const sweeper = new Sweeper(play, feed, seats, config.abandonAfterMs, now);
+  await sweeper.settleStranded();
   const sweeping = setInterval(() => {
     sweeper.sweep().catch((err: unknown) => log(`sweeper: ${String(err)}`));
   }, config.sweepEveryMs);

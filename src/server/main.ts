@@ -25,6 +25,15 @@ async function main(): Promise<void> {
       },
     );
   };
+  // A promise nobody handled is a bug to fix, but money never rides on one (every purchase and
+  // credit is one atomic store operation): log it and go on serving. An exception thrown out of
+  // a callback may have left memory half-updated: log it and exit, for the supervisor to restart
+  // (Redis mode loses nothing; docs/server.md, "Faults").
+  process.on('unhandledRejection', (reason) => console.error('unhandled rejection (serving on):', reason));
+  process.on('uncaughtException', (err) => {
+    console.error('uncaught exception (exiting):', err);
+    process.exit(1);
+  });
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
   started = startServer(config);

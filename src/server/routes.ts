@@ -73,8 +73,9 @@ export function mountRoutes(app: Application, services: Services): void {
     if (!player) return;
     const query = HISTORY_QUERY.safeParse(req.query);
     if (!query.success) return fail(res, 400, 'history/malformed', 'offset and limit must be whole numbers (limit 1–100)');
-    const sales = await services.play.history(player.playerId, query.data.offset, query.data.limit);
+    const { sales, ended } = await services.play.history(player.playerId, query.data.offset, query.data.limit);
     res.json({ units: sales.map(toHistoryLine) });
+    for (const end of ended) services.feed.publish(end, player.pseudonym);
   }));
 
   // Operator endpoints: off unless OPERATOR_TOKEN is set; a wrong token learns nothing more.
@@ -96,11 +97,12 @@ export function mountRoutes(app: Application, services: Services): void {
     if (!player) return;
     const unitId = String(req.params['unitId']);
     // Someone else's unit answers exactly like a missing one: ids reveal nothing.
-    const record = await services.play.recall(player.playerId, unitId);
-    if (!record) return fail(res, 404, 'recall/not_found', `no unit ${unitId} in your history`);
-    res.json(record);
-    // The player is shown the unit's end: a win kept until they saw it goes out now.
-    if (record.status === 'finished') services.feed.releaseUnseen({ unitIds: [unitId] });
+    const recalled = await services.play.recall(player.playerId, unitId);
+    if (!recalled) return fail(res, 404, 'recall/not_found', `no unit ${unitId} in your history`);
+    res.json(recalled.record);
+    // The player is shown the unit's end: a win kept until they saw it, or settled just now, goes out.
+    for (const end of recalled.ended) services.feed.publish(end, player.pseudonym);
+    if (recalled.record.status === 'finished') services.feed.releaseUnseen({ unitIds: [unitId] });
   }));
   mountSpectatorRoutes(app, services);
 }

@@ -31,7 +31,7 @@ describe('play service', () => {
           assert.equal(acted.refusal, undefined, JSON.stringify(acted.refusal));
           unit = acted.units[0]!;
         }
-        const record = (await play.recall('p1', unit.sale.unitId))!;
+        const { record } = (await play.recall('p1', unit.sale.unitId))!;
         assert.equal(record.status, 'finished');
         assert.equal(rulesOf(table.game).evaluate(record.scenario), record.prize);
         assert.deepEqual(record.steps, unit.steps.map((s) => ({ ...s, at: new Date(s.at).toISOString() })), 'the recall replays what was played');

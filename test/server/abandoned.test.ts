@@ -29,7 +29,7 @@ describe('abandoned units', function () {
     const unitId = unitIds[0]!;
     // The player never picks a symbol: the server picks from the seed and reveals.
     await waitFor(async () => (await server.services.dealer.getSale(unitId))?.settledAt !== undefined, 'the server to finish the unit');
-    const recall = await server.services.play.recall(player.playerId, unitId);
+    const recall = (await server.services.play.recall(player.playerId, unitId))?.record;
     assert.equal(recall!.status, 'finished');
     assert.equal(recall!.completedBy, 'server');
     const prize = recall!.prize!;

@@ -1,0 +1,19 @@
+/**
+ * `target` with every promise its methods return observed: a rejection is reported (`onError`)
+ * even when the caller fires and forgets — Colyseus persists its room counts through presence
+ * that way, and an outage would otherwise surface as an unhandled rejection — and it still
+ * reaches every caller that waits for it.
+ */
+export function observed<T extends object>(target: T, onError: (method: string, err: unknown) => void): T {
+  return new Proxy(target, {
+    get(object, property, receiver) {
+      const value: unknown = Reflect.get(object, property, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        const result: unknown = value.apply(object, args);
+        if (result instanceof Promise) result.catch((err: unknown) => onError(String(property), err));
+        return result;
+      };
+    },
+  });
+}

@@ -1,0 +1,66 @@
+import { strict as assert } from 'node:assert';
+import type { Room } from '@colyseus/sdk';
+import type { RunningServer } from '../../src/server/app';
+import { anonymous, reasonOf, eventually } from '../rooms/helpers';
+import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
+import { RedisServer } from '../support/redis-server';
+
+const ENV = { JWT_SECRET: 'redis-outage-secret-of-at-least-32-chars', DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '5000', REDIS_PREFIX: 'outage', REDIS_COMMAND_TIMEOUT_MS: '1000' };
+
+describe('a Redis outage', function () {
+  this.timeout(60_000);
+  let redis: RedisServer;
+  let server: RunningServer;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+  before(async () => {
+    redis = await RedisServer.start({ appendOnly: true });
+    server = await startTestServer({ ...ENV, REDIS_URL: redis.url });
+    process.on('unhandledRejection', onUnhandled);
+  });
+  after(async () => {
+    process.off('unhandledRejection', onUnhandled);
+    await server.stop();
+    await redis.stop();
+  });
+
+  it('refuses play with server/unavailable while Redis is gone, and play goes on by itself when it is back', async () => {
+    const player = await devLogin(server, 'Patient');
+    const table: Room = await player.client.create('table', { game: 'mysteres-de-la-lampe' });
+    await record(table).next('wallet');
+    await table.request('watchers', { open: true });
+    const watcher = await anonymous(server).joinById(table.roomId, { watch: true });
+    const feed = await anonymous(server).joinOrCreate('feed');
+    await record(feed).next('recent');
+
+    await redis.kill();
+    const asked = performance.now();
+    await assert.rejects(
+      table.request('buy', { stake: 50, requestId: 'during_outage', picks: [{ kind: 'colour', choice: 'gold' }] }),
+      (err: unknown) => /server\/unavailable/.test(reasonOf(err)),
+    );
+    assert.ok(performance.now() - asked < 5000, 'refused within 5 s');
+    await assert.rejects(table.request('wallet'), (err: unknown) => /server\/unavailable/.test(reasonOf(err)));
+    assert.equal((await fetch(`http://127.0.0.1:${server.port}/health`)).status, 200, 'the process still serves');
+
+    await redis.restart();
+    // The same client, the same table, no rejoin: the purchase retried with its request id.
+    const bought = await eventually(
+      () => table.request('buy', { stake: 50, requestId: 'during_outage', picks: [{ kind: 'colour', choice: 'gold' }] }).catch((err: unknown) => reasonOf(err)),
+      (reply) => typeof reply === 'object',
+      'a purchase once Redis is back',
+      15_000,
+    ) as { unitIds: string[]; wallet: { balance: number; held: number } };
+    assert.deepEqual(bought.wallet, { balance: 5000 - 50, held: 50 }, 'charged once');
+    await table.request('act', { action: { type: 'rub', progress: 100 } });
+    await until(table, () => decodedUnits(table)[0]?.status === 'finished', 'the lamp to open');
+    await until(watcher, () => decodedUnits(watcher)[0]?.status === 'finished', 'the watcher to see it');
+    const prize = decodedUnits(table)[0]!.prize;
+    assert.deepEqual(await table.request('wallet'), { balance: 5000 - 50 + prize, held: 0 });
+    assert.deepEqual(unhandled, [], 'no promise went unhandled');
+    await watcher.leave();
+    await feed.leave();
+    await table.leave();
+  });
+});
