@@ -3,7 +3,7 @@ import { ALLOWED_NUMBER, NUMBERS_COUNT, WINNING_COUNT, isCaratsAmount, isCaratsP
 import type { CaratsScenario } from './scenario';
 
 /**
- * Every rule of the règlement (and of DESIGN.md §2) a scenario breaks; empty when it is valid:
+ * Every rule of the règlement (and of docs/games/500000-carats.md) a scenario breaks; empty when it is valid:
  * zone sizes (4.2), the list of numbers (4.3), no number twice in one zone (4.3), an amount
  * under each of "Vos numéros" that is one of the table's amounts (settled), and a total that is
  * 0 or a prize of the table (article 3: the prize is the unit's whole lot).

@@ -56,7 +56,7 @@ export function start(outcome: Outcome, seed: Uint8Array, _picks: undefined): No
     seedHex: toHex(seed),
     scenario: undefined,
   };
-  return { ok: true, state, events: [] };
+  return { ok: true, state, events: [{ type: 'symbols_offered', symbols: [...GAME_SYMBOLS] }] };
 }
 
 /** Build the scenario for the chosen symbol and reveal all 18 cells, in reading order. */

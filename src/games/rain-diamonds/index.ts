@@ -15,7 +15,7 @@ import type {
 export * from './scenario';
 export { RAIN_DIAMONDS_TABLE } from './prize-table';
 
-/** RAIN DIAMONDS (règlement in shared/reglements/rain-diamonds.txt; DESIGN.md §2). */
+/** RAIN DIAMONDS (règlement: docs/reglements/rain-diamonds.txt; settled points: docs/games/rain-diamonds.md). */
 export const rainDiamondsRules: GameRules<
   RainDiamondsPicks,
   RainDiamondsChoices,

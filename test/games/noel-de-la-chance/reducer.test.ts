@@ -32,9 +32,9 @@ function assertLegal(state: NoelState): void {
 }
 
 describe('noel-de-la-chance reducer', () => {
-  it('starts waiting for the symbol, with no events and nothing revealed', () => {
+  it('starts by offering the three game symbols, with nothing revealed', () => {
     const step = rules.start({ stake: 100, prize: 2_000 }, seedOf('start'), undefined);
-    assert.deepEqual(step.events, []);
+    assert.deepEqual(step.events, [{ type: 'symbols_offered', symbols: ['star', 'bell', 'gift'] }]);
     assert.equal(rules.isFinished(step.state), false);
     assert.equal(rules.scenarioOf(step.state), undefined);
     const view = rules.publicView(step.state) as { phase: string; symbol: unknown; prize: unknown; grid: unknown[][] };
@@ -224,16 +224,11 @@ describe('noel-de-la-chance reducer properties', () => {
     );
   });
 
-  it('shows nothing hidden before the pick: no event, an empty grid, no prize', () => {
+  it('shows nothing hidden before the pick: the same three symbols offered, whatever the unit', () => {
     fc.assert(
       fc.property(outcomeArb, seedArb, (outcome, seed) => {
         const step = rules.start(outcome, seed, undefined);
-        assert.deepEqual(step.events, []);
-        const view = rules.publicView(step.state) as { grid: unknown[][]; prize: unknown; symbol: unknown };
-        assert.ok(view.grid.flat().every((c) => c === null));
-        assert.equal(view.prize, null);
-        assert.equal(view.symbol, null);
-        assert.ok(!JSON.stringify(view).includes('seed') && !JSON.stringify(view).includes('outcome'));
+        assert.deepEqual(step.events, [{ type: 'symbols_offered', symbols: ['star', 'bell', 'gift'] }]);
       }),
       { numRuns: 100 },
     );
