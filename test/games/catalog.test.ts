@@ -119,6 +119,23 @@ describe('game catalog', () => {
         }
       });
 
+      it('offers purchase picks the game accepts, one unit per pick, up to its units per purchase', () => {
+        const rules = rulesOf(entry.id);
+        if (entry.purchase.picks.length === 0) {
+          assert.deepEqual(rules.parsePicks(undefined), { ok: true, value: [undefined] });
+          assert.equal(entry.purchase.maxUnits, 1);
+          return;
+        }
+        const picksOf = (choice: (typeof entry.purchase.picks)[number]) => choice.options.map((o) => ({ kind: choice.id, choice: o.id }));
+        for (const choice of entry.purchase.picks) {
+          for (const pick of picksOf(choice)) assert.deepEqual(rules.parsePicks([pick]), { ok: true, value: [pick] });
+        }
+        const oneOfEach = entry.purchase.picks.map((c) => picksOf(c)[0]!);
+        assert.equal(oneOfEach.length, entry.purchase.maxUnits);
+        assert.ok(rules.parsePicks(oneOfEach).ok);
+        assert.equal(rules.parsePicks([...oneOfEach, oneOfEach[0]]).ok, false);
+      });
+
       it('opens with the events its opening sentence names', () => {
         const rules = rulesOf(entry.id);
         const step = rules.start({ stake: entry.prices[0]!.stake, prize: 0 }, new Uint8Array(32), rules.choiceSpace[0]);

@@ -1,5 +1,5 @@
 import type { GameDescription, Text } from '../catalog';
-import { COLOURS, RUB_DONE, SYMBOLS, type LampColour, type LampSymbol } from './scenario';
+import { COLOURS, MAX_UNITS_PER_PURCHASE, RUB_DONE, SYMBOLS, type LampColour, type LampSymbol } from './scenario';
 
 /** Colours and symbols: the règlement does not name them, these names are the project's. */
 const COLOUR_LABELS: Readonly<Record<LampColour, Text>> = {
@@ -50,7 +50,7 @@ export const lampeCatalog: GameDescription = {
       { id: 'symbol', label: { fr: 'Votre symbole', en: 'Your symbol' }, options: symbolOptions },
     ],
     minUnits: 1,
-    maxUnits: 2,
+    maxUnits: MAX_UNITS_PER_PURCHASE,
   },
   revealChoices: [],
   actions: [

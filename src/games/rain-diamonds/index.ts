@@ -1,7 +1,8 @@
 import type { GameRules } from '../types';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
-import { complete, isFinished, parseAction, parsePicks, publicView, reduce, start } from './reducer';
+import { demoScript } from './demo';
+import { complete, isFinished, parseAction, parsePicks, reduce, start } from './reducer';
 import { ruleViolations } from './rules-check';
 import type {
   RainDiamondsAction,
@@ -36,5 +37,6 @@ export const rainDiamondsRules: GameRules<
   complete,
   isFinished,
   scenarioOf: (state) => state.scenario,
-  publicView,
+  demoPicks: () => undefined,
+  demoScript,
 };
