@@ -11,7 +11,7 @@ import { GAME_IDS } from '../src/games/types';
 import { PlayService } from '../src/play/play-service';
 import { MemoryActionLog } from '../src/units/action-log';
 
-/** The demo player takes the first option of every choice, so the examples read the same each run. */
+/** The demo player takes the first option of every choice: the same actions each run (the units come from a fresh block). */
 const first = (): number => 0;
 
 async function main(): Promise<void> {
