@@ -9,9 +9,8 @@ export function demoPicks(choose: Choose, units: number): LampChoice[] {
   return [choose(2) === 0 ? colour : symbol];
 }
 
-/** A person rubs the lamp open in one to four strokes, or presses AUTO. */
-export function demoScript(choose: Choose, { auto }: { readonly auto: boolean }): LampAction[] {
+/** A person rubs the lamp open in four strokes (a quarter each), or presses AUTO. */
+export function demoScript(_choose: Choose, { auto }: { readonly auto: boolean }): LampAction[] {
   if (auto) return [{ type: 'auto' }];
-  const strokes = 1 + choose(4);
-  return Array.from({ length: strokes }, (_, i) => ({ type: 'rub', progress: Math.round((RUB_DONE * (i + 1)) / strokes) }));
+  return [1, 2, 3, 4].map((quarter) => ({ type: 'rub', progress: (RUB_DONE * quarter) / 4 }));
 }
