@@ -1,4 +1,5 @@
 import { stakesOf } from '../src/games/prize-tables';
+import { rulesOf } from '../src/games/registry';
 import { GAME_IDS, type GameId } from '../src/games/types';
 
 /**
@@ -43,38 +44,17 @@ export class Choices {
     return this.pick(stakesOf(game));
   }
 
-  /** Purchase-time picks: the lamp takes one pick, or both kinds at once. */
+  /** An integer in [0, n): the games' demo players choose with it. */
+  readonly choose = (n: number): number => Math.floor(this.next() * n);
+
+  /** Purchase-time picks: the lamp takes one pick, or both kinds at once (`lampBothShare`). */
   picks(game: GameId, lampBothShare: number): unknown {
-    if (game !== 'mysteres-de-la-lampe') return undefined;
-    const colour = { kind: 'colour', choice: this.pick(['red', 'blue', 'green', 'gold']) };
-    const symbol = { kind: 'symbol', choice: this.pick(['star', 'moon', 'sun', 'key']) };
-    if (this.chance(lampBothShare)) return [colour, symbol];
-    return [this.chance(0.5) ? colour : symbol];
+    const units = game === 'mysteres-de-la-lampe' && this.chance(lampBothShare) ? 2 : 1;
+    return rulesOf(game).demoPicks(this.choose, units);
   }
 
-  /** The actions of one unit, in order; the player stops at the end of the reveal. */
+  /** The actions of one unit, in order (the game's demo player); the player stops at the end of the reveal. */
   script(game: GameId, auto: boolean): unknown[] {
-    const noelPick = () => ({ type: 'pick', symbol: this.pick(['star', 'bell', 'gift']) });
-    // Noël has no AUTO before the pick: the pick reveals the 18 cells by itself.
-    if (game === 'noel-de-la-chance') return [noelPick()];
-    if (auto) return [{ type: 'auto' }];
-    switch (game) {
-      case 'rain-diamonds':
-        return shuffle([0, 1, 2, 3, 4], this).map((box) => ({ type: 'open', box }));
-      case '500000-carats':
-        return [{ type: 'reveal_winning' }, ...shuffle(Array.from({ length: 24 }, (_, i) => i), this).map((index) => ({ type: 'reveal', index }))];
-      case 'mine-d-or':
-        return [{ type: 'extra' }, { type: 'extra' }, { type: 'extra' }, { type: 'extra' }];
-      case 'mysteres-de-la-lampe':
-        return [25, 50, 75, 100].map((progress) => ({ type: 'rub', progress }));
-    }
+    return rulesOf(game).demoScript(this.choose, { auto });
   }
-}
-
-function shuffle<T>(list: T[], rng: Choices): T[] {
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = Math.floor(rng.next() * (i + 1));
-    [list[i], list[j]] = [list[j]!, list[i]!];
-  }
-  return list;
 }

@@ -359,8 +359,7 @@ export class SyntheticPlayer {
     if (!this.room) await this.open(this.game);
     const unfinished = this.unitsView.filter((u) => u.status !== 'finished');
     if (unfinished.length === 0) return;
-    const action = this.game === 'noel-de-la-chance' ? { type: 'pick', symbol: 'star' } : { type: 'auto' };
-    await this.playScript([action]);
+    await this.playScript(this.choices.script(this.game, true));
   }
 
   private async playScript(script: readonly unknown[]): Promise<void> {

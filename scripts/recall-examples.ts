@@ -6,10 +6,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { MemoryStore } from '../src/dealer/memory-store';
 import { PRIZE_TABLES } from '../src/games/prize-tables';
-import { GAME_IDS, type GameId } from '../src/games/types';
+import { rulesOf } from '../src/games/registry';
+import { GAME_IDS } from '../src/games/types';
 import { PlayService } from '../src/play/play-service';
 import { MemoryActionLog } from '../src/units/action-log';
-import { picksFor, stepByStep } from '../test/support/play-scripts';
+
+/** The demo player takes the first option of every choice: the same actions each run (the units come from a fresh block). */
+const first = (): number => 0;
 
 async function main(): Promise<void> {
   const dealer = new MemoryStore();
@@ -24,10 +27,10 @@ async function main(): Promise<void> {
     const player = { playerId: `example-${game}`, pseudonym: 'Example' };
     await dealer.deposit(player.playerId, 1_000_000, 'example', Date.now());
     for (let attempt = 0; attempt < 500; attempt++) {
-      const bought = await play.buy(player, { game, stake, requestId: `r${attempt}`, picks: picksFor(game) });
+      const bought = await play.buy(player, { game, stake, requestId: `r${attempt}`, picks: rulesOf(game).demoPicks(first, 1) });
       if (!bought.ok) throw new Error(`${game}: ${bought.code}`);
       let unit = bought.units[0]!;
-      for (const action of stepByStep(game as GameId)) {
+      for (const action of rulesOf(game).demoScript(first, { auto: false })) {
         if (unit.finished) break;
         const acted = await play.act(player.playerId, [unit], { action });
         if (acted.refusal) throw new Error(`${game}: ${acted.refusal.code}`);

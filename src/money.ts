@@ -16,12 +16,3 @@ export function formatEuros(cents: Cents): string {
   const abs = Math.abs(cents);
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
-
-/** "12.50", "12,5", "12" -> 1250; anything else throws. Parses text, never goes through a float. */
-export function parseEuros(text: string): Cents {
-  const m = /^(\d+)(?:[.,](\d{1,2}))?$/.exec(text.trim());
-  if (!m) throw new TypeError(`not an amount in euros: ${JSON.stringify(text)}`);
-  const euros = Number(m[1]);
-  const cents = Number((m[2] ?? '').padEnd(2, '0'));
-  return assertCents(euros * 100 + cents);
-}

@@ -46,11 +46,20 @@ export function refuse(code: string, message: string): Refusal {
   return { ok: false, code, message };
 }
 
-/** `parsePicks` of a game that takes no purchase-time picks: only nothing is accepted. */
-export function parseNoPicks(game: string, input: unknown): Parsed<undefined> {
-  if (input === undefined || input === null) return { ok: true, value: undefined };
+/**
+ * `parsePicks` of a game that takes no purchase-time picks: only nothing is accepted, and a
+ * purchase is one unit without picks.
+ */
+export function parseNoPicks(game: string, input: unknown): Parsed<readonly undefined[]> {
+  if (input === undefined || input === null) return { ok: true, value: [undefined] };
   return refuse('picks/not_allowed', `${game} takes no picks at purchase`);
 }
+
+/**
+ * Where a demo player's choices come from: an integer in [0, n). The load test passes its
+ * seeded PRNG, tests a fixed one; the choices only shape how a unit is played, never its prize.
+ */
+export type Choose = (n: number) => number;
 
 export type Parsed<T> = { readonly ok: true; readonly value: T } | Refusal;
 
@@ -79,8 +88,11 @@ export interface FinishedEvent {
  */
 export interface GameRules<Picks, Choices, Scenario, State, Action, Event extends { type: string }> {
   readonly id: GameId;
-  /** Validate untrusted purchase-time picks (`undefined` for games without any). */
-  parsePicks(input: unknown): Parsed<Picks>;
+  /**
+   * Validate the untrusted picks of one purchase: the picks of each unit it buys, one entry
+   * per unit (`[undefined]` for games without picks; the lamp: one or two units).
+   */
+  parsePicks(input: unknown): Parsed<readonly Picks[]>;
   /**
    * Every value of the player's choices that shape a scenario's look (the lamp's colour or
    * symbol, Noël's symbol; `[undefined]` for games without): for tests and block verification.
@@ -114,8 +126,14 @@ export interface GameRules<Picks, Choices, Scenario, State, Action, Event extend
   /** The scenario once generated (Noël builds it after the pick), for recall and audit. */
   scenarioOf(state: State): Scenario | undefined;
   /**
-   * What a client may see of the reveal so far (JSON-safe): the picks, every value already
-   * revealed, the phase. Never a hidden value. Used to put a returning player back in place.
+   * The picks a demo player sends with a purchase of `units` units (the raw input of
+   * `parsePicks`); games that sell one unit per purchase give their only shape.
    */
-  publicView(state: State): unknown;
+  demoPicks(choose: Choose, units: number): unknown;
+  /**
+   * The actions a person sends to play one unit, in order, choosing with `choose` (which box,
+   * which symbol); with `auto`, AUTO where the game has it. The reveal may end before the
+   * last one (a Mine d'or unit with fewer Extra stages): the player stops at `finished`.
+   */
+  demoScript(choose: Choose, options: { readonly auto: boolean }): unknown[];
 }

@@ -104,20 +104,9 @@ export class PlayService {
       return refusal('purchase/unknown_game', `${request.game} is not sold at ${request.stake} cents`);
     }
     const rules = rulesOf(request.game);
-    const pickList = request.game === 'mysteres-de-la-lampe' ? request.picks : [request.picks];
-    if (!Array.isArray(pickList) || pickList.length < 1 || pickList.length > 2) {
-      return refusal('picks/malformed', 'the lamp takes a list of one or two picks (colour and/or symbol)');
-    }
-    const picks: unknown[] = [];
-    for (const raw of pickList) {
-      const parsed = rules.parsePicks(raw);
-      if (!parsed.ok) return parsed;
-      picks.push(parsed.value);
-    }
-    const kindOf = (pick: unknown) => (pick as { kind?: unknown }).kind;
-    if (picks.length === 2 && kindOf(picks[0]) === kindOf(picks[1])) {
-      return refusal('picks/malformed', 'playing both lamp units takes one colour and one symbol');
-    }
+    const parsed = rules.parsePicks(request.picks);
+    if (!parsed.ok) return parsed;
+    const picks = parsed.value; // one entry per unit bought
     // Sub-request ids: a retry of the whole purchase maps to the same units.
     const requestIds = picks.length === 1 ? [request.requestId] : picks.map((_, i) => `${request.requestId}-${i}`);
     const { unfinished: pending, ended } = await this.pending(player.playerId, request.game);

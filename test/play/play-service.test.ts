@@ -4,7 +4,9 @@ import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import { rulesOf } from '../../src/games/registry';
 import { PlayService } from '../../src/play/play-service';
 import { MemoryActionLog } from '../../src/units/action-log';
-import { picksFor, stepByStep } from '../support/play-scripts';
+
+/** A demo player that takes the first option of every choice: the same play each run. */
+const first = (): number => 0;
 
 async function setUp(now = () => 1_000_000) {
   const dealer = new MemoryStore();
@@ -22,10 +24,10 @@ describe('play service', () => {
     await dealer.deposit('p1', 100_000, 'd1', 0);
     for (const table of PRIZE_TABLES) {
       for (let i = 0; i < 5; i++) {
-        const bought = await play.buy(player, { game: table.game, stake: table.stake, requestId: `${table.game.replace(/\W/g, '_')}_${table.stake}_${i}`, picks: picksFor(table.game) });
+        const bought = await play.buy(player, { game: table.game, stake: table.stake, requestId: `${table.game.replace(/\W/g, '_')}_${table.stake}_${i}`, picks: rulesOf(table.game).demoPicks(first, 1) });
         assert.ok(bought.ok, JSON.stringify(bought));
         let unit = bought.units[0]!;
-        for (const action of stepByStep(table.game)) {
+        for (const action of rulesOf(table.game).demoScript(first, { auto: false })) {
           if (unit.finished) break;
           const acted = await play.act('p1', [unit], { action });
           assert.equal(acted.refusal, undefined, JSON.stringify(acted.refusal));

@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
 import type { Room } from '@colyseus/sdk';
+import { rulesOf } from '../../src/games/registry';
+import type { GameId } from '../../src/games/types';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, until, type DecodedUnit } from '../support/game-server';
-import { stepByStep } from '../support/play-scripts';
 import { anonymous, eventually, nextRequestId, reasonOf } from './helpers';
 
 const SECRET = 'table-watch-secret-of-thirty-two-chars!!';
@@ -22,7 +23,7 @@ describe('watching a table', function () {
 
   const tables = async () => (await (await fetch(`http://127.0.0.1:${server.port}/tables`)).json()) as OpenTable[];
 
-  async function openTable(name: string, game: Parameters<typeof stepByStep>[0]) {
+  async function openTable(name: string, game: GameId) {
     const player = await devLogin(server, name);
     const room = await player.client.create('table', { game });
     const rec = record(room);
@@ -81,7 +82,7 @@ describe('watching a table', function () {
     await room.request('buy', { stake: 500, requestId: nextRequestId() });
     await until(spectator, () => decodedUnits(spectator).length === 1, 'the unit on the spectator’s table');
     assert.deepEqual(decodedUnits(spectator), decodedUnits(room), 'the bought unit as the player sees it');
-    for (const action of stepByStep('500000-carats')) {
+    for (const action of rulesOf('500000-carats').demoScript(() => 0, { auto: false })) {
       if (decodedUnits(room)[0]!.status === 'finished') break;
       const before = decodedUnits(room)[0]!.steps.length;
       await room.request('act', { action });

@@ -2,14 +2,17 @@ import { strict as assert } from 'node:assert';
 import type { Room } from '@colyseus/sdk';
 import { SignJWT } from 'jose';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
+import { rulesOf } from '../../src/games/registry';
 import type { GameId } from '../../src/games/types';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, until, type TestPlayer } from '../support/game-server';
-import { picksFor, stepByStep, withAuto } from '../support/play-scripts';
 
 const SECRET = 'test-secret-of-at-least-thirty-two-characters';
 const DEMO = 2_000;
 const OPERATOR = 'operator-token-for-tests';
+
+/** Demo players that take the first option of every choice: the same play each run. */
+const first = (): number => 0;
 
 interface Wallet { balance: number; held: number }
 
@@ -36,7 +39,7 @@ async function openTable(player: TestPlayer, game: GameId) {
 }
 
 async function buy(room: Room, game: GameId, stake: number, requestId = nextRequestId()) {
-  return (await room.request('buy', { stake, requestId, picks: picksFor(game) })) as { unitIds: string[]; wallet: Wallet };
+  return (await room.request('buy', { stake, requestId, picks: rulesOf(game).demoPicks(first, 1) })) as { unitIds: string[]; wallet: Wallet };
 }
 
 /** A new player's lamp table with both units bought (colour and symbol), 0.50 € each. */
@@ -106,7 +109,7 @@ describe('table room (embedded default)', function () {
         assert.deepEqual(afterBuy, endedAtPurchase
           ? { balance: DEMO - table.stake + bought.prize, held: 0 }
           : { balance: DEMO - table.stake, held: table.stake });
-        const actions = mode === 'with AUTO' ? withAuto(table.game) : stepByStep(table.game);
+        const actions = rulesOf(table.game).demoScript(first, { auto: mode === 'with AUTO' });
         const { unit, ended } = await playThrough(room, actions, table.stake);
         const events = unit.steps.flatMap((s) => s.events);
         const finished = events.filter((e) => e.type === 'finished') as unknown as { prize: number }[];

@@ -6,7 +6,7 @@ import type { CaratsScenario } from './scenario';
  * the sum printed under it; several such numbers add up to one prize. Article 4.5: otherwise
  * the unit loses (0). Written from the rules alone: it knows nothing of how scenarios are drawn.
  */
-export function evaluateCarats(scenario: CaratsScenario): Cents {
+export function evaluate(scenario: CaratsScenario): Cents {
   const { winning, numbers, amounts } = scenario;
   let prize = 0;
   for (let i = 0; i < numbers.length; i++) {

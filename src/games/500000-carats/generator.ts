@@ -75,7 +75,7 @@ function drawInto(a: Uint8Array, i: number, end: number, rng: Rng): number {
   return picked;
 }
 
-export function generateCarats(outcome: Outcome, seed: Uint8Array): CaratsScenario {
+export function generate(outcome: Outcome, seed: Uint8Array): CaratsScenario {
   if (outcome.stake !== CARATS_STAKE) {
     throw new Error(`500000-carats is sold at ${CARATS_STAKE} cents, not ${outcome.stake}`);
   }

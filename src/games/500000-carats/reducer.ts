@@ -1,6 +1,6 @@
 import type { Cents } from '../../money';
 import { refuse, type Outcome, type Parsed, type Refusal, type Step, parseNoPicks } from '../types';
-import { generateCarats } from './generator';
+import { generate } from './generator';
 import { NUMBERS_COUNT } from './rules';
 import type { CaratsAction, CaratsAnyEvent, CaratsPicks, CaratsScenario } from './scenario';
 
@@ -23,8 +23,8 @@ export interface CaratsState {
 
 export type CaratsStep = Step<CaratsState, CaratsAnyEvent>;
 
-export function startCarats(outcome: Outcome, seed: Uint8Array, _picks: CaratsPicks): CaratsStep {
-  const scenario = generateCarats(outcome, seed);
+export function start(outcome: Outcome, seed: Uint8Array, _picks: CaratsPicks): CaratsStep {
+  const scenario = generate(outcome, seed);
   const state: CaratsState = {
     stake: outcome.stake,
     prize: outcome.prize,
@@ -36,12 +36,12 @@ export function startCarats(outcome: Outcome, seed: Uint8Array, _picks: CaratsPi
   return { ok: true, state, events: [] };
 }
 
-export function isCaratsFinished(state: CaratsState): boolean {
+export function isFinished(state: CaratsState): boolean {
   return state.revealedCount === NUMBERS_COUNT;
 }
 
 /** The game has no purchase-time picks: only an absent value (or JSON null) is accepted. */
-export function parseCaratsPicks(input: unknown): Parsed<CaratsPicks> {
+export function parsePicks(input: unknown): Parsed<readonly CaratsPicks[]> {
   return parseNoPicks('500 000 CARATS', input);
 }
 
@@ -53,7 +53,7 @@ function isIndex(value: unknown): value is number {
  * Checks the shape of an untrusted action and returns a clean copy (unknown keys dropped).
  * Ranges and the game's order are the reducer's business, so that each gets its own code.
  */
-export function parseCaratsAction(input: unknown): Parsed<CaratsAction> {
+export function parseAction(input: unknown): Parsed<CaratsAction> {
   if (typeof input !== 'object' || input === null || Array.isArray(input)) {
     return refuse('action/malformed', 'an action is an object with a type');
   }
@@ -96,7 +96,7 @@ function revealStep(state: CaratsState, indexes: readonly number[], events: Cara
     events.push({ type: 'number_revealed', index, number, amount: amounts[index]!, matched: winning.includes(number) });
   }
   const next: CaratsState = { ...state, revealed, revealedCount: state.revealedCount + indexes.length };
-  if (isCaratsFinished(next)) events.push({ type: 'finished', prize: next.prize });
+  if (isFinished(next)) events.push({ type: 'finished', prize: next.prize });
   return { ok: true, state: next, events };
 }
 
@@ -114,8 +114,8 @@ function remaining(state: CaratsState): number[] {
   return out;
 }
 
-export function reduceCarats(state: CaratsState, action: CaratsAction): CaratsStep | Refusal {
-  if (isCaratsFinished(state)) return refuse('action/finished', 'this unit is already fully revealed');
+export function reduce(state: CaratsState, action: CaratsAction): CaratsStep | Refusal {
+  if (isFinished(state)) return refuse('action/finished', 'this unit is already fully revealed');
   switch (action.type) {
     case 'reveal_winning': {
       if (state.winningRevealed) return refuse('action/already_revealed', 'the winning numbers are already revealed');
@@ -156,34 +156,13 @@ export function reduceCarats(state: CaratsState, action: CaratsAction): CaratsSt
 }
 
 /** What AUTO would do; nothing on a finished unit. */
-export function completeCarats(state: CaratsState): CaratsStep {
-  if (isCaratsFinished(state)) return { ok: true, state, events: [] };
-  const step = reduceCarats(state, { type: 'auto' });
+export function complete(state: CaratsState): CaratsStep {
+  if (isFinished(state)) return { ok: true, state, events: [] };
+  const step = reduce(state, { type: 'auto' });
   if (!step.ok) throw new Error(`auto refused on an unfinished unit: ${step.code}`);
   return step;
 }
 
-export interface CaratsPublicView {
-  readonly phase: 'winning' | 'numbers' | 'finished';
-  readonly stake: Cents;
-  /** The 6 winning numbers once revealed, else null. */
-  readonly winning: number[] | null;
-  /** Per index of "Vos numéros": what it shows once revealed, else null. */
-  readonly numbers: ({ number: number; amount: Cents; matched: boolean } | null)[];
-  /** Only once finished. */
-  readonly prize: Cents | null;
-}
-
-export function caratsPublicView(state: CaratsState): CaratsPublicView {
-  const { winning, numbers, amounts } = state.scenario;
-  const finished = isCaratsFinished(state);
-  return {
-    phase: finished ? 'finished' : state.winningRevealed ? 'numbers' : 'winning',
-    stake: state.stake,
-    winning: state.winningRevealed ? winning.slice() : null,
-    numbers: state.revealed.map((shown, i) =>
-      shown ? { number: numbers[i]!, amount: amounts[i]!, matched: winning.includes(numbers[i]!) } : null,
-    ),
-    prize: finished ? state.prize : null,
-  };
+export function scenarioOf(state: CaratsState): CaratsScenario {
+  return state.scenario;
 }

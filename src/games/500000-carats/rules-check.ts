@@ -1,9 +1,9 @@
-import { evaluateCarats } from './evaluator';
+import { evaluate } from './evaluator';
 import { ALLOWED_NUMBER, NUMBERS_COUNT, WINNING_COUNT, isCaratsAmount, isCaratsPrize } from './rules';
 import type { CaratsScenario } from './scenario';
 
 /**
- * Every rule of the règlement (and of DESIGN.md §2) a scenario breaks; empty when it is valid:
+ * Every rule of the règlement (and of docs/games/500000-carats.md) a scenario breaks; empty when it is valid:
  * zone sizes (4.2), the list of numbers (4.3), no number twice in one zone (4.3), an amount
  * under each of "Vos numéros" that is one of the table's amounts (settled), and a total that is
  * 0 or a prize of the table (article 3: the prize is the unit's whole lot).
@@ -38,7 +38,7 @@ function checkZone(zone: string, list: readonly number[], expected: number, out:
   }
 }
 
-export function caratsRuleViolations(scenario: CaratsScenario): string[] {
+export function ruleViolations(scenario: CaratsScenario): string[] {
   const out: string[] = [];
   checkZone('winning', scenario.winning, WINNING_COUNT, out);
   checkZone('numbers', scenario.numbers, NUMBERS_COUNT, out);
@@ -53,7 +53,7 @@ export function caratsRuleViolations(scenario: CaratsScenario): string[] {
     if (!isCaratsAmount(a)) out.push(`amounts[${i}]: ${String(a)} cents is not an amount of the table`);
   }
   if (out.length === 0) {
-    const prize = evaluateCarats(scenario);
+    const prize = evaluate(scenario);
     if (!isCaratsPrize(prize)) out.push(`the matches add up to ${prize} cents, not a prize of the table`);
   }
   return out;

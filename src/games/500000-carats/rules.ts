@@ -26,7 +26,7 @@ export const ALLOWED_NUMBER: Uint8Array = (() => {
 })();
 
 /**
- * The prizes of the table, smallest first. Settled in DESIGN.md §2: the amount printed under a
+ * The prizes of the table, smallest first. Settled in docs/games/500000-carats.md: the amount printed under a
  * number is always one of them (5, 10, 15, 50, 100, 1,000, 10,000 or 500,000 €).
  */
 export const CARATS_AMOUNTS: readonly Cents[] = CARATS_TABLE.tiers.map((t) => t.prize).sort((a, b) => a - b);

@@ -4,7 +4,7 @@ import { CARATS_TABLE } from './prize-table';
 
 /**
  * How a prize may be shown as a sum of matches (article 4.4: the amounts of several matched
- * numbers add up to one prize). Settled in DESIGN.md §2: the amounts are the table's amounts,
+ * numbers add up to one prize). Settled in docs/games/500000-carats.md: the amounts are the table's amounts,
  * and there are at most 6 matches since there are 6 winning numbers. Computed once at module
  * load so that the generator only indexes typed arrays.
  */

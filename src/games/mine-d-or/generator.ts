@@ -1,5 +1,5 @@
 import { Rng, nonceFor } from '../../random/rng';
-import type { Cents, Outcome } from '../types';
+import type { Outcome } from '../types';
 import { MINE_D_OR_TABLES } from './prize-table';
 import {
   GAIN_AT_50,
@@ -267,13 +267,6 @@ for (const table of MINE_D_OR_TABLES) {
 const TABLE_PRIZES = new Map<number, Set<number>>(
   MINE_D_OR_TABLES.map((t) => [t.stake, new Set(t.tiers.map((tier) => tier.prize))]),
 );
-
-/** How many ways each (prize, stages, combinations) class holds: for docs and tests. */
-export function wayCounts(stake: Cents, prize: Cents): number[][] {
-  const ways = WAYS.get(prize / (stake / 50));
-  if (!ways) throw new RangeError(`no ways for ${prize} at ${stake}`);
-  return ways.map((byCount) => byCount.map((w) => w.length));
-}
 
 // ---------------------------------------------------------------- drawing
 

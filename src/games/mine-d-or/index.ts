@@ -1,7 +1,8 @@
 import type { GameRules } from '../types';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
-import { complete, isFinished, parseAction, parsePicks, publicView, reduce, scenarioOf, start } from './reducer';
+import { demoScript } from './demo';
+import { complete, isFinished, parseAction, parsePicks, reduce, scenarioOf, start } from './reducer';
 import { ruleViolations } from './rules-check';
 import type {
   MineDOrAction,
@@ -31,5 +32,6 @@ export const mineDOrRules: MineDOrRules = {
   complete,
   isFinished,
   scenarioOf,
-  publicView,
+  demoPicks: () => undefined,
+  demoScript,
 };

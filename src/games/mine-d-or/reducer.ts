@@ -23,7 +23,7 @@ function isRecord(input: unknown): input is Record<string, unknown> {
 }
 
 /** Mine d'or takes no picks: only nothing (undefined or null) is accepted. */
-export function parsePicks(input: unknown): Parsed<MineDOrPicks> {
+export function parsePicks(input: unknown): Parsed<readonly MineDOrPicks[]> {
   return parseNoPicks("Mine d'or", input);
 }
 
@@ -104,21 +104,4 @@ export function complete(state: MineDOrState): MineStep {
 
 export function scenarioOf(state: MineDOrState): MineDOrScenario {
   return state.scenario;
-}
-
-/** What a returning player or a spectator may see: the grids shown so far, and the prize once over. */
-export function publicView(state: MineDOrState): unknown {
-  const stages = [];
-  for (let stage = 0; stage < state.revealed; stage++) {
-    const { type: _type, ...grid } = gridEvent(state.scenario, stage);
-    stages.push(grid);
-  }
-  return {
-    game: 'mine-d-or',
-    stake: state.scenario.stake,
-    phase: state.finished ? 'finished' : 'extra_pending',
-    stages,
-    extrasPending: pendingAfter(state.scenario, state.revealed),
-    ...(state.finished ? { prize: state.prize } : {}),
-  };
 }

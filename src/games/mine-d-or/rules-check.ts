@@ -1,7 +1,7 @@
 import { GRID_CELLS, MAX_EXTRA_STAGES, MAX_SAME_SYMBOL, STAKES, SYMBOLS, type MineDOrScenario } from './scenario';
 
 /**
- * Every rule a scenario breaks (article 4 and DESIGN.md §2), as sentences; empty when valid.
+ * Every rule a scenario breaks (article 4 and docs/games/mine-d-or.md), as sentences; empty when valid.
  * Scoring is the evaluator's job; this checks shape: a priced unit, 3×3 grids of known symbols,
  * no symbol more than 3 times in a grid, and exactly one Extra stage per EXTRA symbol, each
  * earned before it is played, at most 4.

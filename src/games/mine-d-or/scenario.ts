@@ -28,9 +28,9 @@ export const STAKES = [50, 100, 200] as const;
 
 /** A grid is 3 rows of 3 cells (articles 4.1 and 4.6); cells are numbered 0..8 row by row. */
 export const GRID_CELLS = 9;
-/** Settled (DESIGN.md §2): a symbol shows at most 3 times in a grid, so a combination is 3 symbols. */
+/** Settled (docs/games/mine-d-or.md): a symbol shows at most 3 times in a grid, so a combination is 3 symbols. */
 export const MAX_SAME_SYMBOL = 3;
-/** Settled (DESIGN.md §2): a unit has at most 4 Extra stages. */
+/** Settled (docs/games/mine-d-or.md): a unit has at most 4 Extra stages. */
 export const MAX_EXTRA_STAGES = 4;
 
 /**

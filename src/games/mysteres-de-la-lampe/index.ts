@@ -1,7 +1,8 @@
 import type { FinishedEvent, GameRules } from '../types';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
-import { complete, isFinished, parseAction, parsePicks, publicView, reduce, scenarioOf, start } from './reducer';
+import { demoPicks, demoScript } from './demo';
+import { complete, isFinished, parseAction, parsePicks, reduce, scenarioOf, start } from './reducer';
 import { ruleViolations } from './rules-check';
 import { COLOURS, SYMBOLS, type LampAction, type LampChoice, type LampEvent, type LampScenario, type LampState } from './scenario';
 
@@ -30,5 +31,6 @@ export const lampeRules: LampRules = {
   complete,
   isFinished,
   scenarioOf,
-  publicView,
+  demoPicks,
+  demoScript,
 };

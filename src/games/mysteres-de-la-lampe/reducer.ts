@@ -1,6 +1,6 @@
 import { refuse, type Outcome, type Parsed, type Refusal, type Step, type FinishedEvent } from '../types';
 import { generate } from './generator';
-import { COLOURS, RUB_DONE, SYMBOLS, type LampAction, type LampChoice, type LampEvent, type LampScenario, type LampState } from './scenario';
+import { COLOURS, MAX_UNITS_PER_PURCHASE, RUB_DONE, SYMBOLS, type LampAction, type LampChoice, type LampEvent, type LampScenario, type LampState } from './scenario';
 
 type LampStep = Step<LampState, LampEvent | FinishedEvent>;
 
@@ -12,8 +12,8 @@ function hasOnlyKeys(input: Record<string, unknown>, keys: readonly string[]): b
   return Object.keys(input).every((k) => keys.includes(k));
 }
 
-/** Purchase-time picks: `{ kind: 'colour' | 'symbol', choice }`, nothing else. */
-export function parsePicks(input: unknown): Parsed<LampChoice> {
+/** One unit's pick: `{ kind: 'colour' | 'symbol', choice }`, nothing else. */
+function parsePick(input: unknown): Parsed<LampChoice> {
   if (!isRecord(input) || !hasOnlyKeys(input, ['kind', 'choice'])) {
     return refuse('picks/malformed', 'picks must be { kind: "colour" | "symbol", choice }');
   }
@@ -30,6 +30,26 @@ export function parsePicks(input: unknown): Parsed<LampChoice> {
   const symbol = SYMBOLS.find((s) => s === choice);
   if (symbol === undefined) return refuse('picks/out_of_range', `symbol must be one of ${SYMBOLS.join(', ')}`);
   return { ok: true, value: { kind, choice: symbol } };
+}
+
+/**
+ * A purchase's picks: a list of one pick (one unit) or two, a colour and a symbol (both units
+ * at once, article 4.4); never two of a kind.
+ */
+export function parsePicks(input: unknown): Parsed<readonly LampChoice[]> {
+  if (!Array.isArray(input) || input.length < 1 || input.length > MAX_UNITS_PER_PURCHASE) {
+    return refuse('picks/malformed', 'the lamp takes a list of one or two picks (colour and/or symbol)');
+  }
+  const picks: LampChoice[] = [];
+  for (const raw of input) {
+    const parsed = parsePick(raw);
+    if (!parsed.ok) return parsed;
+    picks.push(parsed.value);
+  }
+  if (picks.length === 2 && picks[0]!.kind === picks[1]!.kind) {
+    return refuse('picks/malformed', 'playing both lamp units takes one colour and one symbol');
+  }
+  return { ok: true, value: picks };
 }
 
 /** Client actions: `{ type: 'rub', progress: 1..100 }` or `{ type: 'auto' }`, nothing else. */
@@ -102,13 +122,4 @@ export function complete(state: LampState): LampStep {
 
 export function scenarioOf(state: LampState): LampScenario {
   return state.scenario;
-}
-
-/** The pick and its gain are shown from the start; the result and prize only once open. */
-export function publicView(state: LampState): unknown {
-  const { kind, pick, potentialGain, result } = state.scenario;
-  const base = { kind, pick, potentialGain, progress: state.progress };
-  return isFinished(state)
-    ? { ...base, phase: 'finished', result, prize: state.prize }
-    : { ...base, phase: 'rubbing' };
 }

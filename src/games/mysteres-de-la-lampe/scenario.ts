@@ -22,6 +22,9 @@ export const VALUES_OF_KIND: { readonly colour: readonly LampColour[]; readonly 
   symbol: SYMBOLS,
 };
 
+/** A purchase is one unit ("Votre couleur" or "Votre symbole") or both at once (article 4.4). */
+export const MAX_UNITS_PER_PURCHASE = 2;
+
 /** The player's pick, made before paying; it is also what shapes the scenario. */
 export type LampChoice =
   | { readonly kind: 'colour'; readonly choice: LampColour }

@@ -1,12 +1,12 @@
 import type { GameRules } from '../types';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
-import { complete, isFinished, parseAction, parsePicks, publicView, reduce, start } from './reducer';
+import { demoScript } from './demo';
+import { complete, isFinished, parseAction, parsePicks, reduce, start } from './reducer';
 import { ruleViolations } from './rules-check';
 import { GAME_SYMBOLS, type NoelAction, type NoelChoices, type NoelEvent, type NoelScenario, type NoelState } from './scenario';
 
 export * from './scenario';
-export type { NoelPublicView } from './reducer';
 export { NOEL_TABLES } from './prize-table';
 
 /**
@@ -27,5 +27,6 @@ export const noelRules: GameRules<undefined, NoelChoices, NoelScenario, NoelStat
   complete,
   isFinished,
   scenarioOf: (state) => state.scenario,
-  publicView,
+  demoPicks: () => undefined,
+  demoScript,
 };

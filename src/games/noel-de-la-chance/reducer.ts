@@ -7,10 +7,8 @@ import {
   GAME_SYMBOLS,
   ROWS,
   isGameSymbol,
-  type CellSymbol,
   type GameSymbol,
   type NoelAction,
-  type NoelPhase,
   type NoelState,
   type NoelStreamEvent,
 } from './scenario';
@@ -26,7 +24,7 @@ const PICK_NONCE = nonceFor('noel-pick');
 type NoelStep = Step<NoelState, NoelStreamEvent>;
 
 /** No picks at purchase: the symbol is chosen after paying, as an action. */
-export function parsePicks(input: unknown): Parsed<undefined> {
+export function parsePicks(input: unknown): Parsed<readonly undefined[]> {
   // The symbol is chosen after paying, as an action.
   return parseNoPicks('Le Noël de la chance', input);
 }
@@ -56,7 +54,7 @@ export function start(outcome: Outcome, seed: Uint8Array, _picks: undefined): No
     seedHex: toHex(seed),
     scenario: undefined,
   };
-  return { ok: true, state, events: [] };
+  return { ok: true, state, events: [{ type: 'symbols_offered', symbols: [...GAME_SYMBOLS] }] };
 }
 
 /** Build the scenario for the chosen symbol and reveal all 18 cells, in reading order. */
@@ -99,39 +97,6 @@ export function complete(state: NoelState): NoelStep {
 
 export function isFinished(state: NoelState): boolean {
   return state.phase === 'finished';
-}
-
-export interface NoelPublicView {
-  readonly game: 'noel-de-la-chance';
-  readonly phase: NoelPhase;
-  readonly stake: number;
-  /** The three symbols offered. */
-  readonly symbols: readonly GameSymbol[];
-  /** The chosen symbol, null before the pick. */
-  readonly symbol: GameSymbol | null;
-  /** 3 rows of 6 cells; null while hidden. */
-  readonly grid: (CellSymbol | null)[][];
-  /** The prize, null until the reveal is over. */
-  readonly prize: number | null;
-}
-
-export function publicView(state: NoelState): NoelPublicView {
-  const cells = state.phase === 'finished' ? state.scenario?.cells : undefined;
-  const grid: (CellSymbol | null)[][] = [];
-  for (let row = 0; row < ROWS; row++) {
-    const line: (CellSymbol | null)[] = [];
-    for (let col = 0; col < COLS; col++) line.push(cells?.[row * COLS + col] ?? null);
-    grid.push(line);
-  }
-  return {
-    game: 'noel-de-la-chance',
-    phase: state.phase,
-    stake: state.outcome.stake,
-    symbols: [...GAME_SYMBOLS],
-    symbol: state.scenario?.symbol ?? null,
-    grid,
-    prize: state.phase === 'finished' ? state.outcome.prize : null,
-  };
 }
 
 const HEX = '0123456789abcdef';

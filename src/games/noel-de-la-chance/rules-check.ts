@@ -14,7 +14,7 @@ const GAME_SET: ReadonlySet<string> = new Set(GAME_SYMBOLS);
 /**
  * Every rule the scenario breaks, empty when valid: a known stake (article 2), 18 cells of known
  * symbols (4.1), a selected symbol among the three game symbols (4.3), at most 10 of it (the
- * table stops at 10), and at most 3 of each game symbol not selected (DESIGN.md §2).
+ * table stops at 10), and at most 3 of each game symbol not selected (docs/games/noel-de-la-chance.md).
  */
 export function ruleViolations(scenario: NoelScenario): string[] {
   const out: string[] = [];

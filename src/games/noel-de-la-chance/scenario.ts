@@ -45,7 +45,7 @@ export function stakeFactor(stake: number): number | undefined {
 }
 
 /**
- * Settled in DESIGN.md §2: each game symbol the player did not choose appears at most 3 times,
+ * Settled in docs/games/noel-de-la-chance.md: each game symbol the player did not choose appears at most 3 times,
  * so that no other choice would have looked like a win.
  */
 export const MAX_OTHER_GAME_SYMBOL = 3;
@@ -77,6 +77,11 @@ export interface AutoAction {
 }
 export type NoelAction = PickAction | AutoAction;
 
+/** Step 0: the three game symbols the player must choose from (article 4.3). */
+export interface SymbolsOfferedEvent {
+  readonly type: 'symbols_offered';
+  readonly symbols: readonly GameSymbol[];
+}
 export interface SymbolPickedEvent {
   readonly type: 'symbol_picked';
   readonly symbol: GameSymbol;
@@ -87,7 +92,7 @@ export interface CellRevealedEvent {
   readonly col: number;
   readonly symbol: CellSymbol;
 }
-export type NoelEvent = SymbolPickedEvent | CellRevealedEvent;
+export type NoelEvent = SymbolsOfferedEvent | SymbolPickedEvent | CellRevealedEvent;
 export type NoelStreamEvent = NoelEvent | FinishedEvent;
 
 export type NoelPhase = 'pick' | 'finished';

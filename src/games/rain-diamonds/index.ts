@@ -1,7 +1,8 @@
 import type { GameRules } from '../types';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
-import { complete, isFinished, parseAction, parsePicks, publicView, reduce, start } from './reducer';
+import { demoScript } from './demo';
+import { complete, isFinished, parseAction, parsePicks, reduce, start } from './reducer';
 import { ruleViolations } from './rules-check';
 import type {
   RainDiamondsAction,
@@ -15,7 +16,7 @@ import type {
 export * from './scenario';
 export { RAIN_DIAMONDS_TABLE } from './prize-table';
 
-/** RAIN DIAMONDS (règlement in shared/reglements/rain-diamonds.txt; DESIGN.md §2). */
+/** RAIN DIAMONDS (règlement: docs/reglements/rain-diamonds.txt; settled points: docs/games/rain-diamonds.md). */
 export const rainDiamondsRules: GameRules<
   RainDiamondsPicks,
   RainDiamondsChoices,
@@ -36,5 +37,6 @@ export const rainDiamondsRules: GameRules<
   complete,
   isFinished,
   scenarioOf: (state) => state.scenario,
-  publicView,
+  demoPicks: () => undefined,
+  demoScript,
 };

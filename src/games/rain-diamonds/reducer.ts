@@ -23,7 +23,7 @@ type Result = Step<RainDiamondsState, RainDiamondsEvent>;
 const NO_COLLECTION = Object.fromEntries(COLOURS.map((c) => [c, 0])) as Record<Colour, number>;
 
 /** The game takes no picks: only `undefined` (or `null`, as JSON has no undefined) is accepted. */
-export function parsePicks(input: unknown): Parsed<RainDiamondsPicks> {
+export function parsePicks(input: unknown): Parsed<readonly RainDiamondsPicks[]> {
   return parseNoPicks('RAIN DIAMONDS', input);
 }
 
@@ -160,17 +160,4 @@ export function complete(state: RainDiamondsState): Result {
 
 export function isFinished(state: RainDiamondsState): boolean {
   return state.finished;
-}
-
-/** What anyone may see: the grid as it stands, the opened boxes, the counts; the prize at the end. */
-export function publicView(state: RainDiamondsState): unknown {
-  return {
-    phase: state.finished ? 'finished' : 'playing',
-    stake: state.stake,
-    grid: state.grid.map((column) => column.slice()),
-    boxes: state.boxes.slice(),
-    openOrder: state.openOrder.slice(),
-    collected: { ...state.collected },
-    ...(state.finished ? { prize: state.prize } : {}),
-  };
 }

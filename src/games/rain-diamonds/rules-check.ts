@@ -6,7 +6,7 @@ const { COLOURS, COLUMNS, TO_WIN } = S;
 
 /**
  * Every rule the scenario breaks: the shape (5 columns of 4 gems, 5 boxes, known colours), queues
- * exactly as long as the reveal uses, and the settled limits (DESIGN.md §2): no colour collected
+ * exactly as long as the reveal uses, and the settled limits (docs/games/rain-diamonds.md): no colour collected
  * more than 6 times, and at most one colour reaching 6 (a winning unit wins one colour's prize).
  */
 export function ruleViolations(s: RainDiamondsScenario): string[] {

@@ -1,0 +1,72 @@
+import type { GameDescription, Text } from '../catalog';
+import { COLOURS, MAX_UNITS_PER_PURCHASE, RUB_DONE, SYMBOLS, type LampColour, type LampSymbol } from './scenario';
+
+/** Colours and symbols: the règlement does not name them, these names are the project's. */
+const COLOUR_LABELS: Readonly<Record<LampColour, Text>> = {
+  red: { fr: 'rouge', en: 'red' },
+  blue: { fr: 'bleu', en: 'blue' },
+  green: { fr: 'vert', en: 'green' },
+  gold: { fr: 'or', en: 'gold' },
+};
+const SYMBOL_LABELS: Readonly<Record<LampSymbol, Text>> = {
+  star: { fr: 'étoile', en: 'star' },
+  moon: { fr: 'lune', en: 'moon' },
+  sun: { fr: 'soleil', en: 'sun' },
+  key: { fr: 'clé', en: 'key' },
+};
+
+const colourOptions = COLOURS.map((c) => ({ id: c, label: COLOUR_LABELS[c] }));
+const symbolOptions = SYMBOLS.map((s) => ({ id: s, label: SYMBOL_LABELS[s] }));
+
+export const lampeCatalog: GameDescription = {
+  id: 'mysteres-de-la-lampe',
+  name: 'Les mystères de la lampe',
+  reglement: {
+    title: 'Règlement particulier du jeu « Les mystères de la lampe »',
+    file: 'docs/reglements/mysteres-de-la-lampe.txt',
+  },
+  description: {
+    fr: 'Choisissez une couleur, un symbole ou les deux, puis frottez la lampe : si elle révèle votre choix, vous gagnez le gain affiché.',
+    en: 'Choose a colour, a symbol or both, then rub the lamp: if it reveals your choice, you win the gain shown.',
+  },
+  rules: [
+    {
+      fr: '« Votre couleur » et « Votre symbole » sont deux unités de jeu : le joueur en prend une, ou les deux à la fois (une couleur et un symbole).',
+      en: '"Your colour" and "Your symbol" are two units: the player takes one, or both at once (one colour and one symbol).',
+    },
+    {
+      fr: 'Après l’achat, le gain potentiel de chaque choix s’affiche.',
+      en: 'After paying, the potential gain of each choice shows.',
+    },
+    {
+      fr: 'Le joueur frotte la lampe, qui révèle la couleur (le symbole) gagnante ; identique au choix, l’unité gagne son gain potentiel, sinon elle est perdante.',
+      en: 'The player rubs the lamp, which reveals the winning colour (symbol); equal to the choice, the unit wins its potential gain, otherwise it loses.',
+    },
+  ],
+  symbols: [...colourOptions, ...symbolOptions],
+  purchase: {
+    picks: [
+      { id: 'colour', label: { fr: 'Votre couleur', en: 'Your colour' }, options: colourOptions },
+      { id: 'symbol', label: { fr: 'Votre symbole', en: 'Your symbol' }, options: symbolOptions },
+    ],
+    minUnits: 1,
+    maxUnits: MAX_UNITS_PER_PURCHASE,
+  },
+  revealChoices: [],
+  actions: [
+    {
+      type: 'rub',
+      label: { fr: 'Frotter la lampe', en: 'Rub the lamp' },
+      fields: [{ name: 'progress', kind: 'integer', min: 1, max: RUB_DONE }],
+    },
+    { type: 'auto', label: { fr: 'AUTO', en: 'AUTO' }, fields: [] },
+  ],
+  order: {
+    fr: `« rub » avec une progression croissante (en %), ou « auto » ; la lampe s’ouvre à ${RUB_DONE} % et la révélation se termine.`,
+    en: `"rub" with an increasing progress (in %), or "auto"; the lamp opens at ${RUB_DONE} % and the reveal ends.`,
+  },
+  opening: {
+    fr: 'Le gain potentiel du choix (événement « potential_gain_shown »), pour chaque unité achetée.',
+    en: 'The potential gain of the choice (event "potential_gain_shown"), for each unit bought.',
+  },
+};
