@@ -91,11 +91,14 @@ export class PlayService {
   /**
    * What a player coming back to `game` is shown: the unfinished units, oldest first (GLI-19
    * 4.16: finish them first), or else the last one whose credit a crash left undone, settled now
-   * (`ended`) so that the table, the wallet, the history and the recall agree.
+   * (`ended`) so that the table, the wallet, the history and the recall agree, or else the unit
+   * `orElse` (the last one whose end the player has not seen).
    */
-  async resume(playerId: string, game: GameId): Promise<{ units: LiveUnit[]; ended: EndedReveal[] }> {
+  async resume(playerId: string, game: GameId, orElse?: string): Promise<{ units: LiveUnit[]; ended: EndedReveal[] }> {
     const { unfinished, ended } = await this.pending(playerId, game);
-    return { units: unfinished.length > 0 ? unfinished : ended.slice(-1).map((e) => e.unit), ended };
+    if (unfinished.length > 0 || ended.length > 0) return { units: unfinished.length > 0 ? unfinished : ended.slice(-1).map((e) => e.unit), ended };
+    const other = orElse === undefined ? undefined : await this.load(orElse);
+    return { units: other?.sale.playerId === playerId ? [other] : [], ended };
   }
 
   async buy(player: Player, request: BuyRequest): Promise<Result<Bought>> {

@@ -1,6 +1,7 @@
 import { CloseCode, Room, ServerError, type Client, type MessageContext } from '@colyseus/core';
 import type { Player, TokenVerifier } from '../auth/tokens';
 import type { WinFeed } from '../feed/win-feed';
+import type { GameDescription } from '../games/catalog';
 import { GAME_IDS, refuse, type GameId } from '../games/types';
 import type { EndedReveal, LiveUnit } from '../play/live-unit';
 import type { PlayService } from '../play/play-service';
@@ -19,6 +20,8 @@ export interface TableServices {
   readonly play: PlayService;
   readonly feed: WinFeed;
   readonly seats: Seats;
+  /** The games, their prices, prize tables, choices and actions (`GET /games`), sent on joining. */
+  readonly catalog: readonly GameDescription[];
   readonly maxMessagesPerSecond: number;
   /** Spectators a table open to watchers takes (0: tables cannot be opened). */
   readonly watchersMax: number;
@@ -83,16 +86,13 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.ownerSession = client.sessionId;
     this.playerFirst.seatPlayer(client);
     await Promise.all([this.watchers.setPseudonym(auth.pseudonym), seats.take(auth.playerId, this.game, this.roomId), feed.rememberPseudonym(auth.playerId, auth.pseudonym)]);
+    client.send('catalog', this.services.catalog.find((game) => game.id === this.game));
     await this.serial.run(async () => {
       // GLI-19 4.16: an unfinished unit of this game comes back exactly where it stopped; else
       // the last one whose end the player did not see (its win waits for that).
-      let { units, ended } = await play.resume(auth.playerId, this.game);
-      const unseen = units.length === 0 ? await feed.lastUnseen(auth.playerId, this.game) : undefined;
-      const last = unseen === undefined ? undefined : await play.load(unseen);
-      if (last) {
-        units = [last];
-        this.releaseWhenSeen(last.sale.unitId);
-      }
+      const unseen = await feed.lastUnseen(auth.playerId, this.game);
+      const { units, ended } = await play.resume(auth.playerId, this.game, unseen);
+      if (unseen !== undefined && units.some((u) => u.sale.unitId === unseen)) this.releaseWhenSeen(unseen);
       if (units.length > 0) {
         this.update(units, ended);
         client.send('resumed', { unitIds: units.map((u) => u.sale.unitId) });
@@ -132,13 +132,13 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
    * False when this table does not show the unit: the sweeper then finishes it itself.
    */
   async completeAbandoned(unitId: string): Promise<boolean> {
-    const done = await this.serial.run(async () => {
+    const done = this.serial.run(async () => {
       const unit = this.units.find((u) => u.sale.unitId === unitId && !u.finished);
       const completed = unit && (await this.services.play.complete(unit));
       if (completed?.ok) this.update(this.units.map((u) => (u === unit ? completed.unit : u)), completed.ended);
       return completed?.ok === true;
     });
-    return done === true;
+    return (await done) === true;
   }
 
   private async buy(message: unknown): Promise<unknown> {
@@ -206,10 +206,8 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.playerFirst.patch(() => this.broadcastPatch());
     const { feed } = this.services;
     const pseudonym = this.owner?.pseudonym ?? '';
-    for (const end of ended) {
-      // Not seen: kept for when the player is shown it, unless the server completed it.
-      this.playerFirst.afterPlayer((seen) => (seen || end.by === 'server' ? feed.publish(end, pseudonym) : feed.keepUnseen(end, pseudonym)));
-    }
+    // Not seen: kept for when the player is shown it, unless the server completed it.
+    for (const end of ended) this.playerFirst.afterPlayer((seen) => (seen || end.by === 'server' ? feed.publish(end, pseudonym) : feed.keepUnseen(end, pseudonym)));
   }
 
   /** Every player message: one at a time, in order; refusals answered to their client. */

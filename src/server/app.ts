@@ -9,6 +9,7 @@ import { MemoryStore } from '../dealer/memory-store';
 import { RedisStore } from '../dealer/redis-store';
 import type { DealerStore } from '../dealer/types';
 import { WinFeed } from '../feed/win-feed';
+import { gameCatalog } from '../games/catalog';
 import { PRIZE_TABLES } from '../games/prize-tables';
 import { PlayService } from '../play/play-service';
 import { Seats } from '../rooms/seats';
@@ -139,7 +140,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     express: (app) => mountRoutes(app, services),
   });
   const { maxMessagesPerSecond, watchersMax } = config;
-  server.define('table', tableRoomType({ verifier, play, feed, seats, maxMessagesPerSecond, watchersMax }));
+  server.define('table', tableRoomType({ verifier, play, feed, seats, catalog: gameCatalog(), maxMessagesPerSecond, watchersMax }));
   server.define('feed', feedRoomType({
     feed,
     maxMessagesPerSecond,

@@ -118,4 +118,49 @@ describe('play service', () => {
     assert.equal(rubbed.ended.length, 2);
     assert.deepEqual(rubbed.wallet, { balance: 1_000 - 100 + rubbed.units[0]!.sale.prize + rubbed.units[1]!.sale.prize, held: 0 });
   });
+
+  describe('a unit whose process died between its last action and its credit', () => {
+    /** Plays a Noël unit to its end with a store that dies at the credit; returns the stores. */
+    async function strand() {
+      const { dealer } = await setUp();
+      const log = new MemoryActionLog();
+      await dealer.deposit('p1', 1_000, 'd1', 0);
+      const dying = Object.assign(Object.create(dealer) as MemoryStore, {
+        settle: () => Promise.reject(new Error('killed')),
+      });
+      const before = new PlayService(dying, log, () => 1_000_000);
+      const bought = await before.buy({ playerId: 'p1', pseudonym: 'P' }, { game: 'noel-de-la-chance', stake: 50, requestId: 'r1' });
+      assert.ok(bought.ok);
+      await assert.rejects(before.act('p1', bought.units, { action: { type: 'pick', symbol: 'bell' } }), /killed/);
+      const unitId = bought.units[0]!.sale.unitId;
+      assert.equal((await dealer.getSale(unitId))!.settledAt, undefined, 'stranded: logged to its end, not credited');
+      // The process comes back: a new play service over the same stores.
+      return { dealer, unitId, after: new PlayService(dealer, log, () => 2_000_000) };
+    }
+
+    it('is settled when its player comes back to the game, and the player may buy at once', async () => {
+      const { dealer, unitId, after } = await strand();
+      const prize = (await dealer.getSale(unitId))!.prize;
+      const resumed = await after.resume('p1', 'noel-de-la-chance');
+      assert.deepEqual(resumed.units.map((u) => [u.sale.unitId, u.finished]), [[unitId, true]], 'shown, finished');
+      assert.deepEqual(resumed.ended.map((e) => [e.unit.sale.unitId, e.by]), [[unitId, 'server']], 'to publish, once');
+      assert.deepEqual(await after.wallet('p1'), { balance: 1_000 - 50 + prize, held: 0 });
+      assert.ok((await after.buy({ playerId: 'p1', pseudonym: 'P' }, { game: 'noel-de-la-chance', stake: 50, requestId: 'r2' })).ok);
+    });
+
+    it('is settled when its history or its recall is read first, and they agree with the wallet', async () => {
+      const { dealer, unitId, after } = await strand();
+      const prize = (await dealer.getSale(unitId))!.prize;
+      const history = await after.history('p1', 0, 10);
+      assert.equal(history.ended.length, 1);
+      const line = history.sales.find((s) => s.unitId === unitId)!;
+      assert.notEqual(line.settledAt, undefined, 'history says finished');
+      const recalled = (await after.recall('p1', unitId))!;
+      assert.deepEqual(recalled.ended, [], 'settled once');
+      assert.equal(recalled.record.status, 'finished');
+      const wallet = await after.wallet('p1');
+      assert.deepEqual(wallet, { balance: 1_000 - 50 + prize, held: 0 });
+      assert.equal(recalled.record.balanceAfterPrize, wallet.balance);
+    });
+  });
 });
