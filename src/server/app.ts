@@ -129,7 +129,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   };
   const server = new Server({
     transport: new WebSocketTransport(),
-    // Across processes, rooms and matchmaking go through Redis (DESIGN §5).
+    // Across processes, rooms and matchmaking go through Redis.
     // Colyseus shuts its presence down before the feed has published what the last rooms
     // showed: it gets a view whose shutdown waits for `stop()` below.
     presence: observed(Object.create(presence, { shutdown: { value: () => undefined, configurable: true } }) as Presence, reportOutage),
