@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
-export { freePort } from '../test/support/redis-server';
+export { freePort } from '../tools/redis-server';
 
 /**
  * The processes a run starts on this machine (game servers, the echo server) and what they

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { RedisServer } from '../test/support/redis-server';
+import { RedisServer } from '../tools/redis-server';
 import { checkBooks } from './books';
 import { collectBooks, Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
 import { drive } from './drive';

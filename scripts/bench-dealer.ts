@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { RedisStore } from '../src/dealer/redis-store';
 import { NOEL_TABLES } from '../src/games/noel-de-la-chance/prize-table';
-import { RedisServer } from '../test/support/redis-server';
+import { RedisServer } from '../tools/redis-server';
 
 const { values } = parseArgs({
   options: {

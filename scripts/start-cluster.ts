@@ -19,7 +19,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { RedisServer } from '../test/support/redis-server';
+import { RedisServer } from '../tools/redis-server';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN = join(ROOT, 'src', 'server', 'main.ts');

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { RedisServer } from '../test/support/redis-server';
+import { RedisServer } from '../tools/redis-server';
 import { proveFourDealers, proveRedisCrash, type ProofRun } from '../test/dealer/support/proofs';
 import { NOEL_50 } from '../test/dealer/support/test-tables';
 

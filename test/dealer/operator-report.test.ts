@@ -7,7 +7,7 @@ import { MemoryStore } from '../../src/dealer/memory-store';
 import { blocksReport, formatBlocksReport, formatVerification, verifyBlockReport } from '../../src/dealer/operator-report';
 import { RedisStore } from '../../src/dealer/redis-store';
 import type { DealerStore } from '../../src/dealer/types';
-import { RedisServer } from '../support/redis-server';
+import { RedisServer } from '../../tools/redis-server';
 import { TEN_UNIT_TABLE } from './support/test-tables';
 
 const T0 = 1_700_000_000_000;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { RedisServer } from '../support/redis-server';
+import { RedisServer } from '../../tools/redis-server';
 import { proveFourDealers, proveRedisCrash } from './support/proofs';
 import { NOEL_50, scaledTable } from './support/test-tables';
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Redis } from 'ioredis';
 import { RedisStore } from '../../src/dealer/redis-store';
-import { RedisServer } from '../support/redis-server';
+import { RedisServer } from '../../tools/redis-server';
 import { storeConformance } from './store-conformance';
 import { TEN_UNIT_TABLE } from './support/test-tables';
 

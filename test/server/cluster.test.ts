@@ -5,9 +5,9 @@ import { RedisStore } from '../../src/dealer/redis-store';
 import type { Win } from '../../src/feed/win-feed';
 import { startCluster, type Cluster } from '../../scripts/start-cluster';
 import { decodedUnits, record, until, type Recorder } from '../support/game-server';
-import { RedisServer } from '../support/redis-server';
+import { RedisServer } from '../../tools/redis-server';
 import { eventually, leaveQuietly, playLampUnit, reasonOf, sleep, winsReceived } from '../rooms/helpers';
-import { freePort } from '../support/redis-server';
+import { freePort } from '../../tools/redis-server';
 
 const ENV = {
   JWT_SECRET: 'cluster-secret-of-at-least-thirty-two-chars',

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
-import { RedisServer } from '../support/redis-server';
+import { RedisServer } from '../../tools/redis-server';
 
 const ENV = { JWT_SECRET: 'redis-mode-secret-of-at-least-32-chars', DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '5000' };
 

@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '@colyseus/sdk';
 import { decodedUnits, record, until } from '../support/game-server';
-import { RedisServer } from '../support/redis-server';
-import { freePort } from '../support/redis-server';
+import { RedisServer } from '../../tools/redis-server';
+import { freePort } from '../../tools/redis-server';
 
 
 /** `npm start`'s entry point as a child process; resolves once it listens. */

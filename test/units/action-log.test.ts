@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import { MemoryActionLog } from '../../src/units/action-log';
 import { RedisActionLog } from '../../src/units/redis-action-log';
-import { RedisServer } from '../support/redis-server';
+import { RedisServer } from '../../tools/redis-server';
 import { actionLogConformance } from './action-log-conformance';
 
 actionLogConformance('memory', async () => ({ log: new MemoryActionLog(), done: async () => undefined }));

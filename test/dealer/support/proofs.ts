@@ -7,7 +7,7 @@ import { RedisStore } from '../../../src/dealer/redis-store';
 import type { Sale } from '../../../src/dealer/types';
 import { prizeOfTier, totalPaid } from '../../../src/games/prize-tables';
 import type { PrizeTable } from '../../../src/games/types';
-import type { RedisServer } from '../../support/redis-server';
+import type { RedisServer } from '../../../tools/redis-server';
 import { playerOf, requestOf, type DealerProcessArgs } from './dealer-process';
 
 /**
