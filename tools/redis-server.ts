@@ -8,6 +8,8 @@ import { join } from 'node:path';
  * A private `redis-server` for a test or a benchmark: a free port, a temporary directory, and
  * optionally append-only persistence with `appendfsync always`. It can be SIGKILLed and
  * restarted on the same directory and port (to prove what survives a crash), then removed.
+ * It lives in tools/ because tests, scripts and the load test share it, and src/ holds only
+ * what the server runs.
  */
 
 export interface RedisServerOptions {
