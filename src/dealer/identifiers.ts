@@ -16,6 +16,8 @@ const DEPOSIT_REF = /^[A-Za-z0-9_.:-]{1,128}$/;
 /** Purchase-time picks are opaque JSON text kept with the sale. */
 const MAX_PICKS_LENGTH = 512;
 const MAX_SALES_PAGE = 100;
+/** Units one purchase may buy together (the lamp's pair; a little room). */
+const MAX_BOUGHT_TOGETHER = 8;
 const BLOCK_ID = /^([A-Za-z0-9_-]{1,64})\.(0|[1-9][0-9]{0,8})$/;
 const UNIT_ID = /^([A-Za-z0-9_-]{1,64})\.(0|[1-9][0-9]{0,8}):(0|[1-9][0-9]{0,9})$/;
 
@@ -73,6 +75,16 @@ export function checkPurchaseRequest(request: PurchaseRequest): PurchaseResult |
   if (request.picks !== undefined && (typeof request.picks !== 'string' || request.picks.length > MAX_PICKS_LENGTH)) {
     return refusal('purchase/malformed', `picks must be text of at most ${MAX_PICKS_LENGTH} characters`);
   }
+  const together = request.boughtTogether;
+  if (
+    together !== undefined &&
+    (!Array.isArray(together) ||
+      together.length > MAX_BOUGHT_TOGETHER ||
+      !together.includes(request.requestId) ||
+      !together.every((id) => typeof id === 'string' && REQUEST_ID.test(id)))
+  ) {
+    return refusal('purchase/malformed', `boughtTogether must list 1–${MAX_BOUGHT_TOGETHER} request ids, this request's among them`);
+  }
   assertTime(request.now);
   if (!isGameId(request.game)) return refusal('purchase/unknown_game', `no game ${JSON.stringify(request.game)}`);
   return undefined;
@@ -84,6 +96,10 @@ export function unknownSequence(game: string, stake: number): PurchaseResult {
 
 export function gameClosed(game: string, stake: number): PurchaseResult {
   return refusal('purchase/game_closed', `${game} at ${stake} cents: the emission is sold out`);
+}
+
+export function unfinishedUnit(game: string): PurchaseResult {
+  return refusal('purchase/unfinished_unit', `finish your unit of ${game} before buying another`);
 }
 
 export function insufficientFunds(balance: number, stake: number): PurchaseResult {
@@ -134,4 +150,13 @@ export function salesPage(offset: number, limit: number): { offset: number; limi
 export function unsettledLimit(limit: number): number {
   if (!Number.isSafeInteger(limit)) throw new RangeError(`limit ${limit}`);
   return Math.max(0, limit);
+}
+
+/** How long a purchase's request id is remembered at least, by default: 24 h. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/** The idempotency window in ms: a positive whole number. */
+export function idempotencyWindow(ms: number = IDEMPOTENCY_WINDOW_MS): number {
+  if (!Number.isSafeInteger(ms) || ms < 1) throw new RangeError(`the idempotency window must be a positive whole number of ms: ${ms}`);
+  return ms;
 }

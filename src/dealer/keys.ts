@@ -1,10 +1,12 @@
 import type { Cents } from '../money';
 
 /**
- * Every Redis key of the dealer, from one prefix. Two families, each under one `{hash tag}`:
+ * Every Redis key of the server's dealing and play, from one prefix. Three families, each
+ * under one `{hash tag}`:
  * - a block sequence (one game at one price): `<prefix>:{seq:<game>:<stake>}:…` holds the
  *   sequence's current emission, the emissions' state, the printed blocks and their sales;
- * - a player: `<prefix>:{player:<id>}:…` holds the wallet, the deposits and the journal.
+ * - a player: `<prefix>:{player:<id>}:…` holds the wallet, the deposits and the journal;
+ * - a unit: `<prefix>:actions:{<unitId>}`, its action log.
  * A purchase touches one sequence and one player together: on a Redis Cluster both would have
  * to share a slot (we run a single primary; see docs/dealer.md).
  *
@@ -20,7 +22,7 @@ export interface BlockKeys {
   readonly units: string;
   /** Hash: state, size, commitment, seed, t<tier> (units sold per tier), printedAt/openedAt/closedAt. */
   readonly info: string;
-  /** Hash: position → sale record (see purchaseUnits.lua for its layout). */
+  /** Hash: position → sale record (records.ts, lua/includes/saleRecord.lua). */
   readonly sales: string;
   /** Hash: position → settlement time, for settled units. */
   readonly settled: string;
@@ -33,14 +35,18 @@ export interface SequenceKeys {
   readonly current: string;
   /** Sorted set: unsettled unit ids of this sequence, scored by sale time. */
   readonly unsettled: string;
-  /** Hash: `<playerId>|<requestId>` → unitId, the idempotency record of each purchase. */
-  readonly requests: string;
+  /**
+   * Hash of one idempotency window (number `window` = ⌊time / W⌋): `<playerId>|<requestId>` →
+   * unitId for the purchases of that window; it expires 2 W after the window began.
+   */
+  requests(window: number): string;
 }
 
 export interface PlayerKeys {
   /**
    * Hash: balance; u:<unitId> → sale time for each unit bought and not settled yet (the units in
-   * play: few, so listing them reads this hash whole).
+   * play: few, so listing them reads this hash whole); n:<game> → how many of them are of that
+   * game ("finish your unit first").
    */
   readonly wallet: string;
   /** Hash: deposit ref → journal seq, the idempotency record of each deposit. */
@@ -67,7 +73,12 @@ export class DealerKeys {
 
   sequence(game: string, stake: Cents): SequenceKeys {
     const base = `${this.prefix}{seq:${game}:${stake}}:`;
-    return { base, current: `${base}current`, unsettled: `${base}unsettled`, requests: `${base}requests` };
+    return {
+      base,
+      current: `${base}current`,
+      unsettled: `${base}unsettled`,
+      requests: (window) => `${base}requests:${window}`,
+    };
   }
 
   /** Hash: the emission's table, block count and dealing state (index, cursor, state). */
@@ -83,5 +94,10 @@ export class DealerKeys {
   player(playerId: string): PlayerKeys {
     const base = `${this.prefix}{player:${playerId}}:`;
     return { wallet: `${base}wallet`, deposits: `${base}deposits`, journal: `${base}journal` };
+  }
+
+  /** List: a unit's action log (src/units), JSON entries in order; one hash tag per unit. */
+  actions(unitId: string): string {
+    return `${this.prefix}actions:{${unitId}}`;
   }
 }

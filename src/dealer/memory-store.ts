@@ -8,16 +8,18 @@ import {
   blockIdOf,
   checkPurchaseRequest,
   gameClosed,
+  idempotencyWindow,
   insufficientFunds,
   isPlayerId,
   parseBlockId,
   salesPage,
   sameTable,
+  unfinishedUnit,
   unsettledLimit,
-  unitIdOf,
   unknownSequence,
 } from './identifiers';
 import { printNewBlock, type PrintedBlock, UNSOLD } from './printing';
+import { buildSale } from './records';
 import type {
   BlockInfo,
   BlockState,
@@ -56,8 +58,12 @@ interface MemoryEmission {
 interface MemoryWallet {
   balance: Cents;
   readonly journal: JournalEntry[];
-  /** `<game>:<stake>|<requestId>` → unitId: the idempotency record of purchases (per sequence, as in Redis). */
-  readonly requests: Map<string, string>;
+  /**
+   * Idempotency window number → `<game>:<stake>|<requestId>` → unitId: the records of the
+   * purchases of that window (per sequence, as in Redis); only this window's and the one
+   * before are kept.
+   */
+  readonly requests: Map<number, Map<string, string>>;
   readonly deposits: Set<string>;
   /** The player's unit ids, oldest first. */
   readonly sales: string[];
@@ -69,7 +75,18 @@ interface MemoryWallet {
  * synchronously before its promise resolves, so each operation is atomic by construction.
  * Nothing survives the process.
  */
+export interface MemoryStoreOptions {
+  /** As RedisStoreOptions.idempotencyWindowMs. */
+  readonly idempotencyWindowMs?: number;
+}
+
 export class MemoryStore implements DealerStore {
+  private readonly windowMs: number;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.windowMs = idempotencyWindow(options.idempotencyWindowMs);
+  }
+
   private readonly emissions = new Map<string, MemoryEmission>();
   /** `${game}:${stake}` → the sequence's current emission. */
   private readonly sequences = new Map<string, MemoryEmission>();
@@ -122,37 +139,39 @@ export class MemoryStore implements DealerStore {
     const refused = checkPurchaseRequest(request);
     if (refused) return refused;
     const wallet = this.wallets.get(request.playerId);
-    const requestKey = `${request.game}:${request.stake}|${request.requestId}`;
-    const previous = wallet?.requests.get(requestKey);
+    const sequence = `${request.game}:${request.stake}`;
+    const window = Math.floor(request.now / this.windowMs);
+    const served = (requestId: string) => wallet && this.served(wallet, `${sequence}|${requestId}`, window);
+    const previous = served(request.requestId);
     if (previous !== undefined) return { ok: true, sale: this.sales.get(previous)!, replayed: true };
-    const emission = this.sequences.get(`${request.game}:${request.stake}`);
+    const emission = this.sequences.get(sequence);
     if (!emission) return unknownSequence(request.game, request.stake);
     if (emission.closed) return gameClosed(request.game, request.stake);
+    if (wallet && request.boughtTogether) {
+      const boughtWith = new Set(request.boughtTogether.map(served));
+      const unfinished = [...wallet.unsettled].some((id) => this.sales.get(id)!.game === request.game && !boughtWith.has(id));
+      if (unfinished) return unfinishedUnit(request.game);
+    }
     const balance = wallet?.balance ?? 0;
     if (balance < request.stake) return insufficientFunds(balance, request.stake);
 
     const block = emission.blocks[emission.openIndex]!;
     const position = block.sold;
     const tierId = block.printed.units[position]!;
-    const unitId = unitIdOf(block.blockId, position);
-    const sale: Sale = {
-      unitId,
+    const sale = buildSale(emission.table, block.blockId, position, {
       playerId: request.playerId,
       requestId: request.requestId,
-      game: emission.table.game,
-      stake: request.stake,
-      blockId: block.blockId,
-      position,
       tierId,
       prize: prizeOfTier(emission.table, tierId),
       soldAt: request.now,
       balanceBefore: balance,
       balanceAfter: balance - request.stake,
       picks: request.picks ?? '',
-    };
+    });
+    const { unitId } = sale;
     const debited = this.walletOf(request.playerId);
     this.post(debited, 'stake', -request.stake, unitId, request.now);
-    debited.requests.set(requestKey, unitId);
+    this.remember(debited, `${sequence}|${request.requestId}`, unitId, window);
     debited.sales.push(unitId);
     debited.unsettled.add(unitId);
     this.sales.set(unitId, sale);
@@ -251,6 +270,22 @@ export class MemoryStore implements DealerStore {
   private findBlock(blockId: string): MemoryBlock | undefined {
     const ref = parseBlockId(blockId);
     return ref && this.emissions.get(ref.emissionId)?.blocks[ref.index];
+  }
+
+  /** The unit a request was served within this window or the one before, if any. */
+  private served(wallet: MemoryWallet, request: string, window: number): string | undefined {
+    return wallet.requests.get(window)?.get(request) ?? wallet.requests.get(window - 1)?.get(request);
+  }
+
+  /** Records a served request in its window and drops the windows no lookup reads any more. */
+  private remember(wallet: MemoryWallet, request: string, unitId: string, window: number): void {
+    let records = wallet.requests.get(window);
+    if (!records) {
+      records = new Map();
+      wallet.requests.set(window, records);
+      for (const old of wallet.requests.keys()) if (old < window - 1) wallet.requests.delete(old);
+    }
+    records.set(request, unitId);
   }
 
   private walletOf(playerId: PlayerId): MemoryWallet {

@@ -10,20 +10,22 @@ import {
   canonicalTable,
   checkPurchaseRequest,
   gameClosed,
+  idempotencyWindow,
   insufficientFunds,
   isPlayerId,
   parseBlockId,
   parseUnitId,
   salesPage,
   sameTable,
-  unitIdOf,
+  unfinishedUnit,
   unknownSequence,
   unsettledLimit,
   type UnitRef,
 } from './identifiers';
 import { DealerKeys } from './keys';
 import { printNewBlock, UNSOLD } from './printing';
-import { defineScripts, type RunScript } from './scripts/commands';
+import { buildSale, decodeJournalLine, decodeSale } from './records';
+import { defineDealerScripts, type DealerRunScript } from './scripts/commands';
 import { deposit } from './scripts/deposit';
 import { DealerScriptError } from './scripts/errors';
 import { openEmission } from './scripts/open-emission';
@@ -36,7 +38,6 @@ import type {
   DealerStore,
   EmissionInfo,
   JournalEntry,
-  JournalKind,
   OpenEmissionRequest,
   PlayerId,
   PurchaseRequest,
@@ -48,7 +49,14 @@ import type {
 export interface RedisStoreOptions {
   /** Key prefix (`lottery` gives `lottery:…`); tests use a unique one each. Default: `lottery`. */
   readonly prefix?: string;
+  /**
+   * A retried request within this many ms of its purchase is answered with the same sale;
+   * its record is dropped between one and two windows after (see purchaseUnits.lua).
+   * Default: `IDEMPOTENCY_WINDOW_MS` (identifiers.ts: 24 h).
+   */
+  readonly idempotencyWindowMs?: number;
 }
+
 
 /** What never changes about an emission once opened: read once, then cached. */
 interface EmissionMeta {
@@ -85,7 +93,8 @@ interface PendingPurchase {
  */
 export class RedisStore implements DealerStore {
   readonly keys: DealerKeys;
-  private readonly run: RunScript;
+  private readonly run: DealerRunScript;
+  private readonly windowMs: number;
   private readonly metas = new Map<string, EmissionMeta>();
   /** blockId → its printing in progress in this process, so it happens once here. */
   private readonly printing = new Map<string, Promise<void>>();
@@ -97,7 +106,8 @@ export class RedisStore implements DealerStore {
     options: RedisStoreOptions = {},
   ) {
     this.keys = new DealerKeys(options.prefix ?? 'lottery');
-    this.run = defineScripts(redis);
+    this.run = defineDealerScripts(redis);
+    this.windowMs = idempotencyWindow(options.idempotencyWindowMs);
   }
 
   async openEmission(request: OpenEmissionRequest): Promise<EmissionInfo> {
@@ -175,8 +185,9 @@ export class RedisStore implements DealerStore {
   }
 
   private async purchaseBatch(batch: readonly PendingPurchase[]): Promise<void> {
-    const { game, stake } = batch[0]!.request;
+    const { game, stake, now } = batch[0]!.request;
     const sequence = this.keys.sequence(game, stake);
+    const window = Math.floor(now / this.windowMs);
     const purchases = batch.map(({ request }): BatchedPurchase => {
       const player = this.keys.player(request.playerId);
       return {
@@ -186,12 +197,19 @@ export class RedisStore implements DealerStore {
         requestId: request.requestId,
         now: request.now,
         picks: request.picks ?? '',
+        boughtTogether: request.boughtTogether ?? [],
       };
     });
     const { emissionId, openedIndex, results } = await purchaseUnits(
       this.run,
-      { current: sequence.current, base: sequence.base, sequenceUnsettled: sequence.unsettled, sequenceRequests: sequence.requests },
-      stake,
+      {
+        current: sequence.current,
+        base: sequence.base,
+        sequenceUnsettled: sequence.unsettled,
+        requests: sequence.requests(window),
+        previousRequests: sequence.requests(window - 1),
+      },
+      { stake, game, requestsTtlMs: (window + 2) * this.windowMs - now },
       purchases,
     );
     if (openedIndex !== undefined) this.printAhead(emissionId, openedIndex + 1, batch[0]!.request.now);
@@ -209,22 +227,16 @@ export class RedisStore implements DealerStore {
     const { request } = pending;
     if (result.kind === 'sold') {
       if (!table) throw new Error(`emission ${emissionId} sold a unit but has no table`);
-      const blockId = blockIdOf(emissionId, result.index);
-      const sale: Sale = {
-        unitId: unitIdOf(blockId, result.position),
+      const sale = buildSale(table, blockIdOf(emissionId, result.index), result.position, {
         playerId: request.playerId,
         requestId: request.requestId,
-        game: request.game as GameId,
-        stake: request.stake,
-        blockId,
-        position: result.position,
         tierId: result.tierId,
         prize: prizeOfTier(table, result.tierId),
         soldAt: request.now,
         balanceBefore: result.balanceBefore,
         balanceAfter: result.balanceBefore - request.stake,
         picks: request.picks ?? '',
-      };
+      });
       return pending.resolve({ ok: true, sale, replayed: false });
     }
     if (result.kind === 'replayed') {
@@ -240,6 +252,8 @@ export class RedisStore implements DealerStore {
         return pending.resolve(gameClosed(request.game, request.stake));
       case 'purchase/insufficient_funds':
         return pending.resolve(insufficientFunds(error.detail.balance!, request.stake));
+      case 'purchase/unfinished_unit':
+        return pending.resolve(unfinishedUnit(request.game));
       case 'dealer/next_block_not_printed': {
         // Print it and go again. Under load the block printed may sell out before the retry
         // runs, so the next ask names a later block; the same block twice is an error.
@@ -271,7 +285,7 @@ export class RedisStore implements DealerStore {
           wallet: player.wallet,
           journal: player.journal,
         },
-        { position: ref.position, unitId, playerId: sale.playerId, now },
+        { position: ref.position, unitId, playerId: sale.playerId, now, game: meta.game },
       );
       return { ok: true, ...result };
     } catch (err) {
@@ -314,7 +328,7 @@ export class RedisStore implements DealerStore {
     for (let chunk = Math.max(HISTORY_CHUNK, 2 * wanted); end >= 0 && newestFirst.length < wanted; chunk *= 2) {
       const lines = await this.redis.lrange(journal, Math.max(0, end - chunk + 1), end);
       for (let i = lines.length - 1; i >= 0 && newestFirst.length < wanted; i--) {
-        const entry = parseJournalLine(lines[i]!);
+        const entry = decodeJournalLine(lines[i]!);
         if (entry.kind === 'stake') newestFirst.push(entry.ref);
       }
       end -= chunk;
@@ -364,7 +378,7 @@ export class RedisStore implements DealerStore {
   async journal(playerId: PlayerId): Promise<JournalEntry[]> {
     if (!isPlayerId(playerId)) return [];
     const lines = await this.redis.lrange(this.keys.player(playerId).journal, 0, -1);
-    return lines.map((line, i) => ({ seq: i + 1, ...parseJournalLine(line) }));
+    return lines.map((line, i) => ({ seq: i + 1, ...decodeJournalLine(line) }));
   }
 
   /** Waits for the blocks this process is printing ahead; the Redis client stays open. */
@@ -474,23 +488,7 @@ export class RedisStore implements DealerStore {
       withSettlement ? this.redis.hget(keys.settled, String(ref.position)) : null,
     ]);
     if (record === null) return undefined;
-    const fields = decodeSale(record);
-    const sale: Sale = {
-      unitId,
-      playerId: fields.playerId,
-      requestId: fields.requestId,
-      game: meta.game,
-      stake: meta.stake,
-      blockId: ref.blockId,
-      position: ref.position,
-      tierId: fields.tierId,
-      prize: fields.prize,
-      soldAt: fields.soldAt,
-      balanceBefore: fields.balanceBefore,
-      balanceAfter: fields.balanceAfter,
-      picks: fields.picks,
-      ...(settledAt !== null ? { settledAt: Number(settledAt) } : {}),
-    };
+    const sale = buildSale(meta, ref.blockId, ref.position, decodeSale(record), settledAt === null ? undefined : Number(settledAt));
     return { meta, ref, sale };
   }
 
@@ -503,25 +501,4 @@ export class RedisStore implements DealerStore {
 /** Unsettled units by sale time, then unit id (processes' clocks may give equal times). */
 function oldestFirst<T extends { readonly unitId: string; readonly soldAt: number }>(units: T[]): T[] {
   return units.sort((a, b) => a.soldAt - b.soldAt || (a.unitId < b.unitId ? -1 : 1));
-}
-
-/** A journal line as the scripts write it: `kind|amount|balance|at|ref`. */
-function parseJournalLine(line: string): Omit<JournalEntry, 'seq'> {
-  const [kind, amount, balance, at, ref] = line.split('|');
-  return { kind: kind as JournalKind, amount: Number(amount), balance: Number(balance), ref: ref!, at: Number(at) };
-}
-
-/** A sale record as purchaseUnits.lua writes it; picks last, as they may hold any text. */
-function decodeSale(record: string) {
-  const parts = record.split('|');
-  return {
-    playerId: parts[0]!,
-    requestId: parts[1]!,
-    tierId: Number(parts[2]),
-    prize: Number(parts[3]),
-    soldAt: Number(parts[4]),
-    balanceBefore: Number(parts[5]),
-    balanceAfter: Number(parts[6]),
-    picks: parts.slice(7).join('|'),
-  };
 }

@@ -61,6 +61,15 @@ export interface PurchaseRequest {
    * the sale in the same atomic step so that a unit can always be regenerated; '' when none.
    */
   readonly picks?: string;
+  /**
+   * "Finish your unit first" (GLI-19 4.16), checked in the same atomic step as the sale: when
+   * given, the purchase is refused (`purchase/unfinished_unit`) while the player has an
+   * unsettled unit of this game other than those bought under these request ids. It lists the
+   * request ids of the units bought together, this one's among them: `[requestId]` for one
+   * unit, both ids for the lamp's pair. At most 8, each a request id. Absent: no such check
+   * (the dealer's own benchmark and proofs, which deal without playing).
+   */
+  readonly boughtTogether?: readonly string[];
 }
 
 export interface Sale {
@@ -88,7 +97,8 @@ export type PurchaseRefusalCode =
   | 'purchase/malformed'
   | 'purchase/unknown_game'
   | 'purchase/game_closed'
-  | 'purchase/insufficient_funds';
+  | 'purchase/insufficient_funds'
+  | 'purchase/unfinished_unit';
 
 export type PurchaseResult =
   | { readonly ok: true; readonly sale: Sale; readonly replayed: boolean }

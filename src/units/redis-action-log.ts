@@ -1,35 +1,37 @@
-import { readFileSync } from 'node:fs';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { DealerKeys } from '../dealer/keys';
+import { defineScripts, type RunScript } from '../dealer/scripts/commands';
+import { scriptError } from '../dealer/scripts/errors';
+import { int, replyList } from '../dealer/scripts/reply';
 import type { ActionLog, LoggedAction } from './action-log';
 
-const APPEND_ACTION = readFileSync(new URL('./lua/appendAction-1.lua', import.meta.url), 'utf8');
+type ActionScriptName = 'appendAction';
 
-type AppendActionCommand = (key: string, expectedLength: number, entry: string) => Promise<number>;
-
-/** Action logs in Redis: one list per unit, appended by `appendAction-1.lua`. */
+/**
+ * Action logs in Redis: one list per unit (`DealerKeys.actions`), appended by
+ * `appendAction-1.lua` through the project's one script loader and error factory.
+ */
 export class RedisActionLog implements ActionLog {
-  private readonly appendAction: AppendActionCommand;
+  private readonly keys: DealerKeys;
+  private readonly run: RunScript<ActionScriptName>;
 
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
+    prefix: string,
   ) {
-    redis.defineCommand('appendAction', { numberOfKeys: 1, lua: APPEND_ACTION });
-    const command = (redis as unknown as { appendAction: AppendActionCommand }).appendAction;
-    this.appendAction = command.bind(redis);
-  }
-
-  private key(unitId: string): string {
-    return `${this.prefix}:actions:{${unitId}}`;
+    this.keys = new DealerKeys(prefix);
+    this.run = defineScripts<ActionScriptName>(redis, new URL('./lua/', import.meta.url), 'units');
   }
 
   async append(unitId: string, expectedLength: number, entry: LoggedAction): Promise<boolean> {
-    const result = await this.appendAction(this.key(unitId), expectedLength, JSON.stringify(entry));
-    return result === 1;
+    const reply = replyList('appendAction', await this.run('appendAction', [this.keys.actions(unitId)], [expectedLength, JSON.stringify(entry)]));
+    const code = int(reply[0]);
+    if (code !== 0 && code !== 1) throw scriptError('appendAction', code);
+    return code === 1;
   }
 
   async read(unitId: string): Promise<LoggedAction[]> {
-    const items = await this.redis.lrange(this.key(unitId), 0, -1);
+    const items = await this.redis.lrange(this.keys.actions(unitId), 0, -1);
     return items.map((item) => JSON.parse(item) as LoggedAction);
   }
 

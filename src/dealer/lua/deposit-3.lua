@@ -10,18 +10,19 @@
     ARGV[2] reference
     ARGV[3] now (ms since the epoch)
 
-  Journal line: deposit|<amount>|<balance after>|<now>|<ref>
+  Journal line (includes/journalLine): deposit|<amount>|<balance after>|<now>|<ref>
 
   Output:
     {1, balance}  credited
     {0, balance}  this reference was credited before: nothing changed
 ]]
-local function int(n) return string.format('%d', n) end
+--- @include "includes/int"
+--- @include "includes/journalLine"
 
 local balance = tonumber(redis.call('HGET', KEYS[1], 'balance') or '0')
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return {0, balance} end
 balance = balance + tonumber(ARGV[1])
-local seq = redis.call('RPUSH', KEYS[3], 'deposit|' .. ARGV[1] .. '|' .. int(balance) .. '|' .. ARGV[3] .. '|' .. ARGV[2])
+local seq = redis.call('RPUSH', KEYS[3], journalLine('deposit', ARGV[1], int(balance), ARGV[3], ARGV[2]))
 redis.call('HSET', KEYS[1], 'balance', int(balance))
 redis.call('HSET', KEYS[2], ARGV[2], seq)
 return {1, balance}

@@ -1,10 +1,10 @@
-import type { RunScript } from './commands';
+import type { DealerRunScript } from './commands';
 import { scriptError } from './errors';
 import { int, replyList } from './reply';
 
 /** deposit-3.lua: the balance after the deposit (or as it is, when `ref` was credited before). */
 export async function deposit(
-  run: RunScript,
+  run: DealerRunScript,
   keys: { readonly wallet: string; readonly deposits: string; readonly journal: string },
   args: { readonly amount: number; readonly ref: string; readonly now: number },
 ): Promise<number> {

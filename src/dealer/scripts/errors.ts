@@ -1,6 +1,6 @@
 /**
  * The one error factory of the dealer's Lua scripts: every negative return code of
- * src/dealer/lua/*.lua maps here to a namespaced code and a sentence. The store turns the
+ * src/dealer/lua/*.lua and src/units/lua/*.lua maps here to a namespaced code and a sentence. The store turns the
  * refusal codes into refusal results and handles the others (see redis-store.ts).
  */
 
@@ -13,6 +13,7 @@ const RETURN_CODES = {
   [-6]: ['dealer/emission_exists', 'an emission with this id exists already'],
   [-7]: ['dealer/sequence_busy', 'this game and price are still selling another emission'],
   [-8]: ['dealer/unknown_emission', 'no such emission, or no such block in it'],
+  [-9]: ['purchase/unfinished_unit', 'finish your unit of this game before buying another'],
 } as const;
 
 type ReturnCode = keyof typeof RETURN_CODES;

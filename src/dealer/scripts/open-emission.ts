@@ -1,4 +1,4 @@
-import type { RunScript } from './commands';
+import type { DealerRunScript } from './commands';
 import { scriptError } from './errors';
 import { int, replyList } from './reply';
 
@@ -32,7 +32,7 @@ export function blockArgs(block: PrintedForRedis): (string | Buffer)[] {
 }
 
 /** openEmission-3.lua: throws `dealer/emission_exists` or `dealer/sequence_busy`. */
-export async function openEmission(run: RunScript, keys: OpenEmissionKeys, args: OpenEmissionArgs): Promise<void> {
+export async function openEmission(run: DealerRunScript, keys: OpenEmissionKeys, args: OpenEmissionArgs): Promise<void> {
   const reply = replyList(
     'openEmission',
     await run('openEmission', [keys.emissions, keys.current, keys.base], [

@@ -1,4 +1,4 @@
-import type { RunScript } from './commands';
+import type { DealerRunScript } from './commands';
 import { scriptError, type DealerScriptError } from './errors';
 import { int, replyList } from './reply';
 
@@ -6,7 +6,16 @@ export interface SequenceKeysForPurchase {
   readonly current: string;
   readonly base: string;
   readonly sequenceUnsettled: string;
-  readonly sequenceRequests: string;
+  /** The request ids of this idempotency window, and of the one before. */
+  readonly requests: string;
+  readonly previousRequests: string;
+}
+
+export interface BatchArgs {
+  readonly stake: number;
+  readonly game: string;
+  /** Time to live of this window's request ids, in ms. */
+  readonly requestsTtlMs: number;
 }
 
 export interface BatchedPurchase {
@@ -16,6 +25,8 @@ export interface BatchedPurchase {
   readonly requestId: string;
   readonly now: number;
   readonly picks: string;
+  /** Request ids bought together, this one's among them; empty: no finish-first check. */
+  readonly boughtTogether: readonly string[];
 }
 
 export type PurchaseUnitResult =
@@ -30,8 +41,8 @@ export type PurchaseUnitResult =
   | { readonly kind: 'replayed'; readonly unitId: string }
   /**
    * From the error factory: `purchase/unknown_game`, `purchase/game_closed`,
-   * `purchase/insufficient_funds` (with the balance), or `dealer/next_block_not_printed`
-   * (with the emission and index of the block to print).
+   * `purchase/insufficient_funds` (with the balance), `purchase/unfinished_unit`, or
+   * `dealer/next_block_not_printed` (with the emission and index of the block to print).
    */
   | { readonly kind: 'refused'; readonly error: DealerScriptError };
 
@@ -62,16 +73,16 @@ function unitResult(reply: unknown): PurchaseUnitResult {
 
 /** purchaseUnits.lua: a batch of purchases on one sequence, each with its own result. */
 export async function purchaseUnits(
-  run: RunScript,
+  run: DealerRunScript,
   keys: SequenceKeysForPurchase,
-  stake: number,
+  batch: BatchArgs,
   purchases: readonly BatchedPurchase[],
 ): Promise<PurchaseUnitsResult> {
-  const keyList = [keys.current, keys.base, keys.sequenceUnsettled, keys.sequenceRequests];
-  const args: (string | number)[] = [stake];
+  const keyList = [keys.current, keys.base, keys.sequenceUnsettled, keys.requests, keys.previousRequests];
+  const args: (string | number)[] = [batch.stake, batch.game, batch.requestsTtlMs];
   for (const p of purchases) {
     keyList.push(p.wallet, p.journal);
-    args.push(p.playerId, p.requestId, p.now, p.picks);
+    args.push(p.playerId, p.requestId, p.now, p.picks, p.boughtTogether.join(','));
   }
   const reply = await run('purchaseUnits', keyList, args);
   if (!Array.isArray(reply) || reply.length !== purchases.length + 2) throw scriptError('purchaseUnits', Number.NaN);

@@ -1,4 +1,4 @@
-import type { RunScript } from './commands';
+import type { DealerRunScript } from './commands';
 import { scriptError } from './errors';
 import { int, replyList } from './reply';
 
@@ -15,11 +15,12 @@ export interface SettleUnitArgs {
   readonly unitId: string;
   readonly playerId: string;
   readonly now: number;
+  readonly game: string;
 }
 
 /** settleUnit-5.lua. Throws `settle/unknown_unit` through the error factory. */
 export async function settleUnit(
-  run: RunScript,
+  run: DealerRunScript,
   keys: SettleUnitKeys,
   args: SettleUnitArgs,
 ): Promise<{ credited: boolean; prize: number; balance: number }> {
@@ -28,7 +29,7 @@ export async function settleUnit(
     await run(
       'settleUnit',
       [keys.sales, keys.settled, keys.sequenceUnsettled, keys.wallet, keys.journal],
-      [args.position, args.unitId, args.playerId, args.now],
+      [args.position, args.unitId, args.playerId, args.now, args.game],
     ),
   );
   const code = int(reply[0]);

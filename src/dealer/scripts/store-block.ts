@@ -1,4 +1,4 @@
-import type { RunScript } from './commands';
+import type { DealerRunScript } from './commands';
 import { scriptError } from './errors';
 import { blockArgs, type PrintedForRedis } from './open-emission';
 import { int, replyList } from './reply';
@@ -10,7 +10,7 @@ export interface StoreBlockKeys {
 
 /** storeBlock-2.lua: true when stored, false when that block was printed already. */
 export async function storeBlock(
-  run: RunScript,
+  run: DealerRunScript,
   keys: StoreBlockKeys,
   args: { readonly emissionId: string; readonly index: number; readonly block: PrintedForRedis; readonly now: number },
 ): Promise<boolean> {
