@@ -114,6 +114,8 @@ export class PlayService {
     const requestIds = picks.length === 1 ? [request.requestId] : picks.map((_, i) => `${request.requestId}-${i}`);
     const { unfinished: pending, ended } = await this.pending(player.playerId, request.game);
     const retried = pending.filter((u) => requestIds.includes(u.sale.requestId));
+    // Said here with the unit to finish; the dealer checks it again in the purchase's atomic
+    // step (boughtTogether), which two processes racing cannot get past.
     if (pending.length > retried.length) {
       return refusal('purchase/unfinished_unit', `finish unit ${pending[0]!.sale.unitId} before buying another of this game`);
     }
@@ -126,6 +128,7 @@ export class PlayService {
         stake: request.stake,
         now: this.now(),
         picks: JSON.stringify(pick ?? null),
+        boughtTogether: requestIds,
       });
       if (!result.ok) {
         if (units.length === 0) return refusal(result.code, result.message);

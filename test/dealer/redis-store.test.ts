@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { Redis } from 'ioredis';
 import { RedisStore } from '../../src/dealer/redis-store';
 import { RedisServer } from '../../tools/redis-server';
-import { storeConformance } from './store-conformance';
+import { storeConformance, type StoreOptions } from './store-conformance';
 import { TEN_UNIT_TABLE } from './support/test-tables';
 
 let server: RedisServer;
@@ -17,9 +17,9 @@ after(async () => {
 let prefixes = 0;
 
 /** `handles` stores on one fresh prefix, each with its own auto-pipelined connection. */
-async function openStores(handles: number, prefix = `t${++prefixes}`) {
+async function openStores(handles: number, options: StoreOptions = {}, prefix = `t${++prefixes}`) {
   const clients = Array.from({ length: handles }, () => new Redis(server.url, { enableAutoPipelining: true }));
-  const stores = clients.map((client) => new RedisStore(client, { prefix }));
+  const stores = clients.map((client) => new RedisStore(client, { prefix, ...options }));
   return {
     stores,
     clients,
@@ -86,8 +86,41 @@ describe('dealer store (redis) specifics', () => {
     }
   });
 
+  it('keeps the request ids of a window in one hash that Redis drops within two windows', async () => {
+    const window = 60_000;
+    const { stores, clients, close } = await openStores(1, { idempotencyWindowMs: window });
+    try {
+      const [store] = stores;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.deposit('p1', 1_000, 'd1', T0);
+      assert.ok((await buy(store!, 'r1')).ok);
+      const key = store!.keys.sequence(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake).requests(Math.floor(T0 / window));
+      assert.deepEqual(await clients[0]!.hgetall(key), { 'p1|r1': 'e.0:0' });
+      const ttl = await clients[0]!.pttl(key);
+      assert.ok(ttl > window && ttl <= 2 * window, `expires in ${ttl} ms`);
+    } finally {
+      await close();
+    }
+  });
+
+  it('counts the units in play per game in the wallet, and forgets the count once they are settled', async () => {
+    const { stores, clients, close } = await openStores(1);
+    try {
+      const [store] = stores;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.deposit('p1', 1_000, 'd1', T0);
+      const sales = [await buy(store!, 'r1'), await buy(store!, 'r2')].map((r) => (r.ok ? r.sale : assert.fail()));
+      const wallet = store!.keys.player('p1').wallet;
+      assert.equal(await clients[0]!.hget(wallet, 'n:noel-de-la-chance'), '2');
+      for (const sale of sales) await store!.settle(sale.unitId, T0 + 1);
+      assert.deepEqual(Object.keys(await clients[0]!.hgetall(wallet)), ['balance']);
+    } finally {
+      await close();
+    }
+  });
+
   it('keeps one sequence under one hash tag and one player under another', async () => {
-    const { stores, clients, close } = await openStores(1, 'tags');
+    const { stores, clients, close } = await openStores(1, {}, 'tags');
     try {
       const [store] = stores;
       await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });

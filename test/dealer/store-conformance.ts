@@ -9,7 +9,11 @@ import { NOEL_50, TEN_UNIT_TABLE } from './support/test-tables';
  * gives `handles` views of one fresh, empty dealer (the same object in memory, one connection
  * each on Redis) and a `close` for all of them.
  */
-export type StoreFactory = (handles: number) => Promise<{ stores: DealerStore[]; close(): Promise<void> }>;
+export type StoreFactory = (handles: number, options?: StoreOptions) => Promise<{ stores: DealerStore[]; close(): Promise<void> }>;
+
+export interface StoreOptions {
+  readonly idempotencyWindowMs?: number;
+}
 
 const GAME = TEN_UNIT_TABLE.game;
 const STAKE = TEN_UNIT_TABLE.stake;
@@ -24,8 +28,8 @@ export function storeConformance(name: string, open: StoreFactory): void {
       closers = [];
     });
 
-    async function dealers(handles: number): Promise<DealerStore[]> {
-      const opened = await open(handles);
+    async function dealers(handles: number, options?: StoreOptions): Promise<DealerStore[]> {
+      const opened = await open(handles, options);
       closers.push(opened.close);
       return opened.stores;
     }
@@ -297,6 +301,24 @@ export function storeConformance(name: string, open: StoreFactory): void {
         assert.equal(await store.balance('p1'), 1_000 - STAKE - 100);
       });
 
+      it('answers a retry within the idempotency window with the same sale, and forgets the request two windows on', async () => {
+        const window = 60_000;
+        const [store] = await dealers(1, { idempotencyWindowMs: window });
+        await openTen(store!);
+        await store!.deposit('p1', 1_000, 'd1', T0);
+        const at = (now: number) => store!.purchase({ playerId: 'p1', requestId: 'kept', game: GAME, stake: STAKE, now });
+        const first = sold(await at(T0));
+        for (const later of [T0 + 1, T0 + window - 1, T0 + window]) {
+          const again = await at(later);
+          assert.ok(again.ok && again.replayed, `a retry ${later - T0} ms later is a replay`);
+          assert.deepEqual(again.sale, first);
+        }
+        const forgotten = await at(T0 + 2 * window);
+        assert.ok(forgotten.ok && !forgotten.replayed, 'two windows on, the same id is a new purchase');
+        assert.notEqual(forgotten.sale.unitId, first.unitId);
+        assert.equal(await store!.balance('p1'), 1_000 - 2 * STAKE);
+      });
+
       it('returns the sale of a retried request even after the game closed', async () => {
         const store = await dealer();
         await openTen(store, 1);
@@ -306,6 +328,100 @@ export function storeConformance(name: string, open: StoreFactory): void {
         const again = await store.purchase({ playerId: 'p1', requestId: 'last', game: GAME, stake: STAKE, now: T0 });
         assert.ok(again.ok && again.replayed);
         assert.deepEqual(again.sale, last);
+      });
+    });
+
+    describe('finish your unit first', () => {
+      const firstOf = (store: DealerStore, playerId: string, requestId: string, extra: Partial<PurchaseRequest> = {}) =>
+        store.purchase({ playerId, requestId, game: GAME, stake: STAKE, now: T0, boughtTogether: [requestId], ...extra });
+
+      it('refuses a second unit of a game while the first is unsettled, and sells it once the first is settled', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const first = sold(await firstOf(store, 'p1', 'one'));
+        const before = await snapshot(store, 'p1');
+        const refused = await firstOf(store, 'p1', 'two');
+        assert.equal(!refused.ok && refused.code, 'purchase/unfinished_unit');
+        assert.ok(!refused.ok && refused.message.length > 0);
+        assert.deepEqual(await snapshot(store, 'p1'), before, 'a refusal changes nothing');
+        await store.settle(first.unitId, T0 + 1);
+        const second = sold(await firstOf(store, 'p1', 'two'));
+        assert.equal(second.position, first.position + 1);
+      });
+
+      it('answers a retry of the unfinished unit itself with its sale', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const first = sold(await firstOf(store, 'p1', 'one'));
+        const again = await firstOf(store, 'p1', 'one');
+        assert.ok(again.ok && again.replayed);
+        assert.deepEqual(again.sale, first);
+      });
+
+      it('sells units bought together (the lamp pair), but not a third', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const pair = ['x-0', 'x-1'];
+        const a = sold(await firstOf(store, 'p1', 'x-0', { boughtTogether: pair }));
+        const b = sold(await firstOf(store, 'p1', 'x-1', { boughtTogether: pair }));
+        assert.notEqual(a.unitId, b.unitId);
+        const retried = await firstOf(store, 'p1', 'x-1', { boughtTogether: pair });
+        assert.ok(retried.ok && retried.replayed, 'a retry of the pair is answered');
+        const third = await firstOf(store, 'p1', 'y-0', { boughtTogether: ['y-0', 'y-1'] });
+        assert.equal(!third.ok && third.code, 'purchase/unfinished_unit');
+        await store.settle(a.unitId, T0 + 1);
+        const stillOne = await firstOf(store, 'p1', 'y-0', { boughtTogether: ['y-0', 'y-1'] });
+        assert.equal(!stillOne.ok && stillOne.code, 'purchase/unfinished_unit', 'one of the pair is still in play');
+        await store.settle(b.unitId, T0 + 1);
+        sold(await firstOf(store, 'p1', 'y-0', { boughtTogether: ['y-0', 'y-1'] }));
+      });
+
+      it('keeps the rule per player and per game', async () => {
+        const store = await dealer();
+        await openTen(store);
+        const otherGame = { ...TEN_UNIT_TABLE, game: 'mine-d-or' as const };
+        await store.openEmission({ emissionId: 'mine-test', table: otherGame, blockCount: 1, now: T0 });
+        const otherPrice = { ...TEN_UNIT_TABLE, stake: 100 };
+        await store.openEmission({ emissionId: 'noel-100', table: otherPrice, blockCount: 1, now: T0 });
+        for (const p of ['p1', 'p2']) await store.deposit(p, 1_000, `d-${p}`, T0);
+        sold(await firstOf(store, 'p1', 'one'));
+        sold(await firstOf(store, 'p2', 'one'));
+        sold(await firstOf(store, 'p1', 'mine', { game: 'mine-d-or' }));
+        const samePlayerOtherPrice = await firstOf(store, 'p1', 'pricier', { stake: 100 });
+        assert.equal(!samePlayerOtherPrice.ok && samePlayerOtherPrice.code, 'purchase/unfinished_unit', 'the same game at another price');
+      });
+
+      it('sells one unit only when many purchases of one player race from several dealers', async () => {
+        const stores = await dealers(4);
+        await openTen(stores[0]!);
+        await stores[0]!.deposit('p1', 1_000, 'd1', T0);
+        const results = await Promise.all(Array.from({ length: 12 }, (_, i) => firstOf(stores[i % 4]!, 'p1', `race${i}`)));
+        assert.equal(results.filter((r) => r.ok).length, 1);
+        assert.ok(results.every((r) => r.ok || r.code === 'purchase/unfinished_unit'));
+        assert.equal(await stores[1]!.balance('p1'), 1_000 - STAKE);
+      });
+
+      it('does not check purchases that do not ask', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        sold(await buy(store, 'p1'));
+        sold(await buy(store, 'p1'));
+        const asking = await firstOf(store, 'p1', 'asks');
+        assert.equal(!asking.ok && asking.code, 'purchase/unfinished_unit');
+      });
+
+      it('refuses a list of units bought together that is not one', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        for (const boughtTogether of [[], ['other'], ['one', 'bad id'], Array.from({ length: 9 }, (_, i) => (i ? `x${i}` : 'one'))]) {
+          const result = await firstOf(store, 'p1', 'one', { boughtTogether });
+          assert.equal(!result.ok && result.code, 'purchase/malformed', JSON.stringify(boughtTogether));
+        }
       });
     });
 
