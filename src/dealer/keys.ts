@@ -65,10 +65,14 @@ export class DealerKeys {
   /** The prefix with its separator: `lottery` gives keys `lottery:…`. */
   readonly prefix: string;
 
+  /** Hash: blockId → the archive of its units (archive.ts), for the action log's reads. */
+  readonly archives: string;
+
   constructor(prefix: string) {
     if (!PREFIX.test(prefix)) throw new RangeError(`Redis prefix must be 0–64 of [A-Za-z0-9_.:-]: ${prefix}`);
     this.prefix = prefix === '' || prefix.endsWith(':') ? prefix : `${prefix}:`;
     this.emissions = `${this.prefix}emissions`;
+    this.archives = `${this.prefix}archives`;
   }
 
   sequence(game: string, stake: Cents): SequenceKeys {

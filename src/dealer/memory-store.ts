@@ -12,12 +12,15 @@ import {
   insufficientFunds,
   isPlayerId,
   parseBlockId,
+  parseUnitId,
+  unitIdOf,
   salesPage,
   sameTable,
   unfinishedUnit,
   unsettledLimit,
   unknownSequence,
 } from './identifiers';
+import { readArchivedTiers, readArchivedUnit } from './archive';
 import { printNewBlock, type PrintedBlock, UNSOLD } from './printing';
 import { buildSale } from './records';
 import type {
@@ -42,8 +45,11 @@ interface MemoryBlock {
   state: BlockState;
   sold: number;
   readonly soldPerTier: number[];
-  /** The tier recorded with each sale, by position (UNSOLD until sold). */
-  readonly recorded: Uint8Array;
+  /** The tier recorded with each sale, by position (UNSOLD until sold); undefined once archived. */
+  recorded: Uint8Array | undefined;
+  closedAt?: number;
+  /** The archive of its units (archive.ts), once archived. */
+  archive?: string;
 }
 
 interface MemoryEmission {
@@ -143,7 +149,7 @@ export class MemoryStore implements DealerStore {
     const window = Math.floor(request.now / this.windowMs);
     const served = (requestId: string) => wallet && this.served(wallet, `${sequence}|${requestId}`, window);
     const previous = served(request.requestId);
-    if (previous !== undefined) return { ok: true, sale: this.sales.get(previous)!, replayed: true };
+    if (previous !== undefined) return { ok: true, sale: (await this.getSale(previous))!, replayed: true };
     const emission = this.sequences.get(sequence);
     if (!emission) return unknownSequence(request.game, request.stake);
     if (emission.closed) return gameClosed(request.game, request.stake);
@@ -176,17 +182,22 @@ export class MemoryStore implements DealerStore {
     debited.unsettled.add(unitId);
     this.sales.set(unitId, sale);
     this.unsettled.add(unitId);
-    block.recorded[position] = tierId;
+    block.recorded![position] = tierId;
     block.soldPerTier[tierId]!++;
     block.sold++;
-    if (block.sold === emission.table.blockSize) this.closeBlock(emission, block);
+    if (block.sold === emission.table.blockSize) this.closeBlock(emission, block, request.now);
     return { ok: true, sale, replayed: false };
   }
 
   async settle(unitId: string, now: number): Promise<SettleResult> {
-    const sale = this.sales.get(unitId);
-    if (!sale) return { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${unitId}` };
     assertTime(now);
+    const sale = this.sales.get(unitId);
+    if (!sale) {
+      // Only blocks whose every unit is settled are archived.
+      const archived = await this.archivedSale(unitId);
+      if (!archived) return { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${unitId}` };
+      return { ok: true, credited: false, prize: archived.prize, balance: await this.balance(archived.playerId) };
+    }
     const wallet = this.walletOf(sale.playerId);
     if (sale.settledAt !== undefined) return { ok: true, credited: false, prize: sale.prize, balance: wallet.balance };
     this.sales.set(unitId, { ...sale, settledAt: now });
@@ -197,14 +208,14 @@ export class MemoryStore implements DealerStore {
   }
 
   async getSale(unitId: string): Promise<Sale | undefined> {
-    return this.sales.get(unitId);
+    return this.sales.get(unitId) ?? this.archivedSale(unitId);
   }
 
   async listSales(playerId: PlayerId, offset: number, limit: number): Promise<Sale[]> {
     const page = salesPage(offset, limit);
     const ids = this.wallets.get(playerId)?.sales ?? [];
     const newestFirst = ids.slice(Math.max(0, ids.length - page.offset - page.limit), Math.max(0, ids.length - page.offset));
-    return newestFirst.reverse().map((id) => this.sales.get(id)!);
+    return Promise.all(newestFirst.reverse().map(async (id) => (await this.getSale(id))!));
   }
 
   async unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]> {
@@ -215,7 +226,36 @@ export class MemoryStore implements DealerStore {
   }
 
   async recordedTiers(blockId: string): Promise<Uint8Array | undefined> {
-    return this.findBlock(blockId)?.recorded.slice();
+    const block = this.findBlock(blockId);
+    if (block?.archive) return readArchivedTiers(block.archive, blockId, block.printed.units.length);
+    return block?.recorded!.slice();
+  }
+
+  async archivableBlocks(closedBefore: number): Promise<string[]> {
+    return [...this.emissions.values()]
+      .flatMap((e) => e.blocks)
+      .filter((b) => this.archivable(b) && b.closedAt! <= closedBefore)
+      .map((b) => b.blockId)
+      .sort();
+  }
+
+  async blockSales(blockId: string, from: number, limit: number): Promise<Sale[]> {
+    const block = this.findBlock(blockId);
+    const sales: Sale[] = [];
+    if (!block || block.archive) return sales;
+    for (let p = Math.max(0, from); p < Math.min(from + limit, block.sold); p++) sales.push(this.sales.get(unitIdOf(blockId, p))!);
+    return sales;
+  }
+
+  async markArchived(blockId: string, path: string, now: number): Promise<boolean> {
+    assertTime(now);
+    const block = this.findBlock(blockId);
+    if (block?.archive) return false;
+    if (!block || !this.archivable(block)) throw new Error(`block ${blockId} is unknown, not closed, or has units not settled`);
+    for (let p = 0; p < block.sold; p++) this.sales.delete(unitIdOf(blockId, p));
+    block.recorded = undefined;
+    block.archive = path;
+    return true;
   }
 
   async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
@@ -239,8 +279,9 @@ export class MemoryStore implements DealerStore {
   async close(): Promise<void> {}
 
   /** Closes a sold-out block, reveals its seed, opens the next and prints the one after. */
-  private closeBlock(emission: MemoryEmission, block: MemoryBlock): void {
+  private closeBlock(emission: MemoryEmission, block: MemoryBlock, now: number): void {
     block.state = 'closed';
+    block.closedAt = now;
     const next = block.index + 1;
     if (next === emission.blockCount) {
       emission.closed = true;
@@ -265,6 +306,19 @@ export class MemoryStore implements DealerStore {
     };
     emission.blocks.push(block);
     return block;
+  }
+
+  /** Closed, not archived, every unit settled. */
+  private archivable(block: MemoryBlock): boolean {
+    if (block.state !== 'closed' || block.archive) return false;
+    for (let p = 0; p < block.sold; p++) if (this.sales.get(unitIdOf(block.blockId, p))!.settledAt === undefined) return false;
+    return true;
+  }
+
+  private async archivedSale(unitId: string): Promise<Sale | undefined> {
+    const ref = parseUnitId(unitId);
+    const archive = ref && this.findBlock(ref.blockId)?.archive;
+    return archive ? (await readArchivedUnit(archive, unitId, ref.position))?.sale : undefined;
   }
 
   private findBlock(blockId: string): MemoryBlock | undefined {
@@ -323,6 +377,7 @@ export class MemoryStore implements DealerStore {
           ...(b.state === 'closed' ? { seed: Buffer.from(b.printed.seed).toString('hex') } : {}),
           sold: b.sold,
           soldPerTier: [...b.soldPerTier],
+          ...(b.archive ? { archive: b.archive } : {}),
         }),
       ),
     };

@@ -22,9 +22,11 @@ import {
   unsettledLimit,
   type UnitRef,
 } from './identifiers';
+import { readArchivedTiers, readArchivedUnit } from './archive';
 import { DealerKeys } from './keys';
 import { printNewBlock, UNSOLD } from './printing';
 import { buildSale, decodeJournalLine, decodeSale } from './records';
+import { archiveBlock } from './scripts/archive-block';
 import { defineDealerScripts, type DealerRunScript } from './scripts/commands';
 import { deposit } from './scripts/deposit';
 import { DealerScriptError } from './scripts/errors';
@@ -273,6 +275,8 @@ export class RedisStore implements DealerStore {
     const found = await this.findSale(unitId, false);
     if (!found) return unknown;
     const { meta, ref, sale } = found;
+    // Only blocks whose every unit is settled are archived.
+    if (found.archived) return { ok: true, credited: false, prize: sale.prize, balance: await this.balance(sale.playerId) };
     const block = this.keys.blockKeys(meta.game, meta.stake, ref.blockId);
     const player = this.keys.player(sale.playerId);
     try {
@@ -303,7 +307,9 @@ export class RedisStore implements DealerStore {
     const meta = ref && (await this.meta(ref.emissionId));
     if (!meta) return undefined;
     const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
-    if (!(await this.redis.exists(keys.info))) return undefined;
+    const [state, archive] = await this.redis.hmget(keys.info, 'state', 'archive');
+    if (!state) return undefined;
+    if (archive) return readArchivedTiers(archive, blockId, meta.table.blockSize);
     const tiers = new Uint8Array(meta.table.blockSize).fill(UNSOLD);
     let cursor = '0';
     do {
@@ -362,6 +368,50 @@ export class RedisStore implements DealerStore {
       for (let i = 0; i < flat.length; i += 2) due.push({ unitId: flat[i]!, soldAt: Number(flat[i + 1]) });
     }
     return this.salesOf(oldestFirst(due).slice(0, limit).map((d) => d.unitId));
+  }
+
+  async archivableBlocks(closedBefore: number): Promise<string[]> {
+    const metas = await Promise.all(Object.keys(await this.redis.hgetall(this.keys.emissions)).map((id) => this.meta(id)));
+    const candidates = await Promise.all(
+      metas.flatMap((meta) =>
+        meta
+          ? Array.from({ length: meta.blockCount }, async (_, i) => {
+              const blockId = blockIdOf(meta.emissionId, i);
+              const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+              const [[state, size, closedAt, archive], settled] = await Promise.all([
+                this.redis.hmget(keys.info, 'state', 'size', 'closedAt', 'archive'),
+                this.redis.hlen(keys.settled),
+              ]);
+              const archivable = state === 'closed' && archive === null && Number(closedAt) <= closedBefore && settled === Number(size);
+              return archivable ? [blockId] : [];
+            })
+          : [],
+      ),
+    );
+    return candidates.flat().sort();
+  }
+
+  async blockSales(blockId: string, from: number, limit: number): Promise<Sale[]> {
+    const ref = parseBlockId(blockId);
+    const meta = ref && (await this.meta(ref.emissionId));
+    if (!meta || limit < 1) return [];
+    const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+    const positions = Array.from({ length: Math.max(0, Math.min(limit, meta.table.blockSize - from)) }, (_, i) => String(from + i));
+    if (positions.length === 0) return [];
+    const [records, settled] = await Promise.all([this.redis.hmget(keys.sales, ...positions), this.redis.hmget(keys.settled, ...positions)]);
+    const sales: Sale[] = [];
+    for (let i = 0; i < positions.length && records[i] !== null; i++) {
+      sales.push(buildSale(meta, blockId, from + i, decodeSale(records[i]!), settled[i] === null ? undefined : Number(settled[i])));
+    }
+    return sales;
+  }
+
+  async markArchived(blockId: string, path: string, now: number): Promise<boolean> {
+    assertTime(now);
+    const ref = parseBlockId(blockId);
+    const meta = ref && (await this.meta(ref.emissionId));
+    if (!meta) throw new RangeError(`unknown block ${blockId}`);
+    return archiveBlock(this.run, this.keys.blockKeys(meta.game, meta.stake, blockId), { path, now });
   }
 
   async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
@@ -471,14 +521,21 @@ export class RedisStore implements DealerStore {
           ...(state === 'closed' ? { seed: fields['seed']! } : {}),
           sold: soldPerTier.reduce((n, s) => n + s, 0),
           soldPerTier,
+          ...(fields['archive'] ? { archive: fields['archive'] } : {}),
         },
       ];
     });
     return { emissionId, game, stake, table: meta.table, blockCount: meta.blockCount, blocks };
   }
 
-  /** The sale of a unit, with its settlement time when `withSettlement` (one read more). */
-  private async findSale(unitId: string, withSettlement = true): Promise<{ meta: EmissionMeta; ref: UnitRef; sale: Sale } | undefined> {
+  /**
+   * The sale of a unit, with its settlement time when `withSettlement` (one read more); from
+   * the block's archive once it is archived.
+   */
+  private async findSale(
+    unitId: string,
+    withSettlement = true,
+  ): Promise<{ meta: EmissionMeta; ref: UnitRef; sale: Sale; archived: boolean } | undefined> {
     const ref = parseUnitId(unitId);
     const meta = ref && (await this.meta(ref.emissionId));
     if (!meta) return undefined;
@@ -487,9 +544,13 @@ export class RedisStore implements DealerStore {
       this.redis.hget(keys.sales, String(ref.position)),
       withSettlement ? this.redis.hget(keys.settled, String(ref.position)) : null,
     ]);
-    if (record === null) return undefined;
+    if (record === null) {
+      const archive = await this.redis.hget(keys.info, 'archive');
+      const archived = archive === null ? undefined : await readArchivedUnit(archive, unitId, ref.position);
+      return archived && { meta, ref, sale: archived.sale, archived: true };
+    }
     const sale = buildSale(meta, ref.blockId, ref.position, decodeSale(record), settledAt === null ? undefined : Number(settledAt));
-    return { meta, ref, sale };
+    return { meta, ref, sale, archived: false };
   }
 
   private async salesOf(unitIds: readonly string[]): Promise<Sale[]> {

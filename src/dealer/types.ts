@@ -29,6 +29,8 @@ export interface BlockInfo {
   readonly sold: number;
   /** Per tier id (index 0 = losing units): units sold so far. */
   readonly soldPerTier: readonly number[];
+  /** Where its units' records live once archived (archive.ts): the path of the `.ndjson` file. */
+  readonly archive?: string;
 }
 
 export interface EmissionInfo {
@@ -154,6 +156,23 @@ export interface DealerStore {
    * With `playerId`, only that player's.
    */
   unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]>;
+  /**
+   * Closed blocks, closed at or before `closedBefore`, whose every unit is settled and that are not
+   * archived yet: what the archiver may archive (docs/dealer.md, "Archive").
+   */
+  archivableBlocks(closedBefore: number): Promise<string[]>;
+  /**
+   * The sales of positions `from` to `from + limit − 1` of a block, in order, with their
+   * settlement: what the archiver writes. Empty past its sales, and for unknown or archived blocks.
+   */
+  blockSales(blockId: string, from: number, limit: number): Promise<Sale[]>;
+  /**
+   * Records that an archivable block's units are archived at `path` (written with
+   * `writeBlockArchive`) and drops their records here; getSale, listSales, settle and
+   * recordedTiers read them from the archive after that. False when it was archived before;
+   * throws when the block is not archivable.
+   */
+  markArchived(blockId: string, path: string, now: number): Promise<boolean>;
   /** Idempotent on `ref`: the same deposit twice credits once. */
   deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents>;
   balance(playerId: PlayerId): Promise<Cents>;

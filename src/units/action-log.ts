@@ -1,3 +1,6 @@
+import { readArchivedUnit } from '../dealer/archive';
+import { parseUnitId } from '../dealer/identifiers';
+
 /**
  * The append-only log of what the player (or the server, for an abandoned unit) did in a unit's
  * reveal. With the sale (outcome, seed, picks) it is all a recall or a resume needs: the games
@@ -16,12 +19,27 @@ export interface ActionLog {
    * acting on one unit at once cannot interleave (the loser re-reads and retries or refuses).
    */
   append(unitId: string, expectedLength: number, entry: LoggedAction): Promise<boolean>;
+  /** A unit's log; from its block's archive once archived. */
   read(unitId: string): Promise<LoggedAction[]>;
+  /**
+   * Drops the logs of `unitIds`, units of `blockId` written to the archive at `path`
+   * (src/dealer/archive.ts); `read` answers them from there after that.
+   */
+  archive(blockId: string, path: string, unitIds: readonly string[]): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The logged actions of an archived unit, or undefined when its block is not archived at `path`. */
+export async function archivedActions(path: string | null | undefined, unitId: string): Promise<LoggedAction[] | undefined> {
+  const ref = parseUnitId(unitId);
+  if (!path || !ref) return undefined;
+  return (await readArchivedUnit(path, unitId, ref.position))?.actions as LoggedAction[] | undefined;
 }
 
 export class MemoryActionLog implements ActionLog {
   private readonly logs = new Map<string, LoggedAction[]>();
+  /** blockId → its archive. */
+  private readonly archives = new Map<string, string>();
 
   async append(unitId: string, expectedLength: number, entry: LoggedAction): Promise<boolean> {
     const log = this.logs.get(unitId) ?? [];
@@ -33,7 +51,14 @@ export class MemoryActionLog implements ActionLog {
   }
 
   async read(unitId: string): Promise<LoggedAction[]> {
-    return (this.logs.get(unitId) ?? []).map((e) => JSON.parse(JSON.stringify(e)) as LoggedAction);
+    const log = this.logs.get(unitId);
+    if (log) return log.map((e) => JSON.parse(JSON.stringify(e)) as LoggedAction);
+    return (await archivedActions(this.archives.get(parseUnitId(unitId)?.blockId ?? ''), unitId)) ?? [];
+  }
+
+  async archive(blockId: string, path: string, unitIds: readonly string[]): Promise<void> {
+    this.archives.set(blockId, path);
+    for (const unitId of unitIds) this.logs.delete(unitId);
   }
 
   async close(): Promise<void> {}

@@ -3,9 +3,12 @@ import { DealerKeys } from '../dealer/keys';
 import { defineScripts, type RunScript } from '../dealer/scripts/commands';
 import { scriptError } from '../dealer/scripts/errors';
 import { int, replyList } from '../dealer/scripts/reply';
-import type { ActionLog, LoggedAction } from './action-log';
+import { parseUnitId } from '../dealer/identifiers';
+import { archivedActions, type ActionLog, type LoggedAction } from './action-log';
 
 type ActionScriptName = 'appendAction';
+/** Keys per DEL when dropping archived logs. */
+const DELETE_BATCH = 1_000;
 
 /**
  * Action logs in Redis: one list per unit (`DealerKeys.actions`), appended by
@@ -31,8 +34,18 @@ export class RedisActionLog implements ActionLog {
   }
 
   async read(unitId: string): Promise<LoggedAction[]> {
-    const items = await this.redis.lrange(this.keys.actions(unitId), 0, -1);
+    // Both at once: an empty log is either a unit not played yet or one archived.
+    const [items, archive] = await Promise.all([
+      this.redis.lrange(this.keys.actions(unitId), 0, -1),
+      this.redis.hget(this.keys.archives, parseUnitId(unitId)?.blockId ?? ''),
+    ]);
+    if (items.length === 0) return (await archivedActions(archive, unitId)) ?? [];
     return items.map((item) => JSON.parse(item) as LoggedAction);
+  }
+
+  async archive(blockId: string, path: string, unitIds: readonly string[]): Promise<void> {
+    await this.redis.hset(this.keys.archives, blockId, path);
+    for (let i = 0; i < unitIds.length; i += DELETE_BATCH) await this.redis.del(...unitIds.slice(i, i + DELETE_BATCH).map((id) => this.keys.actions(id)));
   }
 
   async close(): Promise<void> {}

@@ -1,4 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeBlockArchive } from '../../src/dealer/archive';
 import { Redis } from 'ioredis';
 import { RedisStore } from '../../src/dealer/redis-store';
 import { RedisServer } from '../../tools/redis-server';
@@ -115,6 +119,32 @@ describe('dealer store (redis) specifics', () => {
       for (const sale of sales) await store!.settle(sale.unitId, T0 + 1);
       assert.deepEqual(Object.keys(await clients[0]!.hgetall(wallet)), ['balance']);
     } finally {
+      await close();
+    }
+  });
+
+  it('drops the sales, settlements and printed bytes of an archived block, and keeps its info', async () => {
+    const { stores, clients, close } = await openStores(1);
+    const dir = mkdtempSync(join(tmpdir(), 'dealer-archive-'));
+    try {
+      const [store] = stores;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.deposit('p1', 1_000, 'd1', T0);
+      for (let i = 0; i < 10; i++) {
+        const result = await buy(store!, `r${i}`);
+        assert.ok(result.ok);
+        await store!.settle(result.sale.unitId, T0);
+      }
+      const sales = await store!.blockSales('e.0', 0, 10);
+      const path = await writeBlockArchive(dir, 'e.0', 10, (async function* () {
+        for (const sale of sales) yield { sale, actions: [] };
+      })());
+      await store!.markArchived('e.0', path, T0);
+      const block = store!.keys.blockKeys(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake, 'e.0');
+      assert.equal(await clients[0]!.exists(block.sales, block.settled, block.units), 0);
+      assert.deepEqual(await clients[0]!.hmget(block.info, 'state', 'archive'), ['closed', path]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
       await close();
     }
   });

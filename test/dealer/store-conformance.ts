@@ -1,4 +1,8 @@
 import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ArchiveUnreadableError, writeBlockArchive } from '../../src/dealer/archive';
 import { prizeOfTier } from '../../src/games/prize-tables';
 import { tierCounts, UNSOLD, unitSeed, verifyBlock } from '../../src/dealer/printing';
 import type { DealerStore, EmissionInfo, PurchaseRequest, PurchaseResult, Sale } from '../../src/dealer/types';
@@ -656,6 +660,100 @@ export function storeConformance(name: string, open: StoreFactory): void {
         assert.equal(b.blockId, 'noel-100.0');
         assert.equal(b.prize, prizeOfTier(other, b.tierId));
         assert.deepEqual((await store.unsettledSales(T0 + 30, 10)).map((s) => s.unitId), [a, b, c].map((s) => s.unitId));
+      });
+    });
+
+    describe('archive', () => {
+      let dir: string;
+      beforeEach(() => {
+        dir = mkdtempSync(join(tmpdir(), 'dealer-archive-'));
+      });
+      afterEach(() => {
+        rmSync(dir, { recursive: true, force: true });
+      });
+
+      /** Block noel-test.0 sold out to p1, every unit but the last settled. */
+      async function soldOutBlock(store: DealerStore): Promise<Sale[]> {
+        await openTen(store);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const sales: Sale[] = [];
+        for (let i = 0; i < 10; i++) sales.push(sold(await buy(store, 'p1')));
+        for (const sale of sales.slice(0, 9)) await store.settle(sale.unitId, T0 + 500);
+        return sales;
+      }
+
+      async function archive(store: DealerStore, blockId: string): Promise<string> {
+        const sales = await store.blockSales(blockId, 0, 100);
+        const path = await writeBlockArchive(dir, blockId, 10, (async function* () {
+          for (const sale of sales) yield { sale, actions: [{ action: { type: 'auto' }, at: T0, by: 'player' }] };
+        })());
+        assert.equal(await store.markArchived(blockId, path, T0 + 1_000), true);
+        return path;
+      }
+
+      it('offers closed blocks whose every unit is settled, once their closing is old enough', async () => {
+        const store = await dealer();
+        const sales = await soldOutBlock(store);
+        assert.deepEqual(await store.archivableBlocks(T0 + 10_000), [], 'a unit is not settled');
+        await store.settle(sales[9]!.unitId, T0 + 600);
+        const closedAt = sales[9]!.soldAt;
+        assert.deepEqual(await store.archivableBlocks(closedAt - 1), [], 'closed after that');
+        assert.deepEqual(await store.archivableBlocks(closedAt), ['noel-test.0']);
+      });
+
+      it('gives the sales of a block a page at a time, with their settlement', async () => {
+        const store = await dealer();
+        const sales = await soldOutBlock(store);
+        const settled = await Promise.all(sales.map((s) => store.getSale(s.unitId)));
+        assert.deepEqual(await store.blockSales('noel-test.0', 0, 4), settled.slice(0, 4));
+        assert.deepEqual(await store.blockSales('noel-test.0', 8, 5), settled.slice(8));
+        assert.deepEqual(await store.blockSales('noel-test.1', 0, 5), []);
+        assert.deepEqual(await store.blockSales('nothing.0', 0, 5), []);
+      });
+
+      it('answers for archived units from the archive once their records are dropped', async () => {
+        const store = await dealer();
+        const sales = await soldOutBlock(store);
+        await store.settle(sales[9]!.unitId, T0 + 600);
+        const before = {
+          sales: await Promise.all(sales.map((s) => store.getSale(s.unitId))),
+          history: await store.listSales('p1', 0, 100),
+          tiers: await store.recordedTiers('noel-test.0'),
+          balance: await store.balance('p1'),
+        };
+        const path = await archive(store, 'noel-test.0');
+        assert.equal(await store.markArchived('noel-test.0', path, T0 + 2_000), false, 'archived once');
+        assert.deepEqual(await store.archivableBlocks(T0 + 10_000), []);
+        assert.deepEqual(await store.blockSales('noel-test.0', 0, 10), [], 'its records are gone');
+        assert.deepEqual(await Promise.all(sales.map((s) => store.getSale(s.unitId))), before.sales);
+        assert.deepEqual(await store.listSales('p1', 0, 100), before.history);
+        assert.deepEqual(await store.recordedTiers('noel-test.0'), before.tiers);
+        const winner = before.sales.find((s) => s!.prize > 0)!;
+        assert.deepEqual(await store.settle(winner.unitId, T0 + 3_000), { ok: true, credited: false, prize: winner.prize, balance: before.balance });
+        assert.equal((await emission(store)).blocks[0]!.archive, path);
+        // Dealing goes on in the next block.
+        assert.equal(sold(await buy(store, 'p1')).blockId, 'noel-test.1');
+      });
+
+      it('says where an archived unit lives when the archive cannot be read here', async () => {
+        const store = await dealer();
+        const sales = await soldOutBlock(store);
+        await store.settle(sales[9]!.unitId, T0 + 600);
+        const path = await archive(store, 'noel-test.0');
+        rmSync(dir, { recursive: true, force: true });
+        await assert.rejects(
+          () => store.getSale(sales[3]!.unitId),
+          (err: unknown) => err instanceof ArchiveUnreadableError && err.path === path && err.message.includes(path),
+        );
+      });
+
+      it('refuses to archive a block that is open or has units not settled', async () => {
+        const store = await dealer();
+        await soldOutBlock(store);
+        await assert.rejects(() => store.markArchived('noel-test.0', join(dir, 'x'), T0), /not settled/);
+        await assert.rejects(() => store.markArchived('noel-test.1', join(dir, 'x'), T0), /not settled/);
+        await assert.rejects(() => store.markArchived('nothing.0', join(dir, 'x'), T0));
+        assert.equal((await emission(store)).blocks[0]!.archive, undefined);
       });
     });
 

@@ -1,5 +1,10 @@
 import { strict as assert } from 'node:assert';
-import type { ActionLog } from '../../src/units/action-log';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { writeBlockArchive } from '../../src/dealer/archive';
+import type { Sale } from '../../src/dealer/types';
+import type { ActionLog, LoggedAction } from '../../src/units/action-log';
 
 /** One suite for every ActionLog implementation. */
 export function actionLogConformance(name: string, make: () => Promise<{ log: ActionLog; done: () => Promise<void> }>): void {
@@ -42,6 +47,28 @@ export function actionLogConformance(name: string, make: () => Promise<{ log: Ac
       );
       assert.equal(results.filter(Boolean).length, 1);
       assert.equal((await log.read(id)).length, 1);
+    });
+
+    it('reads archived units from their block archive once their logs are dropped', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'units-archive-'));
+      try {
+        const blockId = `${name}-archived-${++n}.0`;
+        const logs: LoggedAction[][] = [[{ action: { type: 'reveal', index: 1 }, at: 1, by: 'player' }], []];
+        for (const [p, entries] of logs.entries()) {
+          for (const [i, entry] of entries.entries()) assert.ok(await log.append(`${blockId}:${p}`, i, entry));
+        }
+        const sale = (position: number) => ({ unitId: `${blockId}:${position}`, position, tierId: 0 }) as Sale;
+        const path = await writeBlockArchive(dir, blockId, 2, (async function* () {
+          for (const [p, entries] of logs.entries()) yield { sale: sale(p), actions: entries };
+        })());
+        await log.archive(blockId, path, [`${blockId}:0`, `${blockId}:1`]);
+        assert.deepEqual(await log.read(`${blockId}:0`), logs[0]);
+        assert.deepEqual(await log.read(`${blockId}:1`), []);
+        rmSync(dir, { recursive: true, force: true });
+        await assert.rejects(() => log.read(`${blockId}:0`), new RegExp(`archived in ${path}`), 'the logs are gone from the store');
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('reads an unknown unit as an empty log', async () => {

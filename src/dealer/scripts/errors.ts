@@ -14,6 +14,7 @@ const RETURN_CODES = {
   [-7]: ['dealer/sequence_busy', 'this game and price are still selling another emission'],
   [-8]: ['dealer/unknown_emission', 'no such emission, or no such block in it'],
   [-9]: ['purchase/unfinished_unit', 'finish your unit of this game before buying another'],
+  [-10]: ['dealer/block_not_archivable', 'the block is unknown, not closed, or has units not settled'],
 } as const;
 
 type ReturnCode = keyof typeof RETURN_CODES;
