@@ -1,0 +1,69 @@
+/**
+ * `npm run archive-blocks -- --redis <url> --dir <directory> [--retention-days 30] [--prefix p]`:
+ * archives the blocks closed more than the retention ago whose every unit is settled: their
+ * units (sales, settlements, action logs) go to write-once files in the directory and Redis
+ * drops them (docs/dealer.md, "Archive"). Run it from cron on a host whose archive directory
+ * the servers can read (recall of an archived unit reads it). Prints one line per block.
+ * Exit codes: 0 ok, 2 bad command line, 3 Redis unreachable or archiving failed.
+ */
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import { RedisStore } from '../src/dealer/redis-store';
+import { archiveClosedBlocks } from '../src/units/archive-blocks';
+import { RedisActionLog } from '../src/units/redis-action-log';
+
+const USAGE = `usage: npm run archive-blocks -- --redis <url> --dir <directory> [--retention-days <n>] [--prefix <p>]
+
+  --redis <url>          Redis of the servers, e.g. redis://127.0.0.1:6379
+  --dir <directory>      the archive directory (created if missing); keep it
+  --retention-days <n>   days a closed block stays in Redis before it is archived (default 30)
+  --prefix <p>           key prefix (default: $REDIS_PREFIX, else "lottery")`;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+function usage(message: string): never {
+  console.error(`archive-blocks: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+async function main(): Promise<void> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        redis: { type: 'string' },
+        dir: { type: 'string' },
+        'retention-days': { type: 'string', default: '30' },
+        prefix: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    }));
+  } catch (err) {
+    usage((err as Error).message);
+  }
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  if (!values.redis || !values.dir) usage('give --redis and --dir');
+  const days = Number(values['retention-days']);
+  if (!Number.isFinite(days) || days < 0) usage('--retention-days must be a number of days ≥ 0');
+  const prefix = values.prefix ?? process.env['REDIS_PREFIX'] ?? 'lottery';
+
+  const redis = new Redis(values.redis, { enableAutoPipelining: true, maxRetriesPerRequest: 1 });
+  redis.on('error', () => undefined); // a failed command says why
+  try {
+    const store = new RedisStore(redis, { prefix });
+    const log = new RedisActionLog(redis, prefix);
+    const archived = await archiveClosedBlocks(store, log, { dir: values.dir, retentionMs: Math.round(days * DAY_MS), now: Date.now() });
+    for (const block of archived) console.log(`${block.blockId}: ${block.units} units archived in ${block.path}`);
+    console.log(`${archived.length} block(s) archived`);
+  } finally {
+    redis.disconnect();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`archive-blocks: ${String((err as Error)?.message ?? err)}`);
+  process.exitCode = 3;
+});
