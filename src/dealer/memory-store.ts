@@ -76,16 +76,16 @@ interface MemoryWallet {
   readonly unsettled: Set<string>;
 }
 
-/**
- * The embedded default: the whole dealer in one process's memory. Every method does its work
- * synchronously before its promise resolves, so each operation is atomic by construction.
- * Nothing survives the process.
- */
 export interface MemoryStoreOptions {
   /** As RedisStoreOptions.idempotencyWindowMs. */
   readonly idempotencyWindowMs?: number;
 }
 
+/**
+ * The embedded default: the whole dealer in one process's memory. Every change is made
+ * synchronously before its promise resolves, so each operation is atomic by construction; only
+ * reads of archived records wait (for the archive's file). Nothing survives the process.
+ */
 export class MemoryStore implements DealerStore {
   private readonly windowMs: number;
 
