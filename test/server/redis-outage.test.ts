@@ -3,7 +3,7 @@ import type { Room } from '@colyseus/sdk';
 import type { RunningServer } from '../../src/server/app';
 import { anonymous, reasonOf, eventually } from '../rooms/helpers';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
-import { RedisServer } from '../support/redis-server';
+import { RedisServer } from '../../tools/redis-server';
 
 const ENV = { JWT_SECRET: 'redis-outage-secret-of-at-least-32-chars', DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '5000', REDIS_PREFIX: 'outage', REDIS_COMMAND_TIMEOUT_MS: '1000' };
 
