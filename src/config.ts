@@ -17,13 +17,19 @@ export interface Config {
   readonly jwtSecret: string | undefined;
   /** PEM public key (RS256/ES256) of player tokens signed by the operator. */
   readonly jwtPublicKey: string | undefined;
-  /** Algorithm of JWT_PUBLIC_KEY. */
+  /** URL of the operator's JSON Web Key Set (jose's remote key set), instead of a fixed key. */
+  readonly jwtJwksUrl: string | undefined;
+  /** Algorithm of JWT_PUBLIC_KEY or of the keys of JWT_JWKS_URL. */
   readonly jwtAlgorithm: 'RS256' | 'ES256';
+  /** Tokens must carry `exp`, at most this many seconds after their `iat` (or after now). */
+  readonly tokenMaxSeconds: number;
   readonly jwtIssuer: string | undefined;
   readonly jwtAudience: string | undefined;
   /** The documented dev login that creates demo accounts (on by default in embedded mode). */
   readonly devLogin: boolean;
   readonly demoBalance: number;
+  /** Dev logins one address may make per minute. */
+  readonly devLoginPerMinute: number;
   /** A unit untouched this long is completed by the server and its prize credited. */
   readonly abandonAfterMs: number;
   readonly sweepEveryMs: number;
@@ -49,6 +55,15 @@ export interface Config {
   readonly prizesLeft: boolean;
   /** Spectators a table open to watchers takes, besides its player. */
   readonly watchersMax: number;
+  /** Origins (scheme://host[:port]) whose pages may call this server besides its own. */
+  readonly corsOrigins: readonly string[];
+  /** Largest request body, in bytes, on every route (matchmaking included). */
+  readonly maxBodyBytes: number;
+  /** Proxies in front of this server whose X-Forwarded-For is believed (0: none). */
+  readonly trustProxy: number;
+  /** Set: `/metrics` on this port of 127.0.0.1 with no token; unset: on PORT with OPERATOR_TOKEN. */
+  readonly metricsPort: number | undefined;
+  readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 }
 
 type Env = Record<string, string | undefined>;
@@ -82,6 +97,25 @@ function text(env: Env, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
+/** A comma-separated list of origins, each exactly `scheme://host[:port]` (what browsers send). */
+function origins(env: Env, name: string): string[] {
+  const raw = text(env, name);
+  if (raw === undefined) return [];
+  return raw.split(',').map((entry) => {
+    const origin = entry.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      parsed = undefined;
+    }
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new Error(`${name} must list origins like https://games.example.com, separated by commas; ${JSON.stringify(origin)} is not one`);
+    }
+    return origin;
+  });
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const redisUrl = text(env, 'REDIS_URL');
   const config: Config = {
@@ -93,11 +127,15 @@ export function loadConfig(env: Env = process.env): Config {
     publicAddress: text(env, 'PUBLIC_ADDRESS'),
     jwtSecret: text(env, 'JWT_SECRET'),
     jwtPublicKey: text(env, 'JWT_PUBLIC_KEY'),
+    jwtJwksUrl: text(env, 'JWT_JWKS_URL'),
     jwtAlgorithm: oneOf(env, 'JWT_ALGORITHM', ['RS256', 'ES256'] as const, 'RS256'),
+    tokenMaxSeconds: int(env, 'TOKEN_MAX_SECONDS', 86_400, 60, 30 * 86_400),
     jwtIssuer: text(env, 'JWT_ISSUER'),
     jwtAudience: text(env, 'JWT_AUDIENCE'),
-    devLogin: bool(env, 'DEV_LOGIN', redisUrl === undefined),
+    // On by default only where nothing else can sign tokens: embedded, without operator keys.
+    devLogin: bool(env, 'DEV_LOGIN', redisUrl === undefined && !text(env, 'JWT_PUBLIC_KEY') && !text(env, 'JWT_JWKS_URL')),
     demoBalance: int(env, 'DEMO_BALANCE_CENTS', 10_000, 0, 100_000_000),
+    devLoginPerMinute: int(env, 'DEV_LOGIN_PER_MINUTE', 10, 1, 100_000),
     abandonAfterMs: int(env, 'ABANDON_AFTER_SECONDS', 900, 1, 30 * 86_400) * 1000,
     sweepEveryMs: int(env, 'SWEEP_EVERY_SECONDS', 30, 1, 3600) * 1000,
     operatorToken: text(env, 'OPERATOR_TOKEN'),
@@ -109,18 +147,33 @@ export function loadConfig(env: Env = process.env): Config {
     feedRoomMaxClients: int(env, 'FEED_ROOM_MAX_CLIENTS', 2000, 1, 1_000_000),
     prizesLeft: bool(env, 'PRIZES_LEFT', true),
     watchersMax: int(env, 'WATCHERS_MAX', 1000, 0, 100_000),
+    corsOrigins: origins(env, 'CORS_ORIGINS'),
+    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 16_384, 256, 1_048_576),
+    trustProxy: int(env, 'TRUST_PROXY', 0, 0, 10),
+    metricsPort: env['METRICS_PORT'] ? int(env, 'METRICS_PORT', 0, 1, 65535) : undefined,
+    logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
   };
   if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) {
     throw new Error(`REDIS_URL must start with redis:// or rediss://, got ${JSON.stringify(config.redisUrl)}`);
   }
-  if (config.jwtSecret && config.jwtPublicKey) {
-    throw new Error('set JWT_SECRET or JWT_PUBLIC_KEY, not both');
+  const keySources = (['JWT_SECRET', 'JWT_PUBLIC_KEY', 'JWT_JWKS_URL'] as const).filter((name) => text(env, name) !== undefined);
+  if (keySources.length > 1) {
+    throw new Error(`tokens are verified with one key source: set one of JWT_SECRET, JWT_PUBLIC_KEY, JWT_JWKS_URL, not ${keySources.join(' and ')}`);
+  }
+  if (config.jwtJwksUrl && !/^https?:\/\//.test(config.jwtJwksUrl)) {
+    throw new Error(`JWT_JWKS_URL must be an http(s) URL, got ${JSON.stringify(config.jwtJwksUrl)}`);
+  }
+  if (config.devLogin && (config.jwtPublicKey || config.jwtJwksUrl)) {
+    throw new Error('DEV_LOGIN=true signs demo tokens with JWT_SECRET: it cannot be on when tokens come from the operator (JWT_PUBLIC_KEY or JWT_JWKS_URL)');
+  }
+  if (config.metricsPort !== undefined && config.metricsPort === config.port) {
+    throw new Error(`METRICS_PORT must differ from PORT (${config.port})`);
   }
   if (config.jwtSecret && config.jwtSecret.length < 32) {
     throw new Error('JWT_SECRET must be at least 32 characters');
   }
-  if (config.redisUrl && !config.jwtSecret && !config.jwtPublicKey) {
-    throw new Error('with REDIS_URL, set JWT_SECRET or JWT_PUBLIC_KEY: tokens must outlive a restart');
+  if (config.redisUrl && keySources.length === 0) {
+    throw new Error('with REDIS_URL, set JWT_SECRET, JWT_PUBLIC_KEY or JWT_JWKS_URL: tokens must outlive a restart');
   }
   return config;
 }

@@ -21,8 +21,30 @@ describe('config', () => {
     assert.throws(() => loadConfig({ DEV_LOGIN: 'maybe' }), /DEV_LOGIN must be true or false/);
     assert.throws(() => loadConfig({ REDIS_URL: 'localhost:6379' }), /REDIS_URL must start with redis:\/\//);
     assert.throws(() => loadConfig({ JWT_SECRET: 'short' }), /at least 32/);
-    assert.throws(() => loadConfig({ REDIS_URL: 'redis://h:1' }), /set JWT_SECRET or JWT_PUBLIC_KEY/);
+    assert.throws(() => loadConfig({ REDIS_URL: 'redis://h:1' }), /set JWT_SECRET, JWT_PUBLIC_KEY or JWT_JWKS_URL/);
     assert.throws(() => loadConfig({ JWT_ALGORITHM: 'none' }), /JWT_ALGORITHM must be one of/);
     assert.throws(() => loadConfig({ FEED_BATCH_MS: '5001' }), /FEED_BATCH_MS must be between 0 and 5000/);
+  });
+
+  it('refuses contradictory settings at start with a sentence', () => {
+    const pem = '-----BEGIN PUBLIC KEY-----\\nMFkw\\n-----END PUBLIC KEY-----';
+    assert.throws(() => loadConfig({ DEV_LOGIN: 'true', JWT_PUBLIC_KEY: pem }), /DEV_LOGIN=true signs demo tokens with JWT_SECRET/);
+    assert.throws(() => loadConfig({ DEV_LOGIN: 'true', JWT_JWKS_URL: 'https://id.example/jwks.json' }), /DEV_LOGIN=true/);
+    assert.throws(() => loadConfig({ JWT_PUBLIC_KEY: pem, JWT_JWKS_URL: 'https://id.example/jwks.json' }), /one key source/);
+    assert.throws(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), JWT_JWKS_URL: 'https://id.example/jwks.json' }), /one key source/);
+    assert.throws(() => loadConfig({ METRICS_PORT: '2567' }), /METRICS_PORT must differ from PORT/);
+    assert.throws(() => loadConfig({ CORS_ORIGINS: '*' }), /CORS_ORIGINS must list origins/);
+    assert.throws(() => loadConfig({ CORS_ORIGINS: 'https://a.example/page' }), /CORS_ORIGINS must list origins/);
+  });
+
+  it('keeps the dev login off by default when tokens come from the operator', () => {
+    assert.equal(loadConfig({ JWT_JWKS_URL: 'https://id.example/jwks.json' }).devLogin, false);
+  });
+
+  it('reads the allowed origins and the edge limits', () => {
+    const config = loadConfig({ CORS_ORIGINS: 'https://a.example, http://localhost:5173', MAX_BODY_BYTES: '2048' });
+    assert.deepEqual(config.corsOrigins, ['https://a.example', 'http://localhost:5173']);
+    assert.equal(config.maxBodyBytes, 2048);
+    assert.equal(config.tokenMaxSeconds, 86_400);
   });
 });

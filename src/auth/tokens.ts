@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { SignJWT, errors, importSPKI, jwtVerify, type JWTVerifyOptions } from 'jose';
+import { SignJWT, createRemoteJWKSet, errors, importSPKI, jwtVerify, type JWTVerifyOptions } from 'jose';
 import type { Config } from '../config';
+import { normalizePseudonym } from './pseudonym';
 
 /** Who a verified token says the caller is. `pseudonym` is what spectators may see. */
 export interface Player {
@@ -15,13 +16,15 @@ export class AuthError extends Error {
 }
 
 const PLAYER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
-const PSEUDONYM = /^[\p{L}\p{N} _.-]{1,32}$/u;
 const ANONYMOUS = 'Anonymous';
 type VerifyKey = Parameters<typeof jwtVerify>[1];
 
 /**
- * Player tokens are JWTs: `sub` is the player id, `name` an optional pseudonym. Verified with
- * `jose` against the configured key: HS256 secret, or an RS256/ES256 public key of the operator.
+ * Player tokens are JWTs: `sub` is the player id, `name` an optional pseudonym, `exp` required
+ * and at most `TOKEN_MAX_SECONDS` after `iat` (or after now, without `iat`): a stolen token dies.
+ * Verified with `jose` against the configured key: HS256 secret, an RS256/ES256 public key of
+ * the operator, or the operator's JSON Web Key Set (fetched and cached by jose, refetched on an
+ * unknown key id).
  */
 export class TokenVerifier {
   private constructor(
@@ -29,21 +32,26 @@ export class TokenVerifier {
     private readonly options: JWTVerifyOptions,
     /** Present only with an HS256 secret: the dev login signs its demo tokens with it. */
     private readonly signingSecret: Uint8Array | undefined,
+    private readonly maxSeconds: number,
   ) {}
 
   static async fromConfig(config: Config): Promise<TokenVerifier> {
-    const options: JWTVerifyOptions = {};
+    const options: JWTVerifyOptions = { requiredClaims: ['exp'] };
     if (config.jwtIssuer) options.issuer = config.jwtIssuer;
     if (config.jwtAudience) options.audience = config.jwtAudience;
     if (config.jwtPublicKey) {
       // Environment variables often carry PEM newlines as "\n".
       const pem = config.jwtPublicKey.replace(/\\n/g, '\n');
       const key = await importSPKI(pem, config.jwtAlgorithm);
-      return new TokenVerifier(key, { ...options, algorithms: [config.jwtAlgorithm] }, undefined);
+      return new TokenVerifier(key, { ...options, algorithms: [config.jwtAlgorithm] }, undefined, config.tokenMaxSeconds);
+    }
+    if (config.jwtJwksUrl) {
+      const keys = createRemoteJWKSet(new URL(config.jwtJwksUrl));
+      return new TokenVerifier(keys, { ...options, algorithms: [config.jwtAlgorithm] }, undefined, config.tokenMaxSeconds);
     }
     // Embedded mode without a configured secret: a fresh one, so tokens die with the process.
     const secret = new TextEncoder().encode(config.jwtSecret ?? randomBytes(32).toString('hex'));
-    return new TokenVerifier(secret, { ...options, algorithms: ['HS256'] }, secret);
+    return new TokenVerifier(secret, { ...options, algorithms: ['HS256'] }, secret, config.tokenMaxSeconds);
   }
 
   async verify(token: unknown): Promise<Player> {
@@ -56,14 +64,17 @@ export class TokenVerifier {
       ({ payload } = await jwtVerify(token, this.key, this.options));
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new AuthError('auth/expired', 'the token has expired');
+      if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'exp') throw new AuthError('auth/invalid', 'the token must carry an expiry (exp)');
       if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) throw new AuthError('auth/malformed', 'the token is not a valid JWT');
       throw new AuthError('auth/invalid', 'the token could not be verified');
     }
+    const from = typeof payload.iat === 'number' ? payload.iat : Date.now() / 1000;
+    if (payload.exp! - from > this.maxSeconds) throw new AuthError('auth/invalid', 'the token lives longer than this server accepts');
     const sub = payload.sub;
     if (typeof sub !== 'string' || !PLAYER_ID.test(sub)) throw new AuthError('auth/invalid', 'the token has no valid subject');
     // Spectators see the pseudonym: without a valid `name`, nothing derived from the account.
-    const name = typeof payload['name'] === 'string' && PSEUDONYM.test(payload['name']) ? payload['name'] : ANONYMOUS;
-    return { playerId: sub, pseudonym: name };
+    const name = typeof payload['name'] === 'string' ? normalizePseudonym(payload['name']) : undefined;
+    return { playerId: sub, pseudonym: name ?? ANONYMOUS };
   }
 
   /** Signs a demo token (dev login); only possible with an HS256 secret. */
@@ -73,13 +84,9 @@ export class TokenVerifier {
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(player.playerId)
       .setIssuedAt()
-      .setExpirationTime(`${ttlSeconds}s`);
+      .setExpirationTime(`${Math.min(ttlSeconds, this.maxSeconds)}s`);
     if (this.options.issuer) jwt = jwt.setIssuer(this.options.issuer as string);
     if (this.options.audience) jwt = jwt.setAudience(this.options.audience as string);
     return jwt.sign(this.signingSecret);
   }
-}
-
-export function isValidPseudonym(name: string): boolean {
-  return PSEUDONYM.test(name);
 }

@@ -17,6 +17,7 @@ import { Sweeper } from '../rooms/sweeper';
 import { feedRoomType, tableRoomType } from '../rooms/room-types';
 import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
+import { finishExpress, guardHttpServer, prepareExpress } from './edge';
 import { observed } from './observed';
 import { mountRoutes } from './routes';
 import type { Services } from './services';
@@ -137,7 +138,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ...(config.publicAddress ? { publicAddress: config.publicAddress } : {}),
     gracefullyShutdown: false,
     greet: false,
-    express: (app) => mountRoutes(app, services),
+    express: (app) => {
+      prepareExpress(app, config.trustProxy);
+      mountRoutes(app, services);
+      finishExpress(app, (err) => log(`http: ${String(err)}`));
+    },
   });
   const { maxMessagesPerSecond, watchersMax } = config;
   server.define('table', tableRoomType({ verifier, play, feed, seats, catalog: gameCatalog(), maxMessagesPerSecond, watchersMax }));
@@ -150,6 +155,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     prizesLeft: config.prizesLeft,
   }));
   await server.listen(config.port, config.host);
+  guardHttpServer(server.transport.server!, config);
   const address = (server.transport.server?.address() ?? null) as { port: number } | null;
   const port = address?.port ?? config.port;
 

@@ -1,9 +1,11 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import express, { type Application, type Request, type Response } from 'express';
 import { z } from 'zod';
-import { AuthError, isValidPseudonym, type Player } from '../auth/tokens';
+import { normalizePseudonym } from '../auth/pseudonym';
+import { AuthError, type Player } from '../auth/tokens';
 import { blocksReport, verifyBlockReport } from '../dealer/operator-report';
 import { toHistoryLine } from '../play/recall';
+import { RateLimiter } from './rate-limit';
 import { mountSpectatorRoutes } from './spectator-routes';
 import type { Services } from './services';
 
@@ -56,11 +58,15 @@ export function mountRoutes(app: Application, services: Services): void {
     res.json({ ok: true, mode: services.config.redisUrl ? 'redis' : 'embedded' });
   });
 
+  // Each dev login funds an account: a few per address and minute.
+  const devLogins = new RateLimiter(services.config.devLoginPerMinute, 60_000, Date.now);
   app.post('/auth/dev-login', wrap(async (req, res) => {
     if (!services.config.devLogin) return fail(res, 404, 'auth/dev_login_off', 'the dev login is off on this server');
-    const name: unknown = req.body?.name;
-    if (typeof name !== 'string' || !isValidPseudonym(name)) {
-      return fail(res, 400, 'auth/malformed', 'give a name: 1–32 letters, digits, spaces, _ . -');
+    if (!devLogins.take(req.ip ?? 'unknown')) return fail(res, 429, 'auth/rate_limited', 'too many dev logins from this address: wait a minute');
+    const raw: unknown = req.body?.name;
+    const name = typeof raw === 'string' ? normalizePseudonym(raw) : undefined;
+    if (name === undefined) {
+      return fail(res, 400, 'auth/malformed', 'give a name: 1–32 letters of one alphabet, digits, spaces, _ . -');
     }
     const player: Player = { playerId: `demo-${randomUUID()}`, pseudonym: name };
     await services.dealer.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, Date.now());

@@ -1,0 +1,156 @@
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { matchMaker } from '@colyseus/core';
+import type { Application, NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+
+/**
+ * The HTTP edge, in front of every route (ours through express, Colyseus's own matchmaking
+ * router): security headers, CORS from an allow-list, body size limits, and one JSON shape for
+ * every error, `{ error: { code, message } }`, with no stack trace and no path.
+ */
+
+export interface EdgeOptions {
+  /** Origins allowed besides the server's own (`CORS_ORIGINS`). */
+  readonly corsOrigins: readonly string[];
+  readonly maxBodyBytes: number;
+}
+
+/** A fault the edge found in a request, answered before any route sees it. */
+interface Refusal {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+const securityHeaders = helmet({
+  contentSecurityPolicy: {
+    useDefaults: false,
+    // The page served at `/` loads its own scripts and talks to this server only ('self'
+    // includes its WebSocket); plain http stays usable in development (no upgrade directive).
+    directives: {
+      defaultSrc: ["'self'"],
+      connectSrc: ["'self'"],
+      imgSrc: ["'self'", 'data:'],
+      styleSrc: ["'self'"],
+      objectSrc: ["'none'"],
+      baseUri: ["'none'"],
+      frameAncestors: ["'none'"],
+    },
+  },
+  strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
+  frameguard: { action: 'deny' },
+  referrerPolicy: { policy: 'no-referrer' },
+});
+
+export function sendError(res: ServerResponse, status: number, code: string, message: string): void {
+  const body = JSON.stringify({ error: { code, message } });
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Same host as the request: the page this server serves calling it back. */
+function isOwnOrigin(origin: string, req: IncomingMessage): boolean {
+  try {
+    return new URL(origin).host === req.headers.host;
+  } catch {
+    return false;
+  }
+}
+
+function bodyRefusal(req: IncomingMessage, maxBodyBytes: number): Refusal | undefined {
+  const length = req.headers['content-length'];
+  if (length !== undefined) {
+    if (Number(length) > maxBodyBytes) return { status: 413, code: 'request/too_large', message: `request bodies are limited to ${maxBodyBytes} bytes` };
+    return undefined;
+  }
+  // A streamed body has no length to check before it is read: send its length.
+  if (req.headers['transfer-encoding'] !== undefined && BODY_METHODS.has(req.method ?? '')) {
+    return { status: 411, code: 'request/length_required', message: 'send the body with a Content-Length' };
+  }
+  return undefined;
+}
+
+/**
+ * Puts the edge in front of every `request` listener of `server` (Colyseus's router and the
+ * express app). Call it once the server listens (Colyseus binds its routes in `listen`).
+ */
+export function guardHttpServer(server: HttpServer, options: EdgeOptions): void {
+  // Colyseus answers CORS by echoing any Origin with credentials: the edge answers instead.
+  const colyseusCors = matchMaker.controller.DEFAULT_CORS_HEADERS as Record<string, string>;
+  for (const header of Object.keys(colyseusCors)) delete colyseusCors[header];
+  matchMaker.controller.getCorsHeaders = () => ({});
+
+  const allowed = new Set(options.corsOrigins);
+  const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  server.removeAllListeners('request');
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    securityHeaders(req, res, () => {
+      const origin = req.headers.origin;
+      const corsAllowed = origin !== undefined && (allowed.has(origin) || isOwnOrigin(origin, req));
+      if (corsAllowed) {
+        res.setHeader('Access-Control-Allow-Origin', origin);
+        // The Colyseus SDK sends its requests with credentials.
+        res.setHeader('Access-Control-Allow-Credentials', 'true');
+      }
+      res.setHeader('Vary', 'Origin');
+      if (req.method === 'OPTIONS') {
+        if (!corsAllowed) return sendError(res, 403, 'cors/origin_not_allowed', 'this origin may not call this server');
+        res.writeHead(204, {
+          'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+          'Access-Control-Allow-Headers': 'Content-Type, Authorization',
+          'Access-Control-Max-Age': '600',
+        });
+        return void res.end();
+      }
+      const refusal = bodyRefusal(req, options.maxBodyBytes);
+      if (refusal) {
+        // Nothing of the body is read: the connection closes after the answer.
+        res.setHeader('Connection', 'close');
+        sendError(res, refusal.status, refusal.code, refusal.message);
+        return void req.destroy();
+      }
+      for (const listener of listeners) listener.call(server, req, res);
+    });
+  });
+}
+
+/** Express settings of the edge: before any route. */
+export function prepareExpress(app: Application, trustProxy: number): void {
+  app.disable('x-powered-by');
+  // req.ip (the dev login's rate limit) is the client's, not the proxy's, behind `trustProxy` proxies.
+  app.set('trust proxy', trustProxy);
+}
+
+/** What the body parser and routes throw, as a status, a code and a sentence. */
+function describeError(err: unknown): Refusal | undefined {
+  const e = err as { type?: unknown; status?: unknown };
+  switch (e?.type) {
+    case 'entity.parse.failed':
+      return { status: 400, code: 'request/malformed_json', message: 'the request body is not valid JSON' };
+    case 'entity.too.large':
+      return { status: 413, code: 'request/too_large', message: 'the request body is too large' };
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return { status: 415, code: 'request/unsupported_encoding', message: 'send the body as UTF-8 JSON' };
+  }
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+    return { status: e.status, code: 'request/invalid', message: 'the request could not be read' };
+  }
+  return undefined;
+}
+
+/** After every route: a JSON 404 and the one error handler (express's own prints stacks). */
+export function finishExpress(app: Application, logError: (err: unknown) => void): void {
+  app.use((_req: Request, res: Response) => {
+    sendError(res, 404, 'request/not_found', 'no such route');
+  });
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const known = describeError(err);
+    if (!known) logError(err);
+    if (res.headersSent) return void res.end();
+    const { status, code, message } = known ?? { status: 500, code: 'server/error', message: 'internal error' };
+    sendError(res, status, code, message);
+  });
+}

@@ -1,0 +1,33 @@
+import { strict as assert } from 'node:assert';
+import { normalizePseudonym } from '../../src/auth/pseudonym';
+
+describe('pseudonyms', () => {
+  it('keeps plain names of one writing system as they are', () => {
+    for (const name of ['Alice', 'Jean-Luc 2', 'bob_the.builder', 'Ζωή', 'Мария', 'ゆき子', '김민준', 'Élodie']) {
+      assert.equal(normalizePseudonym(name), name);
+    }
+  });
+
+  it('normalizes compatibility forms, trims and collapses spaces', () => {
+    assert.equal(normalizePseudonym('Ａｌｉｃｅ'), 'Alice');
+    assert.equal(normalizePseudonym('  Alice  '), 'Alice');
+    assert.equal(normalizePseudonym('Alice\u00A0\u00A0Smith'), 'Alice Smith');
+    assert.equal(normalizePseudonym('Ele\u0301onore'), 'Eléonore'.normalize('NFKC'));
+  });
+
+  it('refuses a lone space, an empty name and names too long', () => {
+    for (const name of [' ', '', '\u3000', 'a'.repeat(33)]) assert.equal(normalizePseudonym(name), undefined, JSON.stringify(name));
+  });
+
+  it('refuses look-alike letters from another script', () => {
+    assert.equal(normalizePseudonym('\u0410lice'), undefined, 'Cyrillic А in a Latin name');
+    assert.equal(normalizePseudonym('Alic\u0435'), undefined, 'Cyrillic е in a Latin name');
+    assert.equal(normalizePseudonym('\u0391lice'), undefined, 'Greek Α in a Latin name');
+  });
+
+  it('refuses invisible, control and markup characters', () => {
+    for (const name of ['Al\u200Bice', 'Alice\u200D', '\u202EecilA', 'Al\tice', 'A\u0000', '\u3164', 'Alice\u3164', '<b>Alice</b>', 'Alice"', 'x\u0301\u0301\u0301']) {
+      assert.equal(normalizePseudonym(name), undefined, JSON.stringify(name));
+    }
+  });
+});
