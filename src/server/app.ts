@@ -19,6 +19,7 @@ import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
 import { finishExpress, guardHttpServer, prepareExpress } from './edge';
 import { observed } from './observed';
+import { mountReadiness, ReadinessProbe, redisWarnings } from './readiness';
 import { mountRoutes } from './routes';
 import type { Services } from './services';
 
@@ -91,6 +92,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     dealer = new MemoryStore();
     actions = new MemoryActionLog();
   }
+  if (redis) for (const warning of await redisWarnings(redis)) log(`warning: ${warning}`);
   if (redis) {
     // Printing blocks at start is bulk work (megabytes per block, seconds of CPU): it goes
     // through a connection of its own, without the command timeout meant for play.
@@ -105,6 +107,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } else {
     await openMissingEmissions(dealer, config.emissionBlocks, now());
   }
+  const readiness = new ReadinessProbe(redis);
   // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub.
   const presence: Presence = config.redisUrl ? new RedisPresence(connectRedis(config, log, 'presence')) : new LocalPresence();
   const feed = new WinFeed(presence, dealer, {
@@ -140,6 +143,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     greet: false,
     express: (app) => {
       prepareExpress(app, config.trustProxy);
+      mountReadiness(app, readiness);
       mountRoutes(app, services);
       finishExpress(app, (err) => log(`http: ${String(err)}`));
     },
@@ -177,6 +181,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     services,
     stop() {
       stopping ??= (async () => {
+        readiness.drain();
         clearInterval(sweeping);
         await server.gracefullyShutdown(false);
         await feed.close();
