@@ -30,6 +30,7 @@ import type {
   EmissionInfo,
   JournalEntry,
   JournalKind,
+  WithdrawResult,
   OpenEmissionRequest,
   PlayerId,
   PurchaseRequest,
@@ -266,6 +267,16 @@ export class MemoryStore implements DealerStore {
       this.post(wallet, 'deposit', amount, ref, now);
     }
     return wallet.balance;
+  }
+
+  async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
+    assertDeposit(playerId, amount, ref, now);
+    const wallet = this.walletOf(playerId);
+    if (wallet.deposits.has(ref)) return { ok: true, balance: wallet.balance, replayed: true };
+    if (wallet.balance < amount) return { ok: false, code: 'wallet/insufficient_funds', message: 'the balance is below the amount', balance: wallet.balance };
+    wallet.deposits.add(ref);
+    this.post(wallet, 'withdrawal', -amount, ref, now);
+    return { ok: true, balance: wallet.balance, replayed: false };
   }
 
   async balance(playerId: PlayerId): Promise<Cents> {

@@ -29,6 +29,7 @@ import { buildSale, decodeJournalLine, decodeSale } from './records';
 import { archiveBlock } from './scripts/archive-block';
 import { defineDealerScripts, type DealerRunScript } from './scripts/commands';
 import { deposit } from './scripts/deposit';
+import { withdraw } from './scripts/withdraw';
 import { DealerScriptError } from './scripts/errors';
 import { openEmission } from './scripts/open-emission';
 import { purchaseUnits, type BatchedPurchase, type PurchaseUnitResult } from './scripts/purchase-units';
@@ -46,6 +47,7 @@ import type {
   PurchaseResult,
   Sale,
   SettleResult,
+  WithdrawResult,
 } from './types';
 
 export interface RedisStoreOptions {
@@ -418,6 +420,11 @@ export class RedisStore implements DealerStore {
     assertDeposit(playerId, amount, ref, now);
     const keys = this.keys.player(playerId);
     return deposit(this.run, keys, { amount, ref, now });
+  }
+
+  async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
+    assertDeposit(playerId, amount, ref, now);
+    return withdraw(this.run, this.keys.player(playerId), { amount, ref, now });
   }
 
   async balance(playerId: PlayerId): Promise<Cents> {

@@ -110,16 +110,20 @@ export type SettleResult =
   | { readonly ok: true; readonly credited: boolean; readonly prize: Cents; readonly balance: Cents }
   | { readonly ok: false; readonly code: 'settle/unknown_unit'; readonly message: string };
 
-export type JournalKind = 'deposit' | 'stake' | 'prize';
+export type JournalKind = 'deposit' | 'withdrawal' | 'stake' | 'prize';
+
+export type WithdrawResult =
+  | { readonly ok: true; readonly balance: Cents; readonly replayed: boolean }
+  | { readonly ok: false; readonly code: 'wallet/insufficient_funds'; readonly message: string; readonly balance: Cents };
 
 /** One line of a player's append-only journal: every debit and credit, in order. */
 export interface JournalEntry {
   readonly seq: number;
   readonly kind: JournalKind;
-  /** Signed: stakes are negative. */
+  /** Signed: stakes and withdrawals are negative. */
   readonly amount: Cents;
   readonly balance: Cents;
-  /** The unit for stakes and prizes; the deposit's reference for deposits. */
+  /** The unit for stakes and prizes; the reference of deposits and withdrawals. */
   readonly ref: string;
   readonly at: number;
 }
@@ -175,6 +179,11 @@ export interface DealerStore {
   markArchived(blockId: string, path: string, now: number): Promise<boolean>;
   /** Idempotent on `ref`: the same deposit twice credits once. */
   deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents>;
+  /**
+   * Debits `amount` once per `ref` (idempotent, as deposits; a withdrawal's ref must differ from
+   * every deposit's), refused when the balance would go below zero.
+   */
+  withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult>;
   balance(playerId: PlayerId): Promise<Cents>;
   journal(playerId: PlayerId): Promise<JournalEntry[]>;
   close(): Promise<void>;

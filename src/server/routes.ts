@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { normalizePseudonym } from '../auth/pseudonym';
 import { AuthError, type Player } from '../auth/tokens';
 import { blocksReport, verifyBlockReport } from '../dealer/operator-report';
+import { isPlayerId } from '../dealer/identifiers';
 import { toHistoryLine } from '../play/recall';
+import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
 import { RateLimiter } from './rate-limit';
 import { mountSpectatorRoutes } from './spectator-routes';
 import type { Services } from './services';
@@ -14,6 +16,12 @@ const HISTORY_QUERY = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
+
+const FUNDING_REQUEST = z.object({
+  /** Whole cents, at most 10 million euros at once. */
+  amount: z.number().int().min(1).max(1_000_000_000),
+  requestId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
+}).strict();
 
 function fail(res: Response, status: number, code: string, message: string): void {
   res.status(status).json({ error: { code, message } });
@@ -96,6 +104,40 @@ export function mountRoutes(app: Application, services: Services): void {
     const report = await verifyBlockReport(services.dealer, blockId);
     if (!report) return fail(res, 404, 'blocks/not_found', `no block ${blockId}`);
     res.json(report);
+  }));
+
+  // Wallet funding by the operator: idempotent per request id, journaled, never below zero.
+  const funding: WalletFunding = new DealerWalletFunding(services.dealer);
+  for (const operation of ['deposit', 'withdraw'] as const) {
+    app.post(`/admin/wallets/:playerId/${operation}`, wrap(async (req, res) => {
+      if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
+      const playerId = String(req.params['playerId']);
+      if (!isPlayerId(playerId)) return fail(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
+      const body = FUNDING_REQUEST.safeParse(req.body);
+      if (!body.success) return fail(res, 400, 'wallet/malformed', 'give { amount: whole cents ≥ 1, requestId: 1–64 of A-Z a-z 0-9 _ - }');
+      const { amount, requestId } = body.data;
+      const result = await funding[operation](playerId, amount, requestId, Date.now());
+      if (!result.ok) return fail(res, 409, result.code, result.message);
+      res.json({ playerId, balance: result.balance, entry: result.entry });
+    }));
+  }
+
+  app.get('/admin/wallets/:playerId', wrap(async (req, res) => {
+    if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
+    const playerId = String(req.params['playerId']);
+    if (!isPlayerId(playerId)) return fail(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
+    res.json({ playerId, balance: await funding.balance(playerId), journal: await funding.journal(playerId) });
+  }));
+
+  // A player's own wallet: its balance and its journal, newest first.
+  app.get('/wallet', wrap(async (req, res) => {
+    const player = await playerOf(req, res, services);
+    if (!player) return;
+    const query = HISTORY_QUERY.safeParse(req.query);
+    if (!query.success) return fail(res, 400, 'history/malformed', 'offset and limit must be whole numbers (limit 1–100)');
+    const journal = (await funding.journal(player.playerId)).reverse();
+    const { offset, limit } = query.data;
+    res.json({ balance: await funding.balance(player.playerId), journal: journal.slice(offset, offset + limit) });
   }));
 
   app.get('/history/:unitId', wrap(async (req, res) => {

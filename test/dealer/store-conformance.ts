@@ -542,6 +542,32 @@ export function storeConformance(name: string, open: StoreFactory): void {
         await assert.rejects(() => store.deposit('p1', 100, 'bad|ref', T0));
       });
 
+      it('debits a withdrawal once per reference, journaled, and never below zero', async () => {
+        const store = await dealer();
+        await store.deposit('p1', 500, 'd1', T0);
+        assert.deepEqual(await store.withdraw('p1', 200, 'w1', T0 + 1), { ok: true, balance: 300, replayed: false });
+        assert.deepEqual(await store.withdraw('p1', 200, 'w1', T0 + 2), { ok: true, balance: 300, replayed: true });
+        assert.deepEqual(await store.withdraw('p1', 301, 'w2', T0 + 3), { ok: false, code: 'wallet/insufficient_funds', message: 'the balance is below the amount', balance: 300 });
+        assert.deepEqual(await store.withdraw('p1', 300, 'w2', T0 + 4), { ok: true, balance: 0, replayed: false });
+        assert.deepEqual(await store.journal('p1'), [
+          { seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 },
+          { seq: 2, kind: 'withdrawal', amount: -200, balance: 300, ref: 'w1', at: T0 + 1 },
+          { seq: 3, kind: 'withdrawal', amount: -300, balance: 0, ref: 'w2', at: T0 + 4 },
+        ]);
+        assert.equal(await store.balance('p1'), 0);
+        await assert.rejects(() => store.withdraw('p1', 0, 'w3', T0));
+        await assert.rejects(() => store.withdraw('p1', 2.5, 'w3', T0));
+        await assert.rejects(() => store.withdraw('p1', 1, 'bad|ref', T0));
+      });
+
+      it('withdraws once when the same withdrawal is in flight many times at once', async () => {
+        const stores = await dealers(2);
+        await stores[0]!.deposit('p1', 1_000, 'd1', T0);
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % 2]!.withdraw('p1', 300, 'w1', T0)));
+        assert.equal(results.filter((r) => r.ok && !r.replayed).length, 1);
+        assert.equal(await stores[1]!.balance('p1'), 700);
+      });
+
       it('starts every player at zero with an empty journal', async () => {
         const store = await dealer();
         assert.equal(await store.balance('nobody'), 0);

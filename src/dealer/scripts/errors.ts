@@ -15,6 +15,7 @@ const RETURN_CODES = {
   [-8]: ['dealer/unknown_emission', 'no such emission, or no such block in it'],
   [-9]: ['purchase/unfinished_unit', 'finish your unit of this game before buying another'],
   [-10]: ['dealer/block_not_archivable', 'the block is unknown, not closed, or has units not settled'],
+  [-11]: ['wallet/insufficient_funds', 'the balance is below the amount'],
 } as const;
 
 type ReturnCode = keyof typeof RETURN_CODES;
