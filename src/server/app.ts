@@ -1,3 +1,4 @@
+import type { Server as HttpServer } from 'node:http';
 import { LocalPresence, Server, type Presence } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
@@ -19,13 +20,17 @@ import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
 import { finishExpress, guardHttpServer, prepareExpress } from './edge';
 import { observed } from './observed';
+import { colyseusLogger, createLogger, type Logger } from './logger';
+import { listenMetrics, Metrics } from './metrics';
+import { ObservedDealer } from './observed-dealer';
 import { mountReadiness, ReadinessProbe, redisWarnings } from './readiness';
-import { mountRoutes } from './routes';
+import { isOperator, mountRoutes } from './routes';
 import type { Services } from './services';
 
 export interface RunningServer {
   readonly port: number;
   readonly services: Services;
+  readonly metrics: Metrics;
   /** Graceful stop: rooms finish what is in flight, units in progress stay resumable. */
   stop(): Promise<void>;
 }
@@ -50,49 +55,54 @@ async function openMissingEmissions(dealer: DealerStore, blockCount: number, now
  * after reconnecting, then fails; reconnection goes on forever, every 100 ms to 1 s, so play
  * resumes by itself when Redis is back.
  */
-function connectRedis(config: Config, log: (line: string) => void, role: string): Redis {
+function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: string): Redis {
   const redis = new Redis(config.redisUrl!, {
     commandTimeout: config.redisCommandTimeoutMs,
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
   });
+  metrics.watchRedis(redis);
   // An outage is reported once when it starts and once when it ends, not at every retry.
   let down = false;
   redis.on('error', (err: Error) => {
-    if (!down) log(`redis (${role}) unreachable: ${err.message}`);
+    if (!down) logger.warn({ role, err }, 'redis unreachable');
     down = true;
   });
   redis.on('ready', () => {
-    if (down) log(`redis (${role}) back`);
+    if (down) logger.info({ role }, 'redis back');
     down = false;
   });
   return redis;
 }
 
-/** Stores a test may give instead of those the configuration names. */
+/** What a test may give instead of what the configuration names. */
 export interface StartOptions {
-  readonly log?: (line: string) => void;
+  /** Default: JSON lines on stdout at LOG_LEVEL. */
+  readonly logger?: Logger;
   readonly stores?: { readonly dealer: DealerStore; readonly actions: ActionLog };
 }
 
 /** Builds the stores, opens the emissions, and starts Colyseus with its rooms and HTTP routes. */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const log = options.log ?? console.log;
+  const logger = options.logger ?? createLogger(config.logLevel);
   const now = () => Date.now();
-  let dealer: DealerStore;
+  const log = (line: string) => logger.info(line);
+  const metrics = new Metrics();
+  let store: DealerStore;
   let actions: ActionLog;
   let redis: Redis | undefined;
   if (options.stores) {
-    ({ dealer, actions } = options.stores);
+    ({ dealer: store, actions } = options.stores);
   } else if (config.redisUrl) {
-    redis = connectRedis(config, log, 'stores');
-    dealer = new RedisStore(redis, { prefix: config.redisPrefix });
+    redis = connectRedis(config, logger, metrics, 'stores');
+    store = new RedisStore(redis, { prefix: config.redisPrefix });
     actions = new RedisActionLog(redis, config.redisPrefix);
   } else {
-    dealer = new MemoryStore();
+    store = new MemoryStore();
     actions = new MemoryActionLog();
   }
-  if (redis) for (const warning of await redisWarnings(redis)) log(`warning: ${warning}`);
+  const dealer: DealerStore = new ObservedDealer(store, metrics, logger);
+  if (redis) for (const warning of await redisWarnings(redis)) logger.warn(warning);
   if (redis) {
     // Printing blocks at start is bulk work (megabytes per block, seconds of CPU): it goes
     // through a connection of its own, without the command timeout meant for play.
@@ -109,7 +119,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const readiness = new ReadinessProbe(redis);
   // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub.
-  const presence: Presence = config.redisUrl ? new RedisPresence(connectRedis(config, log, 'presence')) : new LocalPresence();
+  const presence: Presence = config.redisUrl ? new RedisPresence(connectRedis(config, logger, metrics, 'presence')) : new LocalPresence();
   const feed = new WinFeed(presence, dealer, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,
@@ -129,7 +139,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const reportOutage = (method: string, err: unknown) => {
     if (now() - lastReported < 10_000) return;
     lastReported = now();
-    log(`colyseus ${method}: ${(err as Error)?.message ?? String(err)}`);
+    logger.warn({ method, err }, 'colyseus presence or driver failed');
   };
   const server = new Server({
     transport: new WebSocketTransport(),
@@ -137,15 +147,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Colyseus shuts its presence down before the feed has published what the last rooms
     // showed: it gets a view whose shutdown waits for `stop()` below.
     presence: observed(Object.create(presence, { shutdown: { value: () => undefined, configurable: true } }) as Presence, reportOutage),
-    ...(config.redisUrl ? { driver: observed(new RedisDriver(connectRedis(config, log, 'driver')), reportOutage) } : {}),
+    ...(config.redisUrl ? { driver: observed(new RedisDriver(connectRedis(config, logger, metrics, 'driver')), reportOutage) } : {}),
     ...(config.publicAddress ? { publicAddress: config.publicAddress } : {}),
     gracefullyShutdown: false,
     greet: false,
+    logger: colyseusLogger(logger),
     express: (app) => {
       prepareExpress(app, config.trustProxy);
       mountReadiness(app, readiness);
+      // Without a port of its own, /metrics is for the operator token.
+      if (config.metricsPort === undefined) {
+        app.get('/metrics', (req, res, next) => {
+          if (!isOperator(req, services)) return void res.status(401).json({ error: { code: 'auth/operator_only', message: 'operator token required' } });
+          metrics.registry.metrics().then((text) => res.type(metrics.registry.contentType).send(text), next);
+        });
+      }
       mountRoutes(app, services);
-      finishExpress(app, (err) => log(`http: ${String(err)}`));
+      finishExpress(app, (err) => logger.error({ err }, 'request failed'));
     },
   });
   const { maxMessagesPerSecond, watchersMax } = config;
@@ -160,29 +178,32 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }));
   await server.listen(config.port, config.host);
   guardHttpServer(server.transport.server!, config);
+  const metricsServer: HttpServer | undefined = config.metricsPort === undefined ? undefined : await listenMetrics(metrics, config.metricsPort);
   const address = (server.transport.server?.address() ?? null) as { port: number } | null;
   const port = address?.port ?? config.port;
 
   const sweeper = new Sweeper(play, feed, seats, config.abandonAfterMs, now);
   await sweeper.settleStranded();
   const sweeping = setInterval(() => {
-    sweeper.sweep().catch((err: unknown) => log(`sweeper: ${String(err)}`));
+    sweeper.sweep().catch((err: unknown) => logger.error({ err }, 'sweeper failed'));
   }, config.sweepEveryMs);
   sweeping.unref();
 
   log(config.redisUrl
     ? `mode: Redis (${config.redisPrefix}) — dealing, wallets, history and rooms are shared and kept`
     : 'mode: embedded default — everything is in memory and NOTHING IS KEPT when this process stops');
-  log(`instant games server listening on ws://${config.host}:${port}`);
+  logger.info({ port, metricsPort: config.metricsPort }, `instant games server listening on ws://${config.host}:${port}`);
 
   let stopping: Promise<void> | undefined;
   return {
     port,
     services,
+    metrics,
     stop() {
       stopping ??= (async () => {
         readiness.drain();
         clearInterval(sweeping);
+        metricsServer?.close();
         await server.gracefullyShutdown(false);
         await feed.close();
         presence.shutdown();

@@ -1,5 +1,6 @@
 import { loadConfig } from '../config';
 import { startServer, type RunningServer } from './app';
+import { createLogger } from './logger';
 
 /** `npm start`: the server on its configuration (embedded default when REDIS_URL is unset). */
 async function main(): Promise<void> {
@@ -7,20 +8,21 @@ async function main(): Promise<void> {
   try {
     config = loadConfig();
   } catch (err) {
-    console.error(`configuration error: ${(err as Error).message}`);
+    createLogger('info').fatal(`configuration error: ${(err as Error).message}`);
     process.exit(2);
   }
+  const logger = createLogger(config.logLevel);
   // Signals are handled from the first moment: a SIGTERM during start-up stops once started.
   let stopping = false;
   let started: Promise<RunningServer> | undefined;
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: finishing what is in flight, then stopping`);
+    logger.info({ signal }, 'finishing what is in flight, then stopping');
     started!.then((server) => server.stop()).then(
       () => process.exit(0),
       (err: unknown) => {
-        console.error('shutdown failed', err);
+        logger.fatal({ err }, 'shutdown failed');
         process.exit(1);
       },
     );
@@ -36,11 +38,11 @@ async function main(): Promise<void> {
   });
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
-  started = startServer(config);
+  started = startServer(config, { logger });
   await started;
 }
 
 main().catch((err: unknown) => {
-  console.error(err);
+  createLogger('info').fatal({ err }, 'the server could not start');
   process.exit(1);
 });

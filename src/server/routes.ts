@@ -1,5 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import express, { type Application, type Request, type Response } from 'express';
+import express, { type Application, type NextFunction, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { normalizePseudonym } from '../auth/pseudonym';
 import { AuthError, type Player } from '../auth/tokens';
@@ -43,7 +43,7 @@ async function playerOf(req: Request, res: Response, services: Services): Promis
   }
 }
 
-function isOperator(req: Request, services: Services): boolean {
+export function isOperator(req: Request, services: Services): boolean {
   const expected = services.config.operatorToken;
   const given = bearer(req);
   if (!expected || !given) return false;
@@ -55,11 +55,9 @@ function isOperator(req: Request, services: Services): boolean {
 /** HTTP routes beside the rooms: dev login, history and recall, operator reports. */
 export function mountRoutes(app: Application, services: Services): void {
   app.use(express.json({ limit: '4kb' }));
-  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => {
-    handler(req, res).catch((err: unknown) => {
-      console.error(err);
-      if (!res.headersSent) fail(res, 500, 'server/error', 'internal error');
-    });
+  // A failure goes to the edge's one error handler (logged there, answered without details).
+  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
+    handler(req, res).catch(next);
   };
 
   app.get('/health', (_req, res) => {

@@ -1,5 +1,5 @@
 import { matchMaker } from '@colyseus/core';
-import type { Application, Request, Response } from 'express';
+import type { Application, NextFunction, Request, Response } from 'express';
 import type { TableMetadata } from '../rooms/watchers';
 import type { Services } from './services';
 
@@ -23,11 +23,9 @@ function fail(res: Response, status: number, code: string, message: string): voi
  * block.
  */
 export function mountSpectatorRoutes(app: Application, services: Services): void {
-  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => {
-    handler(req, res).catch((err: unknown) => {
-      console.error(err);
-      if (!res.headersSent) fail(res, 500, 'server/error', 'internal error');
-    });
+  // A failure goes to the edge's one error handler (logged there, answered without details).
+  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
+    handler(req, res).catch(next);
   };
 
   // The driver reads every room's listing to answer a query: one query a second at most.

@@ -1,11 +1,12 @@
 import { Client, type Room } from '@colyseus/sdk';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/app';
+import { createLogger } from '../../src/server/logger';
 
 /** An embedded (or Redis) server on a free port, for one test file; stop it in `after`. */
 export async function startTestServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
   const config = loadConfig({ PORT: '0', EMISSION_BLOCKS: '2', ...env });
-  return startServer(config, { log: () => undefined, ...options });
+  return startServer(config, { logger: createLogger('silent'), ...options });
 }
 
 export interface TestPlayer {

@@ -1,0 +1,39 @@
+import { pino, type DestinationStream, type Logger } from 'pino';
+import type { Config } from '../config';
+
+export type { Logger };
+
+/**
+ * One pino logger per process: JSON lines on stdout, `LOG_LEVEL`. Lines about a unit carry
+ * `playerId`, `unitId`, `requestId` (and `roomId` where a room logs): what an auditor joins with
+ * the journal. No token and no balance is ever logged; the redaction below is the safety net
+ * for an object logged whole by mistake (docs/operations.md, "Logs").
+ */
+export function createLogger(level: Config['logLevel'], destination?: DestinationStream): Logger {
+  return pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: {
+        paths: ['token', '*.token', 'authorization', '*.authorization', 'headers.authorization', 'balance', '*.balance', 'balanceBefore', 'balanceAfter', '*.balanceBefore', '*.balanceAfter'],
+        censor: '[redacted]',
+      },
+      serializers: { err: pino.stdSerializers.err },
+    },
+    destination,
+  );
+}
+
+/** Colyseus logs with console-like calls (several arguments): one line each, under `colyseus`. */
+export function colyseusLogger(logger: Logger) {
+  const child = logger.child({ component: 'colyseus' });
+  const line = (level: 'trace' | 'debug' | 'info' | 'warn' | 'error') => (...args: unknown[]) => {
+    const err = args.find((a): a is Error => a instanceof Error);
+    const text = args.filter((a) => !(a instanceof Error)).map((a) => (typeof a === 'string' ? a : JSON.stringify(a))).join(' ');
+    if (err) child[level]({ err }, text);
+    else child[level](text);
+  };
+  return { trace: line('trace'), debug: line('debug'), info: line('info'), warn: line('warn'), error: line('error') };
+}

@@ -1,0 +1,126 @@
+import { createServer, type Server as HttpServer } from 'node:http';
+import { matchMaker } from '@colyseus/core';
+import type { Redis } from 'ioredis';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { TableMetadata } from '../rooms/watchers';
+
+/**
+ * The process's Prometheus metrics (prefix `lottery_`), on a registry of its own so that
+ * several servers in one process (tests) do not share counters. docs/operations.md lists each
+ * metric with its labels and the alert rules that go with them.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  readonly unitsSold: Counter<'game' | 'stake'>;
+  readonly prizesPaidCents: Counter<'game' | 'stake'>;
+  readonly prizesPaid: Counter<'game' | 'stake'>;
+  readonly purchasesRefused: Counter<'code'>;
+  readonly purchaseSeconds: Histogram;
+  readonly actionToPatchSeconds: Histogram<'game'>;
+  readonly feedDelaySeconds: Histogram;
+  readonly redisErrors: Counter;
+  readonly redisReconnects: Counter;
+
+  constructor() {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: 'lottery_' });
+    this.unitsSold = new Counter({ name: 'lottery_units_sold_total', help: 'Units sold (a replayed request counts once)', labelNames: ['game', 'stake'], registers });
+    this.prizesPaidCents = new Counter({ name: 'lottery_prizes_paid_cents_total', help: 'Prizes credited, in cents, each unit once', labelNames: ['game', 'stake'], registers });
+    this.prizesPaid = new Counter({ name: 'lottery_prizes_paid_total', help: 'Winning units credited', labelNames: ['game', 'stake'], registers });
+    this.purchasesRefused = new Counter({ name: 'lottery_purchases_refused_total', help: 'Purchases refused, by code', labelNames: ['code'], registers });
+    this.purchaseSeconds = new Histogram({
+      name: 'lottery_purchase_seconds',
+      help: 'Time of one purchase in the dealer store (the Lua script and its round trips in Redis mode)',
+      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1],
+      registers,
+    });
+    this.actionToPatchSeconds = new Histogram({
+      name: 'lottery_action_to_patch_seconds',
+      help: 'From a player action received to the state patch that shows it sent',
+      labelNames: ['game'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+      registers,
+    });
+    this.feedDelaySeconds = new Histogram({
+      name: 'lottery_feed_delay_seconds',
+      help: 'From a unit finished to its win sent to feed spectators',
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    this.redisErrors = new Counter({ name: 'lottery_redis_errors_total', help: 'Errors reported by the Redis client', registers });
+    this.redisReconnects = new Counter({ name: 'lottery_redis_reconnects_total', help: 'Reconnections of the Redis client', registers });
+
+    // Rooms and people of this process, read from the matchmaker's listing at each scrape.
+    // Rooms and people are read from the matchmaker's listing, once per scrape for all four.
+    let census: { at: number; rooms: Promise<RoomCensus> } | undefined;
+    const take = (): Promise<RoomCensus> => {
+      if (!census || Date.now() - census.at > 1000) census = { at: Date.now(), rooms: roomCensus() };
+      return census.rooms;
+    };
+    new Gauge({
+      name: 'lottery_rooms',
+      help: 'Rooms of this process, by room type',
+      labelNames: ['room'],
+      registers,
+      async collect() {
+        const { perType } = await take();
+        this.reset();
+        for (const [room, count] of perType) this.set({ room }, count);
+      },
+    });
+    const people = (name: string, help: string, field: 'players' | 'watchers' | 'feedSpectators') =>
+      new Gauge({ name, help, registers, async collect() { this.set((await take())[field]); } });
+    people('lottery_players', 'Players at a table in this process', 'players');
+    people('lottery_watchers', 'Spectators watching a table in this process', 'watchers');
+    people('lottery_feed_spectators', 'Spectators of the wins feed in this process', 'feedSpectators');
+  }
+
+  /** Counts the errors and reconnections of a Redis client (every failed attempt is an error). */
+  watchRedis(redis: Redis): void {
+    redis.on('error', () => this.redisErrors.inc());
+    redis.on('reconnecting', () => this.redisReconnects.inc());
+  }
+}
+
+interface RoomCensus {
+  readonly perType: Map<string, number>;
+  readonly players: number;
+  readonly watchers: number;
+  readonly feedSpectators: number;
+}
+
+async function roomCensus(): Promise<RoomCensus> {
+  const perType = new Map<string, number>();
+  let players = 0;
+  let watchers = 0;
+  let feedSpectators = 0;
+  for (const room of await matchMaker.query({ processId: matchMaker.processId })) {
+    perType.set(room.name, (perType.get(room.name) ?? 0) + 1);
+    if (room.name === 'table') {
+      // A table's clients are its player and its watchers.
+      const tableWatchers = (room.metadata as TableMetadata | undefined)?.watchers ?? 0;
+      watchers += tableWatchers;
+      players += Math.max(0, room.clients - tableWatchers);
+    } else if (room.name === 'feed') feedSpectators += room.clients;
+  }
+  return { perType, players, watchers, feedSpectators };
+}
+
+/** `/metrics` on a port of its own, on loopback only (METRICS_PORT): no token needed there. */
+export async function listenMetrics(metrics: Metrics, port: number): Promise<HttpServer> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  return server;
+}

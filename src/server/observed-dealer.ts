@@ -1,0 +1,99 @@
+import { performance } from 'node:perf_hooks';
+import { parseUnitId } from '../dealer/identifiers';
+import type { DealerStore, OpenEmissionRequest, PlayerId, PurchaseRequest, PurchaseResult, SettleResult, WithdrawResult } from '../dealer/types';
+import type { Logger } from './logger';
+import type { Metrics } from './metrics';
+
+/**
+ * The dealer as the server uses it: every purchase and settlement counted (units sold, prizes
+ * paid, refusals, purchase time) and logged with the unit's ids, whoever calls it (rooms, the
+ * abandoned-unit sweeper). The store itself stays free of metrics and logs.
+ */
+export class ObservedDealer implements DealerStore {
+  /** emissionId → the game and price its units are sold at (prizes are counted per both). */
+  private readonly emissions = new Map<string, { game: string; stake: string }>();
+
+  constructor(
+    private readonly dealer: DealerStore,
+    private readonly metrics: Metrics,
+    private readonly logger: Logger,
+  ) {}
+
+  async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
+    const started = performance.now();
+    const result = await this.dealer.purchase(request);
+    this.metrics.purchaseSeconds.observe((performance.now() - started) / 1000);
+    const ids = { playerId: request.playerId, requestId: request.requestId };
+    if (!result.ok) {
+      this.metrics.purchasesRefused.inc({ code: result.code });
+      this.logger.info({ ...ids, game: request.game, stake: request.stake, code: result.code }, 'purchase refused');
+    } else if (!result.replayed) {
+      this.metrics.unitsSold.inc({ game: result.sale.game, stake: String(result.sale.stake) });
+      this.logger.info({ ...ids, unitId: result.sale.unitId, game: result.sale.game, stake: result.sale.stake }, 'unit sold');
+    }
+    return result;
+  }
+
+  async settle(unitId: string, now: number): Promise<SettleResult> {
+    const result = await this.dealer.settle(unitId, now);
+    if (result.ok && result.credited) {
+      if (result.prize > 0) {
+        const labels = await this.tableOf(unitId);
+        this.metrics.prizesPaid.inc(labels);
+        this.metrics.prizesPaidCents.inc(labels, result.prize);
+      }
+      // The prize is not logged: the journal has it (docs/operations.md, "Logs").
+      this.logger.info({ unitId, won: result.prize > 0 }, 'unit settled');
+    }
+    return result;
+  }
+
+  openEmission(request: OpenEmissionRequest) {
+    return this.dealer.openEmission(request);
+  }
+  listEmissions() {
+    return this.dealer.listEmissions();
+  }
+  blockSeed(blockId: string) {
+    return this.dealer.blockSeed(blockId);
+  }
+  getSale(unitId: string) {
+    return this.dealer.getSale(unitId);
+  }
+  recordedTiers(blockId: string) {
+    return this.dealer.recordedTiers(blockId);
+  }
+  listSales(playerId: PlayerId, offset: number, limit: number) {
+    return this.dealer.listSales(playerId, offset, limit);
+  }
+  unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId) {
+    return this.dealer.unsettledSales(soldBefore, limit, playerId);
+  }
+  async deposit(playerId: PlayerId, amount: number, ref: string, now: number) {
+    const balance = await this.dealer.deposit(playerId, amount, ref, now);
+    this.logger.info({ playerId, ref }, 'deposit');
+    return balance;
+  }
+  async withdraw(playerId: PlayerId, amount: number, ref: string, now: number): Promise<WithdrawResult> {
+    const result = await this.dealer.withdraw(playerId, amount, ref, now);
+    this.logger.info({ playerId, ref, ...(result.ok ? {} : { code: result.code }) }, result.ok ? 'withdrawal' : 'withdrawal refused');
+    return result;
+  }
+  balance(playerId: PlayerId) {
+    return this.dealer.balance(playerId);
+  }
+  journal(playerId: PlayerId) {
+    return this.dealer.journal(playerId);
+  }
+  close() {
+    return this.dealer.close();
+  }
+
+  private async tableOf(unitId: string): Promise<{ game: string; stake: string }> {
+    const emissionId = parseUnitId(unitId)?.emissionId ?? '';
+    if (!this.emissions.has(emissionId)) {
+      for (const e of await this.dealer.listEmissions()) this.emissions.set(e.emissionId, { game: e.game, stake: String(e.stake) });
+    }
+    return this.emissions.get(emissionId) ?? { game: 'unknown', stake: 'unknown' };
+  }
+}

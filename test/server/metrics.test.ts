@@ -1,0 +1,95 @@
+import { strict as assert } from 'node:assert';
+import { SignJWT } from 'jose';
+import type { RunningServer } from '../../src/server/app';
+import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
+import { freePort } from '../support/redis-server';
+
+const OPERATOR = 'operator-token-for-the-metrics-tests';
+const SECRET = 'metrics-test-secret-of-at-least-32-chars';
+
+/** The value of one sample of a Prometheus text exposition (0 when absent). */
+function sample(text: string, name: string, labels = ''): number {
+  const line = text.split('\n').find((l) => l.startsWith(`${name}${labels} `));
+  return line ? Number(line.slice(line.lastIndexOf(' ') + 1)) : 0;
+}
+
+describe('metrics', function () {
+  this.timeout(60_000);
+  let server: RunningServer;
+
+  afterEach(async () => {
+    await server?.stop();
+  });
+
+  const scrape = async (token = OPERATOR) => {
+    const res = await fetch(`http://127.0.0.1:${server.port}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    return { status: res.status, text: await res.text() };
+  };
+
+  it('counts the units sold, the prizes paid and the refusals as they were played', async () => {
+    server = await startTestServer({ OPERATOR_TOKEN: OPERATOR, JWT_SECRET: SECRET });
+    const player = await devLogin(server);
+    const room = await player.client.create('table', { game: 'rain-diamonds' });
+    record(room);
+    let prizes = 0;
+    let wins = 0;
+    for (let i = 0; i < 4; i++) {
+      const { unitIds } = (await room.request('buy', { stake: 50, requestId: `m_${i}` })) as { unitIds: string[] };
+      await room.request('act', { action: { type: 'auto' } });
+      await until(room, () => decodedUnits(room).some((u) => u.unitId === unitIds[0] && u.status === 'finished'), `unit ${i} finished`);
+      const prize = decodedUnits(room).find((u) => u.unitId === unitIds[0])!.prize;
+      prizes += prize;
+      if (prize > 0) wins += 1;
+    }
+    await room.leave();
+    // A player whose wallet was never funded: the dealer refuses the purchase.
+    const broke = (await devLogin(server, 'Broke')).client;
+    broke.auth.token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('broke-1').setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
+    const brokeRoom = await broke.create('table', { game: 'rain-diamonds' });
+    record(brokeRoom);
+    await assert.rejects(brokeRoom.request('buy', { stake: 50, requestId: 'm_refused' }), (err: unknown) => /purchase\/insufficient_funds/.test(JSON.stringify(err)));
+    await brokeRoom.leave();
+    const journal = await server.services.dealer.journal(player.playerId);
+    assert.equal(journal.filter((e) => e.kind === 'prize').reduce((sum, e) => sum + e.amount, 0), prizes, 'the journal agrees');
+
+    const { status, text } = await scrape();
+    assert.equal(status, 200);
+    const table = '{game="rain-diamonds",stake="50"}';
+    assert.equal(sample(text, 'lottery_units_sold_total', table), 4);
+    assert.equal(sample(text, 'lottery_prizes_paid_cents_total', table), prizes);
+    assert.equal(sample(text, 'lottery_prizes_paid_total', table), wins);
+    assert.equal(sample(text, 'lottery_purchases_refused_total', '{code="purchase/insufficient_funds"}'), 1);
+    assert.equal(sample(text, 'lottery_purchase_seconds_count'), 5);
+    assert.ok(text.includes('lottery_nodejs_eventloop_lag_seconds'), 'event-loop lag');
+    assert.ok(text.includes('lottery_process_resident_memory_bytes'), 'process metrics');
+  });
+
+  it('counts the rooms and the people in them', async () => {
+    server = await startTestServer({ OPERATOR_TOKEN: OPERATOR });
+    const player = await devLogin(server);
+    const table = await player.client.create('table', { game: 'rain-diamonds' });
+    record(table);
+    const spectator = await (await devLogin(server, 'Bob')).client.joinOrCreate('feed');
+    record(spectator);
+    const { text } = await scrape();
+    assert.equal(sample(text, 'lottery_rooms', '{room="table"}'), 1);
+    assert.equal(sample(text, 'lottery_rooms', '{room="feed"}'), 1);
+    assert.equal(sample(text, 'lottery_players'), 1);
+    assert.equal(sample(text, 'lottery_feed_spectators'), 1);
+    assert.equal(sample(text, 'lottery_watchers'), 0);
+    await table.leave();
+    await spectator.leave();
+  });
+
+  it('serves /metrics only to the operator token, or on its own loopback port', async () => {
+    server = await startTestServer({ OPERATOR_TOKEN: OPERATOR });
+    assert.equal((await scrape('not-the-token')).status, 401);
+    await server.stop();
+    const metricsPort = await freePort();
+    server = await startTestServer({ OPERATOR_TOKEN: OPERATOR, METRICS_PORT: String(metricsPort) });
+    assert.equal((await scrape()).status, 404, 'not on the public port');
+    const res = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    assert.equal(res.status, 200);
+    assert.match(await res.text(), /lottery_units_sold_total/);
+  });
+});
