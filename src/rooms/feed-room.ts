@@ -1,6 +1,6 @@
 import { getMessageBytes, Protocol, Room, type Client, type MessageContext } from '@colyseus/core';
 import { Batcher } from '../feed/batcher';
-import type { PrizesLeft, WinFeed, WinMessage } from '../feed/win-feed';
+import type { PrizesLeft, Win, WinFeed, WinMessage } from '../feed/win-feed';
 import { SlicedSender } from './fan-out';
 import { answerRefusal, readOnly } from './refusals';
 
@@ -13,6 +13,8 @@ export interface FeedServices {
   readonly batchMs: number;
   readonly maxClients: number;
   readonly prizesLeft: boolean;
+  /** Told of each batch of wins as it is sent to this room's spectators (metrics). */
+  readonly winsSent?: (wins: readonly Win[]) => void;
 }
 
 /** Prizes left go out at most this often, and are checked this often even without a win. */
@@ -108,6 +110,7 @@ export abstract class FeedRoom extends Room {
     const frame = getMessageBytes.raw(Protocol.ROOM_DATA, 'wins', { wins: messages.map((m) => m.win) });
     for (const client of this.clients) this.fanOut.push(() => client.enqueueRaw(frame));
     this.fanOut.flush();
+    this.services.winsSent?.(messages.map((m) => m.win));
   }
 
   /** False when this win was already here (kept or waiting). */

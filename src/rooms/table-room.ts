@@ -25,6 +25,8 @@ export interface TableServices {
   readonly maxMessagesPerSecond: number;
   /** Spectators a table open to watchers takes (0: tables cannot be opened). */
   readonly watchersMax: number;
+  /** Told how long each action took from its message received to its patch sent (metrics). */
+  readonly actionShown?: (game: GameId, seconds: number) => void;
 }
 
 /** How long a dropped player's seat is kept; after that the unit still resumes in a new room. */
@@ -64,7 +66,14 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     sendPatchesAsStepsHappen(this);
 
     this.onMessage('buy', (client, message, ctx) => this.handle(client, ctx, () => this.buy(message)));
-    this.onMessage('act', (client, message, ctx) => this.handle(client, ctx, () => this.act(client, message)));
+    this.onMessage('act', (client, message, ctx) => {
+      const received = performance.now();
+      return this.handle(client, ctx, async () => {
+        const answer = await this.act(client, message);
+        this.services.actionShown?.(this.game, (performance.now() - received) / 1000);
+        return answer;
+      });
+    });
     this.onMessage('wallet', (client, _message, ctx) => this.handle(client, ctx, () => this.services.play.wallet(this.owner!.playerId)));
     this.onMessage('history', (client, message, ctx) => this.handle(client, ctx, () => this.history(message)));
     this.onMessage('recall', (client, message, ctx) => this.handle(client, ctx, () => this.recall(message)));

@@ -167,7 +167,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     },
   });
   const { maxMessagesPerSecond, watchersMax } = config;
-  server.define('table', tableRoomType({ verifier, play, feed, seats, catalog: gameCatalog(), maxMessagesPerSecond, watchersMax }));
+  server.define('table', tableRoomType({
+    verifier, play, feed, seats, catalog: gameCatalog(), maxMessagesPerSecond, watchersMax,
+    actionShown: (game, seconds) => metrics.actionToPatchSeconds.observe({ game }, seconds),
+  }));
   server.define('feed', feedRoomType({
     feed,
     maxMessagesPerSecond,
@@ -175,6 +178,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     batchMs: config.feedBatchMs,
     maxClients: config.feedRoomMaxClients,
     prizesLeft: config.prizesLeft,
+    winsSent: (wins) => {
+      const sentAt = Date.now();
+      for (const win of wins) metrics.feedDelaySeconds.observe(Math.max(0, sentAt - Date.parse(win.at)) / 1000);
+    },
   }));
   await server.listen(config.port, config.host);
   guardHttpServer(server.transport.server!, config);

@@ -29,6 +29,8 @@ describe('metrics', function () {
   it('counts the units sold, the prizes paid and the refusals as they were played', async () => {
     server = await startTestServer({ OPERATOR_TOKEN: OPERATOR, JWT_SECRET: SECRET });
     const player = await devLogin(server);
+    const spectator = await (await devLogin(server, 'Carol')).client.joinOrCreate('feed');
+    const feed = record(spectator);
     const room = await player.client.create('table', { game: 'rain-diamonds' });
     record(room);
     let prizes = 0;
@@ -49,6 +51,11 @@ describe('metrics', function () {
     record(brokeRoom);
     await assert.rejects(brokeRoom.request('buy', { stake: 50, requestId: 'm_refused' }), (err: unknown) => /purchase\/insufficient_funds/.test(JSON.stringify(err)));
     await brokeRoom.leave();
+    // Every win reaches the feed spectator, in batches (FEED_BATCH_MS).
+    const winsOnFeed = () => feed.messages.filter((m) => m.type === 'wins').reduce((n, m) => n + (m.payload as { wins: unknown[] }).wins.length, 0);
+    for (let waited = 0; winsOnFeed() < wins && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(winsOnFeed(), wins);
+    await spectator.leave();
     const journal = await server.services.dealer.journal(player.playerId);
     assert.equal(journal.filter((e) => e.kind === 'prize').reduce((sum, e) => sum + e.amount, 0), prizes, 'the journal agrees');
 
@@ -60,6 +67,8 @@ describe('metrics', function () {
     assert.equal(sample(text, 'lottery_prizes_paid_total', table), wins);
     assert.equal(sample(text, 'lottery_purchases_refused_total', '{code="purchase/insufficient_funds"}'), 1);
     assert.equal(sample(text, 'lottery_purchase_seconds_count'), 5);
+    assert.equal(sample(text, 'lottery_action_to_patch_seconds_count', '{game="rain-diamonds"}'), 4);
+    assert.equal(sample(text, 'lottery_feed_delay_seconds_count'), winsOnFeed());
     assert.ok(text.includes('lottery_nodejs_eventloop_lag_seconds'), 'event-loop lag');
     assert.ok(text.includes('lottery_process_resident_memory_bytes'), 'process metrics');
   });
