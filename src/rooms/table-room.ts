@@ -4,6 +4,7 @@ import type { WinFeed } from '../feed/win-feed';
 import type { GameDescription } from '../games/catalog';
 import { GAME_IDS, refuse, type GameId } from '../games/types';
 import type { EndedReveal, LiveUnit } from '../play/live-unit';
+import { withLogFields } from '../log-context';
 import type { PlayService } from '../play/play-service';
 import { toHistoryLine } from '../play/recall';
 import { PlayerFirst } from './player-first';
@@ -222,8 +223,10 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   /** Every player message: one at a time, in order; refusals answered to their client. */
   private async handle(client: Client, ctx: MessageContext, task: () => Promise<unknown>): Promise<unknown> {
     if (client.sessionId !== this.ownerSession) return answerRefusal(client, ctx, this.owner ? readOnly('this table') : refuse('table/not_joined', 'join the table first'));
-    // Sent before its client was closed for flooding: discarded, not applied.
-    const reply = await this.serial.run(async () => (this.playerFirst.flooded(client) ? refuse('table/flood', 'closed for flooding') : task()));
+    // Sent before its client was closed for flooding: discarded, not applied. What the message
+    // causes is logged with the room's id (the dealer's `unit sold`, …).
+    const reply = await withLogFields({ roomId: this.roomId }, () =>
+      this.serial.run(async () => (this.playerFirst.flooded(client) ? refuse('table/flood', 'closed for flooding') : task())));
     return isRefusal(reply) ? answerRefusal(client, ctx, reply) : reply;
   }
 }

@@ -1,11 +1,13 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config';
+import { currentLogFields } from '../log-context';
 
 export type { Logger };
 
 /**
  * One pino logger per process: JSON lines on stdout, `LOG_LEVEL`. Lines about a unit carry
- * `playerId`, `unitId`, `requestId` (and `roomId` where a room logs): what an auditor joins with
+ * `playerId`, `unitId`, `requestId`, and `roomId` when a room's message caused it (the log
+ * context, src/log-context.ts): what an auditor joins with
  * the journal. No token and no balance is ever logged; the redaction below is the safety net
  * for an object logged whole by mistake (docs/operations.md, "Logs").
  */
@@ -16,6 +18,7 @@ export function createLogger(level: Config['logLevel'], destination?: Destinatio
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
+      mixin: currentLogFields,
       redact: {
         paths: ['token', '*.token', 'authorization', '*.authorization', 'headers.authorization', 'balance', '*.balance', 'balanceBefore', 'balanceAfter', '*.balanceBefore', '*.balanceAfter'],
         censor: '[redacted]',

@@ -35,11 +35,12 @@ describe('logs', function () {
 
     const sold = lines.find((l) => l['msg'] === 'unit sold');
     assert.deepEqual(
-      { playerId: sold?.['playerId'], unitId: sold?.['unitId'], requestId: sold?.['requestId'] },
-      { playerId: player.playerId, unitId: unitIds[0], requestId: 'log_1' },
+      { playerId: sold?.['playerId'], unitId: sold?.['unitId'], requestId: sold?.['requestId'], roomId: sold?.['roomId'] },
+      { playerId: player.playerId, unitId: unitIds[0], requestId: 'log_1', roomId: room.roomId },
     );
     const settled = lines.find((l) => l['msg'] === 'unit settled');
     assert.equal(settled?.['unitId'], unitIds[0]);
+    assert.equal(settled?.['roomId'], room.roomId);
     assert.ok(lines.every((l) => typeof l['level'] === 'string' && typeof l['time'] === 'string'));
     const all = JSON.stringify(lines);
     assert.ok(!all.includes(player.token), 'no token');
