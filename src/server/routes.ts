@@ -75,8 +75,8 @@ export function mountRoutes(app: Application, services: Services): void {
       return fail(res, 400, 'auth/malformed', 'give a name: 1–32 letters of one alphabet, digits, spaces, _ . -');
     }
     const player: Player = { playerId: `demo-${randomUUID()}`, pseudonym: name };
-    await services.dealer.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, Date.now());
     const token = await services.verifier.signDemo(player, DEV_TOKEN_TTL_SECONDS);
+    await services.dealer.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, Date.now());
     res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance });
   }));
 

@@ -12,6 +12,7 @@ import { freePort } from '../../tools/redis-server';
 const ENV = {
   JWT_SECRET: 'cluster-secret-of-at-least-thirty-two-chars',
   DEV_LOGIN: 'true',
+  DEV_LOGIN_PER_MINUTE: '100000',
   DEMO_BALANCE_CENTS: '5000',
   EMISSION_BLOCKS: '2',
   REDIS_PREFIX: 'cluster',
