@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@colyseus/sdk';
@@ -14,9 +14,9 @@ function run(command: string, args: string[], cwd: string): void {
   assert.equal(result.status, 0, `${command} ${args.join(' ')}:\n${result.stdout}\n${result.stderr}`);
 }
 
-/** Starts `node dist/main.js` and resolves once it listens (its log says so). */
-function startBuilt(cwd: string, env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
-  const child = spawn(process.execPath, ['dist/main.js'], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `node <script>` and resolves once it listens (its log says so). */
+function startBuilt(cwd: string, env: Record<string, string>, script = 'dist/main.js'): Promise<{ child: ChildProcess; output: () => string }> {
+  const child = spawn(process.execPath, [script], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the built server did not start:\n${output}`)), 20_000);
@@ -75,6 +75,20 @@ describe('production build', function () {
     assert.equal(decodedUnits(room)[0]!.status, 'in_progress');
     await room.leave();
 
+    const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)));
+    server.kill('SIGTERM');
+    assert.equal(await exited, 0, started.output());
+    server = undefined;
+  });
+
+  it('npm start builds dist/ again when it is older than the sources, then runs it', async () => {
+    run(process.execPath, ['scripts/build.mjs'], ROOT);
+    const built = join(ROOT, 'dist', 'BUILT');
+    const old = new Date(Date.now() - 3600_000);
+    utimesSync(built, old, old);
+    const started = await startBuilt(ROOT, { PORT: String(await freePort()), EMISSION_BLOCKS: '1' }, 'scripts/start.mjs');
+    server = started.child;
+    assert.ok(statSync(built).mtimeMs > old.getTime() + 1000, 'dist/ was rebuilt');
     const exited = new Promise<number | null>((resolve) => server!.once('exit', (code) => resolve(code)));
     server.kill('SIGTERM');
     assert.equal(await exited, 0, started.output());
