@@ -31,9 +31,9 @@ async function main(): Promise<void> {
   // credit is one atomic store operation): log it and go on serving. An exception thrown out of
   // a callback may have left memory half-updated: log it and exit, for the supervisor to restart
   // (Redis mode loses nothing; docs/server.md, "Faults").
-  process.on('unhandledRejection', (reason) => console.error('unhandled rejection (serving on):', reason));
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection (serving on)'));
   process.on('uncaughtException', (err) => {
-    console.error('uncaught exception (exiting):', err);
+    logger.fatal({ err }, 'uncaught exception (exiting)');
     process.exit(1);
   });
   process.once('SIGTERM', () => shutdown('SIGTERM'));
