@@ -85,6 +85,15 @@ export class ObservedDealer implements DealerStore {
   journal(playerId: PlayerId) {
     return this.dealer.journal(playerId);
   }
+  archivableBlocks(closedBefore: number) {
+    return this.dealer.archivableBlocks(closedBefore);
+  }
+  blockSales(blockId: string, from: number, limit: number) {
+    return this.dealer.blockSales(blockId, from, limit);
+  }
+  markArchived(blockId: string, path: string, now: number) {
+    return this.dealer.markArchived(blockId, path, now);
+  }
   close() {
     return this.dealer.close();
   }

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { SignJWT } from 'jose';
 import type { RunningServer } from '../../src/server/app';
+import { freePort } from '../../tools/redis-server';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
-import { freePort } from '../support/redis-server';
 
 const OPERATOR = 'operator-token-for-the-metrics-tests';
 const SECRET = 'metrics-test-secret-of-at-least-32-chars';

@@ -4,8 +4,8 @@ import { cpSync, mkdtempSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@colyseus/sdk';
+import { freePort } from '../../tools/redis-server';
 import { decodedUnits, record, until } from '../support/game-server';
-import { freePort } from '../support/redis-server';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 

@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { Redis } from 'ioredis';
 import type { RunningServer } from '../../src/server/app';
 import { redisWarnings } from '../../src/server/readiness';
+import { RedisServer } from '../../tools/redis-server';
 import { startTestServer } from '../support/game-server';
-import { RedisServer } from '../support/redis-server';
 
 const ENV = { JWT_SECRET: 'readiness-secret-of-at-least-32-chars!' };
 
