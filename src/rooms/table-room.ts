@@ -67,21 +67,14 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     sendPatchesAsStepsHappen(this);
 
     this.onMessage('buy', (client, message, ctx) => this.handle(client, ctx, () => this.buy(message)));
-    this.onMessage('act', (client, message, ctx) => {
-      const received = performance.now();
-      return this.handle(client, ctx, async () => {
-        const answer = await this.act(client, message);
-        this.services.actionShown?.(this.game, (performance.now() - received) / 1000);
-        return answer;
-      });
-    });
+    // Timed from its arrival: the action's time to its patch counts its wait in the queue too.
+    this.onMessage('act', (client, message, ctx) => this.handle(client, ctx, this.act.bind(this, client, message, performance.now())));
     this.onMessage('wallet', (client, _message, ctx) => this.handle(client, ctx, () => this.services.play.wallet(this.owner!.playerId)));
     this.onMessage('history', (client, message, ctx) => this.handle(client, ctx, () => this.history(message)));
     this.onMessage('recall', (client, message, ctx) => this.handle(client, ctx, () => this.recall(message)));
     this.onMessage('watchers', (client, message, ctx) => this.handle(client, ctx, () => this.openToWatchers(message)));
-    this.onMessage('*', (client, type) => answerRefusal(client, undefined, client.sessionId !== this.ownerSession
-      ? readOnly('this table')
-      : refuse('message/unknown_type', `unknown message type ${String(type)}`)));
+    const unknownType = (type: unknown) => refuse('message/unknown_type', `unknown message type ${String(type)}`);
+    this.onMessage('*', (client, type) => answerRefusal(client, undefined, client.sessionId !== this.ownerSession ? readOnly('this table') : unknownType(type)));
   }
 
   override async onJoin(client: Client, _options: unknown, auth: Player | SpectatorAuth): Promise<void> {
@@ -136,11 +129,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     if (this.owner) await this.services.seats.leave(this.owner.playerId, this.game, this.roomId).catch(() => undefined);
   }
 
-  /**
-   * The sweeper finishes an abandoned unit through its table (`matchMaker.remoteRoomCall`, from
-   * any process), so that the player sees the remaining steps before the feed hears of it.
-   * False when this table does not show the unit: the sweeper then finishes it itself.
-   */
+  /** The sweeper (any process) finishes an abandoned unit here, shown first to its player; false if not shown here. */
   async completeAbandoned(unitId: string): Promise<boolean> {
     const done = this.serial.run(async () => {
       const unit = this.units.find((u) => u.sale.unitId === unitId && !u.finished);
@@ -160,11 +149,12 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     return { unitIds: bought.units.map((u) => u.sale.unitId), wallet: bought.wallet };
   }
 
-  private async act(client: Client, message: unknown): Promise<unknown> {
+  private async act(client: Client, message: unknown, receivedAt: number): Promise<unknown> {
     const parsed = parseMessage(M.act, 'action/malformed', message);
     if (!parsed.ok) return parsed;
     const acted = await this.services.play.act(this.owner!.playerId, this.units, parsed.value);
     this.update(acted.units, acted.ended);
+    this.services.actionShown?.(this.game, (performance.now() - receivedAt) / 1000);
     if (!acted.refusal) return acted.wallet ? { unitIds: acted.unitIds, wallet: acted.wallet } : { unitIds: acted.unitIds };
     // One lamp unit refused, the other ended: the refusal cannot carry the wallet.
     if (acted.wallet) client.send('wallet', acted.wallet);
@@ -214,8 +204,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.units = units;
     showUnits(this.state, units);
     this.playerFirst.patch(() => this.broadcastPatch());
-    const { feed } = this.services;
-    const pseudonym = this.owner?.pseudonym ?? '';
+    const { feed } = this.services, pseudonym = this.owner?.pseudonym ?? '';
     // Not seen: kept for when the player is shown it, unless the server completed it.
     for (const end of ended) this.playerFirst.afterPlayer((seen) => (seen || end.by === 'server' ? feed.publish(end, pseudonym) : feed.keepUnseen(end, pseudonym)));
   }
@@ -223,8 +212,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   /** Every player message: one at a time, in order; refusals answered to their client. */
   private async handle(client: Client, ctx: MessageContext, task: () => Promise<unknown>): Promise<unknown> {
     if (client.sessionId !== this.ownerSession) return answerRefusal(client, ctx, this.owner ? readOnly('this table') : refuse('table/not_joined', 'join the table first'));
-    // Sent before its client was closed for flooding: discarded, not applied. What the message
-    // causes is logged with the room's id (the dealer's `unit sold`, …).
+    // Discarded if sent before its client was closed for flooding; logs carry the room's id.
     const reply = await withLogFields({ roomId: this.roomId }, () =>
       this.serial.run(async () => (this.playerFirst.flooded(client) ? refuse('table/flood', 'closed for flooding') : task())));
     return isRefusal(reply) ? answerRefusal(client, ctx, reply) : reply;
