@@ -1,7 +1,8 @@
 /**
  * npm run recall-examples: plays one unit of each game in memory (a winning one where the block
  * gives one within a few hundred tries) and writes its recall record to
- * docs/recall-examples/<game>.json, the real examples that docs/recall.md points to.
+ * docs/recall-examples/<game>.json, and a lamp pair to mysteres-de-la-lampe-pair.json: the real
+ * examples that docs/recall.md points to.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { MemoryStore } from '../src/dealer/memory-store';
@@ -43,6 +44,28 @@ async function main(): Promise<void> {
         console.log(`${game}: ${unit.sale.unitId}, prize ${unit.sale.prize}`);
         break;
       }
+    }
+  }
+  // A lamp pair, revealed together (a winning first unit when the block gives one soon): its
+  // recall names the other unit, and its ledger shows the other's stake between its own lines.
+  const player = { playerId: 'example-lamp-pair', pseudonym: 'Example' };
+  await dealer.deposit(player.playerId, 1_000_000, 'example', Date.now());
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const pair = await play.buy(player, {
+      game: 'mysteres-de-la-lampe',
+      stake: 50,
+      requestId: `pair${attempt}`,
+      picks: [{ kind: 'colour', choice: 'gold' }, { kind: 'symbol', choice: 'star' }],
+    });
+    if (!pair.ok) throw new Error(`lamp pair: ${pair.code}`);
+    const acted = await play.act(player.playerId, pair.units, { action: { type: 'auto' } });
+    if (acted.refusal) throw new Error(`lamp pair: ${acted.refusal.code}`);
+    const [first, second] = acted.units;
+    if (first!.sale.prize > 0 || attempt === 199) {
+      const record = (await play.recall(player.playerId, first!.sale.unitId))?.record;
+      writeFileSync(new URL('mysteres-de-la-lampe-pair.json', outDir), `${JSON.stringify(record, null, 2)}\n`);
+      console.log(`mysteres-de-la-lampe pair: ${first!.sale.unitId} (prize ${first!.sale.prize}) and ${second!.sale.unitId}`);
+      break;
     }
   }
 }

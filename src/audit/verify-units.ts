@@ -18,10 +18,21 @@ export interface UnitsCheck {
 
 const MAX_EXAMPLES = 10;
 
+/** One unit as generated and checked: what `verify-block --out` writes, one JSON line each. */
+export interface CheckedUnit {
+  readonly position: number;
+  readonly tierId: number;
+  readonly prize: number;
+  /** The player's choice the scenario was drawn for (null for games without one). */
+  readonly choice: unknown;
+  readonly scenario: unknown;
+}
+
 /**
  * Generates the scenario of every unit in [from, to) of a printed block exactly as the server
  * would (unit seed from the block seed, the player's choice cycling over the game's choice
- * space), then scores it with the independent evaluator and checks every rule.
+ * space), then scores it with the independent evaluator and checks every rule. `onUnit` sees
+ * each unit, in order of position.
  */
 export function checkUnits(
   table: PrizeTable,
@@ -30,6 +41,7 @@ export function checkUnits(
   from: number,
   to: number,
   onProgress: (done: number) => void = () => undefined,
+  onUnit?: (unit: CheckedUnit) => void,
 ): UnitsCheck {
   const rules = rulesOf(table.game);
   const choices = rules.choiceSpace;
@@ -37,7 +49,9 @@ export function checkUnits(
   for (let p = from; p < to; p++) {
     const tierId = units[p]!;
     const prize = prizeOfTier(table, tierId);
-    const scenario = rules.generate({ stake: table.stake, prize }, unitSeed(blockSeed, p), choices[p % choices.length]);
+    const choice = choices[p % choices.length];
+    const scenario = rules.generate({ stake: table.stake, prize }, unitSeed(blockSeed, p), choice);
+    onUnit?.({ position: p, tierId, prize, choice: choice ?? null, scenario });
     const scored = rules.evaluate(scenario);
     result.units++;
     result.perTier[tierId]!++;

@@ -26,6 +26,8 @@ export interface BlockKeys {
   readonly sales: string;
   /** Hash: position → settlement time, for settled units. */
   readonly settled: string;
+  /** Hash: page → `<root hex>|<publishedAt>`, the Merkle page roots published (scheme 2). */
+  readonly pages: string;
 }
 
 export interface SequenceKeys {
@@ -92,7 +94,7 @@ export class DealerKeys {
 
   blockKeys(game: string, stake: Cents, blockId: string): BlockKeys {
     const block = `${this.sequence(game, stake).base}block:${blockId}`;
-    return { units: `${block}:units`, info: `${block}:info`, sales: `${block}:sales`, settled: `${block}:settled` };
+    return { units: `${block}:units`, info: `${block}:info`, sales: `${block}:sales`, settled: `${block}:settled`, pages: `${block}:pages` };
   }
 
   player(playerId: string): PlayerKeys {

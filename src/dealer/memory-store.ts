@@ -21,6 +21,7 @@ import {
   unknownSequence,
 } from './identifiers';
 import { readArchivedTiers, readArchivedUnit } from './archive';
+import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, proveUnit, rootOfPage, type PageTree, type UnitProof } from './merkle';
 import { printNewBlock, type PrintedBlock, UNSOLD } from './printing';
 import { buildSale } from './records';
 import type {
@@ -32,6 +33,7 @@ import type {
   JournalKind,
   WithdrawResult,
   OpenEmissionRequest,
+  PageCommitment,
   PlayerId,
   PurchaseRequest,
   PurchaseResult,
@@ -51,6 +53,8 @@ interface MemoryBlock {
   closedAt?: number;
   /** The archive of its units (archive.ts), once archived. */
   archive?: string;
+  /** Page roots published so far, by page (scheme 2): page 0 at printing, the others ahead of sales. */
+  readonly pages: PageCommitment[];
 }
 
 interface MemoryEmission {
@@ -102,6 +106,8 @@ export class MemoryStore implements DealerStore {
   private readonly sales = new Map<string, Sale>();
   /** Unit ids not settled yet, in order of sale. */
   private readonly unsettled = new Set<string>();
+  /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
+  private readonly pageTrees = new PageTreeCache();
 
   async openEmission(request: OpenEmissionRequest): Promise<EmissionInfo> {
     assertOpenEmission(request);
@@ -125,8 +131,8 @@ export class MemoryStore implements DealerStore {
       openIndex: 0,
       closed: false,
     };
-    this.printNext(emission).state = 'open';
-    if (emission.blockCount > 1) this.printNext(emission);
+    this.printNext(emission, request.now).state = 'open';
+    if (emission.blockCount > 1) this.printNext(emission, request.now);
     this.emissions.set(emission.emissionId, emission);
     this.sequences.set(sequence, emission);
     return this.emissionInfo(emission);
@@ -134,6 +140,12 @@ export class MemoryStore implements DealerStore {
 
   async listEmissions(): Promise<EmissionInfo[]> {
     return [...this.emissions.values()].sort((a, b) => (a.emissionId < b.emissionId ? -1 : 1)).map((e) => this.emissionInfo(e));
+  }
+
+  async block(blockId: string): Promise<BlockInfo | undefined> {
+    const ref = parseBlockId(blockId);
+    const emission = ref && this.emissions.get(ref.emissionId);
+    return emission && this.emissionInfo(emission).blocks[ref.index];
   }
 
   async blockSeed(blockId: string): Promise<Uint8Array> {
@@ -164,6 +176,10 @@ export class MemoryStore implements DealerStore {
 
     const block = emission.blocks[emission.openIndex]!;
     const position = block.sold;
+    // The page's root is published before its first sale, and the next page's one page ahead.
+    const page = pageOf(emission.table.blockSize, position);
+    this.publishPage(emission.table, block, page, request.now);
+    this.publishPage(emission.table, block, page + 1, request.now);
     const tierId = block.printed.units[position]!;
     const sale = buildSale(emission.table, block.blockId, position, {
       playerId: request.playerId,
@@ -259,6 +275,17 @@ export class MemoryStore implements DealerStore {
     return true;
   }
 
+  async pageCommitments(blockId: string): Promise<PageCommitment[] | undefined> {
+    return this.findBlock(blockId)?.pages.slice();
+  }
+
+  async unitProof(unitId: string): Promise<UnitProof | undefined> {
+    const sale = await this.getSale(unitId);
+    const block = sale && this.findBlock(sale.blockId);
+    if (!sale || !block) return undefined;
+    return proveUnit(this.pageTreeOf(block, pageOf(block.printed.units.length, sale.position)), sale.position);
+  }
+
   async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
     assertDeposit(playerId, amount, ref, now);
     const wallet = this.walletOf(playerId);
@@ -299,12 +326,26 @@ export class MemoryStore implements DealerStore {
       return;
     }
     // Printing is synchronous here, so the next block is always there when needed.
-    (emission.blocks[next] ?? this.printNext(emission)).state = 'open';
+    (emission.blocks[next] ?? this.printNext(emission, now)).state = 'open';
     emission.openIndex = next;
-    if (next + 1 < emission.blockCount) this.printNext(emission);
+    if (next + 1 < emission.blockCount) this.printNext(emission, now);
   }
 
-  private printNext(emission: MemoryEmission): MemoryBlock {
+  /** Publishes a page's root once (first call wins); nothing past the block's last page. */
+  private publishPage(table: PrizeTable, block: MemoryBlock, page: number, now: number): void {
+    if (block.pages[page] || page >= pageCount(table.blockSize)) return;
+    const root = Buffer.from(rootOfPage(this.pageTreeOf(block, page))).toString('hex');
+    block.pages[page] = { page, root, publishedAt: now };
+  }
+
+  private pageTreeOf(block: MemoryBlock, page: number): PageTree {
+    const key = `${block.blockId}:${page}`;
+    const { units, seed } = block.printed;
+    const { from, count } = pageRange(units.length, page);
+    return this.pageTrees.get(key) ?? this.pageTrees.set(key, pageTree(seed, units.length, page, units.subarray(from, from + count)));
+  }
+
+  private printNext(emission: MemoryEmission, now: number): MemoryBlock {
     const index = emission.blocks.length;
     const block: MemoryBlock = {
       index,
@@ -314,7 +355,9 @@ export class MemoryStore implements DealerStore {
       sold: 0,
       soldPerTier: new Array<number>(emission.table.tiers.length + 1).fill(0),
       recorded: new Uint8Array(emission.table.blockSize).fill(UNSOLD),
+      pages: [],
     };
+    this.publishPage(emission.table, block, 0, now);
     emission.blocks.push(block);
     return block;
   }
@@ -385,6 +428,7 @@ export class MemoryStore implements DealerStore {
           size: table.blockSize,
           state: b.state,
           commitment: b.printed.commitment,
+          scheme: 2,
           ...(b.state === 'closed' ? { seed: Buffer.from(b.printed.seed).toString('hex') } : {}),
           sold: b.sold,
           soldPerTier: [...b.soldPerTier],

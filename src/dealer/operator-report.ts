@@ -1,6 +1,7 @@
 import { formatEuros, type Cents } from '../money';
 import type { GameId } from '../games/types';
-import { verifyBlock } from './printing';
+import { buildBlockTree } from './merkle';
+import { printBlock, verifyBlock } from './printing';
 import type { BlockState, DealerStore, EmissionInfo } from './types';
 
 /**
@@ -102,8 +103,9 @@ export async function blocksReport(store: DealerStore): Promise<BlocksReport> {
 }
 
 /**
- * Re-prints a block from its revealed seed and checks its commitment and every sold unit.
- * Undefined for an unknown block; a block still selling is not verified (its seed is secret).
+ * Re-prints a block from its revealed seed and checks its commitment and every sold unit, and
+ * (scheme 2) that the seed re-derives every published page root. Undefined for an unknown
+ * block; a block still selling is not verified (its seed is secret).
  */
 export async function verifyBlockReport(store: DealerStore, blockId: string): Promise<BlockVerificationReport | undefined> {
   for (const emission of await store.listEmissions()) {
@@ -122,10 +124,22 @@ export async function verifyBlockReport(store: DealerStore, blockId: string): Pr
     }
     const recordedTiers = await store.recordedTiers(blockId);
     if (!recordedTiers) return undefined;
-    const result = verifyBlock({ table: emission.table, seed: Buffer.from(block.seed, 'hex'), commitment: block.commitment, recordedTiers, requireAllSold: true });
-    return { ...base, seed: block.seed, verified: result.ok, checkedUnits: result.checkedUnits, problems: result.problems };
+    const seed = Buffer.from(block.seed, 'hex');
+    const result = verifyBlock({ table: emission.table, seed, commitment: block.commitment, recordedTiers, requireAllSold: true });
+    const problems = [...result.problems];
+    if (block.scheme === 2) problems.push(...(await pageProblems(store, blockId, seed, emission.table)));
+    return { ...base, seed: block.seed, verified: problems.length === 0, checkedUnits: result.checkedUnits, problems };
   }
   return undefined;
+}
+
+/** Every published page root against the one the seed derives (a closed block has them all). */
+async function pageProblems(store: DealerStore, blockId: string, seed: Uint8Array, table: EmissionInfo['table']): Promise<string[]> {
+  const published = (await store.pageCommitments(blockId)) ?? [];
+  const derived = buildBlockTree(seed, printBlock(table, seed)).pageRoots.map((root) => Buffer.from(root).toString('hex'));
+  const problems = published.flatMap((page) => (derived[page.page] === page.root ? [] : [`page ${page.page}: published root ${page.root}, the seed derives ${derived[page.page]}`]));
+  if (published.length !== derived.length) problems.push(`${published.length} page roots published for ${derived.length} pages`);
+  return problems;
 }
 
 function pad(text: string | number, width: number): string {

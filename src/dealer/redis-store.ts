@@ -24,7 +24,8 @@ import {
 } from './identifiers';
 import { readArchivedTiers, readArchivedUnit } from './archive';
 import { DealerKeys } from './keys';
-import { printNewBlock, UNSOLD } from './printing';
+import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, proveUnit, rootOfPage, type PageTree, type UnitProof } from './merkle';
+import { printBlock, printNewBlock, UNSOLD, type PrintedBlock } from './printing';
 import { buildSale, decodeJournalLine, decodeSale } from './records';
 import { archiveBlock } from './scripts/archive-block';
 import { defineDealerScripts, type DealerRunScript } from './scripts/commands';
@@ -32,6 +33,7 @@ import { deposit } from './scripts/deposit';
 import { withdraw } from './scripts/withdraw';
 import { DealerScriptError } from './scripts/errors';
 import { openEmission } from './scripts/open-emission';
+import { decodePage, publishPage } from './scripts/publish-page';
 import { purchaseUnits, type BatchedPurchase, type PurchaseUnitResult } from './scripts/purchase-units';
 import { settleUnit } from './scripts/settle-unit';
 import { storeBlock } from './scripts/store-block';
@@ -42,6 +44,7 @@ import type {
   EmissionInfo,
   JournalEntry,
   OpenEmissionRequest,
+  PageCommitment,
   PlayerId,
   PurchaseRequest,
   PurchaseResult,
@@ -104,6 +107,12 @@ export class RedisStore implements DealerStore {
   private readonly printing = new Map<string, Promise<void>>();
   /** `<game>:<stake>` → purchases of this event-loop turn, sent together. */
   private readonly batches = new Map<string, PendingPurchase[]>();
+  /** `<game>:<stake>` → where this process last saw a unit sold: the pages to publish ahead start there. */
+  private readonly lastSold = new Map<string, { emissionId: string; index: number; position: number }>();
+  /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
+  private readonly pageTrees = new PageTreeCache();
+  /** `<blockId>:<page>` → its published root (pages never change once published). */
+  private readonly pages = new Map<string, Promise<PageCommitment | undefined>>();
 
   constructor(
     private readonly redis: Redis,
@@ -120,6 +129,8 @@ export class RedisStore implements DealerStore {
     if (existing) return existing;
     const { table, emissionId } = request;
     const sequence = this.keys.sequence(table.game, table.stake);
+    const first = printNewBlock(table);
+    const second = request.blockCount > 1 ? printNewBlock(table) : undefined;
     try {
       await openEmission(this.run, { emissions: this.keys.emissions, current: sequence.current, base: sequence.base }, {
         emissionId,
@@ -129,8 +140,8 @@ export class RedisStore implements DealerStore {
         blockCount: request.blockCount,
         prizes: table.tiers.map((t) => t.prize),
         now: request.now,
-        first: printNewBlock(table),
-        ...(request.blockCount > 1 ? { second: printNewBlock(table) } : {}),
+        first,
+        ...(second ? { second } : {}),
       });
     } catch (err) {
       // Another process opened the same emission between our check and our script.
@@ -138,6 +149,8 @@ export class RedisStore implements DealerStore {
       if (opened) return opened;
       throw err;
     }
+    await this.publishFirstPage(table, blockIdOf(emissionId, 0), first, request.now);
+    if (second) await this.publishFirstPage(table, blockIdOf(emissionId, 1), second, request.now);
     return (await this.emissionInfo((await this.meta(emissionId))!))!;
   }
 
@@ -145,6 +158,12 @@ export class RedisStore implements DealerStore {
     const ids = Object.keys(await this.redis.hgetall(this.keys.emissions)).sort();
     const infos = await Promise.all(ids.map(async (id) => this.emissionInfo((await this.meta(id))!)));
     return infos.filter((info): info is EmissionInfo => info !== undefined);
+  }
+
+  async block(blockId: string): Promise<BlockInfo | undefined> {
+    const ref = parseBlockId(blockId);
+    const meta = ref && (await this.meta(ref.emissionId));
+    return meta && (await this.emissionInfo(meta))?.blocks.find((b) => b.index === ref.index);
   }
 
   async blockSeed(blockId: string): Promise<Uint8Array> {
@@ -204,6 +223,7 @@ export class RedisStore implements DealerStore {
         boughtTogether: request.boughtTogether ?? [],
       };
     });
+    await this.publishAhead(game, stake, batch[0]!.request.now);
     const { emissionId, openedIndex, results } = await purchaseUnits(
       this.run,
       {
@@ -217,6 +237,7 @@ export class RedisStore implements DealerStore {
       purchases,
     );
     if (openedIndex !== undefined) this.printAhead(emissionId, openedIndex + 1, batch[0]!.request.now);
+    this.noteSold(game, stake, emissionId, results, batch[0]!.request.now);
     const table = emissionId === '' ? undefined : (await this.meta(emissionId))?.table;
     await Promise.all(batch.map((pending, i) => this.settlePending(pending, results[i]!, emissionId, table).catch(pending.reject)));
   }
@@ -438,9 +459,116 @@ export class RedisStore implements DealerStore {
     return lines.map((line, i) => ({ seq: i + 1, ...decodeJournalLine(line) }));
   }
 
-  /** Waits for the blocks this process is printing ahead; the Redis client stays open. */
+  async pageCommitments(blockId: string): Promise<PageCommitment[] | undefined> {
+    const ref = parseBlockId(blockId);
+    const meta = ref && (await this.meta(ref.emissionId));
+    if (!meta) return undefined;
+    const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+    const [exists, records] = await Promise.all([this.redis.exists(keys.info), this.redis.hgetall(keys.pages)]);
+    if (!exists) return undefined;
+    return Object.entries(records)
+      .map(([page, record]) => decodePage(Number(page), record))
+      .sort((a, b) => a.page - b.page);
+  }
+
+  async unitProof(unitId: string): Promise<UnitProof | undefined> {
+    const found = await this.findSale(unitId, false);
+    if (!found) return undefined;
+    const { meta, ref } = found;
+    const keys = this.keys.blockKeys(meta.game, meta.stake, ref.blockId);
+    if (!(await this.redis.hexists(keys.pages, '0'))) return undefined; // printed under scheme 1
+    return proveUnit(await this.pageTreeOf(meta, ref.blockId, pageOf(meta.table.blockSize, ref.position)), ref.position);
+  }
+
+  /** A page's tree, hashed from its printed units (one GETRANGE) and the seed, or kept from before. */
+  private async pageTreeOf(meta: EmissionMeta, blockId: string, page: number): Promise<PageTree> {
+    const key = `${blockId}:${page}`;
+    const kept = this.pageTrees.get(key);
+    if (kept) return kept;
+    const size = meta.table.blockSize;
+    const { from, count } = pageRange(size, page);
+    const units = this.keys.blockKeys(meta.game, meta.stake, blockId).units;
+    const [seed, read] = await Promise.all([this.blockSeed(blockId), this.redis.getrangeBuffer(units, from, from + count - 1)]);
+    // An archived block's units are gone from Redis; it is closed, so its seed re-prints them.
+    const pageUnits = read.length === count ? new Uint8Array(read) : printBlock(meta.table, seed).subarray(from, from + count);
+    return this.pageTrees.set(key, pageTree(seed, size, page, pageUnits));
+  }
+
+  /** Publishes page 0 of a block this process printed and stored, from the print in hand. */
+  private async publishFirstPage(table: PrizeTable, blockId: string, block: PrintedBlock, now: number): Promise<void> {
+    const { from, count } = pageRange(table.blockSize, 0);
+    const tree = this.pageTrees.set(`${blockId}:0`, pageTree(block.seed, table.blockSize, 0, block.units.subarray(from, from + count)));
+    const root = Buffer.from(rootOfPage(tree)).toString('hex');
+    const published = publishPage(this.run, { pages: this.keys.blockKeys(table.game, table.stake, blockId).pages }, { page: 0, root, now });
+    this.pages.set(`${blockId}:0`, published);
+    await published;
+  }
+
+  /**
+   * Before a batch: the page of the next position this process knows of, and the page after,
+   * are published (a page's root before its first sale). The purchase script picks the
+   * position, so the next one is known from this process's last sale, or read once.
+   */
+  private async publishAhead(game: string, stake: Cents, now: number): Promise<void> {
+    const sequence = `${game}:${stake}`;
+    let last = this.lastSold.get(sequence);
+    if (!last) {
+      const emissionId = await this.redis.get(this.keys.sequence(game, stake).current);
+      const meta = emissionId ? await this.meta(emissionId) : undefined;
+      if (!meta) return;
+      const [index, cursor] = await this.redis.hmget(this.keys.emissionKey(game, stake, meta.emissionId), 'index', 'cursor');
+      last = { emissionId: meta.emissionId, index: Number(index), position: Number(cursor) - 1 };
+    }
+    const meta = await this.meta(last.emissionId);
+    if (!meta) return;
+    const size = meta.table.blockSize;
+    const next = last.position + 1;
+    const blockId = blockIdOf(last.emissionId, next < size ? last.index : last.index + 1);
+    const page = next < size ? pageOf(size, next) : 0;
+    await Promise.all([this.ensurePage(meta, blockId, page, now), this.ensurePage(meta, blockId, page + 1, now)]);
+  }
+
+  /** Remembers the last unit sold, and publishes (late: it shows) any page a sale found unpublished. */
+  private noteSold(game: string, stake: Cents, emissionId: string, results: readonly PurchaseUnitResult[], now: number): void {
+    let last: { emissionId: string; index: number; position: number } | undefined;
+    for (const result of results) {
+      if (result.kind === 'sold') last = { emissionId, index: result.index, position: result.position };
+    }
+    if (!last) return;
+    this.lastSold.set(`${game}:${stake}`, last);
+    const sold = last;
+    void this.meta(emissionId).then((meta) => {
+      if (meta) return this.ensurePage(meta, blockIdOf(emissionId, sold.index), pageOf(meta.table.blockSize, sold.position), now);
+    }).catch(() => undefined);
+  }
+
+  /**
+   * A page's published root, publishing it first if needed. Only for blocks of scheme 2 (page 0
+   * published at printing); undefined for others, not remembered (page 0 may be on its way).
+   */
+  private ensurePage(meta: EmissionMeta, blockId: string, page: number, now: number): Promise<PageCommitment | undefined> {
+    const size = meta.table.blockSize;
+    if (page >= pageCount(size)) return Promise.resolve(undefined);
+    const key = `${blockId}:${page}`;
+    let published = this.pages.get(key);
+    if (!published) {
+      published = (async () => {
+        const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+        const [first, stored] = await this.redis.hmget(keys.pages, '0', String(page));
+        if (stored) return decodePage(page, stored);
+        if (!first) return undefined;
+        const root = Buffer.from(rootOfPage(await this.pageTreeOf(meta, blockId, page))).toString('hex');
+        return publishPage(this.run, { pages: keys.pages }, { page, root, now });
+      })();
+      this.pages.set(key, published);
+      published.then((p) => p ?? this.pages.delete(key), () => this.pages.delete(key));
+    }
+    return published;
+  }
+
+  /** Waits for the blocks this process is printing ahead and the pages it is publishing; the Redis client stays open. */
   async close(): Promise<void> {
-    await Promise.allSettled([...this.printing.values()]);
+    await Promise.allSettled([...this.printing.values(), ...this.pages.values()]);
   }
 
   /** Prints the block after a newly opened one in the background (if the emission has it). */
@@ -458,11 +586,14 @@ export class RedisStore implements DealerStore {
         if (!meta || index >= meta.blockCount) return;
         const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
         if (await this.redis.exists(keys.info)) return; // another dealer printed it
-        await storeBlock(
+        const block = printNewBlock(meta.table);
+        const stored = await storeBlock(
           this.run,
           { emission: this.keys.emissionKey(meta.game, meta.stake, emissionId), base: this.keys.sequence(meta.game, meta.stake).base },
-          { emissionId, index, block: printNewBlock(meta.table), now },
+          { emissionId, index, block, now },
         );
+        // The dealer whose print was stored publishes its first page (scheme 2).
+        if (stored) await this.publishFirstPage(meta.table, blockId, block, now);
       })().finally(() => this.printing.delete(blockId));
       this.printing.set(blockId, printing);
     }
@@ -510,6 +641,10 @@ export class RedisStore implements DealerStore {
     const infos = await Promise.all(
       Array.from({ length: last + 1 }, (_, i) => this.redis.hgetall(this.keys.blockKeys(game, stake, blockIdOf(emissionId, i)).info)),
     );
+    // Scheme 2 blocks have page 0 published from their printing on.
+    const schemes = await Promise.all(
+      Array.from({ length: last + 1 }, (_, i) => this.redis.hexists(this.keys.blockKeys(game, stake, blockIdOf(emissionId, i)).pages, '0')),
+    );
     const tiers = meta.table.tiers.length;
     const blocks = infos.flatMap((fields, i): BlockInfo[] => {
       if (!fields['state']) return [];
@@ -525,6 +660,7 @@ export class RedisStore implements DealerStore {
           size: Number(fields['size']),
           state,
           commitment: fields['commitment']!,
+          scheme: schemes[i] ? 2 : 1,
           ...(state === 'closed' ? { seed: fields['seed']! } : {}),
           sold: soldPerTier.reduce((n, s) => n + s, 0),
           soldPerTier,

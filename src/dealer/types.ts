@@ -1,5 +1,6 @@
 import type { Cents } from '../money';
 import type { GameId, PrizeTable } from '../games/types';
+import type { UnitProof } from './merkle';
 
 /**
  * The dealer's store: emissions of printed blocks, purchases, settlement and the wallet.
@@ -24,6 +25,11 @@ export interface BlockInfo {
   readonly state: BlockState;
   /** Hex SHA-256 commitment, published when the block is printed, before it opens. */
   readonly commitment: string;
+  /**
+   * 1: the commitment alone, checked once the block closes; 2: also one Merkle page root per
+   * 4,096 positions, each published before the first sale in its page (docs/fairness.md).
+   */
+  readonly scheme: 1 | 2;
   /** Hex 32-byte seed: only once the block is closed. */
   readonly seed?: string;
   readonly sold: number;
@@ -110,6 +116,15 @@ export type SettleResult =
   | { readonly ok: true; readonly credited: boolean; readonly prize: Cents; readonly balance: Cents }
   | { readonly ok: false; readonly code: 'settle/unknown_unit'; readonly message: string };
 
+/** A page's Merkle root as published (scheme 2): positions [page × 4,096, …) of a block. */
+export interface PageCommitment {
+  readonly page: number;
+  /** Hex, 32 bytes. */
+  readonly root: string;
+  /** When it was published (ms since the epoch): before the first sale in the page. */
+  readonly publishedAt: number;
+}
+
 export type JournalKind = 'deposit' | 'withdrawal' | 'stake' | 'prize';
 
 export type WithdrawResult =
@@ -137,6 +152,8 @@ export interface DealerStore {
   openEmission(request: OpenEmissionRequest): Promise<EmissionInfo>;
   /** Every emission, by id, with its printed blocks. */
   listEmissions(): Promise<EmissionInfo[]>;
+  /** One printed block as `listEmissions` shows it; undefined for a block not printed. */
+  block(blockId: string): Promise<BlockInfo | undefined>;
   /**
    * The 32-byte seed of a printed block, for the server to derive unit seeds (`unitSeed`);
    * secret until the block closes. Throws on an unknown block.
@@ -152,6 +169,17 @@ export interface DealerStore {
    * sold): what `verifyBlock` checks against the re-print. Undefined for an unknown block.
    */
   recordedTiers(blockId: string): Promise<Uint8Array | undefined>;
+  /**
+   * The page roots published so far for a block, in page order (scheme 2; empty for a block
+   * of scheme 1). Undefined for an unknown block.
+   */
+  pageCommitments(blockId: string): Promise<PageCommitment[] | undefined>;
+  /**
+   * The Merkle proof of a sold unit's printed tier against its page's published root, made by
+   * re-hashing that one page (scheme 2); undefined for a unit never sold or a block of scheme 1.
+   * It reveals the unit's tier: callers show it only once the unit's reveal is over.
+   */
+  unitProof(unitId: string): Promise<UnitProof | undefined>;
   /** A player's sales, newest first (history), `limit` at most 100. */
   listSales(playerId: PlayerId, offset: number, limit: number): Promise<Sale[]>;
   /**

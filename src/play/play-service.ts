@@ -282,7 +282,7 @@ export class PlayService {
     const unit = await this.load(unitId);
     if (!unit || unit.sale.playerId !== playerId) return undefined;
     const ended = await this.settleStranded(unit);
-    return { record: toRecall(unit, await this.dealer.journal(playerId)), ended };
+    return { record: await toRecall(this.dealer, unit), ended };
   }
 
   private async rebuild(sale: Sale): Promise<LiveUnit> {

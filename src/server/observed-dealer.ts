@@ -57,6 +57,15 @@ export class ObservedDealer implements DealerStore {
   blockSeed(blockId: string) {
     return this.dealer.blockSeed(blockId);
   }
+  block(blockId: string) {
+    return this.dealer.block(blockId);
+  }
+  pageCommitments(blockId: string) {
+    return this.dealer.pageCommitments(blockId);
+  }
+  unitProof(unitId: string) {
+    return this.dealer.unitProof(unitId);
+  }
   getSale(unitId: string) {
     return this.dealer.getSale(unitId);
   }

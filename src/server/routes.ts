@@ -7,6 +7,7 @@ import { blocksReport, verifyBlockReport } from '../dealer/operator-report';
 import { isPlayerId } from '../dealer/identifiers';
 import { toHistoryLine } from '../play/recall';
 import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
+import { mountFairnessRoutes } from './fairness-routes';
 import { RateLimiter } from './rate-limit';
 import { mountSpectatorRoutes } from './spectator-routes';
 import type { Services } from './services';
@@ -151,4 +152,5 @@ export function mountRoutes(app: Application, services: Services): void {
     if (recalled.record.status === 'finished') services.feed.releaseUnseen({ unitIds: [unitId] });
   }));
   mountSpectatorRoutes(app, services);
+  mountFairnessRoutes(app, services.dealer);
 }

@@ -69,6 +69,17 @@ describe('operator report', () => {
     assert.equal(await verifyBlockReport(store, 'nothing'), undefined);
   });
 
+  it('finds a published page root that the revealed seed does not derive', async () => {
+    const store = new MemoryStore();
+    await dealFourteen(store);
+    const tampered: DealerStore = Object.assign(Object.create(store) as DealerStore, {
+      pageCommitments: async (blockId: string) => (await store.pageCommitments(blockId))!.map((p) => ({ ...p, root: 'f'.repeat(64) })),
+    });
+    const report = await verifyBlockReport(tampered, 'noel.0');
+    assert.equal(report!.verified, false);
+    assert.match(report!.problems[0]!, /^page 0: published root f{64}, the seed derives [0-9a-f]{64}$/);
+  });
+
   it('finds a sale recorded with another tier than the block printed', async () => {
     const store = new MemoryStore();
     await dealFourteen(store);

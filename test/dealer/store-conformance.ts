@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArchiveUnreadableError, writeBlockArchive } from '../../src/dealer/archive';
 import { prizeOfTier } from '../../src/games/prize-tables';
-import { tierCounts, UNSOLD, unitSeed, verifyBlock } from '../../src/dealer/printing';
+import { buildBlockTree, pageRootOfProof } from '../../src/dealer/merkle';
+import { printBlock, tierCounts, UNSOLD, unitSeed, verifyBlock } from '../../src/dealer/printing';
 import type { DealerStore, EmissionInfo, PurchaseRequest, PurchaseResult, Sale } from '../../src/dealer/types';
-import { NOEL_50, TEN_UNIT_TABLE } from './support/test-tables';
+import { NOEL_50, scaledTable, TEN_UNIT_TABLE } from './support/test-tables';
 
 /**
  * The one conformance suite of the dealer: every DealerStore must pass it. `open(handles)`
@@ -761,6 +762,21 @@ export function storeConformance(name: string, open: StoreFactory): void {
         assert.equal(sold(await buy(store, 'p1')).blockId, 'noel-test.1');
       });
 
+      it('still proves an archived unit against its published page root', async () => {
+        // The other handle has hashed no page yet (on Redis: the units are gone, the seed re-prints them).
+        const [store, other] = (await dealers(2)) as [DealerStore, DealerStore];
+        const sales = await soldOutBlock(store);
+        await store.settle(sales[9]!.unitId, T0 + 600);
+        const proofs = await Promise.all(sales.map((s) => store.unitProof(s.unitId)));
+        await archive(store, 'noel-test.0');
+        const [page] = (await store.pageCommitments('noel-test.0'))!;
+        for (const [i, sale] of sales.entries()) {
+          const proof = (await other.unitProof(sale.unitId))!;
+          assert.deepEqual(proof, proofs[i], `position ${sale.position}`);
+          assert.equal(pageRootOfProof(proof), page!.root);
+        }
+      });
+
       it('says where an archived unit lives when the archive cannot be read here', async () => {
         const store = await dealer();
         const sales = await soldOutBlock(store);
@@ -780,6 +796,67 @@ export function storeConformance(name: string, open: StoreFactory): void {
         await assert.rejects(() => store.markArchived('noel-test.1', join(dir, 'x'), T0), /not settled/);
         await assert.rejects(() => store.markArchived('nothing.0', join(dir, 'x'), T0));
         assert.equal((await emission(store)).blocks[0]!.archive, undefined);
+      });
+    });
+
+    describe('commitments (scheme 2)', () => {
+      const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+      it('publishes the root of page 0 of every block when it is printed, before any sale', async () => {
+        const store = await dealer();
+        const info = await openTen(store);
+        assert.deepEqual(info.blocks.map((b) => b.scheme), [2, 2]);
+        for (const block of info.blocks) {
+          const pages = await store.pageCommitments(block.blockId);
+          assert.equal(pages?.length, 1);
+          assert.match(pages![0]!.root, /^[0-9a-f]{64}$/);
+          assert.equal(pages![0]!.publishedAt, T0);
+        }
+        assert.deepEqual(await store.block('noel-test.1'), info.blocks[1]);
+        assert.equal(await store.block('noel-test.9'), undefined);
+        assert.equal(await store.pageCommitments('noel-test.9'), undefined);
+        assert.equal(await store.pageCommitments('nope.0'), undefined);
+      });
+
+      it('proves each sold unit against its page root, published no later than the sale', async () => {
+        const store = await dealer();
+        const table = scaledTable(NOEL_50, 5_000); // two pages: 4,096 positions and 904
+        await store.openEmission({ emissionId: 'pages', table, blockCount: 1, now: T0 });
+        await store.deposit('p', 1_000_000, 'd', T0);
+        const sales: Sale[] = [];
+        for (let lane = 0; lane < 4_100; lane += 100) {
+          const batch = await Promise.all(Array.from({ length: 100 }, () => buy(store, 'p', { game: table.game, stake: table.stake })));
+          sales.push(...batch.map(sold));
+        }
+        const pages = (await store.pageCommitments('pages.0'))!;
+        assert.deepEqual(pages.map((p) => p.page), [0, 1]);
+        for (const sale of sales.filter((s) => [0, 1, 4_095, 4_096, 4_099].includes(s.position))) {
+          const proof = (await store.unitProof(sale.unitId))!;
+          assert.equal(proof.tierId, sale.tierId);
+          assert.equal(proof.position, sale.position);
+          const page = pages[sale.position >= 4_096 ? 1 : 0]!;
+          assert.equal(pageRootOfProof(proof), page.root, `position ${sale.position}`);
+          assert.ok(page.publishedAt <= sale.soldAt, `page ${page.page} published after the sale of ${sale.position}`);
+        }
+      });
+
+      it('re-derives the published page roots from the seed revealed when the block closes', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p', 1_000, 'd', T0);
+        for (let i = 0; i < 10; i++) sold(await buy(store, 'p'));
+        const closed = (await emission(store)).blocks[0]!;
+        assert.equal(closed.state, 'closed');
+        const seed = Buffer.from(closed.seed!, 'hex');
+        const tree = buildBlockTree(seed, printBlock(TEN_UNIT_TABLE, seed));
+        assert.deepEqual((await store.pageCommitments(closed.blockId))!.map((p) => p.root), tree.pageRoots.map(hex));
+      });
+
+      it('has no proof for a unit never sold', async () => {
+        const store = await dealer();
+        await openTen(store);
+        assert.equal(await store.unitProof('noel-test.0:3'), undefined);
+        assert.equal(await store.unitProof('nope.0:0'), undefined);
       });
     });
 

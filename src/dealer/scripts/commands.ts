@@ -81,7 +81,7 @@ export function defineScripts<Name extends string>(redis: Redis, dir: URL, names
 }
 
 /** The dealer's scripts (src/dealer/lua). */
-export type DealerScriptName = 'openEmission' | 'storeBlock' | 'purchaseUnits' | 'settleUnit' | 'deposit' | 'withdraw' | 'archiveBlock';
+export type DealerScriptName = 'openEmission' | 'storeBlock' | 'purchaseUnits' | 'settleUnit' | 'deposit' | 'withdraw' | 'archiveBlock' | 'publishPage';
 export type DealerRunScript = RunScript<DealerScriptName>;
 
 const DEALER_LUA = new URL('../lua/', import.meta.url);

@@ -1,0 +1,42 @@
+import type { Application, Request, Response } from 'express';
+import { publicBlockDetail, publicBlocks, type PublicBlock } from '../dealer/fairness-report';
+import { parseBlockId } from '../dealer/identifiers';
+import type { DealerStore } from '../dealer/types';
+
+/** The list reads every block's pages: answered from one read a second at most (no token here). */
+const LIST_CACHE_MS = 1_000;
+
+function fail(res: Response, status: number, code: string, message: string): void {
+  res.status(status).json({ error: { code, message } });
+}
+
+/**
+ * Public fairness routes, no token (docs/fairness.md): what fixes the outcomes, published
+ * before any sale, and the seeds of closed blocks. Read-only; a block id that does not parse
+ * is answered like an unknown one.
+ */
+export function mountFairnessRoutes(app: Application, dealer: DealerStore): void {
+  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => {
+    handler(req, res).catch((err: unknown) => {
+      console.error(err);
+      if (!res.headersSent) fail(res, 500, 'server/error', 'internal error');
+    });
+  };
+
+  let cached: { at: number; blocks: Promise<PublicBlock[]> } | undefined;
+  app.get('/fairness/blocks', wrap(async (_req, res) => {
+    if (!cached || Date.now() - cached.at >= LIST_CACHE_MS) {
+      const blocks = publicBlocks(dealer);
+      cached = { at: Date.now(), blocks };
+      blocks.catch(() => (cached = undefined));
+    }
+    res.json({ blocks: await cached.blocks });
+  }));
+
+  app.get('/fairness/blocks/:blockId', wrap(async (req, res) => {
+    const blockId = String(req.params['blockId']);
+    const detail = parseBlockId(blockId) ? await publicBlockDetail(dealer, blockId) : undefined;
+    if (!detail) return fail(res, 404, 'fairness/unknown_block', `no printed block ${blockId}`);
+    res.json(detail);
+  }));
+}

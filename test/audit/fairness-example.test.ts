@@ -1,0 +1,17 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { EXAMPLE_TABLE, fairnessExample, withExample } from '../../src/audit/fairness-example';
+import { printBlock } from '../../src/dealer/printing';
+import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
+
+describe('the worked example of docs/fairness.md', () => {
+  it('is what the code computes (npm run fairness-example rewrites it)', () => {
+    const doc = readFileSync(new URL('../../docs/fairness.md', import.meta.url), 'utf8');
+    assert.equal(withExample(doc, fairnessExample()), doc);
+  });
+
+  it('prints the frozen block of the printing tests', () => {
+    assert.deepEqual(EXAMPLE_TABLE, TEN_UNIT_TABLE);
+    assert.deepEqual([...printBlock(EXAMPLE_TABLE, Uint8Array.from({ length: 32 }, (_, i) => i))], [3, 7, 4, 6, 5, 0, 0, 6, 0, 0]);
+  });
+});
