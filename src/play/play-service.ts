@@ -171,7 +171,8 @@ export class PlayService {
         firstRefusal ??= result;
       }
     }
-    const wallet = ended.length > 0 ? await this.wallet(playerId) : undefined;
+    // What ended is returned whatever happens to this read (its win must still be published).
+    const wallet = ended.length > 0 ? await this.wallet(playerId).catch(() => undefined) : undefined;
     return {
       units: next,
       unitIds: targets.map((u) => u.sale.unitId),

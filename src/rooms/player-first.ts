@@ -23,6 +23,8 @@ import { SlicedSender } from './fan-out';
 export class PlayerFirst {
   private player: Client | undefined;
   private playerSees = false;
+  /** The player left for good: nothing waits any more (it would wait forever). */
+  private playerLeft = false;
   private patching = false;
   private corked: Socket | undefined;
   /** What waits for the player, in order: spectators' frames and publications. */
@@ -56,8 +58,18 @@ export class PlayerFirst {
     };
     const sendFullState = internals.sendFullState.bind(room);
     internals.sendFullState = (client) => {
-      sendFullState(client);
-      if (client === this.player) this.playerCanSee();
+      if (client === this.player) {
+        sendFullState(client);
+        return this.playerCanSee();
+      }
+      // A spectator's first view of the state waits behind the player's frames too.
+      this.patching = true;
+      try {
+        sendFullState(client);
+      } finally {
+        this.patching = false;
+        this.letThrough();
+      }
     };
   }
 
@@ -76,6 +88,7 @@ export class PlayerFirst {
   /** The player is gone for good: what waited learns it was not seen; spectators' frames go. */
   playerGone(): void {
     this.playerSees = false;
+    this.playerLeft = true;
     this.player = undefined;
     for (const then of this.waiting.splice(0)) then(false);
   }
@@ -91,6 +104,7 @@ export class PlayerFirst {
     let lastSource: Uint8Array | Buffer | undefined;
     let lastCopy: Uint8Array | undefined;
     client.raw = (data, options, cb) => {
+      if (this.playerLeft) return; // the table is closing: spectators are being sent away
       if (!this.patching) return raw(data, options, cb);
       // One patch's frames share one buffer: one copy serves every spectator.
       if (data !== lastSource) {
@@ -120,6 +134,7 @@ export class PlayerFirst {
 
   /** Runs `then(true)` once the player's frames so far are written; `then(false)` if never. */
   afterPlayer(then: (seen: boolean) => void): void {
+    if (this.playerLeft) return then(false);
     this.waiting.push(then);
     this.letThrough();
   }

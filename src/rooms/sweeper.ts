@@ -30,8 +30,20 @@ export class Sweeper {
     for (const end of await this.play.settleStrandedUnits()) this.feed.publishUnshown(end);
   }
 
-  /** One pass; resolves with how many units it finished. */
+  private sweeping = false;
+
+  /** One pass (none while the last one still runs); resolves with how many units it finished. */
   async sweep(): Promise<number> {
+    if (this.sweeping) return 0;
+    this.sweeping = true;
+    try {
+      return await this.pass();
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  private async pass(): Promise<number> {
     this.feed.releaseUnseen({ endedBefore: this.now() - this.abandonAfterMs });
     let finished = 0;
     for (const unit of await this.play.abandoned(this.abandonAfterMs)) {
@@ -51,7 +63,10 @@ export class Sweeper {
     const roomId = await this.seats.find(unit.sale.playerId, unit.sale.game);
     if (!roomId) return false;
     try {
-      return (await matchMaker.remoteRoomCall<TableRoom>(roomId, 'completeAbandoned', [unit.sale.unitId], TABLE_CALL_MS)) === true;
+      // Our own deadline too: Colyseus's IPC may never settle when presence fails under it.
+      const call = matchMaker.remoteRoomCall<TableRoom>(roomId, 'completeAbandoned', [unit.sale.unitId], TABLE_CALL_MS);
+      const deadline = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('table call timed out')), TABLE_CALL_MS * 2).unref());
+      return (await Promise.race([call, deadline])) === true;
     } catch {
       return false; // the table is gone (its process too, maybe): finished here
     }

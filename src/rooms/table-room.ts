@@ -90,7 +90,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.playerFirst.seatPlayer(client);
     await Promise.all([this.watchers.setPseudonym(auth.pseudonym), seats.take(auth.playerId, this.game, this.roomId), feed.rememberPseudonym(auth.playerId, auth.pseudonym)]);
     client.send('catalog', this.services.catalog.find((game) => game.id === this.game));
-    await this.serial.run(async () => {
+    const resumed = await this.serial.run(async () => {
       // GLI-19 4.16: an unfinished unit of this game comes back exactly where it stopped; else
       // the last one whose end the player did not see (its win waits for that).
       const unseen = await feed.lastUnseen(auth.playerId, this.game);
@@ -102,6 +102,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
       }
       client.send('wallet', await play.wallet(auth.playerId));
     });
+    if (isRefusal(resumed)) throw new ServerError(503, `${resumed.code}: ${resumed.message}`); // the client joins again
   }
 
   override async onDrop(client: Client): Promise<void> {
@@ -111,9 +112,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     if (!this.playerFirst.flooded(client)) await this.allowReconnection(client, RECONNECT_SECONDS);
   }
 
-  override onReconnect(client: Client): void {
-    if (client.sessionId === this.ownerSession) this.playerFirst.seatPlayer(client);
-  }
+  override onReconnect = (client: Client): void => (client.sessionId === this.ownerSession ? this.playerFirst.seatPlayer(client) : undefined);
 
   override onLeave(client: Client): void {
     if (this.watchers.remove(client.sessionId) || client.sessionId !== this.ownerSession) return;
