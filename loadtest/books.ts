@@ -54,6 +54,9 @@ export interface RecallFacts {
   readonly status: 'in_progress' | 'finished';
   readonly prize: number | null;
   readonly scenario: unknown;
+  /** Who ended the reveal (`player`, or `server` for an abandoned unit), and when (ISO); null while unfinished. */
+  readonly completedBy?: 'player' | 'server' | null;
+  readonly finishedAt?: string | null;
 }
 
 /** Sold units of one block and, per prize (0: losing), how many were dealt. */

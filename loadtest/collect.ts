@@ -116,6 +116,8 @@ export async function collectBooks(players: readonly SyntheticPlayer[], endpoint
         status: r.status,
         prize: r.prize,
         scenario: r.scenario,
+        completedBy: r.completedBy ?? null,
+        finishedAt: r.finishedAt ?? null,
       });
     } catch (err) {
       recalls.set(unitId, { error: (err as Error).message });

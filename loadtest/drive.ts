@@ -43,8 +43,10 @@ export interface DriveSettings {
   /** Prefix of this run's pseudonyms (letters, digits, `-`). */
   readonly prefix: string;
   readonly log: (line: string) => void;
-  /** Called as the window opens and closes (window-only CPU profiles). */
-  readonly window?: { open(): Promise<void>; close(): Promise<void> };
+  /** Called as the window opens and closes (window-only CPU profiles; a chaos run's faults). */
+  readonly window?: { open(players: readonly SyntheticPlayer[]): Promise<void>; close(): Promise<void> };
+  /** Players that ride out faults (PlayerSettings.resilient): chaos runs. */
+  readonly resilient?: boolean;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -87,6 +89,7 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
       lampBothShare: options.lampBothShare,
       switchShare: options.switchShare,
       requestTimeoutMs: options.requestTimeoutMs,
+      resilient: settings.resilient ?? false,
     },
     stats,
     board,
@@ -190,7 +193,7 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
 
   // The measured window.
   phase = 'run';
-  await settings.window?.open();
+  await settings.window?.open(connected);
   for (const s of settings.samplers) s.sampler.openWindow();
   settings.machine?.openWindow();
   stats.start(performance.now());

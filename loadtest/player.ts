@@ -19,7 +19,20 @@ export interface PlayerSettings {
   readonly lampBothShare: number;
   readonly switchShare: number;
   readonly requestTimeoutMs: number;
+  /**
+   * Chaos runs: servers die, Redis stalls, connections are cut. The player never gives up,
+   * retries a purchase with the same request id until it is answered (even once stopping: its
+   * units must reach the ledger), opens a new table on the next endpoint when its connection is
+   * gone (no SDK reconnection: the unit resumes at the new table), and counts refusals
+   * `server/unavailable` and `server/error` as retryable.
+   */
+  readonly resilient?: boolean;
 }
+
+/** Refusals a resilient player retries: the server could not reach its stores, nothing was decided. */
+const RETRYABLE_REFUSALS = new Set(['server/unavailable', 'server/error', 'harness/timeout', 'harness/no_patch']);
+/** A resilient player's purchase is retried at most this many times (with back-off up to 2 s). */
+const PURCHASE_ATTEMPTS = 90;
 
 /** A unit this player bought, as its client saw it. */
 export interface UnitRecord {
@@ -147,6 +160,7 @@ export class SyntheticPlayer {
     const options = this.settings.target === 'echo' ? { game, name: this.pseudonym } : { game };
     const room = await joinWithin(this.client.create('table', options), this.settings.requestTimeoutMs);
     this.room = room;
+    if (this.settings.resilient) room.reconnection.enabled = false;
     room.onStateChange(() => this.onPatch());
     const count = () => this.stats.count.received++;
     room.onMessage('wallet', count);
@@ -193,9 +207,12 @@ export class SyntheticPlayer {
 
   /** Results seen on this table: when each unit's `finished` reached the client. */
   private readonly resultsSeen = new Set<string>();
+  /** unitId → when this client first saw the unit finished (harness clock), kept for the run. */
+  readonly finishedSeen = new Map<string, number>();
 
   private noteResults(units: readonly UnitView[], now: number): void {
     for (const unit of units) {
+      if (unit.status === 'finished' && !this.finishedSeen.has(unit.unitId)) this.finishedSeen.set(unit.unitId, now);
       if (unit.status !== 'finished' || this.resultsSeen.has(unit.unitId)) continue;
       this.resultsSeen.add(unit.unitId);
       if (unit.prize > 0) this.board.finished(this.index, this.game, unit.prize, now);
@@ -293,23 +310,43 @@ export class SyntheticPlayer {
         this.stats.error(code, err);
         if (code === 'purchase/insufficient_funds') return;
         if (code === 'purchase/game_closed' && !this.watched) await this.switchGame().catch(() => undefined);
-        // Back off (exponentially, up to 5 s) so that a failing server is not hammered; give
-        // up after 20 failures in a row.
-        if (++failures >= 20) {
+        // Back off (exponentially, up to 5 s; 2 s when resilient) so that a failing server is
+        // not hammered; give up after 20 failures in a row (a resilient player never does).
+        if (++failures >= 20 && !this.settings.resilient) {
           this.stats.error('harness/player_gave_up', `after 20 failures in a row, the last: ${code}`);
           return;
         }
-        await sleep(Math.min(5000, 50 * 2 ** failures));
-        if (!this.room || this.room.connection?.isOpen === false) {
-          try {
-            await this.open(this.game);
-          } catch (e) {
-            this.stats.error(errorCode(e, 'join/table'), e);
-          }
-        }
+        await sleep(Math.min(this.settings.resilient ? 2000 : 5000, 50 * 2 ** failures));
+        await this.reopenIfClosed();
       }
     }
     await this.finishUnitsInPlay().catch((err) => this.stats.error(errorCode(err, 'harness/error'), err));
+  }
+
+  /** Opens a new table when the connection is gone (a resilient player: on the next endpoint). */
+  private async reopenIfClosed(): Promise<void> {
+    if (this.room && this.room.connection?.isOpen !== false) return;
+    const old = this.room;
+    this.room = undefined;
+    if (old) await withTimeout(old.leave(false), 1000, 'leave/timeout').catch(() => undefined);
+    if (this.settings.resilient && this.endpoints.length > 1) {
+      this.endpointIndex = (this.endpointIndex + 1) % this.endpoints.length;
+      this.client = new Client(this.endpoint);
+      this.client.auth.token = this.token;
+    }
+    try {
+      await this.open(this.game);
+    } catch (e) {
+      this.stats.error(errorCode(e, 'join/table'), e);
+    }
+  }
+
+  /** Chaos: drops this client's connection at once, as a network cut (no close handshake). */
+  cut(): boolean {
+    const transport = this.room?.connection?.transport as { ws?: { terminate?: () => void } } | undefined;
+    if (!transport?.ws?.terminate) return false;
+    transport.ws.terminate();
+    return true;
   }
 
   private async switchGame(): Promise<void> {
@@ -337,15 +374,23 @@ export class SyntheticPlayer {
     const before = new Set(this.unitsView.map((u) => u.unitId));
     const bought = (units: readonly UnitView[]) => units.length > 0 && units.every((u) => !before.has(u.unitId));
     const payload = { stake, requestId, ...(picks !== undefined ? { picks } : {}) };
-    let result: { reply: unknown; ms: number };
-    try {
-      result = await this.timed('buy', payload, bought);
-    } catch (err) {
-      if (errorCode(err, '') !== 'harness/timeout') throw err;
-      // A purchase whose reply was lost may have been dealt: retry it with the same request
-      // id, which the server answers with the same units, charged once.
-      this.stats.error('harness/timeout', `buy ${requestId}: no reply in ${this.settings.requestTimeoutMs} ms, retried`);
-      result = await this.timed('buy', payload, bought);
+    let result: { reply: unknown; ms: number } | undefined;
+    // A purchase whose reply was lost may have been dealt: retry it with the same request id,
+    // which the server answers with the same units, charged once (a resilient player until it
+    // is answered: refusals that decide nothing, lost connections, timeouts).
+    for (let attempt = 1; !result; attempt++) {
+      try {
+        result = await this.timed('buy', payload, bought);
+      } catch (err) {
+        const code = errorCode(err, 'connection/lost');
+        const retry = this.settings.resilient ? attempt < PURCHASE_ATTEMPTS && (RETRYABLE_REFUSALS.has(code) || !/^(purchase|picks)\//.test(code)) : attempt === 1 && code === 'harness/timeout';
+        if (!retry) throw err;
+        this.stats.error(code, `buy ${requestId}: ${(err as Error).message ?? code}, retried`);
+        if (this.settings.resilient) {
+          await sleep(Math.min(2000, 50 * 2 ** attempt));
+          await this.reopenIfClosed();
+        }
+      }
     }
     const { unitIds } = result.reply as { unitIds: string[] };
     this.stats.latency('buy', result.ms);

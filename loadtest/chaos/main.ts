@@ -1,0 +1,66 @@
+import { randomInt } from 'node:crypto';
+import { UsageError } from '../options';
+import { CHAOS_USAGE, parseChaosOptions } from './options';
+import { runChaos, type ChaosReport } from './run';
+
+/**
+ * `npm run chaos -- --minutes M [--seed S]`: progress and faults on stderr; the figures on
+ * stdout, the JSON summary as its last line. Exit 0 when there is no mismatch and nothing
+ * failed, 1 otherwise, 2 on bad options. SIGINT, SIGTERM, a failure or the time bound: every
+ * process it started is killed on the way out (processes.ts, redis-server.ts).
+ */
+
+function format(r: ChaosReport): string {
+  const kinds = (counts: Record<string, number>) => Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(', ');
+  const lines = [
+    `chaos run: seed ${r.seed}, ${r.options.minutes} min of faults, ${r.options.processes} server processes, ${r.options.players} players, ${r.options.feedSpectators} feed spectators`,
+    `  command: ${r.command}`,
+    `faults injected: ${r.faults.injected} of ${r.faults.planned} planned (${kinds(r.faults.byKind)})`,
+    `  fault effects: ${r.serverExits.count} server process exits of their own (each restarted)`,
+    `units: ${r.units.bought} bought, ${r.units.finished} finished (${r.units.seenFinishedByPlayer} seen finished by their player's client, ${r.units.finishedUnseen} finished while it was away), ${r.units.unfinished} unfinished`,
+    `books: ${r.books.checked.players} players, ${r.books.checked.units} units, ${r.books.checked.recallsRescored} recalls re-scored, ${r.books.checked.blocks} blocks, stakes ${r.books.checked.stakes} c, prizes ${r.books.checked.prizes} c: ${r.books.problemCount} problems`,
+    `feed: ${r.feed.wins} wins checked: ${r.feed.inOrder} after the player's client, ${r.feed.serverCompleted} of units the server finished, ${r.feed.releasedUnseen} released unseen, ${r.feed.repeated} repeated; ${r.feed.ahead} ahead of the player, ${r.feed.phantom} matching no unit (${r.feed.rejoins} spectator rejoins)`,
+    `client errors met (retried or counted): ${Object.entries(r.clientErrors).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,
+    ...r.problems.slice(0, 20).map((p) => `  mismatch: ${p}`),
+    ...r.failures.map((f) => `  failure: ${f}`),
+    `mismatches: ${r.mismatches}`,
+  ];
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  let options;
+  try {
+    options = parseChaosOptions(process.argv.slice(2), () => randomInt(0, 2 ** 31 - 1));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    if (err.message) process.stderr.write(`${err.message}\n\n`);
+    process.stderr.write(CHAOS_USAGE);
+    return err.message ? 2 : 0;
+  }
+  const command = `npm run chaos -- ${process.argv.slice(2).join(' ')}${process.argv.includes('--seed') ? '' : ` --seed ${options.seed}`}`.replace(/\s+/g, ' ');
+  process.stderr.write(`seed ${options.seed} (repeat with: ${command})\n`);
+  // Bounded: the window, the ramp (120 s), the drain and the books (300 s), and a margin.
+  const boundS = options.minutes * 60 + 120 + options.drainS * 2 + 300 + 180;
+  setTimeout(() => {
+    process.stderr.write(`the chaos run exceeded its bound of ${Math.round(boundS)} s: stopping (everything it started is killed)\n`);
+    process.exit(1);
+  }, boundS * 1000).unref();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      process.stderr.write(`${signal}: stopping the chaos run (everything it started is killed)\n`);
+      process.exit(130);
+    });
+  }
+  const report = await runChaos(options, command, (line) => process.stderr.write(`${line}\n`));
+  process.stdout.write(`${format(report)}\n${JSON.stringify(report)}\n`);
+  return report.ok ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
