@@ -22,6 +22,8 @@ export interface ChaosOptions {
   readonly sweepEveryS: number;
   /** After the faults: how long players and the sweeper may take to finish every unit. */
   readonly drainS: number;
+  /** Fewer faults injected than this fails the run (CI: a run that broke too little proves too little). */
+  readonly minFaults: number;
   readonly progress: boolean;
 }
 
@@ -38,6 +40,7 @@ export const CHAOS_DEFAULTS: Omit<ChaosOptions, 'seed'> = {
   abandonAfterS: 5,
   sweepEveryS: 1,
   drainS: 120,
+  minFaults: 0,
   progress: true,
 };
 
@@ -54,6 +57,7 @@ export const CHAOS_USAGE = `usage: npm run chaos -- --minutes M [--seed S] [opti
   --weights K=W,...      weight of each fault kind (${FAULT_KINDS.join(', ')}; default 1 each, 0: never)
   --abandon-after S      the servers' ABANDON_AFTER_SECONDS (default ${CHAOS_DEFAULTS.abandonAfterS})
   --drain S              seconds allowed, after the faults, to finish every unit (default ${CHAOS_DEFAULTS.drainS})
+  --min-faults N         fail the run if fewer faults were injected (default 0)
   --quiet                no progress lines
 `;
 
@@ -100,6 +104,7 @@ export function parseChaosOptions(argv: readonly string[], drawSeed: () => numbe
       }
       case '--abandon-after': o.abandonAfterS = number(flag, value(), 1, 600); break;
       case '--drain': o.drainS = number(flag, value(), 10, 1800); break;
+      case '--min-faults': o.minFaults = number(flag, value(), 0, 10_000); break;
       case '--quiet': o.progress = false; break;
       case '--help': case '-h': throw new UsageError('');
       default: throw new UsageError(`unknown option ${arg}`);

@@ -205,6 +205,8 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     await Promise.all(feeds.map((f) => f.stop()));
     await cluster.stop();
   }
+  const injected = injector?.injected.length ?? 0;
+  if (injected < options.minFaults) failures.push(`${injected} faults injected, fewer than the ${options.minFaults} asked for (--min-faults)`);
   const mismatches = (booksResult?.problemCount ?? 1) + unfinishedProblems + feed.ahead + feed.phantom;
   return {
     format: 'chaos-report/v1',
@@ -214,7 +216,7 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     options,
-    faults: { planned: plan.length, injected: injector?.injected.length ?? 0, byKind: countByKind(injector?.injected ?? []), plannedByKind: countByKind(plan) },
+    faults: { planned: plan.length, injected, byKind: countByKind(injector?.injected ?? []), plannedByKind: countByKind(plan) },
     serverExits: { count: cluster.unplannedExits.length, first: cluster.unplannedExits.slice(0, 3) },
     units,
     feed: { ...feed, rejoins: feeds.reduce((n, f) => n + f.rejoins, 0) },
