@@ -34,8 +34,8 @@ export const CHAOS_DEFAULTS: Omit<ChaosOptions, 'seed'> = {
   processes: 3,
   feedSpectators: 3,
   faultsPerMinute: 12,
-  freezeMinMs: 4000,
-  freezeMaxMs: 8000,
+  freezeMinMs: 6000,
+  freezeMaxMs: 9000,
   weights: { 'kill-server': 1, 'kill-redis': 1, 'freeze-redis': 1, 'cut-clients': 1 },
   abandonAfterS: 5,
   sweepEveryS: 1,
@@ -85,7 +85,7 @@ export function parseChaosOptions(argv: readonly string[], drawSeed: () => numbe
       case '--faults-per-minute': o.faultsPerMinute = number(flag, value(), 0.1, 120, false); break;
       case '--freeze-ms': {
         const m = /^(\d+)-(\d+)$/.exec(value() ?? '');
-        if (!m || Number(m[1]) > Number(m[2]) || Number(m[2]) > 60_000) throw new UsageError('--freeze-ms takes MIN-MAX in ms (at most 60000), e.g. 4000-8000');
+        if (!m || Number(m[1]) > Number(m[2]) || Number(m[2]) > 60_000) throw new UsageError('--freeze-ms takes MIN-MAX in ms (at most 60000), e.g. 6000-9000');
         o.freezeMinMs = Number(m[1]);
         o.freezeMaxMs = Number(m[2]);
         break;
