@@ -24,13 +24,13 @@ export interface PlayerSettings {
    * retries a purchase with the same request id until it is answered (even once stopping: its
    * units must reach the ledger), opens a new table on the next endpoint when its connection is
    * gone (no SDK reconnection: the unit resumes at the new table), and counts refusals
-   * `server/unavailable` and `server/error` as retryable.
+   * `server/unavailable` and `server/error`, timeouts and lost connections as retryable.
    */
   readonly resilient?: boolean;
 }
 
-/** Refusals a resilient player retries: the server could not reach its stores, nothing was decided. */
-const RETRYABLE_REFUSALS = new Set(['server/unavailable', 'server/error', 'harness/timeout', 'harness/no_patch']);
+/** Refusals that decide a purchase was not made; a resilient player retries after anything else. */
+const DEFINITIVE_PURCHASE_REFUSAL = /^(purchase|picks)\//;
 /** A resilient player's purchase is retried at most this many times (with back-off up to 2 s). */
 const PURCHASE_ATTEMPTS = 90;
 
@@ -383,7 +383,7 @@ export class SyntheticPlayer {
         result = await this.timed('buy', payload, bought);
       } catch (err) {
         const code = errorCode(err, 'connection/lost');
-        const retry = this.settings.resilient ? attempt < PURCHASE_ATTEMPTS && (RETRYABLE_REFUSALS.has(code) || !/^(purchase|picks)\//.test(code)) : attempt === 1 && code === 'harness/timeout';
+        const retry = this.settings.resilient ? attempt < PURCHASE_ATTEMPTS && !DEFINITIVE_PURCHASE_REFUSAL.test(code) : attempt === 1 && code === 'harness/timeout';
         if (!retry) throw err;
         this.stats.error(code, `buy ${requestId}: ${(err as Error).message ?? code}, retried`);
         if (this.settings.resilient) {
