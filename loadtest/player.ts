@@ -341,11 +341,17 @@ export class SyntheticPlayer {
     }
   }
 
-  /** Chaos: drops this client's connection at once, as a network cut (no close handshake). */
+  /**
+   * Chaos: drops this client's connection at once, as a network cut: the `ws` package's
+   * `terminate()` (no close handshake). Node's own WebSocket (the SDK's choice when it was
+   * imported before loadtest/node-websocket.ts) has none: it closes, without the leave message,
+   * which the server treats as the same dropped connection.
+   */
   cut(): boolean {
-    const transport = this.room?.connection?.transport as { ws?: { terminate?: () => void } } | undefined;
-    if (!transport?.ws?.terminate) return false;
-    transport.ws.terminate();
+    const ws = (this.room?.connection?.transport as { ws?: { terminate?: () => void; close?: () => void } } | undefined)?.ws;
+    if (!ws || this.room?.connection.isOpen !== true) return false;
+    if (ws.terminate) ws.terminate();
+    else ws.close?.();
     return true;
   }
 

@@ -35,6 +35,7 @@ describe('resilient synthetic player', function () {
     const before = await readBlocks(blocks);
     await player.login();
     await player.open();
+    const firstRoom = player.room;
     const running = player.play();
     // Four cuts, each once the player has bought another unit since the last one; then one
     // more unit, bought after the last cut (bounded).
@@ -52,7 +53,7 @@ describe('resilient synthetic player', function () {
     await running;
 
     assert.equal(cuts, 4);
-    assert.ok((stats.allErrors.get('connection/left_1006') ?? 0) >= 1, JSON.stringify([...stats.allErrors]));
+    assert.ok(player.room && player.room !== firstRoom, 'the player plays at a new table');
     assert.ok(player.units.length >= 5, `${player.units.length} units bought`);
     assert.ok(player.units.every((u) => u.prize !== null), 'every unit finished by the player');
     const collected = await collectBooks([player], [endpoint], new Deadline(performance.now() + 20_000), 5000);
