@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { RedisServer } from '../../test/support/redis-server';
+import { RedisServer } from '../../tools/redis-server';
 import { ChildServer, freePort } from '../processes';
 
 /**

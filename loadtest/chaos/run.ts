@@ -92,6 +92,8 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     REDIS_PREFIX: `chaos-${prefix.slice(2, -1)}`,
     JWT_SECRET: jwtSecret,
     DEV_LOGIN: 'true',
+    // Every synthetic player logs in from this one address.
+    DEV_LOGIN_PER_MINUTE: '100000',
     OPERATOR_TOKEN: operatorToken,
     DEMO_BALANCE_CENTS: String(DEMO_BALANCE_CENTS),
     // Players wait for each reply before the next request; they cannot flood.
