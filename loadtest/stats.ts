@@ -25,14 +25,9 @@ const ms = (us: number) => Math.round(us) / 1000;
 
 export function summarize(h: Histogram): LatencySummary {
   if (h.totalCount === 0) return { count: 0, p50: 0, p95: 0, p99: 0, max: 0, mean: 0 };
-  return {
-    count: h.totalCount,
-    p50: ms(h.getValueAtPercentile(50)),
-    p95: ms(h.getValueAtPercentile(95)),
-    p99: ms(h.getValueAtPercentile(99)),
-    max: ms(h.maxValue),
-    mean: ms(h.mean),
-  };
+  // A percentile is the top of its histogram bucket and may pass the exact maximum: capped.
+  const at = (percentile: number) => ms(Math.min(h.getValueAtPercentile(percentile), h.maxValue));
+  return { count: h.totalCount, p50: at(50), p95: at(95), p99: at(99), max: ms(h.maxValue), mean: ms(h.mean) };
 }
 
 export type Counters = Stats['count'];
