@@ -15,6 +15,7 @@ export interface FeedServices {
   readonly prizesLeft: boolean;
   /** Told of each batch of wins as it is sent to this room's spectators (metrics). */
   readonly winsSent?: (wins: readonly Win[]) => void;
+  readonly logError: (message: string, err: unknown) => void;
 }
 
 /** Prizes left go out at most this often, and are checked this often even without a win. */
@@ -150,7 +151,7 @@ export abstract class FeedRoom extends Room {
         },
         (err: unknown) => {
           this.prizesTimer = undefined;
-          console.error(`prizes left: ${String(err)}`);
+          this.services.logError('prizes left failed', err);
         },
       );
     }, delay);

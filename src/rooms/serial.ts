@@ -9,12 +9,12 @@ import { refuse, type Refusal } from '../games/types';
 export class Serial {
   private tail: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly log: (line: string) => void) {}
+  constructor(private readonly logError: (err: unknown) => void) {}
 
   run<T>(task: () => Promise<T>): Promise<T | Refusal> {
     const next = this.tail.then(task).catch((err: unknown): Refusal => {
       if (isStoreOutage(err)) return refuse('server/unavailable', 'the server cannot reach its store right now: try again in a moment (a purchase with the same requestId)');
-      this.log(String((err as Error)?.stack ?? err));
+      this.logError(err);
       return refuse('server/error', 'the server could not do this; try again');
     });
     this.tail = next;

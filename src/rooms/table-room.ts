@@ -28,6 +28,7 @@ export interface TableServices {
   readonly watchersMax: number;
   /** Told how long each action took from its message received to its patch sent (metrics). */
   readonly actionShown?: (game: GameId, seconds: number) => void;
+  readonly logError: (message: string, err: unknown) => void;
 }
 
 /** How long a dropped player's seat is kept; after that the unit still resumes in a new room. */
@@ -46,7 +47,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   /** The player's session (kept across a reconnection); every other client is a spectator. */
   private ownerSession: string | undefined;
   private units: readonly LiveUnit[] = [];
-  private readonly serial = new Serial((line) => console.error(`table ${this.roomId}: ${line}`));
+  private readonly serial = new Serial((err) => this.services.logError('table message failed', err));
   private playerFirst!: PlayerFirst;
   private watchers!: Watchers;
 
@@ -56,7 +57,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.game = parsed.data.game;
     const { maxMessagesPerSecond, watchersMax } = this.services;
     this.playerFirst = new PlayerFirst(this, maxMessagesPerSecond);
-    this.watchers = new Watchers(this, this.game, watchersMax);
+    this.watchers = new Watchers(this, this.game, watchersMax, this.services.logError);
     // The player, up to WATCHERS_MAX spectators, and one spare seat so that one spectator too
     // many is answered `table/full` rather than a bare "room is locked". Private: spectators
     // join a table by id, matchmaking never sends anyone here.
@@ -67,7 +68,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     sendPatchesAsStepsHappen(this);
 
     this.onMessage('buy', (client, message, ctx) => this.handle(client, ctx, () => this.buy(message)));
-    // Timed from its arrival: the action's time to its patch counts its wait in the queue too.
+    // An action is timed from its arrival (`performance.now()` bound now): its wait in the queue counts.
     this.onMessage('act', (client, message, ctx) => this.handle(client, ctx, this.act.bind(this, client, message, performance.now())));
     this.onMessage('wallet', (client, _message, ctx) => this.handle(client, ctx, () => this.services.play.wallet(this.owner!.playerId)));
     this.onMessage('history', (client, message, ctx) => this.handle(client, ctx, () => this.history(message)));

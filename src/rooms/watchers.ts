@@ -28,6 +28,7 @@ export class Watchers {
     private readonly game: string,
     /** Most watchers a table takes (WATCHERS_MAX). */
     readonly max: number,
+    private readonly logError: (message: string, err: unknown) => void,
   ) {}
 
   get isOpen(): boolean {
@@ -85,6 +86,6 @@ export class Watchers {
   private write(): Promise<void> {
     this.due = false;
     const metadata: TableMetadata = { game: this.game, pseudonym: this.pseudonym, watchable: this.open, watchers: this.sessions.size };
-    return this.room.setMetadata(metadata).catch((err: unknown) => console.error(`table listing: ${String(err)}`));
+    return this.room.setMetadata(metadata).catch((err: unknown) => this.logError('table listing failed', err));
   }
 }

@@ -142,6 +142,13 @@ function describeError(err: unknown): Refusal | undefined {
 }
 
 /** After every route: a JSON 404 and the one error handler (express's own prints stacks). */
+/** An async route handler whose failure goes to the one error handler (`finishExpress`). */
+export function asyncRoute(handler: (req: Request, res: Response) => Promise<void>) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    handler(req, res).catch(next);
+  };
+}
+
 export function finishExpress(app: Application, logError: (err: unknown) => void): void {
   app.use((_req: Request, res: Response) => {
     sendError(res, 404, 'request/not_found', 'no such route');

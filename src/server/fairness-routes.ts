@@ -1,7 +1,8 @@
-import type { Application, Request, Response } from 'express';
+import type { Application, Response } from 'express';
 import { publicBlockDetail, publicBlocks, type PublicBlock } from '../dealer/fairness-report';
 import { parseBlockId } from '../dealer/identifiers';
 import type { DealerStore } from '../dealer/types';
+import { asyncRoute } from './edge';
 
 /** The list reads every block's pages: answered from one read a second at most (no token here). */
 const LIST_CACHE_MS = 1_000;
@@ -16,15 +17,9 @@ function fail(res: Response, status: number, code: string, message: string): voi
  * is answered like an unknown one.
  */
 export function mountFairnessRoutes(app: Application, dealer: DealerStore): void {
-  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response) => {
-    handler(req, res).catch((err: unknown) => {
-      console.error(err);
-      if (!res.headersSent) fail(res, 500, 'server/error', 'internal error');
-    });
-  };
 
   let cached: { at: number; blocks: Promise<PublicBlock[]> } | undefined;
-  app.get('/fairness/blocks', wrap(async (_req, res) => {
+  app.get('/fairness/blocks', asyncRoute(async (_req, res) => {
     if (!cached || Date.now() - cached.at >= LIST_CACHE_MS) {
       const blocks = publicBlocks(dealer);
       cached = { at: Date.now(), blocks };
@@ -33,7 +28,7 @@ export function mountFairnessRoutes(app: Application, dealer: DealerStore): void
     res.json({ blocks: await cached.blocks });
   }));
 
-  app.get('/fairness/blocks/:blockId', wrap(async (req, res) => {
+  app.get('/fairness/blocks/:blockId', asyncRoute(async (req, res) => {
     const blockId = String(req.params['blockId']);
     const detail = parseBlockId(blockId) ? await publicBlockDetail(dealer, blockId) : undefined;
     if (!detail) return fail(res, 404, 'fairness/unknown_block', `no printed block ${blockId}`);

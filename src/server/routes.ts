@@ -1,5 +1,5 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import express, { type Application, type NextFunction, type Request, type Response } from 'express';
+import express, { type Application, type Request, type Response } from 'express';
 import { z } from 'zod';
 import { normalizePseudonym } from '../auth/pseudonym';
 import { AuthError, type Player } from '../auth/tokens';
@@ -11,6 +11,7 @@ import { mountFairnessRoutes } from './fairness-routes';
 import { RateLimiter } from './rate-limit';
 import { mountSpectatorRoutes } from './spectator-routes';
 import type { Services } from './services';
+import { asyncRoute } from './edge';
 
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
 const HISTORY_QUERY = z.object({
@@ -56,10 +57,6 @@ export function isOperator(req: Request, services: Services): boolean {
 /** HTTP routes beside the rooms: dev login, history and recall, operator reports. */
 export function mountRoutes(app: Application, services: Services): void {
   app.use(express.json({ limit: '4kb' }));
-  // A failure goes to the edge's one error handler (logged there, answered without details).
-  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
-    handler(req, res).catch(next);
-  };
 
   app.get('/health', (_req, res) => {
     res.json({ ok: true, mode: services.config.redisUrl ? 'redis' : 'embedded' });
@@ -67,7 +64,7 @@ export function mountRoutes(app: Application, services: Services): void {
 
   // Each dev login funds an account: a few per address and minute.
   const devLogins = new RateLimiter(services.config.devLoginPerMinute, 60_000, Date.now);
-  app.post('/auth/dev-login', wrap(async (req, res) => {
+  app.post('/auth/dev-login', asyncRoute(async (req, res) => {
     if (!services.config.devLogin) return fail(res, 404, 'auth/dev_login_off', 'the dev login is off on this server');
     if (!devLogins.take(req.ip ?? 'unknown')) return fail(res, 429, 'auth/rate_limited', 'too many dev logins from this address: wait a minute');
     const raw: unknown = req.body?.name;
@@ -81,7 +78,7 @@ export function mountRoutes(app: Application, services: Services): void {
     res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance });
   }));
 
-  app.get('/history', wrap(async (req, res) => {
+  app.get('/history', asyncRoute(async (req, res) => {
     const player = await playerOf(req, res, services);
     if (!player) return;
     const query = HISTORY_QUERY.safeParse(req.query);
@@ -92,12 +89,12 @@ export function mountRoutes(app: Application, services: Services): void {
   }));
 
   // Operator endpoints: off unless OPERATOR_TOKEN is set; a wrong token learns nothing more.
-  app.get('/admin/blocks', wrap(async (req, res) => {
+  app.get('/admin/blocks', asyncRoute(async (req, res) => {
     if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
     res.json(await blocksReport(services.dealer));
   }));
 
-  app.get('/admin/blocks/:blockId/verify', wrap(async (req, res) => {
+  app.get('/admin/blocks/:blockId/verify', asyncRoute(async (req, res) => {
     if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
     const blockId = String(req.params['blockId']);
     const report = await verifyBlockReport(services.dealer, blockId);
@@ -108,7 +105,7 @@ export function mountRoutes(app: Application, services: Services): void {
   // Wallet funding by the operator: idempotent per request id, journaled, never below zero.
   const funding: WalletFunding = new DealerWalletFunding(services.dealer);
   for (const operation of ['deposit', 'withdraw'] as const) {
-    app.post(`/admin/wallets/:playerId/${operation}`, wrap(async (req, res) => {
+    app.post(`/admin/wallets/:playerId/${operation}`, asyncRoute(async (req, res) => {
       if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
       const playerId = String(req.params['playerId']);
       if (!isPlayerId(playerId)) return fail(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
@@ -121,7 +118,7 @@ export function mountRoutes(app: Application, services: Services): void {
     }));
   }
 
-  app.get('/admin/wallets/:playerId', wrap(async (req, res) => {
+  app.get('/admin/wallets/:playerId', asyncRoute(async (req, res) => {
     if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
     const playerId = String(req.params['playerId']);
     if (!isPlayerId(playerId)) return fail(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
@@ -129,7 +126,7 @@ export function mountRoutes(app: Application, services: Services): void {
   }));
 
   // A player's own wallet: its balance and its journal, newest first.
-  app.get('/wallet', wrap(async (req, res) => {
+  app.get('/wallet', asyncRoute(async (req, res) => {
     const player = await playerOf(req, res, services);
     if (!player) return;
     const query = HISTORY_QUERY.safeParse(req.query);
@@ -139,7 +136,7 @@ export function mountRoutes(app: Application, services: Services): void {
     res.json({ balance: await funding.balance(player.playerId), journal: journal.slice(offset, offset + limit) });
   }));
 
-  app.get('/history/:unitId', wrap(async (req, res) => {
+  app.get('/history/:unitId', asyncRoute(async (req, res) => {
     const player = await playerOf(req, res, services);
     if (!player) return;
     const unitId = String(req.params['unitId']);

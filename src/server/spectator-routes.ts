@@ -1,7 +1,8 @@
 import { matchMaker } from '@colyseus/core';
-import type { Application, NextFunction, Request, Response } from 'express';
+import type { Application, Response } from 'express';
 import type { TableMetadata } from '../rooms/watchers';
 import type { Services } from './services';
+import { asyncRoute } from './edge';
 
 /** One table open to watchers, as `GET /tables` lists it. */
 export interface OpenTable {
@@ -24,9 +25,6 @@ function fail(res: Response, status: number, code: string, message: string): voi
  */
 export function mountSpectatorRoutes(app: Application, services: Services): void {
   // A failure goes to the edge's one error handler (logged there, answered without details).
-  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => {
-    handler(req, res).catch(next);
-  };
 
   // The driver reads every room's listing to answer a query: one query a second at most.
   let cached: { at: number; tables: Promise<OpenTable[]> } | undefined;
@@ -41,11 +39,11 @@ export function mountSpectatorRoutes(app: Application, services: Services): void
     return tables;
   };
 
-  app.get('/tables', wrap(async (_req, res) => {
+  app.get('/tables', asyncRoute(async (_req, res) => {
     res.json(await openTables());
   }));
 
-  app.get('/prizes-left', wrap(async (_req, res) => {
+  app.get('/prizes-left', asyncRoute(async (_req, res) => {
     if (!services.config.prizesLeft) return fail(res, 404, 'prizes_left/off', 'the prizes-left count is off on this server');
     res.json(await services.feed.prizesLeft());
   }));

@@ -162,7 +162,8 @@ describe('player first', function () {
       const sentAt = performance.now();
       for (let progress = 1; progress <= 100; progress++) s.player.send('act', { action: { type: 'rub', progress } });
       const { code, reason } = await closed;
-      assert.ok(performance.now() - sentAt < 1000, 'closed within a second');
+      // At once, not after Colyseus's 30 s reconnection window (a loaded machine may take a while).
+      assert.ok(performance.now() - sentAt < 5000, `closed at once (${Math.round(performance.now() - sentAt)} ms)`);
       assert.equal(code, FLOOD_CLOSE_CODE);
       assert.match(reason ?? '', /table\/flood/);
 
