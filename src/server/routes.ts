@@ -9,7 +9,9 @@ import { toHistoryLine } from '../play/recall';
 import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
 import { mountFairnessRoutes } from './fairness-routes';
 import { RateLimiter } from './rate-limit';
+import { mountCatalogRoutes } from './catalog-routes';
 import { mountSpectatorRoutes } from './spectator-routes';
+import { mountWebPage } from './web-page';
 import type { Services } from './services';
 
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
@@ -153,4 +155,6 @@ export function mountRoutes(app: Application, services: Services): void {
   }));
   mountSpectatorRoutes(app, services);
   mountFairnessRoutes(app, services.dealer);
+  mountCatalogRoutes(app);
+  mountWebPage(app);
 }

@@ -1,0 +1,32 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Flags for a closed network: nothing phones home, nothing is downloaded. */
+const QUIET_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The machine's Chromium when it has one, else the one the npm package `@sparticuz/chromium` ships. */
+async function chromiumPath(): Promise<{ executablePath: string; args: string[] }> {
+  for (const path of ['/usr/bin/chromium', '/usr/bin/chromium-browser']) {
+    if (existsSync(path)) return { executablePath: path, args: [] };
+  }
+  const { default: packaged } = await import('@sparticuz/chromium');
+  return { executablePath: await packaged.executablePath(), args: packaged.args };
+}
+
+/**
+ * A headless Chromium, never one downloaded at run time. Playwright gives each launch a fresh
+ * temporary profile (it refuses a --user-data-dir of ours) and removes it on close.
+ */
+export async function launchBrowser(): Promise<Browser> {
+  const { executablePath, args } = await chromiumPath();
+  return chromium.launch({ executablePath, args: [...new Set([...args, ...QUIET_FLAGS])], headless: true, timeout: 60_000 });
+}
