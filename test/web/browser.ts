@@ -19,7 +19,10 @@ async function chromiumPath(): Promise<{ executablePath: string; args: string[] 
     if (existsSync(path)) return { executablePath: path, args: [] };
   }
   const { default: packaged } = await import('@sparticuz/chromium');
-  return { executablePath: await packaged.executablePath(), args: packaged.args };
+  // Its flags are for a serverless function; these would weaken the page (web security) or
+  // take the whole browser down with one closed context (single process).
+  const unwanted = new Set(['--single-process', '--disable-web-security', '--allow-running-insecure-content', '--disable-site-isolation-trials']);
+  return { executablePath: await packaged.executablePath(), args: packaged.args.filter((a) => !unwanted.has(a)) };
 }
 
 /**

@@ -74,7 +74,10 @@ function App() {
         ) : watching ? (
           <WatchView s={s} table={watching} catalog={catalog} onClose={() => setWatching(undefined)} onError={setError} />
         ) : !session ? (
-          <SignIn s={s} onSession={(sess) => { storage.saveSession(sess); setSession(sess); }} onError={setError} />
+          <>
+            <SignIn s={s} onSession={(sess) => { storage.saveSession(sess); setSession(sess); }} onError={setError} />
+            <OpenTables s={s} catalog={catalog} onWatch={setWatching} />
+          </>
         ) : game ? (
           <TableView key={game} s={s} session={session} game={game} catalog={catalog} onBack={() => { storage.saveGame(null); setGame(null); }} onError={setError} onRecall={openRecall} onSignOut={signOut} />
         ) : (
@@ -120,14 +123,6 @@ function SignIn({ s, onSession, onError }: { s: Strings; onSession: (s: Session)
 }
 
 function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: Strings; session: Session; catalog: CatalogGame[]; onGame: (g: string) => void; onWatch: (t: OpenTable) => void; onRecall: (id: string) => void }) {
-  const [tables, setTables] = useState<OpenTable[]>([]);
-  useEffect(() => {
-    let live = true;
-    const load = () => http.tables().then((t) => live && setTables(t), () => undefined);
-    load();
-    const timer = setInterval(load, 2000);
-    return () => { live = false; clearInterval(timer); };
-  }, []);
   return (
     <>
       <section class="panel">
@@ -144,18 +139,33 @@ function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: Strings;
           ))}
         </ul>
       </section>
-      <section class="panel" aria-labelledby="tables-title">
-        <h2 id="tables-title">{s.tables}</h2>
-        {tables.length === 0 ? <p class="hint">{s.noTables}</p> : (
-          <ul class="tables">
-            {tables.map((t) => (
-              <li key={t.roomId}>{gameName(t.game, catalog, s)} — {t.pseudonym} ({s.watchersCount(t.watchers)}) <button type="button" onClick={() => onWatch(t)}>{s.watch}</button></li>
-            ))}
-          </ul>
-        )}
-      </section>
+      <OpenTables s={s} catalog={catalog} onWatch={onWatch} />
       <History s={s} session={session} catalog={catalog} onRecall={onRecall} refreshKey={0} />
     </>
+  );
+}
+
+/** The tables open to watchers, every process's; anyone may watch, signed in or not. */
+function OpenTables({ s, catalog, onWatch }: { s: Strings; catalog: CatalogGame[]; onWatch: (t: OpenTable) => void }) {
+  const [tables, setTables] = useState<OpenTable[]>([]);
+  useEffect(() => {
+    let live = true;
+    const load = () => http.tables().then((t) => live && setTables(t), () => undefined);
+    load();
+    const timer = setInterval(load, 2000);
+    return () => { live = false; clearInterval(timer); };
+  }, []);
+  return (
+    <section class="panel" aria-labelledby="tables-title">
+      <h2 id="tables-title">{s.tables}</h2>
+      {tables.length === 0 ? <p class="hint">{s.noTables}</p> : (
+        <ul class="tables">
+          {tables.map((t) => (
+            <li key={t.roomId}>{gameName(t.game, catalog, s)} — {t.pseudonym} ({s.watchersCount(t.watchers)}) <button type="button" onClick={() => onWatch(t)} aria-label={`${s.watch} ${t.pseudonym}`}>{s.watch}</button></li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
@@ -380,7 +390,7 @@ function TableView({ s, session, game, catalog, onBack, onError, onRecall, onSig
       )}
       {stake !== undefined && <PrizeTable s={s} game={entry} stake={units[0]?.stake ?? stake} />}
       {screen && units.length > 0 && (
-        <div class="stage">
+        <div class="stage" data-events={shown.reduce((n, u) => n + u.events.length, 0)}>
           <screen.View s={s} units={shown} readOnly={!unfinished} act={act} rub={rub} picks={picks} />
           {unfinished && screen.autoOffered(shown.flatMap((u) => u.events)) && (
             <button type="button" class="auto" onClick={() => act({ type: 'auto' })}>{s.auto}</button>
@@ -437,7 +447,11 @@ function WatchView({ s, table, catalog, onClose, onError }: { s: Strings; table:
         <ConnectionState s={s} state={connection} />
       </div>
       <p class="hint">{s.watching(table.pseudonym)}</p>
-      {screen && shown.length > 0 && <screen.View s={s} units={shown} readOnly act={() => undefined} rub={() => undefined} picks={{}} />}
+      {screen && shown.length > 0 && (
+        <div class="stage" data-events={shown.reduce((n, u) => n + u.events.length, 0)}>
+          <screen.View s={s} units={shown} readOnly act={() => undefined} rub={() => undefined} picks={{}} />
+        </div>
+      )}
       <p class="sr-only" aria-live="polite">{lastEvent ? describeEvent(table.game, lastEvent, s) : ''}</p>
     </section>
   );

@@ -1,0 +1,308 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { buildWebIfStale } from '../../scripts/build-web';
+import { PRIZE_TABLES } from '../../src/games/prize-tables';
+import type { RunningServer } from '../../src/server/app';
+import { WEB_DIST } from '../../src/server/web-page';
+import { startTestServer } from '../support/game-server';
+import { launchBrowser } from './browser';
+
+/**
+ * The page in a real Chromium against an embedded server: a person signs in, buys and
+ * reveals through the UI (clicks, drags, the rub gesture), and what the screen shows is
+ * checked against the server's recall. `?pace=0` plays the steps without the on-screen pacing.
+ */
+
+const DEMO = 1_000_000;
+const WAIT = { timeout: 20_000 };
+/** Screenshots go to docs/screenshots/ with UPDATE_SCREENSHOTS=1, else to tmp/ (not committed). */
+const SCREENSHOTS = process.env['UPDATE_SCREENSHOTS'] === '1' ? join('docs', 'screenshots') : join('tmp', 'screenshots');
+
+const GAME_BUTTONS: Record<string, RegExp> = {
+  'rain-diamonds': /^RAIN DIAMONDS/,
+  '500000-carats': /^500 000 CARATS/,
+  'noel-de-la-chance': /^Le Noël de la chance/,
+  'mine-d-or': /^Mine d’or/,
+  'mysteres-de-la-lampe': /^Les mystères de la lampe/,
+};
+
+interface RecallRecord {
+  unitId: string;
+  prize: number;
+  stake: number;
+  steps: { events: { type: string }[] }[];
+}
+
+let server: RunningServer;
+let browser: Browser;
+let base: string;
+let nameCounter = 0;
+
+/** Records, in the page, when each feed line and the outcome first appeared. */
+function recordTimes(context: BrowserContext): Promise<void> {
+  return context.addInitScript(() => {
+    const w = window as unknown as { __feedAt: Record<string, number>; __outcomeAt?: number };
+    w.__feedAt = {};
+    new MutationObserver(() => {
+      const now = performance.now();
+      for (const li of document.querySelectorAll('[data-testid=feed] li')) {
+        const text = li.textContent ?? '';
+        if (w.__feedAt[text] === undefined) w.__feedAt[text] = now;
+      }
+      if (document.querySelector('[data-testid=outcome]')) w.__outcomeAt ??= now;
+    }).observe(document, { subtree: true, childList: true });
+  });
+}
+
+/**
+ * Checks, until `done` settles, that the watcher never shows more events than the player: the
+ * watcher is read first, the player after, so a watcher ahead at its reading is caught (the
+ * player's count only grows) and a player ahead is never mistaken for one.
+ */
+async function neverAhead(watcher: Page, player: Page, done: Promise<unknown>): Promise<number> {
+  let over = false;
+  let samples = 0;
+  void done.finally(() => (over = true)).catch(() => undefined);
+  const countOf = (page: Page) => page.evaluate(() => Number(document.querySelector('.stage[data-events]')?.getAttribute('data-events') ?? 0));
+  while (!over) {
+    const watched = await countOf(watcher);
+    const played = await countOf(player);
+    assert.ok(watched <= played, `the watcher showed ${watched} events while the player had ${played}`);
+    samples++;
+  }
+  return samples;
+}
+
+async function signIn(page: Page, name: string): Promise<void> {
+  await page.goto(`${base}/?pace=0`);
+  await page.getByLabel('Pseudonyme').fill(name);
+  await page.getByRole('button', { name: 'Jouer', exact: true }).click();
+  await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
+}
+
+async function openGame(page: Page, game: string): Promise<void> {
+  await page.getByRole('button', { name: GAME_BUTTONS[game]! }).click();
+  await page.locator('[data-testid=balance][data-cents]:not([data-cents=""])').waitFor(WAIT);
+  await page.locator('.connection[data-state=connected]').first().waitFor(WAIT);
+}
+
+async function balance(page: Page): Promise<number> {
+  return Number(await page.getByTestId('balance').getAttribute('data-cents'));
+}
+
+async function buy(page: Page, game: string, stake: number, lamp: { colour?: string; symbol?: string } = { colour: 'or' }): Promise<void> {
+  await page.getByRole('radio', { name: euroLabel(stake) }).check();
+  if (game === 'mysteres-de-la-lampe') {
+    if (lamp.colour) await page.getByLabel('« Votre couleur »').selectOption({ label: lamp.colour });
+    if (lamp.symbol) await page.getByLabel('« Votre symbole »').selectOption({ label: lamp.symbol });
+  }
+  const events = page.locator('.stage[data-events]');
+  const before = (await events.count()) > 0 ? await events.getAttribute('data-events') : null;
+  await page.getByRole('button', { name: /^JOUER/ }).click();
+  // The new unit's opening step is on screen (a new stage, or a reset count).
+  await page.waitForFunction((b) => {
+    const el = document.querySelector('.stage[data-events]');
+    return el !== null && el.getAttribute('data-events') !== b && !document.querySelector('.buy-button:not([disabled])')?.closest('.buy')?.querySelector('[disabled].buy-button');
+  }, before, WAIT);
+}
+
+function euroLabel(stake: number): string {
+  return new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', minimumFractionDigits: stake % 100 === 0 ? 0 : 2 }).format(stake / 100);
+}
+
+async function shownEvents(page: Page): Promise<number> {
+  return Number(await page.locator('.stage[data-events]').getAttribute('data-events'));
+}
+
+/** Waits until the screen shows more events than `before`. */
+async function moreEvents(page: Page, before: number): Promise<void> {
+  await page.waitForFunction((b) => Number(document.querySelector('.stage[data-events]')?.getAttribute('data-events')) > b, before, WAIT);
+}
+
+async function dragAcross(page: Page, from: string, over: string[]): Promise<void> {
+  const center = async (selector: string) => {
+    const box = (await page.locator(selector).boundingBox())!;
+    return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  };
+  const start = await center(from);
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  for (const sel of over) {
+    const p = await center(sel);
+    await page.mouse.move(p.x, p.y, { steps: 4 });
+  }
+  await page.mouse.up();
+}
+
+/** Reveals the bought unit through the UI, as a person would; resolves when the outcome shows. */
+async function revealThroughUI(page: Page, game: string): Promise<void> {
+  const outcome = page.getByTestId('outcome');
+  switch (game) {
+    case 'rain-diamonds':
+      for (const box of [3, 1, 5, 2, 4]) {
+        const before = await shownEvents(page);
+        await page.getByRole('button', { name: `Case ${box}`, exact: true }).click();
+        await moreEvents(page, before);
+      }
+      break;
+    case '500000-carats': {
+      let before = await shownEvents(page);
+      await page.getByRole('button', { name: 'Découvrir les numéros gagnants' }).click();
+      await moreEvents(page, before);
+      // Two numbers one by one, then the rest row by row with a drag.
+      for (const i of [0, 1]) {
+        before = await shownEvents(page);
+        await page.locator(`.scratch[data-index="${i}"]`).click();
+        await moreEvents(page, before);
+      }
+      for (let row = 0; row < 4; row++) {
+        const first = row === 0 ? 2 : row * 6;
+        const cells = Array.from({ length: (row + 1) * 6 - first }, (_, k) => `.scratch[data-index="${first + k}"]`);
+        before = await shownEvents(page);
+        await dragAcross(page, cells[0]!, cells.slice(1));
+        await moreEvents(page, before);
+      }
+      break;
+    }
+    case 'noel-de-la-chance':
+      await page.getByRole('button', { name: 'cloche' }).click();
+      break;
+    case 'mine-d-or':
+      // Each EXTRA stage one after another, until the unit is over.
+      while (!(await outcome.isVisible())) {
+        const extra = page.getByRole('button', { name: 'EXTRA', exact: true });
+        await Promise.race([extra.waitFor(WAIT), outcome.waitFor(WAIT)]);
+        if (await outcome.isVisible()) break;
+        const before = await shownEvents(page);
+        await extra.click();
+        await moreEvents(page, before);
+      }
+      break;
+    case 'mysteres-de-la-lampe': {
+      // The rub gesture: back and forth over the lamp, the pointer held down.
+      const box = (await page.locator('.lamp').boundingBox())!;
+      const y = box.y + box.height / 2;
+      await page.mouse.move(box.x + 20, y);
+      await page.mouse.down();
+      for (let i = 0; i < 60 && !(await outcome.isVisible()); i++) {
+        await page.mouse.move(i % 2 === 0 ? box.x + box.width - 20 : box.x + 20, y + (i % 3) * 5, { steps: 8 });
+      }
+      await page.mouse.up();
+      break;
+    }
+  }
+  await outcome.waitFor(WAIT);
+}
+
+async function tokenOf(page: Page): Promise<string> {
+  const saved = await page.evaluate(() => sessionStorage.getItem('instant-games.session'));
+  return (JSON.parse(saved!) as { token: string }).token;
+}
+
+async function history(page: Page): Promise<{ unitId: string; prize: number | null }[]> {
+  const res = await fetch(`${base}/history?limit=5`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } });
+  return ((await res.json()) as { units: { unitId: string; prize: number | null }[] }).units;
+}
+
+async function recallOf(page: Page, unitId: string): Promise<RecallRecord> {
+  const res = await fetch(`${base}/history/${encodeURIComponent(unitId)}`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } });
+  assert.equal(res.status, 200);
+  return (await res.json()) as RecallRecord;
+}
+
+describe('web page', function () {
+  this.timeout(120_000);
+
+  before(async () => {
+    buildWebIfStale();
+    server = await startTestServer({ DEMO_BALANCE_CENTS: String(DEMO), FEED_BATCH_MS: '0' });
+    base = `http://127.0.0.1:${server.port}`;
+    browser = await launchBrowser();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('is served at / with its bundle under 150 KB of compressed JavaScript', async () => {
+    const res = await fetch(`${base}/`);
+    assert.equal(res.status, 200);
+    assert.match(res.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
+    assert.match(await res.text(), /<div id="app">/);
+    const assets = join(WEB_DIST, 'assets');
+    const js = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    const gzipped = js.reduce((sum, f) => sum + gzipSync(readFileSync(join(assets, f)), { level: 9 }).length, 0);
+    console.log(`      page JavaScript: ${js.length} file(s), ${(gzipped / 1024).toFixed(1)} KB gzip`);
+    assert.ok(gzipped <= 150 * 1024, `${gzipped} bytes of compressed JavaScript`);
+  });
+
+  it('becomes interactive on loopback (measured, reported)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const started = Date.now();
+    await page.goto(`${base}/?pace=0`);
+    await page.getByLabel('Pseudonyme').waitFor(WAIT);
+    const wall = Date.now() - started;
+    const mounted = Number(await page.evaluate(() => document.documentElement.dataset['interactiveAt']));
+    console.log(`      time to interactive: ${mounted} ms after navigation start (handlers attached); sign-in field visible ${wall} ms after goto`);
+    assert.ok(mounted > 0);
+    await context.close();
+  });
+
+  for (const table of PRIZE_TABLES) {
+    it(`plays ${table.game} at ${table.stake} cents through the UI; the balance moves by the recalled prize; a watcher sees the same steps after the player`, async () => {
+      const name = `P${++nameCounter}`;
+      const playerContext = await browser.newContext({ viewport: { width: 1100, height: 900 } });
+      const watcherContext = await browser.newContext();
+      await Promise.all([recordTimes(playerContext), recordTimes(watcherContext)]);
+      const page = await playerContext.newPage();
+      const watcher = await watcherContext.newPage();
+      try {
+        await signIn(page, name);
+        await openGame(page, table.game);
+        await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
+        await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
+        await watcher.goto(`${base}/?pace=0`);
+        await watcher.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
+        await watcher.getByText(`Vous regardez la table de ${name}`).waitFor(WAIT);
+        await watcher.locator('.connection[data-state=connected]').first().waitFor(WAIT);
+
+        const before = await balance(page);
+        const played = (async () => {
+          await buy(page, table.game, table.stake);
+          await revealThroughUI(page, table.game);
+        })();
+        const samples = await neverAhead(watcher, page, played);
+        await played;
+        assert.ok(samples > 0);
+        const shownPrize = Number(await page.getByTestId('outcome').getAttribute('data-prize'));
+        const [line] = await history(page);
+        const recall = await recallOf(page, line!.unitId);
+        assert.equal(shownPrize, recall.prize, 'the outcome shown is the recalled prize');
+        await page.waitForFunction(([b, delta]) => Number(document.querySelector('[data-testid=balance]')?.getAttribute('data-cents')) === b! + delta!, [before, recall.prize - table.stake], WAIT);
+
+        // The watcher ends with the same events and draws the same screen.
+        const total = recall.steps.reduce((n, s) => n + s.events.length, 0);
+        await watcher.waitForFunction((n) => Number(document.querySelector('.stage[data-events]')?.getAttribute('data-events')) === n, total, WAIT);
+        assert.equal(await shownEvents(page), total);
+        // (The lamp's pick is the player's own: the table's state does not carry it.)
+        const screenText = (p: Page) => p.evaluate(() => {
+          const view = document.querySelector('.stage > :first-child')!.cloneNode(true) as HTMLElement;
+          for (const own of view.querySelectorAll('.pick')) own.remove();
+          return view.textContent;
+        });
+        assert.equal(await screenText(watcher), await screenText(page));
+        if (table === PRIZE_TABLES.find((t) => t.game === table.game)) {
+          await page.screenshot({ path: join(SCREENSHOTS, `${table.game}.png`), fullPage: true });
+        }
+      } finally {
+        await playerContext.close();
+        await watcherContext.close();
+      }
+    });
+  }
+});
