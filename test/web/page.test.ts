@@ -42,8 +42,8 @@ let base: string;
 let nameCounter = 0;
 
 /** Records, in the page, when each feed line and the outcome first appeared. */
-function recordTimes(context: BrowserContext): Promise<void> {
-  return context.addInitScript(() => {
+async function recordTimes(context: BrowserContext): Promise<void> {
+  await context.addInitScript(() => {
     const w = window as unknown as { __feedAt: Record<string, number>; __outcomeAt?: number };
     w.__feedAt = {};
     new MutationObserver(() => {
@@ -305,4 +305,176 @@ describe('web page', function () {
       }
     });
   }
+
+  it('plays both lamp units with one lamp: each rub advances both, and it opens once for both', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signIn(page, `L${++nameCounter}`);
+      await openGame(page, 'mysteres-de-la-lampe');
+      const before = await balance(page);
+      await buy(page, 'mysteres-de-la-lampe', 50, { colour: 'bleu', symbol: 'lune' });
+      assert.equal(await page.locator('.lampe-unit').count(), 2);
+      assert.equal(await page.locator('.lamp').count(), 1, 'one lamp');
+      // The keyboard way: « Frotter » four times.
+      for (let i = 0; i < 4; i++) {
+        const shown = await shownEvents(page);
+        await page.getByRole('button', { name: 'Frotter' }).press('Enter');
+        await moreEvents(page, shown);
+      }
+      await page.getByTestId('outcome').waitFor(WAIT);
+      assert.equal(await page.getByText(/^La lampe révèle/).count(), 2, 'both units show what the lamp revealed');
+      const units = (await history(page)).slice(0, 2);
+      const recalls = await Promise.all(units.map((u) => recallOf(page, u.unitId)));
+      for (const recall of recalls) {
+        const rubs = recall.steps.flatMap((st) => st.events).filter((e) => e.type === 'rub_progress');
+        assert.deepEqual(rubs.map((e) => (e as unknown as { progress: number }).progress), [25, 50, 75, 100], 'each rub reached both units');
+        assert.equal(recall.steps.flatMap((st) => st.events).filter((e) => e.type === 'lamp_opened').length, 1);
+      }
+      const prize = recalls[0]!.prize + recalls[1]!.prize;
+      assert.equal(Number(await page.getByTestId('outcome').getAttribute('data-prize')), prize);
+      await page.waitForFunction((want) => Number(document.querySelector('[data-testid=balance]')?.getAttribute('data-cents')) === want, before - 100 + prize, WAIT);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('resumes at the same step after a reload mid-reveal', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signIn(page, `R${++nameCounter}`);
+      await openGame(page, '500000-carats');
+      await buy(page, '500000-carats', 500);
+      let shown = await shownEvents(page);
+      await page.getByRole('button', { name: 'Découvrir les numéros gagnants' }).click();
+      await moreEvents(page, shown);
+      for (const i of [4, 9, 13]) {
+        shown = await shownEvents(page);
+        await page.locator(`.scratch[data-index="${i}"]`).click();
+        await moreEvents(page, shown);
+      }
+      const screen = await page.locator('.carats').innerText();
+      const events = await shownEvents(page);
+      await page.reload();
+      await page.getByText('Partie reprise là où elle s’était arrêtée.').waitFor(WAIT);
+      await page.locator('.stage[data-events]').waitFor(WAIT);
+      assert.equal(await shownEvents(page), events, 'the same step');
+      assert.equal(await page.locator('.carats').innerText(), screen, 'the same screen');
+      assert.equal(await page.locator('.scratch.scratched').count(), 3);
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      assert.equal(await page.locator('.scratch.scratched').count(), 24);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('replays a past unit step by step from the history', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signIn(page, `H${++nameCounter}`);
+      await openGame(page, 'rain-diamonds');
+      await buy(page, 'rain-diamonds', 50);
+      await revealThroughUI(page, 'rain-diamonds');
+      const [line] = await history(page);
+      const recall = await recallOf(page, line!.unitId);
+      await page.getByRole('button', { name: `Revoir ${line!.unitId}` }).click();
+      await page.getByTestId('recall-step').waitFor(WAIT);
+      assert.equal(await page.getByTestId('recall-step').innerText(), `Étape 1 sur ${recall.steps.length}`);
+      assert.equal(await page.locator('.box-open').count(), 0, 'step 1 is the purchase: no box open');
+      for (let step = 2; step <= recall.steps.length; step++) {
+        await page.getByRole('button', { name: 'Suivant' }).click();
+        await page.getByText(`Étape ${step} sur ${recall.steps.length}`).waitFor(WAIT);
+        assert.equal(await page.locator('.box-open').count(), step - 1, 'one more box each step');
+      }
+      assert.equal(Number(await page.getByTestId('recall-outcome').getAttribute('data-prize')), recall.prize);
+      assert.ok(await page.getByRole('button', { name: 'Suivant' }).isDisabled());
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows a win in the feed after the player's screen shows it", async () => {
+    const name = `F${++nameCounter}`;
+    const context = await browser.newContext();
+    await recordTimes(context);
+    const page = await context.newPage();
+    try {
+      await signIn(page, name);
+      await openGame(page, 'mysteres-de-la-lampe');
+      // Lamp rounds with both units (≈ 44 % win a round) until one wins.
+      for (let round = 0; round < 40; round++) {
+        await buy(page, 'mysteres-de-la-lampe', 50, { colour: 'rouge', symbol: 'clé' });
+        await page.evaluate(() => delete (window as unknown as { __outcomeAt?: number }).__outcomeAt);
+        await page.getByRole('button', { name: 'AUTO' }).click();
+        await page.getByTestId('outcome').waitFor(WAIT);
+        if (Number(await page.getByTestId('outcome').getAttribute('data-prize')) > 0) break;
+      }
+      const prize = Number(await page.getByTestId('outcome').getAttribute('data-prize'));
+      assert.ok(prize > 0, 'a win within 40 rounds');
+      const line = page.getByTestId('feed').locator('li', { hasText: name }).first();
+      await line.waitFor(WAIT);
+      const text = await line.textContent();
+      const { feedAt, outcomeAt } = await page.evaluate((t) => {
+        const w = window as unknown as { __feedAt: Record<string, number>; __outcomeAt: number };
+        return { feedAt: w.__feedAt[t!], outcomeAt: w.__outcomeAt };
+      }, text);
+      assert.ok(feedAt! >= outcomeAt, 'the feed shows the win after the outcome');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('never sends more than 17 messages a second, however fast a player clicks (the flood limit is 50)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // Every WebSocket frame the page sends, timed by the browser (seconds).
+    const sent: number[] = [];
+    const cdp = await context.newCDPSession(page);
+    cdp.on('Network.webSocketFrameSent', (e: { timestamp: number }) => sent.push(e.timestamp));
+    await cdp.send('Network.enable');
+    try {
+      await signIn(page, `C${++nameCounter}`);
+      await openGame(page, '500000-carats');
+      await buy(page, '500000-carats', 500);
+      const shown = await shownEvents(page);
+      await page.getByRole('button', { name: 'Découvrir les numéros gagnants' }).click();
+      await moreEvents(page, shown);
+      // 24 keyboard activations in one go (a click with no pointer, as Enter gives).
+      const from = sent.length;
+      await page.evaluate(() => {
+        for (const cell of document.querySelectorAll<HTMLButtonElement>('.scratch')) cell.click();
+      });
+      await page.getByTestId('outcome').waitFor(WAIT);
+      const storm = sent.slice(from);
+      const busiest = Math.max(...storm.map((t) => storm.filter((u) => u >= t && u < t + 1).length));
+      console.log(`      ${storm.length} frames sent for 24 activations; busiest second: ${busiest}`);
+      assert.ok(storm.length >= 24);
+      assert.ok(busiest <= 17, `${busiest} frames in one second`);
+      assert.equal(await page.locator('.connection').first().getAttribute('data-state'), 'connected');
+      assert.equal(await page.locator('.scratch.scratched').count(), 24);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a refusal as a sentence', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signIn(page, `E${++nameCounter}`);
+      await openGame(page, 'noel-de-la-chance');
+      // Two purchases sent back to back: the second is refused while the first is unfinished.
+      await page.evaluate(() => {
+        const button = document.querySelector<HTMLButtonElement>('.buy-button')!;
+        button.click();
+        button.click();
+      });
+      await page.getByRole('alert').filter({ hasText: 'Terminez d’abord la partie en cours.' }).waitFor(WAIT);
+    } finally {
+      await context.close();
+    }
+  });
 });

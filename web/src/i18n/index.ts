@@ -25,6 +25,9 @@ export function refusalSentence(error: unknown, s: Strings): string {
 /** The `{ code, message }` of a refusal, whichever way it came (request rejection, HTTP error, matchmaking). */
 export function refusalOf(error: unknown): { code?: string; message?: string } {
   if (error && typeof error === 'object') {
+    // A rejected `room.request` carries the server's `{ code, message }` as its reason.
+    const reason = (error as { reason?: unknown }).reason;
+    if (reason && typeof reason === 'object') return refusalOf(reason);
     const e = error as { code?: unknown; message?: unknown };
     if (typeof e.code === 'string' && e.code.includes('/')) return { code: e.code, message: typeof e.message === 'string' ? e.message : '' };
     if (typeof e.message === 'string') {
