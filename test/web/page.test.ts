@@ -477,4 +477,24 @@ describe('web page', function () {
       await context.close();
     }
   });
+
+  it("plays AUTO at a person's pace: the steps sent at once come on screen one by one", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signIn(page, `A${++nameCounter}`);
+      await page.goto(`${base}/?pace=40`);
+      await openGame(page, '500000-carats');
+      await buy(page, '500000-carats', 500);
+      const start = await shownEvents(page);
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      // 26 events (winning numbers, 24 numbers, the result) arrive in one step.
+      const seen = new Set<number>();
+      while (!(await page.getByTestId('outcome').isVisible())) seen.add(await shownEvents(page));
+      const between = [...seen].filter((n) => n > start && n < start + 26);
+      assert.ok(between.length >= 5, `intermediate counts seen: ${between.join(', ')}`);
+    } finally {
+      await context.close();
+    }
+  });
 });

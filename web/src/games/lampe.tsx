@@ -81,7 +81,12 @@ export function Lampe({ s, units, readOnly, rub, picks }: GameViewProps) {
         onPointerUp={onUp}
         onPointerCancel={onUp}
       >
-        <span class="lamp-body" aria-hidden="true">🪔</span>
+        <svg class="lamp-body" viewBox="0 0 120 70" aria-hidden="true">
+          <path d="M10 30 Q30 28 40 40 L80 40 Q95 40 112 22 Q104 46 86 54 L34 54 Q14 50 10 30 Z" />
+          <ellipse cx="60" cy="38" rx="16" ry="6" />
+          <path d="M52 32 Q60 14 68 32 Z" />
+          <rect x="44" y="56" width="32" height="8" rx="3" />
+        </svg>
         <span class="lamp-progress" aria-hidden="true" style={{ width: `${progress}%` }} />
       </div>
       <p class="hint">{s.lampe.progress(progress)}</p>

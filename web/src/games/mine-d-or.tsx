@@ -2,8 +2,6 @@ import type { GameEvent } from '../api';
 import { euros, type Strings } from '../i18n';
 import type { GameViewProps } from './types';
 
-const ICONS: Record<string, string> = { pepite: '🪙', diamant: '💎', billet: '💶', bougie: '🕯', cactus: '🌵', pioche: '⛏', extra: 'EXTRA' };
-
 interface Combination {
   symbol: string;
   cells: number[];
@@ -37,8 +35,8 @@ export function MineDOr({ s, units, readOnly, act }: GameViewProps) {
               <h3>{stage === 0 ? s.mine.main : s.mine.stage(stage)}</h3>
               <div class="mine-grid">
                 {(g['symbols'] as string[]).map((symbol, i) => (
-                  <span key={i} class={`cell shown${inCombo.has(i) ? (inCombo.get(i)!.aligned ? ' matched aligned' : ' matched') : ''}${symbol === 'extra' ? ' extra' : ''}`} title={s.mine.symbols[symbol]}>
-                    {ICONS[symbol]}
+                  <span key={i} class={`cell shown${inCombo.has(i) ? (inCombo.get(i)!.aligned ? ' matched aligned' : ' matched') : ''}} sym-${symbol}`}>
+                    {s.mine.symbols[symbol]}
                   </span>
                 ))}
               </div>

@@ -3,7 +3,6 @@ import type { Strings } from '../i18n';
 import type { GameViewProps } from './types';
 
 const GAME_SYMBOLS = ['star', 'bell', 'gift'];
-const ICONS: Record<string, string> = { star: '★', bell: '🔔', gift: '🎁', holly: '☘', candle: '🕯', snowflake: '❄', bauble: '●', sleigh: '🛷' };
 
 export function describeNoel(e: GameEvent, s: Strings): string | undefined {
   if (e.type === 'symbol_picked') return s.noel.picked(s.noel.symbols[e['symbol'] as string] ?? '');
@@ -33,7 +32,7 @@ export function Noel({ s, units, readOnly, act }: GameViewProps) {
           <legend>{s.noel.choose}</legend>
           {offered(unit.events).map((symbol) => (
             <button type="button" class="symbol-choice" key={symbol} disabled={readOnly} onClick={() => act({ type: 'pick', symbol })}>
-              <span aria-hidden="true">{ICONS[symbol]}</span> {s.noel.symbols[symbol]}
+              <span class={`sym sym-${symbol}`} aria-hidden="true" /> {s.noel.symbols[symbol]}
             </button>
           ))}
         </fieldset>
@@ -42,8 +41,8 @@ export function Noel({ s, units, readOnly, act }: GameViewProps) {
       )}
       <div class="noel-grid">
         {grid.map((symbol, i) => (
-          <span key={i} class={`cell${symbol ? ' shown' : ''}${symbol && symbol === picked ? ' matched' : ''}`} title={symbol ? s.noel.symbols[symbol] : ''}>
-            {symbol ? ICONS[symbol] : ''}
+          <span key={i} class={`cell${symbol ? ` shown sym-${symbol}` : ''}${symbol && symbol === picked ? ' matched' : ''}`}>
+            {symbol ? s.noel.symbols[symbol] : ''}
           </span>
         ))}
       </div>
