@@ -213,11 +213,18 @@ function PrizeTable({ s, game, stake }: { s: Strings; game: CatalogGame | undefi
   );
 }
 
-/** Connects a room's life to a connection state shown on screen. */
-function watchConnection(room: Room, set: (c: Connection) => void, leaving: { current: boolean }): void {
+/**
+ * Connects a room's life to a connection state shown on screen; a close the page did not ask
+ * for is explained when the server gave a reason (`table/flood: …`, close code 4429).
+ */
+function watchConnection(room: Room, set: (c: Connection) => void, leaving: { current: boolean }, explain?: (reason: string) => void): void {
   room.onDrop(() => set('reconnecting'));
   room.onReconnect(() => set('connected'));
-  room.onLeave(() => { if (!leaving.current) set('closed'); });
+  room.onLeave((_code, reason) => {
+    if (leaving.current) return;
+    set('closed');
+    if (reason && explain) explain(reason);
+  });
 }
 
 function ConnectionState({ s, state, onRejoin }: { s: Strings; state: Connection; onRejoin?: () => void }) {
@@ -267,7 +274,7 @@ function TableView({ s, session, game, catalog, onBack, onError, onRecall, onSig
       r.onMessage('wallet', (w: Wallet) => setWallet(w));
       r.onMessage('resumed', () => setNotice(s.resumed));
       r.onMessage('refused', (reason: unknown) => onError(refusalSentence(reason, s)));
-      watchConnection(r, setConnection, leaving);
+      watchConnection(r, setConnection, leaving, (reason) => onError(refusalSentence({ message: reason }, s)));
       setConnection('connected');
       setRoom(r);
     }, (err: unknown) => {
@@ -436,9 +443,11 @@ function WatchView({ s, table, catalog, onClose, onError }: { s: Strings; table:
       void joined?.leave();
     };
   }, [table.roomId]);
-  const { shown } = usePaced(units, instant);
+  const { shown, caughtUp } = usePaced(units, instant);
   const screen = SCREENS[table.game];
   const lastEvent = shown.flatMap((u) => u.events).slice(-1)[0];
+  const over = caughtUp && units.length > 0 && units.every((u) => u.status === 'finished');
+  const prize = units.reduce((sum, u) => sum + u.prize, 0);
   return (
     <section class="panel table watch" aria-labelledby="watch-title">
       <div class="table-head">
@@ -450,6 +459,7 @@ function WatchView({ s, table, catalog, onClose, onError }: { s: Strings; table:
       {screen && shown.length > 0 && (
         <div class="stage" data-events={shown.reduce((n, u) => n + u.events.length, 0)}>
           <screen.View s={s} units={shown} readOnly act={() => undefined} rub={() => undefined} picks={{}} />
+          {over && <p class={`outcome ${prize > 0 ? 'win' : 'loss'}`}>{prize > 0 ? s.won(euros(prize, s)) : s.lost}</p>}
         </div>
       )}
       <p class="sr-only" aria-live="polite">{lastEvent ? describeEvent(table.game, lastEvent, s) : ''}</p>
