@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { matchMaker } from '@colyseus/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
@@ -250,6 +251,8 @@ describe('web page', function () {
     const mounted = Number(await page.evaluate(() => document.documentElement.dataset['interactiveAt']));
     console.log(`      time to interactive: ${mounted} ms after navigation start (handlers attached); sign-in field visible ${wall} ms after goto`);
     assert.ok(mounted > 0);
+    await page.goto(`${base}/?lang=en`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor(WAIT);
     await context.close();
   });
 
@@ -493,6 +496,35 @@ describe('web page', function () {
       while (!(await page.getByTestId('outcome').isVisible())) seen.add(await shownEvents(page));
       const between = [...seen].filter((n) => n > start && n < start + 26);
       assert.ok(between.length >= 5, `intermediate counts seen: ${between.join(', ')}`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the connection state: reconnecting after a drop, connected again on the same seat', async () => {
+    const name = `D${++nameCounter}`;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signIn(page, name);
+      await openGame(page, 'rain-diamonds');
+      const joinedAt = Date.now();
+      await buy(page, 'rain-diamonds', 50);
+      const shown = await shownEvents(page);
+      await page.getByRole('button', { name: 'Case 1', exact: true }).click();
+      await moreEvents(page, shown);
+      // The SDK reconnects only a room up for 5 s at least (its minUptime): wait for that much.
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, joinedAt + 5_500 - Date.now())));
+      // The network cut, from the server's side: the player's TCP socket is destroyed.
+      const [room] = (await matchMaker.query({ name: 'table' })).filter((r) => (r.metadata as { pseudonym?: string }).pseudonym === name);
+      const table = matchMaker.getLocalRoomById(room!.roomId)!;
+      for (const client of table.clients) (client.ref as unknown as { _socket: { destroy(): void } })._socket.destroy();
+      await page.locator('.table .connection[data-state=reconnecting]').waitFor(WAIT);
+      assert.equal(await page.locator('.table .connection').innerText(), 'Reconnexion…');
+      await page.locator('.table .connection[data-state=connected]').waitFor(WAIT);
+      const again = await shownEvents(page);
+      await page.getByRole('button', { name: 'Case 2', exact: true }).click();
+      await moreEvents(page, again);
     } finally {
       await context.close();
     }
