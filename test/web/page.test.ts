@@ -103,10 +103,10 @@ async function buy(page: Page, game: string, stake: number, lamp: { colour?: str
   const events = page.locator('.stage[data-events]');
   const before = (await events.count()) > 0 ? await events.getAttribute('data-events') : null;
   await page.getByRole('button', { name: /^JOUER/ }).click();
-  // The new unit's opening step is on screen (a new stage, or a reset count).
+  // The new unit's opening step is on screen: a first stage, or a new count of events.
   await page.waitForFunction((b) => {
-    const el = document.querySelector('.stage[data-events]');
-    return el !== null && el.getAttribute('data-events') !== b && !document.querySelector('.buy-button:not([disabled])')?.closest('.buy')?.querySelector('[disabled].buy-button');
+    const count = document.querySelector('.stage[data-events]')?.getAttribute('data-events');
+    return count !== undefined && count !== b;
   }, before, WAIT);
 }
 

@@ -8,6 +8,12 @@ export interface Session {
   readonly pseudonym: string;
 }
 
+/** A purchase-time pick (the lamp's colour or symbol). */
+export interface PurchasePick {
+  readonly kind: string;
+  readonly choice: string;
+}
+
 export interface Wallet {
   balance: number;
   held: number;

@@ -7,8 +7,9 @@ import type { UnitView } from './table';
  * (the browser tests use it).
  */
 export const PACE_MS = (() => {
-  const given = Number(new URLSearchParams(window.location.search).get('pace'));
-  return Number.isFinite(given) && given >= 0 && new URLSearchParams(window.location.search).has('pace') ? given : 160;
+  const given = new URLSearchParams(window.location.search).get('pace');
+  const ms = given === null || given === '' ? NaN : Number(given);
+  return Number.isInteger(ms) && ms >= 0 && ms <= 5000 ? ms : 160;
 })();
 
 /**

@@ -1,3 +1,4 @@
+import type { CatalogGame } from '../api';
 import { en } from './en';
 import { fr, type Strings } from './fr';
 
@@ -39,4 +40,9 @@ export function refusalOf(error: unknown): { code?: string; message?: string } {
     }
   }
   return { message: String(error) };
+}
+
+/** A game's name as its règlement writes it. */
+export function gameName(game: string, catalog: readonly CatalogGame[], s: Strings): string {
+  return s.gameNames[game] ?? catalog.find((g) => g.id === game)?.name ?? game;
 }
