@@ -40,7 +40,16 @@ export interface CatalogGame {
   readonly description?: Text;
   readonly rules?: readonly Text[];
   readonly reglement?: { title: string; file: string };
+  /** What the symbols pay: `count` of one at each price (RAIN DIAMONDS' colours, Mine d'or's symbols). */
+  readonly symbols?: readonly { id: string; label: Text; worth?: { count: number; prizes: readonly StakePrize[] } }[];
+  /** What a count of the chosen symbol pays (Noël). */
+  readonly paysByCount?: readonly { count: number; prizes: readonly StakePrize[] }[];
   readonly prices: readonly CatalogPrice[];
+}
+
+export interface StakePrize {
+  readonly stake: number;
+  readonly prize: number;
 }
 
 export interface Win {

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { newClient, type CatalogGame, type PurchasePick, type Room, type Session, type Wallet } from './api';
+import { newClient, type CatalogGame, type PurchasePick, type Room, type Session, type StakePrize, type Wallet } from './api';
 import { ConnectionState, watchConnection, type Connection } from './connection';
 import { SCREENS, describeEvent } from './games';
 import { count, euros, gameName, refusalSentence, STRINGS, type Strings } from './i18n';
@@ -19,6 +19,17 @@ function PrizeTable({ s, game, stake }: { s: Strings; game: CatalogGame | undefi
   const price = game?.prices.find((p) => p.stake === stake);
   if (!game || !price) return null;
   const lang = s === STRINGS.en ? 'en' : 'fr';
+  const at = (prizes: readonly StakePrize[]) => prizes.find((p) => p.stake === stake)?.prize;
+  const worth = [
+    ...(game.symbols ?? []).flatMap((sym) => {
+      const prize = sym.worth && at(sym.worth.prizes);
+      return prize ? [{ what: `${sym.worth!.count} × ${sym.label[lang]}`, prize }] : [];
+    }),
+    ...(game.paysByCount ?? []).flatMap((row) => {
+      const prize = at(row.prizes);
+      return prize ? [{ what: `${row.count} × ${s.chosenSymbol}`, prize }] : [];
+    }),
+  ];
   return (
     <details class="rules">
       <summary>{s.rules} · {s.prizeTable}</summary>
@@ -32,6 +43,14 @@ function PrizeTable({ s, game, stake }: { s: Strings; game: CatalogGame | undefi
         </tbody>
       </table>
       <p>{s.totalPayout(euros(price.totalPayout, s), count(price.winningUnits, s))}</p>
+      {worth.length > 0 && (
+        <table>
+          <caption>{s.symbolWorth} — {euros(stake, s)}</caption>
+          <tbody>
+            {worth.map((w) => <tr key={w.what}><th scope="row">{w.what}</th><td>{euros(w.prize, s)}</td></tr>)}
+          </tbody>
+        </table>
+      )}
       <p class="hint">{s.blockSize(count(price.blockSize, s))}</p>
     </details>
   );

@@ -26,6 +26,8 @@ export const en: Strings = {
   reglement: 'Official rules',
   prizeTable: 'Prize table',
   prizeAmount: 'Prize',
+  symbolWorth: 'What the symbols pay',
+  chosenSymbol: 'chosen symbol',
   prizeCount: 'Number of prizes',
   totalPayout: (amount, units) => `Total paid: ${amount} over ${units} winning units`,
   blockSize: (n) => `Units per block: ${n}`,

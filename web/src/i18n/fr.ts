@@ -28,6 +28,8 @@ export const fr = {
   reglement: 'Règlement',
   prizeTable: 'Tableau des lots',
   prizeAmount: 'Gain',
+  symbolWorth: 'Ce que paient les symboles',
+  chosenSymbol: 'symbole choisi',
   prizeCount: 'Nombre de lots',
   totalPayout: (amount: string, units: string) => `Total des gains : ${amount} pour ${units} unités gagnantes`,
   blockSize: (n: string) => `Unités par bloc : ${n}`,
