@@ -86,8 +86,8 @@ async function signIn(page: Page, name: string): Promise<void> {
 
 async function openGame(page: Page, game: string): Promise<void> {
   await page.getByRole('button', { name: GAME_BUTTONS[game]! }).click();
+  await page.locator('.table .connection[data-state=connected]').waitFor(WAIT);
   await page.locator('[data-testid=balance][data-cents]:not([data-cents=""])').waitFor(WAIT);
-  await page.locator('.connection[data-state=connected]').first().waitFor(WAIT);
 }
 
 async function balance(page: Page): Promise<number> {
@@ -272,7 +272,7 @@ describe('web page', function () {
         await watcher.goto(`${base}/?pace=0`);
         await watcher.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
         await watcher.getByText(`Vous regardez la table de ${name}`).waitFor(WAIT);
-        await watcher.locator('.connection[data-state=connected]').first().waitFor(WAIT);
+        await watcher.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
 
         const before = await balance(page);
         const played = (async () => {
@@ -456,7 +456,7 @@ describe('web page', function () {
       console.log(`      ${storm.length} frames sent for 24 activations; busiest second: ${busiest}`);
       assert.ok(storm.length >= 24);
       assert.ok(busiest <= 17, `${busiest} frames in one second`);
-      assert.equal(await page.locator('.connection').first().getAttribute('data-state'), 'connected');
+      assert.equal(await page.locator('.table .connection').getAttribute('data-state'), 'connected');
       assert.equal(await page.locator('.scratch.scratched').count(), 24);
     } finally {
       await context.close();

@@ -134,6 +134,7 @@ export const http = {
 
 const SESSION_KEY = 'instant-games.session';
 const GAME_KEY = 'instant-games.game';
+const WALLET_KEY = 'instant-games.wallet';
 
 /**
  * The sign-in survives a reload (sessionStorage: this tab only, gone with it). An operator's
@@ -155,6 +156,14 @@ export const storage = {
   saveSession(session: Session | undefined): void {
     if (session) sessionStorage.setItem(SESSION_KEY, JSON.stringify(session));
     else sessionStorage.removeItem(SESSION_KEY);
+  },
+  wallet(): Wallet | undefined {
+    const saved = sessionStorage.getItem(WALLET_KEY);
+    return saved ? (JSON.parse(saved) as Wallet) : undefined;
+  },
+  saveWallet(wallet: Wallet | undefined): void {
+    if (wallet) sessionStorage.setItem(WALLET_KEY, JSON.stringify(wallet));
+    else sessionStorage.removeItem(WALLET_KEY);
   },
   game: (): string | null => sessionStorage.getItem(GAME_KEY),
   saveGame(game: string | null): void {

@@ -1,8 +1,8 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { http, storage, type CatalogGame, type OpenTable, type Recall, type Session } from './api';
+import { http, storage, type CatalogGame, type OpenTable, type Recall, type Session, type Wallet } from './api';
 import { Feed } from './feed';
-import { refusalSentence, STRINGS, type Locale } from './i18n';
+import { euros, refusalSentence, STRINGS, type Locale } from './i18n';
 import { Lobby, OpenTables } from './lobby';
 import { RecallViewer } from './recall-viewer';
 import { SignIn } from './sign-in';
@@ -26,6 +26,9 @@ function App() {
   const [watching, setWatching] = useState<OpenTable | undefined>();
   const [game, setGame] = useState<string | null>(() => (storage.session() ? storage.game() : null));
   const [recall, setRecall] = useState<Recall | undefined>();
+  // The last balance the server gave (dev login, table join, replies), kept across a reload.
+  const [wallet, setWallet] = useState<Wallet | undefined>(() => storage.wallet());
+  useEffect(() => storage.saveWallet(wallet), [wallet]);
 
   useEffect(() => {
     document.documentElement.lang = locale;
@@ -41,6 +44,7 @@ function App() {
     storage.saveSession(undefined);
     storage.saveGame(null);
     setGame(null);
+    setWallet(undefined);
     setSession(undefined);
   };
   const openRecall = (unitId: string) => {
@@ -53,6 +57,12 @@ function App() {
       <header class="top">
         <h1>{s.title}</h1>
         <button type="button" class="link" onClick={() => setLocale(locale === 'fr' ? 'en' : 'fr')} lang={locale === 'fr' ? 'en' : 'fr'}>{s.otherLocale}</button>
+        {session && (
+          <p class="balance" data-testid="balance" data-cents={wallet?.balance ?? ''}>
+            {s.balance} : <b>{wallet ? euros(wallet.balance, s) : '…'}</b>
+            {wallet && wallet.held > 0 && <small> ({s.held} {euros(wallet.held, s)})</small>}
+          </p>
+        )}
         {session && <button type="button" class="link" onClick={signOut}>{s.signOut}</button>}
       </header>
       {error && <p class="error" role="alert">{error} <button type="button" class="link" aria-label={s.close} onClick={() => setError('')}>×</button></p>}
@@ -63,11 +73,11 @@ function App() {
           <WatchView s={s} table={watching} catalog={catalog} onClose={() => setWatching(undefined)} onError={setError} />
         ) : !session ? (
           <>
-            <SignIn s={s} onSession={(sess) => { storage.saveSession(sess); setSession(sess); }} onError={setError} />
+            <SignIn s={s} onSession={(sess, balance) => { storage.saveSession(sess); setSession(sess); if (balance !== undefined) setWallet({ balance, held: 0 }); }} onError={setError} />
             <OpenTables s={s} catalog={catalog} onWatch={setWatching} />
           </>
         ) : game ? (
-          <TableView key={game} s={s} session={session} game={game} catalog={catalog} onBack={() => { storage.saveGame(null); setGame(null); }} onError={setError} onRecall={openRecall} onSignOut={signOut} />
+          <TableView key={game} s={s} session={session} game={game} catalog={catalog} wallet={wallet} setWallet={setWallet} onBack={() => { storage.saveGame(null); setGame(null); }} onError={setError} onRecall={openRecall} onSignOut={signOut} />
         ) : (
           <Lobby s={s} session={session} catalog={catalog} onGame={(g) => { storage.saveGame(g); setGame(g); }} onWatch={setWatching} onRecall={openRecall} />
         )}

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { http, type Session } from './api';
 import { refusalSentence, type Strings } from './i18n';
 
-export function SignIn({ s, onSession, onError }: { s: Strings; onSession: (s: Session) => void; onError: (m: string) => void }) {
+export function SignIn({ s, onSession, onError }: { s: Strings; onSession: (s: Session, balance?: number) => void; onError: (m: string) => void }) {
   const [name, setName] = useState('');
   const [token, setToken] = useState('');
   const [busy, setBusy] = useState(false);
@@ -12,7 +12,7 @@ export function SignIn({ s, onSession, onError }: { s: Strings; onSession: (s: S
     try {
       const answer = await http.devLogin(name.trim());
       onError('');
-      onSession({ token: answer.token, pseudonym: answer.pseudonym });
+      onSession({ token: answer.token, pseudonym: answer.pseudonym }, answer.balance);
     } catch (err) {
       onError(refusalSentence(err, s));
     } finally {

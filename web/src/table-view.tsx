@@ -57,15 +57,15 @@ function PrizeTable({ s, game, stake }: { s: Strings; game: CatalogGame | undefi
 }
 
 /** The player's table: buy, reveal, AUTO; the balance moves when the screen shows the result. */
-export function TableView({ s, session, game, catalog, onBack, onError, onRecall, onSignOut }: {
+export function TableView({ s, session, game, catalog, wallet, setWallet, onBack, onError, onRecall, onSignOut }: {
   s: Strings; session: Session; game: string; catalog: CatalogGame[]; onBack: () => void; onError: (m: string) => void; onRecall: (id: string) => void; onSignOut: () => void;
+  wallet: Wallet | undefined; setWallet: (w: Wallet) => void;
 }) {
   const entry = catalog.find((g) => g.id === game);
   const [room, setRoom] = useState<Room | undefined>();
   const [connection, setConnection] = useState<Connection>('connecting');
   const [units, setUnits] = useState<UnitView[]>([]);
   const [instant, setInstant] = useState<ReadonlySet<string>>(new Set());
-  const [wallet, setWallet] = useState<Wallet | undefined>();
   const pendingWallet = useRef<Wallet | undefined>();
   const [stake, setStake] = useState<number | undefined>();
   const [picks, setPicks] = useState<Record<string, PurchasePick>>(() => JSON.parse(sessionStorage.getItem(PICKS_KEY) ?? '{}') as Record<string, PurchasePick>);
@@ -180,10 +180,6 @@ export function TableView({ s, session, game, catalog, onBack, onError, onRecall
         <button type="button" class="link" onClick={onBack}>← {s.back}</button>
         <h2 id="game-title">{gameName(game, catalog, s)}</h2>
         <ConnectionState s={s} state={connection} onRejoin={() => setGeneration((g) => g + 1)} />
-        <p class="balance" data-testid="balance" data-cents={wallet?.balance ?? ''}>
-          {s.balance} : <b>{wallet ? euros(wallet.balance, s) : '…'}</b>
-          {wallet && wallet.held > 0 && <small> ({s.held} {euros(wallet.held, s)})</small>}
-        </p>
       </div>
       {notice && <p class="notice">{notice}</p>}
       {!unfinished && (
