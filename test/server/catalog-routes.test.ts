@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { gameCatalog } from '../../src/games/catalog';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import { GAME_IDS } from '../../src/games/types';
 import type { RunningServer } from '../../src/server/app';
@@ -18,7 +19,7 @@ describe('catalog routes', () => {
     await server.stop();
   });
 
-  it('lists every game at every price with its prize table and totals, to anyone', async () => {
+  it('answers the game catalog to anyone: every game at every price, its prize table and totals', async () => {
     const res = await fetch(`http://127.0.0.1:${server.port}/games`);
     assert.equal(res.status, 200);
     const catalog = (await res.json()) as CatalogEntry[];
@@ -40,5 +41,6 @@ describe('catalog routes', () => {
       assert.equal(price.totalPayout, total);
       assert.equal(price.winningUnits, winners);
     }
+    assert.deepEqual(catalog, gameCatalog(), 'the catalog itself, as JSON');
   });
 });
