@@ -5,6 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { matchMaker } from '@colyseus/core';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
+import { gameCatalog } from '../../src/games/catalog';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import type { RunningServer } from '../../src/server/app';
 import { WEB_DIST } from '../../src/server/web-page';
@@ -525,6 +526,29 @@ describe('web page', function () {
       const again = await shownEvents(page);
       await page.getByRole('button', { name: 'Case 2', exact: true }).click();
       await moreEvents(page, again);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("shows each game's rules, règlement title and prize tables as the catalog gives them", async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      await signIn(page, `G${++nameCounter}`);
+      for (const game of gameCatalog()) {
+        await openGame(page, game.id);
+        for (const price of game.prices) {
+          await page.getByRole('radio', { name: euroLabel(price.stake) }).check();
+          const rules = page.locator('details.rules');
+          if ((await rules.getAttribute('open')) === null) await rules.locator('summary').click();
+          assert.deepEqual(await rules.locator('p.rule').allInnerTexts(), game.rules.map((r) => r.fr));
+          assert.equal(await rules.locator('.reglement-title').innerText(), `Règlement : ${game.reglement.title}`);
+          const rows = await rules.locator('table').first().locator('tbody tr').allInnerTexts();
+          assert.deepEqual(rows.map((r) => r.replace(/\s+/g, ' ').trim()), price.tiers.map((t) => `${euroLabel(t.prize)} ${new Intl.NumberFormat('fr-FR').format(t.count)}`.replace(/\s+/g, ' ')));
+        }
+        await page.getByRole('button', { name: '← Retour' }).click();
+      }
     } finally {
       await context.close();
     }

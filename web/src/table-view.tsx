@@ -33,8 +33,8 @@ function PrizeTable({ s, game, stake }: { s: Strings; game: CatalogGame | undefi
   return (
     <details class="rules">
       <summary>{s.rules} · {s.prizeTable}</summary>
-      {game.reglement && <p class="hint">{s.reglement} : {game.reglement.title}</p>}
-      {game.rules?.map((r, i) => <p key={i}>{r[lang]}</p>)}
+      {game.reglement && <p class="hint reglement-title">{s.reglement} : {game.reglement.title}</p>}
+      {game.rules?.map((r, i) => <p class="rule" key={i}>{r[lang]}</p>)}
       <table>
         <caption>{s.prizeTable} — {euros(stake, s)}</caption>
         <thead><tr><th scope="col">{s.prizeAmount}</th><th scope="col">{s.prizeCount}</th></tr></thead>
