@@ -66,7 +66,8 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
   const [connection, setConnection] = useState<Connection>('connecting');
   const [units, setUnits] = useState<UnitView[]>([]);
   const [instant, setInstant] = useState<ReadonlySet<string>>(new Set());
-  const pendingWallet = useRef<Wallet | undefined>();
+  // The wallet of a reply that ended a reveal, until the screen has shown that end.
+  const [pendingWallet, setPendingWallet] = useState<Wallet | undefined>();
   const [stake, setStake] = useState<number | undefined>();
   const [picks, setPicks] = useState<Record<string, PurchasePick>>(() => JSON.parse(sessionStorage.getItem(PICKS_KEY) ?? '{}') as Record<string, PurchasePick>);
   const [lampPick, setLampPick] = useState<{ colour: string; symbol: string }>({ colour: '', symbol: '' });
@@ -112,12 +113,12 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
   const { shown, caughtUp } = usePaced(units, instant);
   // The prize enters the balance on screen when the screen shows the result, not before.
   useEffect(() => {
-    if (caughtUp && pendingWallet.current) {
-      setWallet(pendingWallet.current);
-      pendingWallet.current = undefined;
+    if (caughtUp && pendingWallet) {
+      setWallet(pendingWallet);
+      setPendingWallet(undefined);
       setHistoryKey((k) => k + 1);
     }
-  }, [caughtUp, shown]);
+  }, [caughtUp, pendingWallet]);
 
   const unfinished = units.some((u) => u.status !== 'finished');
   const over = units.length > 0 && !unfinished && caughtUp;
@@ -130,12 +131,12 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
     if (!sender) return;
     onError('');
     sender.request<{ wallet?: Wallet }>('act', { action }).then((reply) => {
-      if (reply.wallet) pendingWallet.current = reply.wallet;
+      if (reply.wallet) setPendingWallet(reply.wallet);
     }, fail);
   };
   const rub = (progress: number) => {
     sender?.rub(progress)?.then((reply) => {
-      if (reply.wallet) pendingWallet.current = reply.wallet;
+      if (reply.wallet) setPendingWallet(reply.wallet);
     }, fail);
   };
   const buy = async () => {
@@ -158,7 +159,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
       // already: the screen shows the stake paid, and the prize once the grid is drawn.
       if (reply.wallet.held === 0 && wallet) {
         setWallet({ balance: wallet.balance - stake * reply.unitIds.length, held: 0 });
-        pendingWallet.current = reply.wallet;
+        setPendingWallet(reply.wallet);
       } else {
         setWallet(reply.wallet);
       }
