@@ -1,7 +1,7 @@
 /**
- * Builds the browser page (web/ → web/dist/) when the build is missing or older than its
- * sources: `npm start` runs it first, so a fresh clone serves the page after `npm ci && npm start`.
- * `--force` builds whatever the dates say.
+ * Builds the browser page (web/ → web/dist/) with Vite: `npm run build:web`, which
+ * `npm run build` (and so `npm start` on a fresh clone) runs. The browser tests build it only
+ * when it is missing or older than its sources (`buildWebIfStale`).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -41,7 +41,4 @@ export function buildWebIfStale(): boolean {
   return true;
 }
 
-if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  if (process.argv.includes('--force')) buildWeb();
-  else if (!buildWebIfStale()) console.log('web/dist is up to date');
-}
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) buildWeb();
