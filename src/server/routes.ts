@@ -9,7 +9,9 @@ import { toHistoryLine } from '../play/recall';
 import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
 import { mountFairnessRoutes } from './fairness-routes';
 import { RateLimiter } from './rate-limit';
+import { mountCatalogRoutes } from './catalog-routes';
 import { mountSpectatorRoutes } from './spectator-routes';
+import { mountWebPage } from './web-page';
 import type { Services } from './services';
 import { asyncRoute } from './edge';
 
@@ -150,4 +152,6 @@ export function mountRoutes(app: Application, services: Services): void {
   }));
   mountSpectatorRoutes(app, services);
   mountFairnessRoutes(app, services.dealer);
+  mountCatalogRoutes(app);
+  mountWebPage(app);
 }

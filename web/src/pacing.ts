@@ -1,0 +1,45 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { UnitView } from './table';
+
+/**
+ * Milliseconds between two events on screen. The server sends a step's events at once (AUTO:
+ * the whole reveal); the page plays them at a person's speed. `?pace=0` shows them at once
+ * (the browser tests use it).
+ */
+export const PACE_MS = (() => {
+  const given = new URLSearchParams(window.location.search).get('pace');
+  const ms = given === null || given === '' ? NaN : Number(given);
+  return Number.isInteger(ms) && ms >= 0 && ms <= 5000 ? ms : 160;
+})();
+
+/**
+ * The units with their events cut to what has been played on screen so far. Units in
+ * `instant` (already on the table when the page joined: a resumed reveal, a table being
+ * watched) show what they had at once; every later event comes one per PACE_MS.
+ */
+export function usePaced(units: readonly UnitView[], instant: ReadonlySet<string>): { shown: UnitView[]; caughtUp: boolean } {
+  const counts = useRef(new Map<string, number>());
+  const [, tick] = useState(0);
+  for (const u of units) {
+    const known = counts.current.get(u.unitId);
+    if (known === undefined || PACE_MS === 0) counts.current.set(u.unitId, known === undefined && !instant.has(u.unitId) && PACE_MS > 0 ? 0 : u.events.length);
+  }
+  const behind = units.some((u) => (counts.current.get(u.unitId) ?? 0) < u.events.length);
+  useEffect(() => {
+    if (!behind) return;
+    const timer = setInterval(() => {
+      for (const u of units) {
+        const n = counts.current.get(u.unitId) ?? 0;
+        if (n < u.events.length) counts.current.set(u.unitId, n + 1);
+      }
+      tick((t) => t + 1);
+    }, PACE_MS);
+    return () => clearInterval(timer);
+  }, [units, behind]);
+  const shown = units.map((u) => {
+    const n = counts.current.get(u.unitId) ?? 0;
+    const done = n >= u.events.length;
+    return { ...u, events: u.events.slice(0, n), status: done ? u.status : 'in_progress', prize: done ? u.prize : 0 };
+  });
+  return { shown, caughtUp: !behind };
+}

@@ -1,0 +1,91 @@
+import type { GameEvent, Room, Wallet } from './api';
+
+/** A unit as the table's state shows it, its steps' events decoded. */
+export interface UnitView {
+  readonly unitId: string;
+  readonly stake: number;
+  readonly status: string;
+  readonly prize: number;
+  /** Every event revealed so far, in order (the steps flattened). */
+  readonly events: readonly GameEvent[];
+}
+
+interface RawUnit {
+  unitId: string;
+  stake: number;
+  status: string;
+  prize: number;
+  steps: Iterable<{ events: string }>;
+}
+
+/** The units of a table's state; each step's JSON parsed once. */
+export function unitsOf(room: Room): UnitView[] {
+  const state = room.state as { units?: Iterable<RawUnit> } | undefined;
+  if (!state?.units) return [];
+  return [...state.units].map((u) => ({
+    unitId: u.unitId,
+    stake: u.stake,
+    status: u.status,
+    prize: u.prize,
+    events: [...u.steps].flatMap((s) => parsed(s.events)),
+  }));
+}
+
+const parsedCache = new Map<string, GameEvent[]>();
+function parsed(json: string): GameEvent[] {
+  let events = parsedCache.get(json);
+  if (!events) {
+    events = JSON.parse(json) as GameEvent[];
+    if (parsedCache.size > 500) parsedCache.clear();
+    parsedCache.set(json, events);
+  }
+  return events;
+}
+
+/** Fewest milliseconds between two messages this page sends: 16 a second, far under the server's flood limit (50). */
+export const MIN_GAP_MS = 60;
+
+/**
+ * Everything the page sends to its table goes through here, one request at a time and at
+ * least MIN_GAP_MS apart, so no amount of fast clicking reaches the flood limit. A rub waiting
+ * to be sent takes the newest progress instead of queueing another (coalescing).
+ */
+export class Sender {
+  private chain: Promise<unknown> = Promise.resolve();
+  private lastSentAt = 0;
+  private pendingRub: { progress: number } | undefined;
+
+  constructor(private readonly room: Room) {}
+
+  request<T>(type: string, payload?: unknown): Promise<T> {
+    return this.requestLazy<T>(type, () => payload);
+  }
+
+  /** Rubs the lamp to `progress` %: one `act` for every unit on the table (both lamp units). */
+  rub(progress: number): Promise<{ wallet?: Wallet }> | undefined {
+    if (this.pendingRub) {
+      this.pendingRub.progress = Math.max(this.pendingRub.progress, progress);
+      return undefined;
+    }
+    const rub = { progress };
+    this.pendingRub = rub;
+    const run = () => {
+      this.pendingRub = undefined;
+      return { action: { type: 'rub', progress: rub.progress } };
+    };
+    return this.requestLazy<{ wallet?: Wallet }>('act', run);
+  }
+
+  /** Like `request`, but the payload is made when its turn comes. */
+  private requestLazy<T>(type: string, payload: () => unknown): Promise<T> {
+    const run = async (): Promise<T> => {
+      const wait = this.lastSentAt + MIN_GAP_MS - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      this.lastSentAt = performance.now();
+      return (await this.room.request(type, payload())) as T;
+    };
+    const next = this.chain.then(run, run);
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+}

@@ -1,0 +1,17 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+
+/** The browser page: built from web/ into web/dist/, which the server serves at `/`. */
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: '/',
+  oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // One small bundle: the page is light (Preact and the Colyseus SDK), nothing to split.
+    assetsInlineLimit: 0,
+    reportCompressedSize: true,
+  },
+});
