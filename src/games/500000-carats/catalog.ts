@@ -1,4 +1,4 @@
-import type { GameDescription } from '../catalog';
+import type { GameDescription } from '../catalog-types';
 import { NUMBERS_COUNT, WINNING_COUNT } from './rules';
 
 export const caratsCatalog: GameDescription = {

@@ -1,4 +1,4 @@
-import type { GameDescription, Text } from '../catalog';
+import type { GameDescription, Text } from '../catalog-types';
 import {
   CELL_COUNT,
   CELL_SYMBOLS,

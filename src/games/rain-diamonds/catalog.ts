@@ -1,4 +1,4 @@
-import type { CatalogSymbol, GameDescription, Text } from '../catalog';
+import type { CatalogSymbol, GameDescription, Text } from '../catalog-types';
 import { RAIN_DIAMONDS_TABLE } from './prize-table';
 import { BOXES, COLOURS, PRIZE_BY_COLOUR, TO_WIN, type Colour } from './scenario';
 
