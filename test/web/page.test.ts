@@ -11,6 +11,7 @@ import type { RunningServer } from '../../src/server/app';
 import { WEB_DIST } from '../../src/server/web-page';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
+import { WireTap, watcherLags } from './wire-tap';
 
 /**
  * The page in a real Chromium against an embedded server: a person signs in, buys and
@@ -20,8 +21,8 @@ import { launchBrowser } from './browser';
 
 const DEMO = 1_000_000;
 const WAIT = { timeout: 20_000 };
-/** Screenshots go to docs/screenshots/ with UPDATE_SCREENSHOTS=1, else to tmp/ (not committed). */
-const SCREENSHOTS = process.env['UPDATE_SCREENSHOTS'] === '1' ? join('docs', 'screenshots') : join('tmp', 'screenshots');
+/** Each game's finished screen, shown by the README. */
+const SCREENSHOTS = join('docs', 'screenshots');
 
 const GAME_BUTTONS: Record<string, RegExp> = {
   'rain-diamonds': /^RAIN DIAMONDS/,
@@ -43,7 +44,9 @@ let browser: Browser;
 let base: string;
 let nameCounter = 0;
 
-/** Records, in the page, when each feed line and the outcome first appeared. */
+/**
+ * Records, in the page, when each feed line and the outcome first appeared on screen.
+ */
 async function recordTimes(context: BrowserContext): Promise<void> {
   await context.addInitScript(() => {
     const w = window as unknown as { __feedAt: Record<string, number>; __outcomeAt?: number };
@@ -59,30 +62,8 @@ async function recordTimes(context: BrowserContext): Promise<void> {
   });
 }
 
-/**
- * Samples, until `done` settles, how often the watcher's screen showed more events than the
- * player's (watcher read first, player after). Reported, not asserted: the two pages render in
- * separate browser processes, so a screen can lag its socket by a few milliseconds either way;
- * the order of the frames themselves is asserted at the socket level by the room tests
- * (test/rooms/).
- */
-async function watcherLeads(watcher: Page, player: Page, done: Promise<unknown>): Promise<{ samples: number; ahead: number }> {
-  let over = false;
-  let samples = 0;
-  let ahead = 0;
-  void done.finally(() => (over = true)).catch(() => undefined);
-  const countOf = (page: Page) => page.evaluate(() => Number(document.querySelector('.stage[data-events]')?.getAttribute('data-events') ?? 0));
-  while (!over) {
-    const watched = await countOf(watcher);
-    const played = await countOf(player);
-    if (watched > played) ahead++;
-    samples++;
-  }
-  return { samples, ahead };
-}
-
-async function signIn(page: Page, name: string): Promise<void> {
-  await page.goto(`${base}/?pace=0`);
+async function signIn(page: Page, name: string, at = base): Promise<void> {
+  await page.goto(`${at}/?pace=0`);
   await page.getByLabel('Pseudonyme').fill(name);
   await page.getByRole('button', { name: 'Jouer', exact: true }).click();
   await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
@@ -261,19 +242,20 @@ describe('web page', function () {
   });
 
   for (const table of PRIZE_TABLES) {
-    it(`plays ${table.game} at ${table.stake} cents through the UI; the balance moves by the recalled prize; a watcher ends with the same steps and screen`, async () => {
+    it(`plays ${table.game} at ${table.stake} cents through the UI; the balance moves by the recalled prize; a watcher is sent each step after the player and ends with the same screen`, async () => {
       const name = `P${++nameCounter}`;
+      // Each context talks to the server through its own tap: what the server sent it, and when.
+      const [playerTap, watcherTap] = await Promise.all([WireTap.start(server.port), WireTap.start(server.port)]);
       const playerContext = await browser.newContext({ viewport: { width: 1100, height: 900 } });
       const watcherContext = await browser.newContext();
-      await Promise.all([recordTimes(playerContext), recordTimes(watcherContext)]);
       const page = await playerContext.newPage();
       const watcher = await watcherContext.newPage();
       try {
-        await signIn(page, name);
+        await signIn(page, name, `http://127.0.0.1:${playerTap.port}`);
         await openGame(page, table.game);
         await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
         await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
-        await watcher.goto(`${base}/?pace=0`);
+        await watcher.goto(`http://127.0.0.1:${watcherTap.port}/?pace=0`);
         await watcher.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
         await watcher.getByText(`Vous regardez la table de ${name}`).waitFor(WAIT);
         await watcher.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
@@ -283,9 +265,7 @@ describe('web page', function () {
           await buy(page, table.game, table.stake);
           await revealThroughUI(page, table.game);
         })();
-        const leads = await watcherLeads(watcher, page, played);
         await played;
-        if (leads.ahead > 0) console.log(`      the watcher's screen was ahead of the player's in ${leads.ahead} of ${leads.samples} samples`);
         const shownPrize = Number(await page.getByTestId('outcome').getAttribute('data-prize'));
         const [line] = await history(page);
         const recall = await recallOf(page, line!.unitId);
@@ -296,6 +276,11 @@ describe('web page', function () {
         const total = recall.steps.reduce((n, s) => n + s.events.length, 0);
         await watcher.waitForFunction((n) => Number(document.querySelector('.stage[data-events]')?.getAttribute('data-events')) === n, total, WAIT);
         assert.equal(await shownEvents(page), total);
+        // The server sent every step to the watcher after the player (checked at the wire).
+        const lags = watcherLags(playerTap.patches, watcherTap.patches);
+        assert.ok(lags.length > 0, 'the watcher was sent the steps as they came');
+        console.log(`      the watcher was sent each step ${Math.min(...lags).toFixed(2)}–${Math.max(...lags).toFixed(2)} ms after the player`);
+        assert.ok(lags.every((l) => l >= 0), `a patch was sent to the watcher ${(-Math.min(...lags)).toFixed(2)} ms before the player`);
         // (The lamp's pick is the player's own: the table's state does not carry it.)
         const screenText = (p: Page) => p.evaluate(() => {
           const view = document.querySelector('.stage > :first-child')!.cloneNode(true) as HTMLElement;
@@ -309,6 +294,7 @@ describe('web page', function () {
       } finally {
         await playerContext.close();
         await watcherContext.close();
+        await Promise.all([playerTap.close(), watcherTap.close()]);
       }
     });
   }

@@ -5,7 +5,7 @@ import { SCREENS, describeEvent } from './games';
 import { count, euros, gameName, refusalSentence, STRINGS, type Strings } from './i18n';
 import { History } from './lobby';
 import { usePaced } from './pacing';
-import { Sender, unitsOf, type UnitView } from './table';
+import { Sender, followUnits, unitsOf, type UnitView } from './table';
 
 const PICKS_KEY = 'instant-games.picks';
 
@@ -91,8 +91,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
       joined = r;
       // Units already on the table (a reveal put back) show at once; later steps are paced.
       setInstant(new Set(unitsOf(r).map((u) => u.unitId)));
-      setUnits(unitsOf(r));
-      r.onStateChange(() => setUnits(unitsOf(r)));
+      followUnits(r, setUnits);
       r.onMessage('wallet', (w: Wallet) => setWallet(w));
       r.onMessage('resumed', () => setNotice(s.resumed));
       r.onMessage('refused', (reason: unknown) => onError(refusalSentence(reason, s)));

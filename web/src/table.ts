@@ -31,6 +31,12 @@ export function unitsOf(room: Room): UnitView[] {
   }));
 }
 
+/** Follows a table's units: `onUnits` now and on every state patch. */
+export function followUnits(room: Room, onUnits: (units: UnitView[]) => void): void {
+  onUnits(unitsOf(room));
+  room.onStateChange(() => onUnits(unitsOf(room)));
+}
+
 const parsedCache = new Map<string, GameEvent[]>();
 function parsed(json: string): GameEvent[] {
   let events = parsedCache.get(json);

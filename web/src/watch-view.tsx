@@ -4,7 +4,7 @@ import { ConnectionState, watchConnection, type Connection } from './connection'
 import { SCREENS, describeEvent } from './games';
 import { euros, gameName, refusalSentence, type Strings } from './i18n';
 import { usePaced } from './pacing';
-import { unitsOf, type UnitView } from './table';
+import { followUnits, unitsOf, type UnitView } from './table';
 
 /** A table open to watchers, followed read-only. */
 export function WatchView({ s, table, catalog, onClose, onError }: { s: Strings; table: OpenTable; catalog: CatalogGame[]; onClose: () => void; onError: (m: string) => void }) {
@@ -17,8 +17,7 @@ export function WatchView({ s, table, catalog, onClose, onError }: { s: Strings;
     newClient().joinById(table.roomId, { watch: true }).then((r) => {
       joined = r;
       setInstant(new Set(unitsOf(r).map((u) => u.unitId)));
-      setUnits(unitsOf(r));
-      r.onStateChange(() => setUnits(unitsOf(r)));
+      followUnits(r, setUnits);
       watchConnection(r, setConnection, leaving);
       setConnection('connected');
     }, (err: unknown) => {
