@@ -1,7 +1,8 @@
 // `npm run build`: bundles the server (src/server/main.ts) into dist/main.js with esbuild, the
-// npm packages left as imports (production installs them), and copies the Lua scripts beside it.
+// npm packages left as imports (production installs them), and copies the Lua scripts and the
+// built page (web/dist/) beside it, so that dist/ runs alone.
 // Plain JavaScript so that `npm start` can call it without tsx.
-import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
@@ -63,5 +64,7 @@ await build({
   logLevel: 'warning',
 });
 copyLua(join(root, 'src'));
+// The page goes with the server: dist/web/dist/ is where the bundled web-page module looks first.
+if (existsSync(join(root, 'web', 'dist'))) cpSync(join(root, 'web', 'dist'), join(dist, 'web', 'dist'), { recursive: true });
 // What `npm start` compares with the sources to know whether dist/ is stale.
 writeFileSync(join(dist, 'BUILT'), `${new Date().toISOString()}\n`);

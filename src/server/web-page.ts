@@ -3,9 +3,11 @@ import { fileURLToPath } from 'node:url';
 import express, { type Application, type Response } from 'express';
 
 /**
- * Where `npm run build:web` writes the page (web/vite.config.ts): web/dist/ at the project's
- * root, seen from src/server/ (tsx) or from dist/src/server/ (the bundle of `npm run build`,
- * where each module keeps its source path under dist/).
+ * Where the built page is: seen from dist/src/server/ (the bundle of `npm run build`, where each
+ * module keeps its source path under dist/), dist/web/dist/, the copy `npm run build` puts in
+ * dist/ so that dist/ ships alone; seen from src/server/ (tsx), web/dist/ at the project's root,
+ * where `npm run build:web` writes it (web/vite.config.ts). A bundle run from a checkout without
+ * its copy falls back to the root's web/dist/.
  */
 export const WEB_DIST = [new URL('../../web/dist/', import.meta.url), new URL('../../../web/dist/', import.meta.url)]
   .map((url) => fileURLToPath(url))

@@ -49,7 +49,7 @@ describe('production build', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs from dist/ after a production-only install, schema patches included, and stops on SIGTERM', async () => {
+  it('runs from dist/ alone after a production-only install, the page and schema patches included, and stops on SIGTERM', async () => {
     run(process.execPath, ['scripts/build.mjs'], ROOT);
     for (const file of ['dist', 'package.json', 'package-lock.json']) cpSync(join(ROOT, file), join(dir, file), { recursive: true });
     // What an operator runs: no dev dependencies (no tsx, no esbuild, no TypeScript).
@@ -65,6 +65,10 @@ describe('production build', function () {
       body: JSON.stringify({ name: 'Alice' }),
     });
     assert.equal(login.status, 200);
+    // The page came with dist/: nothing else of the repository was shipped.
+    const page = await fetch(`http://127.0.0.1:${port}/`);
+    assert.equal(page.status, 200);
+    assert.match(await page.text(), /<div id="app">/);
     const client = new Client(`http://127.0.0.1:${port}`);
     client.auth.token = ((await login.json()) as { token: string }).token;
     const room = await client.create('table', { game: 'rain-diamonds' });
