@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { matchMaker } from '@colyseus/core';
+import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { gameCatalog } from '../../src/games/catalog';
@@ -329,6 +330,109 @@ describe('web page', function () {
       await page.waitForFunction((want) => Number(document.querySelector('[data-testid=balance]')?.getAttribute('data-cents')) === want, before - 100 + prize, WAIT);
     } finally {
       await context.close();
+    }
+  });
+
+  it('plays by touch (a finger dragged over numbers, a finger rubbing the lamp) and announces each step to screen readers', async () => {
+    const context = await browser.newContext({ hasTouch: true, viewport: { width: 900, height: 1000 } });
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x = 0, y = 0) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+    const centre = async (selector: string) => {
+      const box = (await page.locator(selector).boundingBox())!;
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    };
+    const announced = () => page.getByTestId('announce').innerText();
+    try {
+      await signIn(page, `T${++nameCounter}`);
+      await openGame(page, '500000-carats');
+      await buy(page, '500000-carats', 500);
+      let shown = await shownEvents(page);
+      await page.getByRole('button', { name: 'Découvrir les numéros gagnants' }).click();
+      await moreEvents(page, shown);
+      const first = await announced();
+      assert.notEqual(first, '', 'the winning numbers are announced');
+      // One finger across the first row: its six numbers in one step.
+      const row = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => centre(`.scratch[data-index="${i}"]`)));
+      shown = await shownEvents(page);
+      await touch('touchStart', row[0]!.x, row[0]!.y);
+      for (const p of row.slice(1)) await touch('touchMove', p.x, p.y);
+      await touch('touchEnd');
+      await moreEvents(page, shown);
+      assert.equal(await page.locator('.scratch.scratched').count(), 6, 'the six numbers under the finger');
+      assert.notEqual(await announced(), first, 'the new step is announced');
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      let [line] = await history(page);
+      let recall = await recallOf(page, line!.unitId);
+      assert.equal(await announced(), recall.prize > 0 ? `Gagné : ${euroLabel(recall.prize)}` : 'Perdu', 'the outcome is announced');
+
+      // The lamp rubbed with a finger, back and forth, until it opens.
+      await page.getByRole('button', { name: '← Retour' }).click();
+      await openGame(page, 'mysteres-de-la-lampe');
+      await buy(page, 'mysteres-de-la-lampe', 50);
+      const lamp = (await page.locator('.lamp').boundingBox())!;
+      const y = lamp.y + lamp.height / 2;
+      await touch('touchStart', lamp.x + 20, y);
+      for (let i = 0; i < 80 && !(await page.getByTestId('outcome').isVisible()); i++) {
+        await touch('touchMove', i % 2 === 0 ? lamp.x + lamp.width - 20 : lamp.x + 20, y + (i % 3) * 5);
+      }
+      await touch('touchEnd');
+      await page.getByTestId('outcome').waitFor(WAIT);
+      [line] = await history(page);
+      recall = await recallOf(page, line!.unitId);
+      const rubs = recall.steps.flatMap((st) => st.events).filter((e) => e.type === 'rub_progress').length;
+      assert.ok(rubs >= 2, `the finger's progress went as it rubbed (${rubs} rubs)`);
+      assert.equal(await announced(), recall.prize > 0 ? `Gagné : ${euroLabel(recall.prize)}` : 'Perdu');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("signs in in production with the operator's token in the address's fragment, and plays on the operator's deposit", async () => {
+    const { publicKey, privateKey } = await generateKeyPair('RS256');
+    const operatorToken = 'operator-secret-for-this-test-only';
+    const production = await startTestServer({
+      JWT_PUBLIC_KEY: await exportSPKI(publicKey),
+      DEV_LOGIN: 'false',
+      OPERATOR_TOKEN: operatorToken,
+    });
+    const at = `http://127.0.0.1:${production.port}`;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    try {
+      const playerId = `acct-${++nameCounter}`;
+      const deposit = await fetch(`${at}/admin/wallets/${playerId}/deposit`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${operatorToken}` },
+        body: JSON.stringify({ amount: 2_000, requestId: 'dep_1' }),
+      });
+      assert.equal(deposit.status, 200);
+      const jwt = await new SignJWT({ name: 'Zoé' }).setProtectedHeader({ alg: 'RS256' }).setSubject(playerId).setIssuedAt().setExpirationTime('1h').sign(privateKey);
+      await page.goto(`${at}/?pace=0#token=${jwt}`);
+      await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
+      assert.equal(new URL(page.url()).hash, '', 'the token left the address bar');
+      const devLogin = await fetch(`${at}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
+      assert.notEqual(devLogin.status, 200, 'no dev login in production');
+      await openGame(page, 'rain-diamonds');
+      assert.equal(await balance(page), 2_000, "the operator's deposit");
+      await buy(page, 'rain-diamonds', 50);
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      const res = await fetch(`${at}/history?limit=1`, { headers: { authorization: `Bearer ${jwt}` } });
+      const [unit] = ((await res.json()) as { units: { prize: number }[] }).units;
+      await page.waitForFunction((cents) => Number(document.querySelector('[data-testid=balance]')?.getAttribute('data-cents')) === cents, 2_000 - 50 + unit!.prize, WAIT);
+      // A token signed by anyone else is refused, in words.
+      const stranger = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setSubject(playerId).setIssuedAt().setExpirationTime('1h').sign((await generateKeyPair('RS256')).privateKey);
+      const other = await context.newPage();
+      await other.goto(`${at}/?pace=0#token=${stranger}`);
+      await other.getByRole('button', { name: GAME_BUTTONS['rain-diamonds']! }).click();
+      await other.locator('.error').waitFor(WAIT);
+      assert.match(await other.locator('.error').innerText(), /^Ce jeton n’est pas valide./);
+    } finally {
+      await context.close();
+      await production.stop();
     }
   });
 
