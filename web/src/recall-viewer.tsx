@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import type { CatalogGame, PurchasePick, Recall } from './api';
+import type { CatalogGame, Recall } from './api';
 import { SCREENS } from './games';
 import { euros, gameName, type Strings } from './i18n';
 import type { UnitView } from './table';
@@ -10,7 +10,6 @@ export function RecallViewer({ s, recall, catalog, onClose }: { s: Strings; reca
   const last = recall.steps.length - 1;
   const events = recall.steps.slice(0, step + 1).flatMap((st) => st.events);
   const screen = SCREENS[recall.game];
-  const picks = recall.picks && typeof recall.picks === 'object' && 'kind' in recall.picks ? { [recall.unitId]: recall.picks as PurchasePick } : {};
   const unit: UnitView = { unitId: recall.unitId, stake: recall.stake, status: step === last ? recall.status : 'in_progress', prize: recall.prize ?? 0, events };
   const end = events.find((e) => e.type === 'finished');
   return (
@@ -25,7 +24,7 @@ export function RecallViewer({ s, recall, catalog, onClose }: { s: Strings; reca
         <span data-testid="recall-step" aria-live="polite">{s.step(step + 1, last + 1)}</span>{' '}
         <button type="button" disabled={step === last} onClick={() => setStep(step + 1)}>{s.next}</button>
       </p>
-      {screen && <screen.View s={s} units={[unit]} readOnly act={() => undefined} rub={() => undefined} picks={picks} />}
+      {screen && <screen.View s={s} units={[unit]} readOnly act={() => undefined} rub={() => undefined} />}
       {end && <p class="outcome" data-testid="recall-outcome" data-prize={String(end['prize'])}>{(end['prize'] as number) > 0 ? s.won(euros(end['prize'] as number, s)) : s.lost}</p>}
     </section>
   );

@@ -7,7 +7,6 @@ import { History } from './lobby';
 import { usePaced } from './pacing';
 import { Sender, followUnits, unitsOf, type UnitView } from './table';
 
-const PICKS_KEY = 'instant-games.picks';
 
 /** A purchase's idempotency key: random, from the platform (not an outcome: no game RNG needed). */
 function requestId(): string {
@@ -69,7 +68,6 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
   // The wallet of a reply that ended a reveal, until the screen has shown that end.
   const [pendingWallet, setPendingWallet] = useState<Wallet | undefined>();
   const [stake, setStake] = useState<number | undefined>();
-  const [picks, setPicks] = useState<Record<string, PurchasePick>>(() => JSON.parse(sessionStorage.getItem(PICKS_KEY) ?? '{}') as Record<string, PurchasePick>);
   const [lampPick, setLampPick] = useState<{ colour: string; symbol: string }>({ colour: '', symbol: '' });
   const [open, setOpen] = useState(false);
   const [notice, setNotice] = useState('');
@@ -148,12 +146,6 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
     setNotice('');
     try {
       const reply = await sender.request<{ unitIds: string[]; wallet: Wallet }>('buy', { stake, requestId: requestId(), ...(lampPicks ? { picks: lampPicks } : {}) });
-      if (lampPicks) {
-        const next = { ...picks };
-        reply.unitIds.forEach((id, i) => (next[id] = lampPicks[i]!));
-        sessionStorage.setItem(PICKS_KEY, JSON.stringify(next));
-        setPicks(next);
-      }
       // A reveal that ended at purchase (Mine d'or without EXTRA) has its prize in this wallet
       // already: the screen shows the stake paid, and the prize once the grid is drawn.
       if (reply.wallet.held === 0 && wallet) {
@@ -215,7 +207,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
       {stake !== undefined && <PrizeTable s={s} game={entry} stake={units[0]?.stake ?? stake} />}
       {screen && units.length > 0 && (
         <div class="stage" data-events={shown.reduce((n, u) => n + u.events.length, 0)}>
-          <screen.View s={s} units={shown} readOnly={!unfinished} act={act} rub={rub} picks={picks} />
+          <screen.View s={s} units={shown} readOnly={!unfinished} act={act} rub={rub} />
           {unfinished && screen.autoOffered(shown.flatMap((u) => u.events)) && (
             <button type="button" class="auto" onClick={() => act({ type: 'auto' })}>{s.auto}</button>
           )}

@@ -44,7 +44,7 @@ export function WatchView({ s, table, catalog, onClose, onError }: { s: Strings;
       <p class="hint">{s.watching(table.pseudonym)}</p>
       {screen && shown.length > 0 && (
         <div class="stage" data-events={shown.reduce((n, u) => n + u.events.length, 0)}>
-          <screen.View s={s} units={shown} readOnly act={() => undefined} rub={() => undefined} picks={{}} />
+          <screen.View s={s} units={shown} readOnly act={() => undefined} rub={() => undefined} />
           {over && <p class={`outcome ${prize > 0 ? 'win' : 'loss'}`}>{prize > 0 ? s.won(euros(prize, s)) : s.lost}</p>}
         </div>
       )}

@@ -66,7 +66,7 @@ export const lampeCatalog: GameDescription = {
     en: `"rub" with an increasing progress (in %), or "auto"; the lamp opens at ${RUB_DONE} % and the reveal ends.`,
   },
   opening: {
-    fr: 'Le gain potentiel du choix (événement « potential_gain_shown »), pour chaque unité achetée.',
-    en: 'The potential gain of the choice (event "potential_gain_shown"), for each unit bought.',
+    fr: 'Le choix du joueur et son gain potentiel (événement « potential_gain_shown »), pour chaque unité achetée.',
+    en: 'The player’s pick and its potential gain (event "potential_gain_shown"), for each unit bought.',
   },
 };

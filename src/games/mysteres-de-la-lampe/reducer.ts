@@ -71,13 +71,13 @@ export function parseAction(input: unknown): Parsed<LampAction> {
   return refuse('action/malformed', 'type must be "rub" or "auto"');
 }
 
-/** Right after purchase: the scenario is dealt and the pick's potential gain is shown. */
+/** Right after purchase: the scenario is dealt, and the pick is shown with its potential gain. */
 export function start(outcome: Outcome, seed: Uint8Array, picks: LampChoice): LampStep {
   const scenario = generate(outcome, seed, picks);
   return {
     ok: true,
     state: { scenario, prize: outcome.prize, progress: 0 },
-    events: [{ type: 'potential_gain_shown', amount: scenario.potentialGain }],
+    events: [{ type: 'potential_gain_shown', pick: picks, amount: scenario.potentialGain }],
   };
 }
 

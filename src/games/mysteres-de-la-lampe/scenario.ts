@@ -51,8 +51,11 @@ export type LampAction =
   | { readonly type: 'auto' };
 
 export type LampEvent =
-  /** At start: the gain attached to the pick (rules 4.2.2 / 4.3.2). */
-  | { readonly type: 'potential_gain_shown'; readonly amount: Cents }
+  /**
+   * At start: the player's pick and the gain attached to it (rules 4.2.2 / 4.3.2). The pick is
+   * in the step so that whoever sees the unit (a watcher, a recall) sees what was chosen.
+   */
+  | { readonly type: 'potential_gain_shown'; readonly pick: LampChoice; readonly amount: Cents }
   | { readonly type: 'rub_progress'; readonly progress: number }
   /** At 100 %: the winning colour (symbol). */
   | { readonly type: 'lamp_opened'; readonly result: LampColour | LampSymbol };

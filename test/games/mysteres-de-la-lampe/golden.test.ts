@@ -54,7 +54,7 @@ describe('mysteres-de-la-lampe golden scenarios', () => {
       state = step.state;
     }
     assert.deepEqual(events, [
-      { type: 'potential_gain_shown', amount: 5000 },
+      { type: 'potential_gain_shown', pick: { kind: 'colour', choice: 'green' }, amount: 5000 },
       { type: 'rub_progress', progress: 25 },
       { type: 'rub_progress', progress: 60 },
       { type: 'rub_progress', progress: 100 },

@@ -57,9 +57,9 @@ const actionArb: fc.Arbitrary<LampAction> = fc.oneof(
 );
 
 describe('mysteres-de-la-lampe reducer', () => {
-  it('shows the potential gain at start and nothing else', () => {
+  it('shows the pick and its potential gain at start, and nothing else', () => {
     const step = begin(700, { kind: 'symbol', choice: 'moon' });
-    assert.deepEqual(step.events, [{ type: 'potential_gain_shown', amount: 700 }]);
+    assert.deepEqual(step.events, [{ type: 'potential_gain_shown', pick: { kind: 'symbol', choice: 'moon' }, amount: 700 }]);
     assert.equal(step.state.progress, 0);
     assert.equal(rules.isFinished(step.state), false);
   });

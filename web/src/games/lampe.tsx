@@ -20,7 +20,7 @@ function resultLabel(result: string, s: Strings): string {
 }
 
 /** One lamp for one or two units: each rub advances both, the lamp opens once for both. */
-export function Lampe({ s, units, readOnly, rub, picks }: GameViewProps) {
+export function Lampe({ s, units, readOnly, rub }: GameViewProps) {
   const rubbing = useRef<{ x: number; y: number; travelled: number } | null>(null);
   const [local, setLocal] = useState(0);
   if (units.length === 0) return null;
@@ -58,8 +58,9 @@ export function Lampe({ s, units, readOnly, rub, picks }: GameViewProps) {
     <div class="lampe">
       <div class="lampe-units">
         {units.map((u, i) => {
-          const gain = u.events.find((e) => e.type === 'potential_gain_shown')?.['amount'] as number | undefined;
-          const pick = picks[u.unitId];
+          const shown = u.events.find((e) => e.type === 'potential_gain_shown');
+          const gain = shown?.['amount'] as number | undefined;
+          const pick = shown?.['pick'] as { kind: string; choice: string } | undefined;
           const result = opened[i];
           return (
             <section class="lampe-unit" key={u.unitId}>

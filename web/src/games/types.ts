@@ -13,8 +13,6 @@ export interface GameViewProps {
   readonly act: (action: unknown) => void;
   /** The lamp: rubs every unit to `progress` %. */
   readonly rub: (progress: number) => void;
-  /** The lamp's picks by unit id, as bought (the state does not carry them). */
-  readonly picks: Readonly<Record<string, { kind: string; choice: string }>>;
 }
 
 export function finishedPrize(events: readonly GameEvent[]): number | undefined {
