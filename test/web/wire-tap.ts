@@ -63,7 +63,7 @@ export class WireTap {
       }
       upstream.write(chunk);
     });
-    let down = Buffer.alloc(0);
+    let down: Buffer = Buffer.alloc(0);
     let inFrames = false;
     upstream.on('data', (chunk: Buffer) => {
       const at = performance.now();
