@@ -37,6 +37,11 @@ export interface Config {
   readonly operatorToken: string | undefined;
   /** Blocks per emission opened at start for each (game, price) that has none. */
   readonly emissionBlocks: number;
+  /**
+   * The embedded default keeps this many settled units per player, and in all; older settled
+   * units are forgotten (a demo, not a ledger: docs/operations.md). No effect with Redis.
+   */
+  readonly embeddedKeep: { readonly perPlayer: number; readonly total: number };
   /** Messages a client may send per second before it is disconnected. */
   readonly maxMessagesPerSecond: number;
   /** How many of the last wins a feed spectator gets on joining (`recent`). */
@@ -140,6 +145,10 @@ export function loadConfig(env: Env = process.env): Config {
     sweepEveryMs: int(env, 'SWEEP_EVERY_SECONDS', 30, 1, 3600) * 1000,
     operatorToken: text(env, 'OPERATOR_TOKEN'),
     emissionBlocks: int(env, 'EMISSION_BLOCKS', 10, 1, 10_000),
+    embeddedKeep: {
+      perPlayer: int(env, 'EMBEDDED_KEEP_UNITS_PER_PLAYER', 1000, 1, 1_000_000),
+      total: int(env, 'EMBEDDED_KEEP_UNITS', 100_000, 1, 100_000_000),
+    },
     maxMessagesPerSecond: int(env, 'MAX_MESSAGES_PER_SECOND', 50, 1, 10_000),
     feedRecent: int(env, 'FEED_RECENT', 20, 0, 1000),
     feedMinPrize: int(env, 'FEED_MIN_PRIZE_CENTS', 1, 1, 100_000_000),

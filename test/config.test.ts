@@ -8,6 +8,7 @@ describe('config', () => {
     assert.equal(config.port, 2567);
     assert.equal(config.devLogin, true);
     assert.equal(config.feedBatchMs, 250);
+    assert.deepEqual(config.embeddedKeep, { perPlayer: 1000, total: 100_000 });
   });
 
   it('turns the dev login off by default with Redis', () => {
@@ -24,6 +25,7 @@ describe('config', () => {
     assert.throws(() => loadConfig({ REDIS_URL: 'redis://h:1' }), /set JWT_SECRET, JWT_PUBLIC_KEY or JWT_JWKS_URL/);
     assert.throws(() => loadConfig({ JWT_ALGORITHM: 'none' }), /JWT_ALGORITHM must be one of/);
     assert.throws(() => loadConfig({ FEED_BATCH_MS: '5001' }), /FEED_BATCH_MS must be between 0 and 5000/);
+    assert.throws(() => loadConfig({ EMBEDDED_KEEP_UNITS: '0' }), /EMBEDDED_KEEP_UNITS must be between 1/);
   });
 
   it('refuses contradictory settings at start with a sentence', () => {

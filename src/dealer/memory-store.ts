@@ -55,6 +55,8 @@ interface MemoryBlock {
   archive?: string;
   /** Page roots published so far, by page (scheme 2): page 0 at printing, the others ahead of sales. */
   readonly pages: PageCommitment[];
+  /** Its settled units forgotten by the bound on what is kept (`keepSettled`): never archivable then. */
+  forgotten: number;
 }
 
 interface MemoryEmission {
@@ -68,7 +70,9 @@ interface MemoryEmission {
 
 interface MemoryWallet {
   balance: Cents;
+  /** Its lines, but those of forgotten units (`keepSettled`); `posted` numbers them. */
   readonly journal: JournalEntry[];
+  posted: number;
   /**
    * Idempotency window number → `<game>:<stake>|<requestId>` → unitId: the records of the
    * purchases of that window (per sequence, as in Redis); only this window's and the one
@@ -79,11 +83,29 @@ interface MemoryWallet {
   /** The player's unit ids, oldest first. */
   readonly sales: string[];
   readonly unsettled: Set<string>;
+  /** The player's settled units still kept, in order of settlement. */
+  readonly settled: Set<string>;
+}
+
+/** How many settled units the store keeps: per player, and in all. */
+export interface KeepSettled {
+  readonly perPlayer: number;
+  readonly total: number;
 }
 
 export interface MemoryStoreOptions {
   /** As RedisStoreOptions.idempotencyWindowMs. */
   readonly idempotencyWindowMs?: number;
+  /**
+   * Bounds what finished units leave in memory: past `perPlayer` settled units of a player, or
+   * `total` in all, the oldest settled is forgotten: its sale, its purchase's idempotency record,
+   * its place in the history, its journal lines (stake and prize; the balance is unchanged). A
+   * unit in play or not settled is never forgotten, and the counts of the blocks (sold, per
+   * tier, recorded tiers) stay exact. Unset: everything is kept.
+   */
+  readonly keepSettled?: KeepSettled;
+  /** Told the units just forgotten (their action logs can go too). */
+  readonly forgotten?: (unitIds: readonly string[]) => void;
 }
 
 /**
@@ -93,9 +115,17 @@ export interface MemoryStoreOptions {
  */
 export class MemoryStore implements DealerStore {
   private readonly windowMs: number;
+  private readonly keep: KeepSettled | undefined;
+  private readonly onForgotten: ((unitIds: readonly string[]) => void) | undefined;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.windowMs = idempotencyWindow(options.idempotencyWindowMs);
+    const keep = options.keepSettled;
+    if (keep && !(Number.isSafeInteger(keep.perPlayer) && keep.perPlayer >= 1 && Number.isSafeInteger(keep.total) && keep.total >= 1)) {
+      throw new RangeError(`keepSettled needs whole numbers ≥ 1: ${JSON.stringify(keep)}`);
+    }
+    this.keep = keep;
+    this.onForgotten = options.forgotten;
   }
 
   private readonly emissions = new Map<string, MemoryEmission>();
@@ -106,6 +136,8 @@ export class MemoryStore implements DealerStore {
   private readonly sales = new Map<string, Sale>();
   /** Unit ids not settled yet, in order of sale. */
   private readonly unsettled = new Set<string>();
+  /** Settled unit ids still kept, in order of settlement (only with `keepSettled`). */
+  private readonly settledKept = new Set<string>();
   /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
   private readonly pageTrees = new PageTreeCache();
 
@@ -221,6 +253,7 @@ export class MemoryStore implements DealerStore {
     this.unsettled.delete(unitId);
     wallet.unsettled.delete(unitId);
     if (sale.prize > 0) this.post(wallet, 'prize', sale.prize, unitId, now);
+    if (this.keep) this.keepBounded(wallet, unitId, this.keep);
     return { ok: true, credited: true, prize: sale.prize, balance: wallet.balance };
   }
 
@@ -356,15 +389,45 @@ export class MemoryStore implements DealerStore {
       soldPerTier: new Array<number>(emission.table.tiers.length + 1).fill(0),
       recorded: new Uint8Array(emission.table.blockSize).fill(UNSOLD),
       pages: [],
+      forgotten: 0,
     };
     this.publishPage(emission.table, block, 0, now);
     emission.blocks.push(block);
     return block;
   }
 
-  /** Closed, not archived, every unit settled. */
+  /** Remembers a newly settled unit, then forgets the oldest settled past either bound. */
+  private keepBounded(wallet: MemoryWallet, unitId: string, keep: KeepSettled): void {
+    wallet.settled.add(unitId);
+    this.settledKept.add(unitId);
+    const forgotten: string[] = [];
+    while (wallet.settled.size > keep.perPlayer) forgotten.push(this.forget(wallet.settled.values().next().value!));
+    while (this.settledKept.size > keep.total) forgotten.push(this.forget(this.settledKept.values().next().value!));
+    if (forgotten.length > 0) this.onForgotten?.(forgotten);
+  }
+
+  /** Drops a settled unit's own records; its block's counts and recorded tier stay. */
+  private forget(unitId: string): string {
+    const sale = this.sales.get(unitId)!;
+    const wallet = this.wallets.get(sale.playerId)!;
+    this.sales.delete(unitId);
+    this.settledKept.delete(unitId);
+    wallet.settled.delete(unitId);
+    wallet.sales.splice(wallet.sales.indexOf(unitId), 1);
+    for (const records of wallet.requests.values()) records.delete(`${sale.game}:${sale.stake}|${sale.requestId}`);
+    // Its stake and prize lines, among the oldest: the scan starts at its stake line.
+    const { journal } = wallet;
+    for (let line = journal.findIndex((e) => e.ref === unitId); line >= 0 && line < journal.length; ) {
+      if (journal[line]!.ref === unitId) journal.splice(line, 1);
+      else line++;
+    }
+    this.findBlock(sale.blockId)!.forgotten++;
+    return unitId;
+  }
+
+  /** Closed, not archived, every unit settled and still kept. */
   private archivable(block: MemoryBlock): boolean {
-    if (block.state !== 'closed' || block.archive) return false;
+    if (block.state !== 'closed' || block.archive || block.forgotten > 0) return false;
     for (let p = 0; p < block.sold; p++) if (this.sales.get(unitIdOf(block.blockId, p))!.settledAt === undefined) return false;
     return true;
   }
@@ -399,7 +462,7 @@ export class MemoryStore implements DealerStore {
   private walletOf(playerId: PlayerId): MemoryWallet {
     let wallet = this.wallets.get(playerId);
     if (!wallet) {
-      wallet = { balance: 0, journal: [], requests: new Map(), deposits: new Set(), sales: [], unsettled: new Set() };
+      wallet = { balance: 0, journal: [], posted: 0, requests: new Map(), deposits: new Set(), sales: [], unsettled: new Set(), settled: new Set() };
       this.wallets.set(playerId, wallet);
     }
     return wallet;
@@ -407,7 +470,7 @@ export class MemoryStore implements DealerStore {
 
   private post(wallet: MemoryWallet, kind: JournalKind, amount: Cents, ref: string, at: number): void {
     wallet.balance += amount;
-    wallet.journal.push({ seq: wallet.journal.length + 1, kind, amount, balance: wallet.balance, ref, at });
+    wallet.journal.push({ seq: ++wallet.posted, kind, amount, balance: wallet.balance, ref, at });
   }
 
   private emissionInfo(emission: MemoryEmission): EmissionInfo {

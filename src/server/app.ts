@@ -98,8 +98,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     store = new RedisStore(redis, { prefix: config.redisPrefix });
     actions = new RedisActionLog(redis, config.redisPrefix);
   } else {
-    store = new MemoryStore();
-    actions = new MemoryActionLog();
+    const memoryLog = new MemoryActionLog();
+    store = new MemoryStore({ keepSettled: config.embeddedKeep, forgotten: (unitIds) => memoryLog.forget(unitIds) });
+    actions = memoryLog;
   }
   const dealer: DealerStore = new ObservedDealer(store, metrics, logger);
   if (redis) for (const warning of await redisWarnings(redis)) logger.warn(warning);

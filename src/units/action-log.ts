@@ -61,5 +61,10 @@ export class MemoryActionLog implements ActionLog {
     for (const unitId of unitIds) this.logs.delete(unitId);
   }
 
+  /** Drops the logs of units the embedded dealer forgot (`MemoryStoreOptions.keepSettled`). */
+  forget(unitIds: readonly string[]): void {
+    for (const unitId of unitIds) this.logs.delete(unitId);
+  }
+
   async close(): Promise<void> {}
 }

@@ -1,7 +1,102 @@
-import { MemoryStore } from '../../src/dealer/memory-store';
+import { strict as assert } from 'node:assert';
+import { MemoryStore, type MemoryStoreOptions } from '../../src/dealer/memory-store';
+import type { Sale } from '../../src/dealer/types';
 import { storeConformance } from './store-conformance';
+import { UNSOLD } from '../../src/dealer/printing';
+import { TEN_UNIT_TABLE } from './support/test-tables';
 
 storeConformance('memory', async (handles, options) => {
   const store = new MemoryStore(options);
   return { stores: Array.from({ length: handles }, () => store), close: () => store.close() };
+});
+
+describe('memory store, bounded (keepSettled)', () => {
+  const T0 = 1_700_000_000_000;
+  let clock = 0;
+
+  async function bounded(keepSettled: MemoryStoreOptions['keepSettled'], blockCount = 5) {
+    const forgotten: string[] = [];
+    const store = new MemoryStore({ keepSettled, forgotten: (ids) => forgotten.push(...ids) });
+    await store.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount, now: T0 });
+    for (const p of ['p1', 'p2']) await store.deposit(p, 1_000_000, 'start', T0);
+    return { store, forgotten };
+  }
+
+  async function buy(store: MemoryStore, playerId: string): Promise<Sale> {
+    const result = await store.purchase({ playerId, requestId: `r${++clock}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + clock });
+    if (!result.ok) assert.fail(`${result.code}: ${result.message}`);
+    return result.sale;
+  }
+
+  async function buyAndSettle(store: MemoryStore, playerId: string): Promise<Sale> {
+    const sale = await buy(store, playerId);
+    assert.equal((await store.settle(sale.unitId, T0 + ++clock)).ok, true);
+    return sale;
+  }
+
+  it('keeps the last N settled units of a player and forgets the older ones', async () => {
+    const { store, forgotten } = await bounded({ perPlayer: 3, total: 100 });
+    const sales: Sale[] = [];
+    for (let i = 0; i < 5; i++) sales.push(await buyAndSettle(store, 'p1'));
+    const kept = sales.slice(2).map((s) => s.unitId);
+    assert.deepEqual(forgotten, sales.slice(0, 2).map((s) => s.unitId));
+    assert.deepEqual((await store.listSales('p1', 0, 100)).map((s) => s.unitId), [...kept].reverse());
+    for (const sale of sales.slice(0, 2)) assert.equal(await store.getSale(sale.unitId), undefined);
+    for (const unitId of kept) assert.ok(await store.getSale(unitId));
+  });
+
+  it('never forgets a unit that is not settled, however many are sold', async () => {
+    const { store } = await bounded({ perPlayer: 1, total: 2 }, 10);
+    const open = await buy(store, 'p2');
+    for (let i = 0; i < 6; i++) await buyAndSettle(store, 'p1');
+    assert.deepEqual(await store.getSale(open.unitId), open);
+    assert.deepEqual((await store.unsettledSales(T0 + clock, 100)).map((s) => s.unitId), [open.unitId]);
+    assert.deepEqual((await store.listSales('p2', 0, 100)).map((s) => s.unitId), [open.unitId]);
+  });
+
+  it('keeps at most the global cap of settled units over all players, the oldest forgotten first', async () => {
+    const { store, forgotten } = await bounded({ perPlayer: 10, total: 4 });
+    const sales: Sale[] = [];
+    for (let i = 0; i < 6; i++) sales.push(await buyAndSettle(store, i % 2 === 0 ? 'p1' : 'p2'));
+    assert.deepEqual(forgotten, sales.slice(0, 2).map((s) => s.unitId));
+    const kept = [...(await store.listSales('p1', 0, 100)), ...(await store.listSales('p2', 0, 100))];
+    assert.deepEqual(kept.map((s) => s.unitId).sort(), sales.slice(2).map((s) => s.unitId).sort());
+  });
+
+  it('keeps the balance and the block counts exact, and drops the journal lines of forgotten units', async () => {
+    const { store } = await bounded({ perPlayer: 2, total: 100 });
+    const sales: Sale[] = [];
+    for (let i = 0; i < 12; i++) sales.push(await buyAndSettle(store, 'p1'));
+    const won = sales.reduce((sum, s) => sum + s.prize - s.stake, 0);
+    assert.equal(await store.balance('p1'), 1_000_000 + won);
+    const [first] = (await store.listEmissions()).map((e) => e.blocks[0]!);
+    assert.equal(first!.sold, 10);
+    assert.deepEqual(first!.soldPerTier.slice(1), TEN_UNIT_TABLE.tiers.map((t) => t.count));
+    assert.ok(!(await store.recordedTiers(first!.blockId))!.includes(UNSOLD), 'every position of the sold-out block recorded');
+    const journal = await store.journal('p1');
+    const kept = new Set(sales.slice(-2).map((s) => s.unitId));
+    assert.deepEqual([...new Set(journal.filter((e) => e.kind !== 'deposit').map((e) => e.ref))].sort(), [...kept].sort());
+    assert.equal(journal.at(-1)!.balance, 1_000_000 + won);
+    assert.ok(journal.at(-1)!.seq > journal.length, 'lines keep their numbers');
+  });
+
+  it('never archives a block some of whose units it forgot', async () => {
+    const { store } = await bounded({ perPlayer: 2, total: 100 });
+    for (let i = 0; i < 10; i++) await buyAndSettle(store, 'p1');
+    assert.deepEqual(await store.archivableBlocks(T0 + clock + 1), []);
+  });
+
+  it('forgets a unit bought and its request: a retry of it is a new purchase', async () => {
+    const { store } = await bounded({ perPlayer: 1, total: 100 });
+    const first = await buy(store, 'p1');
+    await store.settle(first.unitId, T0 + ++clock);
+    await buyAndSettle(store, 'p1');
+    const retried = await store.purchase({ playerId: 'p1', requestId: first.requestId, game: first.game, stake: first.stake, now: T0 + ++clock });
+    assert.ok(retried.ok && !retried.replayed && retried.sale.unitId !== first.unitId);
+  });
+
+  it('refuses a bound that is not a whole number of at least one', () => {
+    assert.throws(() => new MemoryStore({ keepSettled: { perPlayer: 0, total: 10 } }), RangeError);
+    assert.throws(() => new MemoryStore({ keepSettled: { perPlayer: 1, total: 1.5 } }), RangeError);
+  });
 });

@@ -164,3 +164,26 @@ describe('play service', () => {
     });
   });
 });
+
+describe('play service on a bounded embedded dealer', () => {
+  it('answers the recall of a forgotten unit as not found, and lists only the units kept', async () => {
+    const log = new MemoryActionLog();
+    const dealer = new MemoryStore({ keepSettled: { perPlayer: 2, total: 100 }, forgotten: (ids) => log.forget(ids) });
+    const table = PRIZE_TABLES.find((t) => t.game === 'noel-de-la-chance')!;
+    await dealer.openEmission({ emissionId: 'noel', table, blockCount: 1, now: 0 });
+    await dealer.deposit('p1', 100_000, 'd1', 0);
+    const play = new PlayService(dealer, log, () => 1_000_000);
+    const unitIds: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const bought = await play.buy({ playerId: 'p1', pseudonym: 'P' }, { game: table.game, stake: table.stake, requestId: `r${i}` });
+      assert.ok(bought.ok, JSON.stringify(bought));
+      const acted = await play.act('p1', bought.units, { action: { type: 'pick', symbol: 'star' } });
+      assert.ok(acted.units[0]!.finished);
+      unitIds.push(bought.units[0]!.sale.unitId);
+    }
+    assert.equal(await play.recall('p1', unitIds[0]!), undefined);
+    assert.deepEqual(await log.read(unitIds[0]!), [], 'its action log went with it');
+    assert.equal((await play.recall('p1', unitIds[2]!))?.record.status, 'finished');
+    assert.deepEqual((await play.history('p1', 0, 20)).sales.map((s) => s.unitId), [unitIds[2], unitIds[1]]);
+  });
+});

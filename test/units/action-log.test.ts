@@ -1,3 +1,4 @@
+import { strict as assert } from 'node:assert';
 import { Redis } from 'ioredis';
 import { MemoryActionLog } from '../../src/units/action-log';
 import { RedisActionLog } from '../../src/units/redis-action-log';
@@ -20,4 +21,14 @@ actionLogConformance('redis', async () => {
       client.disconnect();
     },
   };
+});
+
+describe('memory action log', () => {
+  it('forgets the logs of the units the embedded dealer forgot, and only those', async () => {
+    const log = new MemoryActionLog();
+    for (const unitId of ['u1', 'u2']) assert.equal(await log.append(unitId, 0, { action: { type: 'auto' }, at: 1, by: 'player' }), true);
+    log.forget(['u1']);
+    assert.deepEqual(await log.read('u1'), []);
+    assert.deepEqual(await log.read('u2'), [{ action: { type: 'auto' }, at: 1, by: 'player' }]);
+  });
 });

@@ -1,0 +1,83 @@
+/**
+ * `npm run measure:embedded-memory [-- --every 10 --warmup 120] [-- <loadtest options>]`: the
+ * embedded server's resident memory over a steady load. Runs `npm run loadtest` with the options
+ * given after the second `--` (default: 300 players, think 200 ms, 600 s, no echo), reads the
+ * game server's pid and the harness's phase and units from its output, samples
+ * `/proc/<pid>/status` (VmRSS) every `--every` seconds, and prints the samples and the growth
+ * within the measured window, from `--warmup` seconds after the server started to the last
+ * sample of the window. A measurement, not a test: docs/performance.md holds the figures.
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const split = process.argv.indexOf('--', 2);
+const own = split < 0 ? process.argv.slice(2) : process.argv.slice(2, split);
+const loadtestArgs = split < 0 ? ['--players', '300', '--think-ms', '200', '--duration', '600', '--no-echo'] : process.argv.slice(split + 1);
+const { values } = parseArgs({ args: own, options: { every: { type: 'string', default: '10' }, warmup: { type: 'string', default: '120' } } });
+const EVERY_S = Number(values.every);
+const WARMUP_S = Number(values.warmup);
+if (!(EVERY_S >= 1) || !(WARMUP_S >= 0)) {
+  console.error('--every (≥ 1) and --warmup (≥ 0) are seconds');
+  process.exit(2);
+}
+
+/** Resident memory of `pid` in MB, or undefined once it is gone. */
+function rssMB(pid: number): number | undefined {
+  try {
+    const kb = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return kb ? Number(kb[1]) / 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const samples: { s: number; mb: number; phase: string; units: number }[] = [];
+/** The harness's phase and units bought so far, from its last progress line. */
+let phase = 'start';
+let units = 0;
+const child = spawn('npx', ['tsx', 'loadtest/main.ts', ...loadtestArgs], { stdio: ['ignore', 'pipe', 'pipe'] });
+let pid: number | undefined;
+let started = 0;
+const watch = (chunk: Buffer) => {
+  const text = chunk.toString();
+  process.stderr.write(text);
+  const found = /server-1 \(pid (\d+)\)/.exec(text);
+  if (found && pid === undefined) {
+    pid = Number(found[1]);
+    started = Date.now();
+  }
+  for (const line of text.split('\n')) {
+    const progress = /^\[\S+\s+\d+s (\w+)\s*\].*units (\d+) /.exec(line);
+    if (progress) [phase, units] = [progress[1]!, Number(progress[2])];
+    if (line.startsWith('checking the books')) phase = 'books';
+  }
+};
+child.stdout.on('data', watch);
+child.stderr.on('data', watch);
+const timer = setInterval(() => {
+  if (pid === undefined) return;
+  const mb = rssMB(pid);
+  if (mb !== undefined) samples.push({ s: Math.round((Date.now() - started) / 1000), mb: Math.round(mb * 10) / 10, phase, units });
+}, EVERY_S * 1000);
+
+child.on('exit', (code) => {
+  clearInterval(timer);
+  // Under load: the measured window (the ramp and warm-up before it, the drain and books after).
+  const during = samples.filter((x) => x.phase === 'run');
+  const warm = during.find((x) => x.s >= WARMUP_S);
+  const last = during[during.length - 1];
+  console.log('\n      s    RSS MB   units in window  phase');
+  for (const x of samples) console.log(`${String(x.s).padStart(7)}  ${x.mb.toFixed(1).padStart(8)}  ${String(x.units).padStart(15)}  ${x.phase}`);
+  const summary = {
+    loadtest: `npm run loadtest -- ${loadtestArgs.join(' ')}`,
+    loadtestExit: code,
+    unitsInWindow: last?.units ?? null,
+    warmupS: WARMUP_S,
+    rssAtWarmupMB: warm?.mb ?? null,
+    rssLastUnderLoadMB: last?.mb ?? null,
+    rssMaxUnderLoadMB: during.length > 0 ? Math.max(...during.map((x) => x.mb)) : null,
+    growthAfterWarmupMB: warm && last ? Math.round((last.mb - warm.mb) * 10) / 10 : null,
+  };
+  console.log(JSON.stringify(summary));
+});
