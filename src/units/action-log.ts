@@ -37,22 +37,22 @@ export async function archivedActions(path: string | null | undefined, unitId: s
 }
 
 export class MemoryActionLog implements ActionLog {
-  private readonly logs = new Map<string, LoggedAction[]>();
+  /** Each entry as JSON text, as in Redis: no caller can mutate what was logged. */
+  private readonly logs = new Map<string, string[]>();
   /** blockId → its archive. */
   private readonly archives = new Map<string, string>();
 
   async append(unitId: string, expectedLength: number, entry: LoggedAction): Promise<boolean> {
     const log = this.logs.get(unitId) ?? [];
     if (log.length !== expectedLength) return false;
-    // Stored as JSON text, as in Redis, so that no caller can mutate what was logged.
-    log.push(JSON.parse(JSON.stringify(entry)) as LoggedAction);
+    log.push(JSON.stringify(entry));
     this.logs.set(unitId, log);
     return true;
   }
 
   async read(unitId: string): Promise<LoggedAction[]> {
     const log = this.logs.get(unitId);
-    if (log) return log.map((e) => JSON.parse(JSON.stringify(e)) as LoggedAction);
+    if (log) return log.map((e) => JSON.parse(e) as LoggedAction);
     return (await archivedActions(this.archives.get(parseUnitId(unitId)?.blockId ?? ''), unitId)) ?? [];
   }
 
