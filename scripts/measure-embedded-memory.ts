@@ -79,6 +79,12 @@ const watch = (chunk: Buffer) => {
     if (line.startsWith('checking the books') && phase !== 'books') {
       phase = 'books';
       process.kill(-child.pid!, 'SIGTERM');
+      // The server too (the harness, stopped by a signal, does not stop it), killed if still there after 20 s.
+      const server = pid;
+      if (server !== undefined) {
+        process.kill(server, 'SIGTERM');
+        setTimeout(() => rssMB(server) !== undefined && process.kill(server, 'SIGKILL'), 20_000);
+      }
     }
   }
 };
