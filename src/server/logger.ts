@@ -11,7 +11,8 @@ const LOG_FLUSH_MS = 1000;
 /**
  * stdout, written a chunk at a time: a write per line (two lines a unit) cost a busy server ~4 %
  * of its CPU in system calls (docs/performance.md). Lines wait at most `LOG_FLUSH_MS`, and pino
- * writes what is left synchronously when the process exits, on a crash too.
+ * writes what is left synchronously when the process exits, after an uncaught error too; a
+ * process killed outright (SIGKILL, the OOM killer) loses the lines of its last second.
  */
 function chunkedStdout(): DestinationStream {
   const stdout = pino.destination({ dest: 1, sync: false, minLength: LOG_CHUNK_BYTES });
