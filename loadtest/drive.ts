@@ -1,4 +1,4 @@
-import './node-websocket';
+import { socketBytes } from './node-websocket';
 import { Client } from '@colyseus/sdk';
 import { Choices } from './mix';
 import type { LoadtestOptions } from './options';
@@ -28,6 +28,8 @@ export interface PhaseResult {
   readonly rampSeconds: number;
   /** Players whose unit in play did not finish within the drain. */
   readonly undrained: number;
+  /** Bytes the WebSocket clients sent and received over the window (null: not counted, undici's clients). */
+  readonly bytes: { readonly sent: number; readonly received: number } | null;
   close(): Promise<void>;
 }
 
@@ -196,9 +198,11 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
   await settings.window?.open(connected);
   for (const s of settings.samplers) s.sampler.openWindow();
   settings.machine?.openWindow();
+  const bytesAtOpen = socketBytes();
   stats.start(performance.now());
   await sleep(settings.durationS * 1000);
   stats.stop(performance.now());
+  const bytesAtClose = socketBytes();
   for (const s of settings.samplers) s.sampler.closeWindow();
   settings.machine?.closeWindow();
   await settings.window?.close();
@@ -236,6 +240,7 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
     spectatorsConnected: feeds.length + watchers.length,
     rampSeconds,
     undrained,
+    bytes: bytesAtOpen && bytesAtClose ? { sent: bytesAtClose.sent - bytesAtOpen.sent, received: bytesAtClose.received - bytesAtOpen.received } : null,
     async close() {
       await Promise.all([...feeds, ...watchers].map((s) => s.leave()));
       await Promise.all(connected.map((p) => p.leave()));

@@ -6,7 +6,44 @@ import WebSocket from 'ws';
  * clients use the cheaper of the two per message (measured in docs/performance.md), `ws`, as
  * the server does; `LOADTEST_CLIENT_WEBSOCKET=undici` keeps Node's own, for comparison.
  * Imported before `@colyseus/sdk` by every harness module that uses it.
+ *
+ * The `ws` clients are counted: the bytes their TCP sockets read and wrote (WebSocket frames
+ * with their headers, and each connection's HTTP upgrade), read from the socket's own counters
+ * so that counting costs nothing per message.
  */
-if (process.env['LOADTEST_CLIENT_WEBSOCKET'] !== 'undici') {
-  (globalThis as { WebSocket?: unknown }).WebSocket = WebSocket;
+
+interface Counted {
+  readonly _socket?: { bytesRead: number; bytesWritten: number } | null;
+}
+
+const open = new Set<CountingWebSocket>();
+const closed = { sent: 0, received: 0 };
+
+class CountingWebSocket extends WebSocket {
+  constructor(...args: ConstructorParameters<typeof WebSocket>) {
+    super(...args);
+    open.add(this);
+    this.once('close', () => {
+      const socket = (this as unknown as Counted)._socket;
+      closed.sent += socket?.bytesWritten ?? 0;
+      closed.received += socket?.bytesRead ?? 0;
+      open.delete(this);
+    });
+  }
+}
+
+const counting = process.env['LOADTEST_CLIENT_WEBSOCKET'] !== 'undici';
+if (counting) (globalThis as { WebSocket?: unknown }).WebSocket = CountingWebSocket;
+
+/** Bytes this process's WebSocket clients have sent and received so far; null with undici's (not counted). */
+export function socketBytes(): { sent: number; received: number } | null {
+  if (!counting) return null;
+  let sent = closed.sent;
+  let received = closed.received;
+  for (const ws of open) {
+    const socket = (ws as unknown as Counted)._socket;
+    sent += socket?.bytesWritten ?? 0;
+    received += socket?.bytesRead ?? 0;
+  }
+  return { sent, received };
 }

@@ -272,6 +272,7 @@ export class SyntheticPlayer {
     const patch = new Promise<void>((resolve) => (resolvePatch = resolve));
     const waiter: Waiter = { check, resolve: resolvePatch };
     this.waiter = waiter;
+    this.stats.count.requests++;
     try {
       const reply = await this.request(type, payload);
       if (waiter.at === undefined && check(this.unitsView)) waiter.at = performance.now();

@@ -140,8 +140,12 @@ export interface ProcUsage {
   readonly cpuAvgPercent: number;
   /** Highest one-second CPU sample in the window. */
   readonly cpuMaxPercent: number;
+  /** CPU time over the window (user + system, all threads), in ms (10 ms resolution). */
+  readonly cpuMs: number;
   readonly rssMaxMB: number;
   readonly rssLastMB: number;
+  /** RSS at the window's close − at its opening, in MB. */
+  readonly rssGrowthMB: number;
   readonly samples: number;
 }
 
@@ -149,7 +153,7 @@ export interface ProcUsage {
 export class ProcSampler {
   private timer: NodeJS.Timeout | undefined;
   private last: { t: number; ticks: number } | undefined;
-  private windowStart: { t: number; ticks: number } | undefined;
+  private windowStart: { t: number; ticks: number; rssKB: number } | undefined;
   private windowEnd: { t: number; ticks: number; rssKB: number } | undefined;
   private cpuMax = 0;
   private rssMax = 0;
@@ -220,14 +224,17 @@ export class ProcSampler {
   usage(): ProcUsage {
     const a = this.windowStart;
     const b = this.windowEnd ?? this.read();
-    const avg = a && b && b.t > a.t ? ((b.ticks - a.ticks) / ticksPerSecond()) / ((b.t - a.t) / 1000) * 100 : 0;
+    const cpuMs = a && b ? ((b.ticks - a.ticks) / ticksPerSecond()) * 1000 : 0;
+    const avg = a && b && b.t > a.t ? (cpuMs / (b.t - a.t)) * 100 : 0;
     const round = (x: number) => Math.round(x * 10) / 10;
     return {
       pid: this.pid,
       cpuAvgPercent: round(avg),
       cpuMaxPercent: round(Math.max(this.cpuMax, avg)),
+      cpuMs: Math.round(cpuMs),
       rssMaxMB: round(this.rssMax / 1024),
       rssLastMB: round(this.rssLast / 1024),
+      rssGrowthMB: a && b ? round((b.rssKB - a.rssKB) / 1024) : 0,
       samples: this.samples,
     };
   }

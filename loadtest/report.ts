@@ -34,6 +34,19 @@ export interface PhaseReport {
     readonly patchesPerSecond: number;
     readonly requestsPerUnit: number;
   };
+  /**
+   * What crossed the WebSockets over the window, counted at the clients: `requests` are the
+   * `buy` and `act` messages (retries included), the same for the game server and the echo;
+   * messages are every message each way (as `messagesPerSecond`); bytes are what the clients'
+   * TCP sockets wrote and read (frames with their headers; null with undici's clients).
+   */
+  readonly traffic: {
+    readonly requests: number;
+    readonly messagesSent: number;
+    readonly messagesReceived: number;
+    readonly bytesSent: number | null;
+    readonly bytesReceived: number | null;
+  };
   /** Send of `buy`/`act` → the state patch with the resulting step, in ms. */
   readonly latency: {
     readonly actionToPatch: LatencySummary;
@@ -72,6 +85,38 @@ export interface PhaseReport {
   readonly cpu: { readonly machine: number; readonly run: number; readonly others: number };
 }
 
+/**
+ * What one unit costs in one phase (the game servers, or the echo), over the window. The
+ * serving processes are the game servers and their Redis (or the echo server).
+ */
+export interface PhaseEfficiency {
+  readonly unitsBought: number;
+  /** CPU of the serving processes over the window, in ms (from /proc, 10 ms resolution). */
+  readonly serverCpuMs: number;
+  readonly cpuMsPerUnit: number;
+  /** Per `buy` or `act` request (PhaseReport.traffic.requests). */
+  readonly cpuMsPerRequest: number;
+  readonly requestsPerUnit: number;
+  readonly messagesSentPerUnit: number;
+  readonly messagesReceivedPerUnit: number;
+  readonly bytesSentPerUnit: number | null;
+  readonly bytesReceivedPerUnit: number | null;
+  /**
+   * The serving processes' RSS growth over the window (close − open, summed) per 1,000 units
+   * sold in it, in MB: what the units sold leave in memory (negative when a GC freed more).
+   */
+  readonly rssGrowthMBPer1000Units: number;
+  /** The harness's own CPU (all its threads) per unit, in ms. */
+  readonly harnessCpuMsPerUnit: number;
+}
+
+export interface Efficiency {
+  readonly game: PhaseEfficiency;
+  readonly echo: PhaseEfficiency | null;
+  /** Game server ÷ echo, from the figures above. */
+  readonly ratio: { readonly cpuMsPerUnit: number; readonly cpuMsPerRequest: number } | null;
+}
+
 export interface ServerUsage extends ProcUsage {
   readonly name: string;
   readonly url?: string;
@@ -91,6 +136,7 @@ export interface Report {
   readonly books: BooksResult | { readonly ok: false; readonly problems: readonly string[]; readonly problemCount: number };
   readonly processes: readonly ServerUsage[];
   readonly harness: { readonly cpuAvgPercent: number; readonly rssMB: number };
+  readonly efficiency: Efficiency;
   readonly baseline: {
     readonly echo: PhaseReport | null;
     readonly processes: readonly ServerUsage[];
@@ -144,6 +190,13 @@ export function phaseReport(phase: PhaseResult, endpoints: readonly string[], op
       patchesPerSecond: per(w.patches),
       requestsPerUnit: w.unitsBought > 0 ? round(w.sent / w.unitsBought, 2) : 0,
     },
+    traffic: {
+      requests: w.requests,
+      messagesSent: w.sent,
+      messagesReceived: w.received,
+      bytesSent: phase.bytes?.sent ?? null,
+      bytesReceived: phase.bytes?.received ?? null,
+    },
     latency: {
       actionToPatch: summarize(stats.actionToPatch),
       buy: summarize(stats.buyToPatch),
@@ -183,6 +236,36 @@ export function ratio(run: PhaseReport, echo: PhaseReport | null): Report['basel
   };
 }
 
+export function phaseEfficiency(phase: PhaseReport, serving: readonly ProcUsage[], harness: ProcUsage): PhaseEfficiency {
+  const units = phase.throughput.unitsBought;
+  const t = phase.traffic;
+  const per = (n: number, of = units, digits = 4) => (of > 0 ? round(n / of, digits) : 0);
+  const perUnit = (n: number | null) => (n === null ? null : per(n, units, 1));
+  const serverCpuMs = serving.reduce((sum, u) => sum + u.cpuMs, 0);
+  return {
+    unitsBought: units,
+    serverCpuMs,
+    cpuMsPerUnit: per(serverCpuMs),
+    cpuMsPerRequest: per(serverCpuMs, t.requests),
+    requestsPerUnit: per(t.requests, units, 2),
+    messagesSentPerUnit: per(t.messagesSent, units, 2),
+    messagesReceivedPerUnit: per(t.messagesReceived, units, 2),
+    bytesSentPerUnit: perUnit(t.bytesSent),
+    bytesReceivedPerUnit: perUnit(t.bytesReceived),
+    rssGrowthMBPer1000Units: per(serving.reduce((sum, u) => sum + u.rssGrowthMB, 0) * 1000, units, 3),
+    harnessCpuMsPerUnit: per(harness.cpuMs),
+  };
+}
+
+export function efficiency(game: PhaseEfficiency, echo: PhaseEfficiency | null): Efficiency {
+  const div = (a: number, b: number) => (b > 0 ? round(a / b, 3) : 0);
+  return {
+    game,
+    echo,
+    ratio: echo ? { cpuMsPerUnit: div(game.cpuMsPerUnit, echo.cpuMsPerUnit), cpuMsPerRequest: div(game.cpuMsPerRequest, echo.cpuMsPerRequest) } : null,
+  };
+}
+
 function lat(l: LatencySummary): string {
   return l.count === 0 ? 'none' : `p50 ${l.p50} ms  p95 ${l.p95} ms  p99 ${l.p99} ms  max ${l.max} ms  (${l.count})`;
 }
@@ -215,6 +298,11 @@ function phaseLines(name: string, p: PhaseReport): string[] {
   ];
 }
 
+function efficiencyLine(name: string, e: PhaseEfficiency): string {
+  const bytes = e.bytesSentPerUnit === null ? 'bytes not counted' : `bytes ${e.bytesSentPerUnit} sent, ${e.bytesReceivedPerUnit} received`;
+  return `  ${name.padEnd(11)} ${e.cpuMsPerUnit} ms a unit, ${e.cpuMsPerRequest} ms a request (${e.requestsPerUnit} requests a unit); a unit: messages ${e.messagesSentPerUnit} sent, ${e.messagesReceivedPerUnit} received, ${bytes}; RSS ${e.rssGrowthMBPer1000Units} MB per 1,000 units; harness ${e.harnessCpuMsPerUnit} ms a unit`;
+}
+
 function usageLine(u: ServerUsage): string {
   return `  ${u.name.padEnd(10)} pid ${u.pid}  cpu avg ${u.cpuAvgPercent}% max ${u.cpuMaxPercent}%  rss max ${u.rssMaxMB} MB (last ${u.rssLastMB} MB)`;
 }
@@ -235,6 +323,10 @@ export function formatReport(r: Report, file: string | undefined): string {
   } else if (r.baseline.note) {
     lines.push(`echo baseline: ${r.baseline.note}`);
   }
+  lines.push('efficiency (server CPU over the window; per unit sold in it):');
+  lines.push(efficiencyLine('game server', r.efficiency.game));
+  if (r.efficiency.echo) lines.push(efficiencyLine('echo', r.efficiency.echo));
+  if (r.efficiency.ratio) lines.push(`  game ÷ echo: CPU a unit ×${r.efficiency.ratio.cpuMsPerUnit}, CPU a request ×${r.efficiency.ratio.cpuMsPerRequest}`);
   const b = r.books;
   if ('checked' in b) {
     lines.push(`books ${b.ok ? 'EXACT' : 'WRONG'}: ${b.checked.players} players, ${b.checked.units} units (${b.checked.unitsFinished} finished), ${b.checked.recallsRescored} recalls re-scored, ${b.checked.blocks} blocks, stakes ${(b.checked.stakes / 100).toFixed(2)} €, prizes ${(b.checked.prizes / 100).toFixed(2)} €`);

@@ -9,7 +9,7 @@ import type { LoadtestOptions } from './options';
 import { ChildServer, freePort, MachineSampler, ProcSampler, randomToken } from './processes';
 import { Stats } from './stats';
 import { childProfiler, selfProfiler, type WindowProfiler } from './profiler';
-import { phaseReport, ratio, type PhaseReport, type Report, type ServerUsage } from './report';
+import { efficiency, phaseEfficiency, phaseReport, ratio, type PhaseEfficiency, type PhaseReport, type Report, type ServerUsage } from './report';
 
 /**
  * A whole run: start what is needed (a private Redis, K game server processes) unless
@@ -56,6 +56,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   let books: Report['books'] = { ok: false, problems: ['the run did not get as far as the books'], problemCount: 1 };
   let processes: ServerUsage[] = [];
   let harnessUsage = { cpuAvgPercent: 0, rssMB: 0 };
+  let gameEfficiency: PhaseEfficiency | undefined;
   let endpoints: readonly string[] = options.endpoints ?? [];
   const profilers: WindowProfiler[] = [];
   const profileWindow = (list: WindowProfiler[], suffix: string) => (options.profileDir ? {
@@ -125,6 +126,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     ];
     const h = harness.usage();
     harnessUsage = { cpuAvgPercent: h.cpuAvgPercent, rssMB: h.rssMaxMB };
+    gameEfficiency = phaseEfficiency(run, processes, h);
     for (const s of servers) if (s.exited) failures.push(`${s.name} exited during the run (${s.exited.code ?? s.exited.signal}):\n${s.output.slice(-2000)}`);
 
     log(`checking the books: ${phase.players.length} players, ${phase.players.reduce((n, p) => n + p.units.length, 0)} units`);
@@ -158,6 +160,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   // The baseline: the same load against a bare Colyseus server that only echoes.
   let echo: PhaseReport | null = null;
   let echoProcesses: ServerUsage[] = [];
+  let echoEfficiency: PhaseEfficiency | null = null;
   let note: string | undefined;
   if (options.echo) {
     let server: ChildServer | undefined;
@@ -185,6 +188,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
       });
       echo = phaseReport(phase, [server.url], options, { machine: machine.busyPercent(), run: echoSamplers.reduce((sum, s) => sum + s.sampler.usage().cpuAvgPercent, 0) });
       echoProcesses = [usageOf('echo', server.sampler, server.url)];
+      echoEfficiency = phaseEfficiency(echo, echoProcesses, harness.usage());
       await phase.close();
     } catch (err) {
       note = `the echo baseline failed: ${(err as Error).message}`;
@@ -199,7 +203,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   harness.stop();
 
   const emptyRun: PhaseReport = run ?? phaseReport(
-    { target: 'game', stats: new Stats(), players: [], playersConnected: 0, feedSpectators: 0, tableWatchers: 0, watchedTables: 0, listedTables: undefined, spectatorsConnected: 0, rampSeconds: 0, undrained: 0, close: async () => undefined },
+    { target: 'game', stats: new Stats(), players: [], playersConnected: 0, feedSpectators: 0, tableWatchers: 0, watchedTables: 0, listedTables: undefined, spectatorsConnected: 0, rampSeconds: 0, undrained: 0, bytes: null, close: async () => undefined },
     endpoints,
     options,
   );
@@ -216,6 +220,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     books,
     processes,
     harness: harnessUsage,
+    efficiency: efficiency(gameEfficiency ?? phaseEfficiency(emptyRun, [], harness.usage()), echoEfficiency),
     baseline: { echo, processes: echoProcesses, ratio: ratio(emptyRun, echo), ...(note ? { note } : {}) },
     failures,
   };

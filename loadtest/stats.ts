@@ -59,6 +59,8 @@ export class Stats {
     unitsFinished: 0,
     /** Client → server messages (requests). */
     sent: 0,
+    /** `buy` and `act` requests sent (retries included): the requests a unit's work is made of. */
+    requests: 0,
     /** Server → client: replies, messages, state patches; spectators included. */
     received: 0,
     patches: 0,

@@ -12,6 +12,25 @@ import { runLoadtest } from '../../loadtest/run';
  * the books must come out exact and the report must have every field the issue asks for.
  */
 
+/** The `efficiency` block: every figure present, positive where it must be, the ratio game ÷ echo. */
+function assertEfficiency(report: Report): void {
+  const { game, echo, ratio } = report.efficiency;
+  assert.ok(echo && ratio, 'the echo baseline ran');
+  for (const [name, e, phase] of [['game', game, report.run], ['echo', echo, report.baseline.echo!]] as const) {
+    const facts = JSON.stringify({ name, e });
+    assert.equal(e.unitsBought, phase.throughput.unitsBought, facts);
+    assert.ok(e.unitsBought > 0 && e.serverCpuMs > 0 && e.cpuMsPerUnit > 0 && e.cpuMsPerRequest > 0, facts);
+    assert.ok(e.requestsPerUnit >= 1, `a unit takes a buy and at least one act: ${facts}`);
+    assert.ok(Math.abs(e.cpuMsPerUnit / e.cpuMsPerRequest - e.requestsPerUnit) < 0.05 * e.requestsPerUnit, `CPU a unit = CPU a request × requests a unit: ${facts}`);
+    assert.ok(e.messagesSentPerUnit >= e.requestsPerUnit && e.messagesReceivedPerUnit > e.messagesSentPerUnit, facts);
+    assert.ok(e.bytesSentPerUnit! > 0 && e.bytesReceivedPerUnit! > e.bytesSentPerUnit!, `the server sends more than it is sent: ${facts}`);
+    assert.ok(e.harnessCpuMsPerUnit > 0, facts);
+    assert.equal(typeof e.rssGrowthMBPer1000Units, 'number', facts);
+  }
+  assert.ok(Math.abs(ratio.cpuMsPerUnit - game.cpuMsPerUnit / echo.cpuMsPerUnit) < 0.001, JSON.stringify(report.efficiency));
+  assert.ok(Math.abs(ratio.cpuMsPerRequest - game.cpuMsPerRequest / echo.cpuMsPerRequest) < 0.001, JSON.stringify(report.efficiency));
+}
+
 describe('load-test harness', function () {
   this.timeout(120_000);
   let report: Report;
@@ -62,6 +81,10 @@ describe('load-test harness', function () {
     assert.ok(ratio && ratio.unitsPerSecond > 0 && ratio.p99 > 0, JSON.stringify(ratio));
   });
 
+  it('reports what a unit costs the game server and the echo, and their ratio', () => {
+    assertEfficiency(report);
+  });
+
   it('writes the report as JSON and formats it for a reader', () => {
     const file = join(dir, 'report.json');
     writeReport(report, file);
@@ -71,6 +94,7 @@ describe('load-test harness', function () {
     assert.match(text, /^load test PASSED/);
     assert.match(text, /books EXACT/);
     assert.match(text, /ratio to echo/);
+    assert.match(text, /game ÷ echo: CPU a unit ×[\d.]+, CPU a request ×[\d.]+/);
   });
 
   it('refuses non-loopback endpoints and unbounded options', () => {
