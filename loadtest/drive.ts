@@ -2,22 +2,28 @@ import { socketBytes } from './node-websocket';
 import { Client } from '@colyseus/sdk';
 import { Choices } from './mix';
 import type { LoadtestOptions } from './options';
-import { FinishBoard, SyntheticPlayer, type Target } from './player';
+import { collectBooks, type Collected, type Deadline } from './collect';
+import { FinishBoard, inShare, SyntheticPlayer, WHOLE, type Share, type Target } from './player';
 import type { MachineSampler, ProcSampler } from './processes';
 import { FeedSpectator, TableWatcher, TIMED_FEED_SPECTATORS } from './spectator';
 import { errorCode, Stats } from './stats';
 
 /**
  * One load phase against one set of endpoints (the game servers, or the echo server): ramp the
- * players and spectators up at a bounded rate, open the measured window for `durationS`, then
- * stop buying and let the players finish the units in play (bounded by `drainS`). The players
- * are kept connected for the books; `close()` disconnects everyone.
+ * players and spectators up at a bounded rate, start the players once every client has joined,
+ * open the measured window for `durationS`, then stop buying and let the players finish the
+ * units in play (bounded by `drainS`). The players are kept connected for the books
+ * (`collect()`); `close()` disconnects everyone. With `--workers`, each worker thread drives its
+ * share of the clients (drive-worker.ts) on a clock the coordinating thread keeps (workers.ts).
  */
 
 export interface PhaseResult {
   readonly target: Target;
   readonly stats: Stats;
+  /** This thread's players (with worker threads: none here; `collect()` reads theirs). */
   readonly players: readonly SyntheticPlayer[];
+  /** Units the players bought in the whole phase (ramp to drain). */
+  readonly unitsBought: number;
   readonly playersConnected: number;
   readonly feedSpectators: number;
   readonly tableWatchers: number;
@@ -30,7 +36,35 @@ export interface PhaseResult {
   readonly undrained: number;
   /** Bytes the WebSocket clients sent and received over the window (null: not counted, undici's clients). */
   readonly bytes: { readonly sent: number; readonly received: number } | null;
+  /** What the books need of every player of the phase (collect.ts). */
+  collect(endpoints: readonly string[], deadline: Deadline, timeoutMs: number): Promise<Collected>;
   close(): Promise<void>;
+}
+
+/** What the report reads of a phase. */
+export type PhaseSummary = Omit<PhaseResult, 'players' | 'collect' | 'close'>;
+
+/** When the phase moves on. One thread: at once, after the warm-up, after the window. */
+export interface PhaseClock {
+  /** This thread's clients have joined; resolves when the players may start (every thread's have joined). */
+  ramped(): Promise<void>;
+  /** Resolves when the measured window opens. */
+  windowOpens(): Promise<void>;
+  /** Resolves when it closes. */
+  windowCloses(): Promise<void>;
+}
+
+/** What the progress line shows, per thread (summed over the worker threads). */
+export interface ProgressFigures {
+  readonly phase: string;
+  readonly players: number;
+  readonly spectators: number;
+  /** Units and messages (both ways) in the window so far. */
+  readonly units: number;
+  readonly messages: number;
+  /** p99 of the last second, ms (over worker threads: the highest). */
+  readonly secondP99: number;
+  readonly errors: number;
 }
 
 export interface DriveSettings {
@@ -49,6 +83,12 @@ export interface DriveSettings {
   readonly window?: { open(players: readonly SyntheticPlayer[]): Promise<void>; close(): Promise<void> };
   /** Players that ride out faults (PlayerSettings.resilient): chaos runs. */
   readonly resilient?: boolean;
+  /** The clients this thread drives (default: all). */
+  readonly share?: Share;
+  /** Default: this thread's own (no wait after the ramp, `warmupS`, `durationS`). */
+  readonly clock?: PhaseClock;
+  /** Called once a second instead of printing the progress line (worker threads). */
+  readonly progress?: (figures: ProgressFigures) => void;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -71,8 +111,14 @@ async function paced<T>(items: readonly T[], perSecond: number, concurrency: num
 
 export async function drive(settings: DriveSettings): Promise<PhaseResult> {
   const { options, target, endpoints, log } = settings;
+  const share = settings.share ?? WHOLE;
+  const clock = settings.clock ?? {
+    ramped: async () => undefined,
+    windowOpens: () => sleep(options.warmupS * 1000),
+    windowCloses: () => sleep(settings.durationS * 1000),
+  };
   const stats = new Stats();
-  const board = new FinishBoard(options.players);
+  const board = new FinishBoard(options.players, share);
   const rampStarted = performance.now();
   const rampDeadline = rampStarted + options.rampTimeoutS * 1000;
 
@@ -80,23 +126,27 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
   const watcherCount = options.spectators - feedCount;
   const watchedTables = watcherCount > 0 ? Math.min(options.players, Math.ceil(watcherCount / options.watchersPerTable)) : 0;
 
-  const players = Array.from({ length: options.players }, (_, i) => new SyntheticPlayer(
-    i,
-    `${settings.prefix}${i}`,
-    endpoints,
-    {
-      target,
-      thinkMs: options.thinkMs,
-      autoShare: options.autoShare,
-      lampBothShare: options.lampBothShare,
-      switchShare: options.switchShare,
-      requestTimeoutMs: options.requestTimeoutMs,
-      resilient: settings.resilient ?? false,
-    },
-    stats,
-    board,
-    new Choices((options.seed * 1_000_003 + i) >>> 0),
-  ));
+  // Each player keeps its index (pseudonym, seed) whichever thread plays it.
+  const players: SyntheticPlayer[] = [];
+  for (let i = share.index; i < options.players; i += share.of) {
+    players.push(new SyntheticPlayer(
+      i,
+      `${settings.prefix}${i}`,
+      endpoints,
+      {
+        target,
+        thinkMs: options.thinkMs,
+        autoShare: options.autoShare,
+        lampBothShare: options.lampBothShare,
+        switchShare: options.switchShare,
+        requestTimeoutMs: options.requestTimeoutMs,
+        resilient: settings.resilient ?? false,
+      },
+      stats,
+      board,
+      new Choices((options.seed * 1_000_003 + i) >>> 0),
+    ));
+  }
   // The SDK reports some failures on the console only (a join the server closed): count them.
   const consoleWarn = console.warn;
   console.warn = (...args: unknown[]) => {
@@ -111,16 +161,27 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
   const watchers: TableWatcher[] = [];
   let phase = 'ramp';
 
-  const progress = options.progress ? setInterval(() => {
+  const figures = (): ProgressFigures => {
     const w = stats.window();
-    const t = Math.round((performance.now() - rampStarted) / 1000);
-    const cpu = settings.samplers.map((s) => `${s.name} ${Math.round(s.sampler.lastCpuPercent)}%`).join(' ');
-    const errors = [...stats.allErrors.values()].reduce((a, b) => a + b, 0);
-    log(`[${target} ${String(t).padStart(3)}s ${phase.padEnd(6)}] players ${connected.length}/${players.length}  spectators ${feeds.length + watchers.length}/${options.spectators}  units ${w.unitsBought}  units/s ${rate(w.unitsBought, stats)}  msgs/s ${rate(w.sent + w.received, stats)}  p99(1s) ${stats.takeSecondP99().toFixed(1)} ms  errors ${errors}  cpu ${cpu}`);
+    return {
+      phase,
+      players: connected.length,
+      spectators: feeds.length + watchers.length,
+      units: w.unitsBought,
+      messages: w.sent + w.received,
+      secondP99: stats.takeSecondP99(),
+      errors: [...stats.allErrors.values()].reduce((a, b) => a + b, 0),
+    };
+  };
+  const progress = settings.progress || options.progress ? setInterval(() => {
+    if (settings.progress) settings.progress(figures());
+    else log(progressLine(target, rampStarted, figures(), stats.windowSeconds, settings.samplers, options));
   }, 1000) : undefined;
 
-  // Players: log in, open a table (open it to watchers for the first `watchedTables`), play.
-  await paced(players, options.rampPerSecond, 64, rampDeadline, async (player) => {
+  // Players: log in, open a table (open it to watchers for the first `watchedTables`); they
+  // start playing once every client has joined, so that the ramp does not wait for their load.
+  const perSecond = options.rampPerSecond / share.of;
+  await paced(players, perSecond, 64, rampDeadline, async (player) => {
     try {
       await player.login();
       await player.open();
@@ -132,46 +193,47 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
         }
       }
       connected.push(player);
-      player.running = player.play();
     } catch (err) {
       stats.error(errorCode(err, 'join/table_failed'), err);
     }
   });
 
-  // Spectators: the feed, and the watchers of the open tables, spread evenly over them; the
-  // two kinds join interleaved, so that a ramp cut short leaves some of each.
+  // Spectators: the feed, and the watchers of the open tables, spread evenly over them (a
+  // table's watchers in its player's thread); the two kinds join interleaved, so that a ramp
+  // cut short leaves some of each.
   const feedJobs: (() => Promise<void>)[] = [];
   const watchJobs: (() => Promise<void>)[] = [];
-  for (let i = 0; i < feedCount; i++) {
+  for (let i = share.index; i < feedCount; i += share.of) {
     feedJobs.push(async () => {
       const feed = new FeedSpectator(spectatorClients[i % spectatorClients.length]!, stats, board, settings.prefix, i < TIMED_FEED_SPECTATORS);
       await feed.join();
       feeds.push(feed);
     });
   }
-  const tables = [...roomIds.entries()];
-  for (let i = 0; i < watcherCount && tables.length > 0; i++) {
-    const [index, roomId] = tables[i % tables.length]!;
+  for (let i = 0; i < watcherCount && watchedTables > 0; i++) {
+    const index = i % watchedTables;
+    if (!inShare(share, index)) continue;
+    const roomId = roomIds.get(index);
+    if (roomId === undefined) continue;
     watchJobs.push(async () => {
-      const watcher = new TableWatcher(spectatorClients[i % spectatorClients.length]!, stats, players[index]!, roomId);
+      const watcher = new TableWatcher(spectatorClients[i % spectatorClients.length]!, stats, players.find((p) => p.index === index)!, roomId);
       await watcher.join();
       watchers.push(watcher);
     });
   }
-  if (watcherCount > 0 && tables.length === 0) stats.error('watch/no_open_table');
+  if (watcherCount > 0 && roomIds.size === 0 && players.some((p) => p.index < watchedTables)) stats.error('watch/no_open_table');
   const spectatorJobs: (() => Promise<void>)[] = [];
   for (let i = 0; i < Math.max(feedJobs.length, watchJobs.length); i++) {
     if (i < feedJobs.length) spectatorJobs.push(feedJobs[i]!);
     if (i < watchJobs.length) spectatorJobs.push(watchJobs[i]!);
   }
-  await paced(spectatorJobs, options.rampPerSecond, 64, rampDeadline, async (job) => {
+  await paced(spectatorJobs, perSecond, 64, rampDeadline, async (job) => {
     try {
       await job();
     } catch (err) {
       stats.error(errorCode(err, 'join/spectator_failed'), err);
     }
   });
-  const rampSeconds = (performance.now() - rampStarted) / 1000;
 
   // The open tables as spectators find them (`GET /tables`): this run's watched tables.
   let listedTables: number | undefined;
@@ -186,12 +248,13 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
       stats.error('tables/unavailable', err);
     }
   }
-  if (performance.now() >= rampDeadline) log(`ramp stopped after ${options.rampTimeoutS} s: ${connected.length} players and ${feeds.length + watchers.length} spectators joined`);
+  if (performance.now() >= rampDeadline) log(`ramp stopped after ${options.rampTimeoutS} s: ${connected.length} players and ${feeds.length + watchers.length} spectators joined${share.of > 1 ? ` in worker ${share.index + 1}` : ''}`);
+  await clock.ramped();
+  const rampSeconds = (performance.now() - rampStarted) / 1000;
+  for (const player of connected) player.running = player.play();
 
-  if (options.warmupS > 0) {
-    phase = 'warmup';
-    await sleep(options.warmupS * 1000);
-  }
+  phase = 'warmup';
+  await clock.windowOpens();
 
   // The measured window.
   phase = 'run';
@@ -200,7 +263,7 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
   settings.machine?.openWindow();
   const bytesAtOpen = socketBytes();
   stats.start(performance.now());
-  await sleep(settings.durationS * 1000);
+  await clock.windowCloses();
   stats.stop(performance.now());
   const bytesAtClose = socketBytes();
   for (const s of settings.samplers) s.sampler.closeWindow();
@@ -232,6 +295,7 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
     target,
     stats,
     players: connected,
+    unitsBought: connected.reduce((n, p) => n + p.units.length, 0),
     playersConnected: connected.length,
     feedSpectators: feeds.length,
     tableWatchers: watchers.length,
@@ -241,6 +305,7 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
     rampSeconds,
     undrained,
     bytes: bytesAtOpen && bytesAtClose ? { sent: bytesAtClose.sent - bytesAtOpen.sent, received: bytesAtClose.received - bytesAtOpen.received } : null,
+    collect: (books, deadline, timeoutMs) => collectBooks(connected, books, deadline, timeoutMs),
     async close() {
       await Promise.all([...feeds, ...watchers].map((s) => s.leave()));
       await Promise.all(connected.map((p) => p.leave()));
@@ -249,7 +314,10 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
   };
 }
 
-function rate(count: number, stats: Stats): number {
-  const seconds = stats.windowSeconds;
-  return seconds > 0.5 ? Math.round(count / seconds) : 0;
+/** One progress line (stderr, once a second): this phase so far, and the CPU of each process. */
+export function progressLine(target: Target, startedAt: number, f: ProgressFigures, windowSeconds: number, samplers: DriveSettings['samplers'], options: LoadtestOptions): string {
+  const t = Math.round((performance.now() - startedAt) / 1000);
+  const cpu = samplers.map((s) => `${s.name} ${Math.round(s.sampler.lastCpuPercent)}%`).join(' ');
+  const rate = (count: number) => (windowSeconds > 0.5 ? Math.round(count / windowSeconds) : 0);
+  return `[${target} ${String(t).padStart(3)}s ${f.phase.padEnd(6)}] players ${f.players}/${options.players}  spectators ${f.spectators}/${options.spectators}  units ${f.units}  units/s ${rate(f.units)}  msgs/s ${rate(f.messages)}  p99(1s) ${f.secondP99.toFixed(1)} ms  errors ${f.errors}  cpu ${cpu}`;
 }

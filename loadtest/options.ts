@@ -55,6 +55,8 @@ export interface LoadtestOptions {
   readonly requestTimeoutMs: number;
   /** Print one progress line per second on stderr. */
   readonly progress: boolean;
+  /** Worker threads driving the clients (1: this thread drives them all, as before). */
+  readonly workers: number;
 }
 
 export const DEFAULTS: LoadtestOptions = {
@@ -84,6 +86,7 @@ export const DEFAULTS: LoadtestOptions = {
   seed: 1,
   requestTimeoutMs: 10_000,
   progress: true,
+  workers: 1,
 };
 
 export const USAGE = `usage: npm run loadtest -- [options]
@@ -110,6 +113,8 @@ export const USAGE = `usage: npm run loadtest -- [options]
   --server-env KEY=VALUE environment of the servers it starts, e.g. FEED_MIN_PRIZE_CENTS=500 (repeatable;
                          the echo baseline's feed honours FEED_BATCH_MS)
   --profile DIR          V8 CPU profiles of the window (servers, echo, harness) into DIR
+  --workers N            worker threads driving the clients, each a share of the players, tables
+                         and spectators (default ${DEFAULTS.workers}: this thread drives them all; at most 16)
   --seed N               seed of the players' choices (default 1)
   --quiet                no progress lines
 `;
@@ -181,6 +186,7 @@ export function parseOptions(argv: readonly string[]): LoadtestOptions {
         break;
       }
       case '--seed': o.seed = number(flag, value(), 0, 2 ** 31 - 1); break;
+      case '--workers': o.workers = number(flag, value(), 1, 16); break;
       case '--quiet': o.progress = false; break;
       case '--help': case '-h': throw new UsageError('');
       default: throw new UsageError(`unknown option ${arg}`);

@@ -50,11 +50,22 @@ export interface UnitRecord {
  * its `wins` batches) to the first win after the last one it matched with the same game and
  * amount (wins under the feed's minimum amount are never published, so some are skipped).
  */
+/** The part of a run one thread drives (`--workers`): the players, tables and spectators whose index ≡ `index` mod `of`. */
+export interface Share {
+  readonly index: number;
+  readonly of: number;
+}
+
+export const WHOLE: Share = { index: 0, of: 1 };
+
+export const inShare = (share: Share, i: number): boolean => i % share.of === share.index;
+
 export class FinishBoard {
   private readonly wins: { seq: number; game: string; amount: number; at: number }[][];
   private readonly nextSeq: Int32Array;
 
-  constructor(readonly players: number) {
+  /** `share`: the players whose wins this thread sees (the others play in other threads). */
+  constructor(readonly players: number, readonly share: Share = WHOLE) {
     this.wins = Array.from({ length: players }, () => []);
     this.nextSeq = new Int32Array(players);
   }

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 import type { BooksResult } from './books';
-import type { PhaseResult } from './drive';
+import type { PhaseSummary } from './drive';
 import type { LoadtestOptions } from './options';
 import type { ProcUsage } from './processes';
 import { summarize, type LatencySummary } from './stats';
@@ -159,7 +159,7 @@ function mapOf(m: Map<string, number>): Record<string, number> {
   return Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1]));
 }
 
-export function phaseReport(phase: PhaseResult, endpoints: readonly string[], options: LoadtestOptions, cpu: { machine: number; run: number } = { machine: 0, run: 0 }): PhaseReport {
+export function phaseReport(phase: PhaseSummary, endpoints: readonly string[], options: LoadtestOptions, cpu: { machine: number; run: number } = { machine: 0, run: 0 }): PhaseReport {
   const { stats } = phase;
   const w = stats.window();
   const seconds = stats.windowSeconds;

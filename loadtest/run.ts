@@ -3,12 +3,13 @@ import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { RedisServer } from '../tools/redis-server';
 import { checkBooks } from './books';
-import { collectBooks, Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
-import { drive } from './drive';
+import { Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
+import { drive, type DriveSettings } from './drive';
 import type { LoadtestOptions } from './options';
 import { ChildServer, freePort, MachineSampler, ProcSampler, randomToken } from './processes';
 import { Stats } from './stats';
 import { childProfiler, selfProfiler, type WindowProfiler } from './profiler';
+import { driveOnWorkers } from './workers';
 import { efficiency, phaseEfficiency, phaseReport, ratio, type PhaseEfficiency, type PhaseReport, type Report, type ServerUsage } from './report';
 
 /**
@@ -58,6 +59,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   let harnessUsage = { cpuAvgPercent: 0, rssMB: 0 };
   let gameEfficiency: PhaseEfficiency | undefined;
   let endpoints: readonly string[] = options.endpoints ?? [];
+  const drivePhase = (settings: DriveSettings) => (options.workers > 1 ? driveOnWorkers(settings, options.workers) : drive(settings));
   const profilers: WindowProfiler[] = [];
   const profileWindow = (list: WindowProfiler[], suffix: string) => (options.profileDir ? {
     open: () => Promise.all(list.map((p) => p.start())).then(() => undefined),
@@ -118,7 +120,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     if (options.profileDir) profilers.push(selfProfiler('harness'));
     const window = profileWindow(profilers, 'game');
     const machine = new MachineSampler();
-    const phase = await drive({ target: 'game', endpoints, durationS: options.durationS, options, samplers, machine, prefix, log, ...(window ? { window } : {}) });
+    const phase = await drivePhase({ target: 'game', endpoints, durationS: options.durationS, options, samplers, machine, prefix, log, ...(window ? { window } : {}) });
     run = phaseReport(phase, endpoints, options, { machine: machine.busyPercent(), run: samplers.reduce((sum, s) => sum + s.sampler.usage().cpuAvgPercent, 0) });
     processes = [
       ...servers.map((s) => usageOf(s.name, s.sampler, s.url)),
@@ -129,11 +131,11 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     gameEfficiency = phaseEfficiency(run, processes, h);
     for (const s of servers) if (s.exited) failures.push(`${s.name} exited during the run (${s.exited.code ?? s.exited.signal}):\n${s.output.slice(-2000)}`);
 
-    log(`checking the books: ${phase.players.length} players, ${phase.players.reduce((n, p) => n + p.units.length, 0)} units`);
+    log(`checking the books: ${phase.playersConnected} players, ${phase.unitsBought} units`);
     const booksStarted = performance.now();
     try {
       const deadline = new Deadline(performance.now() + options.booksTimeoutS * 1000);
-      const collected = await collectBooks(phase.players, endpoints, deadline, options.requestTimeoutMs);
+      const collected = await phase.collect(endpoints, deadline, options.requestTimeoutMs);
       const after = await readBlocks(reader);
       books = checkBooks({
         players: collected.players,
@@ -175,7 +177,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
       log(`echo server (pid ${server.pid}) on ${server.url}`);
       const machine = new MachineSampler();
       const echoSamplers = [{ name: 'echo', sampler: server.sampler }, { name: 'harness', sampler: harness }];
-      const phase = await drive({
+      const phase = await drivePhase({
         target: 'echo',
         endpoints: [server.url],
         durationS: options.echoDurationS,
@@ -203,7 +205,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   harness.stop();
 
   const emptyRun: PhaseReport = run ?? phaseReport(
-    { target: 'game', stats: new Stats(), players: [], playersConnected: 0, feedSpectators: 0, tableWatchers: 0, watchedTables: 0, listedTables: undefined, spectatorsConnected: 0, rampSeconds: 0, undrained: 0, bytes: null, close: async () => undefined },
+    { target: 'game', stats: new Stats(), playersConnected: 0, feedSpectators: 0, tableWatchers: 0, watchedTables: 0, listedTables: undefined, spectatorsConnected: 0, unitsBought: 0, rampSeconds: 0, undrained: 0, bytes: null },
     endpoints,
     options,
   );

@@ -1,5 +1,5 @@
 import type { Client, Room } from '@colyseus/sdk';
-import type { FinishBoard, SyntheticPlayer } from './player';
+import { inShare, type FinishBoard, type SyntheticPlayer } from './player';
 import { joinWithin, withTimeout, type Stats } from './stats';
 
 const JOIN_TIMEOUT_MS = 20_000;
@@ -90,6 +90,8 @@ export class FeedSpectator {
     if (index === undefined) return;
     const at = typeof win.at === 'string' ? Date.parse(win.at) : NaN;
     if (Number.isFinite(at)) this.stats.record(this.stats.feedAge, Math.max(0, Date.now() - at));
+    // A player of another worker thread: its client's clock is not this thread's to match.
+    if (!inShare(this.board.share, index)) return;
     const seen = this.board.match(index, win.game, win.amount, this.matched[index]!, now - MATCH_WINDOW_MS);
     if (seen) {
       this.matched[index] = seen.seq;

@@ -32,6 +32,20 @@ export function summarize(h: Histogram): LatencySummary {
 
 export type Counters = Stats['count'];
 
+const HISTOGRAMS = ['actionToPatch', 'buyToPatch', 'actToPatch', 'feedDelay', 'feedAge', 'watchDelay', 'tableSwitch'] as const;
+
+/** What a worker thread measured over the window, in a form that crosses threads (Stats.snapshot). */
+export interface StatsSnapshot {
+  /** Each histogram, HDR-encoded (compressed, base64). */
+  readonly histograms: Record<(typeof HISTOGRAMS)[number], string>;
+  readonly window: Counters;
+  readonly errors: readonly (readonly [string, number])[];
+  readonly allErrors: readonly (readonly [string, number])[];
+  readonly errorSamples: readonly (readonly [string, string])[];
+  readonly feedLeadMaxMs: number;
+  readonly watchLeadMaxMs: number;
+}
+
 export class Stats {
   /** Counting starts when the window opens; before and after, events are not counted. */
   measuring = false;
@@ -109,6 +123,35 @@ export class Stats {
 
   get windowSeconds(): number {
     return ((this.measuring ? performance.now() : this.windowEnd) - this.windowStart) / 1000;
+  }
+
+  snapshot(): StatsSnapshot {
+    return {
+      histograms: Object.fromEntries(HISTOGRAMS.map((name) => [name, hdr.encodeIntoCompressedBase64(this[name])])) as StatsSnapshot['histograms'],
+      window: this.window(),
+      errors: [...this.errors],
+      allErrors: [...this.allErrors],
+      errorSamples: [...this.errorSamples],
+      feedLeadMaxMs: this.feedLeadMaxMs,
+      watchLeadMaxMs: this.watchLeadMaxMs,
+    };
+  }
+
+  /** Adds a worker's window to this one (opened and closed by the coordinating thread's clock). */
+  absorb(s: StatsSnapshot): void {
+    for (const name of HISTOGRAMS) this[name].add(hdr.decodeFromCompressedBase64(s.histograms[name]));
+    for (const key of Object.keys(s.window) as (keyof Counters)[]) {
+      this.count[key] += s.window[key];
+      if (this.atStop) this.atStop[key] += s.window[key];
+    }
+    const add = (into: Map<string, number>, from: StatsSnapshot['errors']) => {
+      for (const [code, n] of from) into.set(code, (into.get(code) ?? 0) + n);
+    };
+    add(this.errors, s.errors);
+    add(this.allErrors, s.allErrors);
+    for (const [code, text] of s.errorSamples) if (!this.errorSamples.has(code)) this.errorSamples.set(code, text);
+    this.feedLeadMaxMs = Math.max(this.feedLeadMaxMs, s.feedLeadMaxMs);
+    this.watchLeadMaxMs = Math.max(this.watchLeadMaxMs, s.watchLeadMaxMs);
   }
 
   latency(kind: 'buy' | 'act', ms: number): void {

@@ -106,3 +106,44 @@ describe('load-test harness', function () {
     assert.equal(parseOptions([]).players, DEFAULTS.players);
   });
 });
+
+describe('load-test harness on worker threads', function () {
+  this.timeout(120_000);
+  let report: Report;
+
+  before(async () => {
+    const options = parseOptions(['--players', '5', '--spectators', '4', '--duration', '3', '--warmup', '0', '--echo-duration', '1', '--drain', '10', '--quiet', '--workers', '2']);
+    const lines: string[] = [];
+    report = await runLoadtest(options, { log: (line) => lines.push(line) });
+    if (!report.ok) console.error(formatReport(report, undefined), '\n', lines.join('\n'));
+  });
+
+  it('drives the players and spectators from two threads and checks the books over all of them', () => {
+    assert.equal(report.ok, true, JSON.stringify({ failures: report.failures, books: report.books.problems }));
+    assert.ok('checked' in report.books);
+    const { checked } = report.books as Extract<Report['books'], { checked: unknown }>;
+    assert.equal(checked.players, 5, 'the books hold the players of both threads');
+    assert.ok(checked.units > 0 && checked.unitsFinished === checked.units && checked.recallsRescored === checked.units);
+    assert.equal(report.run.players.connected, 5);
+    assert.deepEqual(report.run.spectators, { requested: 4, connected: 4, feed: 2, watchers: 2, watchedTables: 1, listedTables: 1 });
+  });
+
+  it('merges what each thread measured', () => {
+    const { run } = report;
+    const l = run.latency.actionToPatch;
+    assert.ok(l.count > 0 && l.p50 <= l.p99 && l.p99 <= l.max, JSON.stringify(l));
+    assert.equal(l.count, run.latency.buy.count + run.latency.act.count);
+    assert.ok(run.throughput.unitsBought > 0 && run.traffic.requests >= run.throughput.unitsBought);
+    assert.ok(run.spectatorDelays.feedWinsReceived > 0 && run.spectatorDelays.feed.count > 0 && run.spectatorDelays.watch.count > 0);
+  });
+
+  it('reports the efficiency of the game server and the echo, and their ratio', () => {
+    assertEfficiency(report);
+  });
+
+  it('takes at most 16 worker threads', () => {
+    assert.equal(parseOptions([]).workers, 1);
+    assert.throws(() => parseOptions(['--workers', '0']), UsageError);
+    assert.throws(() => parseOptions(['--workers', '17']), UsageError);
+  });
+});
