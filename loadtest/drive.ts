@@ -258,17 +258,13 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
 
   // The measured window.
   phase = 'run';
-  await settings.window?.open(connected);
-  for (const s of settings.samplers) s.sampler.openWindow();
-  settings.machine?.openWindow();
+  await openWindow(settings, connected);
   const bytesAtOpen = socketBytes();
   stats.start(performance.now());
   await clock.windowCloses();
   stats.stop(performance.now());
   const bytesAtClose = socketBytes();
-  for (const s of settings.samplers) s.sampler.closeWindow();
-  settings.machine?.closeWindow();
-  await settings.window?.close();
+  await closeWindow(settings);
 
   // Drain: no new unit; the units in play are finished (bounded).
   phase = 'drain';
@@ -312,6 +308,19 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
       console.warn = consoleWarn;
     },
   };
+}
+
+/** The process samplers, the machine's and the window hooks (profiles, faults), as the window opens. */
+export async function openWindow(settings: DriveSettings, players: readonly SyntheticPlayer[]): Promise<void> {
+  await settings.window?.open(players);
+  for (const s of settings.samplers) s.sampler.openWindow();
+  settings.machine?.openWindow();
+}
+
+export async function closeWindow(settings: DriveSettings): Promise<void> {
+  for (const s of settings.samplers) s.sampler.closeWindow();
+  settings.machine?.closeWindow();
+  await settings.window?.close();
 }
 
 /** One progress line (stderr, once a second): this phase so far, and the CPU of each process. */

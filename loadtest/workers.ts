@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import type { Collected } from './collect';
-import { progressLine, type DriveSettings, type PhaseResult, type PhaseSummary, type ProgressFigures } from './drive';
+import { closeWindow, openWindow, progressLine, type DriveSettings, type PhaseResult, type PhaseSummary, type ProgressFigures } from './drive';
 import type { Share } from './player';
 import { Stats, type StatsSnapshot } from './stats';
 
@@ -116,17 +116,14 @@ export async function driveOnWorkers(settings: DriveSettings, workers: number): 
     await sleep(options.warmupS * 1000);
 
     phase = 'run';
-    await settings.window?.open([]);
-    for (const s of settings.samplers) s.sampler.openWindow();
-    settings.machine?.openWindow();
+    // The players are in the worker threads: the window hooks (profiles) get none.
+    await openWindow(settings, []);
     for (const w of threads) w.send({ type: 'open' });
     stats.start(performance.now());
     await sleep(settings.durationS * 1000);
     for (const w of threads) w.send({ type: 'close' });
     stats.stop(performance.now());
-    for (const s of settings.samplers) s.sampler.closeWindow();
-    settings.machine?.closeWindow();
-    await settings.window?.close();
+    await closeWindow(settings);
 
     phase = 'drain';
     const summaries = (await all((w) => w.next('drained'))).map((m) => m.summary);
