@@ -32,6 +32,8 @@ export interface PlayerBooks {
   readonly units: readonly LedgerUnit[];
   /** The wallet at the end, as the server answers it; undefined if it could not be read. */
   readonly wallet: { readonly balance: number; readonly held: number } | undefined;
+  /** Why the wallet could not be read (the last attempt's error). */
+  readonly walletError?: string;
   /** `GET /history`, every page; undefined if it could not be read. */
   readonly history: readonly HistoryLine[] | undefined;
 }
@@ -139,7 +141,7 @@ export function checkBooks(input: BooksInput): BooksResult {
 
     // 1. The balance from the player's own ledger.
     const expected = p.initialBalance - ledgerStakes + ledgerPrizes;
-    if (!p.wallet) problem(`${who}: the final wallet could not be read`);
+    if (!p.wallet) problem(`${who}: the final wallet could not be read${p.walletError ? ` (${p.walletError})` : ''}`);
     else {
       if (p.wallet.balance !== expected) {
         problem(`${who}: balance ${euros(p.wallet.balance)} ≠ initial ${euros(p.initialBalance)} − stakes ${euros(ledgerStakes)} + prizes ${euros(ledgerPrizes)} = ${euros(expected)} (off by ${euros(p.wallet.balance - expected)}) over ${p.units.length} units`);

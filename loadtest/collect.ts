@@ -11,6 +11,8 @@ import type { SyntheticPlayer } from './player';
 
 const CONCURRENCY = 32;
 const PAGE = 100;
+/** Reading a player's wallet: its table as it is, then opened again up to twice. */
+const WALLET_ATTEMPTS = 3;
 
 export class Deadline {
   constructor(readonly at: number) {}
@@ -68,16 +70,19 @@ export async function collectBooks(players: readonly SyntheticPlayer[], endpoint
     deadline.check('reading wallets and histories');
     const endpoint = endpoints[i % endpoints.length]!;
     let wallet: PlayerBooks['wallet'];
-    try {
-      wallet = await player.wallet();
-    } catch {
-      // The table was lost (a dropped connection): open it again to read the wallet.
+    let walletError: string | undefined;
+    // The table may have been lost (a dropped connection, a join that timed out): open it
+    // again to read the wallet, a few times (a loaded server may answer a join late).
+    for (let attempt = 0; attempt < WALLET_ATTEMPTS && !wallet; attempt++) {
       try {
-        await player.leave();
-        await player.open();
+        if (attempt > 0) {
+          deadline.check('reading wallets');
+          await player.leave();
+          await player.open();
+        }
         wallet = await player.wallet();
-      } catch {
-        wallet = undefined;
+      } catch (err) {
+        walletError = (err as Error).message;
       }
     }
     let history: HistoryLine[] | undefined = [];
@@ -97,6 +102,7 @@ export async function collectBooks(players: readonly SyntheticPlayer[], endpoint
       initialBalance: player.initialBalance,
       units: player.units.map((u) => ({ unitId: u.unitId, game: u.game, stake: u.stake, prize: u.prize })),
       wallet,
+      ...(wallet ? {} : { walletError }),
       history,
     });
   });
