@@ -9,6 +9,7 @@ import type { Report } from './report';
 const HEADER = [
   'load', 'servers', 'think ms', 'units/s', 'msgs/s', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms',
   'feed age p99 ms', 'watch p99 ms', 'errors', 'server CPU %', 'harness CPU %', 'echo units/s', 'echo p99 ms', 'ratio units/s', 'ratio p99', 'books', 'other work CPU %',
+  'server CPU ms a unit', 'server CPU ms a request (× echo)', 'harness CPU ms a unit',
 ];
 
 export function row(r: Report, name: string): string[] {
@@ -17,6 +18,7 @@ export function row(r: Report, name: string): string[] {
   const servers = r.processes.filter((p) => p.name.startsWith('server'));
   const cpu = servers.map((p) => Math.round(p.cpuAvgPercent)).join(' / ');
   const redis = r.processes.find((p) => p.name === 'redis');
+  const e = r.efficiency as Report['efficiency'] | undefined;
   return [
     `${name}: ${run.players.connected} players + ${run.spectators.connected} spectators`,
     `${r.mode.processes}${r.mode.redis ? ' + Redis' : ' embedded'}`,
@@ -38,6 +40,10 @@ export function row(r: Report, name: string): string[] {
     r.baseline.ratio ? String(r.baseline.ratio.p99) : '–',
     'checked' in r.books ? (r.books.ok ? `exact (${r.books.checked.units} units)` : `WRONG (${r.books.problemCount})`) : 'not checked',
     String(run.cpu?.others ?? '?'),
+    // Reports written before the efficiency block have none.
+    e ? String(e.game.cpuMsPerUnit) : '–',
+    e ? `${e.game.cpuMsPerRequest}${e.ratio ? ` (×${e.ratio.cpuMsPerRequest})` : ''}` : '–',
+    e ? String(e.game.harnessCpuMsPerUnit) : '–',
   ];
 }
 
