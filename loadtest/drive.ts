@@ -210,13 +210,14 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
       feeds.push(feed);
     });
   }
+  const byIndex = new Map(players.map((p) => [p.index, p]));
   for (let i = 0; i < watcherCount && watchedTables > 0; i++) {
     const index = i % watchedTables;
     if (!inShare(share, index)) continue;
     const roomId = roomIds.get(index);
     if (roomId === undefined) continue;
     watchJobs.push(async () => {
-      const watcher = new TableWatcher(spectatorClients[i % spectatorClients.length]!, stats, players.find((p) => p.index === index)!, roomId);
+      const watcher = new TableWatcher(spectatorClients[i % spectatorClients.length]!, stats, byIndex.get(index)!, roomId);
       await watcher.join();
       watchers.push(watcher);
     });
