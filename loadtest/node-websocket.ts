@@ -18,10 +18,12 @@ interface Counted {
 
 const open = new Set<CountingWebSocket>();
 const closed = { sent: 0, received: 0 };
+let constructed = 0;
 
 class CountingWebSocket extends WebSocket {
   constructor(...args: ConstructorParameters<typeof WebSocket>) {
     super(...args);
+    constructed++;
     open.add(this);
     this.once('close', () => {
       const socket = (this as unknown as Counted)._socket;
@@ -35,9 +37,13 @@ class CountingWebSocket extends WebSocket {
 const counting = process.env['LOADTEST_CLIENT_WEBSOCKET'] !== 'undici';
 if (counting) (globalThis as { WebSocket?: unknown }).WebSocket = CountingWebSocket;
 
-/** Bytes this process's WebSocket clients have sent and received so far; null with undici's (not counted). */
+/**
+ * Bytes this thread's WebSocket clients have sent and received so far; null when none of them
+ * is counted: undici's clients, or an SDK that took `globalThis.WebSocket` before this module
+ * set it (a process that imported the SDK first, as the test suite does).
+ */
 export function socketBytes(): { sent: number; received: number } | null {
-  if (!counting) return null;
+  if (!counting || constructed === 0) return null;
   let sent = closed.sent;
   let received = closed.received;
   for (const ws of open) {
