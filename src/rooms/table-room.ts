@@ -65,6 +65,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     await this.setMatchmaking({ private: true, metadata: { game: this.game, pseudonym: '', watchable: false, watchers: 0 } });
     this.setState(new TableState());
     this.state.game = this.game;
+    this.state.catalog = JSON.stringify(this.services.catalog.find((game) => game.id === this.game));
     sendPatchesAsStepsHappen(this);
 
     this.onMessage('buy', (client, message, ctx) => this.handle(client, ctx, () => this.buy(message)));
@@ -90,7 +91,6 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.ownerSession = client.sessionId;
     this.playerFirst.seatPlayer(client);
     await Promise.all([this.watchers.setPseudonym(auth.pseudonym), seats.take(auth.playerId, this.game, this.roomId), feed.rememberPseudonym(auth.playerId, auth.pseudonym)]);
-    client.send('catalog', this.services.catalog.find((game) => game.id === this.game));
     const resumed = await this.serial.run(async () => {
       // GLI-19 4.16: an unfinished unit of this game comes back exactly where it stopped; else
       // the last one whose end the player did not see (its win waits for that).

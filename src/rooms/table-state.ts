@@ -44,6 +44,12 @@ export class UnitState extends Schema {
 
 export class TableState extends Schema {
   @type('string') game = '';
+  /**
+   * The game's entry of the catalog (`GET /games`) as JSON: set when the table is made, so it
+   * comes with the state to whoever joins (player or watcher) and never in a patch again. (A
+   * message sent on joining would reach a Node client before it can register a handler.)
+   */
+  @type('string') catalog = '';
   /** The units of the current purchase (two when both lamp units are played at once). */
   @type([UnitState]) units = new ArraySchema<UnitState>();
 }

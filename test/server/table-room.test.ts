@@ -94,6 +94,15 @@ describe('table room (embedded default)', function () {
     await server.stop();
   });
 
+  it("gives the game's catalog entry with the state on joining, as GET /games has it", async () => {
+    const player = await devLogin(server);
+    const { room } = await openTable(player, 'mysteres-de-la-lampe');
+    const catalog = (await (await fetch(`http://127.0.0.1:${server.port}/games`)).json()) as { id: string }[];
+    const state = room.state as { catalog: string };
+    assert.deepEqual(JSON.parse(state.catalog), catalog.find((g) => g.id === 'mysteres-de-la-lampe'));
+    await room.leave();
+  });
+
   for (const table of PRIZE_TABLES) {
     for (const mode of ['step by step', 'with AUTO'] as const) {
       it(`plays ${table.game} at ${table.stake} cents ${mode}, crediting the prize when the reveal ends`, async () => {
