@@ -15,6 +15,10 @@ import { join } from 'node:path';
 export interface RedisServerOptions {
   /** appendonly yes + appendfsync always: every acknowledged write is on disk. */
   readonly appendOnly?: boolean;
+  /** More `redis-server` arguments (a cluster node's, say: tools/redis-cluster.ts). */
+  readonly args?: readonly string[];
+  /** The port to listen on. Default: a free one. */
+  readonly port?: number;
 }
 
 const REDIS_SERVER = process.env['REDIS_SERVER'] ?? 'redis-server';
@@ -50,7 +54,7 @@ export class RedisServer {
 
   static async start(options: RedisServerOptions = {}): Promise<RedisServer> {
     const dir = mkdtempSync(join(tmpdir(), 'dealer-redis-'));
-    const server = new RedisServer(await freePort(), dir, options);
+    const server = new RedisServer(options.port ?? (await freePort()), dir, options);
     try {
       await server.launch();
     } catch (err) {
@@ -58,6 +62,11 @@ export class RedisServer {
       throw err;
     }
     return server;
+  }
+
+  /** Started and not killed since. */
+  get running(): boolean {
+    return this.process !== undefined;
   }
 
   get url(): string {
@@ -97,6 +106,7 @@ export class RedisServer {
       '--save', '',
       '--logfile', '',
       ...(this.options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
+      ...(this.options.args ?? []),
     ];
     const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process = child;

@@ -42,7 +42,8 @@
       picks, the request ids bought together, comma-separated, its own among them ('': no
       finish-first check)
 
-  Sale record: includes/saleRecord. Journal line (includes/journalLine):
+  Dealing (the block, the sequence's records): includes/sequenceDealing, shared with
+  dealUnits-5.lua. Sale record: includes/saleRecord. Journal line (includes/journalLine):
     stake|-<stake>|<balance after>|<now>|<unitId>
 
   Output: {emissionId, opened, result 1, ..., result n}: the sequence's current emission ('' if
@@ -62,55 +63,19 @@
 --- @include "includes/saleRecord"
 
 local n = (#KEYS - 5) / 2
-local stake = tonumber(ARGV[1])
-local inPlayField = 'n:' .. ARGV[2]
-local emissionId = redis.call('GET', KEYS[1])
-local results = {emissionId or '', -1}
+local requestOf = {}
+for i = 1, n do requestOf[i] = ARGV[5 * i - 1] .. '|' .. ARGV[5 * i] end
+--- @include "includes/sequenceDealing"
 if not emissionId then
   for i = 1, n do results[i + 2] = {-1} end
   return results
 end
+readServedBefore()
 
-local emission = KEYS[2] .. 'emission:' .. emissionId
-local e = redis.call('HMGET', emission, 'state', 'index', 'cursor', 'blockSize', 'blockCount', 'tiers')
-local state = e[1]
-local index, cursor, size, count = tonumber(e[2]), tonumber(e[3]), tonumber(e[4]), tonumber(e[5])
-local prizeFields = {}
-for t = 1, tonumber(e[6]) do prizeFields[t] = 'prize:' .. t end
-local prizes = redis.call('HMGET', emission, unpack(prizeFields))
-local blocks = KEYS[2] .. 'block:' .. emissionId .. '.'
-
--- What the batch writes to the open block, flushed when the block changes and at the end.
-local block = blocks .. index
-local units, unitsFrom = '', cursor
-local sales, soldPerTier, unsettled = {}, {}, {}
--- Request ids: those served before, read once for the batch; those served by this batch
--- (<playerId>|<requestId> -> unitId), written once at the end.
-local requestOf, served, requests = {}, {}, {}
-for i = 1, n do requestOf[i] = ARGV[5 * i - 1] .. '|' .. ARGV[5 * i] end
-local servedBefore = redis.call('HMGET', KEYS[4], unpack(requestOf))
-local servedInPrevious = redis.call('HMGET', KEYS[5], unpack(requestOf))
-for i = 1, n do servedBefore[i] = servedBefore[i] or servedInPrevious[i] end
-local function flushBlock()
-  if #sales == 0 then return end
-  redis.call('HSET', block .. ':sales', unpack(sales))
-  for tier, sold in pairs(soldPerTier) do redis.call('HINCRBY', block .. ':info', 't' .. tier, sold) end
-  sales, soldPerTier = {}, {}
-end
-local function openNext(now)
-  local nextInfo = blocks .. (index + 1) .. ':info'
-  if redis.call('EXISTS', nextInfo) == 0 then return false end
-  flushBlock()
-  redis.call('HSET', nextInfo, 'state', 'open', 'openedAt', now)
-  index, cursor = index + 1, 0
-  block, units, unitsFrom = blocks .. index, '', 0
-  results[2] = index
-  return true
-end
-
--- Text the purchases share: the stake as a journal amount, each tier's prize as stored.
+local stake = tonumber(ARGV[1])
+local inPlayField = 'n:' .. ARGV[2]
+-- The stake as a journal amount, shared by the purchases.
 local debit = int(-stake)
-prizes[0] = '0'
 
 -- How many of the units in play in `wallet` were bought under the ids of `together` other
 -- than `requestId` (the units bought with this one).
@@ -130,8 +95,7 @@ local function purchase(i)
   local k, a = 5 + 2 * (i - 1), 3 + 5 * (i - 1)
   local wallet = KEYS[k + 1]
   local playerId, requestId, now, together = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 5]
-  local request = requestOf[i]
-  local previous = servedBefore[i] or served[request]
+  local previous = servedAlready(i)
   if previous then return {2, previous} end
   if state == 'closed' then return {-2} end
   local held = redis.call('HMGET', wallet, 'balance', inPlayField)
@@ -140,49 +104,18 @@ local function purchase(i)
   local inPlay = tonumber(held[2] or '0')
   if together ~= '' and inPlay > 0 and inPlay > boughtWith(wallet, playerId, requestId, together) then return {-9} end
   if balance < stake then return {-3, balance} end
-  -- The open block sold out before its successor was printed: open the successor now.
-  if cursor == size and not openNext(now) then return {-4, emissionId, index + 1} end
-
-  if cursor - unitsFrom >= #units then
-    -- One read of the printed bytes for the rest of the batch in this block.
-    units, unitsFrom = redis.call('GETRANGE', block .. ':units', cursor, math.min(cursor + n - i, size - 1)), cursor
-  end
-  local position = cursor
-  local tier = string.byte(units, position - unitsFrom + 1)
+  local position, tier = dealNext(now, n - i)
+  if not position then return {-4, emissionId, index + 1} end
+  local soldIndex = index
   local after = int(balance - stake)
   local unitId = emissionId .. '.' .. index .. ':' .. position
 
   redis.call('HSET', wallet, 'balance', after, 'u:' .. unitId, now, inPlayField, int(inPlay + 1))
   redis.call('RPUSH', KEYS[k + 2], journalLine('stake', debit, after, now, unitId))
-  served[request] = unitId
-  requests[#requests + 1] = request
-  requests[#requests + 1] = unitId
-  unsettled[#unsettled + 1] = now
-  unsettled[#unsettled + 1] = unitId
-  sales[#sales + 1] = position
-  sales[#sales + 1] = saleRecord(playerId, requestId, tier, prizes[tier], now, balanceText, after, ARGV[a + 4])
-  soldPerTier[tier] = (soldPerTier[tier] or 0) + 1
-  local sold = {1, index, position, tier, balance}
-
-  cursor = cursor + 1
-  if cursor == size then
-    redis.call('HSET', block .. ':info', 'state', 'closed', 'closedAt', now)
-    if index + 1 == count then
-      state = 'closed'
-    else
-      -- Open the successor in this step when it is printed; otherwise a later purchase does.
-      openNext(now)
-    end
-  end
-  return sold
+  recordSale(i, position, tier, unitId, now, saleRecord(playerId, requestId, tier, prizes[tier], now, balanceText, after, ARGV[a + 4]))
+  return {1, soldIndex, position, tier, balance}
 end
 
 for i = 1, n do results[i + 2] = purchase(i) end
-flushBlock()
-if #unsettled > 0 then
-  redis.call('ZADD', KEYS[3], unpack(unsettled))
-  redis.call('HSET', KEYS[4], unpack(requests))
-  redis.call('PEXPIRE', KEYS[4], ARGV[3])
-end
-redis.call('HSET', emission, 'state', state, 'index', index, 'cursor', cursor)
+finishDealing(ARGV[3])
 return results

@@ -1,0 +1,143 @@
+import { execFile } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
+import { Cluster, Redis } from 'ioredis';
+import { RedisServer } from './redis-server';
+
+/**
+ * A private Redis Cluster for a test or a benchmark: `masters` masters, each with one replica
+ * (3 + 3 by default), on free loopback ports, made a cluster by `redis-cli --cluster create
+ * … --cluster-replicas 1`. A master can be SIGKILLed (its replica takes over within about
+ * twice the node timeout) and started again (it rejoins as a replica). Beside
+ * tools/redis-server.ts, whose servers it runs.
+ */
+
+export interface RedisClusterOptions {
+  /** Masters (each gets one replica). Default 3. */
+  readonly masters?: number;
+  /** cluster-node-timeout: how long a silent master goes before its replica is promoted. Default 1000 ms. */
+  readonly nodeTimeoutMs?: number;
+  /** appendonly yes + appendfsync always on every node. Default off. */
+  readonly appendOnly?: boolean;
+}
+
+const REDIS_CLI = process.env['REDIS_CLI'] ?? 'redis-cli';
+const READY_TIMEOUT_MS = 30_000;
+const run = promisify(execFile);
+
+/** Free on loopback: the port and its cluster bus port (port + 10000). */
+async function isFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.unref();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+async function freeNodePort(taken: Set<number>): Promise<number> {
+  for (;;) {
+    const port = randomInt(20_000, 30_000);
+    if (!taken.has(port) && (await isFree(port)) && (await isFree(port + 10_000))) return port;
+  }
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class RedisCluster {
+  private constructor(readonly servers: readonly RedisServer[]) {}
+
+  static async start(options: RedisClusterOptions = {}): Promise<RedisCluster> {
+    const count = 2 * (options.masters ?? 3);
+    const taken = new Set<number>();
+    const ports: number[] = [];
+    for (let i = 0; i < count; i++) {
+      const port = await freeNodePort(taken);
+      taken.add(port);
+      ports.push(port);
+    }
+    const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 1000)];
+    const servers = await Promise.all(ports.map((port) => RedisServer.start({ appendOnly: options.appendOnly ?? false, args, port })));
+    const cluster = new RedisCluster(servers);
+    try {
+      await run(REDIS_CLI, ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes']);
+      await cluster.ready();
+    } catch (err) {
+      await cluster.stop();
+      throw err;
+    }
+    return cluster;
+  }
+
+  /** `host:port,…` of every node: the form of REDIS_CLUSTER_NODES. */
+  get nodes(): string {
+    return this.servers.map((s) => `127.0.0.1:${s.port}`).join(',');
+  }
+
+  /** A cluster client (ioredis) on these nodes. */
+  client(options: ConstructorParameters<typeof Cluster>[1] = {}): Cluster {
+    return new Cluster(this.servers.map((s) => ({ host: '127.0.0.1', port: s.port })), options);
+  }
+
+  /**
+   * Resolves once every running node sees the cluster ok, with as many masters as it began
+   * with, each with a connected replica (so a write can be acknowledged by one) unless
+   * `withReplicas` is false (after a failover, before the old master is back).
+   */
+  async ready(withReplicas = true): Promise<void> {
+    const deadline = Date.now() + READY_TIMEOUT_MS;
+    let why = '';
+    while (Date.now() < deadline) {
+      why = await this.notReady(withReplicas);
+      if (why === '') return;
+      await sleep(100);
+    }
+    throw new Error(`the cluster is not ready after ${READY_TIMEOUT_MS} ms: ${why}`);
+  }
+
+  private async notReady(withReplicas: boolean): Promise<string> {
+    let masters = 0;
+    for (const server of this.servers.filter((s) => s.running)) {
+      const redis = new Redis(server.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
+      try {
+        await redis.connect();
+        const info = await redis.cluster('INFO');
+        if (!/cluster_state:ok/.test(info)) return `node ${server.port}: ${/cluster_state:\w+/.exec(info)?.[0]}`;
+        const replication = await redis.info('replication');
+        if (/role:master/.test(replication)) {
+          masters++;
+          if (withReplicas && !/connected_slaves:[1-9]/.test(replication)) return `master ${server.port} has no replica yet`;
+        } else if (!/master_link_status:up/.test(replication)) {
+          return `replica ${server.port} not in sync yet`;
+        }
+      } catch (err) {
+        return `node ${server.port}: ${(err as Error).message}`;
+      } finally {
+        redis.disconnect();
+      }
+    }
+    return masters === this.servers.length / 2 ? '' : `${masters} masters`;
+  }
+
+  /** The node that serves `key`'s slot now (a master). */
+  async masterOf(key: string): Promise<RedisServer> {
+    const any = new Redis(this.servers.find((s) => s.running)!.port, '127.0.0.1');
+    try {
+      const slot = Number(await any.cluster('KEYSLOT', key));
+      const shards = (await any.cluster('SLOTS')) as [number, number, [string, number, ...unknown[]], ...unknown[]][];
+      const shard = shards.find(([from, to]) => slot >= from && slot <= to);
+      const port = shard?.[2][1];
+      const server = this.servers.find((s) => s.port === port);
+      if (!server) throw new Error(`no node serves slot ${slot}`);
+      return server;
+    } finally {
+      any.disconnect();
+    }
+  }
+
+  /** Kills every node and removes their directories. */
+  async stop(): Promise<void> {
+    await Promise.all(this.servers.map((s) => s.stop()));
+  }
+}
