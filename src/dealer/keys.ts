@@ -7,8 +7,8 @@ import type { Cents } from '../money';
  *   sequence's current emission, the emissions' state, the printed blocks and their sales;
  * - a player: `<prefix>:{player:<id>}:…` holds the wallet, the deposits and the journal;
  * - a unit: `<prefix>:actions:{<unitId>}`, its action log.
- * A purchase touches one sequence and one player together: on a Redis Cluster both would have
- * to share a slot (we run a single primary; see docs/dealer.md).
+ * The one-script purchase touches one sequence and one player together (one Redis); the
+ * per-slot protocol touches one family per script, so it runs on a Redis Cluster (docs/dealer.md).
  *
  * The Lua scripts get the sequence's base (`<prefix>:{seq:…}:`) as a key and build the
  * emission and block keys from it with the same names as `emissionKey` and `blockKeys` below,
@@ -58,6 +58,16 @@ export interface PlayerKeys {
    * (ref = unit id) are also the player's history: one record per purchase, not two.
    */
   readonly journal: string;
+  /**
+   * Hash (per-slot protocol): `<game>:<stake>|<requestId>` → `<balance before>|<time>|<picks>`,
+   * the purchases whose stake is held and whose unit is not dealt or not debited yet.
+   */
+  readonly pending: string;
+  /**
+   * Hash of one idempotency window (per-slot protocol): `<game>:<stake>|<requestId>` → unitId,
+   * the purchases finished in that window; it expires 2 W after the window began.
+   */
+  requests(window: number): string;
 }
 
 export class DealerKeys {
@@ -99,7 +109,13 @@ export class DealerKeys {
 
   player(playerId: string): PlayerKeys {
     const base = `${this.prefix}{player:${playerId}}:`;
-    return { wallet: `${base}wallet`, deposits: `${base}deposits`, journal: `${base}journal` };
+    return {
+      wallet: `${base}wallet`,
+      deposits: `${base}deposits`,
+      journal: `${base}journal`,
+      pending: `${base}pending`,
+      requests: (window) => `${base}requests:${window}`,
+    };
   }
 
   /** List: a unit's action log (src/units), JSON entries in order; one hash tag per unit. */

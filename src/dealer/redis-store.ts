@@ -1,4 +1,3 @@
-import type { Redis } from 'ioredis';
 import { prizeOfTier } from '../games/prize-tables';
 import type { GameId, PrizeTable } from '../games/types';
 import type { Cents } from '../money';
@@ -18,6 +17,7 @@ import {
   salesPage,
   sameTable,
   unfinishedUnit,
+  unitIdOf,
   unknownSequence,
   unsettledLimit,
   type UnitRef,
@@ -28,7 +28,13 @@ import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, proveUnit, rootO
 import { printBlock, printNewBlock, UNSOLD, type PrintedBlock } from './printing';
 import { buildSale, decodeJournalLine, decodeSale } from './records';
 import { archiveBlock } from './scripts/archive-block';
-import { defineDealerScripts, type DealerRunScript } from './scripts/commands';
+import { defineDealerScripts, type DealerRunScript, type RedisClient } from './scripts/commands';
+import { creditPrize } from './scripts/credit-prize';
+import { dealUnits } from './scripts/deal-units';
+import { finishPurchase } from './scripts/finish-purchase';
+import { refundPurchase } from './scripts/refund-purchase';
+import { reservePurchase } from './scripts/reserve-purchase';
+import { settleSale } from './scripts/settle-sale';
 import { deposit } from './scripts/deposit';
 import { withdraw } from './scripts/withdraw';
 import { DealerScriptError } from './scripts/errors';
@@ -62,6 +68,30 @@ export interface RedisStoreOptions {
    * Default: `IDEMPOTENCY_WINDOW_MS` (identifiers.ts: 24 h).
    */
   readonly idempotencyWindowMs?: number;
+  /**
+   * How a purchase and a settlement change the sequence and the wallet (docs/dealer.md):
+   * - `one-script` (default): one script over both (they must share a server: one Redis);
+   * - `per-slot`: one idempotent script per slot, re-driven by request id (required on a
+   *   Redis Cluster; runs on one Redis too).
+   */
+  readonly protocol?: 'one-script' | 'per-slot';
+  /**
+   * Replicas that must acknowledge a purchase's, settlement's, deposit's or withdrawal's writes
+   * (`WAIT`) before it is answered; when fewer do within `replicaTimeoutMs`, the call fails as
+   * an outage (the client gets `server/unavailable` and retries with the same request id).
+   * Default 0: no wait.
+   */
+  readonly waitReplicas?: number;
+  /** How long a `WAIT` may take, in ms. Default 1000. */
+  readonly replicaTimeoutMs?: number;
+}
+
+/** A write the replicas did not acknowledge in time: it may be lost if its master fails now. */
+export class ReplicaAckError extends Error {
+  constructor(wanted: number, acknowledged: number, timeoutMs: number) {
+    super(`NOREPLICAS ${acknowledged} of ${wanted} replicas acknowledged the write within ${timeoutMs} ms`);
+    this.name = 'ReplicaAckError';
+  }
 }
 
 
@@ -80,13 +110,28 @@ const HISTORY_CHUNK = 64;
 /** Purchases per script call at most: bounds the script's run time and its reply. */
 const MAX_BATCH = 64;
 
+/** What the player's step recorded of a purchase (per-slot protocol): the sequence's step deals with it. */
+interface Reservation {
+  readonly balanceBefore: number;
+  /** The purchase's time: the first call's, on a retry. */
+  readonly now: number;
+  readonly picks: string;
+}
+
+/** What a batch answered one purchase. */
+interface Dealt {
+  readonly result: PurchaseUnitResult;
+  readonly emissionId: string;
+  readonly table: PrizeTable | undefined;
+}
+
 /** A purchase waiting for its batch. */
-interface PendingPurchase {
+interface QueuedPurchase {
   readonly request: PurchaseRequest;
-  resolve(result: PurchaseResult): void;
+  /** Per-slot protocol only. */
+  readonly reservation: Reservation | undefined;
+  resolve(dealt: Dealt): void;
   reject(err: unknown): void;
-  /** The block it last found missing (see settlePending). */
-  readonly missing: string | undefined;
 }
 
 /**
@@ -106,7 +151,10 @@ export class RedisStore implements DealerStore {
   /** blockId → its printing in progress in this process, so it happens once here. */
   private readonly printing = new Map<string, Promise<void>>();
   /** `<game>:<stake>` → purchases of this event-loop turn, sent together. */
-  private readonly batches = new Map<string, PendingPurchase[]>();
+  private readonly batches = new Map<string, QueuedPurchase[]>();
+  private readonly perSlot: boolean;
+  private readonly waitReplicas: number;
+  private readonly replicaTimeoutMs: number;
   /** `<game>:<stake>` → where this process last saw a unit sold: the pages to publish ahead start there. */
   private readonly lastSold = new Map<string, { emissionId: string; index: number; position: number }>();
   /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
@@ -115,12 +163,15 @@ export class RedisStore implements DealerStore {
   private readonly pages = new Map<string, Promise<PageCommitment | undefined>>();
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     options: RedisStoreOptions = {},
   ) {
     this.keys = new DealerKeys(options.prefix ?? 'lottery');
     this.run = defineDealerScripts(redis);
     this.windowMs = idempotencyWindow(options.idempotencyWindowMs);
+    this.perSlot = options.protocol === 'per-slot';
+    this.waitReplicas = options.waitReplicas ?? 0;
+    this.replicaTimeoutMs = options.replicaTimeoutMs ?? 1000;
   }
 
   async openEmission(request: OpenEmissionRequest): Promise<EmissionInfo> {
@@ -131,10 +182,11 @@ export class RedisStore implements DealerStore {
     const sequence = this.keys.sequence(table.game, table.stake);
     const first = printNewBlock(table);
     const second = request.blockCount > 1 ? printNewBlock(table) : undefined;
+    const sequenceName = `${table.game}:${table.stake}`;
     try {
-      await openEmission(this.run, { emissions: this.keys.emissions, current: sequence.current, base: sequence.base }, {
+      await openEmission(this.run, { current: sequence.current, base: sequence.base }, {
         emissionId,
-        sequence: `${table.game}:${table.stake}`,
+        sequence: sequenceName,
         tableJson: JSON.stringify(canonicalTable(table)),
         blockSize: table.blockSize,
         blockCount: request.blockCount,
@@ -144,14 +196,27 @@ export class RedisStore implements DealerStore {
         ...(second ? { second } : {}),
       });
     } catch (err) {
-      // Another process opened the same emission between our check and our script.
-      const opened = err instanceof DealerScriptError && err.code === 'dealer/emission_exists' && (await this.existingEmission(request));
+      // Another process opened the same emission between our check and our script (or one
+      // died before indexing it): index it, then it is the existing one.
+      if (!(err instanceof DealerScriptError && err.code === 'dealer/emission_exists')) throw err;
+      await this.indexEmission(emissionId, sequenceName);
+      const opened = await this.existingEmission(request);
       if (opened) return opened;
       throw err;
     }
+    // The index is another key (another slot on a cluster): written after the emission, so
+    // that every emission it names exists.
+    await this.indexEmission(emissionId, sequenceName);
     await this.publishFirstPage(table, blockIdOf(emissionId, 0), first, request.now);
     if (second) await this.publishFirstPage(table, blockIdOf(emissionId, 1), second, request.now);
     return (await this.emissionInfo((await this.meta(emissionId))!))!;
+  }
+
+  /** Adds an emission to the index; throws if the id names another sequence's emission. */
+  private async indexEmission(emissionId: string, sequence: string): Promise<void> {
+    if ((await this.redis.hsetnx(this.keys.emissions, emissionId, sequence)) === 1) return;
+    const indexed = await this.redis.hget(this.keys.emissions, emissionId);
+    if (indexed !== sequence) throw new Error(`emission ${emissionId} already exists on ${indexed}`);
   }
 
   async listEmissions(): Promise<EmissionInfo[]> {
@@ -176,23 +241,131 @@ export class RedisStore implements DealerStore {
 
   /**
    * Purchases go out in batches: those issued in one event-loop turn for one game and price
-   * share one script call (purchaseUnits.lua), each still its own atomic step.
+   * share one script call (purchaseUnits.lua, or dealUnits-5.lua per slot), each still its own
+   * atomic step.
    */
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
     const refused = checkPurchaseRequest(request);
     if (refused) return refused;
-    return new Promise((resolve, reject) => this.enqueue({ request, resolve, reject, missing: undefined }));
+    if (this.perSlot) return this.purchasePerSlot(request);
+    const dealt = await this.deal(request, undefined);
+    await this.replicated(this.keys.sequence(request.game, request.stake).current);
+    return this.answer(request, dealt, request.now);
   }
 
-  private enqueue(pending: PendingPurchase): void {
-    const sequence = `${pending.request.game}:${pending.request.stake}`;
+  /**
+   * The per-slot purchase (docs/dealer.md, "Purchases on Redis Cluster"): hold the stake on the
+   * player's slot, deal on the sequence's, then debit on the player's; a refusal of the
+   * sequence releases the hold. Every step is idempotent by request id, so a retry (or
+   * `recoverPurchases`) drives a purchase cut anywhere to the same end.
+   */
+  private async purchasePerSlot(request: PurchaseRequest): Promise<PurchaseResult> {
+    const { playerId, requestId, game, stake, now } = request;
+    const player = this.keys.player(playerId);
+    const window = Math.floor(now / this.windowMs);
+    const reserved = await reservePurchase(
+      this.run,
+      { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
+      { sequence: `${game}:${stake}`, requestId, stake, game, now, picks: request.picks ?? '', boughtTogether: request.boughtTogether ?? [] },
+    );
+    switch (reserved.kind) {
+      case 'sold':
+        return this.replay(request, reserved.unitId);
+      case 'insufficient_funds':
+        return (await this.sequenceRefusal(game, stake)) ?? insufficientFunds(reserved.available, stake);
+      case 'unfinished_unit':
+        return (await this.sequenceRefusal(game, stake)) ?? unfinishedUnit(game);
+      case 'held':
+        return this.completePurchase(request, { balanceBefore: reserved.balanceBefore, now, picks: request.picks ?? '' });
+      case 'pending':
+        return this.completePurchase(request, reserved);
+    }
+  }
+
+  /**
+   * Unknown game or sold out, read from the sequence: these refusals come before the wallet's
+   * (as in purchaseUnits.lua), though the per-slot protocol meets the wallet first.
+   */
+  private async sequenceRefusal(game: string, stake: Cents): Promise<PurchaseResult | undefined> {
+    const emissionId = await this.redis.get(this.keys.sequence(game, stake).current);
+    if (!emissionId) return unknownSequence(game, stake);
+    const state = await this.redis.hget(this.keys.emissionKey(game, stake, emissionId), 'state');
+    return state === 'closed' ? gameClosed(game, stake) : undefined;
+  }
+
+  /** The sequence's step and the player's last of a reserved purchase. */
+  private async completePurchase(request: PurchaseRequest, reservation: Reservation): Promise<PurchaseResult> {
+    const { playerId, requestId, game, stake } = request;
+    const player = this.keys.player(playerId);
+    const field = `${game}:${stake}|${requestId}`;
+    const dealt = await this.deal(request, reservation);
+    const { result } = dealt;
+    if (result.kind === 'refused') {
+      // Only a definite refusal releases the hold: an unknown outcome (an error) leaves it
+      // pending, for the retry or the recovery to deal.
+      await refundPurchase(this.run, player, { field, stake, game });
+      await this.replicated(player.wallet);
+      return this.answer(request, dealt, reservation.now);
+    }
+    const unitId = result.kind === 'replayed' ? result.unitId : unitIdOf(blockIdOf(dealt.emissionId, result.index), result.position);
+    // The sale must outlive its master before the wallet names it.
+    await this.replicated(this.keys.sequence(game, stake).current);
+    const window = Math.floor(reservation.now / this.windowMs);
+    await finishPurchase(this.run, { ...player, requests: player.requests(window) }, {
+      field,
+      unitId,
+      stake,
+      soldAt: reservation.now,
+      requestsTtlMs: this.requestsTtl(reservation.now),
+    });
+    await this.replicated(player.wallet);
+    return this.answer({ ...request, now: reservation.now, picks: reservation.picks }, dealt, reservation.now);
+  }
+
+  /** Time to live of the request ids of the window of `now`: to the end of the next window. */
+  private requestsTtl(now: number): number {
+    return (Math.floor(now / this.windowMs) + 2) * this.windowMs - now;
+  }
+
+  /**
+   * Waits until `waitReplicas` replicas of the server holding `key` have this connection's
+   * writes (WAIT on that server: a pipeline goes to the key's node); throws ReplicaAckError
+   * when fewer did in time.
+   */
+  private async replicated(key: string): Promise<void> {
+    if (this.waitReplicas === 0) return;
+    const replies = await this.redis.pipeline().exists(key).wait(this.waitReplicas, this.replicaTimeoutMs).exec();
+    const [err, acknowledged] = replies?.[1] ?? [new Error('WAIT got no reply'), 0];
+    if (err) throw err;
+    if (Number(acknowledged) < this.waitReplicas) throw new ReplicaAckError(this.waitReplicas, Number(acknowledged), this.replicaTimeoutMs);
+  }
+
+  /** A purchase through its batch; a block found not printed yet is printed and the purchase goes again. */
+  private async deal(request: PurchaseRequest, reservation: Reservation | undefined): Promise<Dealt> {
+    let missing: string | undefined;
+    for (;;) {
+      const dealt = await new Promise<Dealt>((resolve, reject) => this.enqueue({ request, reservation, resolve, reject }));
+      const { result } = dealt;
+      if (result.kind !== 'refused' || result.error.code !== 'dealer/next_block_not_printed') return dealt;
+      // Under load the block printed may sell out before the retry runs, so the next ask
+      // names a later block; the same block twice is an error.
+      const { emissionId, index } = result.error.detail;
+      const blockId = blockIdOf(emissionId!, index!);
+      if (blockId === missing) throw result.error;
+      missing = blockId;
+      await this.ensurePrinted(emissionId!, index!, request.now);
+    }
+  }
+
+  private enqueue(queued: QueuedPurchase): void {
+    const sequence = `${queued.request.game}:${queued.request.stake}`;
     let batch = this.batches.get(sequence);
     if (!batch) {
       batch = [];
       this.batches.set(sequence, batch);
       process.nextTick(() => this.sendBatch(sequence));
     }
-    batch.push(pending);
+    batch.push(queued);
     if (batch.length >= MAX_BATCH) this.sendBatch(sequence);
   }
 
@@ -202,54 +375,52 @@ export class RedisStore implements DealerStore {
     this.batches.delete(sequence);
     // A failed call (Redis unreachable, say) fails every purchase of the batch: each caller
     // may retry with the same request id.
-    this.purchaseBatch(batch).catch((err: unknown) => {
-      for (const pending of batch) pending.reject(err);
+    this.dealBatch(batch).catch((err: unknown) => {
+      for (const queued of batch) queued.reject(err);
     });
   }
 
-  private async purchaseBatch(batch: readonly PendingPurchase[]): Promise<void> {
+  private async dealBatch(batch: readonly QueuedPurchase[]): Promise<void> {
     const { game, stake, now } = batch[0]!.request;
     const sequence = this.keys.sequence(game, stake);
     const window = Math.floor(now / this.windowMs);
-    const purchases = batch.map(({ request }): BatchedPurchase => {
-      const player = this.keys.player(request.playerId);
-      return {
-        wallet: player.wallet,
-        journal: player.journal,
-        playerId: request.playerId,
-        requestId: request.requestId,
-        now: request.now,
-        picks: request.picks ?? '',
-        boughtTogether: request.boughtTogether ?? [],
-      };
-    });
-    await this.publishAhead(game, stake, batch[0]!.request.now);
-    const { emissionId, openedIndex, results } = await purchaseUnits(
-      this.run,
-      {
-        current: sequence.current,
-        base: sequence.base,
-        sequenceUnsettled: sequence.unsettled,
-        requests: sequence.requests(window),
-        previousRequests: sequence.requests(window - 1),
-      },
-      { stake, game, requestsTtlMs: (window + 2) * this.windowMs - now },
-      purchases,
-    );
-    if (openedIndex !== undefined) this.printAhead(emissionId, openedIndex + 1, batch[0]!.request.now);
-    this.noteSold(game, stake, emissionId, results, batch[0]!.request.now);
+    const keys = {
+      current: sequence.current,
+      base: sequence.base,
+      sequenceUnsettled: sequence.unsettled,
+      requests: sequence.requests(window),
+      previousRequests: sequence.requests(window - 1),
+    };
+    await this.publishAhead(game, stake, now);
+    const { emissionId, openedIndex, results } = this.perSlot
+      ? await dealUnits(this.run, keys, { stake, requestsTtlMs: this.requestsTtl(now) }, batch.map(({ request, reservation }) => ({
+          playerId: request.playerId,
+          requestId: request.requestId,
+          now: reservation!.now,
+          picks: reservation!.picks,
+          balanceBefore: reservation!.balanceBefore,
+        })))
+      : await purchaseUnits(this.run, keys, { stake, game, requestsTtlMs: this.requestsTtl(now) }, batch.map(({ request }): BatchedPurchase => {
+          const player = this.keys.player(request.playerId);
+          return {
+            wallet: player.wallet,
+            journal: player.journal,
+            playerId: request.playerId,
+            requestId: request.requestId,
+            now: request.now,
+            picks: request.picks ?? '',
+            boughtTogether: request.boughtTogether ?? [],
+          };
+        }));
+    if (openedIndex !== undefined) this.printAhead(emissionId, openedIndex + 1, now);
+    this.noteSold(game, stake, emissionId, results, now);
     const table = emissionId === '' ? undefined : (await this.meta(emissionId))?.table;
-    await Promise.all(batch.map((pending, i) => this.settlePending(pending, results[i]!, emissionId, table).catch(pending.reject)));
+    batch.forEach((queued, i) => queued.resolve({ result: results[i]!, emissionId, table }));
   }
 
-  /** Answers one purchase of a batch; one that met a block not printed yet goes again. */
-  private async settlePending(
-    pending: PendingPurchase,
-    result: PurchaseUnitResult,
-    emissionId: string,
-    table: PrizeTable | undefined,
-  ): Promise<void> {
-    const { request } = pending;
+  /** The answer to a purchase from what its batch said; `soldAt` is the sale's time. */
+  private async answer(request: PurchaseRequest, dealt: Dealt, soldAt: number): Promise<PurchaseResult> {
+    const { result, emissionId, table } = dealt;
     if (result.kind === 'sold') {
       if (!table) throw new Error(`emission ${emissionId} sold a unit but has no table`);
       const sale = buildSale(table, blockIdOf(emissionId, result.index), result.position, {
@@ -257,39 +428,33 @@ export class RedisStore implements DealerStore {
         requestId: request.requestId,
         tierId: result.tierId,
         prize: prizeOfTier(table, result.tierId),
-        soldAt: request.now,
+        soldAt,
         balanceBefore: result.balanceBefore,
         balanceAfter: result.balanceBefore - request.stake,
         picks: request.picks ?? '',
       });
-      return pending.resolve({ ok: true, sale, replayed: false });
+      return { ok: true, sale, replayed: false };
     }
-    if (result.kind === 'replayed') {
-      const sale = await this.getSale(result.unitId);
-      if (!sale) throw new Error(`request ${request.requestId} names unit ${result.unitId}, which has no sale`);
-      return pending.resolve({ ok: true, sale, replayed: true });
-    }
+    if (result.kind === 'replayed') return this.replay(request, result.unitId);
     const { error } = result;
     switch (error.code) {
       case 'purchase/unknown_game':
-        return pending.resolve(unknownSequence(request.game, request.stake));
+        return unknownSequence(request.game, request.stake);
       case 'purchase/game_closed':
-        return pending.resolve(gameClosed(request.game, request.stake));
+        return gameClosed(request.game, request.stake);
       case 'purchase/insufficient_funds':
-        return pending.resolve(insufficientFunds(error.detail.balance!, request.stake));
+        return insufficientFunds(error.detail.balance!, request.stake);
       case 'purchase/unfinished_unit':
-        return pending.resolve(unfinishedUnit(request.game));
-      case 'dealer/next_block_not_printed': {
-        // Print it and go again. Under load the block printed may sell out before the retry
-        // runs, so the next ask names a later block; the same block twice is an error.
-        const blockId = blockIdOf(error.detail.emissionId!, error.detail.index!);
-        if (blockId === pending.missing) throw error;
-        await this.ensurePrinted(error.detail.emissionId!, error.detail.index!, request.now);
-        return this.enqueue({ ...pending, missing: blockId });
-      }
+        return unfinishedUnit(request.game);
       default:
         throw error;
     }
+  }
+
+  private async replay(request: PurchaseRequest, unitId: string): Promise<PurchaseResult> {
+    const sale = await this.getSale(unitId);
+    if (!sale) throw new Error(`request ${request.requestId} names unit ${unitId}, which has no sale`);
+    return { ok: true, sale, replayed: true };
   }
 
   async settle(unitId: string, now: number): Promise<SettleResult> {
@@ -302,18 +467,37 @@ export class RedisStore implements DealerStore {
     if (found.archived) return { ok: true, credited: false, prize: sale.prize, balance: await this.balance(sale.playerId) };
     const block = this.keys.blockKeys(meta.game, meta.stake, ref.blockId);
     const player = this.keys.player(sale.playerId);
+    const sequenceUnsettled = this.keys.sequence(meta.game, meta.stake).unsettled;
     try {
+      if (this.perSlot) {
+        // The sequence's step, then the buyer's, whatever the first said: a settlement cut
+        // between them is finished by its retry (creditPrize-4.lua credits once).
+        const { prize } = await settleSale(this.run, { sales: block.sales, settled: block.settled, sequenceUnsettled }, {
+          position: ref.position,
+          unitId,
+          playerId: sale.playerId,
+          now,
+        });
+        await this.replicated(block.sales);
+        const credit = await creditPrize(this.run, { ...player, requests: player.requests(Math.floor(sale.soldAt / this.windowMs)) }, {
+          field: `${meta.game}:${meta.stake}|${sale.requestId}`,
+          unitId,
+          stake: meta.stake,
+          soldAt: sale.soldAt,
+          requestsTtlMs: this.requestsTtl(sale.soldAt),
+          prize,
+          now,
+          game: meta.game,
+        });
+        await this.replicated(player.wallet);
+        return { ok: true, credited: credit.credited, prize, balance: credit.balance };
+      }
       const result = await settleUnit(
         this.run,
-        {
-          sales: block.sales,
-          settled: block.settled,
-          sequenceUnsettled: this.keys.sequence(meta.game, meta.stake).unsettled,
-          wallet: player.wallet,
-          journal: player.journal,
-        },
+        { sales: block.sales, settled: block.settled, sequenceUnsettled, wallet: player.wallet, journal: player.journal },
         { position: ref.position, unitId, playerId: sale.playerId, now, game: meta.game },
       );
+      await this.replicated(block.sales);
       return { ok: true, ...result };
     } catch (err) {
       if (err instanceof DealerScriptError && err.code === 'settle/unknown_unit') return unknown;
@@ -440,12 +624,17 @@ export class RedisStore implements DealerStore {
   async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
     assertDeposit(playerId, amount, ref, now);
     const keys = this.keys.player(playerId);
-    return deposit(this.run, keys, { amount, ref, now });
+    const balance = await deposit(this.run, keys, { amount, ref, now });
+    await this.replicated(keys.wallet);
+    return balance;
   }
 
   async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
     assertDeposit(playerId, amount, ref, now);
-    return withdraw(this.run, this.keys.player(playerId), { amount, ref, now });
+    const keys = this.keys.player(playerId);
+    const result = await withdraw(this.run, keys, { amount, ref, now });
+    await this.replicated(keys.wallet);
+    return result;
   }
 
   async balance(playerId: PlayerId): Promise<Cents> {

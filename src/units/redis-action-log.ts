@@ -1,13 +1,12 @@
-import type { Redis } from 'ioredis';
 import { DealerKeys } from '../dealer/keys';
-import { defineScripts, type RunScript } from '../dealer/scripts/commands';
+import { defineScripts, type RedisClient, type RunScript } from '../dealer/scripts/commands';
 import { scriptError } from '../dealer/scripts/errors';
 import { int, replyList } from '../dealer/scripts/reply';
 import { parseUnitId } from '../dealer/identifiers';
 import { archivedActions, type ActionLog, type LoggedAction } from './action-log';
 
 type ActionScriptName = 'appendAction';
-/** Keys per DEL when dropping archived logs. */
+/** Logs dropped at once when archiving (one DEL each: each log has its own slot on a cluster). */
 const DELETE_BATCH = 1_000;
 
 /**
@@ -19,7 +18,7 @@ export class RedisActionLog implements ActionLog {
   private readonly run: RunScript<ActionScriptName>;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix: string,
   ) {
     this.keys = new DealerKeys(prefix);
@@ -45,7 +44,9 @@ export class RedisActionLog implements ActionLog {
 
   async archive(blockId: string, path: string, unitIds: readonly string[]): Promise<void> {
     await this.redis.hset(this.keys.archives, blockId, path);
-    for (let i = 0; i < unitIds.length; i += DELETE_BATCH) await this.redis.del(...unitIds.slice(i, i + DELETE_BATCH).map((id) => this.keys.actions(id)));
+    for (let i = 0; i < unitIds.length; i += DELETE_BATCH) {
+      await Promise.all(unitIds.slice(i, i + DELETE_BATCH).map((id) => this.redis.del(this.keys.actions(id))));
+    }
   }
 
   async close(): Promise<void> {}

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeBlockArchive } from '../../src/dealer/archive';
 import { Redis } from 'ioredis';
-import { RedisStore } from '../../src/dealer/redis-store';
+import { RedisStore, type RedisStoreOptions } from '../../src/dealer/redis-store';
 import { RedisServer } from '../../tools/redis-server';
 import { storeConformance, type StoreOptions } from './store-conformance';
 import { TEN_UNIT_TABLE } from './support/test-tables';
@@ -21,7 +21,7 @@ after(async () => {
 let prefixes = 0;
 
 /** `handles` stores on one fresh prefix, each with its own auto-pipelined connection. */
-async function openStores(handles: number, options: StoreOptions = {}, prefix = `t${++prefixes}`) {
+async function openStores(handles: number, options: StoreOptions & Pick<RedisStoreOptions, 'protocol'> = {}, prefix = `t${++prefixes}`) {
   const clients = Array.from({ length: handles }, () => new Redis(server.url, { enableAutoPipelining: true }));
   const stores = clients.map((client) => new RedisStore(client, { prefix, ...options }));
   return {
@@ -35,6 +35,7 @@ async function openStores(handles: number, options: StoreOptions = {}, prefix = 
 }
 
 storeConformance('redis', openStores);
+storeConformance('redis, per-slot protocol', (handles, options) => openStores(handles, { ...options, protocol: 'per-slot' }));
 
 describe('dealer store (redis) specifics', () => {
   const T0 = 1_700_000_000_000;

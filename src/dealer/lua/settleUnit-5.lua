@@ -26,15 +26,11 @@
 --- @include "includes/int"
 --- @include "includes/journalLine"
 --- @include "includes/saleRecord"
+--- @include "includes/markSettled"
 
-local sale = redis.call('HGET', KEYS[1], ARGV[1])
-if not sale then return {-5} end
-local player, prize = saleBuyerAndPrize(sale)
-if player ~= ARGV[3] then return {-5} end
-if redis.call('HSETNX', KEYS[2], ARGV[1], ARGV[4]) == 0 then
-  return {0, prize, tonumber(redis.call('HGET', KEYS[4], 'balance') or '0')}
-end
-redis.call('ZREM', KEYS[3], ARGV[2])
+local settledNow, prize = markSettled(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
+if settledNow == nil then return {-5} end
+if not settledNow then return {0, prize, tonumber(redis.call('HGET', KEYS[4], 'balance') or '0')} end
 if redis.call('HDEL', KEYS[4], 'u:' .. ARGV[2]) == 1 then
   local inPlay = 'n:' .. ARGV[5]
   if redis.call('HINCRBY', KEYS[4], inPlay, -1) <= 0 then redis.call('HDEL', KEYS[4], inPlay) end

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
 
 /**
  * The one loader of the project's Lua scripts (the dealer's in src/dealer/lua, the action log's
@@ -10,6 +10,9 @@ import type { Redis } from 'ioredis';
  * once (BullMQ's practice). Scripts are defined with ioredis `defineCommand`: calls go out as
  * EVALSHA, and ioredis falls back to EVAL when Redis has lost its script cache (a restart).
  */
+
+/** A Redis connection or a Redis Cluster client: every script touches the keys of one slot. */
+export type RedisClient = Redis | Cluster;
 
 export type ScriptArg = string | number | Buffer;
 export type RunScript<Name extends string = string> = (name: Name, keys: readonly string[], args: readonly ScriptArg[]) => Promise<unknown>;
@@ -64,7 +67,7 @@ export function readScripts(dir: URL): Map<string, ScriptFile> {
  * Defines the scripts of `dir` on `redis` as `<namespace>_<name>` and returns a caller that
  * checks key counts.
  */
-export function defineScripts<Name extends string>(redis: Redis, dir: URL, namespace: string): RunScript<Name> {
+export function defineScripts<Name extends string>(redis: RedisClient, dir: URL, namespace: string): RunScript<Name> {
   const scripts = readScripts(dir);
   for (const [name, script] of scripts) {
     redis.defineCommand(`${namespace}_${name}`, script.numberOfKeys === undefined ? { lua: script.lua } : script);
@@ -81,11 +84,26 @@ export function defineScripts<Name extends string>(redis: Redis, dir: URL, names
 }
 
 /** The dealer's scripts (src/dealer/lua). */
-export type DealerScriptName = 'openEmission' | 'storeBlock' | 'purchaseUnits' | 'settleUnit' | 'deposit' | 'withdraw' | 'archiveBlock' | 'publishPage';
+export type DealerScriptName =
+  | 'openEmission'
+  | 'storeBlock'
+  | 'purchaseUnits'
+  | 'settleUnit'
+  | 'deposit'
+  | 'withdraw'
+  | 'archiveBlock'
+  | 'publishPage'
+  // The cluster's purchase and settlement, one slot per step (docs/dealer.md).
+  | 'reservePurchase'
+  | 'dealUnits'
+  | 'finishPurchase'
+  | 'refundPurchase'
+  | 'settleSale'
+  | 'creditPrize';
 export type DealerRunScript = RunScript<DealerScriptName>;
 
 const DEALER_LUA = new URL('../lua/', import.meta.url);
 
-export function defineDealerScripts(redis: Redis): DealerRunScript {
+export function defineDealerScripts(redis: RedisClient): DealerRunScript {
   return defineScripts<DealerScriptName>(redis, DEALER_LUA, 'dealer');
 }

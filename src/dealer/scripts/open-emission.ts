@@ -3,7 +3,6 @@ import { scriptError } from './errors';
 import { int, replyList } from './reply';
 
 export interface OpenEmissionKeys {
-  readonly emissions: string;
   readonly current: string;
   readonly base: string;
 }
@@ -31,11 +30,11 @@ export function blockArgs(block: PrintedForRedis): (string | Buffer)[] {
   return [Buffer.from(block.units.buffer, block.units.byteOffset, block.units.length), block.commitment, Buffer.from(block.seed).toString('hex')];
 }
 
-/** openEmission-3.lua: throws `dealer/emission_exists` or `dealer/sequence_busy`. */
+/** openEmission-2.lua: throws `dealer/emission_exists` or `dealer/sequence_busy`. */
 export async function openEmission(run: DealerRunScript, keys: OpenEmissionKeys, args: OpenEmissionArgs): Promise<void> {
   const reply = replyList(
     'openEmission',
-    await run('openEmission', [keys.emissions, keys.current, keys.base], [
+    await run('openEmission', [keys.current, keys.base], [
       args.emissionId,
       args.sequence,
       args.tableJson,

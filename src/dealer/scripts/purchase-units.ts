@@ -54,20 +54,24 @@ export interface PurchaseUnitsResult {
   readonly results: readonly PurchaseUnitResult[];
 }
 
-function unitResult(reply: unknown): PurchaseUnitResult {
-  const list = replyList('purchaseUnits', reply);
+/**
+ * One purchase's result in a reply of `script` (purchaseUnits or dealUnits, which gives no
+ * balance: `balanceBefore` then).
+ */
+export function unitResult(script: string, reply: unknown, balanceBefore?: number): PurchaseUnitResult {
+  const list = replyList(script, reply);
   const code = int(list[0]);
   switch (code) {
     case 1:
-      return { kind: 'sold', index: int(list[1]), position: int(list[2]), tierId: int(list[3]), balanceBefore: int(list[4]) };
+      return { kind: 'sold', index: int(list[1]), position: int(list[2]), tierId: int(list[3]), balanceBefore: balanceBefore ?? int(list[4]) };
     case 2:
       return { kind: 'replayed', unitId: String(list[1]) };
     case -3:
-      return { kind: 'refused', error: scriptError('purchaseUnits', code, { balance: int(list[1]) }) };
+      return { kind: 'refused', error: scriptError(script, code, { balance: int(list[1]) }) };
     case -4:
-      return { kind: 'refused', error: scriptError('purchaseUnits', code, { emissionId: String(list[1]), index: int(list[2]) }) };
+      return { kind: 'refused', error: scriptError(script, code, { emissionId: String(list[1]), index: int(list[2]) }) };
     default:
-      return { kind: 'refused', error: scriptError('purchaseUnits', code) };
+      return { kind: 'refused', error: scriptError(script, code) };
   }
 }
 
@@ -87,5 +91,5 @@ export async function purchaseUnits(
   const reply = await run('purchaseUnits', keyList, args);
   if (!Array.isArray(reply) || reply.length !== purchases.length + 2) throw scriptError('purchaseUnits', Number.NaN);
   const opened = int(reply[1]);
-  return { emissionId: String(reply[0]), openedIndex: opened >= 0 ? opened : undefined, results: reply.slice(2).map(unitResult) };
+  return { emissionId: String(reply[0]), openedIndex: opened >= 0 ? opened : undefined, results: reply.slice(2).map((r: unknown) => unitResult('purchaseUnits', r)) };
 }

@@ -1,11 +1,11 @@
 --[[
   Opens an emission: records it, stores its first block (open) and the next one (printed), and
-  makes it the current emission of its block sequence (one game at one price).
+  makes it the current emission of its block sequence (one game at one price). The caller
+  then adds it to the emissions' index (another slot on a cluster: an HSETNX after this).
 
   Input:
-    KEYS[1] emissions index (hash: emissionId -> '<game>:<stake>')
-    KEYS[2] the sequence's current-emission pointer (string)
-    KEYS[3] the sequence's key base; emission and block keys are built from it (same slot)
+    KEYS[1] the sequence's current-emission pointer (string)
+    KEYS[2] the sequence's key base; emission and block keys are built from it (same slot)
 
     ARGV[1]  emissionId
     ARGV[2]  '<game>:<stake>'
@@ -21,16 +21,16 @@
 
   Output:
      1 opened
-    -6 an emission with this id exists already
+    -6 an emission with this id exists already on this sequence
     -7 the sequence's current emission is still selling
 ]]
 local emissionId = ARGV[1]
-if redis.call('HEXISTS', KEYS[1], emissionId) == 1 then return -6 end
-local current = redis.call('GET', KEYS[2])
-if current and redis.call('HGET', KEYS[3] .. 'emission:' .. current, 'state') ~= 'closed' then return -7 end
+local emission = KEYS[2] .. 'emission:' .. emissionId
+if redis.call('EXISTS', emission) == 1 then return -6 end
+local current = redis.call('GET', KEYS[1])
+if current and redis.call('HGET', KEYS[2] .. 'emission:' .. current, 'state') ~= 'closed' then return -7 end
 
 local now = ARGV[7]
-local emission = KEYS[3] .. 'emission:' .. emissionId
 local fields = {'sequence', ARGV[2], 'table', ARGV[3], 'blockSize', ARGV[4], 'blockCount', ARGV[5],
   'createdAt', now, 'state', 'open', 'index', '0', 'cursor', '0'}
 local tiers = 0
@@ -44,7 +44,7 @@ fields[#fields + 1] = tiers
 redis.call('HSET', emission, unpack(fields))
 
 local function store(index, units, commitment, seed, state)
-  local block = KEYS[3] .. 'block:' .. emissionId .. '.' .. index
+  local block = KEYS[2] .. 'block:' .. emissionId .. '.' .. index
   redis.call('SET', block .. ':units', units)
   local info = {'state', state, 'size', ARGV[4], 'commitment', commitment, 'seed', seed,
     'printedAt', now}
@@ -61,6 +61,5 @@ end
 
 store(0, ARGV[8], ARGV[9], ARGV[10], 'open')
 if tonumber(ARGV[5]) > 1 then store(1, ARGV[11], ARGV[12], ARGV[13], 'printed') end
-redis.call('HSET', KEYS[1], emissionId, ARGV[2])
-redis.call('SET', KEYS[2], emissionId)
+redis.call('SET', KEYS[1], emissionId)
 return 1

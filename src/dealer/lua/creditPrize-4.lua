@@ -1,0 +1,44 @@
+--[[
+  The buyer's step of settling a unit on Redis Cluster, after settleSale-3.lua: takes the unit
+  out of play and credits its prize, once (the unit's u:<unitId> field in the wallet is the
+  token: whoever removes it credits). A purchase whose own last step was lost (a crash between
+  the sequence's step and the player's) is finished first (includes/finishPending), so the
+  stake is debited before the prize is credited, each once.
+
+  Input:
+    KEYS[1] the buyer's wallet (hash, as in reservePurchase-4.lua)
+    KEYS[2] the buyer's pending purchases (hash)
+    KEYS[3] the buyer's journal (list)
+    KEYS[4] the buyer's request ids of the purchase's window (hash)
+
+    ARGV[1] '<game>:<stake>|<requestId>' of the purchase
+    ARGV[2] unitId
+    ARGV[3] stake (cents)
+    ARGV[4] time of the purchase (ms since the epoch)
+    ARGV[5] time to live of KEYS[4] in ms
+    ARGV[6] prize (cents)
+    ARGV[7] now (ms since the epoch)
+    ARGV[8] the unit's game
+
+  Journal line (includes/journalLine): prize|<prize>|<balance after>|<now>|<unitId>
+
+  Output:
+    {1, balance}  taken out of play now (credited when prize > 0)
+    {0, balance}  done before: nothing changed
+]]
+--- @include "includes/int"
+--- @include "includes/journalLine"
+--- @include "includes/finishPending"
+
+finishPending(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5])
+local balance = tonumber(redis.call('HGET', KEYS[1], 'balance') or '0')
+if redis.call('HDEL', KEYS[1], 'u:' .. ARGV[2]) == 0 then return {0, balance} end
+local inPlay = 'n:' .. ARGV[8]
+if redis.call('HINCRBY', KEYS[1], inPlay, -1) <= 0 then redis.call('HDEL', KEYS[1], inPlay) end
+local prize = tonumber(ARGV[6])
+if prize > 0 then
+  balance = balance + prize
+  redis.call('HSET', KEYS[1], 'balance', int(balance))
+  redis.call('RPUSH', KEYS[3], journalLine('prize', int(prize), int(balance), ARGV[7], ARGV[2]))
+end
+return {1, balance}
