@@ -107,7 +107,9 @@ export class RedisCluster {
         const replication = await redis.info('replication');
         if (/role:master/.test(replication)) {
           masters++;
+          // WAIT without writes of its own counts the replicas that acknowledged their stream.
           if (withReplicas && !/connected_slaves:[1-9]/.test(replication)) return `master ${server.port} has no replica yet`;
+          if (withReplicas && (await redis.wait(1, 200)) < 1) return `master ${server.port}: no replica acknowledges yet`;
         } else if (!/master_link_status:up/.test(replication)) {
           return `replica ${server.port} not in sync yet`;
         }
@@ -125,15 +127,27 @@ export class RedisCluster {
     const any = new Redis(this.servers.find((s) => s.running)!.port, '127.0.0.1');
     try {
       const slot = Number(await any.cluster('KEYSLOT', key));
-      const shards = (await any.cluster('SLOTS')) as [number, number, [string, number, ...unknown[]], ...unknown[]][];
-      const shard = shards.find(([from, to]) => slot >= from && slot <= to);
-      const port = shard?.[2][1];
+      const shard = (await any.cluster('SLOTS')).find(([from, to]) => slot >= from && slot <= to);
+      const port = shard?.[2]?.[1];
       const server = this.servers.find((s) => s.port === port);
       if (!server) throw new Error(`no node serves slot ${slot}`);
       return server;
     } finally {
       any.disconnect();
     }
+  }
+
+  /** The running replica of `master` now. */
+  async replicaOf(master: RedisServer): Promise<RedisServer> {
+    for (const server of this.servers.filter((s) => s.running && s !== master)) {
+      const redis = new Redis(server.port, '127.0.0.1');
+      try {
+        if (new RegExp(`master_port:${master.port}\\b`).test(await redis.info('replication'))) return server;
+      } finally {
+        redis.disconnect();
+      }
+    }
+    throw new Error(`no replica of ${master.port} runs`);
   }
 
   /** Kills every node and removes their directories. */
