@@ -93,7 +93,9 @@ function launch(index: number, port: number, publicAddress: string, options: Clu
 
 /** Starts the processes: the first alone (it opens the emissions), then the rest together. */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
-  if (!options.env['REDIS_URL']) throw new Error('a cluster needs REDIS_URL: the processes share nothing else');
+  if (!options.env['REDIS_URL'] && !options.env['REDIS_CLUSTER_NODES']) {
+    throw new Error('a cluster needs REDIS_URL or REDIS_CLUSTER_NODES: the processes share nothing else');
+  }
   const host = options.publicHost ?? '127.0.0.1';
   const processes: ClusterProcess[] = [];
   const stop = async () => {

@@ -6,8 +6,20 @@
 export interface Config {
   readonly port: number;
   readonly host: string;
-  /** Unset: the embedded default, everything in memory, nothing kept. */
+  /** Unset (and no cluster nodes): the embedded default, everything in memory, nothing kept. */
   readonly redisUrl: string | undefined;
+  /**
+   * A Redis Cluster's seed nodes (REDIS_CLUSTER_NODES=host:port,…), instead of REDIS_URL:
+   * purchases and settlements then go one slot per step (docs/dealer.md).
+   */
+  readonly redisClusterNodes: readonly { readonly host: string; readonly port: number }[] | undefined;
+  /**
+   * Replicas that must acknowledge a purchase's writes before it is answered (WAIT); default 1
+   * on a cluster, 0 on one Redis (docs/scaling.md).
+   */
+  readonly redisWaitReplicas: number;
+  /** How long that WAIT may take before the purchase is refused, retryable. */
+  readonly redisWaitTimeoutMs: number;
   readonly redisPrefix: string;
   /** A Redis command not answered within this long fails (the client is refused, retryable). */
   readonly redisCommandTimeoutMs: number;
@@ -121,12 +133,36 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
+/** `host:port,host:port,…` of REDIS_CLUSTER_NODES. */
+function clusterNodes(env: Env): { host: string; port: number }[] | undefined {
+  const raw = text(env, 'REDIS_CLUSTER_NODES');
+  if (raw === undefined) return undefined;
+  return raw.split(',').map((entry) => {
+    const m = /^([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(entry.trim());
+    const port = Number(m?.[2]);
+    if (!m || port < 1 || port > 65535) {
+      throw new Error(`REDIS_CLUSTER_NODES must list host:port entries separated by commas; ${JSON.stringify(entry)} is not one`);
+    }
+    return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
+  });
+}
+
+/** Whether the server keeps its state in Redis (one server or a cluster): shared and kept. */
+export function usesRedis(config: Pick<Config, 'redisUrl' | 'redisClusterNodes'>): boolean {
+  return config.redisUrl !== undefined || config.redisClusterNodes !== undefined;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const redisUrl = text(env, 'REDIS_URL');
+  const redisClusterNodes = clusterNodes(env);
+  const shared = redisUrl !== undefined || redisClusterNodes !== undefined;
   const config: Config = {
     port: int(env, 'PORT', 2567, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
     redisUrl,
+    redisClusterNodes,
+    redisWaitReplicas: int(env, 'REDIS_WAIT_REPLICAS', redisClusterNodes ? 1 : 0, 0, 16),
+    redisWaitTimeoutMs: int(env, 'REDIS_WAIT_TIMEOUT_MS', 1000, 10, 60_000),
     redisPrefix: text(env, 'REDIS_PREFIX') ?? 'lottery',
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 5000, 100, 60_000),
     publicAddress: text(env, 'PUBLIC_ADDRESS'),
@@ -138,7 +174,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtIssuer: text(env, 'JWT_ISSUER'),
     jwtAudience: text(env, 'JWT_AUDIENCE'),
     // On by default only where nothing else can sign tokens: embedded, without operator keys.
-    devLogin: bool(env, 'DEV_LOGIN', redisUrl === undefined && !text(env, 'JWT_PUBLIC_KEY') && !text(env, 'JWT_JWKS_URL')),
+    devLogin: bool(env, 'DEV_LOGIN', !shared && !text(env, 'JWT_PUBLIC_KEY') && !text(env, 'JWT_JWKS_URL')),
     demoBalance: int(env, 'DEMO_BALANCE_CENTS', 10_000, 0, 100_000_000),
     devLoginPerMinute: int(env, 'DEV_LOGIN_PER_MINUTE', 10, 1, 100_000),
     abandonAfterMs: int(env, 'ABANDON_AFTER_SECONDS', 900, 1, 30 * 86_400) * 1000,
@@ -181,8 +217,11 @@ export function loadConfig(env: Env = process.env): Config {
   if (config.jwtSecret && config.jwtSecret.length < 32) {
     throw new Error('JWT_SECRET must be at least 32 characters');
   }
-  if (config.redisUrl && keySources.length === 0) {
-    throw new Error('with REDIS_URL, set JWT_SECRET, JWT_PUBLIC_KEY or JWT_JWKS_URL: tokens must outlive a restart');
+  if (shared && keySources.length === 0) {
+    throw new Error('with REDIS_URL or REDIS_CLUSTER_NODES, set JWT_SECRET, JWT_PUBLIC_KEY or JWT_JWKS_URL: tokens must outlive a restart');
+  }
+  if (redisUrl !== undefined && redisClusterNodes !== undefined) {
+    throw new Error('set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
   }
   return config;
 }

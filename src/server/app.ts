@@ -3,11 +3,12 @@ import { LocalPresence, Server, type Presence } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
-import { Redis } from 'ioredis';
+import { Cluster, Redis } from 'ioredis';
 import { TokenVerifier } from '../auth/tokens';
-import type { Config } from '../config';
+import { usesRedis, type Config } from '../config';
 import { MemoryStore } from '../dealer/memory-store';
-import { RedisStore } from '../dealer/redis-store';
+import { RedisStore, type RedisStoreOptions } from '../dealer/redis-store';
+import type { RedisClient } from '../dealer/scripts/commands';
 import type { DealerStore } from '../dealer/types';
 import { WinFeed } from '../feed/win-feed';
 import { gameCatalog } from '../games/catalog';
@@ -53,14 +54,23 @@ async function openMissingEmissions(dealer: DealerStore, blockCount: number, now
  * purpose: a command not answered within REDIS_COMMAND_TIMEOUT_MS fails (the client gets
  * `server/unavailable`, never a hang); a command caught by a dropped connection is retried once
  * after reconnecting, then fails; reconnection goes on forever, every 100 ms to 1 s, so play
- * resumes by itself when Redis is back.
+ * resumes by itself when Redis is back. On a cluster (REDIS_CLUSTER_NODES) the same per node,
+ * and the slot map is read again every second, so that a replica promoted by a failover is
+ * found without waiting for a command to fail there.
  */
-function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: string): Redis {
-  const redis = new Redis(config.redisUrl!, {
+function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: string): RedisClient {
+  const perNode = {
     commandTimeout: config.redisCommandTimeoutMs,
     maxRetriesPerRequest: 1,
-    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
-  });
+    retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
+  };
+  const redis: RedisClient = config.redisClusterNodes
+    ? new Cluster(config.redisClusterNodes.map((node) => ({ ...node })), {
+        redisOptions: perNode,
+        slotsRefreshInterval: 1000,
+        clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+      })
+    : new Redis(config.redisUrl!, perNode);
   metrics.watchRedis(redis);
   // An outage is reported once when it starts and once when it ends, not at every retry.
   let down = false;
@@ -73,6 +83,16 @@ function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: st
     down = false;
   });
   return redis;
+}
+
+/** The dealer's options from the configuration: per slot on a cluster, WAIT as configured. */
+function storeOptions(config: Config): RedisStoreOptions {
+  return {
+    prefix: config.redisPrefix,
+    protocol: config.redisClusterNodes ? 'per-slot' : 'one-script',
+    waitReplicas: config.redisWaitReplicas,
+    replicaTimeoutMs: config.redisWaitTimeoutMs,
+  };
 }
 
 /** What a test may give instead of what the configuration names. */
@@ -90,12 +110,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const metrics = new Metrics();
   let store: DealerStore;
   let actions: ActionLog;
-  let redis: Redis | undefined;
+  let redis: RedisClient | undefined;
   if (options.stores) {
     ({ dealer: store, actions } = options.stores);
-  } else if (config.redisUrl) {
+  } else if (usesRedis(config)) {
     redis = connectRedis(config, logger, metrics, 'stores');
-    store = new RedisStore(redis, { prefix: config.redisPrefix });
+    store = new RedisStore(redis, storeOptions(config));
     actions = new RedisActionLog(redis, config.redisPrefix);
   } else {
     const memoryLog = new MemoryActionLog();
@@ -107,8 +127,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (redis) {
     // Printing blocks at start is bulk work (megabytes per block, seconds of CPU): it goes
     // through a connection of its own, without the command timeout meant for play.
-    const setupRedis = new Redis(config.redisUrl!);
-    const setup = new RedisStore(setupRedis, { prefix: config.redisPrefix });
+    const setupRedis: RedisClient = config.redisClusterNodes ? new Cluster(config.redisClusterNodes.map((node) => ({ ...node }))) : new Redis(config.redisUrl!);
+    const setup = new RedisStore(setupRedis, storeOptions(config));
     try {
       await openMissingEmissions(setup, config.emissionBlocks, now());
     } finally {
@@ -120,13 +140,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const readiness = new ReadinessProbe(redis);
   // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub.
-  const presence: Presence = config.redisUrl ? new RedisPresence(connectRedis(config, logger, metrics, 'presence')) : new LocalPresence();
+  const presence: Presence = usesRedis(config) ? new RedisPresence(connectRedis(config, logger, metrics, 'presence')) : new LocalPresence();
   const feed = new WinFeed(presence, dealer, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,
     minPrize: config.feedMinPrize,
     pseudonymTtlSeconds: Math.ceil(config.abandonAfterMs / 1000) + 86_400,
-    sharedPresence: config.redisUrl !== undefined,
+    sharedPresence: usesRedis(config),
     log,
   }, now);
   const play = new PlayService(dealer, actions, now);
@@ -148,7 +168,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Colyseus shuts its presence down before the feed has published what the last rooms
     // showed: it gets a view whose shutdown waits for `stop()` below.
     presence: observed(Object.create(presence, { shutdown: { value: () => undefined, configurable: true } }) as Presence, reportOutage),
-    ...(config.redisUrl ? { driver: observed(new RedisDriver(connectRedis(config, logger, metrics, 'driver')), reportOutage) } : {}),
+    ...(usesRedis(config) ? { driver: observed(new RedisDriver(connectRedis(config, logger, metrics, 'driver')), reportOutage) } : {}),
     ...(config.publicAddress ? { publicAddress: config.publicAddress } : {}),
     gracefullyShutdown: false,
     greet: false,
@@ -200,8 +220,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }, config.sweepEveryMs);
   sweeping.unref();
 
-  log(config.redisUrl
-    ? `mode: Redis (${config.redisPrefix}) — dealing, wallets, history and rooms are shared and kept`
+  log(usesRedis(config)
+    ? `mode: Redis${config.redisClusterNodes ? ' Cluster' : ''} (${config.redisPrefix}) — dealing, wallets, history and rooms are shared and kept`
     : 'mode: embedded default — everything is in memory and NOTHING IS KEPT when this process stops');
   logger.info({ port, metricsPort: config.metricsPort }, `instant games server listening on ws://${config.host}:${port}`);
 

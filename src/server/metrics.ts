@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import { matchMaker } from '@colyseus/core';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../dealer/scripts/commands';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { TableMetadata } from '../rooms/watchers';
 
@@ -76,7 +76,7 @@ export class Metrics {
   }
 
   /** Counts the errors and reconnections of a Redis client (every failed attempt is an error). */
-  watchRedis(redis: Redis): void {
+  watchRedis(redis: RedisClient): void {
     redis.on('error', () => this.redisErrors.inc());
     redis.on('reconnecting', () => this.redisReconnects.inc());
   }

@@ -1,6 +1,6 @@
 import { matchMaker } from '@colyseus/core';
 import type { Application } from 'express';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '../dealer/scripts/commands';
 
 /**
  * Readiness, apart from liveness (`/health`): a process is ready when it accepts rooms, is not
@@ -15,7 +15,7 @@ const PING_TIMEOUT_MS = 1000;
 export class ReadinessProbe {
   private draining = false;
 
-  constructor(private readonly redis: Redis | undefined) {}
+  constructor(private readonly redis: RedisClient | undefined) {}
 
   /** From the first moment of a shutdown on, the process is not ready. */
   drain(): void {
@@ -50,7 +50,7 @@ export function mountReadiness(app: Application, probe: ReadinessProbe): void {
  * `maxmemory-policy` other than `noeviction` may evict wallets and sales; without AOF, a crash
  * loses acknowledged purchases. Read from INFO, which managed services keep (CONFIG they rename).
  */
-export async function redisWarnings(redis: Redis): Promise<string[]> {
+export async function redisWarnings(redis: RedisClient): Promise<string[]> {
   const info = await redis.info();
   const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim();
   const warnings: string[] = [];

@@ -14,6 +14,7 @@ import { mountSpectatorRoutes } from './spectator-routes';
 import { mountWebPage } from './web-page';
 import type { Services } from './services';
 import { asyncRoute } from './edge';
+import { usesRedis } from '../config';
 
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
 const HISTORY_QUERY = z.object({
@@ -61,7 +62,7 @@ export function mountRoutes(app: Application, services: Services): void {
   app.use(express.json({ limit: '4kb' }));
 
   app.get('/health', (_req, res) => {
-    res.json({ ok: true, mode: services.config.redisUrl ? 'redis' : 'embedded' });
+    res.json({ ok: true, mode: usesRedis(services.config) ? 'redis' : 'embedded' });
   });
 
   // Each dev login funds an account: a few per address and minute.

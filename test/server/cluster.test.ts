@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { Client, type Room } from '@colyseus/sdk';
-import { Redis } from 'ioredis';
+import { Redis, type Cluster as RedisClusterClient } from 'ioredis';
 import { RedisStore } from '../../src/dealer/redis-store';
 import type { Win } from '../../src/feed/win-feed';
 import { startCluster, type Cluster } from '../../scripts/start-cluster';
 import { decodedUnits, record, until, type Recorder } from '../support/game-server';
 import { RedisServer } from '../../tools/redis-server';
+import { RedisCluster } from '../../tools/redis-cluster';
 import { eventually, leaveQuietly, playLampUnit, reasonOf, sleep, winsReceived } from '../rooms/helpers';
 import { freePort } from '../../tools/redis-server';
 
@@ -22,149 +23,170 @@ const ENV = {
 
 interface Player { token: string; playerId: string; client: InstanceType<typeof Client> }
 
-describe('three server processes sharing one Redis', function () {
-  this.timeout(60_000);
-  let redis: RedisServer;
-  let cluster: Cluster;
-  let roomcaches: Redis;
-  const logs: string[] = [];
-  const rooms: Room[] = [];
+/** Where the processes keep their state: its environment, a client to look at it, and its end. */
+interface SharedRedis {
+  readonly env: Record<string, string>;
+  readonly client: Redis | RedisClusterClient;
+  stop(): Promise<void>;
+}
 
-  before(async function () {
+threeProcesses('one Redis', async () => {
+  const redis = await RedisServer.start();
+  const client = new Redis(redis.url);
+  return { env: { REDIS_URL: redis.url }, client, stop: async () => (client.disconnect(), redis.stop()) };
+});
+
+// The same on a Redis Cluster: the per-slot protocol, presence and driver on the cluster.
+threeProcesses('a Redis Cluster (3 masters, 3 replicas)', async () => {
+  const redis = await RedisCluster.start();
+  const client = redis.client();
+  return { env: { REDIS_CLUSTER_NODES: redis.nodes }, client, stop: async () => (client.disconnect(), redis.stop()) };
+});
+
+function threeProcesses(name: string, startRedis: () => Promise<SharedRedis>): void {
+  describe(`three server processes sharing ${name}`, function () {
     this.timeout(60_000);
-    redis = await RedisServer.start();
-    const ports = [await freePort(), await freePort(), await freePort()];
-    cluster = await startCluster({ ports, env: { ...ENV, REDIS_URL: redis.url }, onLine: (i, line) => logs.push(`[p${i}] ${line}`) });
-    roomcaches = new Redis(redis.url);
-  });
-  after(async function () {
-    this.timeout(30_000);
-    for (const room of rooms) await leaveQuietly(room);
-    await cluster?.stop();
-    roomcaches?.disconnect();
-    await redis?.stop();
-  });
-  afterEach(function () {
-    if (this.currentTest?.state === 'failed') console.log(logs.join('\n'));
-  });
+    let redis: SharedRedis;
+    let cluster: Cluster;
+    let roomcaches: Redis | RedisClusterClient;
+    const logs: string[] = [];
+    const rooms: Room[] = [];
 
-  const url = (i: number) => `http://127.0.0.1:${cluster.processes[i]!.port}`;
-  const client = (i: number) => new Client(url(i));
+    before(async function () {
+      this.timeout(90_000);
+      redis = await startRedis();
+      const ports = [await freePort(), await freePort(), await freePort()];
+      cluster = await startCluster({ ports, env: { ...ENV, ...redis.env }, onLine: (i, line) => logs.push(`[p${i}] ${line}`) });
+      roomcaches = redis.client;
+    });
+    after(async function () {
+      this.timeout(30_000);
+      for (const room of rooms) await leaveQuietly(room);
+      await cluster?.stop();
+      await redis?.stop();
+    });
+    afterEach(function () {
+      if (this.currentTest?.state === 'failed') console.log(logs.join('\n'));
+    });
 
-  /** Which process holds a room, from the matchmaker's listing in Redis (RedisDriver). */
-  async function hostOf(roomId: string): Promise<number> {
-    const cache = await roomcaches.hget('roomcaches', roomId);
-    assert.ok(cache, `room ${roomId} is listed`);
-    const { publicAddress } = JSON.parse(cache) as { publicAddress: string };
-    const index = cluster.processes.findIndex((p) => p.publicAddress === publicAddress);
-    assert.ok(index >= 0, `room ${roomId} is on a known process (${publicAddress})`);
-    return index;
-  }
+    const url = (i: number) => `http://127.0.0.1:${cluster.processes[i]!.port}`;
+    const client = (i: number) => new Client(url(i));
 
-  async function login(through: number, name: string): Promise<Player> {
-    const res = await fetch(`${url(through)}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
-    assert.equal(res.status, 200);
-    const body = (await res.json()) as { token: string; playerId: string };
-    const c = client(through);
-    c.auth.token = body.token;
-    return { ...body, client: c };
-  }
-
-  async function openLamp(player: Player): Promise<{ room: Room; rec: Recorder }> {
-    const room = await player.client.create('table', { game: 'mysteres-de-la-lampe' });
-    rooms.push(room);
-    const rec = record(room);
-    await rec.next('wallet');
-    return { room, rec };
-  }
-
-  it('sends wins played on every process to one feed spectator, and a late joiner anywhere gets them', async () => {
-    const spectator = await client(0).joinOrCreate('feed');
-    rooms.push(spectator);
-    const feed = record(spectator);
-    await feed.next('recent');
-    const feedHost = await hostOf(spectator.roomId);
-
-    // A table on each process: matchmaking creates a room on the process with the fewest rooms
-    // (counts shared through Redis, refreshed about once a second), so open tables, asking each
-    // process in turn and keeping them all, until every process holds one.
-    const tables = new Map<number, { player: Player; room: Room; name: string }>();
-    for (let attempt = 0; attempt < 30 && tables.size < 3; attempt++) {
-      const through = attempt % 3;
-      const name = `Player${attempt}`;
-      const player = await login(through, name);
-      const { room } = await openLamp(player);
-      const host = await hostOf(room.roomId);
-      if (!tables.has(host)) tables.set(host, { player, room, name });
-      else await sleep(300);
+    /** Which process holds a room, from the matchmaker's listing in Redis (RedisDriver). */
+    async function hostOf(roomId: string): Promise<number> {
+      const cache = await roomcaches.hget('roomcaches', roomId);
+      assert.ok(cache, `room ${roomId} is listed`);
+      const { publicAddress } = JSON.parse(cache) as { publicAddress: string };
+      const index = cluster.processes.findIndex((p) => p.publicAddress === publicAddress);
+      assert.ok(index >= 0, `room ${roomId} is on a known process (${publicAddress})`);
+      return index;
     }
-    assert.equal(tables.size, 3, 'a table on each of the three processes');
 
-    const expected: { name: string; amount: number; host: number }[] = [];
-    for (const [host, { room, name }] of tables) {
-      for (let i = 0; i < 40; i++) {
-        const { prize } = await playLampUnit(room);
-        if (prize > 0) {
-          expected.push({ name, amount: prize, host });
-          break;
+    async function login(through: number, name: string): Promise<Player> {
+      const res = await fetch(`${url(through)}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
+      assert.equal(res.status, 200);
+      const body = (await res.json()) as { token: string; playerId: string };
+      const c = client(through);
+      c.auth.token = body.token;
+      return { ...body, client: c };
+    }
+
+    async function openLamp(player: Player): Promise<{ room: Room; rec: Recorder }> {
+      const room = await player.client.create('table', { game: 'mysteres-de-la-lampe' });
+      rooms.push(room);
+      const rec = record(room);
+      await rec.next('wallet');
+      return { room, rec };
+    }
+
+    it('sends wins played on every process to one feed spectator, and a late joiner anywhere gets them', async () => {
+      const spectator = await client(0).joinOrCreate('feed');
+      rooms.push(spectator);
+      const feed = record(spectator);
+      await feed.next('recent');
+      const feedHost = await hostOf(spectator.roomId);
+
+      // A table on each process: matchmaking creates a room on the process with the fewest rooms
+      // (counts shared through Redis, refreshed about once a second), so open tables, asking each
+      // process in turn and keeping them all, until every process holds one.
+      const tables = new Map<number, { player: Player; room: Room; name: string }>();
+      for (let attempt = 0; attempt < 30 && tables.size < 3; attempt++) {
+        const through = attempt % 3;
+        const name = `Player${attempt}`;
+        const player = await login(through, name);
+        const { room } = await openLamp(player);
+        const host = await hostOf(room.roomId);
+        if (!tables.has(host)) tables.set(host, { player, room, name });
+        else await sleep(300);
+      }
+      assert.equal(tables.size, 3, 'a table on each of the three processes');
+
+      const expected: { name: string; amount: number; host: number }[] = [];
+      for (const [host, { room, name }] of tables) {
+        for (let i = 0; i < 40; i++) {
+          const { prize } = await playLampUnit(room);
+          if (prize > 0) {
+            expected.push({ name, amount: prize, host });
+            break;
+          }
         }
       }
-    }
-    assert.equal(expected.length, 3, 'a win on each process');
-    const wins = await eventually(
-      () => winsReceived(feed),
-      (list) => expected.every((e) => list.some((w) => w.pseudonym === e.name && w.amount === e.amount)),
-      'the three wins at the spectator',
-    );
-    assert.ok(expected.some((e) => e.host !== feedHost), 'wins came from processes other than the feed’s');
-    assert.deepEqual(new Set(wins.map((w) => w.pseudonym)), new Set(expected.map((e) => e.name)));
+      assert.equal(expected.length, 3, 'a win on each process');
+      const wins = await eventually(
+        () => winsReceived(feed),
+        (list) => expected.every((e) => list.some((w) => w.pseudonym === e.name && w.amount === e.amount)),
+        'the three wins at the spectator',
+      );
+      assert.ok(expected.some((e) => e.host !== feedHost), 'wins came from processes other than the feed’s');
+      assert.deepEqual(new Set(wins.map((w) => w.pseudonym)), new Set(expected.map((e) => e.name)));
 
-    // A late joiner asking another process lands in a feed room (wherever it is) with the recent wins.
-    const late = await client(2).joinOrCreate('feed');
-    rooms.push(late);
-    const recent = (await record(late).next('recent')) as { wins: Win[] };
-    assert.deepEqual(recent.wins.slice(-wins.length), wins);
+      // A late joiner asking another process lands in a feed room (wherever it is) with the recent wins.
+      const late = await client(2).joinOrCreate('feed');
+      rooms.push(late);
+      const recent = (await record(late).next('recent')) as { wins: Win[] };
+      assert.deepEqual(recent.wins.slice(-wins.length), wins);
 
-    // Dealing stayed exact: the lamp units bought through three processes are positions 0..n-1 of
-    // one block, each once; every wallet adds up.
-    const units: string[] = [];
-    for (const { player, room } of tables.values()) {
-      const { units: history } = (await room.request('history', { limit: 100 })) as { units: { unitId: string; stake: number; prize: number | null }[] };
-      units.push(...history.map((h) => h.unitId));
-      const spent = history.reduce((sum, h) => sum + h.stake, 0);
-      const won = history.reduce((sum, h) => sum + (h.prize ?? 0), 0);
-      assert.deepEqual(await room.request('wallet'), { balance: 5000 - spent + won, held: 0 }, `${player.playerId}'s wallet adds up`);
-    }
-    const positions = units.map((u) => Number(u.split(':').at(-1))).sort((a, b) => a - b);
-    assert.equal(new Set(units).size, units.length, 'no unit dealt twice');
-    assert.deepEqual(positions, positions.map((_, i) => i), 'the positions dealt are exactly 0..n-1');
+      // Dealing stayed exact: the lamp units bought through three processes are positions 0..n-1 of
+      // one block, each once; every wallet adds up.
+      const units: string[] = [];
+      for (const { player, room } of tables.values()) {
+        const { units: history } = (await room.request('history', { limit: 100 })) as { units: { unitId: string; stake: number; prize: number | null }[] };
+        units.push(...history.map((h) => h.unitId));
+        const spent = history.reduce((sum, h) => sum + h.stake, 0);
+        const won = history.reduce((sum, h) => sum + (h.prize ?? 0), 0);
+        assert.deepEqual(await room.request('wallet'), { balance: 5000 - spent + won, held: 0 }, `${player.playerId}'s wallet adds up`);
+      }
+      const positions = units.map((u) => Number(u.split(':').at(-1))).sort((a, b) => a - b);
+      assert.equal(new Set(units).size, units.length, 'no unit dealt twice');
+      assert.deepEqual(positions, positions.map((_, i) => i), 'the positions dealt are exactly 0..n-1');
+    });
+
+    it('lets a spectator asking one process watch a table that another process holds, step for step', async () => {
+      const player = await login(0, 'Host');
+      const { room } = await openLamp(player);
+      const host = await hostOf(room.roomId);
+      const other = (host + 1) % 3;
+      assert.deepEqual(await room.request('watchers', { open: true }), { roomId: room.roomId, open: true });
+      const listed = await eventually(
+        async () => (await (await fetch(`${url((host + 2) % 3)}/tables`)).json()) as { roomId: string; game: string; pseudonym: string; watchers: number }[],
+        (list) => list.some((t) => t.roomId === room.roomId),
+        'the table in /tables of a third process',
+      );
+      assert.deepEqual(listed.find((t) => t.roomId === room.roomId), { roomId: room.roomId, game: 'mysteres-de-la-lampe', pseudonym: 'Host', watchers: 0 });
+
+      const spectator = await client(other).joinById(room.roomId, { watch: true });
+      rooms.push(spectator);
+      const seen = record(spectator);
+      await until(spectator, () => (spectator.state as { game: string }).game === 'mysteres-de-la-lampe', 'the table state');
+      const { prize } = await playLampUnit(room);
+      await until(spectator, () => decodedUnits(spectator)[0]?.status === 'finished', 'the spectator to see the lamp open');
+      assert.deepEqual(decodedUnits(spectator), decodedUnits(room));
+      assert.equal(decodedUnits(spectator)[0]!.prize, prize);
+      assert.deepEqual(seen.messages, [], 'no private message reached the spectator');
+      await assert.rejects(spectator.request('act', { action: { type: 'auto' } }), (err: unknown) => /spectator\/read_only/.test(reasonOf(err)));
+    });
   });
-
-  it('lets a spectator asking one process watch a table that another process holds, step for step', async () => {
-    const player = await login(0, 'Host');
-    const { room } = await openLamp(player);
-    const host = await hostOf(room.roomId);
-    const other = (host + 1) % 3;
-    assert.deepEqual(await room.request('watchers', { open: true }), { roomId: room.roomId, open: true });
-    const listed = await eventually(
-      async () => (await (await fetch(`${url((host + 2) % 3)}/tables`)).json()) as { roomId: string; game: string; pseudonym: string; watchers: number }[],
-      (list) => list.some((t) => t.roomId === room.roomId),
-      'the table in /tables of a third process',
-    );
-    assert.deepEqual(listed.find((t) => t.roomId === room.roomId), { roomId: room.roomId, game: 'mysteres-de-la-lampe', pseudonym: 'Host', watchers: 0 });
-
-    const spectator = await client(other).joinById(room.roomId, { watch: true });
-    rooms.push(spectator);
-    const seen = record(spectator);
-    await until(spectator, () => (spectator.state as { game: string }).game === 'mysteres-de-la-lampe', 'the table state');
-    const { prize } = await playLampUnit(room);
-    await until(spectator, () => decodedUnits(spectator)[0]?.status === 'finished', 'the spectator to see the lamp open');
-    assert.deepEqual(decodedUnits(spectator), decodedUnits(room));
-    assert.equal(decodedUnits(spectator)[0]!.prize, prize);
-    assert.deepEqual(seen.messages, [], 'no private message reached the spectator');
-    await assert.rejects(spectator.request('act', { action: { type: 'auto' } }), (err: unknown) => /spectator\/read_only/.test(reasonOf(err)));
-  });
-});
+}
 
 describe('a seated player’s unit finished by a sweeper of another process', function () {
   this.timeout(90_000);
