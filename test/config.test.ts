@@ -16,6 +16,17 @@ describe('config', () => {
     assert.equal(config.devLogin, false);
   });
 
+  it('reads a Redis Cluster\'s nodes, waiting for one replica by default there', () => {
+    const config = loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001,[::1]:7002', JWT_SECRET: 'x'.repeat(32) });
+    assert.deepEqual(config.redisClusterNodes, [{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b', port: 7001 }, { host: '::1', port: 7002 }]);
+    assert.equal(config.redisWaitReplicas, 1);
+    assert.equal(config.devLogin, false);
+    assert.equal(loadConfig({ REDIS_URL: 'redis://h:1', JWT_SECRET: 'x'.repeat(32) }).redisWaitReplicas, 0);
+    assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h:1' }), /REDIS_CLUSTER_NODES, set JWT_SECRET/);
+    assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h', JWT_SECRET: 'x'.repeat(32) }), /REDIS_CLUSTER_NODES must list host:port/);
+    assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h:1', REDIS_URL: 'redis://h:1', JWT_SECRET: 'x'.repeat(32) }), /not both/);
+  });
+
   it('refuses bad values with a sentence naming the setting', () => {
     assert.throws(() => loadConfig({ PORT: 'eighty' }), /PORT must be a whole number/);
     assert.throws(() => loadConfig({ PORT: '70000' }), /PORT must be between/);
