@@ -7,12 +7,21 @@
  * Progress goes to stderr.
  *
  * Options: --purchases <n per round> --rounds <n> --in-flight <n> --connections <n> --players <n>
+ *
+ * `--compare <what>` alternates rounds of two dealer setups instead, in the same run, and prints
+ * their medians and ratio (docs/scaling.md):
+ * - `protocols`: on the one Redis above, the one-script purchase against the per-slot one;
+ * - `masters`: the per-slot purchase with WAIT for one replica on a local Redis Cluster of 1
+ *   master + 1 replica against one of 3 + 3 (no AOF on the nodes: the replica holds the copy);
+ * - `wait`: on a 3 + 3 cluster, the per-slot purchase without WAIT against with WAIT 1.
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { RedisStore } from '../src/dealer/redis-store';
+import { RedisStore, type RedisStoreOptions } from '../src/dealer/redis-store';
+import type { RedisClient } from '../src/dealer/scripts/commands';
 import { NOEL_TABLES } from '../src/games/noel-de-la-chance/prize-table';
+import { RedisCluster } from '../tools/redis-cluster';
 import { RedisServer } from '../tools/redis-server';
 
 const { values } = parseArgs({
@@ -22,8 +31,14 @@ const { values } = parseArgs({
     'in-flight': { type: 'string', default: '50' },
     connections: { type: 'string', default: '2' },
     players: { type: 'string', default: '1000' },
+    compare: { type: 'string' },
   },
 });
+const COMPARE = values.compare;
+if (COMPARE !== undefined && !['protocols', 'masters', 'wait'].includes(COMPARE)) {
+  console.error('--compare must be protocols, masters or wait');
+  process.exit(2);
+}
 const PURCHASES = positive('purchases');
 const ROUNDS = positive('rounds');
 const IN_FLIGHT = positive('in-flight');
@@ -39,7 +54,7 @@ local balance = redis.call('HINCRBY', KEYS[2], 'balance', -tonumber(ARGV[1]))
 redis.call('RPUSH', KEYS[3], 'stake|-' .. ARGV[1] .. '|' .. balance .. '|' .. ARGV[2] .. '|unit:' .. position)
 return position`;
 
-function positive(name: keyof typeof values): number {
+function positive(name: Exclude<keyof typeof values, 'compare'>): number {
   const n = Number(values[name]);
   if (!Number.isSafeInteger(n) || n < 1) {
     console.error(`--${name} must be a positive whole number`);
@@ -53,7 +68,7 @@ function progress(line: string): void {
 }
 
 /** Seconds of CPU the Redis server has used so far (user + system). */
-async function redisCpuSeconds(redis: Redis): Promise<number> {
+async function redisCpuSeconds(redis: RedisClient): Promise<number> {
   const info = await redis.info('cpu');
   const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
   return field('used_cpu_user') + field('used_cpu_sys');
@@ -119,18 +134,103 @@ async function redisBenchmarkRound(port: number, sha: string, round: number): Pr
   return rps;
 }
 
+/** A dealer setup of a comparison: its stores (one connection each), and its end. */
+interface Setup {
+  readonly name: string;
+  readonly stores: readonly RedisStore[];
+  stop(): Promise<void>;
+}
+
+/** Opens the bench's emission and funds the players through `store`. */
+async function prepare(store: RedisStore): Promise<void> {
+  const blockCount = Math.ceil((PURCHASES * ROUNDS) / TABLE.blockSize) + 1;
+  await store.openEmission({ emissionId: 'bench', table: TABLE, blockCount, now: Date.now() });
+  const funds = PURCHASES * ROUNDS * TABLE.stake;
+  await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.deposit(`p${p}`, funds, 'bench', Date.now())));
+}
+
+async function onOneRedis(server: RedisServer, name: string, options: RedisStoreOptions): Promise<Setup> {
+  const clients = Array.from({ length: CONNECTIONS }, () => new Redis(server.url, { enableAutoPipelining: true }));
+  const stores = clients.map((client) => new RedisStore(client, { prefix: name, ...options }));
+  await prepare(stores[0]!);
+  return { name, stores, stop: async () => clients.forEach((c) => c.disconnect()) };
+}
+
+async function onCluster(masters: number, name: string, options: RedisStoreOptions, shared?: RedisCluster): Promise<Setup> {
+  progress(`${name}: ${shared ? 'on the cluster started' : `starting a local cluster of ${masters} + ${masters}`}`);
+  const cluster = shared ?? (await RedisCluster.start({ masters }));
+  const clients = Array.from({ length: CONNECTIONS }, () => cluster.client({ enableAutoPipelining: true }));
+  const stores = clients.map((client) => new RedisStore(client, { prefix: name, protocol: 'per-slot', ...options }));
+  await prepare(stores[0]!);
+  return {
+    name,
+    stores,
+    stop: async () => {
+      clients.forEach((c) => c.disconnect());
+      if (!shared) await cluster.stop();
+    },
+  };
+}
+
+/** `--compare`: rounds of two setups alternate; medians, ratio (second / first), round by round. */
+async function compare(): Promise<void> {
+  const setups: Setup[] = [];
+  let server: RedisServer | undefined;
+  let cluster: RedisCluster | undefined;
+  try {
+    if (COMPARE === 'protocols') {
+      progress('starting redis-server (appendonly yes, appendfsync always)');
+      server = await RedisServer.start({ appendOnly: true });
+      setups.push(await onOneRedis(server, 'one-script', { protocol: 'one-script' }));
+      setups.push(await onOneRedis(server, 'per-slot', { protocol: 'per-slot' }));
+    } else if (COMPARE === 'masters') {
+      setups.push(await onCluster(1, 'masters-1', { waitReplicas: 1 }));
+      setups.push(await onCluster(3, 'masters-3', { waitReplicas: 1 }));
+    } else {
+      cluster = await RedisCluster.start({ masters: 3 });
+      setups.push(await onCluster(3, 'no-wait', { waitReplicas: 0 }, cluster));
+      setups.push(await onCluster(3, 'wait-1', { waitReplicas: 1 }, cluster));
+    }
+    const rounds: number[][] = setups.map(() => []);
+    for (let round = 1; round <= ROUNDS; round++) {
+      for (const [i, setup] of setups.entries()) {
+        rounds[i]!.push(await dealerRound(setup.stores, round));
+        progress(`${setup.name} round ${round}: ${Math.round(rounds[i]!.at(-1)!)} purchases/s`);
+      }
+    }
+    await Promise.all(setups.flatMap((s) => s.stores.map((store) => store.close())));
+    const medians = rounds.map((r) => Math.round(median(r)));
+    const ratio = Number((medians[1]! / medians[0]!).toFixed(3));
+    const pairRatios = rounds[0]!.map((first, i) => Number((rounds[1]![i]! / first).toFixed(3)));
+    for (const [i, setup] of setups.entries()) console.log(`${setup.name}: ${medians[i]} purchases/s (rounds ${rounds[i]!.map(Math.round).join(', ')})`);
+    console.log(`ratio ${setups[1]!.name} / ${setups[0]!.name}: ${ratio}; round by round: ${pairRatios.join(', ')}`);
+    console.log(JSON.stringify({
+      compare: COMPARE,
+      setups: setups.map((s, i) => ({ name: s.name, purchasesPerSecond: medians[i], rounds: rounds[i]!.map(Math.round) })),
+      ratio,
+      pairRatios,
+      purchasesPerRound: PURCHASES,
+      rounds: ROUNDS,
+      inFlight: IN_FLIGHT,
+      connections: CONNECTIONS,
+      players: PLAYERS,
+    }));
+  } finally {
+    for (const setup of setups) await setup.stop();
+    await cluster?.stop();
+    await server?.stop();
+  }
+}
+
 async function main(): Promise<void> {
+  if (COMPARE) return compare();
   progress(`starting redis-server (appendonly yes, appendfsync always)`);
   const server = await RedisServer.start({ appendOnly: true });
   const clients = Array.from({ length: CONNECTIONS }, () => new Redis(server.url, { enableAutoPipelining: true }));
   const redis = clients[0]!;
   try {
     const stores = clients.map((client) => new RedisStore(client, { prefix: 'bench' }));
-    const store = stores[0]!;
-    const blockCount = Math.ceil((PURCHASES * ROUNDS) / TABLE.blockSize) + 1;
-    await store.openEmission({ emissionId: 'bench', table: TABLE, blockCount, now: Date.now() });
-    const funds = PURCHASES * ROUNDS * TABLE.stake;
-    await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.deposit(`p${p}`, funds, 'bench', Date.now())));
+    await prepare(stores[0]!);
     const sha = String(await redis.script('LOAD', EQUIVALENT_LUA));
 
     const dealer: number[] = [];

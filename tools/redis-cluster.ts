@@ -61,13 +61,40 @@ export class RedisCluster {
     const servers = await Promise.all(ports.map((port) => RedisServer.start({ appendOnly: options.appendOnly ?? false, args, port })));
     const cluster = new RedisCluster(servers);
     try {
-      await run(REDIS_CLI, ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes']);
+      if (count >= 6) {
+        await run(REDIS_CLI, ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes']);
+      } else {
+        await cluster.assemble(); // redis-cli wants 3 masters at least
+      }
       await cluster.ready();
     } catch (err) {
       await cluster.stop();
       throw err;
     }
     return cluster;
+  }
+
+  /**
+   * What `redis-cli --cluster create --cluster-replicas 1` does, for fewer than 3 masters: the
+   * first half of the nodes share the slots, each node of the second half replicates one.
+   */
+  private async assemble(): Promise<void> {
+    const nodes = this.servers.map((s) => new Redis(s.port, '127.0.0.1'));
+    try {
+      const masters = nodes.length / 2;
+      const per = Math.ceil(16384 / masters);
+      for (let m = 0; m < masters; m++) await nodes[m]!.cluster('ADDSLOTSRANGE', m * per, Math.min(16383, (m + 1) * per - 1));
+      for (const node of nodes.slice(1)) await node.cluster('MEET', '127.0.0.1', this.servers[0]!.port);
+      for (let m = 0; m < masters; m++) {
+        const id = String(await nodes[m]!.cluster('MYID'));
+        const replica = nodes[masters + m]!;
+        // The replica must have heard of its master (MEET spreads by gossip) before it follows it.
+        while (!String(await replica.cluster('NODES')).includes(id)) await sleep(100);
+        await replica.cluster('REPLICATE', id);
+      }
+    } finally {
+      for (const node of nodes) node.disconnect();
+    }
   }
 
   /** `host:port,…` of every node: the form of REDIS_CLUSTER_NODES. */
