@@ -16,6 +16,8 @@ import type { Cents } from '../money';
  */
 
 const PREFIX = /^[A-Za-z0-9_.:-]{0,64}$/;
+/** Shards of the pending index (`pendingIndex`). */
+export const PENDING_SHARDS = 16;
 
 export interface BlockKeys {
   /** String: the printed block, one byte per unit (tier id). */
@@ -116,6 +118,22 @@ export class DealerKeys {
       pending: `${base}pending`,
       requests: (window) => `${base}requests:${window}`,
     };
+  }
+
+  /**
+   * Sorted set (per-slot protocol): playerId → the time of the player's latest purchase, for the
+   * players whose id falls in shard `shard` (0 … PENDING_SHARDS − 1): where the recovery looks
+   * for purchases left pending. Sharded so that no one slot takes every purchase's write.
+   */
+  pendingIndex(shard: number): string {
+    return `${this.prefix}{pending:${shard}}`;
+  }
+
+  /** The shard of `playerId` in the pending index (FNV-1a of its UTF-16 code units). */
+  pendingShard(playerId: string): number {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < playerId.length; i++) h = Math.imul(h ^ playerId.charCodeAt(i), 0x01000193);
+    return (h >>> 0) % PENDING_SHARDS;
   }
 
   /** List: a unit's action log (src/units), JSON entries in order; one hash tag per unit. */

@@ -23,7 +23,7 @@ import {
   type UnitRef,
 } from './identifiers';
 import { readArchivedTiers, readArchivedUnit } from './archive';
-import { DealerKeys } from './keys';
+import { DealerKeys, PENDING_SHARDS } from './keys';
 import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, proveUnit, rootOfPage, type PageTree, type UnitProof } from './merkle';
 import { printBlock, printNewBlock, UNSOLD, type PrintedBlock } from './printing';
 import { buildSale, decodeJournalLine, decodeSale } from './records';
@@ -32,6 +32,7 @@ import { defineDealerScripts, type DealerRunScript, type RedisClient } from './s
 import { creditPrize } from './scripts/credit-prize';
 import { dealUnits } from './scripts/deal-units';
 import { finishPurchase } from './scripts/finish-purchase';
+import { forgetPending } from './scripts/forget-pending';
 import { refundPurchase } from './scripts/refund-purchase';
 import { reservePurchase } from './scripts/reserve-purchase';
 import { settleSale } from './scripts/settle-sale';
@@ -107,6 +108,8 @@ interface EmissionMeta {
 const SCAN_BATCH = 10_000;
 /** Journal lines read at least per round trip when paging through a player's history. */
 const HISTORY_CHUNK = 64;
+/** Players per shard of the pending index read at once by the recovery. */
+const RECOVERY_BATCH = 1_000;
 /** Purchases per script call at most: bounds the script's run time and its reply. */
 const MAX_BATCH = 64;
 
@@ -263,6 +266,8 @@ export class RedisStore implements DealerStore {
     const { playerId, requestId, game, stake, now } = request;
     const player = this.keys.player(playerId);
     const window = Math.floor(now / this.windowMs);
+    // Before the reservation: whatever happens after, the recovery can find this player.
+    await this.redis.zadd(this.keys.pendingIndex(this.keys.pendingShard(playerId)), 'GT', now, playerId);
     const reserved = await reservePurchase(
       this.run,
       { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
@@ -280,6 +285,36 @@ export class RedisStore implements DealerStore {
       case 'pending':
         return this.completePurchase(request, reserved);
     }
+  }
+
+  /**
+   * Per-slot protocol: drives to their end the purchases reserved at or before `olderThan` and
+   * still pending (their process died between steps, and no retry came): each is dealt (or
+   * found dealt) and debited, or refunded if the sequence refuses it, exactly as its retry
+   * would. Returns how many it drove. The server runs it with its sweeper.
+   */
+  async recoverPurchases(olderThan: number): Promise<number> {
+    if (!this.perSlot) return 0;
+    let driven = 0;
+    for (let shard = 0; shard < PENDING_SHARDS; shard++) {
+      const index = this.keys.pendingIndex(shard);
+      const players = await this.redis.zrangebyscore(index, '-inf', olderThan, 'LIMIT', 0, RECOVERY_BATCH);
+      for (const playerId of players) {
+        const pending = await this.redis.hgetall(this.keys.player(playerId).pending);
+        let left = 0;
+        for (const [field, record] of Object.entries(pending)) {
+          const parsed = parsePending(playerId, field, record);
+          if (!parsed || parsed.reservation.now > olderThan) {
+            left++;
+            continue;
+          }
+          await this.completePurchase(parsed.request, parsed.reservation);
+          driven++;
+        }
+        if (left === 0) await forgetPending(this.run, index, { playerId, upTo: olderThan });
+      }
+    }
+    return driven;
   }
 
   /**
@@ -889,6 +924,16 @@ export class RedisStore implements DealerStore {
     const sales = await Promise.all(unitIds.map((id) => this.getSale(id)));
     return sales.filter((s): s is Sale => s !== undefined);
   }
+}
+
+/** A pending purchase as the recovery drives it, from its field and record (reservePurchase-4.lua). */
+function parsePending(playerId: string, field: string, record: string): { request: PurchaseRequest; reservation: Reservation } | undefined {
+  const f = /^([^:|]+):(\d+)\|(.+)$/.exec(field);
+  const r = /^(-?\d+)\|(\d+)\|(.*)$/s.exec(record);
+  if (!f || !r) return undefined;
+  const reservation: Reservation = { balanceBefore: Number(r[1]), now: Number(r[2]), picks: r[3]! };
+  const request: PurchaseRequest = { playerId, requestId: f[3]!, game: f[1] as GameId, stake: Number(f[2]), now: reservation.now, picks: reservation.picks };
+  return { request, reservation };
 }
 
 /** Unsettled units by sale time, then unit id (processes' clocks may give equal times). */

@@ -85,6 +85,13 @@ function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: st
   return redis;
 }
 
+/**
+ * A purchase still pending this long after its reservation is taken for abandoned (its process
+ * died between steps) and driven to its end by the recovery: far longer than a purchase's
+ * commands and WAITs can take.
+ */
+const PENDING_RECOVERY_AFTER_MS = 60_000;
+
 /** The dealer's options from the configuration: per slot on a cluster, WAIT as configured. */
 function storeOptions(config: Config): RedisStoreOptions {
   return {
@@ -111,11 +118,12 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let store: DealerStore;
   let actions: ActionLog;
   let redis: RedisClient | undefined;
+  let redisStore: RedisStore | undefined;
   if (options.stores) {
     ({ dealer: store, actions } = options.stores);
   } else if (usesRedis(config)) {
     redis = connectRedis(config, logger, metrics, 'stores');
-    store = new RedisStore(redis, storeOptions(config));
+    store = redisStore = new RedisStore(redis, storeOptions(config));
     actions = new RedisActionLog(redis, config.redisPrefix);
   } else {
     const memoryLog = new MemoryActionLog();
@@ -217,6 +225,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   await sweeper.settleStranded();
   const sweeping = setInterval(() => {
     sweeper.sweep().catch((err: unknown) => logger.error({ err }, 'sweeper failed'));
+    // On a cluster, purchases a dead process left between their steps (docs/dealer.md).
+    redisStore?.recoverPurchases(now() - PENDING_RECOVERY_AFTER_MS).then(
+      (driven) => driven > 0 && logger.warn({ driven }, 'pending purchases recovered'),
+      (err: unknown) => logger.error({ err }, 'recovering pending purchases failed'),
+    );
   }, config.sweepEveryMs);
   sweeping.unref();
 

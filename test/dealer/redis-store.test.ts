@@ -6,6 +6,10 @@ import { writeBlockArchive } from '../../src/dealer/archive';
 import { Redis } from 'ioredis';
 import { RedisStore, type RedisStoreOptions } from '../../src/dealer/redis-store';
 import { RedisServer } from '../../tools/redis-server';
+import { IDEMPOTENCY_WINDOW_MS } from '../../src/dealer/identifiers';
+import { defineDealerScripts } from '../../src/dealer/scripts/commands';
+import { dealUnits } from '../../src/dealer/scripts/deal-units';
+import { reservePurchase } from '../../src/dealer/scripts/reserve-purchase';
 import { storeConformance, type StoreOptions } from './store-conformance';
 import { TEN_UNIT_TABLE } from './support/test-tables';
 
@@ -160,6 +164,105 @@ describe('dealer store (redis) specifics', () => {
       const keys = (await clients[0]!.keys('tags:*')).sort();
       const tags = new Set(keys.map((k) => /\{[^}]*\}/.exec(k)?.[0] ?? k));
       assert.deepEqual([...tags].sort(), ['tags:emissions', '{player:p1}', '{seq:noel-de-la-chance:50}']);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('dealer store (redis, per-slot protocol) recovery of purchases cut between steps', () => {
+  const T0 = 1_700_000_000_000;
+  const GAME = TEN_UNIT_TABLE.game;
+  const STAKE = TEN_UNIT_TABLE.stake;
+
+  /** What a process that died right after a purchase's first step (the hold) left behind. */
+  async function reserveThenDie(store: RedisStore, client: Redis, requestId: string, now = T0) {
+    const player = store.keys.player('p1');
+    const window = Math.floor(now / IDEMPOTENCY_WINDOW_MS);
+    await client.zadd(store.keys.pendingIndex(store.keys.pendingShard('p1')), 'GT', now, 'p1');
+    const held = await reservePurchase(
+      defineDealerScripts(client),
+      { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
+      { sequence: `${GAME}:${STAKE}`, requestId, stake: STAKE, game: GAME, now, picks: '', boughtTogether: [requestId] },
+    );
+    assert.equal(held.kind, 'held');
+  }
+
+  it('deals and debits a purchase whose process died after holding its stake, once it is older than the bound', async () => {
+    const { stores, clients, close } = await openStores(1, { protocol: 'per-slot' });
+    try {
+      const [store] = stores;
+      const client = clients[0]!;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.deposit('p1', 1_000, 'd1', T0);
+      await reserveThenDie(store!, client, 'r1');
+      // Held, not debited: the balance stands, but it cannot be withdrawn.
+      assert.equal(await store!.balance('p1'), 1_000);
+      assert.equal((await store!.withdraw('p1', 1_000, 'w1', T0)).ok, false);
+      assert.equal(await store!.recoverPurchases(T0 - 1), 0, 'not older than the bound yet');
+      assert.equal(await store!.recoverPurchases(T0), 1);
+      const sale = await store!.getSale('e.0:0');
+      assert.equal(sale?.requestId, 'r1');
+      assert.equal(sale?.soldAt, T0);
+      assert.equal(await store!.balance('p1'), 1_000 - STAKE);
+      assert.deepEqual((await store!.journal('p1')).map((j) => [j.kind, j.ref]), [['deposit', 'd1'], ['stake', 'e.0:0']]);
+      assert.deepEqual(await client.hgetall(store!.keys.player('p1').pending), {});
+      assert.equal(await client.zcard(store!.keys.pendingIndex(store!.keys.pendingShard('p1'))), 0, 'the player left the index');
+      // The client's own retry, later, gets that sale.
+      const retried = await store!.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 + 90_000 });
+      assert.ok(retried.ok && retried.replayed && retried.sale.unitId === 'e.0:0');
+      assert.equal(await store!.recoverPurchases(T0 + 90_000), 0);
+    } finally {
+      await close();
+    }
+  });
+
+  it('releases the stake of a purchase cut before dealing when the game sold out meanwhile', async () => {
+    const { stores, clients, close } = await openStores(1, { protocol: 'per-slot' });
+    try {
+      const [store] = stores;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+      await store!.deposit('p1', 1_000, 'd1', T0);
+      await store!.deposit('p2', 1_000, 'd2', T0);
+      await reserveThenDie(store!, clients[0]!, 'r1');
+      for (let i = 0; i < 10; i++) assert.ok((await store!.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 })).ok);
+      assert.equal(await store!.recoverPurchases(T0), 1);
+      assert.equal(await store!.balance('p1'), 1_000);
+      assert.deepEqual(await clients[0]!.hgetall(store!.keys.player('p1').wallet), { balance: '1000' }, 'nothing held, nothing in play');
+      assert.deepEqual((await store!.withdraw('p1', 1_000, 'w1', T0)).ok, true);
+    } finally {
+      await close();
+    }
+  });
+
+  it('debits then credits, each once, a unit dealt whose purchase was never finished, when it is settled', async () => {
+    const { stores, clients, close } = await openStores(1, { protocol: 'per-slot' });
+    try {
+      const [store] = stores;
+      const client = clients[0]!;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.deposit('p1', 1_000, 'd1', T0);
+      await reserveThenDie(store!, client, 'r1');
+      // The sequence's step ran, the player's last did not.
+      const sequence = store!.keys.sequence(GAME, STAKE);
+      const window = Math.floor(T0 / IDEMPOTENCY_WINDOW_MS);
+      await dealUnits(
+        defineDealerScripts(client),
+        { current: sequence.current, base: sequence.base, sequenceUnsettled: sequence.unsettled, requests: sequence.requests(window), previousRequests: sequence.requests(window - 1) },
+        { stake: STAKE, requestsTtlMs: IDEMPOTENCY_WINDOW_MS },
+        [{ playerId: 'p1', requestId: 'r1', now: T0, picks: '', balanceBefore: 1_000 }],
+      );
+      // The server's sweeper completes old unsettled units: settling finishes the purchase first.
+      const [unit] = await store!.unsettledSales(T0, 10);
+      assert.equal(unit?.unitId, 'e.0:0');
+      const settled = await Promise.all([store!.settle('e.0:0', T0 + 1), store!.settle('e.0:0', T0 + 2)]);
+      assert.equal(settled.filter((s) => s.ok && s.credited).length, 1, 'credited once');
+      const prize = unit!.prize;
+      assert.equal(await store!.balance('p1'), 1_000 - STAKE + prize);
+      const journal = await store!.journal('p1');
+      assert.deepEqual(journal.map((j) => j.kind), ['deposit', 'stake', ...(prize > 0 ? ['prize'] : [])]);
+      assert.equal(journal.at(-1)!.balance, 1_000 - STAKE + prize);
+      assert.equal(await store!.recoverPurchases(T0 + 10), 0, 'nothing left to recover');
     } finally {
       await close();
     }

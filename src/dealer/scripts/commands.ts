@@ -99,7 +99,8 @@ export type DealerScriptName =
   | 'finishPurchase'
   | 'refundPurchase'
   | 'settleSale'
-  | 'creditPrize';
+  | 'creditPrize'
+  | 'forgetPending';
 export type DealerRunScript = RunScript<DealerScriptName>;
 
 const DEALER_LUA = new URL('../lua/', import.meta.url);
