@@ -8,11 +8,25 @@
  * Run: node --import tsx dealer-process.ts '<json DealerProcessArgs>'
  */
 import { pathToFileURL } from 'node:url';
-import { Redis } from 'ioredis';
-import { RedisStore } from '../../../src/dealer/redis-store';
+import { Cluster, Redis } from 'ioredis';
+import { RedisStore, type RedisStoreOptions } from '../../../src/dealer/redis-store';
+import type { RedisClient } from '../../../src/dealer/scripts/commands';
+
+/**
+ * Where a proof deals: one Redis (its URL; a RedisServer is one), or a Redis Cluster
+ * (`host:port,…`), where the store takes the per-slot protocol and waits for a replica.
+ */
+export type ProofTarget = { readonly url: string } | { readonly clusterNodes: string };
+
+/** A connection to the target, and the store options that go with it. */
+export function connectProof(target: ProofTarget): { redis: RedisClient; options: RedisStoreOptions } {
+  if ('url' in target) return { redis: new Redis(target.url, { enableAutoPipelining: true }), options: {} };
+  const nodes = target.clusterNodes.split(',').map((node) => ({ host: node.split(':')[0]!, port: Number(node.split(':')[1]) }));
+  return { redis: new Cluster(nodes, { enableAutoPipelining: true }), options: { protocol: 'per-slot', waitReplicas: 1 } };
+}
 
 export interface DealerProcessArgs {
-  readonly url: string;
+  readonly target: ProofTarget;
   readonly prefix: string;
   readonly game: string;
   readonly stake: number;
@@ -36,8 +50,8 @@ export function requestOf(worker: number, k: number): string {
 }
 
 async function main(args: DealerProcessArgs): Promise<void> {
-  const redis = new Redis(args.url, { enableAutoPipelining: true });
-  const store = new RedisStore(redis, { prefix: args.prefix });
+  const { redis, options } = connectProof(args.target);
+  const store = new RedisStore(redis, { prefix: args.prefix, ...options });
   let out = '';
   const flush = () => {
     if (out) process.stdout.write(out);

@@ -8,7 +8,8 @@ import type { Sale } from '../../../src/dealer/types';
 import { prizeOfTier, totalPaid } from '../../../src/games/prize-tables';
 import type { PrizeTable } from '../../../src/games/types';
 import type { RedisServer } from '../../../tools/redis-server';
-import { playerOf, requestOf, type DealerProcessArgs } from './dealer-process';
+import { connectProof, playerOf, requestOf, type DealerProcessArgs, type ProofTarget } from './dealer-process';
+import type { RedisClient } from '../../../src/dealer/scripts/commands';
 
 /**
  * The machinery of the proofs of issue §5, shared by the always-on runs (test/dealer) and the
@@ -70,7 +71,7 @@ export class DealerProcess {
 
 export interface ProofSetup {
   readonly store: RedisStore;
-  readonly redis: Redis;
+  readonly redis: RedisClient;
   readonly prefix: string;
   readonly players: readonly string[];
   readonly deposit: number;
@@ -80,11 +81,11 @@ export interface ProofSetup {
 let proofs = 0;
 
 /** A fresh prefix with one emission of `table` open and every player funded for the whole block. */
-export async function setUpProof(server: RedisServer, table: PrizeTable, blockCount: number, dealers: number): Promise<ProofSetup> {
+export async function setUpProof(target: ProofTarget, table: PrizeTable, blockCount: number, dealers: number): Promise<ProofSetup> {
   const prefix = `proof${++proofs}-${process.pid}`;
-  const redis = new Redis(server.url, { enableAutoPipelining: true });
+  const { redis, options } = connectProof(target);
   redis.on('error', () => undefined); // proof (c) kills Redis on purpose; commands still fail loudly
-  const store = new RedisStore(redis, { prefix });
+  const store = new RedisStore(redis, { prefix, ...options });
   await store.openEmission({ emissionId: 'noel-proof', table, blockCount, now: Date.now() });
   const players = Array.from({ length: dealers }, (_, w) => Array.from({ length: PLAYERS_PER_DEALER }, (_, p) => playerOf(w, p, PLAYERS_PER_DEALER))).flat();
   const deposit = table.blockSize * blockCount * table.stake;
@@ -102,8 +103,8 @@ export async function setUpProof(server: RedisServer, table: PrizeTable, blockCo
   };
 }
 
-export function dealerArgs(server: RedisServer, setup: ProofSetup, table: PrizeTable, worker: number, from = 0, inFlight = 32): DealerProcessArgs {
-  return { url: server.url, prefix: setup.prefix, game: table.game, stake: table.stake, worker, from, players: PLAYERS_PER_DEALER, inFlight };
+export function dealerArgs(target: ProofTarget, setup: ProofSetup, table: PrizeTable, worker: number, from = 0, inFlight = 32): DealerProcessArgs {
+  return { target: 'url' in target ? { url: target.url } : target, prefix: setup.prefix, game: table.game, stake: table.stake, worker, from, players: PLAYERS_PER_DEALER, inFlight };
 }
 
 /** The player a proof's request is made for: `w<worker>-<k>` by the dealer processes, `c-<k>` by the crash proof. */
@@ -230,17 +231,17 @@ export interface ProofRun {
  * Proof (a), and (b) with `killOne`: four dealer processes deal one block through Redis; with
  * `killOne`, dealer 0 is SIGKILLed a third of the way and restarted at its first unacked request.
  */
-export async function proveFourDealers(server: RedisServer, table: PrizeTable, killOne: boolean): Promise<ProofRun> {
-  const setup = await setUpProof(server, table, 1, 4);
+export async function proveFourDealers(target: ProofTarget, table: PrizeTable, killOne: boolean): Promise<ProofRun> {
+  const setup = await setUpProof(target, table, 1, 4);
   try {
     const started = performance.now();
-    const runs = [0, 1, 2, 3].map((w) => [new DealerProcess(dealerArgs(server, setup, table, w))]);
+    const runs = [0, 1, 2, 3].map((w) => [new DealerProcess(dealerArgs(target, setup, table, w))]);
     const acks = () => runs.reduce((n, r) => n + r.reduce((m, d) => m + d.acks.size, 0), 0);
     if (killOne) {
       await until(() => acks() >= table.blockSize / 3);
       const victim = runs[0]![0]!;
       await victim.kill();
-      runs[0]!.push(new DealerProcess(dealerArgs(server, setup, table, 0, victim.firstUnacked())));
+      runs[0]!.push(new DealerProcess(dealerArgs(target, setup, table, 0, victim.firstUnacked())));
     }
     const codes = await Promise.all(runs.map((r) => r[r.length - 1]!.exited));
     assert.deepEqual(codes, [0, 0, 0, 0], 'every dealer ran to the end of the block');
