@@ -1,15 +1,16 @@
 /**
- * `npm run cluster -- --processes 3 [--base-port 2567] [--public-host 127.0.0.1]`
+ * `npm run cluster -- --processes 3 [--base-port 2567] [--public-host 127.0.0.1] [--redis-cluster]`
  *
  * Starts N game-server processes on this machine sharing one Redis: each its own PORT and
  * PUBLIC_ADDRESS (`<public-host>:<port>`), all with RedisPresence + RedisDriver (what
  * src/server/app.ts wires when REDIS_URL is set), so that a client asking any process for a
  * room is sent to the process holding it, and the wins feed spans them all.
  *
- * With REDIS_URL set, that Redis is used, and the processes get this environment as it is
- * (JWT_SECRET or JWT_PUBLIC_KEY required, as for `npm start`). Without it, a DEMO: the script
- * starts its own `redis-server` in a temporary directory on a free port (nothing kept after
- * it stops), a random JWT_SECRET shared by the processes, and DEV_LOGIN=true.
+ * With REDIS_URL (or REDIS_CLUSTER_NODES) set, that Redis is used, and the processes get this
+ * environment as it is (JWT_SECRET or JWT_PUBLIC_KEY required, as for `npm start`). Without it,
+ * a DEMO: the script starts its own `redis-server` in a temporary directory on a free port (with
+ * `--redis-cluster`, a local Redis Cluster of 3 masters + 3 replicas: tools/redis-cluster.ts;
+ * nothing kept after it stops), a random JWT_SECRET shared by the processes, and DEV_LOGIN=true.
  *
  * The first process starts alone (it opens the emissions: prints the blocks), then the others.
  * Ctrl-C (SIGINT) or SIGTERM stops them all gracefully, then the demo Redis.
@@ -19,6 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { RedisCluster } from '../tools/redis-cluster';
 import { RedisServer } from '../tools/redis-server';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -137,17 +139,27 @@ async function main(): Promise<void> {
   if (!Number.isInteger(basePort) || basePort < 1 || basePort + count > 65535) throw new Error('--base-port must be a port');
 
   const env: Record<string, string | undefined> = {};
-  let demoRedis: RedisServer | undefined;
-  if (process.env['REDIS_URL']) {
-    env['REDIS_URL'] = process.env['REDIS_URL'];
-    console.log(`cluster: ${count} processes on REDIS_URL=${process.env['REDIS_URL']} (environment passed as it is)`);
+  let demoRedis: { stop(): Promise<void> } | undefined;
+  if (process.env['REDIS_URL'] || process.env['REDIS_CLUSTER_NODES']) {
+    const which = process.env['REDIS_URL'] ? 'REDIS_URL' : 'REDIS_CLUSTER_NODES';
+    env[which] = process.env[which];
+    console.log(`cluster: ${count} processes on ${which}=${process.env[which]} (environment passed as it is)`);
   } else {
-    demoRedis = await RedisServer.start();
-    env['REDIS_URL'] = demoRedis.url;
+    if (args.includes('--redis-cluster')) {
+      const redisCluster = await RedisCluster.start();
+      demoRedis = redisCluster;
+      env['REDIS_CLUSTER_NODES'] = redisCluster.nodes;
+      console.log(`cluster: DEMO — started a local Redis Cluster of 3 masters + 3 replicas: REDIS_CLUSTER_NODES=${redisCluster.nodes}`);
+    } else {
+      const server = await RedisServer.start();
+      demoRedis = server;
+      env['REDIS_URL'] = server.url;
+      console.log(`cluster: DEMO — REDIS_URL is not set, so this script started its own redis-server at ${server.url}`);
+      console.log(`cluster: (temporary directory ${server.dir}, removed at stop)`);
+    }
     env['JWT_SECRET'] = process.env['JWT_SECRET'] ?? randomBytes(32).toString('hex');
     env['DEV_LOGIN'] = process.env['DEV_LOGIN'] ?? 'true';
-    console.log(`cluster: DEMO — REDIS_URL is not set, so this script started its own redis-server at ${demoRedis.url}`);
-    console.log(`cluster: (temporary directory ${demoRedis.dir}, removed at stop: NOTHING IS KEPT); DEV_LOGIN=true, random JWT_SECRET`);
+    console.log('cluster: NOTHING IS KEPT after it stops; DEV_LOGIN=true, random JWT_SECRET');
   }
   const ports = Array.from({ length: count }, (_, i) => basePort + i);
   let cluster: Cluster;
