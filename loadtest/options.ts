@@ -14,6 +14,8 @@ export interface LoadtestOptions {
   readonly processes: number;
   /** Start a private redis-server and run the servers on it (required with processes > 1). */
   readonly redis: boolean;
+  /** With `redis`: a local Redis Cluster (3 masters + 3 replicas) instead of one redis-server. */
+  readonly redisCluster: boolean;
   /** Servers already running (loopback only); undefined: the harness starts its own. */
   readonly endpoints: readonly string[] | undefined;
   /** Operator token of `GET /admin/blocks` on given endpoints (the harness makes its own otherwise). */
@@ -65,6 +67,7 @@ export const DEFAULTS: LoadtestOptions = {
   durationS: 10,
   processes: 1,
   redis: false,
+  redisCluster: false,
   endpoints: undefined,
   operatorToken: undefined,
   thinkMs: 0,
@@ -96,6 +99,7 @@ export const USAGE = `usage: npm run loadtest -- [options]
   --duration S           measured seconds, after the ramp (default ${DEFAULTS.durationS}, at most 3600)
   --processes K          server processes to start (default 1; K > 1 needs --redis)
   --redis                start a private redis-server and run the servers on it
+  --redis-cluster        the same on a private Redis Cluster (3 masters + 3 replicas)
   --endpoint URL[,URL]   use running servers instead (loopback only; dev login must be on)
   --operator-token T     bearer token of GET /admin/blocks on --endpoint servers
   --think-ms T           mean pause before each action (default 0: none)
@@ -158,6 +162,7 @@ export function parseOptions(argv: readonly string[]): LoadtestOptions {
       case '--duration': o.durationS = number(flag, value(), 1, 3600); break;
       case '--processes': o.processes = number(flag, value(), 1, 8); break;
       case '--redis': o.redis = true; break;
+      case '--redis-cluster': o.redis = o.redisCluster = true; break;
       case '--endpoint': {
         const raw = value();
         if (!raw) throw new UsageError('--endpoint needs a URL');

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { RedisCluster } from '../tools/redis-cluster';
 import { RedisServer } from '../tools/redis-server';
 import { checkBooks } from './books';
 import { Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
@@ -52,6 +53,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   harness.start();
 
   let redis: RedisServer | undefined;
+  let redisCluster: RedisCluster | undefined;
   const servers: ChildServer[] = [];
   let run: PhaseReport | undefined;
   let books: Report['books'] = { ok: false, problems: ['the run did not get as far as the books'], problemCount: 1 };
@@ -71,7 +73,10 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   try {
     let operatorToken = options.operatorToken;
     if (!options.endpoints) {
-      if (options.redis) {
+      if (options.redisCluster) {
+        redisCluster = await RedisCluster.start();
+        log(`Redis Cluster (3 masters + 3 replicas) on ${redisCluster.nodes}`);
+      } else if (options.redis) {
         redis = await RedisServer.start();
         log(`redis-server on ${redis.url}`);
       }
@@ -92,6 +97,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
           PUBLIC_ADDRESS: `127.0.0.1:${port}`,
           REDIS_PREFIX: `loadtest-${prefix.slice(2, -1)}`,
           ...(redis ? { REDIS_URL: redis.url } : {}),
+          ...(redisCluster ? { REDIS_CLUSTER_NODES: redisCluster.nodes } : {}),
           ...options.serverEnv,
         };
         const inspectPort = options.profileDir ? await freePort() : 0;
@@ -157,6 +163,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     for (const p of profilers) p.close();
     await Promise.all(servers.map((s) => s.stop()));
     await redis?.stop();
+    await redisCluster?.stop();
   }
 
   // The baseline: the same load against a bare Colyseus server that only echoes.
