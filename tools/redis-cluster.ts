@@ -164,6 +164,22 @@ export class RedisCluster {
     }
   }
 
+  /** The running nodes that are masters now. */
+  async masters(): Promise<RedisServer[]> {
+    const masters: RedisServer[] = [];
+    for (const server of this.servers.filter((s) => s.running)) {
+      const redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 0 });
+      try {
+        if (/role:master/.test(await redis.info('replication'))) masters.push(server);
+      } catch {
+        // frozen or going down: not a master to count on
+      } finally {
+        redis.disconnect();
+      }
+    }
+    return masters;
+  }
+
   /** The running replica of `master` now. */
   async replicaOf(master: RedisServer): Promise<RedisServer> {
     for (const server of this.servers.filter((s) => s.running && s !== master)) {

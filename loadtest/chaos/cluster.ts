@@ -1,11 +1,15 @@
 import type { ChildProcess } from 'node:child_process';
+import { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
 import { ChildServer, freePort } from '../processes';
 
 /**
  * What a chaos run starts and breaks: one `redis-server` (append-only, fsync always, so every
- * acknowledged write survives its SIGKILL) and N game server processes on it, each on its own
- * loopback port. A server process that exits without being told (a Redis outage can make one
+ * acknowledged write survives its SIGKILL), or with `--redis-cluster` a Redis Cluster of 3
+ * masters + 3 replicas (append-only too; the servers WAIT for a replica), and N game server
+ * processes on it, each on its own loopback port. On the cluster the Redis faults hit one
+ * master: SIGKILLed, then started again once its replica took over (it rejoins as a replica);
+ * or SIGSTOPped longer than the node timeout, so that its replica takes over meanwhile. A server process that exits without being told (a Redis outage can make one
  * exit today) is started again on its port by a watchdog, and counted. Everything it started is
  * killed when the harness exits, however it exits (processes.ts, redis-server.ts).
  */
@@ -25,20 +29,31 @@ export class ChaosCluster {
   private readonly restarting = new Set<number>();
   private readonly killed = new Set<number>();
   private watchdog: NodeJS.Timeout | undefined;
-  private frozen = false;
+  /** The node SIGSTOPped, if any (the only one on one Redis). */
+  private frozen: RedisServer | undefined;
+  /** Cluster: the master SIGKILLed last, started again by restartRedis. */
+  private killedNode: RedisServer | undefined;
+  /** Cluster: which master the next Redis fault hits (round robin over the masters then). */
+  private nextMaster = 0;
 
   private constructor(
-    readonly redis: RedisServer,
+    readonly redis: RedisServer | RedisCluster,
     readonly servers: ChildServer[],
     private readonly env: Readonly<Record<string, string>>,
     private readonly log: (line: string) => void,
   ) {}
 
   /** Redis, then the servers one after another (the first opens the emissions, the others find them). */
-  static async start(count: number, env: (redisUrl: string) => Record<string, string>, log: (line: string) => void): Promise<ChaosCluster> {
-    const redis = await RedisServer.start({ appendOnly: true });
-    const cluster = new ChaosCluster(redis, [], env(redis.url), log);
-    log(`redis-server (AOF, fsync always) on ${redis.url}`);
+  static async start(
+    count: number,
+    env: (redisEnv: Record<string, string>) => Record<string, string>,
+    log: (line: string) => void,
+    onCluster = false,
+  ): Promise<ChaosCluster> {
+    const redis = onCluster ? await RedisCluster.start({ appendOnly: true }) : await RedisServer.start({ appendOnly: true });
+    const redisEnv: Record<string, string> = redis instanceof RedisCluster ? { REDIS_CLUSTER_NODES: redis.nodes } : { REDIS_URL: redis.url };
+    const cluster = new ChaosCluster(redis, [], env(redisEnv), log);
+    log(redis instanceof RedisCluster ? `Redis Cluster (3 + 3, AOF, fsync always) on ${redis.nodes}` : `redis-server (AOF, fsync always) on ${redis.url}`);
     for (let i = 0; i < count; i++) {
       const port = await freePort();
       cluster.servers.push(await cluster.launch(i, port));
@@ -61,9 +76,17 @@ export class ChaosCluster {
     });
   }
 
-  private get redisProcess(): ChildProcess | undefined {
-    // RedisServer keeps its child private; its pid is what SIGSTOP needs.
-    return (this.redis as unknown as { process?: ChildProcess }).process;
+  /** A node's process (RedisServer keeps its child private; its pid is what SIGSTOP needs). */
+  private static processOf(node: RedisServer): ChildProcess | undefined {
+    return (node as unknown as { process?: ChildProcess }).process;
+  }
+
+  /** The node a Redis fault hits: the one Redis, or the next master of the cluster. */
+  private async target(): Promise<RedisServer> {
+    if (this.redis instanceof RedisServer) return this.redis;
+    const masters = await this.redis.masters();
+    if (masters.length === 0) throw new Error('no master is up');
+    return masters[this.nextMaster++ % masters.length]!;
   }
 
   private alive(i: number): boolean {
@@ -120,28 +143,48 @@ export class ChaosCluster {
     }
   }
 
-  async killRedis(): Promise<void> {
+  /** SIGKILL of the Redis (or a master of the cluster); resolves with what it hit. */
+  async killRedis(): Promise<string> {
     this.thaw();
-    await this.redis.kill();
+    const node = await this.target();
+    await node.kill();
+    if (this.redis instanceof RedisServer) return 'redis';
+    this.killedNode = node;
+    return `master ${node.port}`;
   }
 
+  /** Starts it again; on the cluster, once the dead master's replica took over. */
   async restartRedis(): Promise<void> {
-    await this.redis.restart();
+    if (this.redis instanceof RedisServer) return this.redis.restart();
+    const node = this.killedNode;
+    if (!node) return;
+    await this.redis.ready(false);
+    await node.restart();
+    this.killedNode = undefined;
+    await this.redis.ready();
   }
 
-  freezeRedis(): void {
-    if (this.redisProcess?.kill('SIGSTOP')) this.frozen = true;
+  /** SIGSTOP of the Redis (or a master of the cluster); resolves with what it hit. */
+  async freezeRedis(): Promise<string> {
+    const node = await this.target();
+    if (ChaosCluster.processOf(node)?.kill('SIGSTOP')) this.frozen = node;
+    return this.redis instanceof RedisServer ? 'redis' : `master ${node.port}`;
   }
 
   thaw(): void {
-    if (this.frozen) this.redisProcess?.kill('SIGCONT');
-    this.frozen = false;
+    if (this.frozen) ChaosCluster.processOf(this.frozen)?.kill('SIGCONT');
+    this.frozen = undefined;
   }
 
   /** After the faults: Redis running and not frozen, every server up again. */
   async restore(): Promise<void> {
     this.thaw();
-    if (!this.redisProcess || this.redisProcess.exitCode !== null || this.redisProcess.signalCode !== null) await this.restartRedis();
+    if (this.redis instanceof RedisServer) {
+      if (!this.redis.running) await this.restartRedis();
+    } else {
+      await this.restartRedis();
+      await this.redis.ready();
+    }
     const deadline = performance.now() + 180_000;
     while (performance.now() < deadline) {
       if (this.servers.every((_, i) => this.alive(i) && !this.restarting.has(i))) return;

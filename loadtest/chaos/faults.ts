@@ -15,7 +15,7 @@ import { countByKind, seedKey, type Fault, type FaultKind } from './plan';
 export interface InjectedFault extends Fault {
   /** Milliseconds after the faults began, when it was injected. */
   readonly injectedAtMs: number;
-  /** What it hit: a server's name, redis, or the cut players' pseudonyms. */
+  /** What it hit: a server's name, redis (or `master <port>` of the cluster), or the cut players' pseudonyms. */
   readonly hit: string;
   /** Until everything it broke was back (restart included). */
   readonly tookMs: number;
@@ -91,16 +91,18 @@ export class FaultInjector {
         await c.restartServer(i);
         return c.servers[i]!.name;
       }
-      case 'kill-redis':
-        await c.killRedis();
+      case 'kill-redis': {
+        const hit = await c.killRedis();
         await sleep(fault.downMs);
         await c.restartRedis();
-        return 'redis';
-      case 'freeze-redis':
-        c.freezeRedis();
+        return hit;
+      }
+      case 'freeze-redis': {
+        const hit = await c.freezeRedis();
         await sleep(fault.downMs);
         c.thaw();
-        return 'redis';
+        return hit;
+      }
       case 'cut-clients': {
         const connected = this.players().filter((p) => p.room?.connection?.isOpen);
         if (connected.length === 0) return undefined;

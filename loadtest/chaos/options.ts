@@ -25,6 +25,8 @@ export interface ChaosOptions {
   /** Fewer faults injected than this fails the run (CI: a run that broke too little proves too little). */
   readonly minFaults: number;
   readonly progress: boolean;
+  /** A Redis Cluster (3 + 3) instead of one redis-server: the Redis faults hit one master. */
+  readonly redisCluster: boolean;
 }
 
 export const CHAOS_DEFAULTS: Omit<ChaosOptions, 'seed'> = {
@@ -42,6 +44,7 @@ export const CHAOS_DEFAULTS: Omit<ChaosOptions, 'seed'> = {
   drainS: 120,
   minFaults: 0,
   progress: true,
+  redisCluster: false,
 };
 
 export const CHAOS_USAGE = `usage: npm run chaos -- --minutes M [--seed S] [options]
@@ -58,6 +61,9 @@ export const CHAOS_USAGE = `usage: npm run chaos -- --minutes M [--seed S] [opti
   --abandon-after S      the servers' ABANDON_AFTER_SECONDS (default ${CHAOS_DEFAULTS.abandonAfterS})
   --drain S              seconds allowed, after the faults, to finish every unit (default ${CHAOS_DEFAULTS.drainS})
   --min-faults N         fail the run if fewer faults were injected (default 0)
+  --redis-cluster        a Redis Cluster of 3 masters + 3 replicas instead of one redis-server:
+                         kill-redis SIGKILLs a master (started again after its replica took over),
+                         freeze-redis SIGSTOPs one
   --quiet                no progress lines
 `;
 
@@ -106,6 +112,7 @@ export function parseChaosOptions(argv: readonly string[], drawSeed: () => numbe
       case '--drain': o.drainS = number(flag, value(), 10, 1800); break;
       case '--min-faults': o.minFaults = number(flag, value(), 0, 10_000); break;
       case '--quiet': o.progress = false; break;
+      case '--redis-cluster': o.redisCluster = true; break;
       case '--help': case '-h': throw new UsageError('');
       default: throw new UsageError(`unknown option ${arg}`);
     }

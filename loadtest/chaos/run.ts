@@ -87,8 +87,8 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
   });
   log(`chaos run, seed ${options.seed}: ${plan.length} faults planned over ${options.minutes} min (${Object.entries(countByKind(plan)).map(([k, n]) => `${k} ${n}`).join(', ')})`);
 
-  const cluster = await ChaosCluster.start(options.processes, (redisUrl) => ({
-    REDIS_URL: redisUrl,
+  const cluster = await ChaosCluster.start(options.processes, (redisEnv) => ({
+    ...redisEnv,
     REDIS_PREFIX: `chaos-${prefix.slice(2, -1)}`,
     JWT_SECRET: jwtSecret,
     DEV_LOGIN: 'true',
@@ -100,7 +100,7 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     MAX_MESSAGES_PER_SECOND: '10000',
     ABANDON_AFTER_SECONDS: String(options.abandonAfterS),
     SWEEP_EVERY_SECONDS: String(options.sweepEveryS),
-  }), log);
+  }), log, options.redisCluster);
   const clientErrors = new Map<string, number>();
   const feeds: FeedWatch[] = [];
   let injector: FaultInjector | undefined;

@@ -12,6 +12,11 @@ describe('chaos options', () => {
     assert.equal(parseChaosOptions([], drawn).seed, 99);
   });
 
+  it('runs on one redis-server by default, on a Redis Cluster with --redis-cluster', () => {
+    assert.equal(parseChaosOptions([], drawn).redisCluster, false);
+    assert.equal(parseChaosOptions(['--redis-cluster'], drawn).redisCluster, true);
+  });
+
   it('refuses what is out of bounds or unknown, with a sentence', () => {
     assert.throws(() => parseChaosOptions(['--minutes', '500'], drawn), /between 0.1 and 180/);
     assert.throws(() => parseChaosOptions(['--freeze-ms', '9000-4000'], drawn), /MIN-MAX/);
