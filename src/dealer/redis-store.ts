@@ -273,6 +273,9 @@ export class RedisStore implements DealerStore {
       { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
       { sequence: `${game}:${stake}`, requestId, stake, game, now, picks: request.picks ?? '', boughtTogether: request.boughtTogether ?? [] },
     );
+    // The hold must outlive its master too: a hold lost in a failover while its unit is dealt
+    // would let a settlement of that unit find nothing to finish, and the retry debit it after.
+    if (reserved.kind === 'held' || reserved.kind === 'pending') await this.replicated(player.wallet);
     switch (reserved.kind) {
       case 'sold':
         return this.replay(request, reserved.unitId);

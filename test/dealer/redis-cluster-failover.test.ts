@@ -75,6 +75,26 @@ describe('dealer store (redis cluster) failover', function () {
     assert.deepEqual((await store.journal('p1')).map((j) => j.kind), ['deposit', 'stake']);
   });
 
+  it('deals nothing for a purchase whose hold no replica acknowledged, and deals it on the retry', async () => {
+    await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+    const sequenceMaster = await cluster.masterOf(store.keys.sequence(GAME, STAKE).current);
+    // A player whose wallet lives on another master than the sequence.
+    let playerId = '';
+    for (let i = 0; !playerId; i++) {
+      if ((await cluster.masterOf(store.keys.player(`p${i}`).wallet)) !== sequenceMaster) playerId = `p${i}`;
+    }
+    await store.deposit(playerId, 1_000, 'd1', T0);
+    const replica = await cluster.replicaOf(await cluster.masterOf(store.keys.player(playerId).wallet));
+    await replica.kill();
+    await assert.rejects(store.purchase({ playerId, requestId: 'r1', game: GAME, stake: STAKE, now: T0 }), (err: unknown) => isStoreOutage(err));
+    assert.equal((await store.listEmissions())[0]!.blocks[0]!.sold, 0, 'no unit dealt on an unacknowledged hold');
+    await replica.restart();
+    await cluster.ready();
+    const { result } = await buyUntilAnswered(playerId, 'r1', T0 + 5_000);
+    assert.ok(result.ok && result.sale.unitId === 'e.0:0');
+    assert.equal(await store.balance(playerId), 1_000 - STAKE);
+  });
+
   it('keeps every acknowledged purchase, once, with exact balances, when a master is SIGKILLed mid-purchases', async () => {
     const players = Array.from({ length: 12 }, (_, i) => `p${i}`);
     const blocks = 60;
