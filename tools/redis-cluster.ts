@@ -25,6 +25,8 @@ export interface RedisClusterOptions {
 const REDIS_CLI = process.env['REDIS_CLI'] ?? 'redis-cli';
 const READY_TIMEOUT_MS = 30_000;
 const run = promisify(execFile);
+/** Probes of one node give up after this long (a node may be SIGSTOPped). */
+const PROBE = { maxRetriesPerRequest: 0, connectTimeout: 1000, commandTimeout: 1000 } as const;
 
 /** Free on loopback: the port and its cluster bus port (port + 10000). */
 async function isFree(port: number): Promise<boolean> {
@@ -112,21 +114,21 @@ export class RedisCluster {
    * with, each with a connected replica (so a write can be acknowledged by one) unless
    * `withReplicas` is false (after a failover, before the old master is back).
    */
-  async ready(withReplicas = true): Promise<void> {
-    const deadline = Date.now() + READY_TIMEOUT_MS;
+  async ready(withReplicas = true, timeoutMs = READY_TIMEOUT_MS): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
     let why = '';
     while (Date.now() < deadline) {
       why = await this.notReady(withReplicas);
       if (why === '') return;
       await sleep(100);
     }
-    throw new Error(`the cluster is not ready after ${READY_TIMEOUT_MS} ms: ${why}`);
+    throw new Error(`the cluster is not ready after ${timeoutMs} ms: ${why}`);
   }
 
   private async notReady(withReplicas: boolean): Promise<string> {
     let masters = 0;
     for (const server of this.servers.filter((s) => s.running)) {
-      const redis = new Redis(server.port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
+      const redis = new Redis(server.port, '127.0.0.1', { lazyConnect: true, ...PROBE });
       try {
         await redis.connect();
         const info = await redis.cluster('INFO');
@@ -168,7 +170,7 @@ export class RedisCluster {
   async masters(): Promise<RedisServer[]> {
     const masters: RedisServer[] = [];
     for (const server of this.servers.filter((s) => s.running)) {
-      const redis = new Redis(server.port, '127.0.0.1', { maxRetriesPerRequest: 0 });
+      const redis = new Redis(server.port, '127.0.0.1', PROBE);
       try {
         if (/role:master/.test(await redis.info('replication'))) masters.push(server);
       } catch {
@@ -183,7 +185,7 @@ export class RedisCluster {
   /** The running replica of `master` now. */
   async replicaOf(master: RedisServer): Promise<RedisServer> {
     for (const server of this.servers.filter((s) => s.running && s !== master)) {
-      const redis = new Redis(server.port, '127.0.0.1');
+      const redis = new Redis(server.port, '127.0.0.1', PROBE);
       try {
         if (new RegExp(`master_port:${master.port}\\b`).test(await redis.info('replication'))) return server;
       } finally {

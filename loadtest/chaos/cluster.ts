@@ -15,6 +15,8 @@ import { ChildServer, freePort } from '../processes';
  */
 
 const WATCH_EVERY_MS = 250;
+/** How long a killed master's replica has to take over before the master is started again. */
+const FAILOVER_WAIT_MS = 10_000;
 
 export interface ServerExit {
   readonly name: string;
@@ -158,7 +160,9 @@ export class ChaosCluster {
     if (this.redis instanceof RedisServer) return this.redis.restart();
     const node = this.killedNode;
     if (!node) return;
-    await this.redis.ready(false);
+    // Its replica may not be able to take over (itself just promoted, its own replica not in
+    // sync yet): then the master comes back from its AOF, as one Redis would.
+    await this.redis.ready(false, FAILOVER_WAIT_MS).catch((err: Error) => this.log(`no failover of master ${node.port}: ${err.message}`));
     await node.restart();
     this.killedNode = undefined;
     await this.redis.ready();
