@@ -508,27 +508,29 @@ export class RedisStore implements DealerStore {
     const sequenceUnsettled = this.keys.sequence(meta.game, meta.stake).unsettled;
     try {
       if (this.perSlot) {
-        // The sequence's step, then the buyer's, whatever the first said: a settlement cut
-        // between them is finished by its retry (creditPrize-4.lua credits once).
-        const { prize } = await settleSale(this.run, { sales: block.sales, settled: block.settled, sequenceUnsettled }, {
-          position: ref.position,
-          unitId,
-          playerId: sale.playerId,
-          now,
-        });
-        await this.replicated(block.sales);
+        // The buyer's step first (credit once, the wallet's u:<unitId> being the token), then
+        // the sequence's: a unit marked settled has always been credited, and one credited but
+        // not marked stays in the unsettled set, where the sweeper settles it again (a no-op
+        // credit, then the mark).
         const credit = await creditPrize(this.run, { ...player, requests: player.requests(Math.floor(sale.soldAt / this.windowMs)) }, {
           field: `${meta.game}:${meta.stake}|${sale.requestId}`,
           unitId,
           stake: meta.stake,
           soldAt: sale.soldAt,
           requestsTtlMs: this.requestsTtl(sale.soldAt),
-          prize,
+          prize: sale.prize,
           now,
           game: meta.game,
         });
         await this.replicated(player.wallet);
-        return { ok: true, credited: credit.credited, prize, balance: credit.balance };
+        await settleSale(this.run, { sales: block.sales, settled: block.settled, sequenceUnsettled }, {
+          position: ref.position,
+          unitId,
+          playerId: sale.playerId,
+          now,
+        });
+        await this.replicated(block.sales);
+        return { ok: true, credited: credit.credited, prize: sale.prize, balance: credit.balance };
       }
       const result = await settleUnit(
         this.run,

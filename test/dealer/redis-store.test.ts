@@ -8,6 +8,7 @@ import { RedisStore, type RedisStoreOptions } from '../../src/dealer/redis-store
 import { RedisServer } from '../../tools/redis-server';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/dealer/identifiers';
 import { defineDealerScripts } from '../../src/dealer/scripts/commands';
+import { creditPrize } from '../../src/dealer/scripts/credit-prize';
 import { dealUnits } from '../../src/dealer/scripts/deal-units';
 import { reservePurchase } from '../../src/dealer/scripts/reserve-purchase';
 import { storeConformance, type StoreOptions } from './store-conformance';
@@ -263,6 +264,35 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       assert.deepEqual(journal.map((j) => j.kind), ['deposit', 'stake', ...(prize > 0 ? ['prize'] : [])]);
       assert.equal(journal.at(-1)!.balance, 1_000 - STAKE + prize);
       assert.equal(await store!.recoverPurchases(T0 + 10), 0, 'nothing left to recover');
+    } finally {
+      await close();
+    }
+  });
+
+  it('credits a settlement cut after its credit once, and the sweeper\'s settlement marks it', async () => {
+    const { stores, clients, close } = await openStores(1, { protocol: 'per-slot' });
+    try {
+      const [store] = stores;
+      const client = clients[0]!;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.deposit('p1', 1_000, 'd1', T0);
+      const bought = await store!.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 });
+      assert.ok(bought.ok);
+      const { sale } = bought;
+      // The buyer's step of a settlement ran, the sequence's did not (its process died).
+      const player = store!.keys.player('p1');
+      const credit = await creditPrize(defineDealerScripts(client), { ...player, requests: player.requests(Math.floor(T0 / IDEMPOTENCY_WINDOW_MS)) }, {
+        field: `${GAME}:${STAKE}|r1`, unitId: sale.unitId, stake: STAKE, soldAt: T0, requestsTtlMs: IDEMPOTENCY_WINDOW_MS, prize: sale.prize, now: T0 + 1, game: GAME,
+      });
+      assert.equal(credit.credited, true);
+      assert.equal((await store!.getSale(sale.unitId))?.settledAt, undefined, 'not marked settled yet');
+      const [left] = await store!.unsettledSales(T0 + 1, 10);
+      assert.equal(left?.unitId, sale.unitId, 'still in the unsettled set, for the sweeper');
+      const settled = await store!.settle(sale.unitId, T0 + 2);
+      assert.ok(settled.ok && !settled.credited, 'nothing credited again');
+      assert.equal((await store!.getSale(sale.unitId))?.settledAt, T0 + 2);
+      assert.equal(await store!.balance('p1'), 1_000 - STAKE + sale.prize);
+      assert.deepEqual(await store!.unsettledSales(T0 + 10, 10), []);
     } finally {
       await close();
     }

@@ -1,5 +1,5 @@
 --[[
-  The buyer's step of settling a unit on Redis Cluster, after settleSale-3.lua: takes the unit
+  The buyer's step of settling a unit on Redis Cluster, before settleSale-3.lua: takes the unit
   out of play and credits its prize, once (the unit's u:<unitId> field in the wallet is the
   token: whoever removes it credits). A purchase whose own last step was lost (a crash between
   the sequence's step and the player's) is finished first (includes/finishPending), so the

@@ -1,8 +1,8 @@
 --[[
   The sequence's step of settling a unit on Redis Cluster (docs/dealer.md): marks the sale
-  settled once (includes/markSettled). The prize is credited on the buyer's slot after it
-  (creditPrize-4.lua), whatever this step answers, so a settlement cut between the two is
-  finished by its retry.
+  settled once (includes/markSettled), after the prize was credited on the buyer's slot
+  (creditPrize-4.lua). A settlement cut between the two leaves the unit in the unsettled set,
+  where the sweeper settles it again: a no-op credit, then this mark.
 
   Input:
     KEYS[1] the block's sales (hash: position -> sale record, includes/saleRecord)
