@@ -3,7 +3,7 @@
  * than that the request itself was wrong: ioredis's own errors for a command that timed out
  * (REDIS_COMMAND_TIMEOUT_MS), a connection that closed under it, or a retry limit reached while
  * reconnecting; on a Redis Cluster, a slot without a master (CLUSTERDOWN, TRYAGAIN, every node
- * failing) during a failover; a write no replica acknowledged in time (NOREPLICAS: WAIT,
+ * failing, or a write sent to a master just demoted: READONLY) during a failover; a write no replica acknowledged in time (NOREPLICAS: WAIT,
  * redis-store.ts). What the command did is then unknown: a purchase retried with the same request
  * id is answered with the same units, charged once.
  */
@@ -12,5 +12,5 @@ export function isStoreOutage(err: unknown): boolean {
   if (err.name === 'MaxRetriesPerRequestError' || err.name === 'ClusterAllFailedError') return true;
   const code = (err as { code?: unknown }).code;
   if (code === 'ECONNREFUSED' || code === 'ECONNRESET' || code === 'EPIPE' || code === 'ETIMEDOUT') return true;
-  return /^(Command timed out|Connection is closed|Stream isn't writeable|LOADING |MASTERDOWN |NOREPLICAS |CLUSTERDOWN |TRYAGAIN |Too many Cluster redirections|Failed to refresh slots cache)/.test(err.message);
+  return /^(Command timed out|Connection is closed|Stream isn't writeable|LOADING |MASTERDOWN |NOREPLICAS |CLUSTERDOWN |TRYAGAIN |READONLY |Too many Cluster redirections|Failed to refresh slots cache)/.test(err.message);
 }
