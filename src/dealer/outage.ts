@@ -2,9 +2,10 @@
  * Whether `err` says the store could not be reached (Redis down, frozen, or restarting) rather
  * than that the request itself was wrong: ioredis's own errors for a command that timed out
  * (REDIS_COMMAND_TIMEOUT_MS), a connection that closed under it, or a retry limit reached while
- * reconnecting; on a Redis Cluster, a slot without a master (CLUSTERDOWN, TRYAGAIN, every node
- * failing, or a write sent to a master just demoted: READONLY) during a failover; a write no replica acknowledged in time (NOREPLICAS: WAIT,
- * redis-store.ts). What the command did is then unknown: a purchase retried with the same request
+ * reconnecting; on a Redis Cluster during a failover, a slot without a master (CLUSTERDOWN,
+ * TRYAGAIN, every node failing) or a write sent to a master just demoted (READONLY); a write no
+ * replica acknowledged in time (NOREPLICAS: WAIT, redis-store.ts). What the command did is then
+ * unknown: a purchase retried with the same request
  * id is answered with the same units, charged once.
  */
 export function isStoreOutage(err: unknown): boolean {
