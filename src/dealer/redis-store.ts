@@ -139,7 +139,8 @@ interface QueuedPurchase {
 
 /**
  * The dealer on Redis: every change is one Lua script (src/dealer/lua), so any number of
- * processes can deal the same blocks. Blocks are printed here, in Node, and stored by the
+ * processes can deal the same blocks; on a Redis Cluster (`protocol: 'per-slot'`) a purchase or
+ * a settlement is a chain of single-slot scripts, each idempotent (docs/dealer.md). Blocks are printed here, in Node, and stored by the
  * scripts; a block is printed ahead as soon as the one before it opens, and printed on the spot
  * when a purchase finds it missing (its printer died), so printing never refuses a purchase.
  *
