@@ -16,28 +16,10 @@ const STAKE = TEN_UNIT_TABLE.stake;
 const DEPOSIT = 1_000_000;
 const T0 = 1_700_000_000_000;
 
-let cluster: RedisCluster;
-let client: Cluster;
-let store: RedisStore;
-let prefixes = 0;
-
-beforeEach(async function () {
-  this.timeout(60_000);
-  cluster = await RedisCluster.start();
-  // Fail fast while a master is down (the buyer retries), as the server's connections do.
-  client = cluster.client({ enableAutoPipelining: true, slotsRefreshInterval: 500, redisOptions: { maxRetriesPerRequest: 1, commandTimeout: 2_000 } });
-  store = new RedisStore(client, { prefix: `f${++prefixes}`, protocol: 'per-slot', waitReplicas: 1, replicaTimeoutMs: 500 });
-});
-afterEach(async () => {
-  await store?.close();
-  client?.disconnect();
-  await cluster?.stop();
-});
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Buys with one request id until answered; a failure that is not an outage fails the test. */
-async function buyUntilAnswered(playerId: string, requestId: string, now: number): Promise<{ result: PurchaseResult; outages: number }> {
+async function buyUntilAnswered(store: RedisStore, playerId: string, requestId: string, now: number): Promise<{ result: PurchaseResult; outages: number }> {
   let outages = 0;
   for (;;) {
     try {
@@ -54,6 +36,24 @@ async function buyUntilAnswered(playerId: string, requestId: string, now: number
 describe('dealer store (redis cluster) failover', function () {
   this.timeout(120_000);
 
+  let cluster: RedisCluster;
+  let client: Cluster;
+  let store: RedisStore;
+  let prefixes = 0;
+
+  beforeEach(async function () {
+    this.timeout(60_000);
+    cluster = await RedisCluster.start();
+    // Fail fast while a master is down (the buyer retries), as the server's connections do.
+    client = cluster.client({ enableAutoPipelining: true, slotsRefreshInterval: 500, redisOptions: { maxRetriesPerRequest: 1, commandTimeout: 2_000 } });
+    store = new RedisStore(client, { prefix: `f${++prefixes}`, protocol: 'per-slot', waitReplicas: 1, replicaTimeoutMs: 500 });
+  });
+  afterEach(async () => {
+    await store?.close();
+    client?.disconnect();
+    await cluster?.stop();
+  });
+
   it('answers a purchase whose replica is down with a retryable refusal, and its retry with the same unit, charged once', async () => {
     await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
     await store.deposit('p1', 1_000, 'd1', T0);
@@ -67,7 +67,7 @@ describe('dealer store (redis cluster) failover', function () {
     assert.ok(isStoreOutage(refused), `an outage: ${String(refused)}`);
     await replica.restart();
     await cluster.ready();
-    const { result } = await buyUntilAnswered('p1', 'r1', T0 + 5_000);
+    const { result } = await buyUntilAnswered(store, 'p1', 'r1', T0 + 5_000);
     assert.ok(result.ok);
     assert.equal(result.sale.unitId, 'e.0:0', 'the unit dealt before the refusal');
     assert.equal(result.sale.soldAt, T0, 'the first call\'s time');
@@ -90,7 +90,7 @@ describe('dealer store (redis cluster) failover', function () {
     assert.equal((await store.listEmissions())[0]!.blocks[0]!.sold, 0, 'no unit dealt on an unacknowledged hold');
     await replica.restart();
     await cluster.ready();
-    const { result } = await buyUntilAnswered(playerId, 'r1', T0 + 5_000);
+    const { result } = await buyUntilAnswered(store, playerId, 'r1', T0 + 5_000);
     assert.ok(result.ok && result.sale.unitId === 'e.0:0');
     assert.equal(await store.balance(playerId), 1_000 - STAKE);
   });
@@ -108,7 +108,7 @@ describe('dealer store (redis cluster) failover', function () {
     const lanes = players.map(async (playerId, lane) => {
       for (let k = 0; acks.length < blocks * TEN_UNIT_TABLE.blockSize; k++) {
         const requestId = `l${lane}-${k}`;
-        const answer = await buyUntilAnswered(playerId, requestId, T0 + k);
+        const answer = await buyUntilAnswered(store, playerId, requestId, T0 + k);
         outages += answer.outages;
         if (!answer.result.ok) {
           assert.equal(answer.result.code, 'purchase/game_closed');
