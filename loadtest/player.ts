@@ -332,7 +332,17 @@ export class SyntheticPlayer {
         await this.reopenIfClosed();
       }
     }
-    await this.finishUnitsInPlay().catch((err) => this.stats.error(errorCode(err, 'harness/error'), err));
+    // Then what is in play is finished; a resilient player rides out faults here too (10 tries).
+    for (let tries = 1; ; tries++) {
+      try {
+        return await this.finishUnitsInPlay();
+      } catch (err) {
+        this.stats.error(errorCode(err, 'harness/error'), err);
+        if (!this.settings.resilient || tries === 10) return;
+        await sleep(500);
+        await this.reopenIfClosed();
+      }
+    }
   }
 
   /** Opens a new table when the connection is gone (a resilient player: on the next endpoint). */

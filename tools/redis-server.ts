@@ -95,7 +95,8 @@ export class RedisServer {
   /** Kills the server and removes its directory. */
   async stop(): Promise<void> {
     await this.kill();
-    rmSync(this.dir, { recursive: true, force: true });
+    // A fork of the killed server (an AOF rewrite) may still be writing here for a moment: retried.
+    rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   }
 
   private launch(): Promise<void> {
