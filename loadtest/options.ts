@@ -125,7 +125,8 @@ export const USAGE = `usage: npm run loadtest -- [options]
 
 export class UsageError extends Error {}
 
-function number(name: string, raw: string | undefined, min: number, max: number, integer = true): number {
+/** `raw` as a number within [min, max] (a whole one unless `integer` is false), or a UsageError naming `name`. */
+export function number(name: string, raw: string | undefined, min: number, max: number, integer = true): number {
   if (raw === undefined) throw new UsageError(`${name} needs a value`);
   const value = Number(raw);
   if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) throw new UsageError(`${name} must be ${integer ? 'a whole number' : 'a number'}, got ${JSON.stringify(raw)}`);

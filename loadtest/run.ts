@@ -7,7 +7,7 @@ import { checkBooks } from './books';
 import { Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
 import { drive, type DriveSettings } from './drive';
 import type { LoadtestOptions } from './options';
-import { ChildServer, freePort, MachineSampler, ProcSampler, randomToken } from './processes';
+import { ChildServer, freePort, MachineSampler, ProcSampler, randomToken, syntheticPlayersEnv } from './processes';
 import { Stats } from './stats';
 import { childProfiler, selfProfiler, type WindowProfiler } from './profiler';
 import { driveOnWorkers } from './workers';
@@ -27,9 +27,6 @@ export interface RunHooks {
   /** The command line, for the report. */
   readonly command?: string;
 }
-
-/** Enough for any run: a player cannot run out of money before the run ends. */
-const DEMO_BALANCE_CENTS = 100_000_000;
 
 async function assertUp(endpoint: string): Promise<void> {
   const res = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(10_000) }).catch((err: Error) => {
@@ -86,14 +83,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
         const port = await freePort();
         const name = `server-${k + 1}`;
         const env: Record<string, string> = {
-          JWT_SECRET: jwtSecret,
-          DEV_LOGIN: 'true',
-          // Every synthetic player logs in from this one address.
-          DEV_LOGIN_PER_MINUTE: '100000',
-          OPERATOR_TOKEN: operatorToken,
-          DEMO_BALANCE_CENTS: String(DEMO_BALANCE_CENTS),
-          // Players wait for each reply before the next request; they cannot flood.
-          MAX_MESSAGES_PER_SECOND: '10000',
+          ...syntheticPlayersEnv(jwtSecret, operatorToken),
           PUBLIC_ADDRESS: `127.0.0.1:${port}`,
           REDIS_PREFIX: `loadtest-${prefix.slice(2, -1)}`,
           ...(redis ? { REDIS_URL: redis.url } : {}),

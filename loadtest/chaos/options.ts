@@ -1,4 +1,4 @@
-import { UsageError } from '../options';
+import { number, UsageError } from '../options';
 import { FAULT_KINDS, type FaultKind } from './plan';
 
 /** Command-line options of `npm run chaos`; every count and duration is bounded. */
@@ -66,14 +66,6 @@ export const CHAOS_USAGE = `usage: npm run chaos -- --minutes M [--seed S] [opti
                          freeze-redis SIGSTOPs one
   --quiet                no progress lines
 `;
-
-function number(name: string, raw: string | undefined, min: number, max: number, integer = true): number {
-  if (raw === undefined) throw new UsageError(`${name} needs a value`);
-  const value = Number(raw);
-  if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) throw new UsageError(`${name} must be ${integer ? 'a whole number' : 'a number'}, got ${JSON.stringify(raw)}`);
-  if (value < min || value > max) throw new UsageError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
 
 export function parseChaosOptions(argv: readonly string[], drawSeed: () => number): ChaosOptions {
   const o: { -readonly [K in keyof ChaosOptions]: ChaosOptions[K] } = { ...CHAOS_DEFAULTS, seed: -1 };

@@ -4,7 +4,7 @@ import { collectBooks, Deadline, httpBlocks, readBlocks } from '../collect';
 import { drive } from '../drive';
 import { DEFAULTS } from '../options';
 import type { SyntheticPlayer } from '../player';
-import { randomToken } from '../processes';
+import { randomToken, syntheticPlayersEnv } from '../processes';
 import { ChaosCluster, type ServerExit } from './cluster';
 import { checkFeedOrder, type FeedOrderResult, type UnitSighting } from './feed-order';
 import { FeedWatch } from './feed-watch';
@@ -42,7 +42,6 @@ export interface ChaosReport {
   readonly failures: readonly string[];
 }
 
-const DEMO_BALANCE_CENTS = 100_000_000;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 async function recallOf(endpoint: string, token: string, unitId: string): Promise<{ status?: string } | undefined> {
@@ -90,14 +89,7 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
   const cluster = await ChaosCluster.start(options.processes, (redisEnv) => ({
     ...redisEnv,
     REDIS_PREFIX: `chaos-${prefix.slice(2, -1)}`,
-    JWT_SECRET: jwtSecret,
-    DEV_LOGIN: 'true',
-    // Every synthetic player logs in from this one address.
-    DEV_LOGIN_PER_MINUTE: '100000',
-    OPERATOR_TOKEN: operatorToken,
-    DEMO_BALANCE_CENTS: String(DEMO_BALANCE_CENTS),
-    // Players wait for each reply before the next request; they cannot flood.
-    MAX_MESSAGES_PER_SECOND: '10000',
+    ...syntheticPlayersEnv(jwtSecret, operatorToken),
     ABANDON_AFTER_SECONDS: String(options.abandonAfterS),
     SWEEP_EVERY_SECONDS: String(options.sweepEveryS),
   }), log, options.redisCluster);

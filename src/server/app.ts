@@ -3,7 +3,7 @@ import { LocalPresence, Server, type Presence } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { TokenVerifier } from '../auth/tokens';
 import { usesRedis, type Config } from '../config';
 import { MemoryStore } from '../dealer/memory-store';
@@ -59,18 +59,11 @@ async function openMissingEmissions(dealer: DealerStore, blockCount: number, now
  * found without waiting for a command to fail there.
  */
 function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: string): RedisClient {
-  const perNode = {
+  const redis = redisClient(config, {
     commandTimeout: config.redisCommandTimeoutMs,
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
-  };
-  const redis: RedisClient = config.redisClusterNodes
-    ? new Cluster(config.redisClusterNodes.map((node) => ({ ...node })), {
-        redisOptions: perNode,
-        slotsRefreshInterval: 1000,
-        clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
-      })
-    : new Redis(config.redisUrl!, perNode);
+  });
   metrics.watchRedis(redis);
   // An outage is reported once when it starts and once when it ends, not at every retry.
   let down = false;
@@ -83,6 +76,16 @@ function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: st
     down = false;
   });
   return redis;
+}
+
+/** A client of the configured Redis: `perNode` options on one Redis, or on each cluster node. */
+function redisClient(config: Config, perNode: RedisOptions = {}): RedisClient {
+  if (!config.redisClusterNodes) return new Redis(config.redisUrl!, perNode);
+  return new Cluster(config.redisClusterNodes.map((node) => ({ ...node })), {
+    redisOptions: perNode,
+    slotsRefreshInterval: 1000,
+    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  });
 }
 
 /**
@@ -135,7 +138,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (redis) {
     // Printing blocks at start is bulk work (megabytes per block, seconds of CPU): it goes
     // through a connection of its own, without the command timeout meant for play.
-    const setupRedis: RedisClient = config.redisClusterNodes ? new Cluster(config.redisClusterNodes.map((node) => ({ ...node }))) : new Redis(config.redisUrl!);
+    const setupRedis = redisClient(config);
     const setup = new RedisStore(setupRedis, storeOptions(config));
     try {
       await openMissingEmissions(setup, config.emissionBlocks, now());
