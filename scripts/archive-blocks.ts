@@ -1,20 +1,24 @@
 /**
- * `npm run archive-blocks -- --redis <url> --dir <directory> [--retention-days 30] [--prefix p]`:
- * archives the blocks closed more than the retention ago whose every unit is settled: their
- * units (sales, settlements, action logs) go to write-once files in the directory and Redis
- * drops them (docs/dealer.md, "Archive"). Run it from cron on a host whose archive directory
- * the servers can read (recall of an archived unit reads it). Prints one line per block.
+ * `npm run archive-blocks -- (--redis <url> | --redis-cluster <host:port,…>) --dir <directory>
+ * [--retention-days 30] [--prefix p]`: archives the blocks closed more than the retention ago
+ * whose every unit is settled: their units (sales, settlements, action logs) go to write-once
+ * files in the directory and Redis drops them (docs/dealer.md, "Archive"). Run it from cron on
+ * a host whose archive directory the servers can read (recall of an archived unit reads it).
+ * Prints one line per block.
  * Exit codes: 0 ok, 2 bad command line, 3 Redis unreachable or archiving failed.
  */
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
 import { RedisStore } from '../src/dealer/redis-store';
+import { connectOnce, redisClusterTarget, redisUrlTarget, type RedisTarget } from '../src/server/redis-client';
 import { archiveClosedBlocks } from '../src/units/archive-blocks';
 import { RedisActionLog } from '../src/units/redis-action-log';
 
-const USAGE = `usage: npm run archive-blocks -- --redis <url> --dir <directory> [--retention-days <n>] [--prefix <p>]
+const USAGE = `usage: npm run archive-blocks -- (--redis <url> | --redis-cluster <host:port,…>) --dir <directory> [--retention-days <n>] [--prefix <p>]
 
   --redis <url>          Redis of the servers, e.g. redis://127.0.0.1:6379
+  --redis-cluster <host:port,…>
+                         the servers' Redis Cluster instead (some or all of its nodes, as
+                         REDIS_CLUSTER_NODES)
   --dir <directory>      the archive directory (created if missing); keep it
   --retention-days <n>   days a closed block stays in Redis before it is archived (default 30)
   --prefix <p>           key prefix (default: $REDIS_PREFIX, else "lottery")`;
@@ -32,6 +36,7 @@ async function main(): Promise<void> {
     ({ values } = parseArgs({
       options: {
         redis: { type: 'string' },
+        'redis-cluster': { type: 'string' },
         dir: { type: 'string' },
         'retention-days': { type: 'string', default: '30' },
         prefix: { type: 'string' },
@@ -45,14 +50,21 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  if (!values.redis || !values.dir) usage('give --redis and --dir');
+  const nodes = values['redis-cluster'];
+  if ((values.redis === undefined) === (nodes === undefined) || !values.dir) usage('give --redis or --redis-cluster, and --dir');
   const days = Number(values['retention-days']);
   if (!Number.isFinite(days) || days < 0) usage('--retention-days must be a number of days ≥ 0');
   const prefix = values.prefix ?? process.env['REDIS_PREFIX'] ?? 'lottery';
-
-  const redis = new Redis(values.redis, { enableAutoPipelining: true, maxRetriesPerRequest: 1 });
-  redis.on('error', () => undefined); // a failed command says why
+  let target: RedisTarget;
   try {
+    target = values.redis !== undefined ? redisUrlTarget(values.redis, '--redis') : redisClusterTarget(nodes!, '--redis-cluster');
+  } catch (err) {
+    usage((err as Error).message);
+  }
+
+  const redis = await connectOnce(target, { autoPipelining: true });
+  try {
+    // Reads and the archive's marks are the same under both purchase protocols.
     const store = new RedisStore(redis, { prefix });
     const log = new RedisActionLog(redis, prefix);
     const archived = await archiveClosedBlocks(store, log, { dir: values.dir, retentionMs: Math.round(days * DAY_MS), now: Date.now() });

@@ -1,10 +1,9 @@
 /**
  * The operator's view of the dealer: `npm run blocks -- <command> [options]`.
- * Reads Redis directly (--redis) or asks a running server's admin endpoint (--url); see the
+ * Reads Redis directly (--redis, --redis-cluster) or asks a running server's admin endpoint (--url); see the
  * usage text below and docs/dealer.md.
  */
 import { parseArgs } from 'node:util';
-import { Redis } from 'ioredis';
 import {
   blocksReport,
   formatBlocksReport,
@@ -14,6 +13,7 @@ import {
   type BlockVerificationReport,
 } from '../src/dealer/operator-report';
 import { RedisStore } from '../src/dealer/redis-store';
+import { connectOnce, redisClusterTarget, redisUrlTarget, RedisUnreachableError, type RedisTarget } from '../src/server/redis-client';
 
 const USAGE = `usage: npm run blocks -- <command> [options]
 
@@ -25,6 +25,9 @@ commands:
 
 where to look (one of):
   --redis <url>       read Redis directly, e.g. redis://127.0.0.1:6379
+  --redis-cluster <host:port,…>
+                      read a Redis Cluster directly (some or all of its nodes, as
+                      REDIS_CLUSTER_NODES)
   --prefix <p>        key prefix on Redis (default: $REDIS_PREFIX, else "lottery")
   --url <base>        ask a running server, e.g. http://127.0.0.1:2567, with the token in
                       $OPERATOR_TOKEN (Authorization: Bearer)
@@ -43,20 +46,14 @@ interface Source {
   close(): Promise<void>;
 }
 
-async function redisSource(url: string, prefix: string): Promise<Source> {
-  let redis: Redis;
+async function redisSource(target: RedisTarget, prefix: string): Promise<Source> {
+  let redis;
   try {
-    redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null });
+    redis = await connectOnce(target);
   } catch (err) {
-    throw new UsageError(`--redis ${url}: ${(err as Error).message}`);
+    throw err instanceof RedisUnreachableError ? new SourceError(err.message) : err;
   }
-  let lastError: Error | undefined;
-  redis.on('error', (err: Error) => (lastError = err));
-  try {
-    await redis.connect();
-  } catch (err) {
-    throw new SourceError(`cannot reach Redis at ${url}: ${(lastError ?? (err as Error)).message}`);
-  }
+  // Reads only: the same under both purchase protocols.
   const store = new RedisStore(redis, { prefix });
   return {
     list: () => blocksReport(store),
@@ -66,6 +63,15 @@ async function redisSource(url: string, prefix: string): Promise<Source> {
       redis.disconnect();
     },
   };
+}
+
+/** The Redis of --redis or --redis-cluster. */
+function redisTarget(url: string | undefined, nodes: string | undefined): RedisTarget {
+  try {
+    return url !== undefined ? redisUrlTarget(url, '--redis') : redisClusterTarget(nodes!, '--redis-cluster');
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 }
 
 function httpSource(base: string): Source {
@@ -98,6 +104,7 @@ async function main(argv: string[]): Promise<number> {
       allowPositionals: true,
       options: {
         redis: { type: 'string' },
+        'redis-cluster': { type: 'string' },
         prefix: { type: 'string' },
         url: { type: 'string' },
         json: { type: 'boolean', default: false },
@@ -118,12 +125,14 @@ async function main(argv: string[]): Promise<number> {
   }
   if (command === 'list' && rest.length > 0) throw new UsageError('list takes no argument');
   if (command === 'verify' && rest.length !== 1) throw new UsageError('verify takes one block id, e.g. verify noel-de-la-chance-50.0');
-  if ((values.redis === undefined) === (values.url === undefined)) throw new UsageError('give either --redis <url> or --url <base>');
-  if (values.prefix !== undefined && values.redis === undefined) throw new UsageError('--prefix goes with --redis');
+  const nodes = values['redis-cluster'];
+  const sources = [values.redis, nodes, values.url].filter((v) => v !== undefined).length;
+  if (sources !== 1) throw new UsageError('give one of --redis <url>, --redis-cluster <host:port,…> or --url <base>');
+  if (values.prefix !== undefined && values.url !== undefined) throw new UsageError('--prefix goes with --redis or --redis-cluster');
 
-  const source = values.redis !== undefined
-    ? await redisSource(values.redis, values.prefix ?? process.env['REDIS_PREFIX'] ?? 'lottery')
-    : httpSource(values.url!);
+  const source = values.url === undefined
+    ? await redisSource(redisTarget(values.redis, nodes), values.prefix ?? process.env['REDIS_PREFIX'] ?? 'lottery')
+    : httpSource(values.url);
   try {
     if (command === 'list') {
       const report = await source.list();

@@ -12,7 +12,7 @@ export interface Config {
    * A Redis Cluster's seed nodes (REDIS_CLUSTER_NODES=host:port,…), instead of REDIS_URL:
    * purchases and settlements then go one slot per step (docs/dealer.md).
    */
-  readonly redisClusterNodes: readonly { readonly host: string; readonly port: number }[] | undefined;
+  readonly redisClusterNodes: readonly ClusterNode[] | undefined;
   /**
    * Replicas that must acknowledge a purchase's writes before it is answered (WAIT); default 1
    * on a cluster, 0 on one Redis (docs/scaling.md).
@@ -133,15 +133,21 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
-/** `host:port,host:port,…` of REDIS_CLUSTER_NODES. */
-function clusterNodes(env: Env): { host: string; port: number }[] | undefined {
-  const raw = text(env, 'REDIS_CLUSTER_NODES');
-  if (raw === undefined) return undefined;
+export interface ClusterNode {
+  readonly host: string;
+  readonly port: number;
+}
+
+/**
+ * A Redis Cluster's nodes from `host:port,host:port,…` (REDIS_CLUSTER_NODES, and the operator
+ * scripts' --redis-cluster); `name` is the setting the error message names.
+ */
+export function parseClusterNodes(raw: string, name = 'REDIS_CLUSTER_NODES'): ClusterNode[] {
   return raw.split(',').map((entry) => {
     const m = /^([A-Za-z0-9.-]+|\[[0-9a-fA-F:]+\]):(\d{1,5})$/.exec(entry.trim());
     const port = Number(m?.[2]);
     if (!m || port < 1 || port > 65535) {
-      throw new Error(`REDIS_CLUSTER_NODES must list host:port entries separated by commas; ${JSON.stringify(entry)} is not one`);
+      throw new Error(`${name} must list host:port entries separated by commas; ${JSON.stringify(entry)} is not one`);
     }
     return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
   });
@@ -154,7 +160,8 @@ export function usesRedis(config: Pick<Config, 'redisUrl' | 'redisClusterNodes'>
 
 export function loadConfig(env: Env = process.env): Config {
   const redisUrl = text(env, 'REDIS_URL');
-  const redisClusterNodes = clusterNodes(env);
+  const rawClusterNodes = text(env, 'REDIS_CLUSTER_NODES');
+  const redisClusterNodes = rawClusterNodes === undefined ? undefined : parseClusterNodes(rawClusterNodes);
   const shared = redisUrl !== undefined || redisClusterNodes !== undefined;
   const config: Config = {
     port: int(env, 'PORT', 2567, 0, 65535),

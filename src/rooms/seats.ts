@@ -5,6 +5,11 @@ import type { Presence } from '@colyseus/core';
  * the sweeper finishes an abandoned unit through the table that shows it, so that its player
  * sees the end first.
  */
+/** Hash of the seats: `<playerId>:<game>` → roomId. */
+export function seatsKey(prefix: string): string {
+  return `${prefix}:seats`;
+}
+
 export class Seats {
   private readonly key: string;
 
@@ -12,7 +17,7 @@ export class Seats {
     private readonly presence: Presence,
     prefix: string,
   ) {
-    this.key = `${prefix}:seats`;
+    this.key = seatsKey(prefix);
   }
 
   take(playerId: string, game: string, roomId: string): Promise<unknown> {

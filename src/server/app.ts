@@ -3,7 +3,6 @@ import { LocalPresence, Server, type Presence } from '@colyseus/core';
 import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
-import { Cluster, Redis, type RedisOptions } from 'ioredis';
 import { TokenVerifier } from '../auth/tokens';
 import { usesRedis, type Config } from '../config';
 import { MemoryStore } from '../dealer/memory-store';
@@ -25,6 +24,7 @@ import { colyseusLogger, createLogger, type Logger } from './logger';
 import { listenMetrics, Metrics } from './metrics';
 import { ObservedDealer } from './observed-dealer';
 import { mountReadiness, ReadinessProbe, redisWarnings } from './readiness';
+import { redisClient } from './redis-client';
 import { isOperator, mountRoutes } from './routes';
 import type { Services } from './services';
 
@@ -76,16 +76,6 @@ function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: st
     down = false;
   });
   return redis;
-}
-
-/** A client of the configured Redis: `perNode` options on one Redis, or on each cluster node. */
-function redisClient(config: Config, perNode: RedisOptions = {}): RedisClient {
-  if (!config.redisClusterNodes) return new Redis(config.redisUrl!, perNode);
-  return new Cluster(config.redisClusterNodes.map((node) => ({ ...node })), {
-    redisOptions: perNode,
-    slotsRefreshInterval: 1000,
-    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
-  });
 }
 
 /**

@@ -1,28 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import { fileURLToPath } from 'node:url';
-import { Redis } from 'ioredis';
 import { MemoryStore } from '../../src/dealer/memory-store';
 import { blocksReport, formatBlocksReport, formatVerification, verifyBlockReport } from '../../src/dealer/operator-report';
-import { RedisStore } from '../../src/dealer/redis-store';
 import type { DealerStore } from '../../src/dealer/types';
-import { RedisServer } from '../../tools/redis-server';
+import { dealFourteen } from './support/fourteen-sales';
 import { TEN_UNIT_TABLE } from './support/test-tables';
-
-const T0 = 1_700_000_000_000;
-const GAME = TEN_UNIT_TABLE.game;
-const STAKE = TEN_UNIT_TABLE.stake;
-
-/** An emission of 3 ten-unit blocks with the first sold out and 4 units of the second sold. */
-async function dealFourteen(store: DealerStore): Promise<void> {
-  await store.openEmission({ emissionId: 'noel', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
-  await store.deposit('p1', 10_000, 'd1', T0);
-  for (let i = 0; i < 14; i++) {
-    const result = await store.purchase({ playerId: 'p1', requestId: `r${i}`, game: GAME, stake: STAKE, now: T0 + i });
-    assert.ok(result.ok);
-  }
-}
 
 describe('operator report', () => {
   it('lists each block with sold and unsold units, prizes won and left per tier, commitment and state', async () => {
@@ -31,7 +12,7 @@ describe('operator report', () => {
     const report = await blocksReport(store);
     assert.equal(report.emissions.length, 1);
     const [emission] = report.emissions;
-    assert.deepEqual({ ...emission!, blocks: undefined }, { emissionId: 'noel', game: GAME, stake: STAKE, state: 'selling', blockCount: 3, blocks: undefined });
+    assert.deepEqual({ ...emission!, blocks: undefined }, { emissionId: 'noel', game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, state: 'selling', blockCount: 3, blocks: undefined });
     const [closed, open, printed] = emission!.blocks;
     assert.deepEqual([closed!.state, closed!.sold, closed!.unsold], ['closed', 10, 0]);
     assert.deepEqual([open!.state, open!.sold, open!.unsold], ['open', 4, 6]);
@@ -94,77 +75,5 @@ describe('operator report', () => {
     assert.equal(report!.verified, false);
     assert.match(report!.problems[0]!, /^position 3: sold as tier \d, printed tier \d$/);
     assert.match(formatVerification(report!), /NOT verified\n {2}- position 3/);
-  });
-});
-
-describe('npm run blocks', function () {
-  this.timeout(60_000);
-  const SCRIPT = fileURLToPath(new URL('../../scripts/blocks.ts', import.meta.url));
-  let redisServer: RedisServer;
-  let http: Server;
-  let httpUrl: string;
-
-  function blocks(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-    return new Promise((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', SCRIPT, ...args], { env: { ...process.env, ...env } }, (err, stdout, stderr) => {
-        resolve({ code: err ? Number(err.code) : 0, stdout, stderr });
-      });
-    });
-  }
-
-  before(async () => {
-    redisServer = await RedisServer.start();
-    const redis = new Redis(redisServer.url);
-    const store = new RedisStore(redis, { prefix: 'ops' });
-    await dealFourteen(store);
-    await redis.quit();
-
-    // A stand-in for the server's admin routes, serving the same reports from a memory store.
-    const memory = new MemoryStore();
-    await dealFourteen(memory);
-    http = createServer((req, res) => {
-      if (req.headers.authorization !== 'Bearer s3cret') return void res.writeHead(401).end();
-      const verify = /^\/admin\/blocks\/([^/]+)\/verify$/.exec(req.url ?? '');
-      const report = req.url === '/admin/blocks' ? blocksReport(memory) : verify ? verifyBlockReport(memory, decodeURIComponent(verify[1]!)) : Promise.resolve(undefined);
-      void report.then((body) => (body ? res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body)) : res.writeHead(404).end()));
-    });
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    httpUrl = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
-  });
-
-  after(async () => {
-    http?.close();
-    await redisServer?.stop();
-  });
-
-  it('lists and verifies blocks read from Redis', async () => {
-    const list = await blocks(['list', '--redis', redisServer.url, '--prefix', 'ops']);
-    assert.equal(list.code, 0, list.stderr);
-    assert.match(list.stdout, /emission noel: noel-de-la-chance at 0\.50 €, selling, 3 of 3 blocks printed/);
-    const verified = await blocks(['verify', 'noel.0', '--redis', redisServer.url, '--prefix', 'ops', '--json']);
-    assert.equal(verified.code, 0, verified.stderr);
-    assert.equal((JSON.parse(verified.stdout) as { verified: boolean }).verified, true);
-    const open = await blocks(['verify', 'noel.1', '--redis', redisServer.url, '--prefix', 'ops']);
-    assert.equal(open.code, 1);
-    assert.match(open.stdout, /NOT verified/);
-  });
-
-  it("lists and verifies blocks through a server's admin endpoint with the operator token", async () => {
-    const list = await blocks(['list', '--url', httpUrl, '--json'], { OPERATOR_TOKEN: 's3cret' });
-    assert.equal(list.code, 0, list.stderr);
-    assert.equal((JSON.parse(list.stdout) as { emissions: unknown[] }).emissions.length, 1);
-    const unknown = await blocks(['verify', 'noel.9', '--url', httpUrl], { OPERATOR_TOKEN: 's3cret' });
-    assert.deepEqual([unknown.code, unknown.stderr.trim()], [1, 'no block noel.9']);
-    const refused = await blocks(['list', '--url', httpUrl], { OPERATOR_TOKEN: 'wrong' });
-    assert.equal(refused.code, 3);
-    assert.match(refused.stderr, /refused the operator token/);
-  });
-
-  it('explains a bad command line and exits 2', async () => {
-    for (const args of [[], ['sell'], ['verify'], ['list', '--redis', 'redis://x', '--url', 'http://x'], ['list', '--bogus']]) {
-      const result = await blocks(args);
-      assert.equal(result.code, 2, args.join(' '));
-      assert.match(result.stderr, /usage: npm run blocks -- <command>/);
-    }
   });
 });

@@ -1,0 +1,68 @@
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { parseClusterNodes, type Config } from '../config';
+import type { RedisClient } from '../dealer/scripts/commands';
+
+/** Where Redis is: one server's URL, or a Redis Cluster's nodes (the server's settings). */
+export type RedisTarget = Pick<Config, 'redisUrl' | 'redisClusterNodes'>;
+
+/**
+ * The one constructor of a client of the configured Redis (the server's and the operator
+ * scripts'): `perNode` options on one Redis, or on each cluster node; `cluster` overrides the
+ * cluster client's own options. On a cluster the slot map is read again every second, so a
+ * replica promoted by a failover is found without waiting for a command to fail there.
+ */
+export function redisClient(target: RedisTarget, perNode: RedisOptions = {}, cluster: ClusterOptions = {}): RedisClient {
+  if (!target.redisClusterNodes) return new Redis(target.redisUrl!, perNode);
+  return new Cluster(target.redisClusterNodes.map((node) => ({ ...node })), {
+    redisOptions: perNode,
+    slotsRefreshInterval: 1000,
+    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    ...cluster,
+  });
+}
+
+/** An operator script's Redis URL option (`name`, for the message): redis:// or rediss://. */
+export function redisUrlTarget(url: string, name: string): RedisTarget {
+  if (!/^rediss?:\/\/./.test(url)) throw new RangeError(`${name} must be a URL starting with redis:// or rediss://, got ${JSON.stringify(url)}`);
+  return { redisUrl: url, redisClusterNodes: undefined };
+}
+
+/** An operator script's cluster option (`name`): `host:port,…`, parsed as REDIS_CLUSTER_NODES is. */
+export function redisClusterTarget(nodes: string, name: string): RedisTarget {
+  return { redisUrl: undefined, redisClusterNodes: parseClusterNodes(nodes, name) };
+}
+
+/** Redis (or the cluster) did not answer an operator script's connection. */
+export class RedisUnreachableError extends Error {}
+
+/** The target in words, without a URL's password. */
+export function describeRedisTarget(target: RedisTarget): string {
+  if (target.redisClusterNodes) return `the Redis Cluster at ${target.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  return `Redis at ${target.redisUrl!.replace(/\/\/[^@/]*@/, '//')}`;
+}
+
+/**
+ * A client for a command-line tool: connected before it is returned, no reconnection, a
+ * command tried once (a tool must fail with a sentence, not wait forever). Throws
+ * RedisUnreachableError naming the target when it cannot connect.
+ */
+export async function connectOnce(target: RedisTarget, options: { readonly autoPipelining?: boolean } = {}): Promise<RedisClient> {
+  const enableAutoPipelining = options.autoPipelining ?? false;
+  const client = redisClient(
+    target,
+    { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => null, enableAutoPipelining },
+    { lazyConnect: true, clusterRetryStrategy: () => null, enableAutoPipelining },
+  );
+  let lastError: Error | undefined;
+  client.on('error', (err: Error) => (lastError = err));
+  try {
+    await client.connect();
+  } catch (err) {
+    client.disconnect();
+    const failure = lastError ?? (err as Error);
+    // A cluster client's failure carries the last node's reason (refused, not a cluster node…).
+    const reason = (failure as { lastNodeError?: Error }).lastNodeError?.message;
+    throw new RedisUnreachableError(`cannot reach ${describeRedisTarget(target)}: ${failure.message}${reason ? ` (${reason})` : ''}`);
+  }
+  return client;
+}
