@@ -9,7 +9,7 @@
 import { parseArgs } from 'node:util';
 import type { Cluster, Redis } from 'ioredis';
 import { migrateToCluster, type KeyCounts, type MigrationReport } from '../src/migration/migrate-to-cluster';
-import { connectOnce, redisClusterTarget, redisUrlTarget, type RedisTarget } from '../src/server/redis-client';
+import { connectOnce, describeRedisTarget, redisClusterTarget, redisUrlTarget, type RedisTarget } from '../src/server/redis-client';
 
 const USAGE = `usage: npm run migrate-to-cluster -- --from <redis url> --to <host:port,…> [--prefix <p>] [--dry-run]
 
@@ -79,7 +79,7 @@ async function main(): Promise<number> {
   const source = (await connectOnce(from)) as Redis;
   let target: Cluster | undefined;
   try {
-    if (/cluster_enabled:1/.test(await source.info('cluster'))) usage(`--from ${values.from} is a cluster node: the source is one Redis`);
+    if (/cluster_enabled:1/.test(await source.info('cluster'))) usage(`--from: ${describeRedisTarget(from)} is a cluster node; the source is one Redis`);
     target = (await connectOnce(to, { autoPipelining: true })) as Cluster;
     const others = String(await source.call('CLIENT', 'LIST')).trim().split('\n').length - 1;
     if (others > 0) console.error(`migrate-to-cluster: ${others} other client(s) connected to the source: are the servers stopped?`);

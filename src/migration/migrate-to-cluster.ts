@@ -17,9 +17,8 @@ export interface MigrationOptions {
   readonly prefix: string;
   /** Count and check only: nothing is written to the cluster. */
   readonly dryRun?: boolean;
-  /** Called at most every `progressEveryMs` while copying, and once at the end of the copy. */
+  /** Called every few seconds while copying, and once at the end of the copy. */
   readonly progress?: (copied: number, total: number) => void;
-  readonly progressEveryMs?: number;
 }
 
 /** Keys per Redis type (`string`, `hash`, `list`, `set`, `zset`, `stream`). */
@@ -171,26 +170,26 @@ export async function migrateToCluster(source: Redis, target: Cluster, options: 
   let copied = 0;
   let expired = 0;
   let reportedAt = Date.now();
-  const progressEveryMs = options.progressEveryMs ?? PROGRESS_EVERY_MS;
   for await (const batch of scanKeys(source, pattern)) {
     const names = batch.filter((k) => k !== seats);
     const pipeline = source.pipeline();
     for (const key of names) pipeline.pttl(key).dumpBuffer(key);
     const replies = (await pipeline.exec())!;
-    await Promise.all(
-      names.map((key, i) => {
-        const [[ttlError, ttl], [dumpError, dump]] = [replies[2 * i]!, replies[2 * i + 1]!];
-        if (ttlError) throw ttlError;
-        if (dumpError) throw dumpError;
-        if (dump === null || ttl === -2) {
-          expired++;
-          return undefined;
-        }
-        copied++;
-        return target.restore(key, Math.max(0, Number(ttl)), dump as Buffer);
-      }),
-    );
-    if (options.progress && Date.now() - reportedAt >= progressEveryMs) {
+    const failed = replies.find(([err]) => err);
+    if (failed) throw failed[0];
+    const restores: Promise<unknown>[] = [];
+    names.forEach((key, i) => {
+      const ttl = Number(replies[2 * i]![1]);
+      const dump = replies[2 * i + 1]![1] as Buffer | null;
+      if (dump === null || ttl === -2) {
+        expired++;
+        return;
+      }
+      restores.push(target.restore(key, Math.max(0, ttl), dump));
+    });
+    await Promise.all(restores);
+    copied += restores.length;
+    if (options.progress && Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
       options.progress(copied, total);
       reportedAt = Date.now();
     }

@@ -64,15 +64,17 @@ describe('npm run archive-blocks', function () {
   });
 
   it('explains a bad command line and exits 2, an unreachable cluster and exits 3', async () => {
-    for (const args of [['--dir', dir], ['--redis', 'redis://x', '--redis-cluster', 'h:1', '--dir', dir], ['--redis-cluster', 'h:1']]) {
-      const result = await archiveBlocks(args);
-      assert.equal(result.code, 2, args.join(' '));
+    const badLines = [['--dir', dir], ['--redis', 'redis://x', '--redis-cluster', 'h:1', '--dir', dir], ['--redis-cluster', 'h:1']];
+    for (const [i, result] of (await Promise.all(badLines.map((args) => archiveBlocks(args)))).entries()) {
+      assert.equal(result.code, 2, badLines[i]!.join(' '));
       assert.match(result.stderr, /give --redis or --redis-cluster, and --dir/);
     }
-    const badNodes = await archiveBlocks(['--redis-cluster', 'h:99999', '--dir', dir]);
+    const [badNodes, closed] = await Promise.all([
+      archiveBlocks(['--redis-cluster', 'h:99999', '--dir', dir]),
+      archiveBlocks(['--redis-cluster', '127.0.0.1:1', '--dir', dir]),
+    ]);
     assert.equal(badNodes.code, 2);
     assert.match(badNodes.stderr, /--redis-cluster must list host:port entries separated by commas; "h:99999" is not one/);
-    const closed = await archiveBlocks(['--redis-cluster', '127.0.0.1:1', '--dir', dir]);
     assert.equal(closed.code, 3);
     assert.match(closed.stderr, /^archive-blocks: cannot reach the Redis Cluster at 127\.0\.0\.1:1: /);
   });

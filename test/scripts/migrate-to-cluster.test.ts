@@ -64,19 +64,21 @@ describe('npm run migrate-to-cluster', function () {
       [['--from', 'localhost:6379', '--to', cluster.nodes], /--from must be a URL starting with redis:\/\//],
       [['--from', oneRedis.url, '--to', '127.0.0.1'], /--to must list host:port entries separated by commas; "127\.0\.0\.1" is not one/],
       [['--from', oneRedis.url, '--to', cluster.nodes, '--prefix', ''], /--prefix must not be empty/],
-      [['--from', `redis://${cluster.nodes.split(',')[0]}`, '--to', cluster.nodes], /is a cluster node: the source is one Redis/],
+      [['--from', `redis://${cluster.nodes.split(',')[0]}`, '--to', cluster.nodes], /--from: Redis at redis:\/\/127\.0\.0\.1:\d+ is a cluster node; the source is one Redis/],
       [['--from', oneRedis.url, '--to', cluster.nodes, '--force'], /Unknown option '--force'/],
     ];
-    for (const [args, message] of bad) {
-      const run = await migrate(args);
-      assert.equal(run.code, 2, `${args.join(' ')}: ${run.stderr}`);
-      assert.match(run.stderr, message);
+    const runs = await Promise.all(bad.map(([args]) => migrate(args)));
+    for (const [i, run] of runs.entries()) {
+      assert.equal(run.code, 2, `${bad[i]![0].join(' ')}: ${run.stderr}`);
+      assert.match(run.stderr, bad[i]![1]);
       assert.match(run.stderr, /usage: npm run migrate-to-cluster/);
     }
-    const unreachable = await migrate(['--from', oneRedis.url, '--to', '127.0.0.1:1']);
+    const [unreachable, noSource] = await Promise.all([
+      migrate(['--from', oneRedis.url, '--to', '127.0.0.1:1']),
+      migrate(['--from', 'redis://127.0.0.1:1', '--to', cluster.nodes]),
+    ]);
     assert.equal(unreachable.code, 3);
     assert.match(unreachable.stderr, /cannot reach the Redis Cluster at 127\.0\.0\.1:1/);
-    const noSource = await migrate(['--from', 'redis://127.0.0.1:1', '--to', cluster.nodes]);
     assert.equal(noSource.code, 3);
     assert.match(noSource.stderr, /cannot reach Redis at redis:\/\/127\.0\.0\.1:1/);
   });
