@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Redis } from 'ioredis';
+import { IDEMPOTENCY_WINDOW_MS } from '../../src/dealer/identifiers';
+import { DealerKeys } from '../../src/dealer/keys';
 import { RedisStore } from '../../src/dealer/redis-store';
 import type { PurchaseRequest, Sale } from '../../src/dealer/types';
 import { RedisActionLog } from '../../src/units/redis-action-log';
@@ -11,6 +13,8 @@ import { runScript } from './run-script';
 
 const migrate = (args: string[]) => runScript('migrate-to-cluster', args);
 const PLAYERS = ['p1', 'p2', 'p3'];
+const WINDOW = Math.floor(T0 / IDEMPOTENCY_WINDOW_MS);
+const LANE_REQUESTS = `live:{seq:${TEN_UNIT_TABLE.game}:${TEN_UNIT_TABLE.stake}:1}:requests:${WINDOW}`;
 
 function purchaseOf(playerId: string, i: number): PurchaseRequest {
   return { playerId, requestId: `${playerId}-r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + 100 * i };
@@ -48,6 +52,10 @@ describe('npm run migrate-to-cluster', function () {
       }
     }
     await store.close();
+    // A request id on a sequence spread over lanes (`{seq:<game>:<stake>:<lane>}`), as the
+    // dealer's lanes name them.
+    await source.hset(LANE_REQUESTS, 'p9|lane-r1', 'noel.1:3');
+    await source.pexpire(LANE_REQUESTS, 3_600_000);
     // Not the dealer's: the seats (rooms of the stopped servers) and a key of Colyseus's.
     await source.hset('live:seats', 'p1:noel-de-la-chance', 'room-1');
     await source.hset('roomcaches', 'room-1', '{}');
@@ -87,7 +95,7 @@ describe('npm run migrate-to-cluster', function () {
     const run = await migrate(['--from', oneRedis.url, '--to', cluster.nodes, '--prefix', 'live', '--dry-run']);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^dry run: nothing written$/m);
-    assert.match(run.stdout, /^request ids to write on the players' slots: 15$/m);
+    assert.match(run.stdout, /^request ids to write on the players' slots: 16$/m);
     const client = cluster.client();
     try {
       for (const node of client.nodes('master')) assert.deepEqual(await node.keys('live:*'), []);
@@ -112,7 +120,7 @@ describe('npm run migrate-to-cluster', function () {
 
       const run = await migrate(['--from', oneRedis.url, '--to', cluster.nodes, '--prefix', 'live']);
       assert.equal(run.code, 0, `${run.stdout}\n${run.stderr}`);
-      assert.match(run.stdout, /^request ids written on the players' slots: 15, read back: 15$/m);
+      assert.match(run.stdout, /^request ids written on the players' slots: 16, read back: 16$/m);
       assert.match(run.stdout, /^checked: every count and request id equal$/m);
       assert.match(run.stdout, /^seats left out/m);
       assert.match(run.stderr, /^copied (\d+) \/ \1 keys$/m);
@@ -151,6 +159,13 @@ describe('npm run migrate-to-cluster', function () {
         assert.deepEqual([retry.replayed, retry.sale.unitId], [true, sale.unitId]);
         assert.equal(await store.balance(sale.playerId), balance, 'no second debit');
       }
+    });
+
+    it("writes a lane's request ids on the player's slot, expiring with the lane's", async () => {
+      const key = new DealerKeys('live').player('p9').requests(WINDOW);
+      assert.equal(await client.hget(key, `${TEN_UNIT_TABLE.game}:${TEN_UNIT_TABLE.stake}|lane-r1`), 'noel.1:3');
+      const ttl = await client.pttl(key);
+      assert.ok(ttl > 3_500_000 && ttl <= 3_600_000, String(ttl));
     });
 
     it('settles each unit left unsettled exactly once, and refuses a settled one a second credit', async () => {
