@@ -8,6 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Cluster, Redis } from 'ioredis';
+import { DealerKeys } from '../src/dealer/keys';
 import { migrateToCluster, type KeyCounts, type MigrationReport } from '../src/migration/migrate-to-cluster';
 import { connectOnce, describeRedisTarget, redisClusterTarget, redisUrlTarget, type RedisTarget } from '../src/server/redis-client';
 
@@ -67,6 +68,11 @@ async function main(): Promise<number> {
   if (values.from === undefined || values.to === undefined) usage('give --from and --to');
   const prefix = values.prefix ?? process.env['REDIS_PREFIX'] ?? 'lottery';
   if (prefix === '') usage('--prefix must not be empty: every key of the source would be taken');
+  try {
+    new DealerKeys(prefix);
+  } catch (err) {
+    usage(`--prefix: ${(err as Error).message}`);
+  }
   let from: RedisTarget;
   let to: RedisTarget;
   try {
@@ -82,7 +88,7 @@ async function main(): Promise<number> {
     if (/cluster_enabled:1/.test(await source.info('cluster'))) usage(`--from: ${describeRedisTarget(from)} is a cluster node; the source is one Redis`);
     target = (await connectOnce(to, { autoPipelining: true })) as Cluster;
     const others = String(await source.call('CLIENT', 'LIST')).trim().split('\n').length - 1;
-    if (others > 0) console.error(`migrate-to-cluster: ${others} other client(s) connected to the source: are the servers stopped?`);
+    if (others > 0 && !values['dry-run']) console.error(`migrate-to-cluster: ${others} other client(s) connected to the source: are the servers stopped?`);
     const report = await migrateToCluster(source, target, {
       prefix,
       dryRun: values['dry-run'],

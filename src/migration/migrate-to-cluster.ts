@@ -46,9 +46,6 @@ export interface MigrationReport {
   readonly mismatches: readonly string[];
 }
 
-/** The cluster already holds keys under the prefix: nothing was written. */
-export class TargetNotEmptyError extends Error {}
-
 /** Keys per SCAN step and per batch of DUMP/RESTORE. */
 const BATCH = 1_000;
 const PROGRESS_EVERY_MS = 3_000;
@@ -129,7 +126,7 @@ async function* sequenceRequestKeys(source: Redis, keys: DealerKeys): AsyncGener
 async function assertEmpty(masters: readonly Redis[], pattern: string): Promise<void> {
   for (const node of masters) {
     for await (const batch of scanKeys(node, pattern)) {
-      throw new TargetNotEmptyError(
+      throw new Error(
         `the cluster already holds keys under ${JSON.stringify(pattern.slice(0, -1))} (${batch[0]} on ${node.options.host}:${node.options.port}); ` +
           'the migration writes only to an empty prefix: use another prefix, or empty it first',
       );
@@ -139,8 +136,7 @@ async function assertEmpty(masters: readonly Redis[], pattern: string): Promise<
 
 /**
  * Copies the source's keys under the prefix to the cluster, converts the request ids, and
- * checks the result. Throws TargetNotEmptyError before writing anything if the cluster holds
- * keys under the prefix. The servers must be stopped: a write during the copy may be missed.
+ * checks the result. Throws before writing anything if the cluster holds keys under the prefix. The servers must be stopped: a write during the copy may be missed.
  */
 export async function migrateToCluster(source: Redis, target: Cluster, options: MigrationOptions): Promise<MigrationReport> {
   if (options.prefix === '') throw new RangeError('the prefix must not be empty: every key of the source would be taken');

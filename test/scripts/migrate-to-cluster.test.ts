@@ -72,6 +72,7 @@ describe('npm run migrate-to-cluster', function () {
       [['--from', 'localhost:6379', '--to', cluster.nodes], /--from must be a URL starting with redis:\/\//],
       [['--from', oneRedis.url, '--to', '127.0.0.1'], /--to must list host:port entries separated by commas; "127\.0\.0\.1" is not one/],
       [['--from', oneRedis.url, '--to', cluster.nodes, '--prefix', ''], /--prefix must not be empty/],
+      [['--from', oneRedis.url, '--to', cluster.nodes, '--prefix', 'live*'], /--prefix: Redis prefix must be 0–64 of/],
       [['--from', `redis://${cluster.nodes.split(',')[0]}`, '--to', cluster.nodes], /--from: Redis at redis:\/\/127\.0\.0\.1:\d+ is a cluster node; the source is one Redis/],
       [['--from', oneRedis.url, '--to', cluster.nodes, '--force'], /Unknown option '--force'/],
     ];
