@@ -3,8 +3,10 @@ import type { Cents } from '../money';
 /**
  * Every Redis key of the server's dealing and play, from one prefix. Three families, each
  * under one `{hash tag}`:
- * - a block sequence (one game at one price): `<prefix>:{seq:<game>:<stake>}:…` holds the
- *   sequence's current emission, the emissions' state, the printed blocks and their sales;
+ * - a block sequence (one lane of one game at one price): `<prefix>:{seq:<game>:<stake>}:…`
+ *   (lane 0) or `<prefix>:{seq:<game>:<stake>:<lane>}:…` (lane ≥ 1) holds the lane's current
+ *   emission, the emissions' dealing state, the printed blocks and their sales; an emission of
+ *   L lanes deals block i on lane i mod L (docs/dealer.md, "Lanes");
  * - a player: `<prefix>:{player:<id>}:…` holds the wallet, the deposits and the journal;
  * - a unit: `<prefix>:actions:{<unitId>}`, its action log.
  * The one-script purchase touches one sequence and one player together (one Redis); the
@@ -18,6 +20,44 @@ import type { Cents } from '../money';
 const PREFIX = /^[A-Za-z0-9_.:-]{0,64}$/;
 /** Shards of the pending index (`pendingIndex`). */
 export const PENDING_SHARDS = 16;
+/** Lanes of one emission at most (`REDIS_SEQUENCE_LANES`). */
+export const MAX_LANES = 64;
+
+/** FNV-1a of a text's UTF-16 code units: spreads ids over shards and lanes. */
+function fnv1a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The lane of an emission of `lanes` lanes that deals block `index`. */
+export function laneOfBlock(index: number, lanes: number): number {
+  return index % lanes;
+}
+
+/**
+ * The first lane a purchase tries (then the next ones, wrapping): a function of the request
+ * alone, so that a retry walks the lanes in the same order and meets the lane that dealt it.
+ */
+export function firstLane(playerId: string, requestId: string, lanes: number): number {
+  return lanes === 1 ? 0 : fnv1a(`${playerId}|${requestId}`) % lanes;
+}
+
+/** An emission as the emissions' index holds it: `<game>:<stake>`, with `:<lanes>` when more than one. */
+export interface IndexedEmission {
+  readonly game: string;
+  readonly stake: Cents;
+  readonly lanes: number;
+}
+
+export function indexedEmission(game: string, stake: Cents, lanes: number): string {
+  return lanes === 1 ? `${game}:${stake}` : `${game}:${stake}:${lanes}`;
+}
+
+export function parseIndexedEmission(value: string): IndexedEmission {
+  const [game, stake, lanes] = value.split(':');
+  return { game: game!, stake: Number(stake), lanes: lanes === undefined ? 1 : Number(lanes) };
+}
 
 export interface BlockKeys {
   /** String: the printed block, one byte per unit (tier id). */
@@ -73,7 +113,7 @@ export interface PlayerKeys {
 }
 
 export class DealerKeys {
-  /** Hash: emissionId → `<game>:<stake>`, the index of all emissions (for listing). */
+  /** Hash: emissionId → `<game>:<stake>[:<lanes>]` (`indexedEmission`), the index of all emissions (for listing). */
   readonly emissions: string;
 
   /** The prefix with its separator: `lottery` gives keys `lottery:…`. */
@@ -89,8 +129,9 @@ export class DealerKeys {
     this.archives = `${this.prefix}archives`;
   }
 
-  sequence(game: string, stake: Cents): SequenceKeys {
-    const base = `${this.prefix}{seq:${game}:${stake}}:`;
+  /** Lane 0 is the sequence of a one-lane emission, so that layout needed no migration. */
+  sequence(game: string, stake: Cents, lane = 0): SequenceKeys {
+    const base = lane === 0 ? `${this.prefix}{seq:${game}:${stake}}:` : `${this.prefix}{seq:${game}:${stake}:${lane}}:`;
     return {
       base,
       current: `${base}current`,
@@ -99,13 +140,14 @@ export class DealerKeys {
     };
   }
 
-  /** Hash: the emission's table, block count and dealing state (index, cursor, state). */
-  emissionKey(game: string, stake: Cents, emissionId: string): string {
-    return `${this.sequence(game, stake).base}emission:${emissionId}`;
+  /** Hash: the emission's table, block count, lanes and its lane's dealing state (lane, index, cursor, state). */
+  emissionKey(game: string, stake: Cents, emissionId: string, lane = 0): string {
+    return `${this.sequence(game, stake, lane).base}emission:${emissionId}`;
   }
 
-  blockKeys(game: string, stake: Cents, blockId: string): BlockKeys {
-    const block = `${this.sequence(game, stake).base}block:${blockId}`;
+  /** The keys of a block, on the lane that deals it (`laneOfBlock`). */
+  blockKeys(game: string, stake: Cents, blockId: string, lane = 0): BlockKeys {
+    const block = `${this.sequence(game, stake, lane).base}block:${blockId}`;
     return { units: `${block}:units`, info: `${block}:info`, sales: `${block}:sales`, settled: `${block}:settled`, pages: `${block}:pages` };
   }
 
@@ -131,9 +173,7 @@ export class DealerKeys {
 
   /** The shard of `playerId` in the pending index (FNV-1a of its UTF-16 code units). */
   pendingShard(playerId: string): number {
-    let h = 0x811c9dc5;
-    for (let i = 0; i < playerId.length; i++) h = Math.imul(h ^ playerId.charCodeAt(i), 0x01000193);
-    return (h >>> 0) % PENDING_SHARDS;
+    return fnv1a(playerId) % PENDING_SHARDS;
   }
 
   /** List: a unit's action log (src/units), JSON entries in order; one hash tag per unit. */

@@ -23,7 +23,7 @@ import {
   type UnitRef,
 } from './identifiers';
 import { readArchivedTiers, readArchivedUnit } from './archive';
-import { DealerKeys, PENDING_SHARDS } from './keys';
+import { DealerKeys, firstLane, indexedEmission, laneOfBlock, MAX_LANES, parseIndexedEmission, PENDING_SHARDS, type BlockKeys, type IndexedEmission } from './keys';
 import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, proveUnit, rootOfPage, type PageTree, type UnitProof } from './merkle';
 import { printBlock, printNewBlock, UNSOLD, type PrintedBlock } from './printing';
 import { buildSale, decodeJournalLine, decodeSale } from './records';
@@ -38,7 +38,7 @@ import { reservePurchase } from './scripts/reserve-purchase';
 import { settleSale } from './scripts/settle-sale';
 import { deposit } from './scripts/deposit';
 import { withdraw } from './scripts/withdraw';
-import { DealerScriptError } from './scripts/errors';
+import { DealerScriptError, scriptError } from './scripts/errors';
 import { openEmission } from './scripts/open-emission';
 import { decodePage, publishPage } from './scripts/publish-page';
 import { purchaseUnits, type BatchedPurchase, type PurchaseUnitResult } from './scripts/purchase-units';
@@ -85,6 +85,12 @@ export interface RedisStoreOptions {
   readonly waitReplicas?: number;
   /** How long a `WAIT` may take, in ms. Default 1000. */
   readonly replicaTimeoutMs?: number;
+  /**
+   * Lanes of the emissions this store opens (1–64, clamped to the emission's block count): lane
+   * l deals blocks l, l + L, … under its own hash tag, so one game and price deals on several
+   * slots (docs/dealer.md, "Lanes"). An emission keeps the lanes it was opened with. Default 1.
+   */
+  readonly sequenceLanes?: number;
 }
 
 /** A write the replicas did not acknowledge in time: it may be lost if its master fails now. */
@@ -103,6 +109,8 @@ interface EmissionMeta {
   readonly stake: Cents;
   readonly table: PrizeTable;
   readonly blockCount: number;
+  /** Lanes the emission deals on (1 for emissions opened before lanes). */
+  readonly lanes: number;
 }
 
 const SCAN_BATCH = 10_000;
@@ -124,6 +132,8 @@ interface Reservation {
 /** What a batch answered one purchase. */
 interface Dealt {
   readonly result: PurchaseUnitResult;
+  /** The lane that answered. */
+  readonly lane: number;
   readonly emissionId: string;
   readonly table: PrizeTable | undefined;
 }
@@ -131,6 +141,7 @@ interface Dealt {
 /** A purchase waiting for its batch. */
 interface QueuedPurchase {
   readonly request: PurchaseRequest;
+  readonly lane: number;
   /** Per-slot protocol only. */
   readonly reservation: Reservation | undefined;
   resolve(dealt: Dealt): void;
@@ -154,17 +165,20 @@ export class RedisStore implements DealerStore {
   private readonly metas = new Map<string, EmissionMeta>();
   /** blockId → its printing in progress in this process, so it happens once here. */
   private readonly printing = new Map<string, Promise<void>>();
-  /** `<game>:<stake>` → purchases of this event-loop turn, sent together. */
+  /** `<game>:<stake>:<lane>` → purchases of this event-loop turn, sent together. */
   private readonly batches = new Map<string, QueuedPurchase[]>();
   private readonly perSlot: boolean;
   private readonly waitReplicas: number;
   private readonly replicaTimeoutMs: number;
-  /** `<game>:<stake>` → where this process last saw a unit sold: the pages to publish ahead start there. */
+  /** `<game>:<stake>:<lane>` → where this process last saw a unit sold: the pages to publish ahead start there. */
   private readonly lastSold = new Map<string, { emissionId: string; index: number; position: number }>();
   /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
   private readonly pageTrees = new PageTreeCache();
   /** `<blockId>:<page>` → its published root (pages never change once published). */
   private readonly pages = new Map<string, Promise<PageCommitment | undefined>>();
+  private readonly lanes: number;
+  /** `<game>:<stake>` → the emission its lane 0 sells, every lane of it opened: the lanes purchases walk. */
+  private readonly currents = new Map<string, Promise<EmissionMeta | undefined>>();
 
   constructor(
     private readonly redis: RedisClient,
@@ -176,44 +190,89 @@ export class RedisStore implements DealerStore {
     this.perSlot = options.protocol === 'per-slot';
     this.waitReplicas = options.waitReplicas ?? 0;
     this.replicaTimeoutMs = options.replicaTimeoutMs ?? 1000;
+    this.lanes = options.sequenceLanes ?? 1;
+    if (!Number.isInteger(this.lanes) || this.lanes < 1 || this.lanes > MAX_LANES) {
+      throw new RangeError(`sequenceLanes must be a whole number from 1 to ${MAX_LANES}: ${this.lanes}`);
+    }
   }
 
   async openEmission(request: OpenEmissionRequest): Promise<EmissionInfo> {
     assertOpenEmission(request);
     const existing = await this.existingEmission(request);
     if (existing) return existing;
-    const { table, emissionId } = request;
-    const sequence = this.keys.sequence(table.game, table.stake);
-    const first = printNewBlock(table);
-    const second = request.blockCount > 1 ? printNewBlock(table) : undefined;
-    const sequenceName = `${table.game}:${table.stake}`;
+    const { table, emissionId, blockCount, now } = request;
+    await this.refuseWhileSelling(table.game, table.stake);
+    const meta: EmissionMeta = { emissionId, game: table.game, stake: table.stake, table, blockCount, lanes: Math.min(this.lanes, blockCount) };
     try {
-      await openEmission(this.run, { current: sequence.current, base: sequence.base }, {
-        emissionId,
-        sequence: sequenceName,
-        tableJson: JSON.stringify(canonicalTable(table)),
-        blockSize: table.blockSize,
-        blockCount: request.blockCount,
-        prizes: table.tiers.map((t) => t.prize),
-        now: request.now,
-        first,
-        ...(second ? { second } : {}),
-      });
+      // Lane 0 first: of two emissions opened at once, the one that wins lane 0 wins them all.
+      await this.openLane(meta, 0, now);
     } catch (err) {
       // Another process opened the same emission between our check and our script (or one
-      // died before indexing it): index it, then it is the existing one.
+      // died before indexing it): index it, then it is the existing one (its lanes completed).
       if (!(err instanceof DealerScriptError && err.code === 'dealer/emission_exists')) throw err;
-      await this.indexEmission(emissionId, sequenceName);
+      const lanes = await this.redis.hget(this.keys.emissionKey(table.game, table.stake, emissionId), 'lanes');
+      await this.indexEmission(emissionId, indexedEmission(table.game, table.stake, Number(lanes ?? 1)));
       const opened = await this.existingEmission(request);
       if (opened) return opened;
       throw err;
     }
-    // The index is another key (another slot on a cluster): written after the emission, so
+    await this.completeLanes(meta, now);
+    // The index is another key (another slot on a cluster): written after the lanes, so
     // that every emission it names exists.
-    await this.indexEmission(emissionId, sequenceName);
-    await this.publishFirstPage(table, blockIdOf(emissionId, 0), first, request.now);
-    if (second) await this.publishFirstPage(table, blockIdOf(emissionId, 1), second, request.now);
+    await this.indexEmission(emissionId, indexedEmission(table.game, table.stake, meta.lanes));
     return (await this.emissionInfo((await this.meta(emissionId))!))!;
+  }
+
+  /** Refuses (`dealer/sequence_busy`) while the current emission of the game and price sells on any of its lanes. */
+  private async refuseWhileSelling(game: string, stake: Cents): Promise<void> {
+    const current = await this.redis.get(this.keys.sequence(game, stake).current);
+    if (!current) return;
+    const lanes = Number((await this.redis.hget(this.keys.emissionKey(game, stake, current), 'lanes')) ?? 1);
+    const states = await Promise.all(Array.from({ length: lanes }, (_, lane) => this.redis.hget(this.keys.emissionKey(game, stake, current, lane), 'state')));
+    // A lane never opened (its opener died) sells nothing.
+    if (states.some((state) => state !== null && state !== 'closed')) throw scriptError('openEmission', -7);
+  }
+
+  /** Opens lane `lane` of an emission: its first block open, its next printed, their first pages published. */
+  private async openLane(meta: EmissionMeta, lane: number, now: number): Promise<void> {
+    const { table, emissionId, blockCount, lanes } = meta;
+    const sequence = this.keys.sequence(table.game, table.stake, lane);
+    const first = printNewBlock(table);
+    const second = lane + lanes < blockCount ? printNewBlock(table) : undefined;
+    await openEmission(this.run, { current: sequence.current, base: sequence.base }, {
+      emissionId,
+      sequence: `${table.game}:${table.stake}`,
+      tableJson: JSON.stringify(canonicalTable(table)),
+      blockSize: table.blockSize,
+      blockCount,
+      prizes: table.tiers.map((t) => t.prize),
+      now,
+      lanes,
+      lane,
+      first,
+      ...(second ? { second } : {}),
+    });
+    await this.publishFirstPage(meta, blockIdOf(emissionId, lane), first, now);
+    if (second) await this.publishFirstPage(meta, blockIdOf(emissionId, lane + lanes), second, now);
+  }
+
+  /**
+   * Opens the lanes 1..L-1 of an emission that are not open yet (their opener died half way),
+   * while lane 0 still sells it: so every process deals an emission only with all its lanes,
+   * and a purchase's walk over them is the same every time.
+   */
+  private async completeLanes(meta: EmissionMeta, now: number): Promise<void> {
+    const { game, stake, emissionId } = meta;
+    if (meta.lanes === 1 || (await this.redis.get(this.keys.sequence(game, stake).current)) !== emissionId) return;
+    for (let lane = 1; lane < meta.lanes; lane++) {
+      if (await this.redis.exists(this.keys.emissionKey(game, stake, emissionId, lane))) continue;
+      try {
+        await this.openLane(meta, lane, now);
+      } catch (err) {
+        // Opened meanwhile by another process: as wanted.
+        if (!(err instanceof DealerScriptError && err.code === 'dealer/emission_exists')) throw err;
+      }
+    }
   }
 
   /** Adds an emission to the index; throws if the id names another sequence's emission. */
@@ -238,22 +297,22 @@ export class RedisStore implements DealerStore {
   async blockSeed(blockId: string): Promise<Uint8Array> {
     const ref = parseBlockId(blockId);
     const meta = ref && (await this.meta(ref.emissionId));
-    const seed = meta && (await this.redis.hget(this.keys.blockKeys(meta.game, meta.stake, blockId).info, 'seed'));
+    const seed = meta && (await this.redis.hget(this.blockKeysOf(meta, blockId).info, 'seed'));
     if (!seed) throw new RangeError(`unknown block ${blockId}`);
     return new Uint8Array(Buffer.from(seed, 'hex'));
   }
 
   /**
-   * Purchases go out in batches: those issued in one event-loop turn for one game and price
-   * share one script call (purchaseUnits.lua, or dealUnits-5.lua per slot), each still its own
-   * atomic step.
+   * Purchases go out in batches: those issued in one event-loop turn for one lane of a game
+   * and price share one script call (purchaseUnits.lua, or dealUnits-5.lua per slot), each
+   * still its own atomic step.
    */
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
     const refused = checkPurchaseRequest(request);
     if (refused) return refused;
     if (this.perSlot) return this.purchasePerSlot(request);
     const dealt = await this.deal(request, undefined);
-    await this.replicated(this.keys.sequence(request.game, request.stake).current);
+    await this.replicated(this.keys.sequence(request.game, request.stake, dealt.lane).current);
     return this.answer(request, dealt, request.now);
   }
 
@@ -281,9 +340,9 @@ export class RedisStore implements DealerStore {
       case 'sold':
         return this.replay(request, reserved.unitId);
       case 'insufficient_funds':
-        return (await this.sequenceRefusal(game, stake)) ?? insufficientFunds(reserved.available, stake);
+        return (await this.sequenceRefusal(game, stake, now)) ?? insufficientFunds(reserved.available, stake);
       case 'unfinished_unit':
-        return (await this.sequenceRefusal(game, stake)) ?? unfinishedUnit(game);
+        return (await this.sequenceRefusal(game, stake, now)) ?? unfinishedUnit(game);
       case 'held':
         return this.completePurchase(request, { balanceBefore: reserved.balanceBefore, now, picks: request.picks ?? '' });
       case 'pending':
@@ -325,11 +384,15 @@ export class RedisStore implements DealerStore {
    * Unknown game or sold out, read from the sequence: these refusals come before the wallet's
    * (as in purchaseUnits.lua), though the per-slot protocol meets the wallet first.
    */
-  private async sequenceRefusal(game: string, stake: Cents): Promise<PurchaseResult | undefined> {
-    const emissionId = await this.redis.get(this.keys.sequence(game, stake).current);
-    if (!emissionId) return unknownSequence(game, stake);
-    const state = await this.redis.hget(this.keys.emissionKey(game, stake, emissionId), 'state');
-    return state === 'closed' ? gameClosed(game, stake) : undefined;
+  private async sequenceRefusal(game: string, stake: Cents, now: number): Promise<PurchaseResult | undefined> {
+    // Read again: the sequence may have moved on to another emission.
+    this.currents.delete(`${game}:${stake}`);
+    const meta = await this.current(game, stake, now);
+    if (!meta) return unknownSequence(game, stake);
+    const states = await Promise.all(
+      Array.from({ length: meta.lanes }, (_, lane) => this.redis.hget(this.keys.emissionKey(game, stake, meta.emissionId, lane), 'state')),
+    );
+    return states.every((state) => state === 'closed') ? gameClosed(game, stake) : undefined;
   }
 
   /** The sequence's step and the player's last of a reserved purchase. */
@@ -348,7 +411,7 @@ export class RedisStore implements DealerStore {
     }
     const unitId = result.kind === 'replayed' ? result.unitId : unitIdOf(blockIdOf(dealt.emissionId, result.index), result.position);
     // The sale must outlive its master before the wallet names it.
-    await this.replicated(this.keys.sequence(game, stake).current);
+    await this.replicated(this.keys.sequence(game, stake, dealt.lane).current);
     const window = Math.floor(reservation.now / this.windowMs);
     await finishPurchase(this.run, { ...player, requests: player.requests(window) }, {
       field,
@@ -379,11 +442,64 @@ export class RedisStore implements DealerStore {
     if (Number(acknowledged) < this.waitReplicas) throw new ReplicaAckError(this.waitReplicas, Number(acknowledged), this.replicaTimeoutMs);
   }
 
-  /** A purchase through its batch; a block found not printed yet is printed and the purchase goes again. */
+  /**
+   * The emission lane 0 of a game and price sells, once every lane of it is open; read once
+   * and kept until a purchase meets another emission.
+   */
+  private current(game: string, stake: Cents, now: number): Promise<EmissionMeta | undefined> {
+    const sequence = `${game}:${stake}`;
+    let found = this.currents.get(sequence);
+    if (!found) {
+      found = (async () => {
+        const emissionId = await this.redis.get(this.keys.sequence(game, stake).current);
+        const meta = emissionId ? await this.meta(emissionId) : undefined;
+        if (meta) await this.completeLanes(meta, now);
+        return meta;
+      })();
+      const kept = found;
+      this.currents.set(sequence, kept);
+      kept.then((meta) => meta ?? this.forgetCurrent(sequence, kept), () => this.forgetCurrent(sequence, kept));
+    }
+    return found;
+  }
+
+  private forgetCurrent(sequence: string, current: Promise<EmissionMeta | undefined>): void {
+    if (this.currents.get(sequence) === current) this.currents.delete(sequence);
+  }
+
+  /**
+   * A purchase on the lanes of the current emission: first the lane its request names
+   * (`firstLane`), then the next ones, wrapping, while they answer sold out (or sell no
+   * emission); `purchase/game_closed` when all do. A lane once sold out stays so and the walk
+   * is the same every time, so a retry meets the lane that dealt it, which answers its unit
+   * (the lane checks request ids before its state).
+   */
   private async deal(request: PurchaseRequest, reservation: Reservation | undefined): Promise<Dealt> {
+    const { game, stake, playerId, requestId, now } = request;
+    const sequence = `${game}:${stake}`;
+    for (let refreshed = false; ; refreshed = true) {
+      const current = this.current(game, stake, now);
+      const meta = await current;
+      const lanes = meta?.lanes ?? 1;
+      const first = firstLane(playerId, requestId, lanes);
+      let dealt: Dealt | undefined;
+      for (let k = 0; k < lanes; k++) {
+        dealt = await this.dealOnLane(request, reservation, (first + k) % lanes);
+        if (dealt.emissionId !== (meta?.emissionId ?? '')) this.forgetCurrent(sequence, current);
+        const code = dealt.result.kind === 'refused' ? dealt.result.error.code : undefined;
+        if (code !== 'purchase/game_closed' && code !== 'purchase/unknown_game') return dealt;
+      }
+      // Every lane refused: read the current emission again, once, in case it changed.
+      this.forgetCurrent(sequence, current);
+      if (refreshed || (await this.current(game, stake, now))?.emissionId === meta?.emissionId) return dealt!;
+    }
+  }
+
+  /** A purchase through its lane's batch; a block found not printed yet is printed and the purchase goes again. */
+  private async dealOnLane(request: PurchaseRequest, reservation: Reservation | undefined, lane: number): Promise<Dealt> {
     let missing: string | undefined;
     for (;;) {
-      const dealt = await new Promise<Dealt>((resolve, reject) => this.enqueue({ request, reservation, resolve, reject }));
+      const dealt = await new Promise<Dealt>((resolve, reject) => this.enqueue({ request, lane, reservation, resolve, reject }));
       const { result } = dealt;
       if (result.kind !== 'refused' || result.error.code !== 'dealer/next_block_not_printed') return dealt;
       // Under load the block printed may sell out before the retry runs, so the next ask
@@ -397,7 +513,7 @@ export class RedisStore implements DealerStore {
   }
 
   private enqueue(queued: QueuedPurchase): void {
-    const sequence = `${queued.request.game}:${queued.request.stake}`;
+    const sequence = `${queued.request.game}:${queued.request.stake}:${queued.lane}`;
     let batch = this.batches.get(sequence);
     if (!batch) {
       batch = [];
@@ -420,8 +536,8 @@ export class RedisStore implements DealerStore {
   }
 
   private async dealBatch(batch: readonly QueuedPurchase[]): Promise<void> {
-    const { game, stake, now } = batch[0]!.request;
-    const sequence = this.keys.sequence(game, stake);
+    const { request: { game, stake, now }, lane } = batch[0]!;
+    const sequence = this.keys.sequence(game, stake, lane);
     const window = Math.floor(now / this.windowMs);
     const keys = {
       current: sequence.current,
@@ -430,7 +546,7 @@ export class RedisStore implements DealerStore {
       requests: sequence.requests(window),
       previousRequests: sequence.requests(window - 1),
     };
-    await this.publishAhead(game, stake, now);
+    await this.publishAhead(game, stake, lane, now);
     const { emissionId, openedIndex, results } = this.perSlot
       ? await dealUnits(this.run, keys, { stake, requestsTtlMs: this.requestsTtl(now) }, batch.map(({ request, reservation }) => ({
           playerId: request.playerId,
@@ -451,10 +567,10 @@ export class RedisStore implements DealerStore {
             boughtTogether: request.boughtTogether ?? [],
           };
         }));
-    if (openedIndex !== undefined) this.printAhead(emissionId, openedIndex + 1, now);
-    this.noteSold(game, stake, emissionId, results, now);
-    const table = emissionId === '' ? undefined : (await this.meta(emissionId))?.table;
-    batch.forEach((queued, i) => queued.resolve({ result: results[i]!, emissionId, table }));
+    const meta = emissionId === '' ? undefined : await this.meta(emissionId);
+    if (openedIndex !== undefined && meta) this.printAhead(emissionId, openedIndex + meta.lanes, now);
+    this.noteSold(game, stake, lane, emissionId, results, now);
+    batch.forEach((queued, i) => queued.resolve({ result: results[i]!, lane, emissionId, table: meta?.table }));
   }
 
   /** The answer to a purchase from what its batch said; `soldAt` is the sale's time. */
@@ -504,9 +620,9 @@ export class RedisStore implements DealerStore {
     const { meta, ref, sale } = found;
     // Only blocks whose every unit is settled are archived.
     if (found.archived) return { ok: true, credited: false, prize: sale.prize, balance: await this.balance(sale.playerId) };
-    const block = this.keys.blockKeys(meta.game, meta.stake, ref.blockId);
+    const block = this.blockKeysOf(meta, ref.blockId);
     const player = this.keys.player(sale.playerId);
-    const sequenceUnsettled = this.keys.sequence(meta.game, meta.stake).unsettled;
+    const sequenceUnsettled = this.keys.sequence(meta.game, meta.stake, laneOfBlock(ref.index, meta.lanes)).unsettled;
     try {
       if (this.perSlot) {
         // The buyer's step first (credit once, the wallet's u:<unitId> being the token), then
@@ -554,7 +670,7 @@ export class RedisStore implements DealerStore {
     const ref = parseBlockId(blockId);
     const meta = ref && (await this.meta(ref.emissionId));
     if (!meta) return undefined;
-    const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+    const keys = this.blockKeysOf(meta, blockId);
     const [state, archive] = await this.redis.hmget(keys.info, 'state', 'archive');
     if (!state) return undefined;
     if (archive) return readArchivedTiers(archive, blockId, meta.table.blockSize);
@@ -602,14 +718,19 @@ export class RedisStore implements DealerStore {
       );
       return this.salesOf(oldestFirst(due).slice(0, limit).map((d) => d.unitId));
     }
-    // One sorted set per sequence (each in its own slot): merge their oldest.
-    const sequences = [...new Set(Object.values(await this.redis.hgetall(this.keys.emissions)))];
+    // One sorted set per lane of each game and price (each in its own slot): merge their oldest.
+    const lanesOf = new Map<string, IndexedEmission>();
+    for (const value of Object.values(await this.redis.hgetall(this.keys.emissions))) {
+      const { game, stake, lanes } = parseIndexedEmission(value);
+      const seen = lanesOf.get(`${game}:${stake}`);
+      if (!seen || seen.lanes < lanes) lanesOf.set(`${game}:${stake}`, { game, stake, lanes });
+    }
     const perSequence = await Promise.all(
-      sequences.map((sequence) => {
-        const [game, stake] = sequence.split(':');
-        const key = this.keys.sequence(game!, Number(stake)).unsettled;
-        return this.redis.zrangebyscore(key, '-inf', soldBefore, 'WITHSCORES', 'LIMIT', 0, limit);
-      }),
+      [...lanesOf.values()].flatMap(({ game, stake, lanes }) =>
+        Array.from({ length: lanes }, (_, lane) =>
+          this.redis.zrangebyscore(this.keys.sequence(game, stake, lane).unsettled, '-inf', soldBefore, 'WITHSCORES', 'LIMIT', 0, limit),
+        ),
+      ),
     );
     const due: { unitId: string; soldAt: number }[] = [];
     for (const flat of perSequence) {
@@ -625,7 +746,7 @@ export class RedisStore implements DealerStore {
         meta
           ? Array.from({ length: meta.blockCount }, async (_, i) => {
               const blockId = blockIdOf(meta.emissionId, i);
-              const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+              const keys = this.blockKeysOf(meta, blockId);
               const [[state, size, closedAt, archive], settled] = await Promise.all([
                 this.redis.hmget(keys.info, 'state', 'size', 'closedAt', 'archive'),
                 this.redis.hlen(keys.settled),
@@ -643,7 +764,7 @@ export class RedisStore implements DealerStore {
     const ref = parseBlockId(blockId);
     const meta = ref && (await this.meta(ref.emissionId));
     if (!meta || limit < 1) return [];
-    const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+    const keys = this.blockKeysOf(meta, blockId);
     const positions = Array.from({ length: Math.max(0, Math.min(limit, meta.table.blockSize - from)) }, (_, i) => String(from + i));
     if (positions.length === 0) return [];
     const [records, settled] = await Promise.all([this.redis.hmget(keys.sales, ...positions), this.redis.hmget(keys.settled, ...positions)]);
@@ -659,7 +780,7 @@ export class RedisStore implements DealerStore {
     const ref = parseBlockId(blockId);
     const meta = ref && (await this.meta(ref.emissionId));
     if (!meta) throw new RangeError(`unknown block ${blockId}`);
-    return archiveBlock(this.run, this.keys.blockKeys(meta.game, meta.stake, blockId), { path, now });
+    return archiveBlock(this.run, this.blockKeysOf(meta, blockId), { path, now });
   }
 
   async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
@@ -693,7 +814,7 @@ export class RedisStore implements DealerStore {
     const ref = parseBlockId(blockId);
     const meta = ref && (await this.meta(ref.emissionId));
     if (!meta) return undefined;
-    const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+    const keys = this.blockKeysOf(meta, blockId);
     const [exists, records] = await Promise.all([this.redis.exists(keys.info), this.redis.hgetall(keys.pages)]);
     if (!exists) return undefined;
     return Object.entries(records)
@@ -705,7 +826,7 @@ export class RedisStore implements DealerStore {
     const found = await this.findSale(unitId, false);
     if (!found) return undefined;
     const { meta, ref } = found;
-    const keys = this.keys.blockKeys(meta.game, meta.stake, ref.blockId);
+    const keys = this.blockKeysOf(meta, ref.blockId);
     if (!(await this.redis.hexists(keys.pages, '0'))) return undefined; // printed under scheme 1
     return proveUnit(await this.pageTreeOf(meta, ref.blockId, pageOf(meta.table.blockSize, ref.position)), ref.position);
   }
@@ -717,7 +838,7 @@ export class RedisStore implements DealerStore {
     if (kept) return kept;
     const size = meta.table.blockSize;
     const { from, count } = pageRange(size, page);
-    const units = this.keys.blockKeys(meta.game, meta.stake, blockId).units;
+    const units = this.blockKeysOf(meta, blockId).units;
     const [seed, read] = await Promise.all([this.blockSeed(blockId), this.redis.getrangeBuffer(units, from, from + count - 1)]);
     // An archived block's units are gone from Redis; it is closed, so its seed re-prints them.
     const pageUnits = read.length === count ? new Uint8Array(read) : printBlock(meta.table, seed).subarray(from, from + count);
@@ -725,11 +846,12 @@ export class RedisStore implements DealerStore {
   }
 
   /** Publishes page 0 of a block this process printed and stored, from the print in hand. */
-  private async publishFirstPage(table: PrizeTable, blockId: string, block: PrintedBlock, now: number): Promise<void> {
-    const { from, count } = pageRange(table.blockSize, 0);
-    const tree = this.pageTrees.set(`${blockId}:0`, pageTree(block.seed, table.blockSize, 0, block.units.subarray(from, from + count)));
+  private async publishFirstPage(meta: EmissionMeta, blockId: string, block: PrintedBlock, now: number): Promise<void> {
+    const size = meta.table.blockSize;
+    const { from, count } = pageRange(size, 0);
+    const tree = this.pageTrees.set(`${blockId}:0`, pageTree(block.seed, size, 0, block.units.subarray(from, from + count)));
     const root = Buffer.from(rootOfPage(tree)).toString('hex');
-    const published = publishPage(this.run, { pages: this.keys.blockKeys(table.game, table.stake, blockId).pages }, { page: 0, root, now });
+    const published = publishPage(this.run, { pages: this.blockKeysOf(meta, blockId).pages }, { page: 0, root, now });
     this.pages.set(`${blockId}:0`, published);
     await published;
   }
@@ -739,33 +861,34 @@ export class RedisStore implements DealerStore {
    * are published (a page's root before its first sale). The purchase script picks the
    * position, so the next one is known from this process's last sale, or read once.
    */
-  private async publishAhead(game: string, stake: Cents, now: number): Promise<void> {
-    const sequence = `${game}:${stake}`;
+  private async publishAhead(game: string, stake: Cents, lane: number, now: number): Promise<void> {
+    const sequence = `${game}:${stake}:${lane}`;
     let last = this.lastSold.get(sequence);
     if (!last) {
-      const emissionId = await this.redis.get(this.keys.sequence(game, stake).current);
+      const emissionId = await this.redis.get(this.keys.sequence(game, stake, lane).current);
       const meta = emissionId ? await this.meta(emissionId) : undefined;
       if (!meta) return;
-      const [index, cursor] = await this.redis.hmget(this.keys.emissionKey(game, stake, meta.emissionId), 'index', 'cursor');
+      const [index, cursor] = await this.redis.hmget(this.keys.emissionKey(game, stake, meta.emissionId, lane), 'index', 'cursor');
       last = { emissionId: meta.emissionId, index: Number(index), position: Number(cursor) - 1 };
     }
     const meta = await this.meta(last.emissionId);
     if (!meta) return;
     const size = meta.table.blockSize;
     const next = last.position + 1;
-    const blockId = blockIdOf(last.emissionId, next < size ? last.index : last.index + 1);
+    // Past the open block's end, the lane's next block.
+    const blockId = blockIdOf(last.emissionId, next < size ? last.index : last.index + meta.lanes);
     const page = next < size ? pageOf(size, next) : 0;
     await Promise.all([this.ensurePage(meta, blockId, page, now), this.ensurePage(meta, blockId, page + 1, now)]);
   }
 
   /** Remembers the last unit sold, and publishes (late: it shows) any page a sale found unpublished. */
-  private noteSold(game: string, stake: Cents, emissionId: string, results: readonly PurchaseUnitResult[], now: number): void {
+  private noteSold(game: string, stake: Cents, lane: number, emissionId: string, results: readonly PurchaseUnitResult[], now: number): void {
     let last: { emissionId: string; index: number; position: number } | undefined;
     for (const result of results) {
       if (result.kind === 'sold') last = { emissionId, index: result.index, position: result.position };
     }
     if (!last) return;
-    this.lastSold.set(`${game}:${stake}`, last);
+    this.lastSold.set(`${game}:${stake}:${lane}`, last);
     const sold = last;
     void this.meta(emissionId).then((meta) => {
       if (meta) return this.ensurePage(meta, blockIdOf(emissionId, sold.index), pageOf(meta.table.blockSize, sold.position), now);
@@ -783,7 +906,7 @@ export class RedisStore implements DealerStore {
     let published = this.pages.get(key);
     if (!published) {
       published = (async () => {
-        const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+        const keys = this.blockKeysOf(meta, blockId);
         const [first, stored] = await this.redis.hmget(keys.pages, '0', String(page));
         if (stored) return decodePage(page, stored);
         if (!first) return undefined;
@@ -814,16 +937,17 @@ export class RedisStore implements DealerStore {
       printing = (async () => {
         const meta = await this.meta(emissionId);
         if (!meta || index >= meta.blockCount) return;
-        const keys = this.keys.blockKeys(meta.game, meta.stake, blockId);
+        const keys = this.blockKeysOf(meta, blockId);
         if (await this.redis.exists(keys.info)) return; // another dealer printed it
         const block = printNewBlock(meta.table);
+        const lane = laneOfBlock(index, meta.lanes);
         const stored = await storeBlock(
           this.run,
-          { emission: this.keys.emissionKey(meta.game, meta.stake, emissionId), base: this.keys.sequence(meta.game, meta.stake).base },
+          { emission: this.keys.emissionKey(meta.game, meta.stake, emissionId, lane), base: this.keys.sequence(meta.game, meta.stake, lane).base },
           { emissionId, index, block, now },
         );
         // The dealer whose print was stored publishes its first page (scheme 2).
-        if (stored) await this.publishFirstPage(meta.table, blockId, block, now);
+        if (stored) await this.publishFirstPage(meta, blockId, block, now);
       })().finally(() => this.printing.delete(blockId));
       this.printing.set(blockId, printing);
     }
@@ -837,10 +961,12 @@ export class RedisStore implements DealerStore {
     if (!sameTable(meta.table, request.table) || meta.blockCount !== request.blockCount) {
       throw new Error(`emission ${request.emissionId} already exists with another table or block count`);
     }
+    // A dealer may have died half way through opening the lanes, or between opening a block
+    // and printing the next: finish that now.
+    await this.completeLanes(meta, request.now);
     const info = await this.emissionInfo(meta);
-    // A dealer may have died between opening a block and printing the next: print it now.
-    const open = info?.blocks.find((b) => b.state === 'open');
-    if (open) await this.ensurePrinted(meta.emissionId, open.index + 1, request.now);
+    const open = info?.blocks.filter((b) => b.state === 'open') ?? [];
+    await Promise.all(open.map((b) => this.ensurePrinted(meta.emissionId, b.index + meta.lanes, request.now)));
     return this.emissionInfo(meta);
   }
 
@@ -849,32 +975,45 @@ export class RedisStore implements DealerStore {
     if (cached) return cached;
     const sequence = await this.redis.hget(this.keys.emissions, emissionId);
     if (!sequence) return undefined;
-    const [game, stake] = sequence.split(':') as [GameId, string];
-    const [tableJson, blockCount] = await this.redis.hmget(this.keys.emissionKey(game, Number(stake), emissionId), 'table', 'blockCount');
+    const { game, stake, lanes } = parseIndexedEmission(sequence);
+    const [tableJson, blockCount] = await this.redis.hmget(this.keys.emissionKey(game, stake, emissionId), 'table', 'blockCount');
     const meta: EmissionMeta = {
       emissionId,
-      game,
-      stake: Number(stake),
+      game: game as GameId,
+      stake,
       table: JSON.parse(tableJson!) as PrizeTable,
       blockCount: Number(blockCount),
+      lanes,
     };
     this.metas.set(emissionId, meta);
     return meta;
   }
 
+  /** The keys of a block of an emission, on the lane that deals it: every read or write of a block goes through here. */
+  private blockKeysOf(meta: EmissionMeta, blockId: string): BlockKeys {
+    const ref = parseBlockId(blockId);
+    if (!ref || ref.emissionId !== meta.emissionId) throw new RangeError(`block ${blockId} is not of emission ${meta.emissionId}`);
+    return this.keys.blockKeys(meta.game, meta.stake, blockId, laneOfBlock(ref.index, meta.lanes));
+  }
+
   private async emissionInfo(meta: EmissionMeta): Promise<EmissionInfo | undefined> {
-    const { game, stake, emissionId } = meta;
-    const index = await this.redis.hget(this.keys.emissionKey(game, stake, emissionId), 'index');
-    if (index === null) return undefined;
-    // Printed blocks run from 0 to one past the open one.
-    const last = Math.min(Number(index) + 1, meta.blockCount - 1);
-    const infos = await Promise.all(
-      Array.from({ length: last + 1 }, (_, i) => this.redis.hgetall(this.keys.blockKeys(game, stake, blockIdOf(emissionId, i)).info)),
+    const { game, stake, emissionId, lanes } = meta;
+    const laneIndexes = await Promise.all(
+      Array.from({ length: lanes }, (_, lane) => this.redis.hget(this.keys.emissionKey(game, stake, emissionId, lane), 'index')),
     );
+    if (laneIndexes[0] === null) return undefined;
+    // The printed blocks of lane l run from l to one step past its open one.
+    const indexes = laneIndexes
+      .flatMap((index, lane) => {
+        if (index === null) return [];
+        const last = Math.min(Number(index) + lanes, meta.blockCount - 1);
+        return Array.from({ length: Math.floor((last - lane) / lanes) + 1 }, (_, k) => lane + k * lanes);
+      })
+      .sort((a, b) => a - b);
+    const blockIds = indexes.map((i) => blockIdOf(emissionId, i));
+    const infos = await Promise.all(blockIds.map((blockId) => this.redis.hgetall(this.blockKeysOf(meta, blockId).info)));
     // Scheme 2 blocks have page 0 published from their printing on.
-    const schemes = await Promise.all(
-      Array.from({ length: last + 1 }, (_, i) => this.redis.hexists(this.keys.blockKeys(game, stake, blockIdOf(emissionId, i)).pages, '0')),
-    );
+    const schemes = await Promise.all(blockIds.map((blockId) => this.redis.hexists(this.blockKeysOf(meta, blockId).pages, '0')));
     const tiers = meta.table.tiers.length;
     const blocks = infos.flatMap((fields, i): BlockInfo[] => {
       if (!fields['state']) return [];
@@ -882,11 +1021,11 @@ export class RedisStore implements DealerStore {
       const soldPerTier = Array.from({ length: tiers + 1 }, (_, t) => Number(fields[`t${t}`] ?? 0));
       return [
         {
-          blockId: blockIdOf(emissionId, i),
+          blockId: blockIds[i]!,
           emissionId,
           game,
           stake,
-          index: i,
+          index: indexes[i]!,
           size: Number(fields['size']),
           state,
           commitment: fields['commitment']!,
@@ -912,7 +1051,7 @@ export class RedisStore implements DealerStore {
     const ref = parseUnitId(unitId);
     const meta = ref && (await this.meta(ref.emissionId));
     if (!meta) return undefined;
-    const keys = this.keys.blockKeys(meta.game, meta.stake, ref.blockId);
+    const keys = this.blockKeysOf(meta, ref.blockId);
     const [record, settledAt] = await Promise.all([
       this.redis.hget(keys.sales, String(ref.position)),
       withSettlement ? this.redis.hget(keys.settled, String(ref.position)) : null,

@@ -21,8 +21,9 @@
     {1, block index, position, tierId}  dealt now (in the batch's emission)
     {2, unitId}              this request was dealt before: that unit
     {-1}                     no emission on this sequence (unknown game or price)
-    {-2}                     the emission is sold out (game closed)
-    {-4, emissionId, index}  the open block is sold out and block <index> is not printed yet
+    {-2}                     the lane's emission is sold out (the caller tries its other lanes)
+    {-4, emissionId, index}  the open block is sold out and block <index> (the lane's next)
+                             is not printed yet
 ]]
 --- @include "includes/int"
 --- @include "includes/saleRecord"
@@ -45,7 +46,7 @@ local function deal(i)
   if previous then return {2, previous} end
   if state == 'closed' then return {-2} end
   local position, tier = dealNext(now, n - i)
-  if not position then return {-4, emissionId, index + 1} end
+  if not position then return {-4, emissionId, index + lanes} end
   local soldIndex = index
   local unitId = emissionId .. '.' .. index .. ':' .. position
   recordSale(i, position, tier, unitId, now, saleRecord(playerId, requestId, tier, prizes[tier], now, before, int(tonumber(before) - stake), picks))

@@ -1,11 +1,13 @@
 --[[
-  Opens an emission: records it, stores its first block (open) and the next one (printed), and
-  makes it the current emission of its block sequence (one game at one price). The caller
-  then adds it to the emissions' index (another slot on a cluster: an HSETNX after this).
+  Opens one lane of an emission: records it, stores the lane's first block (open) and its next
+  one (printed), and makes it the current emission of the lane's block sequence (one game at
+  one price, one lane). Lane l of L deals blocks l, l + L, … (sequenceDealing.lua). The caller
+  opens lanes 0..L-1 in order, stopping at the first refusal, then adds the emission to the
+  emissions' index (another slot on a cluster: an HSETNX after this).
 
   Input:
-    KEYS[1] the sequence's current-emission pointer (string)
-    KEYS[2] the sequence's key base; emission and block keys are built from it (same slot)
+    KEYS[1] the lane's current-emission pointer (string)
+    KEYS[2] the lane's key base; emission and block keys are built from it (same slot)
 
     ARGV[1]  emissionId
     ARGV[2]  '<game>:<stake>'
@@ -14,15 +16,17 @@
     ARGV[5]  block count
     ARGV[6]  prizes of tier ids 1..n in cents, comma-separated
     ARGV[7]  now (ms since the epoch)
-    ARGV[8]  block 0: printed units (one byte per unit)
-    ARGV[9]  block 0: commitment (hex)
-    ARGV[10] block 0: seed (hex)
-    ARGV[11..13] block 1: units, commitment, seed (only when block count > 1)
+    ARGV[8]  lanes of the emission (L, 1..block count)
+    ARGV[9]  this lane (l, 0..L-1)
+    ARGV[10] block l: printed units (one byte per unit)
+    ARGV[11] block l: commitment (hex)
+    ARGV[12] block l: seed (hex)
+    ARGV[13..15] block l + L: units, commitment, seed (only when l + L < block count)
 
   Output:
      1 opened
-    -6 an emission with this id exists already on this sequence
-    -7 the sequence's current emission is still selling
+    -6 an emission with this id exists already on this lane
+    -7 the lane's current emission is still selling
 ]]
 local emissionId = ARGV[1]
 local emission = KEYS[2] .. 'emission:' .. emissionId
@@ -31,8 +35,9 @@ local current = redis.call('GET', KEYS[1])
 if current and redis.call('HGET', KEYS[2] .. 'emission:' .. current, 'state') ~= 'closed' then return -7 end
 
 local now = ARGV[7]
+local lanes, lane = tonumber(ARGV[8]), tonumber(ARGV[9])
 local fields = {'sequence', ARGV[2], 'table', ARGV[3], 'blockSize', ARGV[4], 'blockCount', ARGV[5],
-  'createdAt', now, 'state', 'open', 'index', '0', 'cursor', '0'}
+  'createdAt', now, 'lanes', lanes, 'lane', lane, 'state', 'open', 'index', lane, 'cursor', '0'}
 local tiers = 0
 for prize in string.gmatch(ARGV[6], '[^,]+') do
   tiers = tiers + 1
@@ -59,7 +64,7 @@ local function store(index, units, commitment, seed, state)
   redis.call('HSET', block .. ':info', unpack(info))
 end
 
-store(0, ARGV[8], ARGV[9], ARGV[10], 'open')
-if tonumber(ARGV[5]) > 1 then store(1, ARGV[11], ARGV[12], ARGV[13], 'printed') end
+store(lane, ARGV[10], ARGV[11], ARGV[12], 'open')
+if lane + lanes < tonumber(ARGV[5]) then store(lane + lanes, ARGV[13], ARGV[14], ARGV[15], 'printed') end
 redis.call('SET', KEYS[1], emissionId)
 return 1

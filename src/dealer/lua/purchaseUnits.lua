@@ -53,9 +53,10 @@
                              prize is the tier's, the balance after is balanceBefore − stake)
     {2, unitId}              this request id was used: its sale stands
     {-1}                     no emission on this sequence (unknown game or price)
-    {-2}                     the emission is sold out (game closed)
+    {-2}                     the lane's emission is sold out (the caller tries its other lanes)
     {-3, balance}            balance below the stake
-    {-4, emissionId, index}  the open block is sold out and block <index> is not printed yet
+    {-4, emissionId, index}  the open block is sold out and block <index> (the lane's next)
+                             is not printed yet
     {-9}                     the player has an unfinished unit of this game (finish it first)
 ]]
 --- @include "includes/int"
@@ -105,7 +106,7 @@ local function purchase(i)
   if together ~= '' and inPlay > 0 and inPlay > boughtWith(wallet, playerId, requestId, together) then return {-9} end
   if balance < stake then return {-3, balance} end
   local position, tier = dealNext(now, n - i)
-  if not position then return {-4, emissionId, index + 1} end
+  if not position then return {-4, emissionId, index + lanes} end
   local soldIndex = index
   local after = int(balance - stake)
   local unitId = emissionId .. '.' .. index .. ':' .. position

@@ -21,6 +21,10 @@ export interface OpenEmissionArgs {
   readonly blockCount: number;
   readonly prizes: readonly number[];
   readonly now: number;
+  /** The emission's lanes, and the one this call opens (docs/dealer.md, "Lanes"). */
+  readonly lanes: number;
+  readonly lane: number;
+  /** The lane's first block (index `lane`) and, when the emission has it, its next (`lane + lanes`). */
   readonly first: PrintedForRedis;
   readonly second?: PrintedForRedis;
 }
@@ -30,7 +34,7 @@ export function blockArgs(block: PrintedForRedis): (string | Buffer)[] {
   return [Buffer.from(block.units.buffer, block.units.byteOffset, block.units.length), block.commitment, Buffer.from(block.seed).toString('hex')];
 }
 
-/** openEmission-2.lua: throws `dealer/emission_exists` or `dealer/sequence_busy`. */
+/** openEmission-2.lua (one lane): throws `dealer/emission_exists` or `dealer/sequence_busy`. */
 export async function openEmission(run: DealerRunScript, keys: OpenEmissionKeys, args: OpenEmissionArgs): Promise<void> {
   const reply = replyList(
     'openEmission',
@@ -42,6 +46,8 @@ export async function openEmission(run: DealerRunScript, keys: OpenEmissionKeys,
       args.blockCount,
       args.prizes.join(','),
       args.now,
+      args.lanes,
+      args.lane,
       ...blockArgs(args.first),
       ...(args.second ? blockArgs(args.second) : []),
     ]),

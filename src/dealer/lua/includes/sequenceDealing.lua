@@ -1,6 +1,8 @@
 --[[
-  Dealing a batch of n units on one block sequence: shared by purchaseUnits.lua (one script per
-  purchase, single Redis) and dealUnits-5.lua (the sequence's step of the cluster's purchase).
+  Dealing a batch of n units on one block sequence (one lane of an emission): shared by
+  purchaseUnits.lua (one script per purchase, single Redis) and dealUnits-5.lua (the sequence's
+  step of the cluster's purchase). Lane l of an emission of L lanes deals its blocks l, l + L,
+  l + 2L, … (< blockCount) in that order, so each block sells exactly as on one lane.
   Both take the same first five keys:
     KEYS[1] the sequence's current-emission pointer (string)
     KEYS[2] the sequence's key base; emission and block keys are built from it (same slot)
@@ -10,17 +12,21 @@
   The including script sets `n` (purchases in the batch) and `requestOf[i]`
   (<playerId>|<requestId> of purchase i) before, then, per purchase: `servedAlready(i)`, the
   checks of its own, `dealNext(now)`, `recordSale(...)`; and `finishDealing(ttl)` at the end.
-  `results[1..2]` are the batch's emission id and the last block it opened.
+  `results[1..2]` are the batch's emission id and the last block it opened; `lanes` is the
+  step from one block of the lane to its next (the next block to print after `index`).
 ]]
 local emissionId = redis.call('GET', KEYS[1])
 local results = {emissionId or '', -1}
 local state, index, cursor, size, count, prizes, emission, blocks
+local lanes = 1
 
 if emissionId then
   emission = KEYS[2] .. 'emission:' .. emissionId
-  local e = redis.call('HMGET', emission, 'state', 'index', 'cursor', 'blockSize', 'blockCount', 'tiers')
+  local e = redis.call('HMGET', emission, 'state', 'index', 'cursor', 'blockSize', 'blockCount', 'tiers', 'lanes')
   state = e[1]
   index, cursor, size, count = tonumber(e[2]), tonumber(e[3]), tonumber(e[4]), tonumber(e[5])
+  -- Emissions opened before lanes have no field: one lane.
+  lanes = tonumber(e[7]) or 1
   local prizeFields = {}
   for t = 1, tonumber(e[6]) do prizeFields[t] = 'prize:' .. t end
   prizes = redis.call('HMGET', emission, unpack(prizeFields))
@@ -55,11 +61,11 @@ local function flushBlock()
 end
 
 local function openNext(now)
-  local nextInfo = blocks .. (index + 1) .. ':info'
+  local nextInfo = blocks .. (index + lanes) .. ':info'
   if redis.call('EXISTS', nextInfo) == 0 then return false end
   flushBlock()
   redis.call('HSET', nextInfo, 'state', 'open', 'openedAt', now)
-  index, cursor = index + 1, 0
+  index, cursor = index + lanes, 0
   block, units, unitsFrom = blocks .. index, '', 0
   results[2] = index
   return true
@@ -91,7 +97,7 @@ local function recordSale(i, position, tier, unitId, now, record)
   cursor = cursor + 1
   if cursor == size then
     redis.call('HSET', block .. ':info', 'state', 'closed', 'closedAt', now)
-    if index + 1 == count then state = 'closed' else openNext(now) end
+    if index + lanes >= count then state = 'closed' else openNext(now) end
   end
 end
 
