@@ -88,7 +88,8 @@ export interface RedisStoreOptions {
   /**
    * Lanes of the emissions this store opens (1–64, clamped to the emission's block count): lane
    * l deals blocks l, l + L, … under its own hash tag, so one game and price deals on several
-   * slots (docs/dealer.md, "Lanes"). An emission keeps the lanes it was opened with. Default 1.
+   * slots (docs/dealer.md, "Lanes"). An emission keeps the lanes it was opened with. Above 1
+   * only with `protocol: 'per-slot'`. Default 1.
    */
   readonly sequenceLanes?: number;
 }
@@ -194,6 +195,9 @@ export class RedisStore implements DealerStore {
     if (!Number.isInteger(this.lanes) || this.lanes < 1 || this.lanes > MAX_LANES) {
       throw new RangeError(`sequenceLanes must be a whole number from 1 to ${MAX_LANES}: ${this.lanes}`);
     }
+    // The one-script purchase finds the units bought together by their request ids, which
+    // lanes keep apart; the per-slot protocol finds them in the player's records.
+    if (this.lanes > 1 && !this.perSlot) throw new RangeError('sequenceLanes above 1 needs the per-slot protocol');
   }
 
   async openEmission(request: OpenEmissionRequest): Promise<EmissionInfo> {

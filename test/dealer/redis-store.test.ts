@@ -26,7 +26,7 @@ after(async () => {
 let prefixes = 0;
 
 /** `handles` stores on one fresh prefix, each with its own auto-pipelined connection. */
-async function openStores(handles: number, options: StoreOptions & Pick<RedisStoreOptions, 'protocol'> = {}, prefix = `t${++prefixes}`) {
+async function openStores(handles: number, options: StoreOptions & Pick<RedisStoreOptions, 'protocol' | 'sequenceLanes'> = {}, prefix = `t${++prefixes}`) {
   const clients = Array.from({ length: handles }, () => new Redis(server.url, { enableAutoPipelining: true }));
   const stores = clients.map((client) => new RedisStore(client, { prefix, ...options }));
   return {
@@ -41,6 +41,7 @@ async function openStores(handles: number, options: StoreOptions & Pick<RedisSto
 
 storeConformance('redis', openStores);
 storeConformance('redis, per-slot protocol', (handles, options) => openStores(handles, { ...options, protocol: 'per-slot' }));
+storeConformance('redis, per-slot protocol, 3 lanes', (handles, options) => openStores(handles, { ...options, protocol: 'per-slot', sequenceLanes: 3 }), { lanes: 3 });
 
 describe('dealer store (redis) specifics', () => {
   const T0 = 1_700_000_000_000;

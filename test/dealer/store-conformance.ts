@@ -24,7 +24,17 @@ const GAME = TEN_UNIT_TABLE.game;
 const STAKE = TEN_UNIT_TABLE.stake;
 const T0 = 1_700_000_000_000;
 
-export function storeConformance(name: string, open: StoreFactory): void {
+/** What the suite expects of the store's layout. */
+export interface Layout {
+  /**
+   * Lanes of the emissions the store opens (RedisStore's `sequenceLanes`; 1 elsewhere): lane l
+   * of L deals blocks l, l + L, …, so L blocks are open at once and purchases spread over
+   * them. The suite checks per block, and where the order of blocks shows, the order per lane.
+   */
+  readonly lanes: number;
+}
+
+export function storeConformance(name: string, open: StoreFactory, layout: Layout = { lanes: 1 }): void {
   describe(`dealer store (${name})`, function () {
     this.timeout(20_000);
     let closers: (() => Promise<void>)[] = [];
@@ -57,6 +67,42 @@ export function storeConformance(name: string, open: StoreFactory): void {
       return result.sale;
     }
 
+    /** The lanes of an emission of `blockCount` blocks (clamped to its blocks). */
+    const lanesOf = (blockCount: number) => Math.min(layout.lanes, blockCount);
+
+    /** [index, state] of the blocks of a fresh emission: each lane's first block open, its next printed. */
+    function freshBlocks(blockCount: number): [number, string][] {
+      const lanes = lanesOf(blockCount);
+      return Array.from({ length: Math.min(2 * lanes, blockCount) }, (_, i) => [i, i < lanes ? 'open' : 'printed']);
+    }
+
+    const indexOf = (sale: Sale) => Number(sale.blockId.slice(sale.blockId.lastIndexOf('.') + 1));
+
+    /**
+     * Buys for `playerId` until a block of emission `noel-test` (of `blockCount` blocks) is sold
+     * out: that block's id, its sales in position order, and every sale made.
+     */
+    async function sellOutABlock(store: DealerStore, playerId: string): Promise<{ blockId: string; blockSales: Sale[]; sales: Sale[] }> {
+      const sales: Sale[] = [];
+      for (;;) {
+        const sale = sold(await buy(store, playerId));
+        sales.push(sale);
+        const blockSales = sales.filter((s) => s.blockId === sale.blockId);
+        if (blockSales.length === TEN_UNIT_TABLE.blockSize) {
+          return { blockId: sale.blockId, blockSales: blockSales.sort((a, b) => a.position - b.position), sales };
+        }
+      }
+    }
+
+    /** Buys for `playerId` until a unit is sold on the lane of block `index` (of an emission of `blockCount` blocks): that sale. */
+    async function buyOnLaneOf(store: DealerStore, playerId: string, index: number, blockCount: number): Promise<Sale> {
+      const lanes = lanesOf(blockCount);
+      for (;;) {
+        const sale = sold(await buy(store, playerId));
+        if (indexOf(sale) % lanes === index % lanes) return sale;
+      }
+    }
+
     async function emission(store: DealerStore, emissionId = 'noel-test'): Promise<EmissionInfo> {
       const found = (await store.listEmissions()).find((e) => e.emissionId === emissionId);
       assert.ok(found, `emission ${emissionId} listed`);
@@ -74,7 +120,7 @@ export function storeConformance(name: string, open: StoreFactory): void {
     }
 
     describe('emissions', () => {
-      it('opens an emission with its first block open and the next one printed', async () => {
+      it('opens an emission with its first block open (of each lane) and the next one printed', async () => {
         const store = await dealer();
         const info = await openTen(store);
         assert.equal(info.emissionId, 'noel-test');
@@ -82,10 +128,10 @@ export function storeConformance(name: string, open: StoreFactory): void {
         assert.equal(info.stake, STAKE);
         assert.equal(info.blockCount, 3);
         assert.deepEqual(info.table, TEN_UNIT_TABLE);
-        assert.deepEqual(info.blocks.map((b) => [b.blockId, b.index, b.state, b.size, b.sold]), [
-          ['noel-test.0', 0, 'open', 10, 0],
-          ['noel-test.1', 1, 'printed', 10, 0],
-        ]);
+        assert.deepEqual(
+          info.blocks.map((b) => [b.blockId, b.index, b.state, b.size, b.sold]),
+          freshBlocks(3).map(([i, state]) => [`noel-test.${i}`, i, state, 10, 0]),
+        );
         assert.deepEqual(await store.listEmissions(), [info]);
       });
 
@@ -121,12 +167,14 @@ export function storeConformance(name: string, open: StoreFactory): void {
         await assert.rejects(() => store.openEmission({ emissionId: 'noel-test', table: other, blockCount: 3, now: T0 }), /already exists/);
       });
 
-      it('refuses a second emission on a game and price still selling, and opens it once sold out', async () => {
+      it('refuses a second emission on a game and price still selling (on any lane), and opens it once sold out', async () => {
         const store = await dealer();
         await store.deposit('p1', 10_000, 'd1', T0);
-        await openTen(store, 1, 'first');
+        // One block per lane: one unit left on one of them still sells.
+        await openTen(store, layout.lanes, 'first');
+        for (let i = 0; i < 10 * layout.lanes - 1; i++) sold(await buy(store, 'p1'));
         await assert.rejects(() => openTen(store, 1, 'second'), /still selling/);
-        for (let i = 0; i < 10; i++) sold(await buy(store, 'p1'));
+        sold(await buy(store, 'p1'));
         await openTen(store, 1, 'second');
         const sale = sold(await buy(store, 'p1'));
         assert.equal(sale.blockId, 'second.0');
@@ -144,16 +192,21 @@ export function storeConformance(name: string, open: StoreFactory): void {
     });
 
     describe('dealing', () => {
-      it('deals each unit once, block after block, with the tier counts of the table', async () => {
+      it('deals each unit once, block after block (on each lane), with the tier counts of the table', async () => {
         const store = await dealer();
         await openTen(store);
         await store.deposit('p1', 30 * STAKE, 'd1', T0);
         const sales: Sale[] = [];
         for (let i = 0; i < 30; i++) sales.push(sold(await buy(store, 'p1')));
+        const lanes = lanesOf(3);
         for (let b = 0; b < 3; b++) {
-          const block = sales.slice(10 * b, 10 * b + 10);
+          const block = sales.filter((s) => s.blockId === `noel-test.${b}`);
           assert.deepEqual(block.map((s) => s.position), [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-          assert.ok(block.every((s) => s.blockId === `noel-test.${b}` && s.unitId === `noel-test.${b}:${s.position}`));
+          assert.ok(block.every((s) => s.unitId === `noel-test.${b}:${s.position}`));
+          if (b >= lanes) {
+            const before = sales.indexOf(sales.filter((s) => s.blockId === `noel-test.${b - lanes}`).at(-1)!);
+            assert.ok(before < sales.indexOf(block[0]!), `block ${b} opens after block ${b - lanes}, its lane's previous, is sold out`);
+          }
           const counts = new Array<number>(8).fill(0);
           for (const s of block) counts[s.tierId]!++;
           assert.deepEqual(counts, tierCounts(TEN_UNIT_TABLE));
@@ -164,24 +217,26 @@ export function storeConformance(name: string, open: StoreFactory): void {
         for (const b of info.blocks) assert.deepEqual(b.soldPerTier, tierCounts(TEN_UNIT_TABLE));
       });
 
-      it('opens the next block inside the purchase that sells out the one before', async () => {
+      it('opens the next block (of its lane) inside the purchase that sells out the one before', async () => {
         const store = await dealer();
-        await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
-        for (let i = 0; i < 10; i++) sold(await buy(store, 'p1'));
-        const info = await emission(store);
-        assert.deepEqual(info.blocks.map((b) => b.state), ['closed', 'open', 'printed']);
-        assert.equal(sold(await buy(store, 'p1')).unitId, 'noel-test.1:0');
+        const blockCount = 3 * layout.lanes;
+        const lanes = lanesOf(blockCount);
+        await openTen(store, blockCount);
+        await store.deposit('p1', 10_000, 'd1', T0);
+        const { blockId } = await sellOutABlock(store, 'p1');
+        const b = Number(blockId.split('.')[1]);
+        const states = new Map((await emission(store)).blocks.map((block) => [block.index, block.state]));
+        assert.deepEqual([states.get(b), states.get(b + lanes), states.get(b + 2 * lanes)], ['closed', 'open', 'printed']);
+        assert.equal((await buyOnLaneOf(store, 'p1', b, blockCount)).unitId, `noel-test.${b + lanes}:0`);
       });
 
       it('reveals the seed of a closed block, and it re-prints the block sold', async () => {
         const store = await dealer();
         const opened = await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
-        const sales: Sale[] = [];
-        for (let i = 0; i < 10; i++) sales.push(sold(await buy(store, 'p1')));
-        const block = (await emission(store)).blocks[0]!;
-        assert.equal(block.commitment, opened.blocks[0]!.commitment);
+        await store.deposit('p1', 10_000, 'd1', T0);
+        const { blockId, blockSales: sales } = await sellOutABlock(store, 'p1');
+        const block = (await emission(store)).blocks.find((b) => b.blockId === blockId)!;
+        assert.equal(block.commitment, opened.blocks.find((b) => b.blockId === blockId)!.commitment);
         assert.match(block.seed ?? '', /^[0-9a-f]{64}$/);
         const seed = Buffer.from(block.seed!, 'hex');
         assert.deepEqual(Buffer.from(await store.blockSeed(block.blockId)), seed);
@@ -193,25 +248,26 @@ export function storeConformance(name: string, open: StoreFactory): void {
 
       it('records nothing for unsold positions and nothing for unknown blocks', async () => {
         const store = await dealer();
-        await openTen(store);
+        await openTen(store, 3 * layout.lanes);
         await store.deposit('p1', 1_000, 'd1', T0);
         const sale = sold(await buy(store, 'p1'));
-        const recorded = await store.recordedTiers('noel-test.0');
+        const recorded = await store.recordedTiers(sale.blockId);
         assert.deepEqual([...recorded!], [sale.tierId, ...new Array<number>(9).fill(UNSOLD)]);
-        assert.deepEqual([...(await store.recordedTiers('noel-test.1'))!], new Array<number>(10).fill(UNSOLD));
-        assert.equal(await store.recordedTiers('noel-test.2'), undefined);
+        const other = sale.blockId === 'noel-test.1' ? 'noel-test.0' : 'noel-test.1';
+        assert.deepEqual([...(await store.recordedTiers(other))!], new Array<number>(10).fill(UNSOLD));
+        assert.equal(await store.recordedTiers(`noel-test.${2 * layout.lanes}`), undefined, 'not printed yet');
         assert.equal(await store.recordedTiers('nothing.0'), undefined);
         assert.equal(await store.recordedTiers('not a block'), undefined);
       });
 
       it('gives each block a seed from which unit seeds derive, and refuses unknown blocks', async () => {
         const store = await dealer();
-        await openTen(store);
+        await openTen(store, 3 * layout.lanes);
         const seed = await store.blockSeed('noel-test.0');
         assert.equal(seed.length, 32);
         assert.notDeepEqual(Buffer.from(seed), Buffer.from(await store.blockSeed('noel-test.1')));
         assert.equal(unitSeed(seed, 3).length, 32);
-        await assert.rejects(() => store.blockSeed('noel-test.2'), /unknown block/);
+        await assert.rejects(() => store.blockSeed(`noel-test.${2 * layout.lanes}`), /unknown block/);
         await assert.rejects(() => store.blockSeed('garbage'), /unknown block/);
       });
 
@@ -352,7 +408,7 @@ export function storeConformance(name: string, open: StoreFactory): void {
         assert.deepEqual(await snapshot(store, 'p1'), before, 'a refusal changes nothing');
         await store.settle(first.unitId, T0 + 1);
         const second = sold(await firstOf(store, 'p1', 'two'));
-        assert.equal(second.position, first.position + 1);
+        assert.equal(second.position, second.blockId === first.blockId ? first.position + 1 : 0);
       });
 
       it('answers a retry of the unfinished unit itself with its sale', async () => {
@@ -452,7 +508,7 @@ export function storeConformance(name: string, open: StoreFactory): void {
           await openTen(store);
           await store.deposit('p1', 1_000, 'd1', T0);
           await store.deposit('poor', STAKE - 1, 'd2', T0);
-          sold(await buy(store, 'p1'));
+          const first = sold(await buy(store, 'p1'));
           const player = change.playerId ?? 'p1';
           const before = await snapshot(store, player);
           const result = await buy(store, 'p1', change);
@@ -460,7 +516,8 @@ export function storeConformance(name: string, open: StoreFactory): void {
           assert.equal(!result.ok && result.code, code);
           assert.ok(!result.ok && result.message.length > 0);
           assert.deepEqual(await snapshot(store, player), before);
-          assert.equal(sold(await buy(store, 'p1')).position, 1, 'dealing goes on from the same position');
+          const next = sold(await buy(store, 'p1'));
+          assert.equal(next.position, next.blockId === first.blockId ? 1 : 0, 'dealing goes on from the same position');
         });
       }
 
@@ -521,7 +578,8 @@ export function storeConformance(name: string, open: StoreFactory): void {
       it('refuses to settle a unit never sold', async () => {
         const store = await dealer();
         await boughtWinner(store);
-        for (const unitId of ['noel-test.1:0', 'noel-test.9:0', 'nothing.0:0', 'garbage']) {
+        const selling = (await emission(store)).blocks.find((b) => b.sold < b.size)!;
+        for (const unitId of [`${selling.blockId}:${selling.sold}`, 'noel-test.9:0', 'nothing.0:0', 'garbage']) {
           const result = await store.settle(unitId, T0);
           assert.equal(!result.ok && result.code, 'settle/unknown_unit');
         }
@@ -699,14 +757,17 @@ export function storeConformance(name: string, open: StoreFactory): void {
         rmSync(dir, { recursive: true, force: true });
       });
 
-      /** Block noel-test.0 sold out to p1, every unit but the last settled. */
-      async function soldOutBlock(store: DealerStore): Promise<Sale[]> {
-        await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
-        const sales: Sale[] = [];
-        for (let i = 0; i < 10; i++) sales.push(sold(await buy(store, 'p1')));
+      const BLOCKS = 3 * layout.lanes;
+
+      /** A block sold out to p1 (the first, on one lane), every unit of it but the last sold settled: its id and sales. */
+      async function soldOutBlock(store: DealerStore): Promise<{ blockId: string; index: number; sales: Sale[] }> {
+        await openTen(store, BLOCKS);
+        await store.deposit('p1', 10_000, 'd1', T0);
+        const { blockId, blockSales } = await sellOutABlock(store, 'p1');
+        const lastSold = blockSales.reduce((a, b) => (b.soldAt > a.soldAt ? b : a));
+        const sales = [...blockSales.filter((s) => s !== lastSold), lastSold];
         for (const sale of sales.slice(0, 9)) await store.settle(sale.unitId, T0 + 500);
-        return sales;
+        return { blockId, index: Number(blockId.split('.')[1]), sales };
       }
 
       async function archive(store: DealerStore, blockId: string): Promise<string> {
@@ -720,56 +781,57 @@ export function storeConformance(name: string, open: StoreFactory): void {
 
       it('offers closed blocks whose every unit is settled, once their closing is old enough', async () => {
         const store = await dealer();
-        const sales = await soldOutBlock(store);
+        const { blockId, sales } = await soldOutBlock(store);
         assert.deepEqual(await store.archivableBlocks(T0 + 10_000), [], 'a unit is not settled');
         await store.settle(sales[9]!.unitId, T0 + 600);
         const closedAt = sales[9]!.soldAt;
         assert.deepEqual(await store.archivableBlocks(closedAt - 1), [], 'closed after that');
-        assert.deepEqual(await store.archivableBlocks(closedAt), ['noel-test.0']);
+        assert.deepEqual(await store.archivableBlocks(closedAt), [blockId]);
       });
 
       it('gives the sales of a block a page at a time, with their settlement', async () => {
         const store = await dealer();
-        const sales = await soldOutBlock(store);
-        const settled = await Promise.all(sales.map((s) => store.getSale(s.unitId)));
-        assert.deepEqual(await store.blockSales('noel-test.0', 0, 4), settled.slice(0, 4));
-        assert.deepEqual(await store.blockSales('noel-test.0', 8, 5), settled.slice(8));
-        assert.deepEqual(await store.blockSales('noel-test.1', 0, 5), []);
+        const { blockId, sales } = await soldOutBlock(store);
+        const settled = (await Promise.all(sales.map((s) => store.getSale(s.unitId)))).sort((a, b) => a!.position - b!.position);
+        assert.deepEqual(await store.blockSales(blockId, 0, 4), settled.slice(0, 4));
+        assert.deepEqual(await store.blockSales(blockId, 8, 5), settled.slice(8));
+        const unsold = (await emission(store)).blocks.find((b) => b.sold === 0)!;
+        assert.deepEqual(await store.blockSales(unsold.blockId, 0, 5), []);
         assert.deepEqual(await store.blockSales('nothing.0', 0, 5), []);
       });
 
       it('answers for archived units from the archive once their records are dropped', async () => {
         const store = await dealer();
-        const sales = await soldOutBlock(store);
+        const { blockId, index, sales } = await soldOutBlock(store);
         await store.settle(sales[9]!.unitId, T0 + 600);
         const before = {
           sales: await Promise.all(sales.map((s) => store.getSale(s.unitId))),
           history: await store.listSales('p1', 0, 100),
-          tiers: await store.recordedTiers('noel-test.0'),
+          tiers: await store.recordedTiers(blockId),
           balance: await store.balance('p1'),
         };
-        const path = await archive(store, 'noel-test.0');
-        assert.equal(await store.markArchived('noel-test.0', path, T0 + 2_000), false, 'archived once');
+        const path = await archive(store, blockId);
+        assert.equal(await store.markArchived(blockId, path, T0 + 2_000), false, 'archived once');
         assert.deepEqual(await store.archivableBlocks(T0 + 10_000), []);
-        assert.deepEqual(await store.blockSales('noel-test.0', 0, 10), [], 'its records are gone');
+        assert.deepEqual(await store.blockSales(blockId, 0, 10), [], 'its records are gone');
         assert.deepEqual(await Promise.all(sales.map((s) => store.getSale(s.unitId))), before.sales);
         assert.deepEqual(await store.listSales('p1', 0, 100), before.history);
-        assert.deepEqual(await store.recordedTiers('noel-test.0'), before.tiers);
+        assert.deepEqual(await store.recordedTiers(blockId), before.tiers);
         const winner = before.sales.find((s) => s!.prize > 0)!;
         assert.deepEqual(await store.settle(winner.unitId, T0 + 3_000), { ok: true, credited: false, prize: winner.prize, balance: before.balance });
-        assert.equal((await emission(store)).blocks[0]!.archive, path);
-        // Dealing goes on in the next block.
-        assert.equal(sold(await buy(store, 'p1')).blockId, 'noel-test.1');
+        assert.equal((await emission(store)).blocks.find((b) => b.blockId === blockId)!.archive, path);
+        // Dealing goes on in the next block (of its lane).
+        assert.equal((await buyOnLaneOf(store, 'p1', index, BLOCKS)).blockId, `noel-test.${index + lanesOf(BLOCKS)}`);
       });
 
       it('still proves an archived unit against its published page root', async () => {
         // The other handle has hashed no page yet (on Redis: the units are gone, the seed re-prints them).
         const [store, other] = (await dealers(2)) as [DealerStore, DealerStore];
-        const sales = await soldOutBlock(store);
+        const { blockId, sales } = await soldOutBlock(store);
         await store.settle(sales[9]!.unitId, T0 + 600);
         const proofs = await Promise.all(sales.map((s) => store.unitProof(s.unitId)));
-        await archive(store, 'noel-test.0');
-        const [page] = (await store.pageCommitments('noel-test.0'))!;
+        await archive(store, blockId);
+        const [page] = (await store.pageCommitments(blockId))!;
         for (const [i, sale] of sales.entries()) {
           const proof = (await other.unitProof(sale.unitId))!;
           assert.deepEqual(proof, proofs[i], `position ${sale.position}`);
@@ -779,9 +841,9 @@ export function storeConformance(name: string, open: StoreFactory): void {
 
       it('says where an archived unit lives when the archive cannot be read here', async () => {
         const store = await dealer();
-        const sales = await soldOutBlock(store);
+        const { blockId, sales } = await soldOutBlock(store);
         await store.settle(sales[9]!.unitId, T0 + 600);
-        const path = await archive(store, 'noel-test.0');
+        const path = await archive(store, blockId);
         rmSync(dir, { recursive: true, force: true });
         await assert.rejects(
           () => store.getSale(sales[3]!.unitId),
@@ -791,11 +853,11 @@ export function storeConformance(name: string, open: StoreFactory): void {
 
       it('refuses to archive a block that is open or has units not settled', async () => {
         const store = await dealer();
-        await soldOutBlock(store);
-        await assert.rejects(() => store.markArchived('noel-test.0', join(dir, 'x'), T0), /not settled/);
-        await assert.rejects(() => store.markArchived('noel-test.1', join(dir, 'x'), T0), /not settled/);
+        const { blockId, index } = await soldOutBlock(store);
+        await assert.rejects(() => store.markArchived(blockId, join(dir, 'x'), T0), /not settled/);
+        await assert.rejects(() => store.markArchived(`noel-test.${index + lanesOf(BLOCKS)}`, join(dir, 'x'), T0), /not settled/);
         await assert.rejects(() => store.markArchived('nothing.0', join(dir, 'x'), T0));
-        assert.equal((await emission(store)).blocks[0]!.archive, undefined);
+        assert.equal((await emission(store)).blocks.find((b) => b.blockId === blockId)!.archive, undefined);
       });
     });
 
@@ -805,7 +867,7 @@ export function storeConformance(name: string, open: StoreFactory): void {
       it('publishes the root of page 0 of every block when it is printed, before any sale', async () => {
         const store = await dealer();
         const info = await openTen(store);
-        assert.deepEqual(info.blocks.map((b) => b.scheme), [2, 2]);
+        assert.deepEqual(info.blocks.map((b) => b.scheme), freshBlocks(3).map(() => 2));
         for (const block of info.blocks) {
           const pages = await store.pageCommitments(block.blockId);
           assert.equal(pages?.length, 1);
@@ -843,9 +905,9 @@ export function storeConformance(name: string, open: StoreFactory): void {
       it('re-derives the published page roots from the seed revealed when the block closes', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p', 1_000, 'd', T0);
-        for (let i = 0; i < 10; i++) sold(await buy(store, 'p'));
-        const closed = (await emission(store)).blocks[0]!;
+        await store.deposit('p', 10_000, 'd', T0);
+        const { blockId } = await sellOutABlock(store, 'p');
+        const closed = (await emission(store)).blocks.find((b) => b.blockId === blockId)!;
         assert.equal(closed.state, 'closed');
         const seed = Buffer.from(closed.seed!, 'hex');
         const tree = buildBlockTree(seed, printBlock(TEN_UNIT_TABLE, seed));
@@ -863,7 +925,7 @@ export function storeConformance(name: string, open: StoreFactory): void {
     it('uses the real table of Le Noël de la chance when asked', async () => {
       const store = await dealer();
       const info = await store.openEmission({ emissionId: 'noel-real', table: NOEL_50, blockCount: 2, now: T0 });
-      assert.deepEqual(info.blocks.map((b) => [b.size, b.state]), [[800_000, 'open'], [800_000, 'printed']]);
+      assert.deepEqual(info.blocks.map((b) => [b.size, b.state]), freshBlocks(2).map(([, state]) => [800_000, state]));
     });
   });
 }
