@@ -2,6 +2,7 @@
  * Every setting of the server, from environment variables. The README's settings table is
  * this file in prose: keep them in step. Bad values stop the server at start with a sentence.
  */
+import { MAX_LANES } from './dealer/keys';
 
 export interface Config {
   readonly port: number;
@@ -20,6 +21,11 @@ export interface Config {
   readonly redisWaitReplicas: number;
   /** How long that WAIT may take before the purchase is refused, retryable. */
   readonly redisWaitTimeoutMs: number;
+  /**
+   * Lanes (hash slots) each emission opened from now on deals over, on a Redis Cluster only
+   * (docs/dealer.md, "Lanes"): one game and price then deals on up to this many masters.
+   */
+  readonly redisSequenceLanes: number;
   readonly redisPrefix: string;
   /** A Redis command not answered within this long fails (the client is refused, retryable). */
   readonly redisCommandTimeoutMs: number;
@@ -170,6 +176,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisClusterNodes,
     redisWaitReplicas: int(env, 'REDIS_WAIT_REPLICAS', redisClusterNodes ? 1 : 0, 0, 16),
     redisWaitTimeoutMs: int(env, 'REDIS_WAIT_TIMEOUT_MS', 1000, 10, 60_000),
+    redisSequenceLanes: int(env, 'REDIS_SEQUENCE_LANES', 1, 1, MAX_LANES),
     redisPrefix: text(env, 'REDIS_PREFIX') ?? 'lottery',
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 5000, 100, 60_000),
     publicAddress: text(env, 'PUBLIC_ADDRESS'),
@@ -229,6 +236,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (redisUrl !== undefined && redisClusterNodes !== undefined) {
     throw new Error('set REDIS_URL (one Redis) or REDIS_CLUSTER_NODES (a Redis Cluster), not both');
+  }
+  if (config.redisSequenceLanes > 1 && redisClusterNodes === undefined) {
+    throw new Error('REDIS_SEQUENCE_LANES above 1 spreads dealing over a Redis Cluster\'s slots: it needs REDIS_CLUSTER_NODES');
   }
   return config;
 }

@@ -85,13 +85,14 @@ function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: st
  */
 const PENDING_RECOVERY_AFTER_MS = 60_000;
 
-/** The dealer's options from the configuration: per slot on a cluster, WAIT as configured. */
+/** The dealer's options from the configuration: per slot on a cluster, WAIT and lanes as configured. */
 function storeOptions(config: Config): RedisStoreOptions {
   return {
     prefix: config.redisPrefix,
     protocol: config.redisClusterNodes ? 'per-slot' : 'one-script',
     waitReplicas: config.redisWaitReplicas,
     replicaTimeoutMs: config.redisWaitTimeoutMs,
+    sequenceLanes: config.redisSequenceLanes,
   };
 }
 
