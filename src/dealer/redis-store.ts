@@ -143,6 +143,8 @@ interface Dealt {
 interface QueuedPurchase {
   readonly request: PurchaseRequest;
   readonly lane: number;
+  /** Per-slot protocol: whether a lane that passed the request on before answers so (the first walk). */
+  readonly passMarked: boolean;
   /** Per-slot protocol only. */
   readonly reservation: Reservation | undefined;
   resolve(dealt: Dealt): void;
@@ -456,7 +458,7 @@ export class RedisStore implements DealerStore {
     if (!found) {
       found = (async () => {
         const emissionId = await this.redis.get(this.keys.sequence(game, stake).current);
-        const meta = emissionId ? await this.meta(emissionId) : undefined;
+        const meta = emissionId ? await this.metaOn(game, stake, emissionId) : undefined;
         if (meta) await this.completeLanes(meta, now);
         return meta;
       })();
@@ -474,9 +476,12 @@ export class RedisStore implements DealerStore {
   /**
    * A purchase on the lanes of the current emission: first the lane its request names
    * (`firstLane`), then the next ones, wrapping, while they answer sold out (or sell no
-   * emission); `purchase/game_closed` when all do. A lane once sold out stays so and the walk
-   * is the same every time, so a retry meets the lane that dealt it, which answers its unit
-   * (the lane checks request ids before its state).
+   * emission); `purchase/game_closed` when all do. A lane once sold out stays so within an
+   * emission and the walk is the same every time, so a retry meets the lane that dealt it,
+   * which answers its unit (a lane checks request ids before its state). A lane of several that
+   * turns a request away records it as passed, and answers so to the request's later walks:
+   * so a retry still reaches the lane that dealt it once another emission sells on the lanes
+   * before. When every lane passed it (it was never dealt), it walks again, dealt anywhere.
    */
   private async deal(request: PurchaseRequest, reservation: Reservation | undefined): Promise<Dealt> {
     const { game, stake, playerId, requestId, now } = request;
@@ -487,11 +492,16 @@ export class RedisStore implements DealerStore {
       const lanes = meta?.lanes ?? 1;
       const first = firstLane(playerId, requestId, lanes);
       let dealt: Dealt | undefined;
-      for (let k = 0; k < lanes; k++) {
-        dealt = await this.dealOnLane(request, reservation, (first + k) % lanes);
-        if (dealt.emissionId !== (meta?.emissionId ?? '')) this.forgetCurrent(sequence, current);
-        const code = dealt.result.kind === 'refused' ? dealt.result.error.code : undefined;
-        if (code !== 'purchase/game_closed' && code !== 'purchase/unknown_game') return dealt;
+      for (const passMarked of [true, false]) {
+        let passed = false;
+        for (let k = 0; k < lanes; k++) {
+          dealt = await this.dealOnLane(request, reservation, (first + k) % lanes, passMarked);
+          if (dealt.emissionId !== (meta?.emissionId ?? '')) this.forgetCurrent(sequence, current);
+          const code = dealt.result.kind === 'refused' ? dealt.result.error.code : undefined;
+          passed ||= code === 'dealer/lane_passed';
+          if (code !== 'purchase/game_closed' && code !== 'purchase/unknown_game' && code !== 'dealer/lane_passed') return dealt;
+        }
+        if (!passed) break;
       }
       // Every lane refused: read the current emission again, once, in case it changed.
       this.forgetCurrent(sequence, current);
@@ -500,10 +510,10 @@ export class RedisStore implements DealerStore {
   }
 
   /** A purchase through its lane's batch; a block found not printed yet is printed and the purchase goes again. */
-  private async dealOnLane(request: PurchaseRequest, reservation: Reservation | undefined, lane: number): Promise<Dealt> {
+  private async dealOnLane(request: PurchaseRequest, reservation: Reservation | undefined, lane: number, passMarked: boolean): Promise<Dealt> {
     let missing: string | undefined;
     for (;;) {
-      const dealt = await new Promise<Dealt>((resolve, reject) => this.enqueue({ request, lane, reservation, resolve, reject }));
+      const dealt = await new Promise<Dealt>((resolve, reject) => this.enqueue({ request, lane, passMarked, reservation, resolve, reject }));
       const { result } = dealt;
       if (result.kind !== 'refused' || result.error.code !== 'dealer/next_block_not_printed') return dealt;
       // Under load the block printed may sell out before the retry runs, so the next ask
@@ -512,7 +522,9 @@ export class RedisStore implements DealerStore {
       const blockId = blockIdOf(emissionId!, index!);
       if (blockId === missing) throw result.error;
       missing = blockId;
-      await this.ensurePrinted(emissionId!, index!, request.now);
+      const meta = await this.metaOn(request.game, request.stake, emissionId!);
+      if (!meta) throw result.error;
+      await this.ensurePrinted(meta, index!, request.now);
     }
   }
 
@@ -552,12 +564,13 @@ export class RedisStore implements DealerStore {
     };
     await this.publishAhead(game, stake, lane, now);
     const { emissionId, openedIndex, results } = this.perSlot
-      ? await dealUnits(this.run, keys, { stake, requestsTtlMs: this.requestsTtl(now) }, batch.map(({ request, reservation }) => ({
+      ? await dealUnits(this.run, keys, { stake, requestsTtlMs: this.requestsTtl(now) }, batch.map(({ request, reservation, passMarked }) => ({
           playerId: request.playerId,
           requestId: request.requestId,
           now: reservation!.now,
           picks: reservation!.picks,
           balanceBefore: reservation!.balanceBefore,
+          passMarked,
         })))
       : await purchaseUnits(this.run, keys, { stake, game, requestsTtlMs: this.requestsTtl(now) }, batch.map(({ request }): BatchedPurchase => {
           const player = this.keys.player(request.playerId);
@@ -571,8 +584,8 @@ export class RedisStore implements DealerStore {
             boughtTogether: request.boughtTogether ?? [],
           };
         }));
-    const meta = emissionId === '' ? undefined : await this.meta(emissionId);
-    if (openedIndex !== undefined && meta) this.printAhead(emissionId, openedIndex + meta.lanes, now);
+    const meta = emissionId === '' ? undefined : await this.metaOn(game, stake, emissionId);
+    if (openedIndex !== undefined && meta) this.printAhead(meta, openedIndex + meta.lanes, now);
     this.noteSold(game, stake, lane, emissionId, results, now);
     batch.forEach((queued, i) => queued.resolve({ result: results[i]!, lane, emissionId, table: meta?.table }));
   }
@@ -870,12 +883,12 @@ export class RedisStore implements DealerStore {
     let last = this.lastSold.get(sequence);
     if (!last) {
       const emissionId = await this.redis.get(this.keys.sequence(game, stake, lane).current);
-      const meta = emissionId ? await this.meta(emissionId) : undefined;
+      const meta = emissionId ? await this.metaOn(game, stake, emissionId) : undefined;
       if (!meta) return;
       const [index, cursor] = await this.redis.hmget(this.keys.emissionKey(game, stake, meta.emissionId, lane), 'index', 'cursor');
       last = { emissionId: meta.emissionId, index: Number(index), position: Number(cursor) - 1 };
     }
-    const meta = await this.meta(last.emissionId);
+    const meta = await this.metaOn(game, stake, last.emissionId);
     if (!meta) return;
     const size = meta.table.blockSize;
     const next = last.position + 1;
@@ -894,7 +907,7 @@ export class RedisStore implements DealerStore {
     if (!last) return;
     this.lastSold.set(`${game}:${stake}:${lane}`, last);
     const sold = last;
-    void this.meta(emissionId).then((meta) => {
+    void this.metaOn(game, stake, emissionId).then((meta) => {
       if (meta) return this.ensurePage(meta, blockIdOf(emissionId, sold.index), pageOf(meta.table.blockSize, sold.position), now);
     }).catch(() => undefined);
   }
@@ -929,18 +942,18 @@ export class RedisStore implements DealerStore {
   }
 
   /** Prints the block after a newly opened one in the background (if the emission has it). */
-  private printAhead(emissionId: string, index: number, now: number): void {
+  private printAhead(meta: EmissionMeta, index: number, now: number): void {
     // A failure here is harmless: the purchase that needs the block prints it (ensurePrinted).
-    this.ensurePrinted(emissionId, index, now).catch(() => undefined);
+    this.ensurePrinted(meta, index, now).catch(() => undefined);
   }
 
-  private ensurePrinted(emissionId: string, index: number, now: number): Promise<void> {
+  private ensurePrinted(meta: EmissionMeta, index: number, now: number): Promise<void> {
+    const { emissionId } = meta;
     const blockId = blockIdOf(emissionId, index);
     let printing = this.printing.get(blockId);
     if (!printing) {
       printing = (async () => {
-        const meta = await this.meta(emissionId);
-        if (!meta || index >= meta.blockCount) return;
+        if (index >= meta.blockCount) return;
         const keys = this.blockKeysOf(meta, blockId);
         if (await this.redis.exists(keys.info)) return; // another dealer printed it
         const block = printNewBlock(meta.table);
@@ -970,24 +983,37 @@ export class RedisStore implements DealerStore {
     await this.completeLanes(meta, request.now);
     const info = await this.emissionInfo(meta);
     const open = info?.blocks.filter((b) => b.state === 'open') ?? [];
-    await Promise.all(open.map((b) => this.ensurePrinted(meta.emissionId, b.index + meta.lanes, request.now)));
+    await Promise.all(open.map((b) => this.ensurePrinted(meta, b.index + meta.lanes, request.now)));
     return this.emissionInfo(meta);
   }
 
+  /** An emission's meta, found from its id alone through the emissions' index. */
   private async meta(emissionId: string): Promise<EmissionMeta | undefined> {
     const cached = this.metas.get(emissionId);
     if (cached) return cached;
-    const sequence = await this.redis.hget(this.keys.emissions, emissionId);
-    if (!sequence) return undefined;
-    const { game, stake, lanes } = parseIndexedEmission(sequence);
-    const [tableJson, blockCount] = await this.redis.hmget(this.keys.emissionKey(game, stake, emissionId), 'table', 'blockCount');
+    const indexed = await this.redis.hget(this.keys.emissions, emissionId);
+    if (!indexed) return undefined;
+    const { game, stake } = parseIndexedEmission(indexed);
+    return this.metaOn(game, stake, emissionId);
+  }
+
+  /**
+   * An emission's meta from its lane 0 (written when that lane opened, before the emission is
+   * indexed: a purchase may meet an emission whose opener has not indexed it yet).
+   */
+  private async metaOn(game: string, stake: Cents, emissionId: string): Promise<EmissionMeta | undefined> {
+    const cached = this.metas.get(emissionId);
+    if (cached) return cached;
+    const [tableJson, blockCount, lanes] = await this.redis.hmget(this.keys.emissionKey(game, stake, emissionId), 'table', 'blockCount', 'lanes');
+    if (!tableJson) return undefined;
     const meta: EmissionMeta = {
       emissionId,
       game: game as GameId,
       stake,
-      table: JSON.parse(tableJson!) as PrizeTable,
+      table: JSON.parse(tableJson) as PrizeTable,
       blockCount: Number(blockCount),
-      lanes,
+      // Emissions opened before lanes have no field: one lane.
+      lanes: Number(lanes ?? 1),
     };
     this.metas.set(emissionId, meta);
     return meta;

@@ -252,7 +252,7 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
         defineDealerScripts(client),
         { current: sequence.current, base: sequence.base, sequenceUnsettled: sequence.unsettled, requests: sequence.requests(window), previousRequests: sequence.requests(window - 1) },
         { stake: STAKE, requestsTtlMs: IDEMPOTENCY_WINDOW_MS },
-        [{ playerId: 'p1', requestId: 'r1', now: T0, picks: '', balanceBefore: 1_000 }],
+        [{ playerId: 'p1', requestId: 'r1', now: T0, picks: '', balanceBefore: 1_000, passMarked: true }],
       );
       // The server's sweeper completes old unsettled units: settling finishes the purchase first.
       const [unit] = await store!.unsettledSales(T0, 10);

@@ -10,8 +10,10 @@
 
     ARGV[1] stake (cents)
     ARGV[2] time to live of KEYS[4] in ms (to the end of the next window)
-    for purchase i (1..n), ARGV[2 + 5(i-1) + 1..5]: playerId, requestId, time of the purchase
-      (ms since the epoch), picks, the balance before (the reservation's available balance)
+    for purchase i (1..n), ARGV[2 + 6(i-1) + 1..6]: playerId, requestId, time of the purchase
+      (ms since the epoch), picks, the balance before (the reservation's available balance),
+      '1' if a PASSED record of the request answers -12 (the first walk over the lanes), '0' if
+      it is ignored (the walk again, when every lane passed the request: it was never dealt)
 
   Sale record: includes/saleRecord (balance after = balance before − stake).
 
@@ -21,16 +23,18 @@
     {1, block index, position, tierId}  dealt now (in the batch's emission)
     {2, unitId}              this request was dealt before: that unit
     {-1}                     no emission on this sequence (unknown game or price)
-    {-2}                     the lane's emission is sold out (the caller tries its other lanes)
+    {-2}                     the lane's emission is sold out (the caller tries its other lanes);
+                             with several lanes, the request is recorded PASSED
+    {-12}                    this lane passed the request on before (the caller goes on)
     {-4, emissionId, index}  the open block is sold out and block <index> (the lane's next)
                              is not printed yet
 ]]
 --- @include "includes/int"
 --- @include "includes/saleRecord"
 
-local n = (#ARGV - 2) / 5
+local n = (#ARGV - 2) / 6
 local requestOf = {}
-for i = 1, n do requestOf[i] = ARGV[5 * i - 2] .. '|' .. ARGV[5 * i - 1] end
+for i = 1, n do requestOf[i] = ARGV[6 * i - 3] .. '|' .. ARGV[6 * i - 2] end
 --- @include "includes/sequenceDealing"
 if not emissionId then
   for i = 1, n do results[i + 2] = {-1} end
@@ -40,11 +44,18 @@ readServedBefore()
 local stake = tonumber(ARGV[1])
 
 local function deal(i)
-  local a = 2 + 5 * (i - 1)
+  local a = 2 + 6 * (i - 1)
   local playerId, requestId, now, picks, before = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 4], ARGV[a + 5]
   local previous = servedAlready(i)
-  if previous then return {2, previous} end
-  if state == 'closed' then return {-2} end
+  if previous == PASSED then
+    if ARGV[a + 6] == '1' then return {-12} end
+  elseif previous then
+    return {2, previous}
+  end
+  if state == 'closed' then
+    recordPassed(i)
+    return {-2}
+  end
   local position, tier = dealNext(now, n - i)
   if not position then return {-4, emissionId, index + lanes} end
   local soldIndex = index

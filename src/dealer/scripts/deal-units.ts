@@ -11,6 +11,8 @@ export interface DealtPurchase {
   readonly picks: string;
   /** The reservation's available balance before the stake. */
   readonly balanceBefore: number;
+  /** Whether a lane that passed this request on before answers so (`dealer/lane_passed`), or deals it. */
+  readonly passMarked: boolean;
 }
 
 /**
@@ -25,7 +27,7 @@ export async function dealUnits(
   purchases: readonly DealtPurchase[],
 ): Promise<PurchaseUnitsResult> {
   const args: (string | number)[] = [batch.stake, batch.requestsTtlMs];
-  for (const p of purchases) args.push(p.playerId, p.requestId, p.now, p.picks, p.balanceBefore);
+  for (const p of purchases) args.push(p.playerId, p.requestId, p.now, p.picks, p.balanceBefore, p.passMarked ? '1' : '0');
   const reply = await run('dealUnits', [keys.current, keys.base, keys.sequenceUnsettled, keys.requests, keys.previousRequests], args);
   if (!Array.isArray(reply) || reply.length !== purchases.length + 2) throw scriptError('dealUnits', Number.NaN);
   const opened = int(reply[1]);

@@ -11,7 +11,9 @@
     KEYS[5] the same of the previous window
   The including script sets `n` (purchases in the batch) and `requestOf[i]`
   (<playerId>|<requestId> of purchase i) before, then, per purchase: `servedAlready(i)`, the
-  checks of its own, `dealNext(now)`, `recordSale(...)`; and `finishDealing(ttl)` at the end.
+  checks of its own, `dealNext(now)`, `recordSale(...)` (or `recordPassed(i)` when the lane is
+  sold out); and `finishDealing(ttl)` at the end. A request id record is the unit it was
+  served, or PASSED: a lane of several turned it away, sold out (docs/dealer.md, "Lanes").
   `results[1..2]` are the batch's emission id and the last block it opened; `lanes` is the
   step from one block of the lane to its next (the next block to print after `index`).
 ]]
@@ -40,6 +42,7 @@ local units, unitsFrom = '', cursor
 local sales, soldPerTier, unsettled = {}, {}, {}
 -- Request ids served before (read once for the batch) and by this batch (written once at the end).
 local served, requests = {}, {}
+local PASSED = '>'
 local servedBefore = {}
 
 local function readServedBefore()
@@ -101,10 +104,21 @@ local function recordSale(i, position, tier, unitId, now, record)
   end
 end
 
+-- A lane of several, sold out, turning purchase i away: remembered so that the request's walk
+-- over the lanes passes this lane again, even once another emission sells here (where the
+-- walk may have gone on to be dealt).
+local function recordPassed(i)
+  if lanes == 1 then return end
+  local request = requestOf[i]
+  served[request] = PASSED
+  requests[#requests + 1] = request
+  requests[#requests + 1] = PASSED
+end
+
 local function finishDealing(ttl)
   flushBlock()
-  if #unsettled > 0 then
-    redis.call('ZADD', KEYS[3], unpack(unsettled))
+  if #unsettled > 0 then redis.call('ZADD', KEYS[3], unpack(unsettled)) end
+  if #requests > 0 then
     redis.call('HSET', KEYS[4], unpack(requests))
     redis.call('PEXPIRE', KEYS[4], ttl)
   end
