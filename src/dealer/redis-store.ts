@@ -207,7 +207,7 @@ export class RedisStore implements DealerStore {
     const existing = await this.existingEmission(request);
     if (existing) return existing;
     const { table, emissionId, blockCount, now } = request;
-    await this.refuseWhileSelling(table.game, table.stake);
+    await this.refuseWhileSelling(table.game, table.stake, emissionId);
     const meta: EmissionMeta = { emissionId, game: table.game, stake: table.stake, table, blockCount, lanes: Math.min(this.lanes, blockCount) };
     try {
       // Lane 0 first: of two emissions opened at once, the one that wins lane 0 wins them all.
@@ -229,10 +229,13 @@ export class RedisStore implements DealerStore {
     return (await this.emissionInfo((await this.meta(emissionId))!))!;
   }
 
-  /** Refuses (`dealer/sequence_busy`) while the current emission of the game and price sells on any of its lanes. */
-  private async refuseWhileSelling(game: string, stake: Cents): Promise<void> {
+  /**
+   * Refuses (`dealer/sequence_busy`) while another emission of the game and price sells on any
+   * of its lanes (this one: its opener died before indexing it, and lane 0 says so).
+   */
+  private async refuseWhileSelling(game: string, stake: Cents, emissionId: string): Promise<void> {
     const current = await this.redis.get(this.keys.sequence(game, stake).current);
-    if (!current) return;
+    if (!current || current === emissionId) return;
     const lanes = Number((await this.redis.hget(this.keys.emissionKey(game, stake, current), 'lanes')) ?? 1);
     const states = await Promise.all(Array.from({ length: lanes }, (_, lane) => this.redis.hget(this.keys.emissionKey(game, stake, current, lane), 'state')));
     // A lane never opened (its opener died) sells nothing.

@@ -9,9 +9,8 @@ import { RedisServer } from '../../tools/redis-server';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/dealer/identifiers';
 import { defineDealerScripts } from '../../src/dealer/scripts/commands';
 import { creditPrize } from '../../src/dealer/scripts/credit-prize';
-import { dealUnits } from '../../src/dealer/scripts/deal-units';
-import { reservePurchase } from '../../src/dealer/scripts/reserve-purchase';
 import { storeConformance, type StoreOptions } from './store-conformance';
+import { dealOnLane, reserveThenDie } from './support/cut-purchase';
 import { TEN_UNIT_TABLE } from './support/test-tables';
 
 let server: RedisServer;
@@ -177,19 +176,6 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
   const GAME = TEN_UNIT_TABLE.game;
   const STAKE = TEN_UNIT_TABLE.stake;
 
-  /** What a process that died right after a purchase's first step (the hold) left behind. */
-  async function reserveThenDie(store: RedisStore, client: Redis, requestId: string, now = T0) {
-    const player = store.keys.player('p1');
-    const window = Math.floor(now / IDEMPOTENCY_WINDOW_MS);
-    await client.zadd(store.keys.pendingIndex(store.keys.pendingShard('p1')), 'GT', now, 'p1');
-    const held = await reservePurchase(
-      defineDealerScripts(client),
-      { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
-      { sequence: `${GAME}:${STAKE}`, requestId, stake: STAKE, game: GAME, now, picks: '', boughtTogether: [requestId] },
-    );
-    assert.equal(held.kind, 'held');
-  }
-
   it('deals and debits a purchase whose process died after holding its stake, once it is older than the bound', async () => {
     const { stores, clients, close } = await openStores(1, { protocol: 'per-slot' });
     try {
@@ -197,7 +183,7 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       const client = clients[0]!;
       await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
       await store!.deposit('p1', 1_000, 'd1', T0);
-      await reserveThenDie(store!, client, 'r1');
+      await reserveThenDie(store!, client, 'p1', 'r1', T0);
       // Held, not debited: the balance stands, but it cannot be withdrawn.
       assert.equal(await store!.balance('p1'), 1_000);
       assert.equal((await store!.withdraw('p1', 1_000, 'w1', T0)).ok, false);
@@ -226,7 +212,7 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
       await store!.deposit('p1', 1_000, 'd1', T0);
       await store!.deposit('p2', 1_000, 'd2', T0);
-      await reserveThenDie(store!, clients[0]!, 'r1');
+      await reserveThenDie(store!, clients[0]!, 'p1', 'r1', T0);
       for (let i = 0; i < 10; i++) assert.ok((await store!.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 })).ok);
       assert.equal(await store!.recoverPurchases(T0), 1);
       assert.equal(await store!.balance('p1'), 1_000);
@@ -244,16 +230,9 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       const client = clients[0]!;
       await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
       await store!.deposit('p1', 1_000, 'd1', T0);
-      await reserveThenDie(store!, client, 'r1');
+      await reserveThenDie(store!, client, 'p1', 'r1', T0);
       // The sequence's step ran, the player's last did not.
-      const sequence = store!.keys.sequence(GAME, STAKE);
-      const window = Math.floor(T0 / IDEMPOTENCY_WINDOW_MS);
-      await dealUnits(
-        defineDealerScripts(client),
-        { current: sequence.current, base: sequence.base, sequenceUnsettled: sequence.unsettled, requests: sequence.requests(window), previousRequests: sequence.requests(window - 1) },
-        { stake: STAKE, requestsTtlMs: IDEMPOTENCY_WINDOW_MS },
-        [{ playerId: 'p1', requestId: 'r1', now: T0, picks: '', balanceBefore: 1_000, passMarked: true }],
-      );
+      await dealOnLane(store!, client, 0, { playerId: 'p1', requestId: 'r1', now: T0, picks: '', balanceBefore: 1_000, passMarked: true });
       // The server's sweeper completes old unsettled units: settling finishes the purchase first.
       const [unit] = await store!.unsettledSales(T0, 10);
       assert.equal(unit?.unitId, 'e.0:0');
