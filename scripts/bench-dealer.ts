@@ -13,7 +13,10 @@
  * - `protocols`: on the one Redis above, the one-script purchase against the per-slot one;
  * - `masters`: the per-slot purchase with WAIT for one replica on a local Redis Cluster of 1
  *   master + 1 replica against one of 3 + 3 (no AOF on the nodes: the replica holds the copy);
- * - `wait`: on a 3 + 3 cluster, the per-slot purchase without WAIT against with WAIT 1.
+ * - `wait`: on a 3 + 3 cluster, the per-slot purchase without WAIT against with WAIT 1;
+ * - `lanes`: on a 3 + 3 cluster, per slot with WAIT 1, one game and price on 1 lane against 3
+ *   (`sequenceLanes`); it prints the master each lane lands on and each master's Redis CPU
+ *   per setup, which shows the dealing spread over the masters.
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -35,8 +38,8 @@ const { values } = parseArgs({
   },
 });
 const COMPARE = values.compare;
-if (COMPARE !== undefined && !['protocols', 'masters', 'wait'].includes(COMPARE)) {
-  console.error('--compare must be protocols, masters or wait');
+if (COMPARE !== undefined && !['protocols', 'masters', 'wait', 'lanes'].includes(COMPARE)) {
+  console.error('--compare must be protocols, masters, wait or lanes');
   process.exit(2);
 }
 const PURCHASES = positive('purchases');
@@ -141,9 +144,9 @@ interface Setup {
   stop(): Promise<void>;
 }
 
-/** Opens the bench's emission and funds the players through `store`. */
-async function prepare(store: RedisStore): Promise<void> {
-  const blockCount = Math.ceil((PURCHASES * ROUNDS) / TABLE.blockSize) + 1;
+/** Opens the bench's emission (a block per lane at least) and funds the players through `store`. */
+async function prepare(store: RedisStore, lanes = 1): Promise<void> {
+  const blockCount = Math.max(Math.ceil((PURCHASES * ROUNDS) / TABLE.blockSize) + 1, 2 * lanes);
   await store.openEmission({ emissionId: 'bench', table: TABLE, blockCount, now: Date.now() });
   const funds = PURCHASES * ROUNDS * TABLE.stake;
   await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.deposit(`p${p}`, funds, 'bench', Date.now())));
@@ -161,7 +164,7 @@ async function onCluster(masters: number, name: string, options: RedisStoreOptio
   const cluster = shared ?? (await RedisCluster.start({ masters }));
   const clients = Array.from({ length: CONNECTIONS }, () => cluster.client({ enableAutoPipelining: true }));
   const stores = clients.map((client) => new RedisStore(client, { prefix: name, protocol: 'per-slot', ...options }));
-  await prepare(stores[0]!);
+  await prepare(stores[0]!, options.sequenceLanes);
   return {
     name,
     stores,
@@ -186,16 +189,40 @@ async function compare(): Promise<void> {
     } else if (COMPARE === 'masters') {
       setups.push(await onCluster(1, 'masters-1', { waitReplicas: 1 }));
       setups.push(await onCluster(3, 'masters-3', { waitReplicas: 1 }));
+    } else if (COMPARE === 'lanes') {
+      cluster = await RedisCluster.start({ masters: 3 });
+      setups.push(await onCluster(3, 'lanes-1', { waitReplicas: 1, sequenceLanes: 1 }, cluster));
+      setups.push(await onCluster(3, 'lanes-3', { waitReplicas: 1, sequenceLanes: 3 }, cluster));
+      for (let lane = 0; lane < 3; lane++) {
+        const key = setups[1]!.stores[0]!.keys.sequence(TABLE.game, TABLE.stake, lane).current;
+        console.log(`lane ${lane} (${key}): master :${(await cluster.masterOf(key)).port}`);
+      }
     } else {
       cluster = await RedisCluster.start({ masters: 3 });
       setups.push(await onCluster(3, 'no-wait', { waitReplicas: 0 }, cluster));
       setups.push(await onCluster(3, 'wait-1', { waitReplicas: 1 }, cluster));
     }
+    // On a shared cluster, each master's Redis CPU per setup: where the dealing ran.
+    const masters = cluster ? await cluster.masters() : [];
+    const masterClients = masters.map((m) => new Redis(m.port, '127.0.0.1'));
+    const masterCpu = setups.map(() => masters.map(() => 0));
     const rounds: number[][] = setups.map(() => []);
-    for (let round = 1; round <= ROUNDS; round++) {
+    try {
+      for (let round = 1; round <= ROUNDS; round++) {
+        for (const [i, setup] of setups.entries()) {
+          const before = await Promise.all(masterClients.map(redisCpuSeconds));
+          rounds[i]!.push(await dealerRound(setup.stores, round));
+          const after = await Promise.all(masterClients.map(redisCpuSeconds));
+          after.forEach((cpu, m) => (masterCpu[i]![m]! += cpu - before[m]!));
+          progress(`${setup.name} round ${round}: ${Math.round(rounds[i]!.at(-1)!)} purchases/s`);
+        }
+      }
+    } finally {
+      masterClients.forEach((c) => c.disconnect());
+    }
+    if (masters.length > 0) {
       for (const [i, setup] of setups.entries()) {
-        rounds[i]!.push(await dealerRound(setup.stores, round));
-        progress(`${setup.name} round ${round}: ${Math.round(rounds[i]!.at(-1)!)} purchases/s`);
+        console.log(`${setup.name}: Redis CPU seconds per master ${masters.map((m, j) => `:${m.port} ${masterCpu[i]![j]!.toFixed(1)}`).join(', ')}`);
       }
     }
     await Promise.all(setups.flatMap((s) => s.stores.map((store) => store.close())));
@@ -206,7 +233,12 @@ async function compare(): Promise<void> {
     console.log(`ratio ${setups[1]!.name} / ${setups[0]!.name}: ${ratio}; round by round: ${pairRatios.join(', ')}`);
     console.log(JSON.stringify({
       compare: COMPARE,
-      setups: setups.map((s, i) => ({ name: s.name, purchasesPerSecond: medians[i], rounds: rounds[i]!.map(Math.round) })),
+      setups: setups.map((s, i) => ({
+        name: s.name,
+        purchasesPerSecond: medians[i],
+        rounds: rounds[i]!.map(Math.round),
+        ...(masters.length > 0 ? { redisCpuSecondsPerMaster: masterCpu[i]!.map((cpu) => Number(cpu.toFixed(2))) } : {}),
+      })),
       ratio,
       pairRatios,
       purchasesPerRound: PURCHASES,
