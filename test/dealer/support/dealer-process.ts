@@ -14,15 +14,16 @@ import type { RedisClient } from '../../../src/dealer/scripts/commands';
 
 /**
  * Where a proof deals: one Redis (its URL; a RedisServer is one), or a Redis Cluster
- * (`host:port,…`), where the store takes the per-slot protocol and waits for a replica.
+ * (`host:port,…`), where the store takes the per-slot protocol, waits for a replica, and opens
+ * emissions over `lanes` lanes (default 1).
  */
-export type ProofTarget = { readonly url: string } | { readonly clusterNodes: string };
+export type ProofTarget = { readonly url: string } | { readonly clusterNodes: string; readonly lanes?: number };
 
 /** A connection to the target, and the store options that go with it. */
 export function connectProof(target: ProofTarget): { redis: RedisClient; options: RedisStoreOptions } {
   if ('url' in target) return { redis: new Redis(target.url, { enableAutoPipelining: true }), options: {} };
   const nodes = target.clusterNodes.split(',').map((node) => ({ host: node.split(':')[0]!, port: Number(node.split(':')[1]) }));
-  return { redis: new Cluster(nodes, { enableAutoPipelining: true }), options: { protocol: 'per-slot', waitReplicas: 1 } };
+  return { redis: new Cluster(nodes, { enableAutoPipelining: true }), options: { protocol: 'per-slot', waitReplicas: 1, sequenceLanes: target.lanes ?? 1 } };
 }
 
 export interface DealerProcessArgs {

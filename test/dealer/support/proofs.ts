@@ -228,17 +228,18 @@ export interface ProofRun {
 }
 
 /**
- * Proof (a), and (b) with `killOne`: four dealer processes deal one block through Redis; with
- * `killOne`, dealer 0 is SIGKILLed a third of the way and restarted at its first unacked request.
+ * Proof (a), and (b) with `killOne`: four dealer processes deal `blockCount` blocks (default
+ * one) through Redis; with `killOne`, dealer 0 is SIGKILLed a third of the way and restarted at
+ * its first unacked request.
  */
-export async function proveFourDealers(target: ProofTarget, table: PrizeTable, killOne: boolean): Promise<ProofRun> {
-  const setup = await setUpProof(target, table, 1, 4);
+export async function proveFourDealers(target: ProofTarget, table: PrizeTable, killOne: boolean, blockCount = 1): Promise<ProofRun> {
+  const setup = await setUpProof(target, table, blockCount, 4);
   try {
     const started = performance.now();
     const runs = [0, 1, 2, 3].map((w) => [new DealerProcess(dealerArgs(target, setup, table, w))]);
     const acks = () => runs.reduce((n, r) => n + r.reduce((m, d) => m + d.acks.size, 0), 0);
     if (killOne) {
-      await until(() => acks() >= table.blockSize / 3);
+      await until(() => acks() >= (table.blockSize * blockCount) / 3);
       const victim = runs[0]![0]!;
       await victim.kill();
       runs[0]!.push(new DealerProcess(dealerArgs(target, setup, table, 0, victim.firstUnacked())));
