@@ -49,6 +49,8 @@ export interface MigrationReport {
 /** Keys per SCAN step and per batch of DUMP/RESTORE. */
 const BATCH = 1_000;
 const PROGRESS_EVERY_MS = 3_000;
+/** The value of a request id a lane of several turned away, sold out (lua/includes/sequenceDealing.lua). */
+const PASSED_ON = '>';
 
 /**
  * A sequence's request ids of one window: `<p>{seq:<game>:<stake>[:<more>]}:requests:<window>`.
@@ -104,6 +106,9 @@ async function* playerRequestsOf(source: Redis, keys: DealerKeys, key: string, g
       const bar = entries[i]!.indexOf('|');
       const playerId = entries[i]!.slice(0, bar);
       if (bar < 0 || !isPlayerId(playerId)) throw new Error(`${key}: field ${JSON.stringify(entries[i])} is not <playerId>|<requestId>`);
+      // A sold-out lane's mark that it passed the request on (docs/dealer.md, "Lanes"): the
+      // lane that dealt it holds its unit, which is converted from there.
+      if (entries[i + 1] === PASSED_ON) continue;
       records.push({ key: keys.player(playerId).requests(window), field: `${game}:${stake}|${entries[i]!.slice(bar + 1)}`, unitId: entries[i + 1]! });
     }
     if (records.length > 0) yield records;
@@ -157,7 +162,9 @@ export async function migrateToCluster(source: Redis, target: Cluster, options: 
   if (options.dryRun) {
     const sourceCounts = await countByType([source], pattern, seats);
     let requestIds = 0;
-    for await (const { key } of sequenceRequestKeys(source, keys)) requestIds += await source.hlen(key);
+    for await (const s of sequenceRequestKeys(source, keys)) {
+      for await (const records of playerRequestsOf(source, keys, s.key, s.game, s.stake, s.window)) requestIds += records.length;
+    }
     return { dryRun: true, source: sourceCounts, target: {}, copied: total, expired: 0, seatsLeftOut, requestIds, requestIdsVerified: 0, playerRequestKeysMade: 0, mismatches: [] };
   }
 

@@ -55,6 +55,8 @@ describe('npm run migrate-to-cluster', function () {
     // A request id on a sequence spread over lanes (`{seq:<game>:<stake>:<lane>}`), as the
     // dealer's lanes name them.
     await source.hset(LANE_REQUESTS, 'p9|lane-r1', 'noel.1:3');
+    // …and one that lane passed on, sold out (dealt on another lane, or never).
+    await source.hset(LANE_REQUESTS, 'p9|lane-r2', '>');
     await source.pexpire(LANE_REQUESTS, 3_600_000);
     // Not the dealer's: the seats (rooms of the stopped servers) and a key of Colyseus's.
     await source.hset('live:seats', 'p1:noel-de-la-chance', 'room-1');
@@ -162,9 +164,10 @@ describe('npm run migrate-to-cluster', function () {
       }
     });
 
-    it("writes a lane's request ids on the player's slot, expiring with the lane's", async () => {
+    it("writes a lane's request ids on the player's slot, expiring with the lane's, and not the requests it passed on", async () => {
       const key = new DealerKeys('live').player('p9').requests(WINDOW);
       assert.equal(await client.hget(key, `${TEN_UNIT_TABLE.game}:${TEN_UNIT_TABLE.stake}|lane-r1`), 'noel.1:3');
+      assert.equal(await client.hget(key, `${TEN_UNIT_TABLE.game}:${TEN_UNIT_TABLE.stake}|lane-r2`), null);
       const ttl = await client.pttl(key);
       assert.ok(ttl > 3_500_000 && ttl <= 3_600_000, String(ttl));
     });
