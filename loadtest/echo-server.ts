@@ -2,7 +2,7 @@ import { Room, Server, ServerError, type Client } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { loadConfig } from '../src/config';
 import { Batcher } from '../src/feed/batcher';
-import { sendPatchesAsStepsHappen, StepState, TableState, UnitState } from '../src/rooms/table-state';
+import { sendPatchesAsStepsHappen, TableState, UnitState } from '../src/rooms/table-state';
 
 /**
  * The framework's own ceiling: a bare Colyseus server whose rooms only echo, speaking the
@@ -81,11 +81,7 @@ class EchoTable extends Room<{ state: TableState }> {
         const unit = new UnitState();
         unit.unitId = `echo-${this.roomId}-${++this.counter}`;
         unit.stake = Number(message?.stake) || 0;
-        const step = new StepState();
-        step.seq = 0;
-        step.by = 'purchase';
-        step.events = '[]';
-        unit.steps.push(step);
+        unit.steps.push(JSON.stringify({ seq: 0, by: 'purchase', events: [] }));
         this.state.units.push(unit);
         unitIds.push(unit.unitId);
       }
@@ -99,12 +95,9 @@ class EchoTable extends Room<{ state: TableState }> {
       const unitIds: string[] = [];
       for (const unit of this.state.units) {
         if (unit.status === 'finished') continue;
-        const step = new StepState();
-        step.seq = unit.steps.length;
-        step.by = 'player';
         const prize = end ? prizeOfNextFinish(unit.stake) : 0;
-        step.events = JSON.stringify(end ? [message?.action ?? null, { type: 'finished', prize }] : [message?.action ?? null]);
-        unit.steps.push(step);
+        const events = end ? [message?.action ?? null, { type: 'finished', prize }] : [message?.action ?? null];
+        unit.steps.push(JSON.stringify({ seq: unit.steps.length, by: 'player', events }));
         if (end) {
           unit.status = 'finished';
           unit.prize = prize;

@@ -98,7 +98,7 @@ interface UnitView {
   unitId: string;
   status: string;
   prize: number;
-  steps: { length: number; [i: number]: { seq: number } | undefined };
+  steps: { length: number };
 }
 
 interface Waiter {

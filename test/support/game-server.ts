@@ -66,12 +66,12 @@ export interface DecodedUnit {
 }
 
 export function decodedUnits(room: Room): DecodedUnit[] {
-  const state = room.state as { units: Iterable<{ unitId: string; status: string; prize: number; steps: Iterable<{ seq: number; by: string; events: string }> }> };
+  const state = room.state as { units: Iterable<{ unitId: string; status: string; prize: number; steps: Iterable<string> }> };
   return [...state.units].map((u) => ({
     unitId: u.unitId,
     status: u.status,
     prize: u.prize,
-    steps: [...u.steps].map((s) => ({ seq: s.seq, by: s.by, events: JSON.parse(s.events) as { type: string }[] })),
+    steps: [...u.steps].map((s) => JSON.parse(s) as DecodedUnit['steps'][number]),
   }));
 }
 

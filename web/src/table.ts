@@ -15,7 +15,8 @@ interface RawUnit {
   stake: number;
   status: string;
   prize: number;
-  steps: Iterable<{ events: string }>;
+  /** Each step's JSON: `{ seq, by, events }`. */
+  steps: Iterable<string>;
 }
 
 /** The units of a table's state; each step's JSON parsed once. */
@@ -27,7 +28,7 @@ export function unitsOf(room: Room): UnitView[] {
     stake: u.stake,
     status: u.status,
     prize: u.prize,
-    events: [...u.steps].flatMap((s) => parsed(s.events)),
+    events: [...u.steps].flatMap((s) => eventsOf(s)),
   }));
 }
 
@@ -38,12 +39,12 @@ export function followUnits(room: Room, onUnits: (units: UnitView[]) => void): v
 }
 
 const parsedCache = new Map<string, GameEvent[]>();
-function parsed(json: string): GameEvent[] {
-  let events = parsedCache.get(json);
+function eventsOf(step: string): GameEvent[] {
+  let events = parsedCache.get(step);
   if (!events) {
-    events = JSON.parse(json) as GameEvent[];
+    events = (JSON.parse(step) as { events: GameEvent[] }).events;
     if (parsedCache.size > 500) parsedCache.clear();
-    parsedCache.set(json, events);
+    parsedCache.set(step, events);
   }
   return events;
 }
