@@ -52,18 +52,25 @@ export class TableState extends Schema {
 }
 
 /**
- * Brings the state up to `units` (the units of one purchase): a unit not shown yet is added with
- * its steps so far; a shown one gets only the steps its client has not seen, and its prize when
- * its reveal has ended, never before.
+ * Brings the state up to `units` (the units of one purchase): a unit not shown yet takes the
+ * place of the one shown there, with its steps so far; a shown one gets only the steps its client
+ * has not seen, and its prize when its reveal has ended, never before.
  */
 export function showUnits(state: TableState, units: readonly LiveUnit[]): void {
   units.forEach((unit, i) => {
     let view = state.units[i];
-    if (view?.unitId !== unit.sale.unitId) {
+    if (!view) {
       view = new UnitState();
+      state.units[i] = view;
+    }
+    // The place is reset rather than given a new schema object: making and attaching one per
+    // purchase cost the encoder twice as much (docs/performance.md).
+    if (view.unitId !== unit.sale.unitId) {
       view.unitId = unit.sale.unitId;
       view.stake = unit.sale.stake;
-      state.units[i] = view;
+      view.status = 'in_progress';
+      view.prize = 0;
+      if (view.steps.length > 0) view.steps.clear();
     }
     for (const { seq, by, events } of unit.steps.slice(view.steps.length)) view.steps.push(JSON.stringify({ seq, by, events }));
     if (unit.finished && view.status !== 'finished') {
