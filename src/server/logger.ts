@@ -33,16 +33,43 @@ export function createLogger(level: Config['logLevel'], destination?: Destinatio
       level,
       base: { pid: process.pid },
       timestamp: pino.stdTimeFunctions.isoTime,
-      formatters: { level: (label) => ({ level: label }) },
       mixin: currentLogFields,
-      redact: {
-        paths: ['token', '*.token', 'authorization', '*.authorization', 'headers.authorization', 'balance', '*.balance', 'balanceBefore', 'balanceAfter', '*.balanceBefore', '*.balanceAfter'],
-        censor: '[redacted]',
-      },
+      formatters: { level: (label) => ({ level: label }), log: withoutSecrets },
       serializers: { err: pino.stdSerializers.err },
     },
     destination ?? (level === 'silent' ? undefined : chunkedStdout()),
   );
+}
+
+/** Fields never written, at the top of a line's object or one level down (`wallet.balance`). */
+const SECRET_FIELDS = new Set(['token', 'authorization', 'balance', 'balanceBefore', 'balanceAfter']);
+const CENSOR = '[redacted]';
+
+/**
+ * A line's fields with every secret field's value replaced by `[redacted]`; `fields` itself, not
+ * a copy, when there is none (every line the server means to write). What pino's `redact` option
+ * did with the paths `token`, `*.token`… at a fraction of its cost (~5 µs a line,
+ * docs/performance.md). Child loggers' bindings are not lines: the one child is `colyseus`'s.
+ */
+export function withoutSecrets(fields: Record<string, unknown>): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key in fields) {
+    const value = fields[key];
+    if (SECRET_FIELDS.has(key)) (copy ??= { ...fields })[key] = CENSOR;
+    else if (typeof value === 'object' && value !== null && hasSecret(value)) {
+      // A copy of the same kind (an error stays an error for its serializer, its stack read now).
+      const inner = Object.create(Object.getPrototypeOf(value) as object | null, Object.getOwnPropertyDescriptors(value)) as Record<string, unknown>;
+      if (value instanceof Error) Object.defineProperty(inner, 'stack', { value: value.stack });
+      for (const field of SECRET_FIELDS) if (Object.hasOwn(inner, field)) inner[field] = CENSOR;
+      (copy ??= { ...fields })[key] = inner;
+    }
+  }
+  return copy ?? fields;
+}
+
+function hasSecret(value: object): boolean {
+  for (const field of SECRET_FIELDS) if (Object.hasOwn(value, field)) return true;
+  return false;
 }
 
 /** Colyseus logs with console-like calls (several arguments): one line each, under `colyseus`. */

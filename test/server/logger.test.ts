@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server/app';
-import { createLogger } from '../../src/server/logger';
+import { createLogger, withoutSecrets } from '../../src/server/logger';
 import { decodedUnits, devLogin, record, until } from '../support/game-server';
 
 describe('logs', function () {
@@ -51,6 +51,20 @@ describe('logs', function () {
     const out: string[] = [];
     const logger = createLogger('info', { write: (line: string) => void out.push(line) });
     logger.info({ token: 'secret-token', wallet: { balance: 1234 }, headers: { authorization: 'Bearer x' } }, 'oops');
-    assert.doesNotMatch(out.join(''), /secret-token|1234|Bearer/);
+    logger.info({ balanceBefore: 5678, balanceAfter: 9012 }, 'oops again');
+    logger.error({ err: Object.assign(new Error('boom'), { token: 'error-token' }) }, 'failed');
+    const written = out.join('');
+    assert.doesNotMatch(written, /secret-token|1234|Bearer|5678|9012|error-token/);
+    const failed = JSON.parse(out.at(-1)!) as { err: { message: string; stack: string; token: string } };
+    assert.equal(failed.err.message, 'boom', 'the error is still shown');
+    assert.equal((failed.err as { type?: string }).type, 'Error');
+    assert.ok(failed.err.stack.includes('boom'));
+    assert.equal(failed.err.token, '[redacted]');
+  });
+
+  it('writes a line without secrets as it was given, with no copy', () => {
+    const fields = { unitId: 'u_1', won: true, nested: { game: 'mine-d-or' } };
+    assert.equal(withoutSecrets(fields), fields);
+    assert.deepEqual(withoutSecrets({ wallet: { balance: 1, held: 2 } }), { wallet: { balance: '[redacted]', held: 2 } });
   });
 });
