@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 /**
  * `npx tsx loadtest/profile-summary.ts <file.cpuprofile> [files] [functions]`: where a V8 CPU
  * profile spent its time, by package or source file and by function (self time), as a share of
- * the profile. Enough to say what limits a load test without opening DevTools.
+ * the profile. Enough to say what limits a load test without opening DevTools. With
+ * `--busy-share f,g`: the share of the busy time spent in f and what it called, and in g.
  */
 
 interface ProfileNode {
@@ -49,12 +50,40 @@ export function summarizeProfile(profile: Profile, files = 25, functions = 40): 
   return `${(total / 1e6).toFixed(1)} s profiled\n-- self time by package or file\n${top(byFile, files)}\n-- self time by function\n${top(byFunction, functions)}`;
 }
 
+/**
+ * For each function named, the share of the busy samples (not idle) in which it is on the stack:
+ * its cost with everything it called. Functions of that name in any file count together.
+ */
+export function busyShares(profile: Profile, names: readonly string[]): Map<string, number> {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const shares = new Map(names.map((name) => [name, 0]));
+  let busy = 0;
+  profile.samples.forEach((id, i) => {
+    if (byId.get(id)!.callFrame.functionName === '(idle)') return;
+    const dt = profile.timeDeltas[i] ?? 0;
+    busy += dt;
+    const onStack = new Set<string>();
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) onStack.add(byId.get(at)!.callFrame.functionName);
+    for (const name of names) if (onStack.has(name)) shares.set(name, shares.get(name)! + dt);
+  });
+  for (const name of names) shares.set(name, busy > 0 ? shares.get(name)! / busy : 0);
+  return shares;
+}
+
 if (process.argv[1]?.endsWith('profile-summary.ts')) {
-  const [file, files, functions] = process.argv.slice(2);
+  const [file, second, third] = process.argv.slice(2);
   if (!file) {
-    process.stderr.write('usage: npx tsx loadtest/profile-summary.ts <file.cpuprofile> [files] [functions]\n');
+    process.stderr.write('usage: npx tsx loadtest/profile-summary.ts <file.cpuprofile> [files] [functions]\n'
+      + '       npx tsx loadtest/profile-summary.ts <file.cpuprofile> --busy-share <function>[,<function>…]\n');
     process.exit(2);
   }
   const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-  process.stdout.write(`${summarizeProfile(profile, Number(files ?? 25), Number(functions ?? 40))}\n`);
+  if (second === '--busy-share') {
+    const shares = busyShares(profile, (third ?? '').split(',').filter(Boolean));
+    for (const [name, share] of shares) process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
+  } else {
+    process.stdout.write(`${summarizeProfile(profile, Number(second ?? 25), Number(third ?? 40))}\n`);
+  }
 }
