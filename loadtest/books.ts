@@ -36,6 +36,8 @@ export interface PlayerBooks {
   readonly walletError?: string;
   /** `GET /history`, every page; undefined if it could not be read. */
   readonly history: readonly HistoryLine[] | undefined;
+  /** Why the history could not be read. */
+  readonly historyError?: string;
 }
 
 export interface HistoryLine {
@@ -151,7 +153,7 @@ export function checkBooks(input: BooksInput): BooksResult {
 
     // 2. The history lists exactly the units bought, as the player saw them.
     if (!p.history) {
-      problem(`${who}: the history could not be read`);
+      problem(`${who}: the history could not be read${p.historyError ? ` (${p.historyError})` : ''}`);
       continue;
     }
     const historyStakes = p.history.reduce((s, l) => s + l.stake, 0);

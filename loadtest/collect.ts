@@ -86,6 +86,7 @@ export async function collectBooks(players: readonly SyntheticPlayer[], endpoint
       }
     }
     let history: HistoryLine[] | undefined = [];
+    let historyError: string | undefined;
     try {
       for (let offset = 0; ; offset += PAGE) {
         deadline.check('reading histories');
@@ -93,8 +94,9 @@ export async function collectBooks(players: readonly SyntheticPlayer[], endpoint
         history.push(...page.units);
         if (page.units.length < PAGE) break;
       }
-    } catch {
+    } catch (err) {
       history = undefined;
+      historyError = (err as Error).message;
     }
     books.push({
       playerId: player.playerId,
@@ -104,6 +106,7 @@ export async function collectBooks(players: readonly SyntheticPlayer[], endpoint
       wallet,
       ...(wallet ? {} : { walletError }),
       history,
+      ...(history ? {} : { historyError }),
     });
   });
 

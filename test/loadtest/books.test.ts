@@ -155,6 +155,18 @@ describe('load-test books check', () => {
     assert.deepEqual(problems, ['units dealt per block could not be checked: GET /admin/blocks: 401']);
   });
 
+  it("fails when a player's wallet or history cannot be read, saying why", () => {
+    const { input } = consistent();
+    const [p1, p2] = input.players;
+    const players = [
+      { ...p1!, wallet: undefined, walletError: 'join/timeout' },
+      { ...p2!, history: undefined, historyError: 'GET /history: 503 server/unavailable' },
+    ];
+    const problems = problemsOf({ ...input, players });
+    assert.ok(problems.some((p) => /the final wallet could not be read \(join\/timeout\)/.test(p)), problems.join('\n'));
+    assert.ok(problems.some((p) => /the history could not be read \(GET \/history: 503 server\/unavailable\)/.test(p)), problems.join('\n'));
+  });
+
   it('reads the operator block report, per prize including losing units', () => {
     const counts = blockCounts({ emissions: [{ game: GAME, stake: STAKE, blocks: [{ blockId: BLOCK, sold: 3, tiers: [{ tierId: 0, prize: 0, won: 2 }, { tierId: 7, prize: WIN, won: 1 }] }] }] });
     assert.deepEqual(counts, [{ blockId: BLOCK, game: GAME, stake: STAKE, sold: 3, perPrize: { 0: 2, [WIN]: 1 } }]);
