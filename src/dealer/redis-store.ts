@@ -237,7 +237,7 @@ export class RedisStore implements DealerStore {
     const current = await this.redis.get(this.keys.sequence(game, stake).current);
     if (!current || current === emissionId) return;
     const lanes = Number((await this.redis.hget(this.keys.emissionKey(game, stake, current), 'lanes')) ?? 1);
-    const states = await Promise.all(Array.from({ length: lanes }, (_, lane) => this.redis.hget(this.keys.emissionKey(game, stake, current, lane), 'state')));
+    const states = await this.laneField(game, stake, current, lanes, 'state');
     // A lane never opened (its opener died) sells nothing.
     if (states.some((state) => state !== null && state !== 'closed')) throw scriptError('openEmission', -7);
   }
@@ -282,6 +282,11 @@ export class RedisStore implements DealerStore {
         if (!(err instanceof DealerScriptError && err.code === 'dealer/emission_exists')) throw err;
       }
     }
+  }
+
+  /** One field of an emission's hash on each of its lanes (null for a lane not opened). */
+  private laneField(game: string, stake: Cents, emissionId: string, lanes: number, field: 'state' | 'index'): Promise<(string | null)[]> {
+    return Promise.all(Array.from({ length: lanes }, (_, lane) => this.redis.hget(this.keys.emissionKey(game, stake, emissionId, lane), field)));
   }
 
   /** Adds an emission to the index; throws if the id names another sequence's emission. */
@@ -398,9 +403,7 @@ export class RedisStore implements DealerStore {
     this.currents.delete(`${game}:${stake}`);
     const meta = await this.current(game, stake, now);
     if (!meta) return unknownSequence(game, stake);
-    const states = await Promise.all(
-      Array.from({ length: meta.lanes }, (_, lane) => this.redis.hget(this.keys.emissionKey(game, stake, meta.emissionId, lane), 'state')),
-    );
+    const states = await this.laneField(game, stake, meta.emissionId, meta.lanes, 'state');
     return states.every((state) => state === 'closed') ? gameClosed(game, stake) : undefined;
   }
 
@@ -1031,9 +1034,7 @@ export class RedisStore implements DealerStore {
 
   private async emissionInfo(meta: EmissionMeta): Promise<EmissionInfo | undefined> {
     const { game, stake, emissionId, lanes } = meta;
-    const laneIndexes = await Promise.all(
-      Array.from({ length: lanes }, (_, lane) => this.redis.hget(this.keys.emissionKey(game, stake, emissionId, lane), 'index')),
-    );
+    const laneIndexes = await this.laneField(game, stake, emissionId, lanes, 'index');
     if (laneIndexes[0] === null) return undefined;
     // The printed blocks of lane l run from l to one step past its open one.
     const indexes = laneIndexes

@@ -176,105 +176,86 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
   const GAME = TEN_UNIT_TABLE.game;
   const STAKE = TEN_UNIT_TABLE.stake;
 
-  it('deals and debits a purchase whose process died after holding its stake, once it is older than the bound', async () => {
+  /** A per-slot store on a fresh prefix, an emission of `blockCount` blocks open and p1 funded with 10 €. */
+  async function withStore(blockCount: number, test: (store: RedisStore, client: Redis) => Promise<void>): Promise<void> {
     const { stores, clients, close } = await openStores(1, { protocol: 'per-slot' });
     try {
-      const [store] = stores;
-      const client = clients[0]!;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
-      await store!.deposit('p1', 1_000, 'd1', T0);
-      await reserveThenDie(store!, client, 'p1', 'r1', T0);
+      await stores[0]!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount, now: T0 });
+      await stores[0]!.deposit('p1', 1_000, 'd1', T0);
+      await test(stores[0]!, clients[0]!);
+    } finally {
+      await close();
+    }
+  }
+
+  it('deals and debits a purchase whose process died after holding its stake, once it is older than the bound', () =>
+    withStore(2, async (store, client) => {
+      await reserveThenDie(store, client, 'p1', 'r1', T0);
       // Held, not debited: the balance stands, but it cannot be withdrawn.
-      assert.equal(await store!.balance('p1'), 1_000);
-      assert.equal((await store!.withdraw('p1', 1_000, 'w1', T0)).ok, false);
-      assert.equal(await store!.recoverPurchases(T0 - 1), 0, 'not older than the bound yet');
-      assert.equal(await store!.recoverPurchases(T0), 1);
-      const sale = await store!.getSale('e.0:0');
+      assert.equal(await store.balance('p1'), 1_000);
+      assert.equal((await store.withdraw('p1', 1_000, 'w1', T0)).ok, false);
+      assert.equal(await store.recoverPurchases(T0 - 1), 0, 'not older than the bound yet');
+      assert.equal(await store.recoverPurchases(T0), 1);
+      const sale = await store.getSale('e.0:0');
       assert.equal(sale?.requestId, 'r1');
       assert.equal(sale?.soldAt, T0);
-      assert.equal(await store!.balance('p1'), 1_000 - STAKE);
-      assert.deepEqual((await store!.journal('p1')).map((j) => [j.kind, j.ref]), [['deposit', 'd1'], ['stake', 'e.0:0']]);
-      assert.deepEqual(await client.hgetall(store!.keys.player('p1').pending), {});
-      assert.equal(await client.zcard(store!.keys.pendingIndex(store!.keys.pendingShard('p1'))), 0, 'the player left the index');
+      assert.equal(await store.balance('p1'), 1_000 - STAKE);
+      assert.deepEqual((await store.journal('p1')).map((j) => [j.kind, j.ref]), [['deposit', 'd1'], ['stake', 'e.0:0']]);
+      assert.deepEqual(await client.hgetall(store.keys.player('p1').pending), {});
+      assert.equal(await client.zcard(store.keys.pendingIndex(store.keys.pendingShard('p1'))), 0, 'the player left the index');
       // The client's own retry, later, gets that sale.
-      const retried = await store!.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 + 90_000 });
+      const retried = await store.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 + 90_000 });
       assert.ok(retried.ok && retried.replayed && retried.sale.unitId === 'e.0:0');
-      assert.equal(await store!.recoverPurchases(T0 + 90_000), 0);
-    } finally {
-      await close();
-    }
-  });
+      assert.equal(await store.recoverPurchases(T0 + 90_000), 0);
+    }));
 
-  it('releases the stake of a purchase cut before dealing when the game sold out meanwhile', async () => {
-    const { stores, clients, close } = await openStores(1, { protocol: 'per-slot' });
-    try {
-      const [store] = stores;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
-      await store!.deposit('p1', 1_000, 'd1', T0);
-      await store!.deposit('p2', 1_000, 'd2', T0);
-      await reserveThenDie(store!, clients[0]!, 'p1', 'r1', T0);
-      for (let i = 0; i < 10; i++) assert.ok((await store!.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 })).ok);
-      assert.equal(await store!.recoverPurchases(T0), 1);
-      assert.equal(await store!.balance('p1'), 1_000);
-      assert.deepEqual(await clients[0]!.hgetall(store!.keys.player('p1').wallet), { balance: '1000' }, 'nothing held, nothing in play');
-      assert.deepEqual((await store!.withdraw('p1', 1_000, 'w1', T0)).ok, true);
-    } finally {
-      await close();
-    }
-  });
+  it('releases the stake of a purchase cut before dealing when the game sold out meanwhile', () =>
+    withStore(1, async (store, client) => {
+      await store.deposit('p2', 1_000, 'd2', T0);
+      await reserveThenDie(store, client, 'p1', 'r1', T0);
+      for (let i = 0; i < 10; i++) assert.ok((await store.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 })).ok);
+      assert.equal(await store.recoverPurchases(T0), 1);
+      assert.equal(await store.balance('p1'), 1_000);
+      assert.deepEqual(await client.hgetall(store.keys.player('p1').wallet), { balance: '1000' }, 'nothing held, nothing in play');
+      assert.deepEqual((await store.withdraw('p1', 1_000, 'w1', T0)).ok, true);
+    }));
 
-  it('debits then credits, each once, a unit dealt whose purchase was never finished, when it is settled', async () => {
-    const { stores, clients, close } = await openStores(1, { protocol: 'per-slot' });
-    try {
-      const [store] = stores;
-      const client = clients[0]!;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
-      await store!.deposit('p1', 1_000, 'd1', T0);
-      await reserveThenDie(store!, client, 'p1', 'r1', T0);
+  it('debits then credits, each once, a unit dealt whose purchase was never finished, when it is settled', () =>
+    withStore(2, async (store, client) => {
+      await reserveThenDie(store, client, 'p1', 'r1', T0);
       // The sequence's step ran, the player's last did not.
-      await dealOnLane(store!, client, 0, { playerId: 'p1', requestId: 'r1', now: T0, picks: '', balanceBefore: 1_000, passMarked: true });
+      await dealOnLane(store, client, 0, { playerId: 'p1', requestId: 'r1', now: T0, picks: '', balanceBefore: 1_000, passMarked: true });
       // The server's sweeper completes old unsettled units: settling finishes the purchase first.
-      const [unit] = await store!.unsettledSales(T0, 10);
+      const [unit] = await store.unsettledSales(T0, 10);
       assert.equal(unit?.unitId, 'e.0:0');
-      const settled = await Promise.all([store!.settle('e.0:0', T0 + 1), store!.settle('e.0:0', T0 + 2)]);
+      const settled = await Promise.all([store.settle('e.0:0', T0 + 1), store.settle('e.0:0', T0 + 2)]);
       assert.equal(settled.filter((s) => s.ok && s.credited).length, 1, 'credited once');
       const prize = unit!.prize;
-      assert.equal(await store!.balance('p1'), 1_000 - STAKE + prize);
-      const journal = await store!.journal('p1');
+      assert.equal(await store.balance('p1'), 1_000 - STAKE + prize);
+      const journal = await store.journal('p1');
       assert.deepEqual(journal.map((j) => j.kind), ['deposit', 'stake', ...(prize > 0 ? ['prize'] : [])]);
       assert.equal(journal.at(-1)!.balance, 1_000 - STAKE + prize);
-      assert.equal(await store!.recoverPurchases(T0 + 10), 0, 'nothing left to recover');
-    } finally {
-      await close();
-    }
-  });
+      assert.equal(await store.recoverPurchases(T0 + 10), 0, 'nothing left to recover');
+    }));
 
-  it('credits a settlement cut after its credit once, and the sweeper\'s settlement marks it', async () => {
-    const { stores, clients, close } = await openStores(1, { protocol: 'per-slot' });
-    try {
-      const [store] = stores;
-      const client = clients[0]!;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
-      await store!.deposit('p1', 1_000, 'd1', T0);
-      const bought = await store!.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 });
+  it('credits a settlement cut after its credit once, and the sweeper\'s settlement marks it', () =>
+    withStore(2, async (store, client) => {
+      const bought = await store.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 });
       assert.ok(bought.ok);
       const { sale } = bought;
       // The buyer's step of a settlement ran, the sequence's did not (its process died).
-      const player = store!.keys.player('p1');
+      const player = store.keys.player('p1');
       const credit = await creditPrize(defineDealerScripts(client), { ...player, requests: player.requests(Math.floor(T0 / IDEMPOTENCY_WINDOW_MS)) }, {
         field: `${GAME}:${STAKE}|r1`, unitId: sale.unitId, stake: STAKE, soldAt: T0, requestsTtlMs: IDEMPOTENCY_WINDOW_MS, prize: sale.prize, now: T0 + 1, game: GAME,
       });
       assert.equal(credit.credited, true);
-      assert.equal((await store!.getSale(sale.unitId))?.settledAt, undefined, 'not marked settled yet');
-      const [left] = await store!.unsettledSales(T0 + 1, 10);
+      assert.equal((await store.getSale(sale.unitId))?.settledAt, undefined, 'not marked settled yet');
+      const [left] = await store.unsettledSales(T0 + 1, 10);
       assert.equal(left?.unitId, sale.unitId, 'still in the unsettled set, for the sweeper');
-      const settled = await store!.settle(sale.unitId, T0 + 2);
+      const settled = await store.settle(sale.unitId, T0 + 2);
       assert.ok(settled.ok && !settled.credited, 'nothing credited again');
-      assert.equal((await store!.getSale(sale.unitId))?.settledAt, T0 + 2);
-      assert.equal(await store!.balance('p1'), 1_000 - STAKE + sale.prize);
-      assert.deepEqual(await store!.unsettledSales(T0 + 10, 10), []);
-    } finally {
-      await close();
-    }
-  });
+      assert.equal((await store.getSale(sale.unitId))?.settledAt, T0 + 2);
+      assert.equal(await store.balance('p1'), 1_000 - STAKE + sale.prize);
+      assert.deepEqual(await store.unsettledSales(T0 + 10, 10), []);
+    }));
 });
