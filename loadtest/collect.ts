@@ -134,3 +134,19 @@ export async function collectBooks(players: readonly SyntheticPlayer[], endpoint
   });
   return { players: books, recalls };
 }
+
+/**
+ * The ledgers with the prize of each unit finished while its client was away (a cut that lost
+ * the last patch, the sweeper, a table the player had left) taken from its recall: the client
+ * never saw that prize, the recall says it, and the wallet must show it credited.
+ */
+export function withRecalledPrizes(collected: Collected): PlayerBooks[] {
+  return collected.players.map((p) => ({
+    ...p,
+    units: p.units.map((u) => {
+      if (u.prize !== null) return u;
+      const r = collected.recalls.get(u.unitId);
+      return r && 'status' in r && r.status === 'finished' ? { ...u, prize: r.prize } : u;
+    }),
+  }));
+}

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { checkBooks, type BooksResult, type PlayerBooks, type RecallFacts } from '../books';
-import { collectBooks, Deadline, httpBlocks, readBlocks } from '../collect';
+import { checkBooks, type BooksResult, type RecallFacts } from '../books';
+import { collectBooks, Deadline, httpBlocks, readBlocks, withRecalledPrizes } from '../collect';
 import { drive } from '../drive';
 import { DEFAULTS } from '../options';
 import type { SyntheticPlayer } from '../player';
@@ -140,16 +140,7 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     log(`every unit finished? ${left === 0 ? 'yes' : `no: ${left} still unfinished after ${options.drainS} s`}`);
     const collected = await collectBooks(players, endpoints, new Deadline(performance.now() + 300_000), 10_000);
     const after = await readBlocks(blocks);
-    // Units finished while their client was away (the sweeper, or a table the player had left):
-    // the client never saw their prize; the recall says it, and the wallet must show it credited.
-    const ledger: PlayerBooks[] = collected.players.map((p) => ({
-      ...p,
-      units: p.units.map((u) => {
-        if (u.prize !== null) return u;
-        const r = collected.recalls.get(u.unitId);
-        return r && 'status' in r && r.status === 'finished' ? { ...u, prize: r.prize } : u;
-      }),
-    }));
+    const ledger = withRecalledPrizes(collected);
     booksResult = checkBooks({
       players: ledger,
       recalls: collected.recalls,
