@@ -21,7 +21,7 @@ import {
   unknownSequence,
 } from './identifiers';
 import { readArchivedTiers, readArchivedUnit } from './archive';
-import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, proveUnit, rootOfPage, type PageTree, type UnitProof } from './merkle';
+import { pageCount, pageOf, PageTreeCache, pageTreeOfPrint, proveUnit, rootOfPage, type PageTree, type UnitProof } from './merkle';
 import { printNewBlock, type PrintedBlock, UNSOLD } from './printing';
 import { buildSale } from './records';
 import type {
@@ -373,9 +373,7 @@ export class MemoryStore implements DealerStore {
 
   private pageTreeOf(block: MemoryBlock, page: number): PageTree {
     const key = `${block.blockId}:${page}`;
-    const { units, seed } = block.printed;
-    const { from, count } = pageRange(units.length, page);
-    return this.pageTrees.get(key) ?? this.pageTrees.set(key, pageTree(seed, units.length, page, units.subarray(from, from + count)));
+    return this.pageTrees.get(key) ?? this.pageTrees.set(key, pageTreeOfPrint(block.printed, page));
   }
 
   private printNext(emission: MemoryEmission, now: number): MemoryBlock {

@@ -227,6 +227,12 @@ export function pageTree(seed: Uint8Array, size: number, page: number, pageUnits
   return { size, page, units: pageUnits.slice(), salts, levels: levelsUp(leaves, count, 0, pageHeight(size)) };
 }
 
+/** Hashes one page of a whole print (its seed and every unit). */
+export function pageTreeOfPrint(print: { readonly seed: Uint8Array; readonly units: Uint8Array }, page: number): PageTree {
+  const { from, count } = pageRange(print.units.length, page);
+  return pageTree(print.seed, print.units.length, page, print.units.subarray(from, from + count));
+}
+
 /** A page tree's root (32 bytes). */
 export function rootOfPage(tree: PageTree): Uint8Array {
   return tree.levels[pageHeight(tree.size)]!.slice(0, HASH_BYTES);

@@ -24,7 +24,7 @@ import {
 } from './identifiers';
 import { readArchivedTiers, readArchivedUnit } from './archive';
 import { DealerKeys, firstLane, indexedEmission, laneOfBlock, MAX_LANES, parseIndexedEmission, PENDING_SHARDS, type BlockKeys, type IndexedEmission } from './keys';
-import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, proveUnit, rootOfPage, type PageTree, type UnitProof } from './merkle';
+import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, pageTreeOfPrint, proveUnit, rootOfPage, type PageTree, type UnitProof } from './merkle';
 import { printBlock, printNewBlock, UNSOLD, type PrintedBlock } from './printing';
 import { buildSale, decodeJournalLine, decodeSale } from './records';
 import { archiveBlock } from './scripts/archive-block';
@@ -39,7 +39,7 @@ import { settleSale } from './scripts/settle-sale';
 import { deposit } from './scripts/deposit';
 import { withdraw } from './scripts/withdraw';
 import { DealerScriptError, scriptError } from './scripts/errors';
-import { openEmission } from './scripts/open-emission';
+import { openEmission, type PrintedForRedis } from './scripts/open-emission';
 import { decodePage, publishPage } from './scripts/publish-page';
 import { purchaseUnits, type BatchedPurchase, type PurchaseUnitResult } from './scripts/purchase-units';
 import { settleUnit } from './scripts/settle-unit';
@@ -128,6 +128,12 @@ interface Reservation {
   /** The purchase's time: the first call's, on a retry. */
   readonly now: number;
   readonly picks: string;
+}
+
+/** A new print as stored: its block, and its page 0's tree and root (scheme 2). */
+interface FirstPagePrint extends PrintedForRedis {
+  readonly blockId: string;
+  readonly tree: PageTree;
 }
 
 /** What a batch answered one purchase. */
@@ -242,12 +248,12 @@ export class RedisStore implements DealerStore {
     if (states.some((state) => state !== null && state !== 'closed')) throw scriptError('openEmission', -7);
   }
 
-  /** Opens lane `lane` of an emission: its first block open, its next printed, their first pages published. */
+  /** Opens lane `lane` of an emission: its first block open, its next printed, each with its page 0's root. */
   private async openLane(meta: EmissionMeta, lane: number, now: number): Promise<void> {
     const { table, emissionId, blockCount, lanes } = meta;
     const sequence = this.keys.sequence(table.game, table.stake, lane);
-    const first = printNewBlock(table);
-    const second = lane + lanes < blockCount ? printNewBlock(table) : undefined;
+    const first = this.withFirstPage(blockIdOf(emissionId, lane), printNewBlock(table));
+    const second = lane + lanes < blockCount ? this.withFirstPage(blockIdOf(emissionId, lane + lanes), printNewBlock(table)) : undefined;
     await openEmission(this.run, { current: sequence.current, base: sequence.base }, {
       emissionId,
       sequence: `${table.game}:${table.stake}`,
@@ -261,8 +267,8 @@ export class RedisStore implements DealerStore {
       first,
       ...(second ? { second } : {}),
     });
-    await this.publishFirstPage(meta, blockIdOf(emissionId, lane), first, now);
-    if (second) await this.publishFirstPage(meta, blockIdOf(emissionId, lane + lanes), second, now);
+    this.keepFirstPage(first, now);
+    if (second) this.keepFirstPage(second, now);
   }
 
   /**
@@ -868,15 +874,16 @@ export class RedisStore implements DealerStore {
     return this.pageTrees.set(key, pageTree(seed, size, page, pageUnits));
   }
 
-  /** Publishes page 0 of a block this process printed and stored, from the print in hand. */
-  private async publishFirstPage(meta: EmissionMeta, blockId: string, block: PrintedBlock, now: number): Promise<void> {
-    const size = meta.table.blockSize;
-    const { from, count } = pageRange(size, 0);
-    const tree = this.pageTrees.set(`${blockId}:0`, pageTree(block.seed, size, 0, block.units.subarray(from, from + count)));
-    const root = Buffer.from(rootOfPage(tree)).toString('hex');
-    const published = publishPage(this.run, { pages: this.blockKeysOf(meta, blockId).pages }, { page: 0, root, now });
-    this.pages.set(`${blockId}:0`, published);
-    await published;
+  /** A new print with the tree of its page 0, whose root is stored with the block (scheme 2). */
+  private withFirstPage(blockId: string, block: PrintedBlock): FirstPagePrint {
+    const tree = pageTreeOfPrint(block, 0);
+    return { ...block, blockId, tree, firstPageRoot: Buffer.from(rootOfPage(tree)).toString('hex') };
+  }
+
+  /** Keeps the page 0 of a print once stored (a print another dealer's beat is dropped, its tree with it). */
+  private keepFirstPage(print: FirstPagePrint, now: number): void {
+    this.pageTrees.set(`${print.blockId}:0`, print.tree);
+    this.pages.set(`${print.blockId}:0`, Promise.resolve({ page: 0, root: print.firstPageRoot, publishedAt: now }));
   }
 
   /**
@@ -962,15 +969,14 @@ export class RedisStore implements DealerStore {
         if (index >= meta.blockCount) return;
         const keys = this.blockKeysOf(meta, blockId);
         if (await this.redis.exists(keys.info)) return; // another dealer printed it
-        const block = printNewBlock(meta.table);
+        const block = this.withFirstPage(blockId, printNewBlock(meta.table));
         const lane = laneOfBlock(index, meta.lanes);
         const stored = await storeBlock(
           this.run,
           { emission: this.keys.emissionKey(meta.game, meta.stake, emissionId, lane), base: this.keys.sequence(meta.game, meta.stake, lane).base },
           { emissionId, index, block, now },
         );
-        // The dealer whose print was stored publishes its first page (scheme 2).
-        if (stored) await this.publishFirstPage(meta, blockId, block, now);
+        if (stored) this.keepFirstPage(block, now);
       })().finally(() => this.printing.delete(blockId));
       this.printing.set(blockId, printing);
     }

@@ -4,6 +4,7 @@ import { RedisStore } from '../../src/dealer/redis-store';
 import { defineDealerScripts } from '../../src/dealer/scripts/commands';
 import { openEmission } from '../../src/dealer/scripts/open-emission';
 import { canonicalTable } from '../../src/dealer/identifiers';
+import { pageTreeOfPrint, rootOfPage } from '../../src/dealer/merkle';
 import { printNewBlock, tierCounts, UNSOLD } from '../../src/dealer/printing';
 import type { Sale } from '../../src/dealer/types';
 import { RedisCluster } from '../../tools/redis-cluster';
@@ -174,6 +175,7 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
     const { stores, clients } = dealers(1);
     const [store] = stores as [RedisStore];
     const lane0 = store.keys.sequence(GAME, STAKE, 0);
+    const first = printNewBlock(TEN_UNIT_TABLE);
     await openEmission(defineDealerScripts(clients[0]!), { current: lane0.current, base: lane0.base }, {
       emissionId: 'e',
       sequence: `${GAME}:${STAKE}`,
@@ -184,7 +186,7 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
       now: T0,
       lanes: LANES,
       lane: 0,
-      first: printNewBlock(TEN_UNIT_TABLE),
+      first: { ...first, firstPageRoot: Buffer.from(rootOfPage(pageTreeOfPrint(first, 0))).toString('hex') },
     });
     await store.deposit('p1', 1_000, 'd1', T0);
     const [id] = idsOnLane('p1', 2, 1, 'r');

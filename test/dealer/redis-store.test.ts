@@ -9,6 +9,9 @@ import { RedisServer } from '../../tools/redis-server';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/dealer/identifiers';
 import { defineDealerScripts } from '../../src/dealer/scripts/commands';
 import { creditPrize } from '../../src/dealer/scripts/credit-prize';
+import { storeBlock } from '../../src/dealer/scripts/store-block';
+import { pageTreeOfPrint, rootOfPage } from '../../src/dealer/merkle';
+import { printNewBlock } from '../../src/dealer/printing';
 import { storeConformance, type StoreOptions } from './store-conformance';
 import { dealOnLane, reserveThenDie } from './support/cut-purchase';
 import { TEN_UNIT_TABLE } from './support/test-tables';
@@ -151,6 +154,32 @@ describe('dealer store (redis) specifics', () => {
       assert.deepEqual(await clients[0]!.hmget(block.info, 'state', 'archive'), ['closed', path]);
     } finally {
       rmSync(dir, { recursive: true, force: true });
+      await close();
+    }
+  });
+
+  it('stores a block and the root of its page 0 in one script, so no outage after it leaves the block without that root', async () => {
+    const { stores, clients, close } = await openStores(1);
+    try {
+      const [store] = stores;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      const sequence = store!.keys.sequence(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake);
+      const print = printNewBlock(TEN_UNIT_TABLE);
+      const root = Buffer.from(rootOfPage(pageTreeOfPrint(print, 0))).toString('hex');
+      // Block 2 as a dealer prints it ahead; nothing of this process runs after the script.
+      const stored = await storeBlock(defineDealerScripts(clients[0]!), { emission: store!.keys.emissionKey(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake, 'e'), base: sequence.base }, {
+        emissionId: 'e',
+        index: 2,
+        block: { ...print, firstPageRoot: root },
+        now: T0 + 5,
+      });
+      assert.equal(stored, true);
+      const pages = store!.keys.blockKeys(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake, 'e.2').pages;
+      assert.equal(await clients[0]!.hget(pages, '0'), `${root}|${T0 + 5}`);
+      // The blocks the opening stored, likewise.
+      const blocks = (await store!.listEmissions())[0]!.blocks;
+      assert.deepEqual(blocks.map((b) => [b.blockId, b.scheme]), [['e.0', 2], ['e.1', 2]]);
+    } finally {
       await close();
     }
   });

@@ -1,7 +1,8 @@
 --[[
   Stores a printed block of an emission (the one after the open block, printed ahead), unless a
   block with that index is printed already: several dealers may print it at once, the first
-  one stored wins and the others' prints are dropped.
+  one stored wins and the others' prints are dropped. The root of its page 0 is stored with
+  it (scheme 2, docs/fairness.md): a block is never stored without it, whatever fails after.
 
   Input:
     KEYS[1] the emission (hash)
@@ -12,7 +13,8 @@
     ARGV[3] printed units (one byte per unit)
     ARGV[4] commitment (hex)
     ARGV[5] seed (hex)
-    ARGV[6] now (ms since the epoch)
+    ARGV[6] root of page 0 (64 hex digits)
+    ARGV[7] now (ms since the epoch)
 
   Output:
      1 stored
@@ -26,10 +28,11 @@ local block = KEYS[2] .. 'block:' .. ARGV[1] .. '.' .. ARGV[2]
 if redis.call('EXISTS', block .. ':info') == 1 then return 0 end
 redis.call('SET', block .. ':units', ARGV[3])
 local info = {'state', 'printed', 'size', e[2], 'commitment', ARGV[4], 'seed', ARGV[5],
-  'printedAt', ARGV[6]}
+  'printedAt', ARGV[7]}
 for t = 0, tonumber(e[3]) do
   info[#info + 1] = 't' .. t
   info[#info + 1] = '0'
 end
 redis.call('HSET', block .. ':info', unpack(info))
+redis.call('HSET', block .. ':pages', '0', ARGV[6] .. '|' .. ARGV[7])
 return 1

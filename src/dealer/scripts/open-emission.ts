@@ -11,6 +11,8 @@ export interface PrintedForRedis {
   readonly units: Uint8Array;
   readonly commitment: string;
   readonly seed: Uint8Array;
+  /** The Merkle root of its page 0 (hex), stored with the block (scheme 2). */
+  readonly firstPageRoot: string;
 }
 
 export interface OpenEmissionArgs {
@@ -29,9 +31,9 @@ export interface OpenEmissionArgs {
   readonly second?: PrintedForRedis;
 }
 
-/** A printed block as script arguments: units (bytes), commitment, seed (hex). */
+/** A printed block as script arguments: units (bytes), commitment, seed (hex), root of page 0. */
 export function blockArgs(block: PrintedForRedis): (string | Buffer)[] {
-  return [Buffer.from(block.units.buffer, block.units.byteOffset, block.units.length), block.commitment, Buffer.from(block.seed).toString('hex')];
+  return [Buffer.from(block.units.buffer, block.units.byteOffset, block.units.length), block.commitment, Buffer.from(block.seed).toString('hex'), block.firstPageRoot];
 }
 
 /** openEmission-2.lua (one lane): throws `dealer/emission_exists` or `dealer/sequence_busy`. */
