@@ -880,7 +880,7 @@ export class RedisStore implements DealerStore {
     return { ...block, blockId, tree, firstPageRoot: Buffer.from(rootOfPage(tree)).toString('hex') };
   }
 
-  /** Keeps the page 0 of a print once stored (a print another dealer's beat is dropped, its tree with it). */
+  /** Keeps the page 0 of a print once stored (a print that lost to another dealer's is dropped, its tree with it). */
   private keepFirstPage(print: FirstPagePrint, now: number): void {
     this.pageTrees.set(`${print.blockId}:0`, print.tree);
     this.pages.set(`${print.blockId}:0`, Promise.resolve({ page: 0, root: print.firstPageRoot, publishedAt: now }));
@@ -927,7 +927,7 @@ export class RedisStore implements DealerStore {
 
   /**
    * A page's published root, publishing it first if needed. Only for blocks of scheme 2 (page 0
-   * published at printing); undefined for others, not remembered (page 0 may be on its way).
+   * stored with the block); undefined for others, not remembered (the block may not be printed yet).
    */
   private ensurePage(meta: EmissionMeta, blockId: string, page: number, now: number): Promise<PageCommitment | undefined> {
     const size = meta.table.blockSize;
