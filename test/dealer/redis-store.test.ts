@@ -12,6 +12,7 @@ import { creditPrize } from '../../src/dealer/scripts/credit-prize';
 import { storeBlock } from '../../src/dealer/scripts/store-block';
 import { pageTreeOfPrint, rootOfPage } from '../../src/dealer/merkle';
 import { printNewBlock } from '../../src/dealer/printing';
+import { isStoreOutage } from '../../src/dealer/outage';
 import { storeConformance, type StoreOptions } from './store-conformance';
 import { dealOnLane, reserveThenDie } from './support/cut-purchase';
 import { TEN_UNIT_TABLE } from './support/test-tables';
@@ -198,6 +199,84 @@ describe('dealer store (redis) specifics', () => {
       await close();
     }
   });
+});
+
+/** Calls of the client that are not Redis commands (no failure injected into them). */
+const NOT_COMMANDS = new Set(['defineCommand', 'pipeline', 'multi', 'duplicate', 'on', 'once', 'off', 'emit', 'quit', 'disconnect', 'connect']);
+
+/**
+ * The client, with its `failAt`-th command failing as a blip would: `before` it reaches Redis
+ * (nothing done) or `after` it ran (its reply lost). Commands sent in pipelines are left alone.
+ */
+function failingOnce(client: Redis, failAt: number, when: 'before' | 'after'): { client: Redis; calls: () => number } {
+  let calls = 0;
+  const proxy = new Proxy(client, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function' || typeof prop !== 'string' || NOT_COMMANDS.has(prop)) return value;
+      return (...args: unknown[]) => {
+        if (++calls !== failAt) return (value as (...a: unknown[]) => unknown).apply(target, args);
+        const blip = new Error(when === 'before' ? 'Connection is closed.' : 'Command timed out');
+        if (when === 'before') return Promise.reject(blip);
+        return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args).then(() => Promise.reject(blip));
+      };
+    },
+  });
+  return { client: proxy, calls: () => calls };
+}
+
+describe('dealer store (redis) after one failed call', () => {
+  const T0 = 1_700_000_000_000;
+  const PURCHASES = 21; // over three 10-unit blocks, two of them opened on the way (each printing the next ahead)
+  const DEPOSIT = 100_000;
+
+  /** Buys PURCHASES units, each retried with its request id while the store is out; the calls made. */
+  async function buyThrough(protocol: 'one-script' | 'per-slot', failAt: number, when: 'before' | 'after'): Promise<number> {
+    const setup = new Redis(server.url);
+    const prefix = `blip${++prefixes}`;
+    const clean = new RedisStore(setup, { prefix, protocol });
+    await clean.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 4, now: T0 });
+    await clean.deposit('p1', DEPOSIT, 'd1', T0);
+    const { client, calls } = failingOnce(setup.duplicate({ enableAutoPipelining: true }), failAt, when);
+    const store = new RedisStore(client, { prefix, protocol });
+    const label = `${protocol}, call ${failAt} failing ${when}`;
+    try {
+      const units = new Set<string>();
+      for (let i = 0; i < PURCHASES; i++) {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            const result = await store.purchase({ playerId: 'p1', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + i });
+            assert.ok(result.ok, `${label}: purchase ${i} refused: ${!result.ok && result.code}`);
+            units.add(result.sale.unitId);
+            break;
+          } catch (err) {
+            if (!isStoreOutage(err) || attempt === 3) throw new Error(`${label}: purchase ${i}, attempt ${attempt}: ${(err as Error).message}`);
+          }
+        }
+      }
+      await store.close();
+      assert.equal(units.size, PURCHASES, `${label}: each purchase its own unit`);
+      assert.equal(await clean.balance('p1'), DEPOSIT - PURCHASES * TEN_UNIT_TABLE.stake, `${label}: each charged once`);
+      const blocks = (await clean.listEmissions())[0]!.blocks;
+      assert.deepEqual(blocks.filter((b) => b.scheme !== 2).map((b) => b.blockId), [], `${label}: every block stored with its page 0 root`);
+      return calls();
+    } finally {
+      await clean.close();
+      client.disconnect();
+      setup.disconnect();
+    }
+  }
+
+  for (const protocol of ['one-script', 'per-slot'] as const) {
+    it(`deals on, each unit once and charged once, whichever one call fails, before or after it ran (${protocol})`, async function () {
+      this.timeout(120_000);
+      const total = await buyThrough(protocol, 0, 'before'); // no failure: how many calls a run makes
+      assert.ok(total > PURCHASES, `${total} calls`);
+      for (let failAt = 1; failAt <= total; failAt++) {
+        for (const when of ['before', 'after'] as const) await buyThrough(protocol, failAt, when);
+      }
+    });
+  }
 });
 
 describe('dealer store (redis, per-slot protocol) recovery of purchases cut between steps', () => {
