@@ -230,8 +230,19 @@ describe('dealer store (redis) after one failed call', () => {
   const PURCHASES = 21; // over three 10-unit blocks, two of them opened on the way (each printing the next ahead)
   const DEPOSIT = 100_000;
 
-  /** Buys PURCHASES units, each retried with its request id while the store is out; the calls made. */
-  async function buyThrough(protocol: 'one-script' | 'per-slot', failAt: number, when: 'before' | 'after'): Promise<number> {
+  /** `call`, again while the store is out, as a client retries with the same ids (3 tries). */
+  async function retried<T>(what: string, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await call();
+      } catch (err) {
+        if (!isStoreOutage(err) || attempt === 3) throw new Error(`${what}, attempt ${attempt}: ${(err as Error).message}`);
+      }
+    }
+  }
+
+  /** Buys and settles PURCHASES units, each call retried while the store is out; the calls made. */
+  async function playThrough(protocol: 'one-script' | 'per-slot', failAt: number, when: 'before' | 'after'): Promise<number> {
     const setup = new Redis(server.url);
     const prefix = `blip${++prefixes}`;
     const clean = new RedisStore(setup, { prefix, protocol });
@@ -242,21 +253,19 @@ describe('dealer store (redis) after one failed call', () => {
     const label = `${protocol}, call ${failAt} failing ${when}`;
     try {
       const units = new Set<string>();
+      let prizes = 0;
       for (let i = 0; i < PURCHASES; i++) {
-        for (let attempt = 1; ; attempt++) {
-          try {
-            const result = await store.purchase({ playerId: 'p1', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + i });
-            assert.ok(result.ok, `${label}: purchase ${i} refused: ${!result.ok && result.code}`);
-            units.add(result.sale.unitId);
-            break;
-          } catch (err) {
-            if (!isStoreOutage(err) || attempt === 3) throw new Error(`${label}: purchase ${i}, attempt ${attempt}: ${(err as Error).message}`);
-          }
-        }
+        const now = T0 + i;
+        const bought = await retried(`${label}: purchase ${i}`, () => store.purchase({ playerId: 'p1', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now }));
+        assert.ok(bought.ok, `${label}: purchase ${i} refused: ${!bought.ok && bought.code}`);
+        units.add(bought.sale.unitId);
+        const settled = await retried(`${label}: settling ${bought.sale.unitId}`, () => store.settle(bought.sale.unitId, now));
+        assert.ok(settled.ok && settled.prize === bought.sale.prize, `${label}: ${bought.sale.unitId} settled with its prize`);
+        prizes += bought.sale.prize;
       }
       await store.close();
       assert.equal(units.size, PURCHASES, `${label}: each purchase its own unit`);
-      assert.equal(await clean.balance('p1'), DEPOSIT - PURCHASES * TEN_UNIT_TABLE.stake, `${label}: each charged once`);
+      assert.equal(await clean.balance('p1'), DEPOSIT - PURCHASES * TEN_UNIT_TABLE.stake + prizes, `${label}: each stake debited once, each prize credited once`);
       const blocks = (await clean.listEmissions())[0]!.blocks;
       assert.deepEqual(blocks.filter((b) => b.scheme !== 2).map((b) => b.blockId), [], `${label}: every block stored with its page 0 root`);
       return calls();
@@ -268,12 +277,12 @@ describe('dealer store (redis) after one failed call', () => {
   }
 
   for (const protocol of ['one-script', 'per-slot'] as const) {
-    it(`deals on, each unit once and charged once, whichever one call fails, before or after it ran (${protocol})`, async function () {
+    it(`deals and settles on, each unit once, charged and credited once, whichever one call fails, before or after it ran (${protocol})`, async function () {
       this.timeout(120_000);
-      const total = await buyThrough(protocol, 0, 'before'); // no failure: how many calls a run makes
-      assert.ok(total > PURCHASES, `${total} calls`);
+      const total = await playThrough(protocol, 0, 'before'); // no failure: how many calls a run makes
+      assert.ok(total > 2 * PURCHASES, `${total} calls`);
       for (let failAt = 1; failAt <= total; failAt++) {
-        for (const when of ['before', 'after'] as const) await buyThrough(protocol, failAt, when);
+        for (const when of ['before', 'after'] as const) await playThrough(protocol, failAt, when);
       }
     });
   }
