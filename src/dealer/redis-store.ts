@@ -1052,7 +1052,7 @@ export class RedisStore implements DealerStore {
       .sort((a, b) => a - b);
     const blockIds = indexes.map((i) => blockIdOf(emissionId, i));
     const infos = await Promise.all(blockIds.map((blockId) => this.redis.hgetall(this.blockKeysOf(meta, blockId).info)));
-    // Scheme 2 blocks have page 0 published from their printing on.
+    // Scheme 2 blocks have their page 0 root from the moment they are stored.
     const schemes = await Promise.all(blockIds.map((blockId) => this.redis.hexists(this.blockKeysOf(meta, blockId).pages, '0')));
     const tiers = meta.table.tiers.length;
     const blocks = infos.flatMap((fields, i): BlockInfo[] => {

@@ -1,15 +1,15 @@
 import type { Presence } from '@colyseus/core';
 
-/**
- * Which table each seated player has open, per game, for every process (Colyseus presence):
- * the sweeper finishes an abandoned unit through the table that shows it, so that its player
- * sees the end first.
- */
 /** Hash of the seats: `<playerId>:<game>` → roomId. */
 export function seatsKey(prefix: string): string {
   return `${prefix}:seats`;
 }
 
+/**
+ * Which table each seated player has open, per game, for every process (Colyseus presence):
+ * the sweeper finishes an abandoned unit through the table that shows it, so that its player
+ * sees the end first.
+ */
 export class Seats {
   private readonly key: string;
 
