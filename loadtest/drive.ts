@@ -1,6 +1,6 @@
 import { socketBytes } from './node-websocket';
 import { Client } from '@colyseus/sdk';
-import { Choices } from './mix';
+import { Choices, RevealLengths } from './mix';
 import type { LoadtestOptions } from './options';
 import { collectBooks, type Collected, type Deadline } from './collect';
 import { FinishBoard, inShare, SyntheticPlayer, WHOLE, type Share, type Target } from './player';
@@ -145,6 +145,7 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
       stats,
       board,
       new Choices((options.seed * 1_000_003 + i) >>> 0),
+      target === 'echo' ? new RevealLengths((options.seed * 1_000_033 + i) ^ 0x5eed) : undefined,
     ));
   }
   // The SDK reports some failures on the console only (a join the server closed): count them.

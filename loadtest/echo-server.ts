@@ -11,9 +11,11 @@ import { sendPatchesAsStepsHappen, TableState, UnitState } from '../src/rooms/ta
  * transport, schema encoding and decoding, and the harness itself.
  *
  * - `table` `{ game, name }`: `buy` puts one unit (two for a lamp purchase with two picks) with
- *   an empty first step and answers `{ unitIds, wallet }`; `act { action, end }` appends a step
- *   echoing the action to every unfinished unit (one patch per unit, as the table room does),
- *   and with `end` a `finished` event and the unit's end, answered `{ unitIds, wallet }`;
+ *   an empty first step (with `end`: a `finished` event, the reveal ending at purchase) and
+ *   answers `{ unitIds, wallet }`; `act { action, end }` appends a step echoing the action to
+ *   every unfinished unit (one patch per unit, as the table room does), and with `end` a
+ *   `finished` event and the unit's end, answered `{ unitIds, wallet }`. The harness's players
+ *   say `end` where the game's rules would end the reveal (loadtest/mix.ts, `RevealLengths`);
  *   `wallet` answers; `watchers { open }` opens the table to watchers (`joinById(id, { watch })`).
  * - `feed`: `recent` on join, then `wins` `{ wins }` with each winning unit: one finished unit
  *   in four wins twice its stake (about the games' share of winners), batched as the game
@@ -72,16 +74,19 @@ class EchoTable extends Room<{ state: TableState }> {
     this.maxMessagesPerSecond = 10_000;
     sendPatchesAsStepsHappen(this);
 
-    this.onMessage('buy', (client, message: { stake?: number; picks?: unknown }) => {
+    this.onMessage('buy', (client, message: { stake?: number; picks?: unknown; end?: boolean }) => {
       if (client !== this.owner) throw new ServerError(403, 'table/watcher: watchers cannot act');
       this.state.units.clear();
       const count = Array.isArray(message?.picks) ? Math.max(1, message.picks.length) : 1;
+      const end = message?.end === true;
       const unitIds: string[] = [];
       for (let i = 0; i < count; i++) {
         const unit = new UnitState();
         unit.unitId = `echo-${this.roomId}-${++this.counter}`;
         unit.stake = Number(message?.stake) || 0;
-        unit.steps.push(JSON.stringify({ seq: 0, by: 'purchase', events: [] }));
+        const prize = end ? prizeOfNextFinish(unit.stake) : 0;
+        unit.steps.push(JSON.stringify({ seq: 0, by: 'purchase', events: end ? [{ type: 'finished', prize }] : [] }));
+        if (end) this.finish(unit, prize);
         this.state.units.push(unit);
         unitIds.push(unit.unitId);
       }
@@ -98,13 +103,9 @@ class EchoTable extends Room<{ state: TableState }> {
         const prize = end ? prizeOfNextFinish(unit.stake) : 0;
         const events = end ? [message?.action ?? null, { type: 'finished', prize }] : [message?.action ?? null];
         unit.steps.push(JSON.stringify({ seq: unit.steps.length, by: 'player', events }));
-        if (end) {
-          unit.status = 'finished';
-          unit.prize = prize;
-        }
+        if (end) this.finish(unit, prize);
         unitIds.push(unit.unitId);
         this.broadcastPatch();
-        if (prize > 0) publishWin({ game: this.state.game, stake: unit.stake, amount: prize, pseudonym: this.pseudonym });
       }
       return end ? { unitIds, wallet: { balance: 0, held: 0 } } : { unitIds };
     });
@@ -114,6 +115,13 @@ class EchoTable extends Room<{ state: TableState }> {
       this.open = message?.open !== false;
       return { roomId: this.roomId, open: this.open };
     });
+  }
+
+  /** The unit's reveal ends; a win goes to the feed (after the patch of the turn, as the game server's). */
+  private finish(unit: UnitState, prize: number): void {
+    unit.status = 'finished';
+    unit.prize = prize;
+    if (prize > 0) queueMicrotask(() => publishWin({ game: this.state.game, stake: unit.stake, amount: prize, pseudonym: this.pseudonym }));
   }
 
   override onJoin(client: Client, options: { watch?: boolean }): void {

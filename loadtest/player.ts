@@ -1,7 +1,7 @@
 import './node-websocket';
 import { Client, type Room } from '@colyseus/sdk';
 import type { GameId } from '../src/games/types';
-import type { Choices } from './mix';
+import type { Choices, RevealLengths } from './mix';
 import { errorCode, joinWithin, withTimeout, type Stats } from './stats';
 
 /**
@@ -138,6 +138,8 @@ export class SyntheticPlayer {
     private readonly stats: Stats,
     private readonly board: FinishBoard,
     private readonly choices: Choices,
+    /** Against the echo: how long the game server would have played each unit. */
+    private readonly reveals?: RevealLengths,
   ) {
     this.endpointIndex = index % endpoints.length;
     this.client = new Client(this.endpoint);
@@ -395,13 +397,16 @@ export class SyntheticPlayer {
     const stake = this.choices.stake(game);
     const picks = this.choices.picks(game, this.settings.lampBothShare);
     const auto = this.choices.chance(this.settings.autoShare);
-    const script = this.choices.script(game, auto);
+    const fullScript = this.choices.script(game, auto);
+    const script = this.reveals ? this.reveals.untilEnd(game, stake, picks, fullScript) : fullScript;
     const requestId = this.nextRequestId();
     await this.think();
     if (this.stopping) return;
     const before = new Set(this.unitsView.map((u) => u.unitId));
     const bought = (units: readonly UnitView[]) => units.length > 0 && units.every((u) => !before.has(u.unitId));
-    const payload = { stake, requestId, ...(picks !== undefined ? { picks } : {}) };
+    // The echo ends its units when told: at purchase for a reveal that ends there.
+    const endsAtPurchase = this.reveals && script.length === 0 ? { end: true } : {};
+    const payload = { stake, requestId, ...(picks !== undefined ? { picks } : {}), ...endsAtPurchase };
     let result: { reply: unknown; ms: number } | undefined;
     // A purchase whose reply was lost may have been dealt: retry it with the same request id,
     // which the server answers with the same units, charged once (a resilient player until it

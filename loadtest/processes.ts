@@ -43,7 +43,7 @@ export function syntheticPlayersEnv(jwtSecret: string, operatorToken: string): R
 
 export interface ChildServerOptions {
   readonly name: string;
-  /** A TypeScript entry point, relative to the project root. */
+  /** An entry point relative to the project root: JavaScript, or TypeScript run through tsx. */
   readonly script: string;
   readonly port: number;
   readonly env: Record<string, string>;
@@ -51,7 +51,7 @@ export interface ChildServerOptions {
   readonly nodeArgs?: readonly string[];
 }
 
-/** A server started as a child process: `node --import tsx <script>`, ready once /health or the port answers. */
+/** A server started as a child process (`node <script>`, through tsx for TypeScript), ready once its log says it listens. */
 export class ChildServer {
   private log = '';
   readonly sampler: ProcSampler;
@@ -73,7 +73,8 @@ export class ChildServer {
   }
 
   static async start(options: ChildServerOptions): Promise<ChildServer> {
-    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), '--import', 'tsx', options.script], {
+    const tsx = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
+    const child = spawn(process.execPath, [...(options.nodeArgs ?? []), ...tsx, options.script], {
       cwd: ROOT,
       env: { ...process.env, ...options.env, PORT: String(options.port), HOST: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],

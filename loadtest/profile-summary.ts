@@ -1,15 +1,19 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * `npx tsx loadtest/profile-summary.ts <file.cpuprofile> [files] [functions]`: where a V8 CPU
  * profile spent its time, by package or source file and by function (self time), as a share of
  * the profile. Enough to say what limits a load test without opening DevTools. With
  * `--busy-share f,g`: the share of the busy time spent in f and what it called, and in g.
+ * A bundled file with its source map beside it (dist/main.js) is told by its sources' names.
  */
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
   children?: number[];
 }
 
@@ -31,8 +35,9 @@ export function summarizeProfile(profile: Profile, files = 25, functions = 40): 
   const byFile = new Map<string, number>();
   const byFunction = new Map<string, number>();
   const root = process.cwd().replace(/\/$/, '');
+  const original = new OriginalPositions();
   for (const [id, t] of self) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const { functionName, url, lineNumber } = original.of(byId.get(id)!.callFrame);
     const where = url
       .replace(/^file:\/\//, '')
       .replace(`${root}/`, '')
@@ -48,6 +53,25 @@ export function summarizeProfile(profile: Profile, files = 25, functions = 40): 
     .map(([k, t]) => `${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`)
     .join('\n');
   return `${(total / 1e6).toFixed(1)} s profiled\n-- self time by package or file\n${top(byFile, files)}\n-- self time by function\n${top(byFunction, functions)}`;
+}
+
+/** Positions in a bundle (a file with its `.map` beside it) told as the source's file and line. */
+class OriginalPositions {
+  private readonly maps = new Map<string, SourceMap | undefined>();
+
+  of(frame: ProfileNode['callFrame']): ProfileNode['callFrame'] {
+    if (!frame.url.startsWith('file://')) return frame;
+    const file = fileURLToPath(frame.url);
+    let map = this.maps.get(file);
+    if (!this.maps.has(file)) {
+      map = existsSync(`${file}.map`) ? new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8'))) : undefined;
+      this.maps.set(file, map);
+    }
+    const entry = map?.findEntry(frame.lineNumber, frame.columnNumber ?? 0);
+    if (!entry || !('originalSource' in entry)) return frame;
+    const source = resolve(dirname(file), entry.originalSource.replace(/^file:\/\//, ''));
+    return { ...frame, url: `file://${source}`, lineNumber: entry.originalLine };
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { RedisCluster } from '../tools/redis-cluster';
 import { RedisServer } from '../tools/redis-server';
 import { checkBooks } from './books';
+import { builtEcho, builtServer } from './builds';
 import { Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
 import { drive, type DriveSettings } from './drive';
 import type { LoadtestOptions } from './options';
@@ -77,6 +78,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
         redis = await RedisServer.start();
         log(`redis-server on ${redis.url}`);
       }
+      const script = builtServer();
       operatorToken = randomToken();
       const jwtSecret = randomToken(36);
       for (let k = 0; k < options.processes; k++) {
@@ -93,7 +95,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
         const inspectPort = options.profileDir ? await freePort() : 0;
         const nodeArgs = options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
         // One after the other: the first opens the emissions, the others find them.
-        const server = await ChildServer.start({ name, script: 'src/server/main.ts', port, env, nodeArgs });
+        const server = await ChildServer.start({ name, script, port, env, nodeArgs });
         servers.push(server);
         if (options.profileDir) profilers.push(await childProfiler(name, inspectPort));
         log(`${name} (pid ${server.pid}) on ${server.url}`);
@@ -167,7 +169,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     try {
       const inspectPort = options.profileDir ? await freePort() : 0;
       // The servers' extra environment: the echo's feed reads FEED_BATCH_MS from it, to batch as they do.
-      server = await ChildServer.start({ name: 'echo', script: 'loadtest/echo-server.ts', port: await freePort(), env: { ...options.serverEnv }, nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
+      server = await ChildServer.start({ name: 'echo', script: await builtEcho(), port: await freePort(), env: { ...options.serverEnv }, nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
       server.sampler.start();
       if (options.profileDir) echoProfilers.push(await childProfiler('echo', inspectPort), selfProfiler('harness'));
       const window = profileWindow(echoProfilers, 'echo');

@@ -22,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, type Room } from '@colyseus/sdk';
+import { builtServer } from '../loadtest/builds';
 import { freePort } from '../tools/redis-server';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -152,7 +153,8 @@ function niced(on: boolean, [command, args]: [string, string[]]): [string, strin
 let pins: { server: string; watchers: string; player: string } | undefined;
 
 async function startServer(port: number, watchers: number): Promise<ChildProcess> {
-  const [command, args] = pinned(pins?.server, process.execPath, ['--import', 'tsx', join(ROOT, 'src', 'server', 'main.ts')]);
+  // The server as `npm start` runs it (dist/main.js), built first when stale.
+  const [command, args] = pinned(pins?.server, process.execPath, [join(ROOT, builtServer())]);
   const child = spawn(command, args, {
     cwd: ROOT,
     env: { ...process.env, REDIS_URL: '', PORT: String(port), WATCHERS_MAX: String(watchers), DEMO_BALANCE_CENTS: '10000000', MAX_MESSAGES_PER_SECOND: '1000' },

@@ -1,5 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { busyShares } from '../../loadtest/profile-summary';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { busyShares, summarizeProfile } from '../../loadtest/profile-summary';
 
 const frame = (functionName: string) => ({ functionName, url: '', lineNumber: 0 });
 
@@ -18,5 +23,25 @@ describe('profile summary', () => {
     };
     const shares = busyShares(profile, ['handle', 'encode', 'absent']);
     assert.deepEqual(Object.fromEntries(shares), { handle: 0.75, encode: 0.5, absent: 0 });
+  });
+
+  it('tells a function of a bundle by its source file and line, through the source map beside it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'profile-summary-'));
+    try {
+      writeFileSync(join(dir, 'other.ts'), 'export const other = (n: number): number => n + 1;\n');
+      writeFileSync(join(dir, 'hot.ts'), "import { other } from './other';\n\nexport function hotLoop(n: number): number {\n  return other(n) * 2;\n}\n");
+      const bundle = join(dir, 'out.js');
+      await build({ entryPoints: [join(dir, 'hot.ts')], outfile: bundle, bundle: true, format: 'esm', sourcemap: true, logLevel: 'silent' });
+      const lines = readFileSync(bundle, 'utf8').split('\n');
+      const line = lines.findIndex((l) => l.includes('function hotLoop'));
+      const column = lines[line]!.indexOf('function hotLoop');
+      const at = { functionName: 'hotLoop', url: pathToFileURL(bundle).href, lineNumber: line, columnNumber: column };
+      const profile = { nodes: [{ id: 1, callFrame: frame('(root)'), children: [2] }, { id: 2, callFrame: at }], samples: [2], timeDeltas: [10] };
+      const summary = summarizeProfile(profile);
+      assert.match(summary, /100\.0%  .*hot\.ts$/m, summary);
+      assert.match(summary, /hotLoop  .*hot\.ts:3$/m, summary);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
