@@ -4,7 +4,6 @@ import type { WinFeed } from '../feed/win-feed';
 import type { GameDescription } from '../games/catalog';
 import { GAME_IDS, refuse, type GameId } from '../games/types';
 import type { EndedReveal, LiveUnit } from '../play/live-unit';
-import { withLogFields } from '../log-context';
 import type { PlayService } from '../play/play-service';
 import { toHistoryLine } from '../play/recall';
 import { PlayerFirst } from './player-first';
@@ -28,7 +27,14 @@ export interface TableServices {
   readonly watchersMax: number;
   /** Told how long each action took from its message received to its patch sent (metrics). */
   readonly actionShown?: (game: GameId, seconds: number) => void;
-  readonly logError: (message: string, err: unknown) => void;
+  /** The server's log; every line a table writes carries its `roomId`. */
+  readonly log: RoomLog;
+}
+
+/** What a table writes to the server's log (pino's logger is one). */
+export interface RoomLog {
+  info(fields: Record<string, unknown>, message: string): void;
+  error(fields: Record<string, unknown>, message: string): void;
 }
 
 /** How long a dropped player's seat is kept; after that the unit still resumes in a new room. */
@@ -47,7 +53,8 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   /** The player's session (kept across a reconnection); every other client is a spectator. */
   private ownerSession: string | undefined;
   private units: readonly LiveUnit[] = [];
-  private readonly serial = new Serial((err) => this.services.logError('table message failed', err));
+  private readonly logError = (message: string, err: unknown): void => this.services.log.error({ roomId: this.roomId, err }, message);
+  private readonly serial = new Serial((err) => this.logError('table message failed', err));
   private playerFirst!: PlayerFirst;
   private watchers!: Watchers;
 
@@ -57,7 +64,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.game = parsed.data.game;
     const { maxMessagesPerSecond, watchersMax } = this.services;
     this.playerFirst = new PlayerFirst(this, maxMessagesPerSecond);
-    this.watchers = new Watchers(this, this.game, watchersMax, this.services.logError);
+    this.watchers = new Watchers(this, this.game, watchersMax, this.logError);
     // The player, up to WATCHERS_MAX spectators, and one spare seat so that one spectator too
     // many is answered `table/full` rather than a bare "room is locked". Private: spectators
     // join a table by id, matchmaking never sends anyone here.
@@ -87,6 +94,9 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     if (this.owner && this.owner.playerId !== auth.playerId) throw new ServerError(403, 'table/not_yours: this table belongs to another player');
     if (this.ownerSession) throw new ServerError(403, 'table/taken: this table already has its player; open a new one');
     const { play, feed, seats } = this.services;
+    // The line that ties this room to its player and game: the lines about its units carry
+    // their own ids, not the room's (docs/operations.md, "Logs").
+    if (!this.owner) this.services.log.info({ roomId: this.roomId, playerId: auth.playerId, game: this.game }, 'table opened');
     this.owner = auth;
     this.ownerSession = client.sessionId;
     this.playerFirst.seatPlayer(client);
@@ -212,9 +222,8 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   /** Every player message: one at a time, in order; refusals answered to their client. */
   private async handle(client: Client, ctx: MessageContext, task: () => Promise<unknown>): Promise<unknown> {
     if (client.sessionId !== this.ownerSession) return answerRefusal(client, ctx, this.owner ? readOnly('this table') : refuse('table/not_joined', 'join the table first'));
-    // Discarded if sent before its client was closed for flooding; logs carry the room's id.
-    const reply = await withLogFields({ roomId: this.roomId }, () =>
-      this.serial.run(async () => (this.playerFirst.flooded(client) ? refuse('table/flood', 'closed for flooding') : task())));
+    // Discarded if sent before its client was closed for flooding.
+    const reply = await this.serial.run(async () => (this.playerFirst.flooded(client) ? refuse('table/flood', 'closed for flooding') : task()));
     return isRefusal(reply) ? answerRefusal(client, ctx, reply) : reply;
   }
 }

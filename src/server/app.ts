@@ -190,15 +190,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     },
   });
   const { maxMessagesPerSecond, watchersMax } = config;
-  const logError = (message: string, err: unknown) => logger.error({ err }, message);
   server.define('table', tableRoomType({
     verifier, play, feed, seats, catalog: gameCatalog(), maxMessagesPerSecond, watchersMax,
     actionShown: (game, seconds) => metrics.actionToPatchSeconds.observe({ game }, seconds),
-    logError,
+    log: logger,
   }));
   server.define('feed', feedRoomType({
     feed,
-    logError,
+    logError: (message, err) => logger.error({ err }, message),
     maxMessagesPerSecond,
     recent: config.feedRecent,
     batchMs: config.feedBatchMs,

@@ -33,14 +33,19 @@ describe('logs', function () {
     await room.leave();
     await new Promise((resolve) => setTimeout(resolve, 100));
 
+    const opened = lines.find((l) => l['msg'] === 'table opened');
+    assert.deepEqual(
+      { roomId: opened?.['roomId'], playerId: opened?.['playerId'], game: opened?.['game'] },
+      { roomId: room.roomId, playerId: player.playerId, game: 'rain-diamonds' },
+      'the line that ties the room to its player and game',
+    );
     const sold = lines.find((l) => l['msg'] === 'unit sold');
     assert.deepEqual(
-      { playerId: sold?.['playerId'], unitId: sold?.['unitId'], requestId: sold?.['requestId'], roomId: sold?.['roomId'] },
-      { playerId: player.playerId, unitId: unitIds[0], requestId: 'log_1', roomId: room.roomId },
+      { playerId: sold?.['playerId'], unitId: sold?.['unitId'], requestId: sold?.['requestId'] },
+      { playerId: player.playerId, unitId: unitIds[0], requestId: 'log_1' },
     );
     const settled = lines.find((l) => l['msg'] === 'unit settled');
     assert.equal(settled?.['unitId'], unitIds[0]);
-    assert.equal(settled?.['roomId'], room.roomId);
     assert.ok(lines.every((l) => typeof l['level'] === 'string' && typeof l['time'] === 'string'));
     const all = JSON.stringify(lines);
     assert.ok(!all.includes(player.token), 'no token');
