@@ -108,10 +108,15 @@ export abstract class FeedRoom extends Room {
   private sendWins(messages: WinMessage[]): void {
     messages.sort((a, b) => a.seq - b.seq);
     for (const message of messages) this.keep(message);
-    const frame = getMessageBytes.raw(Protocol.ROOM_DATA, 'wins', { wins: messages.map((m) => m.win) });
+    this.sendToAll('wins', { wins: messages.map((m) => m.win) });
+    this.services.winsSent?.(messages.map((m) => m.win));
+  }
+
+  /** One message to every spectator here now: encoded once, sent in slices (not in one turn of the event loop). */
+  private sendToAll(type: string, message: unknown): void {
+    const frame = getMessageBytes.raw(Protocol.ROOM_DATA, type, message);
     for (const client of this.clients) this.fanOut.push(() => client.enqueueRaw(frame));
     this.fanOut.flush();
-    this.services.winsSent?.(messages.map((m) => m.win));
   }
 
   /** False when this win was already here (kept or waiting). */
@@ -147,7 +152,7 @@ export abstract class FeedRoom extends Room {
           if (json === this.prizesJson) return;
           this.prizes = prizes;
           this.prizesJson = json;
-          this.broadcast('prizes_left', prizes);
+          this.sendToAll('prizes_left', prizes);
         },
         (err: unknown) => {
           this.prizesTimer = undefined;
