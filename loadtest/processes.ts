@@ -159,6 +159,8 @@ export interface ProcUsage {
   readonly cpuMaxPercent: number;
   /** CPU time over the window (user + system, all threads), in ms (10 ms resolution). */
   readonly cpuMs: number;
+  /** Of `cpuMs`, the time in the kernel (system calls: the sockets' reads and writes, the log's). */
+  readonly systemCpuMs: number;
   readonly rssMaxMB: number;
   readonly rssLastMB: number;
   /** RSS at the window's close − at its opening, in MB. */
@@ -167,11 +169,19 @@ export interface ProcUsage {
 }
 
 /** CPU and RSS of a process from /proc/<pid>/stat and /proc/<pid>/status. */
+/** One reading of /proc: CPU ticks (user + system; system alone) and resident memory. */
+interface ProcSample {
+  readonly t: number;
+  readonly ticks: number;
+  readonly systemTicks: number;
+  readonly rssKB: number;
+}
+
 export class ProcSampler {
   private timer: NodeJS.Timeout | undefined;
   private last: { t: number; ticks: number } | undefined;
-  private windowStart: { t: number; ticks: number; rssKB: number } | undefined;
-  private windowEnd: { t: number; ticks: number; rssKB: number } | undefined;
+  private windowStart: ProcSample | undefined;
+  private windowEnd: ProcSample | undefined;
   private cpuMax = 0;
   private rssMax = 0;
   private rssLast = 0;
@@ -181,15 +191,16 @@ export class ProcSampler {
 
   constructor(readonly pid: number) {}
 
-  private read(): { t: number; ticks: number; rssKB: number } | undefined {
+  private read(): ProcSample | undefined {
     try {
       const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
       // Fields after the command name (which may hold spaces) start at state (field 3).
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const ticks = Number(fields[11]) + Number(fields[12]);
+      const systemTicks = Number(fields[12]);
+      const ticks = Number(fields[11]) + systemTicks;
       const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
       const rss = /VmRSS:\s+(\d+)/.exec(status);
-      return { t: performance.now(), ticks, rssKB: rss ? Number(rss[1]) : 0 };
+      return { t: performance.now(), ticks, systemTicks, rssKB: rss ? Number(rss[1]) : 0 };
     } catch {
       return undefined;
     }
@@ -242,6 +253,7 @@ export class ProcSampler {
     const a = this.windowStart;
     const b = this.windowEnd ?? this.read();
     const cpuMs = a && b ? ((b.ticks - a.ticks) / ticksPerSecond()) * 1000 : 0;
+    const systemCpuMs = a && b ? ((b.systemTicks - a.systemTicks) / ticksPerSecond()) * 1000 : 0;
     const avg = a && b && b.t > a.t ? (cpuMs / (b.t - a.t)) * 100 : 0;
     const round = (x: number) => Math.round(x * 10) / 10;
     return {
@@ -249,6 +261,7 @@ export class ProcSampler {
       cpuAvgPercent: round(avg),
       cpuMaxPercent: round(Math.max(this.cpuMax, avg)),
       cpuMs: Math.round(cpuMs),
+      systemCpuMs: Math.round(systemCpuMs),
       rssMaxMB: round(this.rssMax / 1024),
       rssLastMB: round(this.rssLast / 1024),
       rssGrowthMB: a && b ? round((b.rssKB - a.rssKB) / 1024) : 0,

@@ -94,6 +94,11 @@ export interface PhaseEfficiency {
   /** CPU of the serving processes over the window, in ms (from /proc, 10 ms resolution). */
   readonly serverCpuMs: number;
   readonly cpuMsPerUnit: number;
+  /**
+   * Of `cpuMsPerUnit`, the time in the kernel: the system calls (on loopback a socket write
+   * also carries the packet to the receiving socket). The rest is JavaScript, V8 and its GC.
+   */
+  readonly systemCpuMsPerUnit: number;
   /** Per `buy` or `act` request (PhaseReport.traffic.requests). */
   readonly cpuMsPerRequest: number;
   readonly requestsPerUnit: number;
@@ -246,6 +251,7 @@ export function phaseEfficiency(phase: PhaseReport, serving: readonly ProcUsage[
     unitsBought: units,
     serverCpuMs,
     cpuMsPerUnit: per(serverCpuMs),
+    systemCpuMsPerUnit: per(serving.reduce((sum, u) => sum + u.systemCpuMs, 0)),
     cpuMsPerRequest: per(serverCpuMs, t.requests),
     requestsPerUnit: per(t.requests, units, 2),
     messagesSentPerUnit: per(t.messagesSent, units, 2),
@@ -300,7 +306,7 @@ function phaseLines(name: string, p: PhaseReport): string[] {
 
 function efficiencyLine(name: string, e: PhaseEfficiency): string {
   const bytes = e.bytesSentPerUnit === null ? 'bytes not counted' : `bytes ${e.bytesSentPerUnit} sent, ${e.bytesReceivedPerUnit} received`;
-  return `  ${name.padEnd(11)} ${e.cpuMsPerUnit} ms a unit, ${e.cpuMsPerRequest} ms a request (${e.requestsPerUnit} requests a unit); a unit: messages ${e.messagesSentPerUnit} sent, ${e.messagesReceivedPerUnit} received, ${bytes}; RSS ${e.rssGrowthMBPer1000Units} MB per 1,000 units; harness ${e.harnessCpuMsPerUnit} ms a unit`;
+  return `  ${name.padEnd(11)} ${e.cpuMsPerUnit} ms a unit (${e.systemCpuMsPerUnit} of it in the kernel), ${e.cpuMsPerRequest} ms a request (${e.requestsPerUnit} requests a unit); a unit: messages ${e.messagesSentPerUnit} sent, ${e.messagesReceivedPerUnit} received, ${bytes}; RSS ${e.rssGrowthMBPer1000Units} MB per 1,000 units; harness ${e.harnessCpuMsPerUnit} ms a unit`;
 }
 
 function usageLine(u: ServerUsage): string {

@@ -27,6 +27,8 @@ function assertEfficiency(report: Report): void {
     if (e.bytesSentPerUnit !== null) assert.ok(e.bytesSentPerUnit > 0 && e.bytesReceivedPerUnit! > e.bytesSentPerUnit, `the server sends more than it is sent: ${facts}`);
     else assert.equal(e.bytesReceivedPerUnit, null, facts);
     assert.ok(e.harnessCpuMsPerUnit > 0, facts);
+    // The sockets' system calls are part of the cost, never all of it.
+    assert.ok(e.systemCpuMsPerUnit >= 0 && e.systemCpuMsPerUnit < e.cpuMsPerUnit, `the kernel's share of the CPU: ${facts}`);
     assert.equal(typeof e.rssGrowthMBPer1000Units, 'number', facts);
   }
   assert.ok(Math.abs(ratio.cpuMsPerUnit - game.cpuMsPerUnit / echo.cpuMsPerUnit) < 0.001, JSON.stringify(report.efficiency));
