@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { bundleOptions } from '../scripts/bundle-options.mjs';
 
 /**
  * What the load test runs: JavaScript bundled by esbuild on both sides, so that the game server
@@ -19,22 +20,11 @@ export function builtServer(): string {
 }
 
 /**
- * loadtest/echo-server.ts bundled with the settings scripts/build.mjs builds the server with,
- * into node_modules/.cache/ (where its npm imports resolve); rebuilt on each run (~0.1 s).
+ * loadtest/echo-server.ts bundled with the server's settings (scripts/bundle-options.mjs), into
+ * node_modules/.cache/ (where its npm imports resolve); rebuilt on each run (~0.1 s).
  */
 export async function builtEcho(): Promise<string> {
   const outfile = join('node_modules', '.cache', 'loadtest', 'echo-server.mjs');
-  await build({
-    entryPoints: [join(ROOT, 'loadtest', 'echo-server.ts')],
-    outfile: join(ROOT, outfile),
-    bundle: true,
-    packages: 'external',
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    sourcemap: true,
-    tsconfig: join(ROOT, 'tsconfig.json'),
-    logLevel: 'warning',
-  });
+  await build({ ...bundleOptions(ROOT), entryPoints: [join(ROOT, 'loadtest', 'echo-server.ts')], outfile: join(ROOT, outfile) });
   return outfile;
 }

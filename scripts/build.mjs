@@ -7,6 +7,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
+import { bundleOptions } from './bundle-options.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const dist = join(root, 'dist');
@@ -49,19 +50,10 @@ if (scripts['build:web']) {
   if (web.status !== 0) process.exit(web.status ?? 1);
 }
 await build({
+  ...bundleOptions(root),
   entryPoints: [join(root, 'src/server/main.ts')],
   outfile: join(dist, 'main.js'),
-  bundle: true,
-  packages: 'external',
-  platform: 'node',
-  format: 'esm',
-  target: 'node20',
-  sourcemap: true,
-  // The Colyseus schema decorators need the legacy decorators and assignment semantics of
-  // tsconfig.json (experimentalDecorators, useDefineForClassFields: false).
-  tsconfig: join(root, 'tsconfig.json'),
   plugins: [ownUrlPerModule],
-  logLevel: 'warning',
 });
 copyLua(join(root, 'src'));
 // The page goes with the server: dist/web/dist/ is where the bundled web-page module looks first.

@@ -21,7 +21,7 @@ function newestChange(path) {
   return newest;
 }
 
-const sources = ['src', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs'];
+const sources = ['src', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'scripts/build.mjs', 'scripts/bundle-options.mjs'];
 const stale = !existsSync(built) || sources.some((s) => newestChange(join(root, s)) > statSync(built).mtimeMs);
 if (stale) {
   if (!existsSync(join(root, 'node_modules', 'esbuild'))) {
