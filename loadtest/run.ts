@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
+import { builtServer } from '../scripts/built-server';
 import { RedisCluster } from '../tools/redis-cluster';
 import { RedisServer } from '../tools/redis-server';
 import { checkBooks } from './books';
-import { builtEcho, builtServer } from './builds';
 import { Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
 import { drive, type DriveSettings } from './drive';
+import { bundledEcho } from './echo-bundle';
 import type { LoadtestOptions } from './options';
 import { ChildServer, freePort, MachineSampler, ProcSampler, randomToken, syntheticPlayersEnv } from './processes';
 import { Stats } from './stats';
@@ -169,7 +170,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     try {
       const inspectPort = options.profileDir ? await freePort() : 0;
       // The servers' extra environment: the echo's feed reads FEED_BATCH_MS from it, to batch as they do.
-      server = await ChildServer.start({ name: 'echo', script: await builtEcho(), port: await freePort(), env: { ...options.serverEnv }, nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
+      server = await ChildServer.start({ name: 'echo', script: await bundledEcho(), port: await freePort(), env: { ...options.serverEnv }, nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
       server.sampler.start();
       if (options.profileDir) echoProfilers.push(await childProfiler('echo', inspectPort), selfProfiler('harness'));
       const window = profileWindow(echoProfilers, 'echo');

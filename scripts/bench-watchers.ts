@@ -22,7 +22,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, type Room } from '@colyseus/sdk';
-import { builtServer } from '../loadtest/builds';
+import { builtServer } from './built-server';
 import { freePort } from '../tools/redis-server';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -1,5 +1,5 @@
 // How the server is bundled (scripts/build.mjs), shared with the load test, which bundles its
-// echo baseline the same way (loadtest/builds.ts): Node ESM, the npm packages left as imports.
+// echo baseline the same way (loadtest/echo-bundle.ts): Node ESM, the npm packages left as imports.
 import { join } from 'node:path';
 
 export function bundleOptions(root) {
