@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -29,6 +29,16 @@ const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
+
+/** The processes `pid` forked and that still run (Linux: /proc/<pid>/task/<tid>/children); none elsewhere. */
+function childPids(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));
+  } catch {
+    return [];
+  }
+}
 
 /** A TCP port free on loopback right now (for test servers and benchmarks). */
 export async function freePort(): Promise<number> {
@@ -92,10 +102,21 @@ export class RedisServer {
     await this.launch();
   }
 
-  /** Kills the server and removes its directory. */
+  /**
+   * Kills the server and its forks, then removes its directory. A fork (an AOF rewrite, started
+   * when a test turns `appendonly` on) outlives its killed parent and goes on writing in the
+   * directory: left alone, it made the removal fail (ENOTEMPTY) on a busy machine.
+   */
   async stop(): Promise<void> {
+    const forks = this.process?.pid === undefined ? [] : childPids(this.process.pid);
     await this.kill();
-    // A fork of the killed server (an AOF rewrite) may still be writing here for a moment: retried.
+    for (const pid of forks) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
     rmSync(this.dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 });
   }
 
