@@ -168,7 +168,6 @@ export interface ProcUsage {
   readonly samples: number;
 }
 
-/** CPU and RSS of a process from /proc/<pid>/stat and /proc/<pid>/status. */
 /** One reading of /proc: CPU ticks (user + system; system alone) and resident memory. */
 interface ProcSample {
   readonly t: number;
@@ -177,6 +176,7 @@ interface ProcSample {
   readonly rssKB: number;
 }
 
+/** CPU and RSS of a process from /proc/<pid>/stat and /proc/<pid>/status. */
 export class ProcSampler {
   private timer: NodeJS.Timeout | undefined;
   private last: { t: number; ticks: number } | undefined;

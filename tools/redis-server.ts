@@ -30,8 +30,8 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** The processes `pid` forked and that still run (Linux: /proc/<pid>/task/<tid>/children); none elsewhere. */
-function childPids(pid: number): number[] {
+/** The processes `pid` forked that still run (Linux: /proc/<pid>/task/<tid>/children); none elsewhere. */
+export function childPids(pid: number): number[] {
   try {
     return readdirSync(`/proc/${pid}/task`).flatMap((task) =>
       readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').split(' ').filter(Boolean).map(Number));

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { RedisServer } from '../../tools/redis-server';
+import { childPids, RedisServer } from '../../tools/redis-server';
 
 /** Running, not gone and not a zombie (a killed orphan waits for init to reap it). */
 function running(pid: number): boolean {
@@ -31,7 +31,7 @@ describe('redis-server for tests (tools/redis-server.ts)', function () {
       const info = await client.info('persistence');
       assert.match(info, /aof_rewrite_in_progress:1/, 'the rewrite runs');
       const pid = Number(/process_id:(\d+)/.exec(await client.info('server'))![1]);
-      const forks = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+      const forks = childPids(pid);
       assert.ok(forks.length > 0, 'the rewrite is a fork');
       client.disconnect();
       await redis.stop();

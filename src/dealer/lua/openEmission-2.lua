@@ -1,9 +1,10 @@
 --[[
   Opens one lane of an emission: records it, stores the lane's first block (open) and its next
-  one (printed), each with the root of its page 0 (scheme 2, docs/fairness.md), and makes it the current emission of the lane's block sequence (one game at
-  one price, one lane). Lane l of L deals blocks l, l + L, … (sequenceDealing.lua). The caller
-  opens lanes 0..L-1 in order, stopping at the first refusal, then adds the emission to the
-  emissions' index (another slot on a cluster: an HSETNX after this).
+  one (printed), each with the root of its page 0 (scheme 2, docs/fairness.md), and makes it
+  the current emission of the lane's block sequence (one game at one price, one lane). Lane l
+  of L deals blocks l, l + L, … (sequenceDealing.lua). The caller opens lanes 0..L-1 in order,
+  stopping at the first refusal, then adds the emission to the emissions' index (another slot
+  on a cluster: an HSETNX after this).
 
   Input:
     KEYS[1] the lane's current-emission pointer (string)
