@@ -1,8 +1,9 @@
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server/app';
-import { createLogger, withoutSecrets } from '../../src/server/logger';
+import { createLogger, isoTime, LineChunks, type ChunkSink, withoutSecrets } from '../../src/server/logger';
 import { decodedUnits, devLogin, record, until } from '../support/game-server';
 
 describe('logs', function () {
@@ -71,5 +72,87 @@ describe('logs', function () {
     const fields = { unitId: 'u_1', won: true, nested: { game: 'mine-d-or' } };
     assert.equal(withoutSecrets(fields), fields);
     assert.deepEqual(withoutSecrets({ wallet: { balance: 1, held: 2 } }), { wallet: { balance: '[redacted]', held: 2 } });
+  });
+});
+
+describe('isoTime', () => {
+  it('writes the time as Date#toISOString does, in the second it names and across seconds', () => {
+    const start = Date.UTC(2026, 11, 31, 23, 59, 58);
+    for (const at of [0, 1, 9, 10, 99, 100, 999, 1000, 1001, 1999, 2000, 2009, 60_000, 3_600_123]) {
+      assert.equal(isoTime(start + at), `,"time":"${new Date(start + at).toISOString()}"`);
+    }
+    assert.equal(isoTime(start + 5), `,"time":"${new Date(start + 5).toISOString()}"`, 'back to an earlier second');
+  });
+});
+
+describe('log line chunks', () => {
+  function sink() {
+    const calls: string[] = [];
+    const out: ChunkSink = {
+      write: (chunk) => (calls.push(`write ${chunk}`), true),
+      flush: () => void calls.push('flush'),
+      flushSync: () => void calls.push('flushSync'),
+    };
+    return { calls, out };
+  }
+
+  it('hands lines over in order, a chunk at a time, once they make a chunk', () => {
+    const { calls, out } = sink();
+    const chunks = new LineChunks(out, 10);
+    chunks.write('aaaa\n');
+    chunks.write('bbbb\n');
+    chunks.write('cc\n');
+    chunks.write('dddddddd\n');
+    assert.deepEqual(calls, ['write aaaa\nbbbb\n', 'write cc\ndddddddd\n']);
+  });
+
+  it('counts a line by its bytes, not its characters', () => {
+    const { calls, out } = sink();
+    new LineChunks(out, 10).write('éééé\n'); // 9 bytes in UTF-8 with its new line, 5 characters
+    assert.deepEqual(calls, []);
+    const chunks = new LineChunks(out, 10);
+    chunks.write('ééééé\n');
+    assert.deepEqual(calls, ['write ééééé\n']);
+  });
+
+  it('writes a rest smaller than a chunk when flushed', () => {
+    const { calls, out } = sink();
+    const chunks = new LineChunks(out, 100);
+    chunks.flush();
+    chunks.write('a\n');
+    chunks.flush();
+    assert.deepEqual(calls, ['flush', 'write a\n', 'flush']);
+  });
+
+  it('drains its sink before handing it the rest, then writes it synchronously', () => {
+    const { calls, out } = sink();
+    const chunks = new LineChunks(out, 100);
+    chunks.write('a\n');
+    chunks.flushSync();
+    assert.deepEqual(calls, ['flushSync', 'write a\n', 'flushSync']);
+  });
+});
+
+describe('the server\'s stdout log', function () {
+  this.timeout(30_000);
+  // A process that logs `lines` lines, then exits as told: every line must reach its stdout.
+  function logThenExit(lines: number, exit: string): string[] {
+    const script = `import { createLogger } from './src/server/logger.ts';
+      const logger = createLogger('info');
+      for (let i = 0; i < ${lines}; i++) logger.info({ i }, 'line');
+      ${exit}`;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    return child.stdout.split('\n').filter((l) => l.startsWith('{'));
+  }
+  const numbers = (lines: string[]) => lines.map((l) => (JSON.parse(l) as { i?: number }).i).filter((i) => i !== undefined);
+  const upTo = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+  it('writes every line, in order, when the process exits less than a second after them', () => {
+    assert.deepEqual(numbers(logThenExit(3, 'process.exit(0);')), upTo(3), 'a rest smaller than a chunk');
+    assert.deepEqual(numbers(logThenExit(5000, 'process.exit(0);')), upTo(5000), 'many chunks, some still being written');
+  });
+
+  it('writes every line when the process dies of an uncaught error', () => {
+    assert.deepEqual(numbers(logThenExit(1000, "setImmediate(() => { throw new Error('boom'); });")), upTo(1000));
   });
 });
