@@ -1,4 +1,5 @@
 import './node-websocket';
+import './schema-strings';
 import { Client, type Room } from '@colyseus/sdk';
 import type { GameId } from '../src/games/types';
 import type { Choices, RevealLengths } from './mix';
