@@ -47,8 +47,10 @@ export interface LoadtestOptions {
   readonly echoDurationS: number;
   /** Report file (default reports/loadtest-<time>.json). */
   readonly out: string | undefined;
-  /** Write a V8 CPU profile of each server process into this directory. */
+  /** Write a V8 profile of the window of each server process and of the harness into this directory. */
   readonly profileDir: string | undefined;
+  /** The profiles' kind: 'cpu', or 'heap' (sampled allocations, `--profile-heap`). */
+  readonly profileKind: 'cpu' | 'heap';
   /** Extra environment of the servers the harness starts (`--server-env KEY=VALUE`, repeatable). */
   readonly serverEnv: Readonly<Record<string, string>>;
   /** Seed of the players' choices (games, prices, modes, think times). */
@@ -85,6 +87,7 @@ export const DEFAULTS: LoadtestOptions = {
   echoDurationS: 0,
   out: undefined,
   profileDir: undefined,
+  profileKind: 'cpu',
   serverEnv: {},
   seed: 1,
   requestTimeoutMs: 10_000,
@@ -117,6 +120,8 @@ export const USAGE = `usage: npm run loadtest -- [options]
   --server-env KEY=VALUE environment of the servers it starts, e.g. FEED_MIN_PRIZE_CENTS=500 (repeatable;
                          the echo baseline's feed honours FEED_BATCH_MS)
   --profile DIR          V8 CPU profiles of the window (servers, echo, harness) into DIR
+  --profile-heap         with --profile: sampling heap profiles instead (every allocation sampled,
+                         kept or collected: where the garbage is made), as .heapprofile files
   --workers N            worker threads driving the clients, each a share of the players, tables
                          and spectators (default ${DEFAULTS.workers}: this thread drives them all; at most 16)
   --seed N               seed of the players' choices (default 1)
@@ -184,6 +189,7 @@ export function parseOptions(argv: readonly string[]): LoadtestOptions {
       case '--echo-duration': echoDuration = number(flag, value(), 1, 3600); break;
       case '--out': o.out = value(); break;
       case '--profile': o.profileDir = value(); break;
+      case '--profile-heap': o.profileKind = 'heap'; break;
       case '--server-env': {
         const raw = value() ?? '';
         const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(raw);
@@ -199,6 +205,7 @@ export function parseOptions(argv: readonly string[]): LoadtestOptions {
     }
   }
   o.echoDurationS = echoDuration ?? o.durationS;
+  if (o.profileKind === 'heap' && !o.profileDir) throw new UsageError('--profile-heap goes with --profile DIR');
   if (!o.endpoints && o.processes > 1 && !o.redis) throw new UsageError('--processes above 1 needs --redis: processes share nothing but Redis');
   if (o.endpoints && (o.redis || o.processes !== 1 || Object.keys(o.serverEnv).length > 0)) throw new UsageError('--endpoint uses running servers: --redis, --processes and --server-env do not apply');
   return o;

@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
  * profile spent its time, by package or source file and by function (self time), as a share of
  * the profile. Enough to say what limits a load test without opening DevTools. With
  * `--busy-share f,g`: the share of the busy time spent in f and what it called, and in g.
+ * A `.heapprofile` (`--profile-heap`) is told the same way, by bytes allocated.
  * A bundled file with its source map beside it (dist/main.js) is told by its sources' names.
  */
 
@@ -32,27 +33,60 @@ export function summarizeProfile(profile: Profile, files = 25, functions = 40): 
     total += dt;
     self.set(id, (self.get(id) ?? 0) + dt);
   });
+  const costs = [...self].map(([id, t]) => [byId.get(id)!.callFrame, t] as const);
+  return `${(total / 1e6).toFixed(1)} s profiled\n${tally(costs, total, files, functions, 'self time')}`;
+}
+
+/** A sampling heap profile (`.heapprofile`, `--profile-heap`): its nodes' own allocations. */
+interface HeapProfile {
+  head: HeapNode;
+}
+
+interface HeapNode {
+  callFrame: ProfileNode['callFrame'];
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/**
+ * Where a sampling heap profile's bytes were allocated (each function's own allocations, kept or
+ * collected since), by package or source file and by function, as shares of all of them.
+ */
+export function summarizeHeapProfile(profile: HeapProfile, files = 25, functions = 40): string {
+  const costs: (readonly [ProfileNode['callFrame'], number])[] = [];
+  let total = 0;
+  const visit = (node: HeapNode) => {
+    if (node.selfSize > 0) costs.push([node.callFrame, node.selfSize]);
+    total += node.selfSize;
+    node.children.forEach(visit);
+  };
+  visit(profile.head);
+  return `${(total / 1e6).toFixed(1)} MB allocated\n${tally(costs, total, files, functions, 'allocated')}`;
+}
+
+/** Costs of call frames added up by package or source file and by function, as shares of `total`. */
+function tally(costs: Iterable<readonly [ProfileNode['callFrame'], number]>, total: number, files: number, functions: number, what: string): string {
   const byFile = new Map<string, number>();
   const byFunction = new Map<string, number>();
   const root = process.cwd().replace(/\/$/, '');
   const original = new OriginalPositions();
-  for (const [id, t] of self) {
-    const { functionName, url, lineNumber } = original.of(byId.get(id)!.callFrame);
+  for (const [frame, cost] of costs) {
+    const { functionName, url, lineNumber } = original.of(frame);
     const where = url
       .replace(/^file:\/\//, '')
       .replace(`${root}/`, '')
       .replace(/.*node_modules\/(@[^/]+\/[^/]+|[^/]+)\/.*/, 'npm:$1');
     const file = where || `(${functionName || 'native'})`;
-    byFile.set(file, (byFile.get(file) ?? 0) + t);
+    byFile.set(file, (byFile.get(file) ?? 0) + cost);
     const fn = `${functionName || '(anonymous)'}  ${where}${where ? `:${lineNumber + 1}` : ''}`;
-    byFunction.set(fn, (byFunction.get(fn) ?? 0) + t);
+    byFunction.set(fn, (byFunction.get(fn) ?? 0) + cost);
   }
   const top = (m: Map<string, number>, n: number) => [...m.entries()]
     .sort((a, b) => b[1] - a[1])
     .slice(0, n)
     .map(([k, t]) => `${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`)
     .join('\n');
-  return `${(total / 1e6).toFixed(1)} s profiled\n-- self time by package or file\n${top(byFile, files)}\n-- self time by function\n${top(byFunction, functions)}`;
+  return `-- ${what} by package or file\n${top(byFile, files)}\n-- ${what} by function\n${top(byFunction, functions)}`;
 }
 
 /** Positions in a bundle (a file with its `.map` beside it) told as the source's file and line. */
@@ -99,12 +133,14 @@ export function busyShares(profile: Profile, names: readonly string[]): Map<stri
 if (process.argv[1]?.endsWith('profile-summary.ts')) {
   const [file, second, third] = process.argv.slice(2);
   if (!file) {
-    process.stderr.write('usage: npx tsx loadtest/profile-summary.ts <file.cpuprofile> [files] [functions]\n'
+    process.stderr.write('usage: npx tsx loadtest/profile-summary.ts <file.cpuprofile|file.heapprofile> [files] [functions]\n'
       + '       npx tsx loadtest/profile-summary.ts <file.cpuprofile> --busy-share <function>[,<function>…]\n');
     process.exit(2);
   }
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile;
-  if (second === '--busy-share') {
+  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile | HeapProfile;
+  if ('head' in profile) {
+    process.stdout.write(`${summarizeHeapProfile(profile, Number(second ?? 25), Number(third ?? 40))}\n`);
+  } else if (second === '--busy-share') {
     const shares = busyShares(profile, (third ?? '').split(',').filter(Boolean));
     for (const [name, share] of shares) process.stdout.write(`${(100 * share).toFixed(1).padStart(5)}%  ${name}\n`);
   } else {

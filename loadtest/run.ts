@@ -98,7 +98,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
         // One after the other: the first opens the emissions, the others find them.
         const server = await ChildServer.start({ name, script, port, env, nodeArgs });
         servers.push(server);
-        if (options.profileDir) profilers.push(await childProfiler(name, inspectPort));
+        if (options.profileDir) profilers.push(await childProfiler(name, inspectPort, options.profileKind));
         log(`${name} (pid ${server.pid}) on ${server.url}`);
       }
       endpoints = servers.map((s) => s.url);
@@ -116,7 +116,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
 
     const reader = hooks.readBlocks ?? httpBlocks(endpoints[0]!, operatorToken);
     const before = await readBlocks(reader);
-    if (options.profileDir) profilers.push(selfProfiler('harness'));
+    if (options.profileDir) profilers.push(selfProfiler('harness', options.profileKind));
     const window = profileWindow(profilers, 'game');
     const machine = new MachineSampler();
     const phase = await drivePhase({ target: 'game', endpoints, durationS: options.durationS, options, samplers, machine, prefix, log, ...(window ? { window } : {}) });
@@ -172,7 +172,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
       // The servers' extra environment: the echo's feed reads FEED_BATCH_MS from it, to batch as they do.
       server = await ChildServer.start({ name: 'echo', script: await bundledEcho(), port: await freePort(), env: { ...options.serverEnv }, nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
       server.sampler.start();
-      if (options.profileDir) echoProfilers.push(await childProfiler('echo', inspectPort), selfProfiler('harness'));
+      if (options.profileDir) echoProfilers.push(await childProfiler('echo', inspectPort, options.profileKind), selfProfiler('harness', options.profileKind));
       const window = profileWindow(echoProfilers, 'echo');
       log(`echo server (pid ${server.pid}) on ${server.url}`);
       const machine = new MachineSampler();

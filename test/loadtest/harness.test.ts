@@ -35,13 +35,19 @@ function assertEfficiency(report: Report): void {
   assert.ok(Math.abs(ratio.cpuMsPerRequest - game.cpuMsPerRequest / echo.cpuMsPerRequest) < 0.001, JSON.stringify(report.efficiency));
 }
 
+/**
+ * Five players at think 0 for 3 s: a fast machine sells each ~1,000 units, the embedded
+ * store's default bound per player, whose oldest units the books would then find forgotten.
+ */
+const SMALL_RUN = ['--players', '5', '--spectators', '4', '--duration', '3', '--warmup', '0', '--echo-duration', '1', '--drain', '10', '--quiet', '--server-env', 'EMBEDDED_KEEP_UNITS_PER_PLAYER=1000000'];
+
 describe('load-test harness', function () {
   this.timeout(120_000);
   let report: Report;
   const dir = mkdtempSync(join(tmpdir(), 'loadtest-'));
 
   before(async () => {
-    const options = parseOptions(['--players', '5', '--spectators', '4', '--duration', '3', '--warmup', '0', '--echo-duration', '1', '--drain', '10', '--quiet']);
+    const options = parseOptions(SMALL_RUN);
     const lines: string[] = [];
     report = await runLoadtest(options, { log: (line) => lines.push(line) });
     if (!report.ok) console.error(formatReport(report, undefined), '\n', lines.join('\n'));
@@ -108,6 +114,9 @@ describe('load-test harness', function () {
     assert.throws(() => parseOptions(['--processes', '3']), /needs --redis/);
     assert.throws(() => parseOptions(['--duration', '100000']), UsageError);
     assert.equal(parseOptions([]).players, DEFAULTS.players);
+    assert.throws(() => parseOptions(['--profile-heap']), /goes with --profile DIR/);
+    assert.equal(parseOptions(['--profile', 'p', '--profile-heap']).profileKind, 'heap');
+    assert.equal(parseOptions(['--profile', 'p']).profileKind, 'cpu');
   });
 });
 
@@ -116,7 +125,7 @@ describe('load-test harness on worker threads', function () {
   let report: Report;
 
   before(async () => {
-    const options = parseOptions(['--players', '5', '--spectators', '4', '--duration', '3', '--warmup', '0', '--echo-duration', '1', '--drain', '10', '--quiet', '--workers', '2']);
+    const options = parseOptions([...SMALL_RUN, '--workers', '2']);
     const lines: string[] = [];
     report = await runLoadtest(options, { log: (line) => lines.push(line) });
     if (!report.ok) console.error(formatReport(report, undefined), '\n', lines.join('\n'));

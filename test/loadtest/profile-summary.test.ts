@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { busyShares, summarizeProfile } from '../../loadtest/profile-summary';
+import { busyShares, summarizeHeapProfile, summarizeProfile } from '../../loadtest/profile-summary';
 
 const frame = (functionName: string) => ({ functionName, url: '', lineNumber: 0 });
 
@@ -43,5 +43,21 @@ describe('profile summary', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('tells a heap profile\'s bytes by the function and the file that allocated them', () => {
+    const node = (functionName: string, url: string, selfSize: number, children: unknown[] = []) => ({ callFrame: { functionName, url, lineNumber: 9 }, selfSize, children });
+    const profile = {
+      head: node('(root)', '', 0, [
+        node('decode', 'file:///x/node_modules/@colyseus/schema/build/index.mjs', 600, [node('utf8Read', 'file:///x/node_modules/@colyseus/schema/build/index.mjs', 200)]),
+        node('buy', `file://${process.cwd()}/src/play/play-service.ts`, 200),
+      ]),
+    };
+    const summary = summarizeHeapProfile(profile as Parameters<typeof summarizeHeapProfile>[0]);
+    assert.match(summary, /^0\.0 MB allocated$/m, summary);
+    assert.match(summary, /^ 80\.0%  npm:@colyseus\/schema$/m, summary);
+    assert.match(summary, /^ 20\.0%  src\/play\/play-service\.ts$/m, summary);
+    assert.match(summary, /^ 60\.0%  decode  npm:@colyseus\/schema:10$/m, summary);
+    assert.match(summary, /^ 20\.0%  utf8Read  npm:@colyseus\/schema:10$/m, summary);
   });
 });
