@@ -23,34 +23,32 @@ describe('window profiler', () => {
     return kept;
   }
 
-  it('writes a sampling heap profile of the window that counts the garbage made in it', async () => {
-    const profiler = selfProfiler('self', 'heap');
+  /** The profile of a window in which garbage was made, written by `selfProfiler`. */
+  async function profileGarbage(kind: 'cpu' | 'heap'): Promise<string> {
+    const profiler = selfProfiler('self', kind);
     try {
       await profiler.start();
       makeGarbage();
-      const file = await profiler.stop(dir);
-      assert.equal(file, join(dir, 'self.heapprofile'));
-      const summary = summarizeHeapProfile(JSON.parse(readFileSync(file, 'utf8')));
-      // ~2,000 × 200 strings of ~20–40 bytes each, collected: several MB, all sampled.
-      const megabytes = Number(/^([\d.]+) MB allocated$/m.exec(summary)?.[1]);
-      assert.ok(megabytes >= 1, summary);
-      assert.match(summary, /makeGarbage  test\/loadtest\/profiler\.test\.ts/, summary);
+      return await profiler.stop(dir);
     } finally {
       profiler.close();
     }
+  }
+
+  it('writes a sampling heap profile of the window that counts the garbage made in it', async () => {
+    const file = await profileGarbage('heap');
+    assert.equal(file, join(dir, 'self.heapprofile'));
+    const summary = summarizeHeapProfile(JSON.parse(readFileSync(file, 'utf8')));
+    // 2,000 × 200 strings of ~20–40 bytes each, all collected: several MB, all sampled.
+    const megabytes = Number(/^([\d.]+) MB allocated$/m.exec(summary)?.[1]);
+    assert.ok(megabytes >= 1, summary);
+    assert.match(summary, /makeGarbage  test\/loadtest\/profiler\.test\.ts/, summary);
   });
 
   it('writes a CPU profile of the window', async () => {
-    const profiler = selfProfiler('self', 'cpu');
-    try {
-      await profiler.start();
-      makeGarbage();
-      const file = await profiler.stop(dir);
-      assert.equal(file, join(dir, 'self.cpuprofile'));
-      const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: unknown[]; samples: unknown[] };
-      assert.ok(profile.nodes.length > 0 && Array.isArray(profile.samples));
-    } finally {
-      profiler.close();
-    }
+    const file = await profileGarbage('cpu');
+    assert.equal(file, join(dir, 'self.cpuprofile'));
+    const profile = JSON.parse(readFileSync(file, 'utf8')) as { nodes: unknown[]; samples: unknown[] };
+    assert.ok(profile.nodes.length > 0 && Array.isArray(profile.samples));
   });
 });
