@@ -6,9 +6,9 @@ import { decode, type Iterator } from '@colyseus/schema';
  * character at a time: that was ~60 KB of garbage a unit, the largest share of the generator's
  * allocations, on the machine it shares with the server it measures (docs/performance.md).
  * Only this process's decoding changes (the schema decodes every primitive through the
- * `decode` table); the servers and the browsers are untouched. Imported by every harness module
- * that makes clients (test/loadtest/schema-strings.test.ts checks it reads what the schema's
- * own reader reads).
+ * `decode` table), all of it: the harness's, or a test run's that imports the harness; the
+ * servers and the browsers are untouched. Imported by every harness module that makes clients
+ * (test/loadtest/schema-strings.test.ts checks it reads what the schema's own reader reads).
  */
 
 const schemaString = decode.string;
