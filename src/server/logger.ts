@@ -17,8 +17,8 @@ export interface ChunkSink {
 /**
  * Log lines gathered into chunks of `chunkBytes`, each handed to `out` in one write. Gathered
  * here rather than by sonic-boom (`minLength`): sonic-boom measures its whole pending string
- * again for every line appended to it (`Buffer.byteLength`, which flattens it), ~2 KB copied
- * and thrown away a line, the largest single source of garbage of a busy server
+ * again for every line appended to it (`Buffer.byteLength`, which flattens it): ~2 KB copied
+ * and thrown away a line, 4 of the ~90 KB of garbage a busy server made a unit
  * (docs/performance.md).
  */
 export class LineChunks implements DestinationStream {
