@@ -108,8 +108,9 @@ export abstract class FeedRoom extends Room {
   private sendWins(messages: WinMessage[]): void {
     messages.sort((a, b) => a.seq - b.seq);
     for (const message of messages) this.keep(message);
-    this.sendToAll('wins', { wins: messages.map((m) => m.win) });
-    this.services.winsSent?.(messages.map((m) => m.win));
+    const wins = messages.map((m) => m.win);
+    this.sendToAll('wins', { wins });
+    this.services.winsSent?.(wins);
   }
 
   /** One message to every spectator here now: encoded once, sent in slices (not in one turn of the event loop). */
