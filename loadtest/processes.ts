@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
+import { waitUntilReady } from '../tools/wait-until-ready';
 export { freePort } from '../tools/redis-server';
 
 /**
@@ -49,9 +50,11 @@ export interface ChildServerOptions {
   readonly env: Record<string, string>;
   /** Extra Node options (e.g. --cpu-prof). */
   readonly nodeArgs?: readonly string[];
+  /** The path that answers 200 once the server takes players: `/ready` (the game server's) unless given. */
+  readonly readyPath?: string;
 }
 
-/** A server started as a child process (`node <script>`, through tsx for TypeScript), ready once its log says it listens. */
+/** A server started as a child process (`node <script>`, through tsx for TypeScript), ready once its `readyPath` answers 200. */
 export class ChildServer {
   private log = '';
   readonly sampler: ProcSampler;
@@ -87,24 +90,12 @@ export class ChildServer {
     };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => fail(new Error(`${options.name} did not start in ${START_TIMEOUT_MS / 1000} s:\n${server.log}`)), START_TIMEOUT_MS);
-      const fail = (err: Error) => {
-        clearTimeout(timer);
-        child.kill('SIGKILL');
-        reject(err);
-      };
-      child.once('error', (err) => fail(new Error(`cannot start ${options.name}: ${err.message}`)));
-      child.once('exit', (code, signal) => fail(new Error(`${options.name} exited (${code ?? signal}) while starting:\n${server.log}`)));
-      const poll = setInterval(() => {
-        // Not the inspector's own "Debugger listening on ws://".
-        if (!/(games|echo) server listening on ws:\/\//.test(server.log)) return;
-        clearInterval(poll);
-        clearTimeout(timer);
-        child.removeAllListeners('exit');
-        resolve();
-      }, 50);
-    });
+    try {
+      await waitUntilReady(`${server.url}${options.readyPath ?? '/ready'}`, child, START_TIMEOUT_MS);
+    } catch (err) {
+      child.kill('SIGKILL');
+      throw new Error(`${options.name}: ${(err as Error).message}:\n${server.log}`);
+    }
     child.once('exit', (code, signal) => {
       children.delete(child);
       server.exited = { code, signal };

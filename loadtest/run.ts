@@ -170,7 +170,14 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     try {
       const inspectPort = options.profileDir ? await freePort() : 0;
       // The servers' extra environment: the echo's feed reads FEED_BATCH_MS from it, to batch as they do.
-      server = await ChildServer.start({ name: 'echo', script: await bundledEcho(), port: await freePort(), env: { ...options.serverEnv }, nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [] });
+      server = await ChildServer.start({
+        name: 'echo',
+        script: await bundledEcho(),
+        port: await freePort(),
+        env: { ...options.serverEnv },
+        nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [],
+        readyPath: '/__healthcheck', // Colyseus's own: the echo has no /ready
+      });
       server.sampler.start();
       if (options.profileDir) echoProfilers.push(await childProfiler('echo', inspectPort, options.profileKind), selfProfiler('harness', options.profileKind));
       const window = profileWindow(echoProfilers, 'echo');

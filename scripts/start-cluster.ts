@@ -22,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { RedisCluster } from '../tools/redis-cluster';
 import { RedisServer } from '../tools/redis-server';
+import { waitUntilReady } from '../tools/wait-until-ready';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const MAIN = join(ROOT, 'src', 'server', 'main.ts');
@@ -57,21 +58,6 @@ export interface Cluster {
   stop(): Promise<void>;
 }
 
-async function waitForHealth(port: number, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`process on port ${port} exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/health`);
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`process on port ${port} did not answer /health in ${READY_TIMEOUT_MS} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 function launch(index: number, port: number, publicAddress: string, options: ClusterOptions): ClusterProcess {
   const env = { ...process.env, ...options.env, PORT: String(port), PUBLIC_ADDRESS: publicAddress };
   // Node 22 from the project (node@22 on the PATH of `npm run`), tsx as a loader: no build step.
@@ -93,6 +79,12 @@ function launch(index: number, port: number, publicAddress: string, options: Clu
   return { index, port, publicAddress, child };
 }
 
+function ready(p: ClusterProcess): Promise<void> {
+  return waitUntilReady(`http://127.0.0.1:${p.port}/ready`, p.child, READY_TIMEOUT_MS).catch((err: Error) => {
+    throw new Error(`process ${p.index} on port ${p.port}: ${err.message}`);
+  });
+}
+
 /** Starts the processes: the first alone (it opens the emissions), then the rest together. */
 export async function startCluster(options: ClusterOptions): Promise<Cluster> {
   if (!options.env['REDIS_URL'] && !options.env['REDIS_CLUSTER_NODES']) {
@@ -112,10 +104,10 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     if (firstPort === undefined) throw new Error('at least one process');
     const first = launch(0, firstPort, `${host}:${firstPort}`, options);
     processes.push(first);
-    await waitForHealth(firstPort, first.child);
+    await ready(first);
     const others = otherPorts.map((port, i) => launch(i + 1, port, `${host}:${port}`, options));
     processes.push(...others);
-    await Promise.all(others.map((p) => waitForHealth(p.port, p.child)));
+    await Promise.all(others.map(ready));
   } catch (err) {
     await stop();
     throw err;

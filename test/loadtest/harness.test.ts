@@ -125,7 +125,8 @@ describe('load-test harness on worker threads', function () {
   let report: Report;
 
   before(async () => {
-    const options = parseOptions([...SMALL_RUN, '--workers', '2']);
+    // Its server logs only warnings: it is found ready by its /ready, not by a line in its log.
+    const options = parseOptions([...SMALL_RUN, '--workers', '2', '--server-env', 'LOG_LEVEL=warn']);
     const lines: string[] = [];
     report = await runLoadtest(options, { log: (line) => lines.push(line) });
     if (!report.ok) console.error(formatReport(report, undefined), '\n', lines.join('\n'));
@@ -139,6 +140,12 @@ describe('load-test harness on worker threads', function () {
     assert.ok(checked.units > 0 && checked.unitsFinished === checked.units && checked.recallsRescored === checked.units);
     assert.equal(report.run.players.connected, 5);
     assert.deepEqual(report.run.spectators, { requested: 4, connected: 4, feed: 2, watchers: 2, watchedTables: 1, listedTables: 1 });
+  });
+
+  it('starts a server that logs nothing at info: ready when its /ready says so', () => {
+    assert.deepEqual(report.failures, []);
+    assert.equal(report.processes.length, 1);
+    assert.equal(report.options.serverEnv['LOG_LEVEL'], 'warn');
   });
 
   it('merges what each thread measured', () => {
