@@ -270,7 +270,7 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
 
   // Drain: no new unit; the units in play are finished (bounded).
   phase = 'drain';
-  for (const p of players) p.stopping = true;
+  for (const p of players) p.stop();
   const running = connected.map((p) => p.running ?? Promise.resolve());
   let undrained = 0;
   let drainTimer: NodeJS.Timeout | undefined;
@@ -284,7 +284,11 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
     await Promise.all(running.map((r) => Promise.race([r.then(() => settled++), sleep(0)])));
     undrained = connected.length - settled;
     stats.error('harness/drain_timeout');
-    log(`drain: ${undrained} players were still playing after ${options.drainS} s`);
+    log(`drain: ${undrained} players were still playing after ${options.drainS} s: halted`);
+    // The books read what nobody moves any more: each halted player's request under way is
+    // answered (or times out), and it sends no other.
+    for (const p of connected) p.halt();
+    await Promise.all(running);
   }
   phase = 'books';
   if (progress) clearInterval(progress);

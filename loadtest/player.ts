@@ -110,6 +110,9 @@ interface Waiter {
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** What a request of a halted player fails with: not an error of the run (the drain's timeout is). */
+const HALTED = 'harness/halted';
+
 export class SyntheticPlayer {
   playerId = '';
   token = '';
@@ -117,8 +120,12 @@ export class SyntheticPlayer {
   readonly units: UnitRecord[] = [];
   room: Room | undefined;
   game: GameId;
-  /** Set: no new unit is bought; the one in play is finished. */
-  stopping = false;
+  /** Set by `stop()`: no new unit is bought; the one in play is finished. */
+  private stopping = false;
+  /** Set by `halt()`: no request is sent any more. */
+  private halted = false;
+  /** Ends the pause under way, if any. */
+  private wake: (() => void) | undefined;
   /** Open to watchers: records when each step reached this client, and never changes table. */
   watched = false;
   /** Step `${unitId}:${seq}` → when this client got it (the last few hundred). */
@@ -269,6 +276,7 @@ export class SyntheticPlayer {
   }
 
   private request(type: string, payload: unknown): Promise<unknown> {
+    if (this.halted) return Promise.reject(Object.assign(new Error('halted'), { code: HALTED }));
     this.stats.count.sent++;
     return this.room!.request(type, payload, { timeout: this.settings.requestTimeoutMs }).then((reply: unknown) => {
       this.stats.count.received++;
@@ -304,10 +312,33 @@ export class SyntheticPlayer {
     }
   }
 
+  /** No new unit from now on: the pause under way ends at once, the unit in play is finished without any. */
+  stop(): void {
+    this.stopping = true;
+    this.wake?.();
+  }
+
+  /**
+   * No request from now on (the drain ran out): the request under way is answered, then the
+   * player stops where it is, so that the books read units nobody moves any more.
+   */
+  halt(): void {
+    this.halted = true;
+    this.stop();
+  }
+
   private think(): Promise<void> | undefined {
     if (this.stopping) return undefined;
     const ms = this.choices.think(this.settings.thinkMs);
-    return ms > 0 ? sleep(ms) : undefined;
+    if (ms <= 0) return undefined;
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.wake!(), ms);
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
   }
 
   /** Plays units until `stopping`, then finishes the one in play. */
@@ -322,6 +353,7 @@ export class SyntheticPlayer {
         if (!this.watched && !this.stopping && this.choices.chance(this.settings.switchShare)) await this.switchGame();
       } catch (err) {
         const code = errorCode(err, 'harness/error');
+        if (code === HALTED) return;
         this.stats.error(code, err);
         if (code === 'purchase/insufficient_funds') return;
         if (code === 'purchase/game_closed' && !this.watched) await this.switchGame().catch(() => undefined);
@@ -340,7 +372,9 @@ export class SyntheticPlayer {
       try {
         return await this.finishUnitsInPlay();
       } catch (err) {
-        this.stats.error(errorCode(err, 'harness/error'), err);
+        const code = errorCode(err, 'harness/error');
+        if (code === HALTED) return;
+        this.stats.error(code, err);
         if (!this.settings.resilient || tries === 10) return;
         await sleep(500);
         await this.reopenIfClosed();
@@ -417,6 +451,7 @@ export class SyntheticPlayer {
         result = await this.timed('buy', payload, bought);
       } catch (err) {
         const code = errorCode(err, 'connection/lost');
+        if (code === HALTED) throw err;
         const retry = this.settings.resilient ? attempt < PURCHASE_ATTEMPTS && !DEFINITIVE_PURCHASE_REFUSAL.test(code) : attempt === 1 && code === 'harness/timeout';
         if (!retry) throw err;
         this.stats.error(code, `buy ${requestId}: ${(err as Error).message ?? code}, retried`);

@@ -50,7 +50,7 @@ describe('resilient synthetic player', function () {
       if (cuts === 4) break;
       if (player.cut()) cuts++;
     }
-    player.stopping = true;
+    player.stop();
     await running;
 
     assert.equal(cuts, 4);
