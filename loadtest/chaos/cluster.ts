@@ -9,8 +9,8 @@ import { ChildServer, freePort } from '../processes';
  * masters + 3 replicas (append-only too; the servers WAIT for a replica), and N game server
  * processes on it, each on its own loopback port. On the cluster the Redis faults hit one
  * master: SIGKILLed, then started again once its replica took over (it rejoins as a replica);
- * or SIGSTOPped longer than the node timeout, so that its replica takes over meanwhile. A server process that exits without being told (a Redis outage can make one
- * exit today) is started again on its port by a watchdog, and counted. Everything it started is
+ * or SIGSTOPped longer than the node timeout, so that its replica takes over meanwhile. A server process that exits without being told (none should: it
+ * is a fault effect) is started again on its port by a watchdog, and counted. Everything it started is
  * killed when the harness exits, however it exits (processes.ts, redis-server.ts).
  */
 
@@ -108,7 +108,7 @@ export class ChaosCluster {
     return undefined;
   }
 
-  /** Starts server `i` again on its port once it is dead; resolves when it listens. */
+  /** Starts server `i` again on its port once it is dead; resolves when it is ready (`/ready`). */
   async restartServer(i: number): Promise<void> {
     if (this.restarting.has(i)) return;
     this.restarting.add(i);
@@ -123,7 +123,8 @@ export class ChaosCluster {
           this.killed.delete(i);
           return;
         } catch (err) {
-          // It may exit while starting if Redis is down at that moment: try again, bounded.
+          // It waits for a Redis that is down, but may still exit when Redis goes away in the
+          // middle of its start-up: try again, bounded.
           if (attempt >= 10) throw err;
           this.log(`${old.name} failed to restart (attempt ${attempt}): ${(err as Error).message.split('\n')[0]}`);
           await new Promise((resolve) => setTimeout(resolve, 1000));

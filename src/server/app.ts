@@ -23,8 +23,8 @@ import { observed } from './observed';
 import { colyseusLogger, createLogger, type Logger } from './logger';
 import { listenMetrics, Metrics } from './metrics';
 import { ObservedDealer } from './observed-dealer';
-import { mountReadiness, ReadinessProbe, redisWarnings } from './readiness';
-import { redisClient } from './redis-client';
+import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
+import { describeRedisTarget, redisClient } from './redis-client';
 import { isOperator, mountRoutes } from './routes';
 import type { Services } from './services';
 
@@ -101,6 +101,8 @@ export interface StartOptions {
   /** Default: JSON lines on stdout at LOG_LEVEL. */
   readonly logger?: Logger;
   readonly stores?: { readonly dealer: DealerStore; readonly actions: ActionLog };
+  /** Aborted: a start-up still waiting for Redis gives up (the process was told to stop). */
+  readonly signal?: AbortSignal;
 }
 
 /** Builds the stores, opens the emissions, and starts Colyseus with its rooms and HTTP routes. */
@@ -125,8 +127,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     actions = memoryLog;
   }
   const dealer: DealerStore = new ObservedDealer(store, metrics, logger);
-  if (redis) for (const warning of await redisWarnings(redis)) logger.warn(warning);
   if (redis) {
+    const target = describeRedisTarget(config);
+    try {
+      await untilRedisAnswers(redis, (reason, waitedMs) => {
+        logger.warn({ reason, waitedSeconds: Math.round(waitedMs / 1000) }, `waiting for ${target} before starting`);
+      }, options.signal);
+    } catch (err) {
+      redis.disconnect();
+      throw err;
+    }
+    for (const warning of await redisWarnings(redis)) logger.warn(warning);
     // Printing blocks at start is bulk work (megabytes per block, seconds of CPU): it goes
     // through a connection of its own, without the command timeout meant for play.
     const setupRedis = redisClient(config);

@@ -12,14 +12,20 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const logger = createLogger(config.logLevel);
-  // Signals are handled from the first moment: a SIGTERM during start-up stops once started.
+  // Signals are handled from the first moment: a SIGTERM during start-up stops once started, or
+  // at once while it still waits for Redis.
   let stopping = false;
   let started: Promise<RunningServer> | undefined;
+  const aborting = new AbortController();
   const shutdown = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'finishing what is in flight, then stopping');
-    started!.then((server) => server.stop()).then(
+    aborting.abort(); // a start-up still waiting for Redis gives up; any other part is finished
+    started!.then(
+      (server) => server.stop(),
+      (err: unknown) => logger.info({ err }, 'stopped before it had started'),
+    ).then(
       () => process.exit(0),
       (err: unknown) => {
         logger.fatal({ err }, 'shutdown failed');
@@ -38,8 +44,11 @@ async function main(): Promise<void> {
   });
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
-  started = startServer(config, { logger });
-  await started;
+  started = startServer(config, { logger, signal: aborting.signal });
+  // A start-up that a signal ended is the shutdown's to finish (exit 0).
+  await started.catch((err: unknown) => {
+    if (!stopping) throw err;
+  });
 }
 
 main().catch((err: unknown) => {

@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { matchMaker } from '@colyseus/core';
 import type { Application } from 'express';
+import { ReplyError } from 'ioredis';
 import type { RedisClient } from '../dealer/scripts/commands';
 
 /**
@@ -62,4 +64,38 @@ export async function redisWarnings(redis: RedisClient): Promise<string[]> {
     warnings.push('Redis append-only file (AOF) is off: a Redis crash loses acknowledged purchases (set appendonly yes, appendfsync always or everysec)');
   }
   return warnings;
+}
+
+/** How often a process waiting for Redis at start-up says so. */
+const WAITING_SAID_EVERY_MS = 10_000;
+
+/**
+ * Resolves once Redis answers a PING, so that a process started while Redis is down, frozen or
+ * failing over waits for it instead of exiting; `waiting` is told at the first failure and then
+ * every 10 s. What Redis itself answers with an error (a wrong password, say) is no outage: it
+ * is thrown at once. Rejects when `signal` aborts (the process was told to stop meanwhile).
+ */
+export async function untilRedisAnswers(
+  redis: RedisClient,
+  waiting: (reason: string, waitedMs: number) => void,
+  signal?: AbortSignal,
+  retryMs = 500,
+): Promise<void> {
+  const started = Date.now();
+  let saidAt: number | undefined;
+  for (;;) {
+    signal?.throwIfAborted();
+    try {
+      await redis.ping();
+      return;
+    } catch (err) {
+      if (err instanceof ReplyError) throw err;
+      const now = Date.now();
+      if (saidAt === undefined || now - saidAt >= WAITING_SAID_EVERY_MS) {
+        saidAt = now;
+        waiting((err as Error).message, now - started);
+      }
+    }
+    await sleep(retryMs, undefined, signal ? { signal } : {});
+  }
 }

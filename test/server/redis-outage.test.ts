@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Room } from '@colyseus/sdk';
 import type { RunningServer } from '../../src/server/app';
+import { createLogger } from '../../src/server/logger';
 import { anonymous, reasonOf, eventually } from '../rooms/helpers';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
 import { RedisServer } from '../../tools/redis-server';
@@ -62,5 +63,58 @@ describe('a Redis outage', function () {
     await watcher.leave();
     await feed.leave();
     await table.leave();
+  });
+});
+
+describe('a server started while Redis is down', function () {
+  this.timeout(60_000);
+  let redis: RedisServer;
+  beforeEach(async () => {
+    redis = await RedisServer.start();
+    await redis.kill();
+  });
+  afterEach(() => redis.stop());
+
+  /** A start-up on the dead Redis, its log lines kept. */
+  function start(signal?: AbortSignal) {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => void lines.push(line) });
+    const started = startTestServer({ ...ENV, REDIS_URL: redis.url }, { logger, ...(signal ? { signal } : {}) });
+    return { started, lines };
+  }
+
+  it('waits for Redis, says so, and serves once Redis is back', async () => {
+    const { started, lines } = start();
+    let done = false;
+    void started.then(() => (done = true), () => (done = true));
+    await eventually(() => lines.join(''), (log) => log.includes('waiting for Redis at redis://127.0.0.1'), 'the waiting line', 10_000);
+    assert.equal(done, false, 'still waiting, not exited');
+    await redis.restart();
+    const server = await started;
+    try {
+      const player = await devLogin(server, 'Early');
+      const table: Room = await player.client.create('table', { game: 'mysteres-de-la-lampe' });
+      await record(table).next('wallet');
+      const bought = await table.request('buy', { stake: 50, requestId: 'after_wait', picks: [{ kind: 'colour', choice: 'gold' }] }) as { unitIds: string[] };
+      assert.equal(bought.unitIds.length, 1);
+      await table.leave();
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('gives up waiting when told to stop', async () => {
+    const aborting = new AbortController();
+    const { started, lines } = start(aborting.signal);
+    await eventually(() => lines.join(''), (log) => log.includes('waiting for Redis'), 'the waiting line', 10_000);
+    aborting.abort();
+    await assert.rejects(started, { name: 'AbortError' });
+  });
+
+  it('does not wait on a Redis that answers with an error: a wrong password is no outage', async () => {
+    await redis.stop();
+    redis = await RedisServer.start({ args: ['--requirepass', 'not-the-one-in-the-url'] });
+    const { started } = start();
+    await assert.rejects(started, /NOAUTH|WRONGPASS/);
   });
 });

@@ -45,6 +45,22 @@ describe('server process', function () {
     assert.equal(await exit, 0);
   });
 
+  it('waits for a Redis that is down at start, and stops at once on SIGTERM meanwhile', async () => {
+    const env = { PORT: String(await freePort()), REDIS_URL: `redis://127.0.0.1:${await freePort()}`, JWT_SECRET: 'shutdown-test-secret-of-32-characters!' };
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    while (!output.includes('waiting for Redis')) {
+      assert.equal(child.exitCode, null, `exited instead of waiting:\n${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    child.kill('SIGTERM');
+    assert.equal(await exit, 0, output);
+    assert.match(output, /stopped before it had started/);
+  });
+
   it('refuses to start on a bad setting, naming it', async () => {
     await assert.rejects(startProcess({ PORT: 'abc' }), /PORT must be a whole number/);
   });
