@@ -132,12 +132,23 @@ export function busyShares(profile: Profile, names: readonly string[]): Map<stri
 
 if (process.argv[1]?.endsWith('profile-summary.ts')) {
   const [file, second, third] = process.argv.slice(2);
+  const usage = 'usage: npx tsx loadtest/profile-summary.ts <file.cpuprofile|file.heapprofile> [files] [functions]\n'
+    + '       npx tsx loadtest/profile-summary.ts <file.cpuprofile> --busy-share <function>[,<function>…]\n';
+  if (file === '--help' || file === '-h') {
+    process.stdout.write(usage);
+    process.exit(0);
+  }
   if (!file) {
-    process.stderr.write('usage: npx tsx loadtest/profile-summary.ts <file.cpuprofile|file.heapprofile> [files] [functions]\n'
-      + '       npx tsx loadtest/profile-summary.ts <file.cpuprofile> --busy-share <function>[,<function>…]\n');
+    process.stderr.write(usage);
     process.exit(2);
   }
-  const profile = JSON.parse(readFileSync(file, 'utf8')) as Profile | HeapProfile;
+  let profile: Profile | HeapProfile;
+  try {
+    profile = JSON.parse(readFileSync(file, 'utf8')) as Profile | HeapProfile;
+  } catch (err) {
+    process.stderr.write(`${file}: not a readable profile (${(err as Error).message})\n${usage}`);
+    process.exit(2);
+  }
   if ('head' in profile) {
     process.stdout.write(`${summarizeHeapProfile(profile, Number(second ?? 25), Number(third ?? 40))}\n`);
   } else if (second === '--busy-share') {

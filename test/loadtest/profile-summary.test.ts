@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { spawnSync } from 'node:child_process';
 import { build } from 'esbuild';
 import { busyShares, summarizeHeapProfile, summarizeProfile } from '../../loadtest/profile-summary';
 
@@ -59,5 +60,15 @@ describe('profile summary', () => {
     assert.match(summary, /^ 20\.0%  src\/play\/play-service\.ts$/m, summary);
     assert.match(summary, /^ 60\.0%  decode  npm:@colyseus\/schema:10$/m, summary);
     assert.match(summary, /^ 20\.0%  utf8Read  npm:@colyseus\/schema:10$/m, summary);
+  });
+
+  it('answers --help with its usage, and a file it cannot read with a sentence and code 2', () => {
+    const run = (arg: string) => spawnSync(process.execPath, ['--import', 'tsx', 'loadtest/profile-summary.ts', arg], { encoding: 'utf8' });
+    const help = run('--help');
+    assert.equal(help.status, 0);
+    assert.match(help.stdout, /^usage: /);
+    const missing = run('no-such.cpuprofile');
+    assert.equal(missing.status, 2);
+    assert.match(missing.stderr, /^no-such.cpuprofile: not a readable profile \(ENOENT/);
   });
 });
