@@ -23,9 +23,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { RedisCluster } from '../tools/redis-cluster';
 import { RedisServer } from '../tools/redis-server';
 import { waitUntilReady } from '../tools/wait-until-ready';
+import { builtServer } from './built-server';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const MAIN = join(ROOT, 'src', 'server', 'main.ts');
+const SOURCES = join(ROOT, 'src', 'server', 'main.ts');
 const READY_TIMEOUT_MS = 60_000;
 
 /** Processes still running: killed if this process exits without stopping them. */
@@ -41,6 +42,11 @@ export interface ClusterOptions {
   readonly publicHost?: string;
   /** Environment of every process (REDIS_URL, JWT_SECRET, …); PORT and PUBLIC_ADDRESS are set per process. */
   readonly env: Record<string, string | undefined>;
+  /**
+   * The server's entry point from the project root: the sources through tsx unless given (the
+   * tests); `npm run cluster` gives the built server, what `npm start` runs.
+   */
+  readonly script?: string;
   /** Each line a process writes, with its index (default: printed as `[p<i>] line`). */
   readonly onLine?: (index: number, line: string) => void;
 }
@@ -60,8 +66,10 @@ export interface Cluster {
 
 function launch(index: number, port: number, publicAddress: string, options: ClusterOptions): ClusterProcess {
   const env = { ...process.env, ...options.env, PORT: String(port), PUBLIC_ADDRESS: publicAddress };
-  // Node 22 from the project (node@22 on the PATH of `npm run`), tsx as a loader: no build step.
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Node 22 from the project (node@22 on the PATH of `npm run`); TypeScript through tsx.
+  const script = options.script ?? SOURCES;
+  const args = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   child.once('exit', () => running.delete(child));
   const onLine = options.onLine ?? ((i: number, line: string) => console.log(`[p${i}] ${line}`));
@@ -156,7 +164,7 @@ async function main(): Promise<void> {
   const ports = Array.from({ length: count }, (_, i) => basePort + i);
   let cluster: Cluster;
   try {
-    cluster = await startCluster({ ports, publicHost, env });
+    cluster = await startCluster({ ports, publicHost, env, script: builtServer() });
   } catch (err) {
     await demoRedis?.stop();
     throw err;

@@ -1,17 +1,19 @@
 import type { ChildProcess } from 'node:child_process';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
+import { builtServer } from '../../scripts/built-server';
 import { ChildServer, freePort } from '../processes';
 
 /**
  * What a chaos run starts and breaks: one `redis-server` (append-only, fsync always, so every
  * acknowledged write survives its SIGKILL), or with `--redis-cluster` a Redis Cluster of 3
  * masters + 3 replicas (append-only too; the servers WAIT for a replica), and N game server
- * processes on it, each on its own loopback port. On the cluster the Redis faults hit one
- * master: SIGKILLed, then started again once its replica took over (it rejoins as a replica);
- * or SIGSTOPped longer than the node timeout, so that its replica takes over meanwhile. A server process that exits without being told (none should: it
- * is a fault effect) is started again on its port by a watchdog, and counted. Everything it started is
- * killed when the harness exits, however it exits (processes.ts, redis-server.ts).
+ * processes on it (the built server, as `npm start` runs it), each on its own loopback port.
+ * On the cluster the Redis faults hit one master: SIGKILLed, then started again once its replica
+ * took over (it rejoins as a replica); or SIGSTOPped longer than the node timeout, so that its
+ * replica takes over meanwhile. A server process that exits without being told (none should: it
+ * is a fault effect) is started again on its port by a watchdog, and counted. Everything it
+ * started is killed when the harness exits, however it exits (processes.ts, redis-server.ts).
  */
 
 const WATCH_EVERY_MS = 250;
@@ -43,6 +45,8 @@ export class ChaosCluster {
     readonly servers: ChildServer[],
     private readonly env: Readonly<Record<string, string>>,
     private readonly log: (line: string) => void,
+    /** The built server, what `npm start` runs. */
+    private readonly script: string,
   ) {}
 
   /** Redis, then the servers one after another (the first opens the emissions, the others find them). */
@@ -52,9 +56,10 @@ export class ChaosCluster {
     log: (line: string) => void,
     onCluster = false,
   ): Promise<ChaosCluster> {
+    const script = builtServer();
     const redis = onCluster ? await RedisCluster.start({ appendOnly: true }) : await RedisServer.start({ appendOnly: true });
     const redisEnv: Record<string, string> = redis instanceof RedisCluster ? { REDIS_CLUSTER_NODES: redis.nodes } : { REDIS_URL: redis.url };
-    const cluster = new ChaosCluster(redis, [], env(redisEnv), log);
+    const cluster = new ChaosCluster(redis, [], env(redisEnv), log, script);
     log(redis instanceof RedisCluster ? `Redis Cluster (3 + 3, AOF, fsync always) on ${redis.nodes}` : `redis-server (AOF, fsync always) on ${redis.url}`);
     for (let i = 0; i < count; i++) {
       const port = await freePort();
@@ -72,7 +77,7 @@ export class ChaosCluster {
   private launch(index: number, port: number): Promise<ChildServer> {
     return ChildServer.start({
       name: `server-${index + 1}`,
-      script: 'src/server/main.ts',
+      script: this.script,
       port,
       env: { ...this.env, PUBLIC_ADDRESS: `127.0.0.1:${port}` },
     });
