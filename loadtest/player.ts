@@ -4,6 +4,7 @@ import { Client, type Room } from '@colyseus/sdk';
 import type { GameId } from '../src/games/types';
 import type { Choices, RevealLengths } from './mix';
 import { errorCode, joinWithin, withTimeout, type Stats } from './stats';
+import { StepClock } from './step-clock';
 
 /**
  * One synthetic player: logs in (dev login), opens a table, and plays units one after another
@@ -128,10 +129,8 @@ export class SyntheticPlayer {
   private wake: (() => void) | undefined;
   /** Open to watchers: records when each step reached this client, and never changes table. */
   watched = false;
-  /** Step `${unitId}:${seq}` → when this client got it (the last few hundred). */
-  private readonly stepSeen = new Map<string, number>();
-  /** Steps a watcher got before this client: the watcher puts them here. */
-  readonly earlyWatch = new Map<string, number>();
+  /** When each step reached this client and its watchers (the watchers tell it theirs). */
+  readonly stepClock = new StepClock();
   private waiter: Waiter | undefined;
   private requestCounter = 0;
   private client: InstanceType<typeof Client>;
@@ -248,31 +247,15 @@ export class SyntheticPlayer {
   private noteSteps(units: readonly UnitView[], now: number): void {
     for (const unit of units) {
       for (let i = unit.steps.length - 1; i >= 0; i--) {
-        const key = `${unit.unitId}:${i}`;
-        if (this.stepSeen.has(key)) break;
-        this.stepSeen.set(key, now);
-        const early = this.earlyWatch.get(key);
-        if (early !== undefined) {
-          this.earlyWatch.delete(key);
+        const { seen, leads } = this.stepClock.player(`${unit.unitId}:${i}`, now);
+        if (!seen) break;
+        // One count per watcher served first, as the feed counts its spectators.
+        for (const lead of leads) {
           this.stats.count.watchAheadOfPlayer++;
-          this.stats.lead('watch', now - early);
+          this.stats.lead('watch', lead);
         }
       }
     }
-    // Keep the last few hundred steps: enough for any watcher that lags behind.
-    if (this.stepSeen.size > 512) {
-      let drop = 256;
-      for (const key of this.stepSeen.keys()) {
-        if (drop-- <= 0) break;
-        this.stepSeen.delete(key);
-      }
-    }
-    if (this.earlyWatch.size > 512) this.earlyWatch.clear();
-  }
-
-  /** When this client got a step (for watchers); undefined if it has not yet. */
-  stepSeenAt(key: string): number | undefined {
-    return this.stepSeen.get(key);
   }
 
   private request(type: string, payload: unknown): Promise<unknown> {

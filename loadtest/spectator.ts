@@ -173,9 +173,8 @@ export class TableWatcher {
       next.set(unit.unitId, count);
       for (let seq = this.seen.get(unit.unitId) ?? (first ? count : 0); seq < count; seq++) {
         const key = `${unit.unitId}:${seq}`;
-        const playerAt = this.player.stepSeenAt(key);
-        if (playerAt === undefined) this.player.earlyWatch.set(key, now);
-        else this.stats.record(this.stats.watchDelay, now - playerAt);
+        const delay = this.player.stepClock.watcher(key, now);
+        if (delay !== undefined) this.stats.record(this.stats.watchDelay, delay);
       }
     }
     this.seen = next;
