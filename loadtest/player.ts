@@ -123,7 +123,7 @@ export class SyntheticPlayer {
   game: GameId;
   /** Set by `stop()`: no new unit is bought; the one in play is finished. */
   private stopping = false;
-  /** Set by `halt()`: no request is sent any more. */
+  /** Set by `halt()`: no `buy` or `act` is sent any more (the books still read the wallet). */
   private halted = false;
   /** Ends the pause under way, if any. */
   private wake: (() => void) | undefined;
@@ -259,7 +259,6 @@ export class SyntheticPlayer {
   }
 
   private request(type: string, payload: unknown): Promise<unknown> {
-    if (this.halted) return Promise.reject(Object.assign(new Error('halted'), { code: HALTED }));
     this.stats.count.sent++;
     return this.room!.request(type, payload, { timeout: this.settings.requestTimeoutMs }).then((reply: unknown) => {
       this.stats.count.received++;
@@ -272,6 +271,7 @@ export class SyntheticPlayer {
    * Returns the time from the send to that patch, or throws the refusal.
    */
   private async timed(type: string, payload: unknown, check: (units: readonly UnitView[]) => boolean): Promise<{ reply: unknown; ms: number }> {
+    if (this.halted) throw Object.assign(new Error('halted'), { code: HALTED });
     const sentAt = performance.now();
     let resolvePatch!: () => void;
     const patch = new Promise<void>((resolve) => (resolvePatch = resolve));
@@ -302,7 +302,7 @@ export class SyntheticPlayer {
   }
 
   /**
-   * No request from now on (the drain ran out): the request under way is answered, then the
+   * No `buy` or `act` from now on (the drain ran out): the one under way is answered, then the
    * player stops where it is, so that the books read units nobody moves any more.
    */
   halt(): void {

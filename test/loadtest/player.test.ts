@@ -43,7 +43,7 @@ describe('synthetic player', function () {
     assert.deepEqual([...stats.allErrors], []);
   });
 
-  it('sends no request once halted, and says nothing of it as an error', async () => {
+  it('plays no more once halted, says nothing of it as an error, and still answers the books', async () => {
     const stats = new Stats();
     const p = await player(0, stats);
     const running = p.play();
@@ -53,6 +53,8 @@ describe('synthetic player', function () {
     await running;
     assert.equal(stats.count.sent, sentAtHalt, 'nothing sent after the halt, not even to finish the unit in play');
     assert.deepEqual([...stats.allErrors], []);
+    const wallet = await p.wallet();
+    assert.equal(typeof wallet.balance, 'number', 'the wallet is still read, for the books');
     await p.leave();
   });
 });
