@@ -90,6 +90,8 @@ export class ChildServer {
     };
     child.stdout!.on('data', keep);
     child.stderr!.on('data', keep);
+    // Kept for the child's whole life: an 'error' nobody listens to would end the harness.
+    child.on('error', (err) => keep(Buffer.from(`\n${options.name}: ${err.message}\n`)));
     try {
       await waitUntilReady(`${server.url}${options.readyPath ?? '/ready'}`, child, START_TIMEOUT_MS);
     } catch (err) {

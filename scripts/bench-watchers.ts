@@ -22,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, type Room } from '@colyseus/sdk';
+import { waitUntilReady } from '../tools/wait-until-ready';
 import { builtServer } from './built-server';
 import { freePort } from '../tools/redis-server';
 
@@ -161,16 +162,10 @@ async function startServer(port: number, watchers: number): Promise<ChildProcess
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   children.add(child);
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/health`)).ok) return child;
-    } catch {
-      // not yet
-    }
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error('the server did not start');
-    await sleep(100);
-  }
+  await waitUntilReady(`http://127.0.0.1:${port}/ready`, child, 60_000).catch((err: Error) => {
+    throw new Error(`the server did not start: ${err.message}`);
+  });
+  return child;
 }
 
 interface Phase {

@@ -27,7 +27,10 @@ async function poll(url: string, child: ChildProcess, timeoutMs: number, spawnEr
     if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited (${child.exitCode ?? child.signalCode}) while starting`);
     try {
       const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (res.status === 200) return;
+      if (res.status === 200) {
+        await res.body?.cancel();
+        return;
+      }
       last = `${res.status} ${(await res.text()).slice(0, 200)}`;
     } catch (err) {
       last = (err as Error).message; // not listening yet

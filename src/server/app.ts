@@ -241,6 +241,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     ? `mode: Redis${config.redisClusterNodes ? ' Cluster' : ''} (${config.redisPrefix}) — dealing, wallets, history and rooms are shared and kept`
     : 'mode: embedded default — everything is in memory and NOTHING IS KEPT when this process stops');
   logger.info({ port, metricsPort: config.metricsPort }, `instant games server listening on ws://${config.host}:${port}`);
+  readiness.started();
 
   let stopping: Promise<void> | undefined;
   return {

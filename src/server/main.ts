@@ -13,7 +13,7 @@ async function main(): Promise<void> {
   }
   const logger = createLogger(config.logLevel);
   // Signals are handled from the first moment: a SIGTERM during start-up stops once started, or
-  // at once while it still waits for Redis.
+  // within a second while it still waits for Redis.
   let stopping = false;
   let started: Promise<RunningServer> | undefined;
   const aborting = new AbortController();
@@ -24,7 +24,14 @@ async function main(): Promise<void> {
     aborting.abort(); // a start-up still waiting for Redis gives up; any other part is finished
     started!.then(
       (server) => server.stop(),
-      (err: unknown) => logger.info({ err }, 'stopped before it had started'),
+      (err: unknown) => {
+        // Stopped while it waited for Redis; any other failure is the start-up's own.
+        if ((err as Error)?.name !== 'AbortError') {
+          logger.fatal({ err }, 'the server could not start');
+          process.exit(1);
+        }
+        logger.info('stopped before it had started');
+      },
     ).then(
       () => process.exit(0),
       (err: unknown) => {

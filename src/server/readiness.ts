@@ -5,19 +5,51 @@ import { ReplyError } from 'ioredis';
 import type { RedisClient } from '../dealer/scripts/commands';
 
 /**
- * Readiness, apart from liveness (`/health`): a process is ready when it accepts rooms, is not
- * shutting down, and (in Redis mode) Redis answers. A load balancer stops sending it players
- * while `/ready` answers 503; `/health` stays 200 so that nothing restarts it for a Redis outage.
+ * Readiness, apart from liveness (`/health`): a process is ready once its start-up is over, when
+ * it accepts rooms, is not shutting down, and (in Redis mode) Redis answers. A load balancer
+ * stops sending it players while `/ready` answers 503; `/health` stays 200 so that nothing
+ * restarts it for a Redis outage.
  */
 
 export type Readiness = { readonly ready: true } | { readonly ready: false; readonly reason: string };
 
 const PING_TIMEOUT_MS = 1000;
 
+/** An error Redis answered (ioredis exports the class as a value only). */
+type RedisReplyError = InstanceType<typeof ReplyError>;
+
+/**
+ * Why Redis does not answer now: '' when it answers a PING within a second; the connection's
+ * status or the PING's failure in words; or the error Redis itself answered (a wrong password).
+ * Rejects with an AbortError as soon as `signal` aborts.
+ */
+async function redisFailure(redis: RedisClient, signal?: AbortSignal): Promise<string | RedisReplyError> {
+  // A client that is not connected would queue the PING (a cluster's, with no timeout at all).
+  if (redis.status !== 'ready') return `redis ${redis.status}`;
+  const done = new AbortController();
+  const timeout = sleep(PING_TIMEOUT_MS, 'redis did not answer in time', { signal: signal ? AbortSignal.any([signal, done.signal]) : done.signal })
+    .catch((err: unknown) => {
+      if (signal?.aborted) throw err;
+      return ''; // the PING won the race
+    });
+  const ping = redis.ping().then(() => '', (err: unknown) => (err instanceof ReplyError ? err : `redis: ${(err as Error).message}`));
+  try {
+    return await Promise.race([ping, timeout]);
+  } finally {
+    done.abort();
+  }
+}
+
 export class ReadinessProbe {
+  private starting = true;
   private draining = false;
 
   constructor(private readonly redis: RedisClient | undefined) {}
+
+  /** The start-up is over (stranded units settled, the sweeper running): ready from now on. */
+  started(): void {
+    this.starting = false;
+  }
 
   /** From the first moment of a shutdown on, the process is not ready. */
   drain(): void {
@@ -26,15 +58,12 @@ export class ReadinessProbe {
 
   async check(): Promise<Readiness> {
     if (this.draining) return { ready: false, reason: 'shutting down' };
+    if (this.starting) return { ready: false, reason: 'starting' };
     if (matchMaker.state !== matchMaker.MatchMakerState.READY) return { ready: false, reason: 'not accepting rooms' };
     if (!this.redis) return { ready: true };
-    // A client that is reconnecting would queue the PING: its status says it at once.
-    if (this.redis.status !== 'ready') return { ready: false, reason: `redis ${this.redis.status}` };
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('redis did not answer in time'), PING_TIMEOUT_MS)));
-    const ping = this.redis.ping().then(() => '', (err: unknown) => `redis: ${(err as Error).message}`);
-    const failure = await Promise.race([ping, timeout]).finally(() => clearTimeout(timer));
-    return failure ? { ready: false, reason: failure } : { ready: true };
+    const failure = await redisFailure(this.redis);
+    if (failure === '') return { ready: true };
+    return { ready: false, reason: failure instanceof ReplyError ? `redis: ${failure.message}` : failure };
   }
 }
 
@@ -66,36 +95,49 @@ export async function redisWarnings(redis: RedisClient): Promise<string[]> {
   return warnings;
 }
 
-/** How often a process waiting for Redis at start-up says so. */
+/** A process waiting for Redis at start-up says so after this long without an answer, and then every 10 s. */
+const WAITING_SAID_AFTER_MS = 1000;
 const WAITING_SAID_EVERY_MS = 10_000;
 
 /**
  * Resolves once Redis answers a PING, so that a process started while Redis is down, frozen or
- * failing over waits for it instead of exiting; `waiting` is told at the first failure and then
- * every 10 s. What Redis itself answers with an error (a wrong password, say) is no outage: it
- * is thrown at once. Rejects when `signal` aborts (the process was told to stop meanwhile).
+ * failing over waits for it instead of exiting; `waiting` is told after a second without an
+ * answer, then every 10 s. An error Redis itself answers (a wrong password, on connecting or to
+ * the PING) is no outage: it is thrown at once. Rejects with an AbortError as soon as `signal`
+ * aborts (the process was told to stop meanwhile).
  */
 export async function untilRedisAnswers(
   redis: RedisClient,
   waiting: (reason: string, waitedMs: number) => void,
   signal?: AbortSignal,
-  retryMs = 500,
+  retryMs = 50,
 ): Promise<void> {
-  const started = Date.now();
-  let saidAt: number | undefined;
-  for (;;) {
-    signal?.throwIfAborted();
-    try {
-      await redis.ping();
-      return;
-    } catch (err) {
-      if (err instanceof ReplyError) throw err;
+  let refused: RedisReplyError | undefined;
+  let lastError = '';
+  // A cluster client's failure carries the last node's reason (`lastNodeError`).
+  const onError = (err: Error & { lastNodeError?: Error }) => {
+    const reply = [err, err.lastNodeError].find((e) => e instanceof ReplyError);
+    if (reply) refused = reply as RedisReplyError;
+    else lastError = err.lastNodeError?.message ?? err.message;
+  };
+  redis.on('error', onError);
+  try {
+    const started = Date.now();
+    let saidAt: number | undefined;
+    for (;;) {
+      signal?.throwIfAborted();
+      if (refused) throw refused;
+      const failure = await redisFailure(redis, signal);
+      if (failure === '') return;
+      if (failure instanceof ReplyError) throw failure;
       const now = Date.now();
-      if (saidAt === undefined || now - saidAt >= WAITING_SAID_EVERY_MS) {
+      if (now - started >= WAITING_SAID_AFTER_MS && (saidAt === undefined || now - saidAt >= WAITING_SAID_EVERY_MS)) {
         saidAt = now;
-        waiting((err as Error).message, now - started);
+        waiting(lastError ? `${failure} (${lastError})` : failure, now - started);
       }
+      await sleep(retryMs, undefined, signal ? { signal } : {});
     }
-    await sleep(retryMs, undefined, signal ? { signal } : {});
+  } finally {
+    redis.off('error', onError);
   }
 }

@@ -1,8 +1,11 @@
 import { strict as assert } from 'node:assert';
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
+import type { RedisClient } from '../../src/dealer/scripts/commands';
 import type { RunningServer } from '../../src/server/app';
-import { redisWarnings } from '../../src/server/readiness';
-import { RedisServer } from '../../tools/redis-server';
+import { ReadinessProbe, redisWarnings, untilRedisAnswers } from '../../src/server/readiness';
+import { redisClient, type RedisTarget } from '../../src/server/redis-client';
+import { freePort, RedisServer } from '../../tools/redis-server';
 import { startTestServer } from '../support/game-server';
 
 const ENV = { JWT_SECRET: 'readiness-secret-of-at-least-32-chars!' };
@@ -68,6 +71,70 @@ describe('readiness', function () {
     } finally {
       client.disconnect();
       await redis.stop();
+    }
+  });
+});
+
+describe('readiness probe', () => {
+  it('is not ready while the start-up is under way', async () => {
+    assert.deepEqual(await new ReadinessProbe(undefined).check(), { ready: false, reason: 'starting' });
+  });
+});
+
+describe('waiting for Redis at start-up', function () {
+  this.timeout(30_000);
+  // The server's own client options (src/server/app.ts, connectRedis).
+  const OPTIONS = { commandTimeout: 5000, maxRetriesPerRequest: 1, retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000) };
+  const clients: RedisClient[] = [];
+  afterEach(() => clients.splice(0).forEach((c) => c.disconnect()));
+
+  function client(target: RedisTarget): RedisClient {
+    const c = redisClient(target, OPTIONS);
+    c.on('error', () => undefined);
+    clients.push(c);
+    return c;
+  }
+  const one = (port: number): RedisTarget => ({ redisUrl: `redis://127.0.0.1:${port}`, redisClusterNodes: undefined });
+  const cluster = (port: number): RedisTarget => ({ redisUrl: undefined, redisClusterNodes: [{ host: '127.0.0.1', port }] });
+
+  /** Waits on `target` until told to stop: what it said meanwhile, and how long the stop took. */
+  async function waitThenAbort(target: RedisTarget): Promise<{ said: string[]; stopMs: number }> {
+    const said: string[] = [];
+    const aborting = new AbortController();
+    const waited = untilRedisAnswers(client(target), (reason) => said.push(reason), aborting.signal);
+    for (const until = Date.now() + 10_000; said.length === 0 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 50));
+    const abortedAt = Date.now();
+    aborting.abort();
+    await assert.rejects(waited, { name: 'AbortError' });
+    return { said, stopMs: Date.now() - abortedAt };
+  }
+
+  for (const [name, target] of [['one Redis', one], ['a Redis Cluster', cluster]] as const) {
+    it(`says it waits for ${name} that is down, and stops waiting when told to`, async () => {
+      const { said, stopMs } = await waitThenAbort(target(await freePort()));
+      assert.equal(said.length, 1, 'said once, after a second, not at every try');
+      assert.match(said[0]!, /^redis (connecting|reconnecting|connect)/);
+      assert.ok(stopMs < 1500, `stopped ${stopMs} ms after being told, not after a command timeout`);
+    });
+
+    it(`fails at once on ${name} that refuses its password`, async () => {
+      const redis = await RedisServer.start({ args: ['--requirepass', 'not-the-one-given'] });
+      try {
+        await assert.rejects(untilRedisAnswers(client(target(redis.port)), () => assert.fail('no waiting')), /NOAUTH/);
+      } finally {
+        await redis.stop();
+      }
+    });
+  }
+
+  it('stops waiting for a Redis that accepts connections and never answers (frozen) when told to', async () => {
+    const frozen = createServer(() => undefined).listen(0, '127.0.0.1');
+    await new Promise((resolve) => frozen.once('listening', resolve));
+    try {
+      const { stopMs } = await waitThenAbort(one((frozen.address() as { port: number }).port));
+      assert.ok(stopMs < 1500, `stopped ${stopMs} ms after being told`);
+    } finally {
+      frozen.close();
     }
   });
 });

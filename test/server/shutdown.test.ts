@@ -52,13 +52,17 @@ describe('server process', function () {
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const exit = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    while (!output.includes('waiting for Redis')) {
-      assert.equal(child.exitCode, null, `exited instead of waiting:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    try {
+      while (!output.includes('waiting for Redis')) {
+        assert.equal(child.exitCode, null, `exited instead of waiting:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      child.kill('SIGTERM');
+      assert.equal(await exit, 0, output);
+      assert.match(output, /stopped before it had started/);
+    } finally {
+      child.kill('SIGKILL'); // nothing left waiting for a Redis that never comes, whatever failed
     }
-    child.kill('SIGTERM');
-    assert.equal(await exit, 0, output);
-    assert.match(output, /stopped before it had started/);
   });
 
   it('refuses to start on a bad setting, naming it', async () => {
