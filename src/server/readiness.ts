@@ -19,8 +19,16 @@ const PING_TIMEOUT_MS = 1000;
 type RedisReplyError = InstanceType<typeof ReplyError>;
 
 /**
+ * Redis refused this client's credentials or rights: a setting to fix, not an outage to wait
+ * out. Other answers (`LOADING` while a restarted Redis reads its file, say) pass with time.
+ */
+function credentialsRefused(err: unknown): err is RedisReplyError {
+  return err instanceof ReplyError && /^(NOAUTH|WRONGPASS|NOPERM)\b|invalid password|AUTH.* without any password/.test((err as RedisReplyError).message);
+}
+
+/**
  * Why Redis does not answer now: '' when it answers a PING within a second; the connection's
- * status or the PING's failure in words; or the error Redis itself answered (a wrong password).
+ * status or the PING's failure in words; or Redis's refusal of this client's credentials.
  * Rejects with an AbortError as soon as `signal` aborts.
  */
 async function redisFailure(redis: RedisClient, signal?: AbortSignal): Promise<string | RedisReplyError> {
@@ -32,7 +40,7 @@ async function redisFailure(redis: RedisClient, signal?: AbortSignal): Promise<s
       if (signal?.aborted) throw err;
       return ''; // the PING won the race
     });
-  const ping = redis.ping().then(() => '', (err: unknown) => (err instanceof ReplyError ? err : `redis: ${(err as Error).message}`));
+  const ping = redis.ping().then(() => '', (err: unknown) => (credentialsRefused(err) ? err : `redis: ${(err as Error).message}`));
   try {
     return await Promise.race([ping, timeout]);
   } finally {
@@ -63,7 +71,7 @@ export class ReadinessProbe {
     if (!this.redis) return { ready: true };
     const failure = await redisFailure(this.redis);
     if (failure === '') return { ready: true };
-    return { ready: false, reason: failure instanceof ReplyError ? `redis: ${failure.message}` : failure };
+    return { ready: false, reason: typeof failure === 'string' ? failure : `redis: ${failure.message}` };
   }
 }
 
@@ -100,11 +108,11 @@ const WAITING_SAID_AFTER_MS = 1000;
 const WAITING_SAID_EVERY_MS = 10_000;
 
 /**
- * Resolves once Redis answers a PING, so that a process started while Redis is down, frozen or
- * failing over waits for it instead of exiting; `waiting` is told after a second without an
- * answer, then every 10 s. An error Redis itself answers (a wrong password, on connecting or to
- * the PING) is no outage: it is thrown at once. Rejects with an AbortError as soon as `signal`
- * aborts (the process was told to stop meanwhile).
+ * Resolves once Redis answers a PING, so that a process started while Redis is down, frozen,
+ * loading its file or failing over waits for it instead of exiting; `waiting` is told after a
+ * second without an answer, then every 10 s. Credentials Redis refuses (on connecting or to the
+ * PING) are no outage: the refusal is thrown at once. Rejects with an AbortError as soon as
+ * `signal` aborts (the process was told to stop meanwhile).
  */
 export async function untilRedisAnswers(
   redis: RedisClient,
@@ -116,8 +124,8 @@ export async function untilRedisAnswers(
   let lastError = '';
   // A cluster client's failure carries the last node's reason (`lastNodeError`).
   const onError = (err: Error & { lastNodeError?: Error }) => {
-    const reply = [err, err.lastNodeError].find((e) => e instanceof ReplyError);
-    if (reply) refused = reply as RedisReplyError;
+    const refusal = [err, err.lastNodeError].find(credentialsRefused);
+    if (refusal) refused = refusal;
     else lastError = err.lastNodeError?.message ?? err.message;
   };
   redis.on('error', onError);
@@ -129,7 +137,7 @@ export async function untilRedisAnswers(
       if (refused) throw refused;
       const failure = await redisFailure(redis, signal);
       if (failure === '') return;
-      if (failure instanceof ReplyError) throw failure;
+      if (typeof failure !== 'string') throw failure;
       const now = Date.now();
       if (now - started >= WAITING_SAID_AFTER_MS && (saidAt === undefined || now - saidAt >= WAITING_SAID_EVERY_MS)) {
         saidAt = now;

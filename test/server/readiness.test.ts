@@ -127,6 +127,25 @@ describe('waiting for Redis at start-up', function () {
     });
   }
 
+  it('waits for a Redis that answers LOADING (reading its file after a restart): an error, not a refusal', async () => {
+    // Passes the client's ready check (INFO), then answers the PING as a restarted Redis does
+    // while it loads its append-only file.
+    const info = '# Persistence\r\nloading:0\r\n';
+    const loading = createServer((socket) => socket.on('data', (data) => {
+      for (const command of data.toString().split(/(?=\*\d+\r\n\$)/)) {
+        socket.write(/^\*1\r\n\$4\r\ninfo\r\n/i.test(command) ? `$${info.length}\r\n${info}\r\n`
+          : /SETINFO/.test(command) ? '+OK\r\n' : '-LOADING Redis is loading the dataset in memory\r\n');
+      }
+    })).listen(0, '127.0.0.1');
+    await new Promise((resolve) => loading.once('listening', resolve));
+    try {
+      const { said } = await waitThenAbort(one((loading.address() as { port: number }).port));
+      assert.deepEqual(said, ['redis: LOADING Redis is loading the dataset in memory'], 'it waits and says why');
+    } finally {
+      loading.close();
+    }
+  });
+
   it('stops waiting for a Redis that accepts connections and never answers (frozen) when told to', async () => {
     const frozen = createServer(() => undefined).listen(0, '127.0.0.1');
     await new Promise((resolve) => frozen.once('listening', resolve));
