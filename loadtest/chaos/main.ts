@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { UsageError } from '../options';
+import { parseCommandLine, runCommand } from '../cli';
 import { CHAOS_USAGE, parseChaosOptions } from './options';
 import { runChaos, type ChaosReport } from './run';
 
@@ -28,39 +28,15 @@ function format(r: ChaosReport): string {
   return lines.join('\n');
 }
 
-async function main(): Promise<number> {
-  let options;
-  try {
-    options = parseChaosOptions(process.argv.slice(2), () => randomInt(0, 2 ** 31 - 1));
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    if (err.message) process.stderr.write(`${err.message}\n\n`);
-    process.stderr.write(CHAOS_USAGE);
-    return err.message ? 2 : 0;
-  }
+runCommand('chaos run', async (bound) => {
+  const parsed = parseCommandLine(() => parseChaosOptions(process.argv.slice(2), () => randomInt(0, 2 ** 31 - 1)), CHAOS_USAGE);
+  if (!('options' in parsed)) return parsed.code;
+  const { options } = parsed;
   const command = `npm run chaos -- ${process.argv.slice(2).join(' ')}${process.argv.includes('--seed') ? '' : ` --seed ${options.seed}`}`.replace(/\s+/g, ' ');
   process.stderr.write(`seed ${options.seed} (repeat with: ${command})\n`);
   // Bounded: the window, the ramp (120 s), the drain and the books (300 s), and a margin.
-  const boundS = options.minutes * 60 + 120 + options.drainS * 2 + 300 + 180;
-  setTimeout(() => {
-    process.stderr.write(`the chaos run exceeded its bound of ${Math.round(boundS)} s: stopping (everything it started is killed)\n`);
-    process.exit(1);
-  }, boundS * 1000).unref();
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      process.stderr.write(`${signal}: stopping the chaos run (everything it started is killed)\n`);
-      process.exit(130);
-    });
-  }
+  bound(options.minutes * 60 + 120 + options.drainS * 2 + 300 + 180);
   const report = await runChaos(options, command, (line) => process.stderr.write(`${line}\n`));
   process.stdout.write(`${format(report)}\n${JSON.stringify(report)}\n`);
   return report.ok ? 0 : 1;
-}
-
-main().then(
-  (code) => process.exit(code),
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+});
