@@ -21,7 +21,7 @@ describe('command line of the load test and the chaos run', function () {
   it('gives the options, or the exit code with the message and the usage on stderr', () => {
     const written: string[] = [];
     const write = process.stderr.write;
-    process.stderr.write = ((text: string) => written.push(text)) as typeof process.stderr.write;
+    process.stderr.write = ((text: string) => { written.push(text); return true; }) as typeof process.stderr.write;
     try {
       assert.deepEqual(parseCommandLine(() => ({ players: 5 }), 'USAGE\n'), { options: { players: 5 } });
       assert.deepEqual(parseCommandLine(() => { throw new UsageError('--players must be a number'); }, 'USAGE\n'), { code: 2 });
