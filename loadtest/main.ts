@@ -1,13 +1,16 @@
+import { writeFileSync } from 'node:fs';
 import { parseCommandLine, runCommand } from './cli';
 import { parseOptions, USAGE } from './options';
-import { formatReport, writeReport } from './report';
+import { formatReport, writeReport, type Report } from './report';
+import { formatRuns, summarizeRuns } from './runs';
 import { defaultReportFile, runLoadtest } from './run';
 
 /**
  * `npm run loadtest -- --players N --spectators M --duration S [...]`: progress on stderr, the
  * report on stdout, written as JSON to a file, and the JSON again as the last stdout line.
  * Exits 0 when the books are exact and nothing failed, 1 otherwise, 2 on bad options, 130 on
- * SIGINT or SIGTERM (the servers it started are killed).
+ * SIGINT or SIGTERM (the servers it started are killed). With `--runs N`, each run's report in
+ * turn, then their summary (loadtest/runs.ts), its JSON as the last stdout line.
  */
 runCommand('load test', async (bound) => {
   const parsed = parseCommandLine(() => parseOptions(process.argv.slice(2)), USAGE);
@@ -15,11 +18,29 @@ runCommand('load test', async (bound) => {
   const { options } = parsed;
   // Every phase is bounded; this is the bound of them all, should anything still hang.
   const phases = options.rampTimeoutS + options.warmupS + options.drainS + 180;
-  bound(phases + options.durationS + options.booksTimeoutS + (options.echo ? phases + options.echoDurationS : 0));
-  const report = await runLoadtest(options, { command: `npm run loadtest -- ${process.argv.slice(2).join(' ')}` });
-  const file = options.out ?? defaultReportFile(report.startedAt);
-  writeReport(report, file);
-  process.stdout.write(`${formatReport(report, file)}\n`);
-  process.stdout.write(`${JSON.stringify(report)}\n`);
-  return report.ok ? 0 : 1;
+  bound(options.runs * (phases + options.durationS + options.booksTimeoutS + (options.echo ? phases + options.echoDurationS : 0)));
+  const command = `npm run loadtest -- ${process.argv.slice(2).join(' ')}`;
+  if (options.runs === 1) {
+    const report = await runLoadtest(options, { command });
+    const file = options.out ?? defaultReportFile(report.startedAt);
+    writeReport(report, file);
+    process.stdout.write(`${formatReport(report, file)}\n`);
+    process.stdout.write(`${JSON.stringify(report)}\n`);
+    return report.ok ? 0 : 1;
+  }
+  const reports: Report[] = [];
+  const files: string[] = [];
+  for (let i = 1; i <= options.runs; i++) {
+    process.stderr.write(`run ${i} of ${options.runs}\n`);
+    const report = await runLoadtest(options, { command });
+    const file = defaultReportFile(report.startedAt);
+    writeReport(report, file);
+    process.stdout.write(`${formatReport(report, file)}\n\n`);
+    reports.push(report);
+    files.push(file);
+  }
+  const summary = summarizeRuns(reports, files);
+  if (options.out) writeFileSync(options.out, `${JSON.stringify(summary, null, 2)}\n`);
+  process.stdout.write(`${formatRuns(summary)}\n${JSON.stringify(summary)}\n`);
+  return summary.ok ? 0 : 1;
 });

@@ -61,6 +61,8 @@ export interface LoadtestOptions {
   readonly progress: boolean;
   /** Worker threads driving the clients (1: this thread drives them all, as before). */
   readonly workers: number;
+  /** Whole runs, one after another, each with its echo baseline; summarized together (loadtest/runs.ts). */
+  readonly runs: number;
 }
 
 export const DEFAULTS: LoadtestOptions = {
@@ -93,6 +95,7 @@ export const DEFAULTS: LoadtestOptions = {
   requestTimeoutMs: 10_000,
   progress: true,
   workers: 1,
+  runs: 1,
 };
 
 export const USAGE = `usage: npm run loadtest -- [options]
@@ -124,6 +127,9 @@ export const USAGE = `usage: npm run loadtest -- [options]
                          kept or collected: where the garbage is made), as .heapprofile files
   --workers N            worker threads driving the clients, each a share of the players, tables
                          and spectators (default ${DEFAULTS.workers}: this thread drives them all; at most 16)
+  --runs N               the whole run N times in a row, each with its echo baseline, then the ratio
+                         to the echo of each run and their median (default 1, at most 20; --out:
+                         the summary's file, each run's report in reports/)
   --seed N               seed of the players' choices (default 1)
   --quiet                no progress lines
 `;
@@ -199,6 +205,7 @@ export function parseOptions(argv: readonly string[]): LoadtestOptions {
       }
       case '--seed': o.seed = number(flag, value(), 0, 2 ** 31 - 1); break;
       case '--workers': o.workers = number(flag, value(), 1, 16); break;
+      case '--runs': o.runs = number(flag, value(), 1, 20); break;
       case '--quiet': o.progress = false; break;
       case '--help': case '-h': throw new UsageError('');
       default: throw new UsageError(`unknown option ${arg}`);
@@ -206,6 +213,7 @@ export function parseOptions(argv: readonly string[]): LoadtestOptions {
   }
   o.echoDurationS = echoDuration ?? o.durationS;
   if (o.profileKind === 'heap' && !o.profileDir) throw new UsageError('--profile-heap goes with --profile DIR');
+  if (o.runs > 1 && (!o.echo || o.profileDir)) throw new UsageError('--runs compares each run with its echo baseline: not with --no-echo or --profile');
   if (!o.endpoints && o.processes > 1 && !o.redis) throw new UsageError('--processes above 1 needs --redis: processes share nothing but Redis');
   if (o.endpoints && (o.redis || o.processes !== 1 || Object.keys(o.serverEnv).length > 0)) throw new UsageError('--endpoint uses running servers: --redis, --processes and --server-env do not apply');
   return o;
