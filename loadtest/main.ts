@@ -20,27 +20,24 @@ runCommand('load test', async (bound) => {
   const phases = options.rampTimeoutS + options.warmupS + options.drainS + 180;
   bound(options.runs * (phases + options.durationS + options.booksTimeoutS + (options.echo ? phases + options.echoDurationS : 0)));
   const command = `npm run loadtest -- ${process.argv.slice(2).join(' ')}`;
-  if (options.runs === 1) {
-    const report = await runLoadtest(options, { command });
-    const file = options.out ?? defaultReportFile(report.startedAt);
-    writeReport(report, file);
-    process.stdout.write(`${formatReport(report, file)}\n`);
-    process.stdout.write(`${JSON.stringify(report)}\n`);
-    return report.ok ? 0 : 1;
-  }
   const reports: Report[] = [];
   const files: string[] = [];
   for (let i = 1; i <= options.runs; i++) {
-    process.stderr.write(`run ${i} of ${options.runs}\n`);
+    if (options.runs > 1) process.stderr.write(`run ${i} of ${options.runs}\n`);
     const report = await runLoadtest(options, { command });
-    const file = defaultReportFile(report.startedAt);
+    // With --runs, --out names the summary's file.
+    const file = (options.runs === 1 ? options.out : undefined) ?? defaultReportFile(report.startedAt);
     writeReport(report, file);
-    process.stdout.write(`${formatReport(report, file)}\n\n`);
+    process.stdout.write(`${formatReport(report, file)}\n`);
     reports.push(report);
     files.push(file);
   }
+  if (options.runs === 1) {
+    process.stdout.write(`${JSON.stringify(reports[0])}\n`);
+    return reports[0]!.ok ? 0 : 1;
+  }
   const summary = summarizeRuns(reports, files);
   if (options.out) writeFileSync(options.out, `${JSON.stringify(summary, null, 2)}\n`);
-  process.stdout.write(`${formatRuns(summary)}\n${JSON.stringify(summary)}\n`);
+  process.stdout.write(`\n${formatRuns(summary)}\n${JSON.stringify(summary)}\n`);
   return summary.ok ? 0 : 1;
 });
