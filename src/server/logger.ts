@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { pino, type DestinationStream, type Logger } from 'pino';
 import type { Config } from '../config';
 
@@ -7,7 +8,7 @@ export type { Logger };
 const LOG_CHUNK_BYTES = 4096;
 const LOG_FLUSH_MS = 1000;
 
-/** What `LineChunks` hands its chunks to: sonic-boom's stream on stdout is one. */
+/** What `LineChunks` hands its chunks to: stdout's `OrderedFdSink` is one. */
 export interface ChunkSink {
   write(chunk: string): boolean;
   flush(): void;
@@ -61,6 +62,62 @@ export class LineChunks implements DestinationStream {
   }
 }
 
+/** How long an exiting process waits for its stdout's reader, and what it sleeps on meanwhile. */
+const EXIT_WRITE_MS = 5000;
+const EXIT_PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * A file descriptor written from this thread only, so that chunks land in the order given, at
+ * exit too (sonic-boom's asynchronous writes run on libuv's pool: one still queued when the
+ * process exits landed after the lines written synchronously at exit, or never). A pipe whose
+ * reader is behind (EAGAIN) is not waited for: what is left is kept and tried again with the
+ * next chunk or the next flush, a second later at most; only at exit is it waited for.
+ */
+export class OrderedFdSink implements ChunkSink {
+  private readonly queue: Buffer[] = [];
+
+  constructor(
+    private readonly fd: number,
+    private readonly writeSync: (fd: number, buffer: Buffer) => number = fs.writeSync,
+  ) {}
+
+  write(chunk: string): boolean {
+    this.queue.push(Buffer.from(chunk));
+    this.drain();
+    return true;
+  }
+
+  flush(): void {
+    this.drain();
+  }
+
+  /** Writes everything, waiting for the reader (the process is exiting), for 5 s at most. */
+  flushSync(): void {
+    const deadline = Date.now() + EXIT_WRITE_MS;
+    while (!this.drain() && Date.now() < deadline) Atomics.wait(EXIT_PAUSE, 0, 0, 5);
+  }
+
+  /** Writes what it can now; true when nothing is left. */
+  private drain(): boolean {
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      let written: number;
+      try {
+        written = this.writeSync(this.fd, head);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EAGAIN') return false;
+        throw err;
+      }
+      if (written < head.length) {
+        this.queue[0] = head.subarray(written);
+        return false;
+      }
+      this.queue.shift();
+    }
+    return true;
+  }
+}
+
 /** The chunked stdout streams of this process, written out when it exits (one listener for all). */
 const toFlushOnExit = new Set<LineChunks>();
 
@@ -81,9 +138,7 @@ function flushAllOnExit(): void {
  * process killed outright (SIGKILL, the OOM killer) loses the lines of its last second.
  */
 function chunkedStdout(): DestinationStream {
-  // sonic-boom writes a chunk as soon as it is given one (a chunk is at least `minLength`) and
-  // keeps a smaller rest until it is flushed.
-  const stdout = new LineChunks(pino.destination({ dest: 1, sync: false, minLength: LOG_CHUNK_BYTES }));
+  const stdout = new LineChunks(new OrderedFdSink(1));
   if (toFlushOnExit.size === 0) process.on('exit', flushAllOnExit);
   toFlushOnExit.add(stdout);
   setInterval(() => stdout.flush(), LOG_FLUSH_MS).unref();

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { Writable } from 'node:stream';
 import { loadConfig } from '../../src/config';
 import { startServer, type RunningServer } from '../../src/server/app';
-import { createLogger, isoTime, LineChunks, type ChunkSink, withoutSecrets } from '../../src/server/logger';
+import { createLogger, isoTime, LineChunks, OrderedFdSink, type ChunkSink, withoutSecrets } from '../../src/server/logger';
 import { decodedUnits, devLogin, record, until } from '../support/game-server';
 
 describe('logs', function () {
@@ -130,6 +130,46 @@ describe('log line chunks', () => {
     chunks.write('a\n');
     chunks.flushSync();
     assert.deepEqual(calls, ['flushSync', 'write a\n', 'flushSync']);
+  });
+});
+
+describe('ordered fd sink', () => {
+  /** A reader that takes `accepts[k]` bytes at its k-th write (-1: EAGAIN, the pipe is full), then everything. */
+  function reader(accepts: number[]) {
+    let got = '';
+    const writeSync = (_fd: number, buffer: Buffer): number => {
+      const n = accepts.shift() ?? buffer.length;
+      if (n < 0) throw Object.assign(new Error('EAGAIN: resource temporarily unavailable'), { code: 'EAGAIN' });
+      got += buffer.subarray(0, n).toString();
+      return n;
+    };
+    return { writeSync, got: () => got };
+  }
+
+  it('keeps what a full pipe did not take and writes it first, in order, with the next chunk', () => {
+    const r = reader([3, -1]);
+    const sink = new OrderedFdSink(1, r.writeSync);
+    sink.write('abcdef|');
+    assert.equal(r.got(), 'abc', 'a partial write');
+    sink.write('ghi|');
+    assert.equal(r.got(), 'abc', 'EAGAIN: nothing lost, nothing reordered');
+    sink.flush();
+    assert.equal(r.got(), 'abcdef|ghi|');
+  });
+
+  it('waits for the reader at exit', () => {
+    const r = reader([-1, -1, -1]);
+    const sink = new OrderedFdSink(1, r.writeSync);
+    sink.write('last line\n');
+    sink.flushSync();
+    assert.equal(r.got(), 'last line\n');
+  });
+
+  it('throws what is not a full pipe', () => {
+    const sink = new OrderedFdSink(1, () => {
+      throw Object.assign(new Error('EPIPE'), { code: 'EPIPE' });
+    });
+    assert.throws(() => sink.write('x'), /EPIPE/);
   });
 });
 
