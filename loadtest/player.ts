@@ -247,8 +247,8 @@ export class SyntheticPlayer {
   private noteSteps(units: readonly UnitView[], now: number): void {
     for (const unit of units) {
       for (let i = unit.steps.length - 1; i >= 0; i--) {
-        const { seen, leads } = this.stepClock.player(`${unit.unitId}:${i}`, now);
-        if (!seen) break;
+        const { isNew, leads } = this.stepClock.player(`${unit.unitId}:${i}`, now);
+        if (!isNew) break;
         // One count per watcher served first, as the feed counts its spectators.
         for (const lead of leads) {
           this.stats.count.watchAheadOfPlayer++;

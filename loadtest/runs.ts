@@ -1,3 +1,4 @@
+import { median } from '../tools/median';
 import type { Report } from './report';
 
 /**
@@ -30,11 +31,7 @@ export interface RunsSummary {
 }
 
 export function spread(values: readonly number[]): Spread {
-  if (values.length === 0) throw new RangeError('no values');
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  const median = sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-  return { values, median: Math.round(median * 1000) / 1000, min: sorted[0]!, max: sorted[sorted.length - 1]! };
+  return { values, median: Math.round(median(values) * 1000) / 1000, min: Math.min(...values), max: Math.max(...values) };
 }
 
 /** The runs' figures side by side; a run without its echo baseline counts as a ratio of 0 and fails the summary. */

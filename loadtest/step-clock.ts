@@ -9,9 +9,9 @@ export class StepClock {
   /** Steps watchers got before the player, with when each of them got it. */
   private readonly early = new Map<string, number[]>();
 
-  /** The player's client got `key` at `now` (false: it had it already). Returns how long ago each watcher that was served first got it. */
-  player(key: string, now: number): { seen: boolean; leads: number[] } {
-    if (this.playerSaw.has(key)) return { seen: false, leads: [] };
+  /** The player's client got `key` at `now` (`isNew` false: it had it already), and how long ago each watcher served first got it. */
+  player(key: string, now: number): { isNew: boolean; leads: number[] } {
+    if (this.playerSaw.has(key)) return { isNew: false, leads: [] };
     this.playerSaw.set(key, now);
     if (this.playerSaw.size > 512) {
       let drop = 256;
@@ -21,9 +21,9 @@ export class StepClock {
       }
     }
     const early = this.early.get(key);
-    if (early === undefined) return { seen: true, leads: [] };
+    if (early === undefined) return { isNew: true, leads: [] };
     this.early.delete(key);
-    return { seen: true, leads: early.map((at) => now - at) };
+    return { isNew: true, leads: early.map((at) => now - at) };
   }
 
   /** A watcher got `key` at `now`: its delay after the player, or undefined when it was first (told later by `player`). */

@@ -24,6 +24,7 @@ import { Redis } from 'ioredis';
 import { RedisStore, type RedisStoreOptions } from '../src/dealer/redis-store';
 import type { RedisClient } from '../src/dealer/scripts/commands';
 import { NOEL_TABLES } from '../src/games/noel-de-la-chance/prize-table';
+import { median } from '../tools/median';
 import { RedisCluster } from '../tools/redis-cluster';
 import { RedisServer } from '../tools/redis-server';
 
@@ -75,12 +76,6 @@ async function redisCpuSeconds(redis: RedisClient): Promise<number> {
   const info = await redis.info('cpu');
   const field = (name: string) => Number(new RegExp(`^${name}:([\\d.]+)`, 'm').exec(info)?.[1] ?? NaN);
   return field('used_cpu_user') + field('used_cpu_sys');
-}
-
-function median(xs: number[]): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /**

@@ -12,30 +12,25 @@ export async function waitUntilReady(url: string, child: ChildProcess, timeoutMs
   const onError = (err: Error) => (spawnError = err);
   child.once('error', onError);
   try {
-    await poll(url, child, timeoutMs, () => spawnError);
+    const deadline = Date.now() + timeoutMs;
+    let last = 'no answer';
+    for (;;) {
+      if (spawnError) throw new Error(`cannot be run: ${spawnError.message}`);
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited (${child.exitCode ?? child.signalCode}) while starting`);
+      try {
+        const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
+        if (res.status === 200) {
+          await res.body?.cancel();
+          return;
+        }
+        last = `${res.status} ${(await res.text()).slice(0, 200)}`;
+      } catch (err) {
+        last = (err as Error).message; // not listening yet
+      }
+      if (Date.now() > deadline) throw new Error(`${url} did not answer 200 in ${timeoutMs / 1000} s (last: ${last})`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
   } finally {
     child.off('error', onError);
-  }
-}
-
-async function poll(url: string, child: ChildProcess, timeoutMs: number, spawnError: () => Error | undefined): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  let last = 'no answer';
-  for (;;) {
-    const cannotRun = spawnError();
-    if (cannotRun) throw new Error(`cannot be run: ${cannotRun.message}`);
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited (${child.exitCode ?? child.signalCode}) while starting`);
-    try {
-      const res = await fetch(url, { signal: AbortSignal.timeout(1000) });
-      if (res.status === 200) {
-        await res.body?.cancel();
-        return;
-      }
-      last = `${res.status} ${(await res.text()).slice(0, 200)}`;
-    } catch (err) {
-      last = (err as Error).message; // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`${url} did not answer 200 in ${timeoutMs / 1000} s (last: ${last})`);
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
 }

@@ -34,18 +34,10 @@ function credentialsRefused(err: unknown): err is RedisReplyError {
 async function redisFailure(redis: RedisClient, signal?: AbortSignal): Promise<string | RedisReplyError> {
   // A client that is not connected would queue the PING (a cluster's, with no timeout at all).
   if (redis.status !== 'ready') return `redis ${redis.status}`;
-  const done = new AbortController();
-  const timeout = sleep(PING_TIMEOUT_MS, 'redis did not answer in time', { signal: signal ? AbortSignal.any([signal, done.signal]) : done.signal })
-    .catch((err: unknown) => {
-      if (signal?.aborted) throw err;
-      return ''; // the PING won the race
-    });
+  // The race handles whatever the loser does later; the timer keeps no process alive.
+  const timeout = sleep(PING_TIMEOUT_MS, 'redis did not answer in time', { ref: false, ...(signal ? { signal } : {}) });
   const ping = redis.ping().then(() => '', (err: unknown) => (credentialsRefused(err) ? err : `redis: ${(err as Error).message}`));
-  try {
-    return await Promise.race([ping, timeout]);
-  } finally {
-    done.abort();
-  }
+  return Promise.race([ping, timeout]);
 }
 
 export class ReadinessProbe {

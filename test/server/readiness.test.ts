@@ -6,6 +6,7 @@ import type { RunningServer } from '../../src/server/app';
 import { ReadinessProbe, redisWarnings, untilRedisAnswers } from '../../src/server/readiness';
 import { redisClient, type RedisTarget } from '../../src/server/redis-client';
 import { freePort, RedisServer } from '../../tools/redis-server';
+import { eventually } from '../rooms/helpers';
 import { startTestServer } from '../support/game-server';
 
 const ENV = { JWT_SECRET: 'readiness-secret-of-at-least-32-chars!' };
@@ -102,7 +103,7 @@ describe('waiting for Redis at start-up', function () {
     const said: string[] = [];
     const aborting = new AbortController();
     const waited = untilRedisAnswers(client(target), (reason) => said.push(reason), aborting.signal);
-    for (const until = Date.now() + 10_000; said.length === 0 && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 50));
+    await eventually(() => said.length, (n) => n > 0, 'the waiting line', 10_000);
     const abortedAt = Date.now();
     aborting.abort();
     await assert.rejects(waited, { name: 'AbortError' });
