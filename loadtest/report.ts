@@ -113,6 +113,11 @@ export interface PhaseEfficiency {
   readonly rssGrowthMBPer1000Units: number;
   /** The harness's own CPU (all its threads) per unit, in ms. */
   readonly harnessCpuMsPerUnit: number;
+  /**
+   * Commands the run's own Redis ran per unit, those its Lua scripts ran included (`--redis`;
+   * null otherwise, and on a Redis Cluster).
+   */
+  readonly redisCommandsPerUnit: number | null;
 }
 
 export interface Efficiency {
@@ -241,7 +246,7 @@ export function ratio(run: PhaseReport, echo: PhaseReport | null): Report['basel
   };
 }
 
-export function phaseEfficiency(phase: PhaseReport, serving: readonly ProcUsage[], harness: ProcUsage): PhaseEfficiency {
+export function phaseEfficiency(phase: PhaseReport, serving: readonly ProcUsage[], harness: ProcUsage, redisCommands: number | null = null): PhaseEfficiency {
   const units = phase.throughput.unitsBought;
   const t = phase.traffic;
   const per = (n: number, of = units, digits = 4) => (of > 0 ? round(n / of, digits) : 0);
@@ -260,6 +265,7 @@ export function phaseEfficiency(phase: PhaseReport, serving: readonly ProcUsage[
     bytesReceivedPerUnit: perUnit(t.bytesReceived),
     rssGrowthMBPer1000Units: per(serving.reduce((sum, u) => sum + u.rssGrowthMB, 0) * 1000, units, 3),
     harnessCpuMsPerUnit: per(harness.cpuMs),
+    redisCommandsPerUnit: redisCommands === null ? null : per(redisCommands, units, 2),
   };
 }
 
@@ -306,7 +312,7 @@ function phaseLines(name: string, p: PhaseReport): string[] {
 
 function efficiencyLine(name: string, e: PhaseEfficiency): string {
   const bytes = e.bytesSentPerUnit === null ? 'bytes not counted' : `bytes ${e.bytesSentPerUnit} sent, ${e.bytesReceivedPerUnit} received`;
-  return `  ${name.padEnd(11)} ${e.cpuMsPerUnit} ms a unit (${e.systemCpuMsPerUnit} of it in the kernel), ${e.cpuMsPerRequest} ms a request (${e.requestsPerUnit} requests a unit); a unit: messages ${e.messagesSentPerUnit} sent, ${e.messagesReceivedPerUnit} received, ${bytes}; RSS ${e.rssGrowthMBPer1000Units} MB per 1,000 units; harness ${e.harnessCpuMsPerUnit} ms a unit`;
+  return `  ${name.padEnd(11)} ${e.cpuMsPerUnit} ms a unit (${e.systemCpuMsPerUnit} of it in the kernel), ${e.cpuMsPerRequest} ms a request (${e.requestsPerUnit} requests a unit); a unit: messages ${e.messagesSentPerUnit} sent, ${e.messagesReceivedPerUnit} received, ${bytes}; RSS ${e.rssGrowthMBPer1000Units} MB per 1,000 units; harness ${e.harnessCpuMsPerUnit} ms a unit${e.redisCommandsPerUnit === null ? '' : `; Redis ${e.redisCommandsPerUnit} commands a unit`}`;
 }
 
 function usageLine(u: ServerUsage): string {

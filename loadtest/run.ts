@@ -7,6 +7,7 @@ import { RedisServer } from '../tools/redis-server';
 import { checkBooks } from './books';
 import { Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
 import { drive, type DriveSettings } from './drive';
+import { RedisCommandCounter } from './redis-commands';
 import { bundledEcho } from './echo-bundle';
 import type { LoadtestOptions } from './options';
 import { ChildServer, freePort, MachineSampler, ProcSampler, randomToken, syntheticPlayersEnv } from './processes';
@@ -41,6 +42,23 @@ function usageOf(name: string, sampler: ProcSampler, url?: string): ServerUsage 
   return { name, ...(url ? { url } : {}), ...sampler.usage() };
 }
 
+type WindowHooks = NonNullable<DriveSettings['window']>;
+
+/** The window's hooks of both, in order (either may be absent). */
+function bothWindows(first: WindowHooks | undefined, second: WindowHooks | undefined): WindowHooks | undefined {
+  if (!first || !second) return first ?? second;
+  return {
+    open: async (players) => {
+      await first.open(players);
+      await second.open(players);
+    },
+    close: async () => {
+      await first.close();
+      await second.close();
+    },
+  };
+}
+
 export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}): Promise<Report> {
   const log = hooks.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const startedAt = new Date();
@@ -62,6 +80,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   let endpoints: readonly string[] = options.endpoints ?? [];
   const drivePhase = (settings: DriveSettings) => (options.workers > 1 ? driveOnWorkers(settings, options.workers) : drive(settings));
   const profilers: WindowProfiler[] = [];
+  let redisCommands: RedisCommandCounter | undefined;
   const profileWindow = (list: WindowProfiler[], suffix: string) => (options.profileDir ? {
     open: () => Promise.all(list.map((p) => p.start())).then(() => undefined),
     close: async () => {
@@ -117,7 +136,8 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     const reader = hooks.readBlocks ?? httpBlocks(endpoints[0]!, operatorToken);
     const before = await readBlocks(reader);
     if (options.profileDir) profilers.push(selfProfiler('harness', options.profileKind));
-    const window = profileWindow(profilers, 'game');
+    if (redis) redisCommands = new RedisCommandCounter(redis.url);
+    const window = bothWindows(profileWindow(profilers, 'game'), redisCommands);
     const machine = new MachineSampler();
     const phase = await drivePhase({ target: 'game', endpoints, durationS: options.durationS, options, samplers, machine, prefix, log, ...(window ? { window } : {}) });
     run = phaseReport(phase, endpoints, options, { machine: machine.busyPercent(), run: samplers.reduce((sum, s) => sum + s.sampler.usage().cpuAvgPercent, 0) });
@@ -127,7 +147,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     ];
     const h = harness.usage();
     harnessUsage = { cpuAvgPercent: h.cpuAvgPercent, rssMB: h.rssMaxMB };
-    gameEfficiency = phaseEfficiency(run, processes, h);
+    gameEfficiency = phaseEfficiency(run, processes, h, redisCommands?.count ?? null);
     for (const s of servers) if (s.exited) failures.push(`${s.name} exited during the run (${s.exited.code ?? s.exited.signal}):\n${s.output.slice(-2000)}`);
 
     log(`checking the books: ${phase.playersConnected} players, ${phase.unitsBought} units`);
