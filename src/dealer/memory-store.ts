@@ -39,6 +39,7 @@ import type {
   PurchaseResult,
   Sale,
   SettleResult,
+  Wallet,
 } from './types';
 
 interface MemoryBlock {
@@ -341,6 +342,13 @@ export class MemoryStore implements DealerStore {
 
   async balance(playerId: PlayerId): Promise<Cents> {
     return isPlayerId(playerId) ? (this.wallets.get(playerId)?.balance ?? 0) : 0;
+  }
+
+  async wallet(playerId: PlayerId): Promise<Wallet> {
+    const wallet = isPlayerId(playerId) ? this.wallets.get(playerId) : undefined;
+    let held = 0;
+    for (const unitId of wallet?.unsettled ?? []) held += this.sales.get(unitId)!.stake;
+    return { balance: wallet?.balance ?? 0, held };
   }
 
   async journal(playerId: PlayerId): Promise<JournalEntry[]> {

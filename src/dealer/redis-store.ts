@@ -57,6 +57,7 @@ import type {
   PurchaseResult,
   Sale,
   SettleResult,
+  Wallet,
   WithdrawResult,
 } from './types';
 
@@ -164,8 +165,9 @@ interface QueuedPurchase {
  * scripts; a block is printed ahead as soon as the one before it opens, and printed on the spot
  * when a purchase finds it missing (its printer died), so printing never refuses a purchase.
  *
- * The client is the caller's: `close()` leaves it open. Purchases are batched here; turn on
- * `enableAutoPipelining` on the client so that the other calls in flight share round trips.
+ * The client is the caller's: `close()` leaves it open. Purchases are batched here; let the
+ * other calls in flight share writes too (the server's `writeOncePerTurn`, or ioredis's
+ * `enableAutoPipelining`).
  */
 export class RedisStore implements DealerStore {
   readonly keys: DealerKeys;
@@ -831,6 +833,20 @@ export class RedisStore implements DealerStore {
   async balance(playerId: PlayerId): Promise<Cents> {
     if (!isPlayerId(playerId)) return 0;
     return Number((await this.redis.hget(this.keys.player(playerId).wallet, 'balance')) ?? 0);
+  }
+
+  async wallet(playerId: PlayerId): Promise<Wallet> {
+    if (!isPlayerId(playerId)) return { balance: 0, held: 0 };
+    // One read: the wallet holds the balance and a `u:<unitId>` field per unsettled unit, whose
+    // stake its emission gives (the ids name it; emissions are cached once read).
+    const fields = await this.redis.hgetall(this.keys.player(playerId).wallet);
+    let held = 0;
+    for (const field of Object.keys(fields)) {
+      const ref = field.startsWith('u:') ? parseUnitId(field.slice(2)) : undefined;
+      const meta = ref && (await this.meta(ref.emissionId));
+      if (meta) held += meta.stake;
+    }
+    return { balance: Number(fields.balance ?? 0), held };
   }
 
   async journal(playerId: PlayerId): Promise<JournalEntry[]> {

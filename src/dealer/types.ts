@@ -143,6 +143,13 @@ export interface JournalEntry {
   readonly at: number;
 }
 
+/** What a player is shown of their money. */
+export interface Wallet {
+  readonly balance: Cents;
+  /** Stakes of units bought and not yet settled (being played, or finished and not yet credited). */
+  readonly held: Cents;
+}
+
 export interface DealerStore {
   /**
    * Prints the emission's first block (open) and the next one (printed, ready to open). The same
@@ -213,6 +220,8 @@ export interface DealerStore {
    */
   withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult>;
   balance(playerId: PlayerId): Promise<Cents>;
+  /** The balance and the stakes held by every unsettled unit, in one read (0 and 0 for an unknown player). */
+  wallet(playerId: PlayerId): Promise<Wallet>;
   journal(playerId: PlayerId): Promise<JournalEntry[]>;
   close(): Promise<void>;
 }

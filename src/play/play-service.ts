@@ -1,20 +1,13 @@
 import type { Player } from '../auth/tokens';
-import type { DealerStore, Sale } from '../dealer/types';
+import type { DealerStore, Sale, Wallet } from '../dealer/types';
 import { unitSeed } from '../dealer/printing';
 import { findPrizeTable } from '../games/prize-tables';
 import { rulesOf } from '../games/registry';
 import { GAME_IDS, type GameId, type Refusal } from '../games/types';
-import type { Cents } from '../money';
-import type { ActionLog } from '../units/action-log';
+import type { ActionLog, LoggedAction } from '../units/action-log';
 import type { EndedReveal, LiveUnit } from './live-unit';
 import { toRecall, type RecallRecord } from './recall';
 import { SERVER_COMPLETE, replay } from './replay';
-
-export interface Wallet {
-  readonly balance: Cents;
-  /** Stakes of units bought and not yet finished. */
-  readonly held: Cents;
-}
 
 export interface BuyRequest {
   readonly game: string;
@@ -80,12 +73,8 @@ export class PlayService {
     private readonly now: () => number,
   ) {}
 
-  async wallet(playerId: string): Promise<Wallet> {
-    const [balance, unsettled] = await Promise.all([
-      this.dealer.balance(playerId),
-      this.dealer.unsettledSales(this.now(), UNSETTLED_SCAN, playerId),
-    ]);
-    return { balance, held: unsettled.reduce((sum, s) => sum + s.stake, 0) };
+  wallet(playerId: string): Promise<Wallet> {
+    return this.dealer.wallet(playerId);
   }
 
   /**
@@ -134,7 +123,8 @@ export class PlayService {
         if (units.length === 0) return refusal(result.code, result.message);
         break; // the first lamp unit is bought and will be played; say so by returning it alone
       }
-      const unit = await this.rebuild(result.sale);
+      // A unit dealt by this very call has no action yet: its log need not be read.
+      const unit = await this.rebuild(result.sale, result.replayed ? undefined : []);
       // Some reveals end at purchase (a Mine d'or grid without EXTRA): credit the prize now.
       if (unit.finished) ended.push(...(await this.settle(unit, 'purchase')));
       units.push(unit);
@@ -286,10 +276,11 @@ export class PlayService {
     return { record: await toRecall(this.dealer, unit), ended };
   }
 
-  private async rebuild(sale: Sale): Promise<LiveUnit> {
+  /** A unit as stored: its deal replayed with its action log (`log`, when the caller knows it). */
+  private async rebuild(sale: Sale, log?: readonly LoggedAction[]): Promise<LiveUnit> {
     const rules = rulesOf(sale.game);
     const seed = unitSeed(await this.blockSeed(sale.blockId), sale.position);
-    const log = await this.log.read(sale.unitId);
+    log ??= await this.log.read(sale.unitId);
     const picks: unknown = sale.picks === '' ? undefined : (JSON.parse(sale.picks) as unknown) ?? undefined;
     const played = replay(rules, { stake: sale.stake, prize: sale.prize }, seed, picks, sale.soldAt, log);
     return { sale, rules, state: played.state, steps: played.steps, finished: played.finished };

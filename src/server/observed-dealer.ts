@@ -91,6 +91,9 @@ export class ObservedDealer implements DealerStore {
   balance(playerId: PlayerId) {
     return this.dealer.balance(playerId);
   }
+  wallet(playerId: PlayerId) {
+    return this.dealer.wallet(playerId);
+  }
   journal(playerId: PlayerId) {
     return this.dealer.journal(playerId);
   }

@@ -658,6 +658,24 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         }
       });
 
+      it('shows the balance and the stakes its unsettled units hold, across prices, in one read', async () => {
+        const store = await dealer();
+        await openTen(store);
+        const other = { ...TEN_UNIT_TABLE, stake: 100, tiers: TEN_UNIT_TABLE.tiers.map((t) => ({ ...t, prize: t.prize * 2 })) };
+        await store.openEmission({ emissionId: 'noel-100', table: other, blockCount: 1, now: T0 });
+        assert.deepEqual(await store.wallet('p1'), { balance: 0, held: 0 });
+        await store.deposit('p1', 1_000, 'd1', T0);
+        assert.deepEqual(await store.wallet('p1'), { balance: 1_000, held: 0 }, 'a deposit holds nothing');
+        const a = sold(await buy(store, 'p1', { now: T0 + 10 }));
+        const b = sold(await buy(store, 'p1', { stake: 100, now: T0 + 20 }));
+        assert.deepEqual(await store.wallet('p1'), { balance: 1_000 - STAKE - 100, held: STAKE + 100 });
+        await store.settle(a.unitId, T0 + 30);
+        assert.deepEqual(await store.wallet('p1'), { balance: 1_000 - STAKE - 100 + a.prize, held: 100 });
+        await store.settle(b.unitId, T0 + 40);
+        assert.deepEqual(await store.wallet('p1'), { balance: await store.balance('p1'), held: 0 });
+        assert.deepEqual(await store.wallet('not a player id!'), { balance: 0, held: 0 });
+      });
+
       it('keeps the purchase-time picks and the balances with the sale', async () => {
         const store = await dealer();
         await openTen(store);
