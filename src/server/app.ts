@@ -24,7 +24,7 @@ import { colyseusLogger, createLogger, type Logger } from './logger';
 import { listenMetrics, Metrics } from './metrics';
 import { ObservedDealer } from './observed-dealer';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
-import { describeRedisTarget, redisClient } from './redis-client';
+import { describeRedisTarget, redisClient, writeOncePerTurn } from './redis-client';
 import { isOperator, mountRoutes } from './routes';
 import type { Services } from './services';
 
@@ -64,6 +64,7 @@ function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: st
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
   });
+  writeOncePerTurn(redis);
   metrics.watchRedis(redis);
   // An outage is reported once when it starts and once when it ends, not at every retry.
   let down = false;

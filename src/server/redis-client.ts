@@ -1,3 +1,4 @@
+import type { Writable } from 'node:stream';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { parseClusterNodes, type Config } from '../config';
 import type { RedisClient } from '../dealer/scripts/commands';
@@ -19,6 +20,37 @@ export function redisClient(target: RedisTarget, perNode: RedisOptions = {}, clu
     clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
     ...cluster,
   });
+}
+
+/**
+ * The commands a client sends in one turn of the event loop leave in one write: each
+ * connection's socket is corked at its first write of a turn and uncorked once the turn's I/O
+ * callbacks have run (setImmediate). Each command is still sent, timed and answered on its own.
+ * (ioredis's auto pipelining batches too, but holds a turn's commands while the pipeline before
+ * it is in flight: on a stalled Redis a command would wait up to twice its timeout.) On loopback
+ * a write also carries the packet into Redis: a write a command took a quarter of the server's
+ * busy time (docs/performance.md, "Sixth round").
+ */
+export function writeOncePerTurn(client: RedisClient): void {
+  const corkEachConnection = (redis: Redis) => redis.on('connect', () => corkPerTurn(redis.stream));
+  if (client instanceof Cluster) client.on('+node', corkEachConnection);
+  else corkEachConnection(client);
+}
+
+function corkPerTurn(socket: Writable): void {
+  const write = socket.write;
+  let corked = false;
+  socket.write = function (this: Writable, ...args: Parameters<Writable['write']>) {
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      setImmediate(() => {
+        corked = false;
+        socket.uncork();
+      });
+    }
+    return write.apply(this, args);
+  } as Writable['write'];
 }
 
 /** An operator script's Redis URL option (`name`, for the message): redis:// or rediss://. */
