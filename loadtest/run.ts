@@ -44,7 +44,10 @@ function usageOf(name: string, sampler: ProcSampler, url?: string): ServerUsage 
 
 type WindowHooks = NonNullable<DriveSettings['window']>;
 
-/** The window's hooks of both, in order (either may be absent). */
+/**
+ * The window's hooks of both (either may be absent): `second` opens last and closes first, so
+ * that a slow `first` (a profiler writing its file) does not stretch what `second` measures.
+ */
 function bothWindows(first: WindowHooks | undefined, second: WindowHooks | undefined): WindowHooks | undefined {
   if (!first || !second) return first ?? second;
   return {
@@ -53,8 +56,8 @@ function bothWindows(first: WindowHooks | undefined, second: WindowHooks | undef
       await second.open(players);
     },
     close: async () => {
-      await first.close();
       await second.close();
+      await first.close();
     },
   };
 }

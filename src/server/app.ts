@@ -257,6 +257,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await server.gracefullyShutdown(false);
         await feed.close();
         presence.shutdown();
+        // A Redis write leaves at the end of its turn (writeOncePerTurn): let presence's last go out.
+        await new Promise((resolve) => setImmediate(resolve));
         await actions.close();
         await dealer.close();
         if (redis) redis.disconnect();

@@ -25,7 +25,8 @@ export function redisClient(target: RedisTarget, perNode: RedisOptions = {}, clu
 /**
  * The commands a client sends in one turn of the event loop leave in one write: each
  * connection's socket is corked at its first write of a turn and uncorked once the turn's I/O
- * callbacks have run (setImmediate). Each command is still sent, timed and answered on its own.
+ * callbacks have run (setImmediate). Each command is still sent, timed and answered on its own;
+ * a process that exits in the turn of a write it did not wait for loses that write.
  * (ioredis's auto pipelining batches too, but holds a turn's commands while the pipeline before
  * it is in flight: on a stalled Redis a command would wait up to twice its timeout.) On loopback
  * a write also carries the packet into Redis: a write a command took a quarter of the server's
