@@ -83,7 +83,6 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   let endpoints: readonly string[] = options.endpoints ?? [];
   const drivePhase = (settings: DriveSettings) => (options.workers > 1 ? driveOnWorkers(settings, options.workers) : drive(settings));
   const profilers: WindowProfiler[] = [];
-  let redisCommands: RedisCommandCounter | undefined;
   const profileWindow = (list: WindowProfiler[], suffix: string) => (options.profileDir ? {
     open: () => Promise.all(list.map((p) => p.start())).then(() => undefined),
     close: async () => {
@@ -139,7 +138,7 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     const reader = hooks.readBlocks ?? httpBlocks(endpoints[0]!, operatorToken);
     const before = await readBlocks(reader);
     if (options.profileDir) profilers.push(selfProfiler('harness', options.profileKind));
-    if (redis) redisCommands = new RedisCommandCounter(redis.url);
+    const redisCommands = redis ? new RedisCommandCounter(redis.url) : undefined;
     const window = bothWindows(profileWindow(profilers, 'game'), redisCommands);
     const machine = new MachineSampler();
     const phase = await drivePhase({ target: 'game', endpoints, durationS: options.durationS, options, samplers, machine, prefix, log, ...(window ? { window } : {}) });
