@@ -8,7 +8,7 @@
  * Exit codes: 0 ok, 2 bad command line, 3 Redis unreachable or archiving failed.
  */
 import { parseArgs } from 'node:util';
-import { RedisStore } from '../src/dealer/redis-store';
+import { RedisStore } from '../src/dealer/redis/store';
 import { connectOnce, redisClusterTarget, redisUrlTarget, type RedisTarget } from '../src/server/redis-client';
 import { archiveClosedBlocks } from '../src/units/archive-blocks';
 import { RedisActionLog } from '../src/units/redis-action-log';

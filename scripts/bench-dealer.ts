@@ -21,7 +21,7 @@
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { RedisStore, type RedisStoreOptions } from '../src/dealer/redis-store';
+import { RedisStore, type RedisStoreOptions } from '../src/dealer/redis/store';
 import type { RedisClient } from '../src/dealer/scripts/commands';
 import { NOEL_TABLES } from '../src/games/noel-de-la-chance/prize-table';
 import { median } from '../tools/median';
@@ -189,7 +189,7 @@ async function compare(): Promise<void> {
       setups.push(await onCluster(3, 'lanes-1', { waitReplicas: 1, sequenceLanes: 1 }, cluster));
       setups.push(await onCluster(3, 'lanes-3', { waitReplicas: 1, sequenceLanes: 3 }, cluster));
       for (let lane = 0; lane < 3; lane++) {
-        const key = setups[1]!.stores[0]!.keys.sequence(TABLE.game, TABLE.stake, lane).current;
+        const key = setups[1]!.stores[0]!.keys.lane(TABLE.game, TABLE.stake, lane).current;
         console.log(`lane ${lane} (${key}): master :${(await cluster.masterOf(key)).port}`);
       }
     } else {

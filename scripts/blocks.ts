@@ -12,7 +12,7 @@ import {
   type BlocksReport,
   type BlockVerificationReport,
 } from '../src/dealer/operator-report';
-import { RedisStore } from '../src/dealer/redis-store';
+import { RedisStore } from '../src/dealer/redis/store';
 import { connectOnce, redisClusterTarget, redisUrlTarget, RedisUnreachableError, type RedisTarget } from '../src/server/redis-client';
 
 const USAGE = `usage: npm run blocks -- <command> [options]

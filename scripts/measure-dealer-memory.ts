@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { RedisStore } from '../src/dealer/redis-store';
+import { RedisStore } from '../src/dealer/redis/store';
 import { NOEL_TABLES } from '../src/games/noel-de-la-chance/prize-table';
 import type { PrizeTable } from '../src/games/types';
 import { archiveClosedBlocks } from '../src/units/archive-blocks';
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
     });
     memory['settled'] = await usedMemory(redis);
 
-    const sequence = store.keys.sequence(TABLE.game, TABLE.stake);
+    const sequence = store.keys.lane(TABLE.game, TABLE.stake);
     const usage = async (keys: string[]) => {
       let total = 0;
       for (const key of keys) total += Number((await redis.memory('USAGE', key, 'SAMPLES', 0)) ?? 0);

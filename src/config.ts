@@ -2,7 +2,7 @@
  * Every setting of the server, from environment variables. The README's settings table is
  * this file in prose: keep them in step. Bad values stop the server at start with a sentence.
  */
-import { MAX_LANES } from './dealer/keys';
+import { MAX_LANES } from './dealer/redis/keys';
 
 export interface Config {
   readonly port: number;

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import type { Cluster } from 'ioredis';
-import { RedisStore } from '../src/dealer/redis-store';
+import { RedisStore } from '../src/dealer/redis/store';
 import { RedisCluster } from '../tools/redis-cluster';
 import { buyUntilAnswered } from '../test/dealer/support/cluster-buyer';
 import { TEN_UNIT_TABLE } from '../test/dealer/support/test-tables';
@@ -39,7 +39,7 @@ describe('dealer store (redis cluster) failover of a master', function () {
     const blocks = 60;
     await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: blocks, now: T0 });
     for (const p of players) await store.deposit(p, DEPOSIT, `d-${p}`, T0);
-    const victim = await cluster.masterOf(store.keys.sequence(GAME, STAKE).current);
+    const victim = await cluster.masterOf(store.keys.lane(GAME, STAKE).current);
 
     const acks: { playerId: string; requestId: string; unitId: string }[] = [];
     let outages = 0;

@@ -29,6 +29,14 @@ export function unitIdOf(blockId: string, position: number): string {
   return `${blockId}:${position}`;
 }
 
+/**
+ * A game at a price, `<game>:<stake>`: the one emission selling there at a time is named so in
+ * the Redis keys, the emissions' index, the idempotency records and the memory store's maps.
+ */
+export function gamePrice(game: string, stake: number): string {
+  return `${game}:${stake}`;
+}
+
 export interface BlockRef {
   readonly emissionId: string;
   readonly index: number;

@@ -6,7 +6,7 @@
  * slot without a master (CLUSTERDOWN, TRYAGAIN, every node failing), a write sent to a master
  * just demoted (READONLY), a redirection ioredis gave up following (MOVED, ASK: a node that had
  * not heard of the failover yet refused the command, so it did not run); a write no replica
- * acknowledged in time (NOREPLICAS: WAIT, redis-store.ts). What the command did is then
+ * acknowledged in time (NOREPLICAS: WAIT, redis/context.ts). What the command did is then
  * unknown: a purchase retried with the same request id is answered with the same units,
  * charged once.
  */

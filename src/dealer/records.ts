@@ -1,12 +1,13 @@
 import type { GameId } from '../games/types';
 import type { Cents } from '../money';
-import { unitIdOf } from './identifiers';
-import type { JournalEntry, JournalKind, Sale } from './types';
+import { gamePrice, unitIdOf } from './identifiers';
+import type { JournalEntry, JournalKind, PageCommitment, Sale } from './types';
 
 /**
  * The dealer's record formats, in one place: the `Sale` builder both stores use, and the
- * decoders of what the Lua scripts write (their one writer each is an include of
- * src/dealer/lua/includes: saleRecord.lua, journalLine.lua).
+ * decoders of what the Lua scripts write (sales and journal lines have one writer each, an
+ * include of src/dealer/lua/includes: saleRecord.lua, journalLine.lua; pages are written by
+ * publishPage-1.lua and storeBlock-2.lua, pending purchases by reservePurchase-4.lua).
  */
 
 /** What is recorded with a sale, beside where it was dealt. */
@@ -23,7 +24,7 @@ export interface SaleRecord {
 
 /** The one builder of a `Sale`: the unit at `position` of `blockId`, sold as `record` says. */
 export function buildSale(
-  sequence: { readonly game: GameId; readonly stake: Cents },
+  emission: { readonly game: GameId; readonly stake: Cents },
   blockId: string,
   position: number,
   record: SaleRecord,
@@ -33,8 +34,8 @@ export function buildSale(
     unitId: unitIdOf(blockId, position),
     playerId: record.playerId,
     requestId: record.requestId,
-    game: sequence.game,
-    stake: sequence.stake,
+    game: emission.game,
+    stake: emission.stake,
     blockId,
     position,
     tierId: record.tierId,
@@ -70,4 +71,41 @@ export function decodeSale(record: string): SaleRecord {
 export function decodeJournalLine(line: string): Omit<JournalEntry, 'seq'> {
   const [kind, amount, balance, at, ref] = line.split('|');
   return { kind: kind as JournalKind, amount: Number(amount), balance: Number(balance), ref: ref!, at: Number(at) };
+}
+
+/** A page record as publishPage-1.lua stores it: `<root hex>|<publishedAt>`. */
+export function decodePage(page: number, record: string): PageCommitment {
+  const [root, publishedAt] = record.split('|');
+  return { page, root: root!, publishedAt: Number(publishedAt) };
+}
+
+/**
+ * The field of a player's purchase in their per-slot records (pending purchases, request ids,
+ * and the memory store's request ids): `<game>:<stake>|<requestId>`.
+ */
+export function purchaseField(game: string, stake: Cents, requestId: string): string {
+  return `${gamePrice(game, stake)}|${requestId}`;
+}
+
+/** What the player's step recorded of a purchase (per-slot protocol): the lane's step deals with it. */
+export interface Reservation {
+  readonly balanceBefore: Cents;
+  /** The purchase's time: the first call's, on a retry. */
+  readonly now: number;
+  readonly picks: string;
+}
+
+/** A pending purchase as reservePurchase-4.lua records it: its field (`purchaseField`) and `<balance before>|<time>|<picks>`. */
+export interface PendingPurchase {
+  readonly game: GameId;
+  readonly stake: Cents;
+  readonly requestId: string;
+  readonly reservation: Reservation;
+}
+
+export function decodePending(field: string, record: string): PendingPurchase | undefined {
+  const f = /^([^:|]+):(\d+)\|(.+)$/.exec(field);
+  const r = /^(-?\d+)\|(\d+)\|(.*)$/s.exec(record);
+  if (!f || !r) return undefined;
+  return { game: f[1] as GameId, stake: Number(f[2]), requestId: f[3]!, reservation: { balanceBefore: Number(r[1]), now: Number(r[2]), picks: r[3]! } };
 }

@@ -3,10 +3,11 @@ import type { GameId, PrizeTable } from '../games/types';
 import type { UnitProof } from './merkle';
 
 /**
- * The dealer's store: emissions of printed blocks, purchases, settlement and the wallet.
- * One interface, two implementations (memory: the embedded default; Redis: Lua scripts), one
- * conformance suite (test/dealer/store-conformance.ts). Time is always passed in (`now`, ms
- * since the epoch) so that nothing inside reads a clock.
+ * The dealer's store: emissions of printed blocks, purchases, settlement and the wallet, cut
+ * into the roles its callers use (`Emissions`, `Sales`, `Wallets`, `FairnessPages`,
+ * `Archiving`; `DealerStore` is all of them). Two implementations (memory: the embedded
+ * default; Redis: Lua scripts), one conformance suite (test/dealer/store-conformance.ts).
+ * Time is always passed in (`now`, ms since the epoch) so that nothing inside reads a clock.
  */
 
 /** A player's id as the auth layer gives it: 1–64 of [A-Za-z0-9_.:-]. */
@@ -150,7 +151,8 @@ export interface Wallet {
   readonly held: Cents;
 }
 
-export interface DealerStore {
+/** Emissions and their printed blocks: what the server opens at start and the reports list. */
+export interface Emissions {
   /**
    * Prints the emission's first block (open) and the next one (printed, ready to open). The same
    * id with the same table and block count again returns the emission as it is; with another,
@@ -161,16 +163,47 @@ export interface DealerStore {
   listEmissions(): Promise<EmissionInfo[]>;
   /** One printed block as `listEmissions` shows it; undefined for a block not printed. */
   block(blockId: string): Promise<BlockInfo | undefined>;
-  /**
-   * The 32-byte seed of a printed block, for the server to derive unit seeds (`unitSeed`);
-   * secret until the block closes. Throws on an unknown block.
-   */
-  blockSeed(blockId: string): Promise<Uint8Array>;
+}
+
+/** Sales: purchases, their settlement, and the records players and the sweeper read back. */
+export interface Sales {
   /** Debit the stake, deal the next unit and journal the sale, atomically and idempotently. */
   purchase(request: PurchaseRequest): Promise<PurchaseResult>;
   /** Credit the unit's prize exactly once (idempotent); `credited` is false on a repeat. */
   settle(unitId: string, now: number): Promise<SettleResult>;
   getSale(unitId: string): Promise<Sale | undefined>;
+  /** A player's sales, newest first (history), `limit` at most 100. */
+  listSales(playerId: PlayerId, offset: number, limit: number): Promise<Sale[]>;
+  /**
+   * Sales not yet settled that were sold at or before `soldBefore`, oldest first, at most
+   * `limit`: the unfinished units the server completes after a delay, and resumes on return.
+   * With `playerId`, only that player's.
+   */
+  unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]>;
+}
+
+/** Players' money: deposits, withdrawals, balances and the journal. */
+export interface Wallets {
+  /** Idempotent on `ref`: the same deposit twice credits once. */
+  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents>;
+  /**
+   * Debits `amount` once per `ref` (idempotent, as deposits; a withdrawal's ref must differ from
+   * every deposit's), refused when the balance would go below zero.
+   */
+  withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult>;
+  balance(playerId: PlayerId): Promise<Cents>;
+  /** The balance and the stakes held by every unsettled unit, in one read (0 and 0 for an unknown player). */
+  wallet(playerId: PlayerId): Promise<Wallet>;
+  journal(playerId: PlayerId): Promise<JournalEntry[]>;
+}
+
+/** What proves the dealing fair: block seeds, recorded tiers, Merkle pages and unit proofs. */
+export interface FairnessPages {
+  /**
+   * The 32-byte seed of a printed block, for the server to derive unit seeds (`unitSeed`);
+   * secret until the block closes. Throws on an unknown block.
+   */
+  blockSeed(blockId: string): Promise<Uint8Array>;
   /**
    * The tier recorded with each sale of a block, by position (`UNSOLD` = 0xff where nothing was
    * sold): what `verifyBlock` checks against the re-print. Undefined for an unknown block.
@@ -187,17 +220,13 @@ export interface DealerStore {
    * It reveals the unit's tier: callers show it only once the unit's reveal is over.
    */
   unitProof(unitId: string): Promise<UnitProof | undefined>;
-  /** A player's sales, newest first (history), `limit` at most 100. */
-  listSales(playerId: PlayerId, offset: number, limit: number): Promise<Sale[]>;
-  /**
-   * Sales not yet settled that were sold at or before `soldBefore`, oldest first, at most
-   * `limit`: the unfinished units the server completes after a delay, and resumes on return.
-   * With `playerId`, only that player's.
-   */
-  unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]>;
+}
+
+/** Moving finished blocks' records out to archive files (docs/dealer.md, "Archive"). */
+export interface Archiving {
   /**
    * Closed blocks, closed at or before `closedBefore`, whose every unit is settled and that are not
-   * archived yet: what the archiver may archive (docs/dealer.md, "Archive").
+   * archived yet: what the archiver may archive.
    */
   archivableBlocks(closedBefore: number): Promise<string[]>;
   /**
@@ -212,16 +241,12 @@ export interface DealerStore {
    * throws when the block is not archivable.
    */
   markArchived(blockId: string, path: string, now: number): Promise<boolean>;
-  /** Idempotent on `ref`: the same deposit twice credits once. */
-  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents>;
-  /**
-   * Debits `amount` once per `ref` (idempotent, as deposits; a withdrawal's ref must differ from
-   * every deposit's), refused when the balance would go below zero.
-   */
-  withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult>;
-  balance(playerId: PlayerId): Promise<Cents>;
-  /** The balance and the stakes held by every unsettled unit, in one read (0 and 0 for an unknown player). */
-  wallet(playerId: PlayerId): Promise<Wallet>;
-  journal(playerId: PlayerId): Promise<JournalEntry[]>;
+}
+
+/**
+ * The whole dealer, every role: what both implementations are and what the server's wiring
+ * builds. Consumers take the roles they use.
+ */
+export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, Archiving {
   close(): Promise<void>;
 }

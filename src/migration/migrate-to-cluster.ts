@@ -1,6 +1,6 @@
 import type { Cluster, Redis } from 'ioredis';
 import { isPlayerId } from '../dealer/identifiers';
-import { DealerKeys } from '../dealer/keys';
+import { DealerKeys } from '../dealer/redis/keys';
 import { seatsKey } from '../rooms/seats';
 
 /**

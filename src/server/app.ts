@@ -6,7 +6,7 @@ import { WebSocketTransport } from '@colyseus/ws-transport';
 import { TokenVerifier } from '../auth/tokens';
 import { usesRedis, type Config } from '../config';
 import { MemoryStore } from '../dealer/memory-store';
-import { RedisStore, type RedisStoreOptions } from '../dealer/redis-store';
+import { RedisStore, type RedisStoreOptions } from '../dealer/redis/store';
 import type { RedisClient } from '../dealer/scripts/commands';
 import type { DealerStore } from '../dealer/types';
 import { WinFeed } from '../feed/win-feed';

@@ -1,4 +1,4 @@
-import { DealerKeys } from '../dealer/keys';
+import { DealerKeys } from '../dealer/redis/keys';
 import { defineScripts, type RedisClient, type RunScript } from '../dealer/scripts/commands';
 import { scriptError } from '../dealer/scripts/errors';
 import { int, replyList } from '../dealer/scripts/reply';

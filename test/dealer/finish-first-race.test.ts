@@ -4,7 +4,7 @@ import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { RedisStore } from '../../src/dealer/redis-store';
+import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisServer } from '../../tools/redis-server';
 import type { RacingBuyerArgs } from './support/racing-buyer';
 import { NOEL_50 } from './support/test-tables';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Cluster } from 'ioredis';
 import { isStoreOutage } from '../../src/dealer/outage';
-import { RedisStore } from '../../src/dealer/redis-store';
+import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { buyUntilAnswered } from './support/cluster-buyer';
 import { TEN_UNIT_TABLE } from './support/test-tables';
@@ -40,7 +40,7 @@ describe('dealer store (redis cluster) failover', function () {
   it('answers a purchase whose replica is down with a retryable refusal, and its retry with the same unit, charged once', async () => {
     await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
     await store.deposit('p1', 1_000, 'd1', T0);
-    const sequenceMaster = await cluster.masterOf(store.keys.sequence(GAME, STAKE).current);
+    const sequenceMaster = await cluster.masterOf(store.keys.lane(GAME, STAKE).current);
     const replica = await cluster.replicaOf(sequenceMaster);
     await replica.kill();
     const refused = await store.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 }).then(
@@ -60,7 +60,7 @@ describe('dealer store (redis cluster) failover', function () {
 
   it('deals nothing for a purchase whose hold no replica acknowledged, and deals it on the retry', async () => {
     await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
-    const sequenceMaster = await cluster.masterOf(store.keys.sequence(GAME, STAKE).current);
+    const sequenceMaster = await cluster.masterOf(store.keys.lane(GAME, STAKE).current);
     // A player whose wallet lives on another master than the sequence.
     let playerId = '';
     for (let i = 0; !playerId; i++) {

@@ -1,4 +1,4 @@
-import { RedisStore } from '../../src/dealer/redis-store';
+import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { storeConformance, type StoreOptions } from './store-conformance';
 

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
-import { firstLane } from '../../src/dealer/keys';
-import { RedisStore } from '../../src/dealer/redis-store';
+import { firstLane } from '../../src/dealer/redis/keys';
+import { RedisStore } from '../../src/dealer/redis/store';
 import { defineDealerScripts } from '../../src/dealer/scripts/commands';
 import { openEmission } from '../../src/dealer/scripts/open-emission';
-import { canonicalTable } from '../../src/dealer/identifiers';
+import { canonicalTable, gamePrice } from '../../src/dealer/identifiers';
 import { pageTreeOfPrint, rootOfPage } from '../../src/dealer/merkle';
 import { printNewBlock, tierCounts, UNSOLD } from '../../src/dealer/printing';
 import type { Sale } from '../../src/dealer/types';
@@ -86,12 +86,12 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
     const after = await buy(stores[0]!, 'p0', 'after');
     assert.equal(!after.ok && after.code, 'purchase/game_closed', 'no sale after');
     // Each lane under its own hash tag, in its own slot; here each on its own master.
-    const currents = Array.from({ length: LANES }, (_, lane) => stores[0]!.keys.sequence(GAME, STAKE, lane).current);
+    const currents = Array.from({ length: LANES }, (_, lane) => stores[0]!.keys.lane(GAME, STAKE, lane).current);
     const slots = await Promise.all(currents.map(async (key) => Number(await clients[0]!.cluster('KEYSLOT', key))));
     assert.equal(new Set(slots).size, LANES, `slots ${slots.join(', ')}`);
     const dealtOn = new Set<number>();
     for (const block of blocks) {
-      const sales = `${stores[0]!.keys.sequence(GAME, STAKE, block.index % LANES).base}block:${block.blockId}:sales`;
+      const sales = `${stores[0]!.keys.lane(GAME, STAKE, block.index % LANES).base}block:${block.blockId}:sales`;
       assert.equal(await clients[0]!.hlen(sales), 10, `${block.blockId}'s sales on its lane`);
       dealtOn.add((await cluster.masterOf(sales)).port);
     }
@@ -174,11 +174,11 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
   it('completes the lanes of an emission whose opener died after its first lane, before dealing it', async () => {
     const { stores, clients } = dealers(1);
     const [store] = stores as [RedisStore];
-    const lane0 = store.keys.sequence(GAME, STAKE, 0);
+    const lane0 = store.keys.lane(GAME, STAKE, 0);
     const first = printNewBlock(TEN_UNIT_TABLE);
     await openEmission(defineDealerScripts(clients[0]!), { current: lane0.current, base: lane0.base }, {
       emissionId: 'e',
-      sequence: `${GAME}:${STAKE}`,
+      gamePrice: gamePrice(GAME, STAKE),
       tableJson: JSON.stringify(canonicalTable(TEN_UNIT_TABLE)),
       blockSize: TEN_UNIT_TABLE.blockSize,
       blockCount: LANES,

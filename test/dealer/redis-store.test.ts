@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeBlockArchive } from '../../src/dealer/archive';
 import { Redis } from 'ioredis';
-import { RedisStore, type RedisStoreOptions } from '../../src/dealer/redis-store';
+import { RedisStore, type RedisStoreOptions } from '../../src/dealer/redis/store';
 import { RedisServer } from '../../tools/redis-server';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/dealer/identifiers';
 import { defineDealerScripts } from '../../src/dealer/scripts/commands';
@@ -108,7 +108,7 @@ describe('dealer store (redis) specifics', () => {
       await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
       await store!.deposit('p1', 1_000, 'd1', T0);
       assert.ok((await buy(store!, 'r1')).ok);
-      const key = store!.keys.sequence(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake).requests(Math.floor(T0 / window));
+      const key = store!.keys.lane(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake).requests(Math.floor(T0 / window));
       assert.deepEqual(await clients[0]!.hgetall(key), { 'p1|r1': 'e.0:0' });
       const ttl = await clients[0]!.pttl(key);
       assert.ok(ttl > window && ttl <= 2 * window, `expires in ${ttl} ms`);
@@ -164,7 +164,7 @@ describe('dealer store (redis) specifics', () => {
     try {
       const [store] = stores;
       await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
-      const sequence = store!.keys.sequence(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake);
+      const sequence = store!.keys.lane(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake);
       const print = printNewBlock(TEN_UNIT_TABLE);
       const root = Buffer.from(rootOfPage(pageTreeOfPrint(print, 0))).toString('hex');
       // Block 2 as a dealer prints it ahead; nothing of this process runs after the script.

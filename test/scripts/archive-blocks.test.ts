@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RedisStore } from '../../src/dealer/redis-store';
+import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisActionLog } from '../../src/units/redis-action-log';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { T0 } from '../dealer/support/fourteen-sales';

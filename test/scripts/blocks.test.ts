@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { MemoryStore } from '../../src/dealer/memory-store';
 import { blocksReport, verifyBlockReport, type BlocksReport } from '../../src/dealer/operator-report';
-import { RedisStore } from '../../src/dealer/redis-store';
+import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
 import { dealFourteen } from '../dealer/support/fourteen-sales';

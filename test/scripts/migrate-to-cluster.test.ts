@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { Redis } from 'ioredis';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/dealer/identifiers';
-import { DealerKeys } from '../../src/dealer/keys';
-import { RedisStore } from '../../src/dealer/redis-store';
+import { DealerKeys } from '../../src/dealer/redis/keys';
+import { RedisStore } from '../../src/dealer/redis/store';
 import type { PurchaseRequest, Sale } from '../../src/dealer/types';
 import { RedisActionLog } from '../../src/units/redis-action-log';
 import { RedisCluster } from '../../tools/redis-cluster';

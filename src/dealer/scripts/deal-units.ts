@@ -1,7 +1,7 @@
 import type { DealerRunScript } from './commands';
 import { scriptError } from './errors';
 import { int } from './reply';
-import { unitResult, type PurchaseUnitsResult, type SequenceKeysForPurchase } from './purchase-units';
+import { unitResult, type PurchaseUnitsResult, type LaneKeysForPurchase } from './purchase-units';
 
 export interface DealtPurchase {
   readonly playerId: string;
@@ -16,19 +16,19 @@ export interface DealtPurchase {
 }
 
 /**
- * dealUnits-5.lua: the sequence's step of a batch of reserved purchases. Results as
+ * dealUnits-5.lua: the lane's step of a batch of reserved purchases. Results as
  * purchaseUnits's, without the wallet's refusals; `balanceBefore` of a unit dealt is the
  * reservation's.
  */
 export async function dealUnits(
   run: DealerRunScript,
-  keys: SequenceKeysForPurchase,
+  keys: LaneKeysForPurchase,
   batch: { readonly stake: number; readonly requestsTtlMs: number },
   purchases: readonly DealtPurchase[],
 ): Promise<PurchaseUnitsResult> {
   const args: (string | number)[] = [batch.stake, batch.requestsTtlMs];
   for (const p of purchases) args.push(p.playerId, p.requestId, p.now, p.picks, p.balanceBefore, p.passMarked ? '1' : '0');
-  const reply = await run('dealUnits', [keys.current, keys.base, keys.sequenceUnsettled, keys.requests, keys.previousRequests], args);
+  const reply = await run('dealUnits', [keys.current, keys.base, keys.laneUnsettled, keys.requests, keys.previousRequests], args);
   if (!Array.isArray(reply) || reply.length !== purchases.length + 2) throw scriptError('dealUnits', Number.NaN);
   const opened = int(reply[1]);
   return {

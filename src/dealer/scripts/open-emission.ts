@@ -17,7 +17,7 @@ export interface PrintedForRedis {
 
 export interface OpenEmissionArgs {
   readonly emissionId: string;
-  readonly sequence: string;
+  readonly gamePrice: string;
   readonly tableJson: string;
   readonly blockSize: number;
   readonly blockCount: number;
@@ -42,7 +42,7 @@ export async function openEmission(run: DealerRunScript, keys: OpenEmissionKeys,
     'openEmission',
     await run('openEmission', [keys.current, keys.base], [
       args.emissionId,
-      args.sequence,
+      args.gamePrice,
       args.tableJson,
       args.blockSize,
       args.blockCount,

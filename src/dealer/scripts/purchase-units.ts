@@ -2,10 +2,10 @@ import type { DealerRunScript } from './commands';
 import { scriptError, type DealerScriptError } from './errors';
 import { int, replyList } from './reply';
 
-export interface SequenceKeysForPurchase {
+export interface LaneKeysForPurchase {
   readonly current: string;
   readonly base: string;
-  readonly sequenceUnsettled: string;
+  readonly laneUnsettled: string;
   /** The request ids of this idempotency window, and of the one before. */
   readonly requests: string;
   readonly previousRequests: string;
@@ -75,14 +75,14 @@ export function unitResult(script: string, reply: unknown, balanceBefore?: numbe
   }
 }
 
-/** purchaseUnits.lua: a batch of purchases on one sequence, each with its own result. */
+/** purchaseUnits.lua: a batch of purchases on one lane, each with its own result. */
 export async function purchaseUnits(
   run: DealerRunScript,
-  keys: SequenceKeysForPurchase,
+  keys: LaneKeysForPurchase,
   batch: BatchArgs,
   purchases: readonly BatchedPurchase[],
 ): Promise<PurchaseUnitsResult> {
-  const keyList = [keys.current, keys.base, keys.sequenceUnsettled, keys.requests, keys.previousRequests];
+  const keyList = [keys.current, keys.base, keys.laneUnsettled, keys.requests, keys.previousRequests];
   const args: (string | number)[] = [batch.stake, batch.game, batch.requestsTtlMs];
   for (const p of purchases) {
     keyList.push(p.wallet, p.journal);

@@ -20,7 +20,7 @@ export async function reservePurchase(
   run: DealerRunScript,
   keys: PlayerPurchaseKeys & { readonly requests: string; readonly previousRequests: string },
   args: {
-    readonly sequence: string;
+    readonly gamePrice: string;
     readonly requestId: string;
     readonly stake: number;
     readonly game: string;
@@ -32,7 +32,7 @@ export async function reservePurchase(
   const reply = replyList(
     'reservePurchase',
     await run('reservePurchase', [keys.wallet, keys.pending, keys.requests, keys.previousRequests], [
-      args.sequence,
+      args.gamePrice,
       args.requestId,
       args.stake,
       args.game,

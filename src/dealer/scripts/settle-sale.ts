@@ -5,12 +5,12 @@ import { int, replyList } from './reply';
 /** settleSale-3.lua: whether settled now, and the prize. Throws `settle/unknown_unit`. */
 export async function settleSale(
   run: DealerRunScript,
-  keys: { readonly sales: string; readonly settled: string; readonly sequenceUnsettled: string },
+  keys: { readonly sales: string; readonly settled: string; readonly laneUnsettled: string },
   args: { readonly position: number; readonly unitId: string; readonly playerId: string; readonly now: number },
 ): Promise<{ settledNow: boolean; prize: number }> {
   const reply = replyList(
     'settleSale',
-    await run('settleSale', [keys.sales, keys.settled, keys.sequenceUnsettled], [args.position, args.unitId, args.playerId, args.now]),
+    await run('settleSale', [keys.sales, keys.settled, keys.laneUnsettled], [args.position, args.unitId, args.playerId, args.now]),
   );
   const code = int(reply[0]);
   if (code < 0) throw scriptError('settleSale', code);

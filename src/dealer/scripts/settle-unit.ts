@@ -5,7 +5,7 @@ import { int, replyList } from './reply';
 export interface SettleUnitKeys {
   readonly sales: string;
   readonly settled: string;
-  readonly sequenceUnsettled: string;
+  readonly laneUnsettled: string;
   readonly wallet: string;
   readonly journal: string;
 }
@@ -28,7 +28,7 @@ export async function settleUnit(
     'settleUnit',
     await run(
       'settleUnit',
-      [keys.sales, keys.settled, keys.sequenceUnsettled, keys.wallet, keys.journal],
+      [keys.sales, keys.settled, keys.laneUnsettled, keys.wallet, keys.journal],
       [args.position, args.unitId, args.playerId, args.now, args.game],
     ),
   );

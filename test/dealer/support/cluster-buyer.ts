@@ -1,5 +1,5 @@
 import { isStoreOutage } from '../../../src/dealer/outage';
-import type { RedisStore } from '../../../src/dealer/redis-store';
+import type { RedisStore } from '../../../src/dealer/redis/store';
 import type { PurchaseResult } from '../../../src/dealer/types';
 import { TEN_UNIT_TABLE } from './test-tables';
 

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { IDEMPOTENCY_WINDOW_MS } from '../../../src/dealer/identifiers';
-import type { RedisStore } from '../../../src/dealer/redis-store';
+import { gamePrice, IDEMPOTENCY_WINDOW_MS } from '../../../src/dealer/identifiers';
+import type { RedisStore } from '../../../src/dealer/redis/store';
 import { defineDealerScripts, type RedisClient } from '../../../src/dealer/scripts/commands';
 import { dealUnits, type DealtPurchase } from '../../../src/dealer/scripts/deal-units';
 import type { PurchaseUnitsResult } from '../../../src/dealer/scripts/purchase-units';
@@ -21,18 +21,18 @@ export async function reserveThenDie(store: RedisStore, client: RedisClient, pla
   const held = await reservePurchase(
     defineDealerScripts(client),
     { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
-    { sequence: `${GAME}:${STAKE}`, requestId, stake: STAKE, game: GAME, now, picks: '', boughtTogether: [requestId] },
+    { gamePrice: gamePrice(GAME, STAKE), requestId, stake: STAKE, game: GAME, now, picks: '', boughtTogether: [requestId] },
   );
   assert.equal(held.kind, 'held');
 }
 
 /** The sequence's step of a per-slot purchase on one lane (dealUnits-5.lua), as a dealer runs it. */
 export function dealOnLane(store: RedisStore, client: RedisClient, lane: number, purchase: DealtPurchase): Promise<PurchaseUnitsResult> {
-  const sequence = store.keys.sequence(GAME, STAKE, lane);
+  const sequence = store.keys.lane(GAME, STAKE, lane);
   const window = Math.floor(purchase.now / IDEMPOTENCY_WINDOW_MS);
   return dealUnits(
     defineDealerScripts(client),
-    { current: sequence.current, base: sequence.base, sequenceUnsettled: sequence.unsettled, requests: sequence.requests(window), previousRequests: sequence.requests(window - 1) },
+    { current: sequence.current, base: sequence.base, laneUnsettled: sequence.unsettled, requests: sequence.requests(window), previousRequests: sequence.requests(window - 1) },
     { stake: STAKE, requestsTtlMs: IDEMPOTENCY_WINDOW_MS },
     [purchase],
   );

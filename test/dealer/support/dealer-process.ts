@@ -9,7 +9,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { Cluster, Redis } from 'ioredis';
-import { RedisStore, type RedisStoreOptions } from '../../../src/dealer/redis-store';
+import { RedisStore, type RedisStoreOptions } from '../../../src/dealer/redis/store';
 import type { RedisClient } from '../../../src/dealer/scripts/commands';
 
 /**

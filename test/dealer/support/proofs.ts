@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { tierCounts, UNSOLD, verifyBlock } from '../../../src/dealer/printing';
-import { RedisStore } from '../../../src/dealer/redis-store';
+import { RedisStore } from '../../../src/dealer/redis/store';
 import type { Sale } from '../../../src/dealer/types';
 import { prizeOfTier, totalPaid } from '../../../src/games/prize-tables';
 import type { PrizeTable } from '../../../src/games/types';

@@ -7,7 +7,7 @@
  */
 import { createInterface } from 'node:readline';
 import { Redis } from 'ioredis';
-import { RedisStore } from '../../../src/dealer/redis-store';
+import { RedisStore } from '../../../src/dealer/redis/store';
 
 export interface RacingBuyerArgs {
   readonly url: string;

@@ -1,18 +1,20 @@
-import type { Cents } from '../money';
+import type { Cents } from '../../money';
+import { gamePrice } from '../identifiers';
 
 /**
- * Every Redis key of the server's dealing and play, from one prefix. Three families, each
- * under one `{hash tag}`:
- * - a block sequence (one lane of one game at one price): `<prefix>:{seq:<game>:<stake>}:…`
+ * Every Redis key of the server's dealing and play, from one prefix: the one place that names
+ * them. Three families, each under one `{hash tag}`:
+ * - a lane (the blocks one lane of one game at one price deals, one after another; the tag
+ *   says `seq` for the sequence of blocks, as keys always did): `<prefix>:{seq:<game>:<stake>}:…`
  *   (lane 0) or `<prefix>:{seq:<game>:<stake>:<lane>}:…` (lane ≥ 1) holds the lane's current
  *   emission, the emissions' dealing state, the printed blocks and their sales; an emission of
  *   L lanes deals block i on lane i mod L (docs/dealer.md, "Lanes");
  * - a player: `<prefix>:{player:<id>}:…` holds the wallet, the deposits and the journal;
  * - a unit: `<prefix>:actions:{<unitId>}`, its action log.
- * The one-script purchase touches one sequence and one player together (one Redis); the
+ * The one-script purchase touches one lane and one player together (one Redis); the
  * per-slot protocol touches one family per script, so it runs on a Redis Cluster (docs/dealer.md).
  *
- * The Lua scripts get the sequence's base (`<prefix>:{seq:…}:`) as a key and build the
+ * The Lua scripts get the lane's base (`<prefix>:{seq:…}:`) as a key and build the
  * emission and block keys from it with the same names as `emissionKey` and `blockKeys` below,
  * because the block a purchase lands in is only known inside the script.
  */
@@ -43,20 +45,27 @@ export function firstLane(playerId: string, requestId: string, lanes: number): n
   return lanes === 1 ? 0 : fnv1a(`${playerId}|${requestId}`) % lanes;
 }
 
+/** One lane of a game at a price as this process's maps name it (not a key): `<game>:<stake>:<lane>`. */
+export function laneName(game: string, stake: Cents, lane: number): string {
+  return `${gamePrice(game, stake)}:${lane}`;
+}
+
 /** An emission as the emissions' index holds it: `<game>:<stake>`, with `:<lanes>` when more than one. */
 export interface IndexedEmission {
   readonly game: string;
   readonly stake: Cents;
+  /** `<game>:<stake>`. */
+  readonly gamePrice: string;
   readonly lanes: number;
 }
 
 export function indexedEmission(game: string, stake: Cents, lanes: number): string {
-  return lanes === 1 ? `${game}:${stake}` : `${game}:${stake}:${lanes}`;
+  return lanes === 1 ? gamePrice(game, stake) : `${gamePrice(game, stake)}:${lanes}`;
 }
 
 export function parseIndexedEmission(value: string): IndexedEmission {
   const [game, stake, lanes] = value.split(':');
-  return { game: game!, stake: Number(stake), lanes: lanes === undefined ? 1 : Number(lanes) };
+  return { game: game!, stake: Number(stake), gamePrice: gamePrice(game!, Number(stake)), lanes: lanes === undefined ? 1 : Number(lanes) };
 }
 
 export interface BlockKeys {
@@ -72,12 +81,12 @@ export interface BlockKeys {
   readonly pages: string;
 }
 
-export interface SequenceKeys {
+export interface LaneKeys {
   /** The base the scripts build emission and block keys from. */
   readonly base: string;
-  /** String: id of the sequence's current emission. */
+  /** String: id of the lane's current emission. */
   readonly current: string;
-  /** Sorted set: unsettled unit ids of this sequence, scored by sale time. */
+  /** Sorted set: unsettled unit ids of this lane, scored by sale time. */
   readonly unsettled: string;
   /**
    * Hash of one idempotency window (number `window` = ⌊time / W⌋): `<playerId>|<requestId>` →
@@ -129,9 +138,9 @@ export class DealerKeys {
     this.archives = `${this.prefix}archives`;
   }
 
-  /** Lane 0 is the sequence of a one-lane emission, so that layout needed no migration. */
-  sequence(game: string, stake: Cents, lane = 0): SequenceKeys {
-    const base = lane === 0 ? `${this.prefix}{seq:${game}:${stake}}:` : `${this.prefix}{seq:${game}:${stake}:${lane}}:`;
+  /** Lane 0 holds the keys of a one-lane emission, so that layout needed no migration. */
+  lane(game: string, stake: Cents, lane = 0): LaneKeys {
+    const base = lane === 0 ? `${this.prefix}{seq:${gamePrice(game, stake)}}:` : `${this.prefix}{seq:${gamePrice(game, stake)}:${lane}}:`;
     return {
       base,
       current: `${base}current`,
@@ -142,12 +151,12 @@ export class DealerKeys {
 
   /** Hash: the emission's table, block count, lanes and its lane's dealing state (lane, index, cursor, state). */
   emissionKey(game: string, stake: Cents, emissionId: string, lane = 0): string {
-    return `${this.sequence(game, stake, lane).base}emission:${emissionId}`;
+    return `${this.lane(game, stake, lane).base}emission:${emissionId}`;
   }
 
   /** The keys of a block, on the lane that deals it (`laneOfBlock`). */
   blockKeys(game: string, stake: Cents, blockId: string, lane = 0): BlockKeys {
-    const block = `${this.sequence(game, stake, lane).base}block:${blockId}`;
+    const block = `${this.lane(game, stake, lane).base}block:${blockId}`;
     return { units: `${block}:units`, info: `${block}:info`, sales: `${block}:sales`, settled: `${block}:settled`, pages: `${block}:pages` };
   }
 

@@ -1,0 +1,183 @@
+import type { Cents } from '../../money';
+import { readArchivedTiers } from '../archive';
+import { blockIdOf } from '../identifiers';
+import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, pageTreeOfPrint, proveUnit, rootOfPage, type PageTree, type UnitProof } from '../merkle';
+import { printBlock, UNSOLD, type PrintedBlock } from '../printing';
+import { decodePage, decodeSale } from '../records';
+import type { PrintedForRedis } from '../scripts/open-emission';
+import { publishPage } from '../scripts/publish-page';
+import type { PurchaseUnitResult } from '../scripts/purchase-units';
+import type { FairnessPages, PageCommitment } from '../types';
+import type { EmissionCatalog, EmissionMeta } from './catalog';
+import type { RedisContext } from './context';
+import { laneName } from './keys';
+import type { SaleReader } from './sale-reader';
+
+const SCAN_BATCH = 10_000;
+
+/** A new print as stored: its block, and its page 0's tree and root (scheme 2). */
+export interface FirstPagePrint extends PrintedForRedis {
+  readonly blockId: string;
+  readonly tree: PageTree;
+}
+
+/** Where this process last saw a unit of a lane sold. */
+interface LastSold {
+  readonly emissionId: string;
+  readonly index: number;
+  readonly position: number;
+}
+
+/**
+ * Fairness on Redis: block seeds, recorded tiers, and the Merkle pages (scheme 2), each page's
+ * root published before its first sale (one page ahead of this process's last sale) and kept
+ * here once known, with the trees hashed last, which publishing and proving share.
+ */
+export class RedisPages implements FairnessPages {
+  /** `<game>:<stake>:<lane>` → where this process last saw a unit sold: the pages to publish ahead start there. */
+  private readonly lastSold = new Map<string, LastSold>();
+  /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
+  private readonly pageTrees = new PageTreeCache();
+  /** `<blockId>:<page>` → its published root (pages never change once published). */
+  private readonly pages = new Map<string, Promise<PageCommitment | undefined>>();
+
+  constructor(
+    private readonly ctx: RedisContext,
+    private readonly catalog: EmissionCatalog,
+    private readonly sales: SaleReader,
+  ) {}
+
+  async blockSeed(blockId: string): Promise<Uint8Array> {
+    const meta = await this.catalog.metaOfBlock(blockId);
+    const seed = meta && (await this.ctx.redis.hget(this.catalog.blockKeysOf(meta, blockId).info, 'seed'));
+    if (!seed) throw new RangeError(`unknown block ${blockId}`);
+    return new Uint8Array(Buffer.from(seed, 'hex'));
+  }
+
+  async recordedTiers(blockId: string): Promise<Uint8Array | undefined> {
+    const meta = await this.catalog.metaOfBlock(blockId);
+    if (!meta) return undefined;
+    const keys = this.catalog.blockKeysOf(meta, blockId);
+    const [state, archive] = await this.ctx.redis.hmget(keys.info, 'state', 'archive');
+    if (!state) return undefined;
+    if (archive) return readArchivedTiers(archive, blockId, meta.table.blockSize);
+    const tiers = new Uint8Array(meta.table.blockSize).fill(UNSOLD);
+    let cursor = '0';
+    do {
+      const [next, entries] = await this.ctx.redis.hscan(keys.sales, cursor, 'COUNT', SCAN_BATCH);
+      for (let i = 0; i < entries.length; i += 2) tiers[Number(entries[i])] = decodeSale(entries[i + 1]!).tierId;
+      cursor = next;
+    } while (cursor !== '0');
+    return tiers;
+  }
+
+  async pageCommitments(blockId: string): Promise<PageCommitment[] | undefined> {
+    const meta = await this.catalog.metaOfBlock(blockId);
+    if (!meta) return undefined;
+    const keys = this.catalog.blockKeysOf(meta, blockId);
+    const [exists, records] = await Promise.all([this.ctx.redis.exists(keys.info), this.ctx.redis.hgetall(keys.pages)]);
+    if (!exists) return undefined;
+    return Object.entries(records)
+      .map(([page, record]) => decodePage(Number(page), record))
+      .sort((a, b) => a.page - b.page);
+  }
+
+  async unitProof(unitId: string): Promise<UnitProof | undefined> {
+    const found = await this.sales.find(unitId, false);
+    if (!found) return undefined;
+    const { meta, ref } = found;
+    const keys = this.catalog.blockKeysOf(meta, ref.blockId);
+    if (!(await this.ctx.redis.hexists(keys.pages, '0'))) return undefined; // printed under scheme 1
+    return proveUnit(await this.pageTreeOf(meta, ref.blockId, pageOf(meta.table.blockSize, ref.position)), ref.position);
+  }
+
+  /** A new print with the tree of its page 0, whose root is stored with the block (scheme 2). */
+  withFirstPage(blockId: string, block: PrintedBlock): FirstPagePrint {
+    const tree = pageTreeOfPrint(block, 0);
+    return { ...block, blockId, tree, firstPageRoot: Buffer.from(rootOfPage(tree)).toString('hex') };
+  }
+
+  /** Keeps the page 0 of a print once stored (a print that lost to another dealer's is dropped, its tree with it). */
+  keepFirstPage(print: FirstPagePrint, now: number): void {
+    this.pageTrees.set(`${print.blockId}:0`, print.tree);
+    this.pages.set(`${print.blockId}:0`, Promise.resolve({ page: 0, root: print.firstPageRoot, publishedAt: now }));
+  }
+
+  /**
+   * Before a batch: the page of the next position this process knows of, and the page after,
+   * are published (a page's root before its first sale). The purchase script picks the
+   * position, so the next one is known from this process's last sale, or read once.
+   */
+  async publishAhead(game: string, stake: Cents, lane: number, now: number): Promise<void> {
+    let last = this.lastSold.get(laneName(game, stake, lane));
+    if (!last) {
+      const emissionId = await this.ctx.redis.get(this.ctx.keys.lane(game, stake, lane).current);
+      const meta = emissionId ? await this.catalog.metaOn(game, stake, emissionId) : undefined;
+      if (!meta) return;
+      const [index, cursor] = await this.ctx.redis.hmget(this.ctx.keys.emissionKey(game, stake, meta.emissionId, lane), 'index', 'cursor');
+      last = { emissionId: meta.emissionId, index: Number(index), position: Number(cursor) - 1 };
+    }
+    const meta = await this.catalog.metaOn(game, stake, last.emissionId);
+    if (!meta) return;
+    const size = meta.table.blockSize;
+    const next = last.position + 1;
+    // Past the open block's end, the lane's next block.
+    const blockId = blockIdOf(last.emissionId, next < size ? last.index : last.index + meta.lanes);
+    const page = next < size ? pageOf(size, next) : 0;
+    await Promise.all([this.ensurePage(meta, blockId, page, now), this.ensurePage(meta, blockId, page + 1, now)]);
+  }
+
+  /** Remembers the last unit sold, and publishes (late: it shows) any page a sale found unpublished. */
+  noteSold(meta: EmissionMeta, lane: number, results: readonly PurchaseUnitResult[], now: number): void {
+    let last: LastSold | undefined;
+    for (const result of results) {
+      if (result.kind === 'sold') last = { emissionId: meta.emissionId, index: result.index, position: result.position };
+    }
+    if (!last) return;
+    this.lastSold.set(laneName(meta.game, meta.stake, lane), last);
+    this.ensurePage(meta, blockIdOf(meta.emissionId, last.index), pageOf(meta.table.blockSize, last.position), now).catch(() => undefined);
+  }
+
+  /** Waits for the pages being published. */
+  async published(): Promise<void> {
+    await Promise.allSettled(this.pages.values());
+  }
+
+  /** A page's tree, hashed from its printed units (one GETRANGE) and the seed, or kept from before. */
+  private async pageTreeOf(meta: EmissionMeta, blockId: string, page: number): Promise<PageTree> {
+    const key = `${blockId}:${page}`;
+    const kept = this.pageTrees.get(key);
+    if (kept) return kept;
+    const size = meta.table.blockSize;
+    const { from, count } = pageRange(size, page);
+    const units = this.catalog.blockKeysOf(meta, blockId).units;
+    const [seed, read] = await Promise.all([this.blockSeed(blockId), this.ctx.redis.getrangeBuffer(units, from, from + count - 1)]);
+    // An archived block's units are gone from Redis; it is closed, so its seed re-prints them.
+    const pageUnits = read.length === count ? new Uint8Array(read) : printBlock(meta.table, seed).subarray(from, from + count);
+    return this.pageTrees.set(key, pageTree(seed, size, page, pageUnits));
+  }
+
+  /**
+   * A page's published root, publishing it first if needed. Only for blocks of scheme 2 (page 0
+   * stored with the block); undefined for others, not remembered (the block may not be printed yet).
+   */
+  private ensurePage(meta: EmissionMeta, blockId: string, page: number, now: number): Promise<PageCommitment | undefined> {
+    const size = meta.table.blockSize;
+    if (page >= pageCount(size)) return Promise.resolve(undefined);
+    const key = `${blockId}:${page}`;
+    let published = this.pages.get(key);
+    if (!published) {
+      published = (async () => {
+        const keys = this.catalog.blockKeysOf(meta, blockId);
+        const [first, stored] = await this.ctx.redis.hmget(keys.pages, '0', String(page));
+        if (stored) return decodePage(page, stored);
+        if (!first) return undefined;
+        const root = Buffer.from(rootOfPage(await this.pageTreeOf(meta, blockId, page))).toString('hex');
+        return publishPage(this.ctx.run, { pages: keys.pages }, { page, root, now });
+      })();
+      this.pages.set(key, published);
+      published.then((p) => p ?? this.pages.delete(key), () => this.pages.delete(key));
+    }
+    return published;
+  }
+}

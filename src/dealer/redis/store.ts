@@ -1,0 +1,107 @@
+import { idempotencyWindow } from '../identifiers';
+import { RoleStore } from '../role-store';
+import { defineDealerScripts, type RedisClient } from '../scripts/commands';
+import { RedisArchiving } from './archiving';
+import { EmissionCatalog } from './catalog';
+import { RedisContext } from './context';
+import { RedisEmissions } from './emissions';
+import { DealerKeys, MAX_LANES } from './keys';
+import { OneScriptPurchase } from './one-script-purchase';
+import { RedisPages } from './pages';
+import { PerSlotPurchase } from './per-slot-purchase';
+import { BlockPrinter } from './printer';
+import type { PurchaseProtocol } from './purchase-protocol';
+import { SaleReader } from './sale-reader';
+import { RedisSales } from './sales';
+import { RedisWallets } from './wallets';
+
+export interface RedisStoreOptions {
+  /** Key prefix (`lottery` gives `lottery:…`); tests use a unique one each. Default: `lottery`. */
+  readonly prefix?: string;
+  /**
+   * A retried request within this many ms of its purchase is answered with the same sale;
+   * its record is dropped between one and two windows after (see purchaseUnits.lua).
+   * Default: `IDEMPOTENCY_WINDOW_MS` (identifiers.ts: 24 h).
+   */
+  readonly idempotencyWindowMs?: number;
+  /**
+   * How a purchase and a settlement change the lane and the wallet (docs/dealer.md):
+   * - `one-script` (default): one script over both (they must share a server: one Redis);
+   * - `per-slot`: one idempotent script per slot, re-driven by request id (required on a
+   *   Redis Cluster; runs on one Redis too).
+   */
+  readonly protocol?: 'one-script' | 'per-slot';
+  /**
+   * Replicas that must acknowledge a purchase's, settlement's, deposit's or withdrawal's writes
+   * (`WAIT`) before it is answered; when fewer do within `replicaTimeoutMs`, the call fails as
+   * an outage (the client gets `server/unavailable` and retries with the same request id).
+   * Default 0: no wait.
+   */
+  readonly waitReplicas?: number;
+  /** How long a `WAIT` may take, in ms. Default 1000. */
+  readonly replicaTimeoutMs?: number;
+  /**
+   * Lanes of the emissions this store opens (1–64, clamped to the emission's block count): lane
+   * l deals blocks l, l + L, … under its own hash tag, so one game and price deals on several
+   * slots (docs/dealer.md, "Lanes"). An emission keeps the lanes it was opened with. Above 1
+   * only with `protocol: 'per-slot'`. Default 1.
+   */
+  readonly sequenceLanes?: number;
+}
+
+/**
+ * The dealer on Redis: every change is one Lua script (src/dealer/lua), so any number of
+ * processes can deal the same blocks; on a Redis Cluster (`protocol: 'per-slot'`) a purchase or
+ * a settlement is a chain of single-slot scripts, each idempotent (docs/dealer.md). Blocks are
+ * printed here, in Node, and stored by the scripts (printer.ts). Its parts: docs/dealer.md,
+ * "The Redis store's parts".
+ *
+ * The client is the caller's: `close()` leaves it open. Purchases are batched here; let the
+ * other calls in flight share writes too (the server's `writeOncePerTurn`, or ioredis's
+ * `enableAutoPipelining`).
+ */
+export class RedisStore extends RoleStore {
+  readonly keys: DealerKeys;
+  private readonly protocol: PurchaseProtocol;
+  private readonly printer: BlockPrinter;
+  private readonly pages: RedisPages;
+
+  constructor(redis: RedisClient, options: RedisStoreOptions = {}) {
+    const lanes = options.sequenceLanes ?? 1;
+    if (!Number.isInteger(lanes) || lanes < 1 || lanes > MAX_LANES) {
+      throw new RangeError(`sequenceLanes must be a whole number from 1 to ${MAX_LANES}: ${lanes}`);
+    }
+    // The one-script purchase finds the units bought together by their request ids, which
+    // lanes keep apart; the per-slot protocol finds them in the player's records.
+    const perSlot = options.protocol === 'per-slot';
+    if (lanes > 1 && !perSlot) throw new RangeError('sequenceLanes above 1 needs the per-slot protocol');
+    const keys = new DealerKeys(options.prefix ?? 'lottery');
+    const ctx = new RedisContext(redis, defineDealerScripts(redis), keys, idempotencyWindow(options.idempotencyWindowMs), options.waitReplicas ?? 0, options.replicaTimeoutMs ?? 1000);
+    const catalog = new EmissionCatalog(ctx);
+    const sales = new SaleReader(ctx, catalog);
+    const pages = new RedisPages(ctx, catalog, sales);
+    const printer = new BlockPrinter(ctx, catalog, pages);
+    const emissions = new RedisEmissions(ctx, catalog, printer, pages, lanes);
+    const parts = { ctx, catalog, emissions, printer, pages, sales };
+    const protocol = perSlot ? new PerSlotPurchase(parts) : new OneScriptPurchase(parts);
+    const wallets = new RedisWallets(ctx, catalog);
+    super({ emissions, sales: new RedisSales(ctx, protocol, sales, wallets), wallets, pages, archiving: new RedisArchiving(ctx, catalog) });
+    this.keys = keys;
+    this.protocol = protocol;
+    this.printer = printer;
+    this.pages = pages;
+  }
+
+  /**
+   * Per-slot protocol: drives to their end the purchases left pending at or before
+   * `olderThan` (their process died between steps); 0 with one script. Returns how many it drove.
+   */
+  recoverPurchases(olderThan: number): Promise<number> {
+    return this.protocol.recoverPurchases(olderThan);
+  }
+
+  /** Waits for the blocks this process is printing ahead and the pages it is publishing; the Redis client stays open. */
+  async close(): Promise<void> {
+    await Promise.all([this.printer.printed(), this.pages.published()]);
+  }
+}
