@@ -5,7 +5,7 @@
  * examples that docs/recall.md points to.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { MemoryStore } from '../src/dealer/memory-store';
+import { MemoryStore } from '../src/dealer/memory/store';
 import { PRIZE_TABLES } from '../src/games/prize-tables';
 import { rulesOf } from '../src/games/registry';
 import { GAME_IDS } from '../src/games/types';

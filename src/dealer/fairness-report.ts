@@ -1,7 +1,10 @@
 import type { GameId } from '../games/types';
 import type { Cents } from '../money';
 import { blockRoot, MERKLE_SCHEME, pageCount, pagePositions } from './merkle';
-import type { BlockInfo, BlockState, DealerStore } from './types';
+import type { BlockInfo, BlockState, Emissions, FairnessPages } from './types';
+
+/** What the public fairness pages read of the dealer. */
+export type PublishedBlocks = Pick<Emissions, 'listEmissions' | 'block'> & Pick<FairnessPages, 'pageCommitments'>;
 
 /**
  * The public view of the commitments (no token; docs/fairness.md): every printed block with its
@@ -60,14 +63,14 @@ function publicBlock(block: BlockInfo, pagesPublished: number | undefined): Publ
   };
 }
 
-export async function publicBlocks(store: DealerStore): Promise<PublicBlock[]> {
+export async function publicBlocks(store: PublishedBlocks): Promise<PublicBlock[]> {
   const blocks = (await store.listEmissions()).flatMap((e) => e.blocks);
   const pages = await Promise.all(blocks.map((b) => (b.scheme === 2 ? store.pageCommitments(b.blockId) : undefined)));
   return blocks.map((b, i) => publicBlock(b, pages[i]?.length));
 }
 
 /** Undefined for a block not printed. */
-export async function publicBlockDetail(store: DealerStore, blockId: string): Promise<PublicBlockDetail | undefined> {
+export async function publicBlockDetail(store: PublishedBlocks, blockId: string): Promise<PublicBlockDetail | undefined> {
   const [block, pages] = await Promise.all([store.block(blockId), store.pageCommitments(blockId)]);
   if (!block) return undefined;
   const published = block.scheme === 2 ? (pages ?? []) : [];

@@ -2,7 +2,10 @@ import { formatEuros, type Cents } from '../money';
 import type { GameId } from '../games/types';
 import { buildBlockTree } from './merkle';
 import { printBlock, verifyBlock } from './printing';
-import type { BlockState, DealerStore, EmissionInfo } from './types';
+import type { BlockState, EmissionInfo, Emissions, FairnessPages } from './types';
+
+/** What the operator's reports read of the dealer. */
+export type ReportedBlocks = Pick<Emissions, 'listEmissions'> & Pick<FairnessPages, 'recordedTiers' | 'pageCommitments'>;
 
 /**
  * The operator's view of the dealer as JSON-safe reports, built from any DealerStore: the list
@@ -98,7 +101,7 @@ function emissionReport(emission: EmissionInfo): EmissionReport {
   };
 }
 
-export async function blocksReport(store: DealerStore): Promise<BlocksReport> {
+export async function blocksReport(store: ReportedBlocks): Promise<BlocksReport> {
   return { emissions: (await store.listEmissions()).map(emissionReport) };
 }
 
@@ -107,7 +110,7 @@ export async function blocksReport(store: DealerStore): Promise<BlocksReport> {
  * (scheme 2) that the seed re-derives every published page root. Undefined for an unknown
  * block; a block still selling is not verified (its seed is secret).
  */
-export async function verifyBlockReport(store: DealerStore, blockId: string): Promise<BlockVerificationReport | undefined> {
+export async function verifyBlockReport(store: ReportedBlocks, blockId: string): Promise<BlockVerificationReport | undefined> {
   for (const emission of await store.listEmissions()) {
     const block = emission.blocks.find((b) => b.blockId === blockId);
     if (!block) continue;
@@ -134,7 +137,7 @@ export async function verifyBlockReport(store: DealerStore, blockId: string): Pr
 }
 
 /** Every published page root against the one the seed derives (a closed block has them all). */
-async function pageProblems(store: DealerStore, blockId: string, seed: Uint8Array, table: EmissionInfo['table']): Promise<string[]> {
+async function pageProblems(store: ReportedBlocks, blockId: string, seed: Uint8Array, table: EmissionInfo['table']): Promise<string[]> {
   const published = (await store.pageCommitments(blockId)) ?? [];
   const derived = buildBlockTree(seed, printBlock(table, seed)).pageRoots.map((root) => Buffer.from(root).toString('hex'));
   const problems = published.flatMap((page) => (derived[page.page] === page.root ? [] : [`page ${page.page}: published root ${page.root}, the seed derives ${derived[page.page]}`]));

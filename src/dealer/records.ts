@@ -79,6 +79,9 @@ export function decodePage(page: number, record: string): PageCommitment {
   return { page, root: root!, publishedAt: Number(publishedAt) };
 }
 
+/** The value of a request id a sold-out lane of several turned away (lua/includes/sequenceDealing.lua). */
+export const PASSED_ON = '>';
+
 /**
  * The field of a player's purchase in their per-slot records (pending purchases, request ids,
  * and the memory store's request ids): `<game>:<stake>|<requestId>`.

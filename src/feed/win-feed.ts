@@ -1,5 +1,5 @@
 import type { Presence } from '@colyseus/core';
-import type { DealerStore } from '../dealer/types';
+import type { Emissions } from '../dealer/types';
 import type { GameId } from '../games/types';
 import type { Cents } from '../money';
 import type { EndedReveal } from '../play/live-unit';
@@ -97,7 +97,7 @@ export class WinFeed {
 
   constructor(
     private readonly presence: Presence,
-    private readonly dealer: DealerStore,
+    private readonly dealer: Pick<Emissions, 'listEmissions'>,
     private readonly options: WinFeedOptions,
     private readonly now: () => number = Date.now,
   ) {

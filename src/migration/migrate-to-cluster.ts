@@ -1,5 +1,6 @@
 import type { Cluster, Redis } from 'ioredis';
 import { isPlayerId } from '../dealer/identifiers';
+import { PASSED_ON, purchaseField } from '../dealer/records';
 import { DealerKeys } from '../dealer/redis/keys';
 import { seatsKey } from '../rooms/seats';
 
@@ -7,9 +8,9 @@ import { seatsKey } from '../rooms/seats';
  * Moves a one-Redis deployment to a Redis Cluster, with the servers stopped (docs/operations.md,
  * "Moving from one Redis to a cluster"): every key under the prefix is copied (DUMP, then
  * RESTORE with its remaining time to live; the key names and hash tags stay), and each
- * sequence's request ids are also written on their players' slots, where the per-slot purchase
+ * lane's request ids are also written on their players' slots, where the per-slot purchase
  * looks them up first. Without that, a purchase made before the move and retried after it with
- * the same request id would be dealt its unit again by the sequence and debited a second time.
+ * the same request id would be dealt its unit again by the lane and debited a second time.
  */
 
 export interface MigrationOptions {
@@ -49,18 +50,6 @@ export interface MigrationReport {
 /** Keys per SCAN step and per batch of DUMP/RESTORE. */
 const BATCH = 1_000;
 const PROGRESS_EVERY_MS = 3_000;
-/** The value of a request id a lane of several turned away, sold out (lua/includes/sequenceDealing.lua). */
-const PASSED_ON = '>';
-
-/**
- * A sequence's request ids of one window: `<p>{seq:<game>:<stake>[:<more>]}:requests:<window>`.
- * Only the tag's first two parts are read, so a sequence spread over several tags (one per
- * lane, `{seq:<game>:<stake>:<lane>}`) converts the same way.
- */
-function sequenceRequestsPattern(keys: DealerKeys): RegExp {
-  const prefix = keys.prefix.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
-  return new RegExp(`^${prefix}\\{seq:([^:}]+):(\\d+)(?::[^}]*)?\\}:requests:(\\d+)$`);
-}
 
 /** Every key of `redis` matching `pattern` (glob), in SCAN batches. */
 async function* scanKeys(redis: Redis, pattern: string): AsyncGenerator<string[]> {
@@ -84,7 +73,7 @@ async function countByType(nodes: readonly Redis[], pattern: string, leftOut: st
   return counts;
 }
 
-/** One sequence request-id record, as the player's slot keeps it. */
+/** One lane request-id record, as the player's slot keeps it. */
 interface PlayerRequest {
   readonly key: string;
   readonly field: string;
@@ -92,11 +81,11 @@ interface PlayerRequest {
 }
 
 /**
- * The player's records of one sequence request-id hash: `<playerId>|<requestId>` → unitId
+ * The player's records of one lane request-id hash: `<playerId>|<requestId>` → unitId
  * becomes `<game>:<stake>|<requestId>` → unitId on the player's hash of the same window
- * (keys.ts, SequenceKeys.requests and PlayerKeys.requests).
+ * (keys.ts, LaneKeys.requests and PlayerKeys.requests).
  */
-async function* playerRequestsOf(source: Redis, keys: DealerKeys, key: string, game: string, stake: string, window: number): AsyncGenerator<PlayerRequest[]> {
+async function* playerRequestsOf(source: Redis, keys: DealerKeys, key: string, game: string, stake: number, window: number): AsyncGenerator<PlayerRequest[]> {
   let cursor = '0';
   do {
     const [next, entries] = await source.hscan(key, cursor, 'COUNT', BATCH);
@@ -109,20 +98,19 @@ async function* playerRequestsOf(source: Redis, keys: DealerKeys, key: string, g
       // A sold-out lane's mark that it passed the request on (docs/dealer.md, "Lanes"): the
       // lane that dealt it holds its unit, which is converted from there.
       if (entries[i + 1] === PASSED_ON) continue;
-      records.push({ key: keys.player(playerId).requests(window), field: `${game}:${stake}|${entries[i]!.slice(bar + 1)}`, unitId: entries[i + 1]! });
+      records.push({ key: keys.player(playerId).requests(window), field: purchaseField(game, stake, entries[i]!.slice(bar + 1)), unitId: entries[i + 1]! });
     }
     if (records.length > 0) yield records;
   } while (cursor !== '0');
 }
 
-/** Each sequence request-id hash of the source, with what its key says. */
-async function* sequenceRequestKeys(source: Redis, keys: DealerKeys): AsyncGenerator<{ key: string; game: string; stake: string; window: number }> {
-  const pattern = sequenceRequestsPattern(keys);
-  for await (const batch of scanKeys(source, `${keys.prefix}{seq:*}:requests:*`)) {
+/** Each lane request-id hash of the source, with what its key says. */
+async function* laneRequestKeys(source: Redis, keys: DealerKeys): AsyncGenerator<{ key: string; game: string; stake: number; window: number }> {
+  for await (const batch of scanKeys(source, keys.laneRequestsGlob)) {
     for (const key of batch) {
-      const m = pattern.exec(key);
-      if (!m) throw new Error(`${key} is not a sequence's request ids (<prefix>:{seq:<game>:<stake>}:requests:<window>)`);
-      yield { key, game: m[1]!, stake: m[2]!, window: Number(m[3]) };
+      const parsed = keys.parseLaneRequests(key);
+      if (!parsed) throw new Error(`${key} is not a lane's request ids (<prefix>:{seq:<game>:<stake>}:requests:<window>)`);
+      yield { key, ...parsed };
     }
   }
 }
@@ -162,7 +150,7 @@ export async function migrateToCluster(source: Redis, target: Cluster, options: 
   if (options.dryRun) {
     const sourceCounts = await countByType([source], pattern, seats);
     let requestIds = 0;
-    for await (const s of sequenceRequestKeys(source, keys)) {
+    for await (const s of laneRequestKeys(source, keys)) {
       for await (const records of playerRequestsOf(source, keys, s.key, s.game, s.stake, s.window)) requestIds += records.length;
     }
     return { dryRun: true, source: sourceCounts, target: {}, copied: total, expired: 0, seatsLeftOut, requestIds, requestIdsVerified: 0, playerRequestKeysMade: 0, mismatches: [] };
@@ -199,13 +187,13 @@ export async function migrateToCluster(source: Redis, target: Cluster, options: 
   }
   options.progress?.(copied, total);
 
-  // The conversion: each sequence request id also on its player's slot, expiring with it.
+  // The conversion: each lane request id also on its player's slot, expiring with it.
   let requestIds = 0;
   const playerKeys = new Set<string>();
-  for await (const sequence of sequenceRequestKeys(source, keys)) {
-    const ttl = await source.pttl(sequence.key);
+  for await (const lane of laneRequestKeys(source, keys)) {
+    const ttl = await source.pttl(lane.key);
     const touched = new Set<string>();
-    for await (const records of playerRequestsOf(source, keys, sequence.key, sequence.game, sequence.stake, sequence.window)) {
+    for await (const records of playerRequestsOf(source, keys, lane.key, lane.game, lane.stake, lane.window)) {
       await Promise.all(records.map((r) => target.hset(r.key, r.field, r.unitId)));
       for (const r of records) touched.add(r.key);
       requestIds += records.length;
@@ -218,8 +206,8 @@ export async function migrateToCluster(source: Redis, target: Cluster, options: 
   // both sides (the cluster has the player request-id hashes the conversion made besides).
   const mismatches: string[] = [];
   let requestIdsVerified = 0;
-  for await (const sequence of sequenceRequestKeys(source, keys)) {
-    for await (const records of playerRequestsOf(source, keys, sequence.key, sequence.game, sequence.stake, sequence.window)) {
+  for await (const lane of laneRequestKeys(source, keys)) {
+    for await (const records of playerRequestsOf(source, keys, lane.key, lane.game, lane.stake, lane.window)) {
       const found = await Promise.all(records.map((r) => target.hget(r.key, r.field)));
       records.forEach((r, i) => {
         if (found[i] === r.unitId) requestIdsVerified++;

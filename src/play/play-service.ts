@@ -1,12 +1,12 @@
 import type { Player } from '../auth/tokens';
-import type { DealerStore, Sale, Wallet } from '../dealer/types';
+import type { FairnessPages, Sale, Sales, Wallet, Wallets } from '../dealer/types';
 import { unitSeed } from '../dealer/printing';
 import { findPrizeTable } from '../games/prize-tables';
 import { rulesOf } from '../games/registry';
 import { GAME_IDS, type GameId, type Refusal } from '../games/types';
 import type { ActionLog, LoggedAction } from '../units/action-log';
 import type { EndedReveal, LiveUnit } from './live-unit';
-import { toRecall, type RecallRecord } from './recall';
+import { toRecall, type RecallDealer, type RecallRecord } from './recall';
 import { SERVER_COMPLETE, replay } from './replay';
 
 export interface BuyRequest {
@@ -68,7 +68,7 @@ export class PlayService {
   private readonly seeds = new Map<string, Promise<Uint8Array>>();
 
   constructor(
-    private readonly dealer: DealerStore,
+    private readonly dealer: Sales & Pick<Wallets, 'wallet'> & Pick<FairnessPages, 'blockSeed'> & RecallDealer,
     private readonly log: ActionLog,
     private readonly now: () => number,
   ) {}

@@ -1,5 +1,8 @@
 import { pageOf, type UnitProof } from '../dealer/merkle';
-import type { DealerStore, JournalEntry, Sale } from '../dealer/types';
+import type { Emissions, FairnessPages, JournalEntry, Sale, Sales, Wallets } from '../dealer/types';
+
+/** What a recall reads of the dealer. */
+export type RecallDealer = Pick<Sales, 'getSale'> & Pick<Wallets, 'journal'> & Pick<Emissions, 'block'> & Pick<FairnessPages, 'pageCommitments' | 'unitProof'>;
 import { DECOR_SYMBOLS, GAME_SYMBOLS } from '../games/noel-de-la-chance';
 import type { Cents } from '../money';
 import type { LiveUnit } from './live-unit';
@@ -87,7 +90,7 @@ function pairedRequestId(sale: Sale): string | undefined {
 }
 
 /** A lamp pair's two stakes are journalled one after the other: the other unit's is next to this one's. */
-async function pairedUnitId(dealer: DealerStore, sale: Sale, journal: readonly JournalEntry[], stakeAt: number): Promise<string | null> {
+async function pairedUnitId(dealer: RecallDealer, sale: Sale, journal: readonly JournalEntry[], stakeAt: number): Promise<string | null> {
   const wanted = pairedRequestId(sale);
   if (wanted === undefined) return null;
   const near = journal.slice(Math.max(0, stakeAt - 4), stakeAt + 5).filter((e) => e.kind === 'stake' && e.ref !== sale.unitId);
@@ -98,7 +101,7 @@ async function pairedUnitId(dealer: DealerStore, sale: Sale, journal: readonly J
   return null;
 }
 
-async function fairnessOf(dealer: DealerStore, sale: Sale, finished: boolean): Promise<RecalledFairness> {
+async function fairnessOf(dealer: RecallDealer, sale: Sale, finished: boolean): Promise<RecalledFairness> {
   const [block, pages, proof] = await Promise.all([
     dealer.block(sale.blockId),
     dealer.pageCommitments(sale.blockId),
@@ -124,7 +127,7 @@ function presentationOf(game: string): unknown {
   return game === 'noel-de-la-chance' ? { offeredSymbols: [...GAME_SYMBOLS], decorSymbols: [...DECOR_SYMBOLS] } : null;
 }
 
-export async function toRecall(dealer: DealerStore, unit: LiveUnit): Promise<RecallRecord> {
+export async function toRecall(dealer: RecallDealer, unit: LiveUnit): Promise<RecallRecord> {
   const { sale, finished } = unit;
   const journal = await dealer.journal(sale.playerId);
   const last = unit.steps[unit.steps.length - 1]!;

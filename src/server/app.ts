@@ -5,10 +5,10 @@ import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { TokenVerifier } from '../auth/tokens';
 import { usesRedis, type Config } from '../config';
-import { MemoryStore } from '../dealer/memory-store';
+import { MemoryStore } from '../dealer/memory/store';
 import { RedisStore, type RedisStoreOptions } from '../dealer/redis/store';
 import type { RedisClient } from '../dealer/scripts/commands';
-import type { DealerStore } from '../dealer/types';
+import type { DealerStore, Emissions } from '../dealer/types';
 import { WinFeed } from '../feed/win-feed';
 import { gameCatalog } from '../games/catalog';
 import { PRIZE_TABLES } from '../games/prize-tables';
@@ -41,7 +41,7 @@ export function emissionIdOf(game: string, stake: number): string {
   return `${game}-${stake}`;
 }
 
-async function openMissingEmissions(dealer: DealerStore, blockCount: number, now: number): Promise<void> {
+async function openMissingEmissions(dealer: Emissions, blockCount: number, now: number): Promise<void> {
   const open = new Set((await dealer.listEmissions()).map((e) => e.emissionId));
   for (const table of PRIZE_TABLES) {
     const emissionId = emissionIdOf(table.game, table.stake);

@@ -1,7 +1,6 @@
 import type { Application, Response } from 'express';
-import { publicBlockDetail, publicBlocks, type PublicBlock } from '../dealer/fairness-report';
+import { publicBlockDetail, publicBlocks, type PublicBlock, type PublishedBlocks } from '../dealer/fairness-report';
 import { parseBlockId } from '../dealer/identifiers';
-import type { DealerStore } from '../dealer/types';
 import { asyncRoute } from './edge';
 
 /** The list reads every block's pages: answered from one read a second at most (no token here). */
@@ -16,7 +15,7 @@ function fail(res: Response, status: number, code: string, message: string): voi
  * before any sale, and the seeds of closed blocks. Read-only; a block id that does not parse
  * is answered like an unknown one.
  */
-export function mountFairnessRoutes(app: Application, dealer: DealerStore): void {
+export function mountFairnessRoutes(app: Application, dealer: PublishedBlocks): void {
 
   let cached: { at: number; blocks: Promise<PublicBlock[]> } | undefined;
   app.get('/fairness/blocks', asyncRoute(async (_req, res) => {

@@ -1,20 +1,36 @@
 import { performance } from 'node:perf_hooks';
 import { parseUnitId } from '../dealer/identifiers';
-import type { DealerStore, OpenEmissionRequest, PlayerId, PurchaseRequest, PurchaseResult, SettleResult, WithdrawResult } from '../dealer/types';
+import { RoleStore } from '../dealer/role-store';
+import type { DealerStore, Emissions, PlayerId, PurchaseRequest, PurchaseResult, Sales, SettleResult, Wallets, WithdrawResult } from '../dealer/types';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
 /**
  * The dealer as the server uses it: every purchase and settlement counted (units sold, prizes
  * paid, refusals, purchase time) and logged with the unit's ids, whoever calls it (rooms, the
- * abandoned-unit sweeper). The store itself stays free of metrics and logs.
+ * abandoned-unit sweeper), and every deposit and withdrawal logged. Its sales and wallets are
+ * observed; its other roles are the store's own. The store itself stays free of metrics and logs.
  */
-export class ObservedDealer implements DealerStore {
+export class ObservedDealer extends RoleStore {
+  constructor(
+    private readonly store: DealerStore,
+    metrics: Metrics,
+    logger: Logger,
+  ) {
+    super({ emissions: store, sales: new ObservedSales(store, metrics, logger), wallets: new ObservedWallets(store, logger), pages: store, archiving: store });
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}
+
+class ObservedSales implements Sales {
   /** emissionId → the game and price its units are sold at (prizes are counted per both). */
   private readonly emissions = new Map<string, { game: string; stake: string }>();
 
   constructor(
-    private readonly dealer: DealerStore,
+    private readonly dealer: Sales & Pick<Emissions, 'listEmissions'>,
     private readonly metrics: Metrics,
     private readonly logger: Logger,
   ) {}
@@ -48,29 +64,8 @@ export class ObservedDealer implements DealerStore {
     return result;
   }
 
-  openEmission(request: OpenEmissionRequest) {
-    return this.dealer.openEmission(request);
-  }
-  listEmissions() {
-    return this.dealer.listEmissions();
-  }
-  blockSeed(blockId: string) {
-    return this.dealer.blockSeed(blockId);
-  }
-  block(blockId: string) {
-    return this.dealer.block(blockId);
-  }
-  pageCommitments(blockId: string) {
-    return this.dealer.pageCommitments(blockId);
-  }
-  unitProof(unitId: string) {
-    return this.dealer.unitProof(unitId);
-  }
   getSale(unitId: string) {
     return this.dealer.getSale(unitId);
-  }
-  recordedTiers(blockId: string) {
-    return this.dealer.recordedTiers(blockId);
   }
   listSales(playerId: PlayerId, offset: number, limit: number) {
     return this.dealer.listSales(playerId, offset, limit);
@@ -78,6 +73,22 @@ export class ObservedDealer implements DealerStore {
   unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId) {
     return this.dealer.unsettledSales(soldBefore, limit, playerId);
   }
+
+  private async tableOf(unitId: string): Promise<{ game: string; stake: string }> {
+    const emissionId = parseUnitId(unitId)?.emissionId ?? '';
+    if (!this.emissions.has(emissionId)) {
+      for (const e of await this.dealer.listEmissions()) this.emissions.set(e.emissionId, { game: e.game, stake: String(e.stake) });
+    }
+    return this.emissions.get(emissionId) ?? { game: 'unknown', stake: 'unknown' };
+  }
+}
+
+class ObservedWallets implements Wallets {
+  constructor(
+    private readonly dealer: Wallets,
+    private readonly logger: Logger,
+  ) {}
+
   async deposit(playerId: PlayerId, amount: number, ref: string, now: number) {
     const balance = await this.dealer.deposit(playerId, amount, ref, now);
     this.logger.info({ playerId, ref }, 'deposit');
@@ -96,25 +107,5 @@ export class ObservedDealer implements DealerStore {
   }
   journal(playerId: PlayerId) {
     return this.dealer.journal(playerId);
-  }
-  archivableBlocks(closedBefore: number) {
-    return this.dealer.archivableBlocks(closedBefore);
-  }
-  blockSales(blockId: string, from: number, limit: number) {
-    return this.dealer.blockSales(blockId, from, limit);
-  }
-  markArchived(blockId: string, path: string, now: number) {
-    return this.dealer.markArchived(blockId, path, now);
-  }
-  close() {
-    return this.dealer.close();
-  }
-
-  private async tableOf(unitId: string): Promise<{ game: string; stake: string }> {
-    const emissionId = parseUnitId(unitId)?.emissionId ?? '';
-    if (!this.emissions.has(emissionId)) {
-      for (const e of await this.dealer.listEmissions()) this.emissions.set(e.emissionId, { game: e.game, stake: String(e.stake) });
-    }
-    return this.emissions.get(emissionId) ?? { game: 'unknown', stake: 'unknown' };
   }
 }

@@ -1,6 +1,6 @@
 import { writeBlockArchive, type ArchivedUnit } from '../dealer/archive';
 import { unitIdOf } from '../dealer/identifiers';
-import type { DealerStore } from '../dealer/types';
+import type { Archiving, Emissions } from '../dealer/types';
 import type { ActionLog } from './action-log';
 
 /**
@@ -28,7 +28,7 @@ export interface ArchivedBlock {
 /** Sales and action logs read per round trip while writing an archive. */
 const PAGE = 1_000;
 
-async function* unitsOf(dealer: DealerStore, log: ActionLog, blockId: string): AsyncGenerator<ArchivedUnit> {
+async function* unitsOf(dealer: Archiving, log: ActionLog, blockId: string): AsyncGenerator<ArchivedUnit> {
   for (let from = 0; ; from += PAGE) {
     const sales = await dealer.blockSales(blockId, from, PAGE);
     if (sales.length === 0) return;
@@ -37,7 +37,7 @@ async function* unitsOf(dealer: DealerStore, log: ActionLog, blockId: string): A
   }
 }
 
-export async function archiveClosedBlocks(dealer: DealerStore, log: ActionLog, options: ArchiveOptions): Promise<ArchivedBlock[]> {
+export async function archiveClosedBlocks(dealer: Archiving & Pick<Emissions, 'listEmissions'>, log: ActionLog, options: ArchiveOptions): Promise<ArchivedBlock[]> {
   const blockIds = await dealer.archivableBlocks(options.now - options.retentionMs);
   if (blockIds.length === 0) return [];
   const sizes = new Map((await dealer.listEmissions()).flatMap((e) => e.blocks.map((b) => [b.blockId, b.size] as const)));

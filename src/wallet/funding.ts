@@ -1,4 +1,4 @@
-import type { DealerStore, JournalEntry, PlayerId } from '../dealer/types';
+import type { JournalEntry, PlayerId, Wallets } from '../dealer/types';
 import type { Cents } from '../money';
 
 /**
@@ -24,7 +24,7 @@ export interface WalletFunding {
 
 /** The dealer's wallet, funded by the operator; references name the operation and the request. */
 export class DealerWalletFunding implements WalletFunding {
-  constructor(private readonly dealer: DealerStore) {}
+  constructor(private readonly dealer: Wallets) {}
 
   async deposit(playerId: PlayerId, amount: Cents, requestId: string, now: number): Promise<FundingResult> {
     const ref = `deposit:${requestId}`;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { verifyRecall } from '../../src/audit/verify-recall';
 import { publicBlockDetail, type PublicBlockDetail } from '../../src/dealer/fairness-report';
-import { MemoryStore } from '../../src/dealer/memory-store';
+import { MemoryStore } from '../../src/dealer/memory/store';
 import { findPrizeTable } from '../../src/games/prize-tables';
 import { PlayService } from '../../src/play/play-service';
 import type { RecallRecord } from '../../src/play/recall';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { MemoryStore, type MemoryStoreOptions } from '../../src/dealer/memory-store';
+import { MemoryStore, type MemoryStoreOptions } from '../../src/dealer/memory/store';
 import type { Sale } from '../../src/dealer/types';
 import { storeConformance } from './store-conformance';
 import { UNSOLD } from '../../src/dealer/printing';

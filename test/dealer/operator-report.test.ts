@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { MemoryStore } from '../../src/dealer/memory-store';
+import { MemoryStore } from '../../src/dealer/memory/store';
 import { blocksReport, formatBlocksReport, formatVerification, verifyBlockReport } from '../../src/dealer/operator-report';
 import type { DealerStore } from '../../src/dealer/types';
 import { dealFourteen } from './support/fourteen-sales';

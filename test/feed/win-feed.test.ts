@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { LocalPresence } from '@colyseus/core';
-import { MemoryStore } from '../../src/dealer/memory-store';
+import { MemoryStore } from '../../src/dealer/memory/store';
 import { findPrizeTable } from '../../src/games/prize-tables';
 import { WinFeed, type WinFeedOptions, type WinMessage } from '../../src/feed/win-feed';
 import type { EndedReveal, LiveUnit } from '../../src/play/live-unit';

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { MemoryStore } from '../../src/dealer/memory-store';
+import { MemoryStore } from '../../src/dealer/memory/store';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import { rulesOf } from '../../src/games/registry';
 import { PlayService } from '../../src/play/play-service';

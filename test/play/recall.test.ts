@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { MemoryStore } from '../../src/dealer/memory-store';
+import { MemoryStore } from '../../src/dealer/memory/store';
 import { pageRootOfProof } from '../../src/dealer/merkle';
 import { findPrizeTable } from '../../src/games/prize-tables';
 import type { LiveUnit } from '../../src/play/live-unit';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { Socket } from 'node:net';
 import { matchMaker, Room as ServerRoom, type Client as ServerClient } from '@colyseus/core';
 import type { Room } from '@colyseus/sdk';
-import { MemoryStore } from '../../src/dealer/memory-store';
+import { MemoryStore } from '../../src/dealer/memory/store';
 import type { SettleResult } from '../../src/dealer/types';
 import { FLOOD_CLOSE_CODE } from '../../src/rooms/player-first';
 import type { RunningServer } from '../../src/server/app';

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Server } from 'node:http';
 import express from 'express';
-import { MemoryStore } from '../../src/dealer/memory-store';
+import { MemoryStore } from '../../src/dealer/memory/store';
 import { mountFairnessRoutes } from '../../src/server/fairness-routes';
 import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryStore } from '../../src/dealer/memory-store';
+import { MemoryStore } from '../../src/dealer/memory/store';
 import type { Sale } from '../../src/dealer/types';
 import { MemoryActionLog } from '../../src/units/action-log';
 import { archiveClosedBlocks } from '../../src/units/archive-blocks';

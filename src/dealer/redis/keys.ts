@@ -138,6 +138,21 @@ export class DealerKeys {
     this.archives = `${this.prefix}archives`;
   }
 
+  /** Glob of every lane's request-id hashes, of any window (what the migration to a cluster scans). */
+  get laneRequestsGlob(): string {
+    return `${this.prefix}{seq:*}:requests:*`;
+  }
+
+  /**
+   * What a lane's request-id key names: `<prefix>{seq:<game>:<stake>[:<lane>]}:requests:<window>`
+   * (only the tag's first two parts are read: every lane of a game and price gives the same).
+   */
+  parseLaneRequests(key: string): { game: string; stake: Cents; window: number } | undefined {
+    const prefix = this.prefix.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&');
+    const m = new RegExp(`^${prefix}\\{seq:([^:}]+):(\\d+)(?::[^}]*)?\\}:requests:(\\d+)$`).exec(key);
+    return m ? { game: m[1]!, stake: Number(m[2]), window: Number(m[3]) } : undefined;
+  }
+
   /** Lane 0 holds the keys of a one-lane emission, so that layout needed no migration. */
   lane(game: string, stake: Cents, lane = 0): LaneKeys {
     const base = lane === 0 ? `${this.prefix}{seq:${gamePrice(game, stake)}}:` : `${this.prefix}{seq:${gamePrice(game, stake)}:${lane}}:`;

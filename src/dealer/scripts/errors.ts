@@ -1,7 +1,7 @@
 /**
  * The one error factory of the dealer's Lua scripts: every negative return code of
  * src/dealer/lua/*.lua and src/units/lua/*.lua maps here to a namespaced code and a sentence. The store turns the
- * refusal codes into refusal results and handles the others (see redis-store.ts).
+ * refusal codes into refusal results and handles the others (see redis/dealing.ts).
  */
 
 const RETURN_CODES = {

@@ -1,0 +1,41 @@
+import { assertTime, unitIdOf } from '../identifiers';
+import type { Archiving, Sale } from '../types';
+import type { MemoryBlock, MemoryBooks } from './books';
+
+export class MemoryArchiving implements Archiving {
+  constructor(private readonly books: MemoryBooks) {}
+
+  async archivableBlocks(closedBefore: number): Promise<string[]> {
+    return [...this.books.emissions.values()]
+      .flatMap((e) => e.blocks)
+      .filter((b) => this.archivable(b) && b.closedAt! <= closedBefore)
+      .map((b) => b.blockId)
+      .sort();
+  }
+
+  async blockSales(blockId: string, from: number, limit: number): Promise<Sale[]> {
+    const block = this.books.findBlock(blockId);
+    const sales: Sale[] = [];
+    if (!block || block.archive) return sales;
+    for (let p = Math.max(0, from); p < Math.min(from + limit, block.sold); p++) sales.push(this.books.sales.get(unitIdOf(blockId, p))!);
+    return sales;
+  }
+
+  async markArchived(blockId: string, path: string, now: number): Promise<boolean> {
+    assertTime(now);
+    const block = this.books.findBlock(blockId);
+    if (block?.archive) return false;
+    if (!block || !this.archivable(block)) throw new Error(`block ${blockId} is unknown, not closed, or has units not settled`);
+    for (let p = 0; p < block.sold; p++) this.books.sales.delete(unitIdOf(blockId, p));
+    block.recorded = undefined;
+    block.archive = path;
+    return true;
+  }
+
+  /** Closed, not archived, every unit settled and still kept. */
+  private archivable(block: MemoryBlock): boolean {
+    if (block.state !== 'closed' || block.archive || block.forgotten > 0) return false;
+    for (let p = 0; p < block.sold; p++) if (this.books.sales.get(unitIdOf(block.blockId, p))!.settledAt === undefined) return false;
+    return true;
+  }
+}

@@ -1,0 +1,109 @@
+import type { PrizeTable } from '../../games/types';
+import type { Cents } from '../../money';
+import { readArchivedUnit } from '../archive';
+import { parseBlockId, parseUnitId } from '../identifiers';
+import { pageCount, PageTreeCache, pageTreeOfPrint, rootOfPage, type PageTree } from '../merkle';
+import type { PrintedBlock } from '../printing';
+import type { BlockState, JournalEntry, JournalKind, PageCommitment, PlayerId, Sale } from '../types';
+
+export interface MemoryBlock {
+  readonly index: number;
+  readonly blockId: string;
+  readonly printed: PrintedBlock;
+  state: BlockState;
+  sold: number;
+  readonly soldPerTier: number[];
+  /** The tier recorded with each sale, by position (UNSOLD until sold); undefined once archived. */
+  recorded: Uint8Array | undefined;
+  closedAt?: number;
+  /** The archive of its units (archive.ts), once archived. */
+  archive?: string;
+  /** Page roots published so far, by page (scheme 2): page 0 at printing, the others ahead of sales. */
+  readonly pages: PageCommitment[];
+  /** Its settled units forgotten by the bound on what is kept (`keepSettled`): never archivable then. */
+  forgotten: number;
+}
+
+export interface MemoryEmission {
+  readonly emissionId: string;
+  readonly table: PrizeTable;
+  readonly blockCount: number;
+  readonly blocks: MemoryBlock[];
+  openIndex: number;
+  closed: boolean;
+}
+
+export interface MemoryWallet {
+  balance: Cents;
+  /** Its lines, but those of forgotten units (`keepSettled`); `posted` numbers them. */
+  readonly journal: JournalEntry[];
+  posted: number;
+  /**
+   * Idempotency window number → `purchaseField` (`<game>:<stake>|<requestId>`) → unitId: the
+   * records of the purchases of that window (per game and price, as in Redis); only this
+   * window's and the one before are kept.
+   */
+  readonly requests: Map<number, Map<string, string>>;
+  readonly deposits: Set<string>;
+  /** The player's unit ids, oldest first. */
+  readonly sales: string[];
+  readonly unsettled: Set<string>;
+  /** The player's settled units still kept, in order of settlement. */
+  readonly settled: Set<string>;
+}
+
+/**
+ * Everything the memory store holds, shared by its roles, with the few reads and writes
+ * several of them make.
+ */
+export class MemoryBooks {
+  readonly emissions = new Map<string, MemoryEmission>();
+  /** `<game>:<stake>` (`gamePrice`) → the emission selling there (or sold out, the last one). */
+  readonly selling = new Map<string, MemoryEmission>();
+  readonly wallets = new Map<PlayerId, MemoryWallet>();
+  /** unitId → sale; a settled sale is replaced by a copy with `settledAt`. */
+  readonly sales = new Map<string, Sale>();
+  /** Unit ids not settled yet, in order of sale. */
+  readonly unsettled = new Set<string>();
+  /** Settled unit ids still kept, in order of settlement (only with `keepSettled`). */
+  readonly settledKept = new Set<string>();
+  /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
+  private readonly pageTrees = new PageTreeCache();
+
+  findBlock(blockId: string): MemoryBlock | undefined {
+    const ref = parseBlockId(blockId);
+    return ref && this.emissions.get(ref.emissionId)?.blocks[ref.index];
+  }
+
+  walletOf(playerId: PlayerId): MemoryWallet {
+    let wallet = this.wallets.get(playerId);
+    if (!wallet) {
+      wallet = { balance: 0, journal: [], posted: 0, requests: new Map(), deposits: new Set(), sales: [], unsettled: new Set(), settled: new Set() };
+      this.wallets.set(playerId, wallet);
+    }
+    return wallet;
+  }
+
+  post(wallet: MemoryWallet, kind: JournalKind, amount: Cents, ref: string, at: number): void {
+    wallet.balance += amount;
+    wallet.journal.push({ seq: ++wallet.posted, kind, amount, balance: wallet.balance, ref, at });
+  }
+
+  async archivedSale(unitId: string): Promise<Sale | undefined> {
+    const ref = parseUnitId(unitId);
+    const archive = ref && this.findBlock(ref.blockId)?.archive;
+    return archive ? (await readArchivedUnit(archive, unitId, ref.position))?.sale : undefined;
+  }
+
+  /** Publishes a page's root once (first call wins); nothing past the block's last page. */
+  publishPage(table: PrizeTable, block: MemoryBlock, page: number, now: number): void {
+    if (block.pages[page] || page >= pageCount(table.blockSize)) return;
+    const root = Buffer.from(rootOfPage(this.pageTreeOf(block, page))).toString('hex');
+    block.pages[page] = { page, root, publishedAt: now };
+  }
+
+  pageTreeOf(block: MemoryBlock, page: number): PageTree {
+    const key = `${block.blockId}:${page}`;
+    return this.pageTrees.get(key) ?? this.pageTrees.set(key, pageTreeOfPrint(block.printed, page));
+  }
+}

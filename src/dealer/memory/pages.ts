@@ -1,0 +1,32 @@
+import { readArchivedTiers } from '../archive';
+import { pageOf, proveUnit, type UnitProof } from '../merkle';
+import type { FairnessPages, PageCommitment } from '../types';
+import type { MemoryBooks } from './books';
+
+/** Fairness in memory: every block is printed under scheme 2, its pages published as it sells. */
+export class MemoryPages implements FairnessPages {
+  constructor(private readonly books: MemoryBooks) {}
+
+  async blockSeed(blockId: string): Promise<Uint8Array> {
+    const block = this.books.findBlock(blockId);
+    if (!block) throw new RangeError(`unknown block ${blockId}`);
+    return block.printed.seed.slice();
+  }
+
+  async recordedTiers(blockId: string): Promise<Uint8Array | undefined> {
+    const block = this.books.findBlock(blockId);
+    if (block?.archive) return readArchivedTiers(block.archive, blockId, block.printed.units.length);
+    return block?.recorded!.slice();
+  }
+
+  async pageCommitments(blockId: string): Promise<PageCommitment[] | undefined> {
+    return this.books.findBlock(blockId)?.pages.slice();
+  }
+
+  async unitProof(unitId: string): Promise<UnitProof | undefined> {
+    const sale = this.books.sales.get(unitId) ?? (await this.books.archivedSale(unitId));
+    const block = sale && this.books.findBlock(sale.blockId);
+    if (!sale || !block) return undefined;
+    return proveUnit(this.books.pageTreeOf(block, pageOf(block.printed.units.length, sale.position)), sale.position);
+  }
+}

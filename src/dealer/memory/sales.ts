@@ -1,0 +1,174 @@
+import { prizeOfTier } from '../../games/prize-tables';
+import {
+  assertTime,
+  checkPurchaseRequest,
+  gameClosed,
+  gamePrice,
+  insufficientFunds,
+  salesPage,
+  unfinishedUnit,
+  unknownSequence,
+  unsettledLimit,
+} from '../identifiers';
+import { pageOf } from '../merkle';
+import { buildSale, purchaseField } from '../records';
+import type { PlayerId, PurchaseRequest, PurchaseResult, Sale, Sales, SettleResult } from '../types';
+import type { MemoryBooks, MemoryWallet } from './books';
+import type { MemoryEmissions } from './emissions';
+
+/** How many settled units the store keeps: per player, and in all. */
+export interface KeepSettled {
+  readonly perPlayer: number;
+  readonly total: number;
+}
+
+/**
+ * Sales in memory: each purchase and settlement made whole before its promise resolves, so
+ * atomic by construction; with `keepSettled`, the oldest settled units forgotten past the bounds.
+ */
+export class MemorySales implements Sales {
+  constructor(
+    private readonly books: MemoryBooks,
+    private readonly emissions: MemoryEmissions,
+    private readonly windowMs: number,
+    private readonly keep: KeepSettled | undefined,
+    private readonly onForgotten: ((unitIds: readonly string[]) => void) | undefined,
+  ) {}
+
+  async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
+    const refused = checkPurchaseRequest(request);
+    if (refused) return refused;
+    const { books } = this;
+    const wallet = books.wallets.get(request.playerId);
+    const window = Math.floor(request.now / this.windowMs);
+    const served = (requestId: string) => wallet && this.served(wallet, purchaseField(request.game, request.stake, requestId), window);
+    const previous = served(request.requestId);
+    if (previous !== undefined) return { ok: true, sale: (await this.getSale(previous))!, replayed: true };
+    const emission = books.selling.get(gamePrice(request.game, request.stake));
+    if (!emission) return unknownSequence(request.game, request.stake);
+    if (emission.closed) return gameClosed(request.game, request.stake);
+    if (wallet && request.boughtTogether) {
+      const boughtWith = new Set(request.boughtTogether.map(served));
+      const unfinished = [...wallet.unsettled].some((id) => books.sales.get(id)!.game === request.game && !boughtWith.has(id));
+      if (unfinished) return unfinishedUnit(request.game);
+    }
+    const balance = wallet?.balance ?? 0;
+    if (balance < request.stake) return insufficientFunds(balance, request.stake);
+
+    const block = emission.blocks[emission.openIndex]!;
+    const position = block.sold;
+    // The page's root is published before its first sale, and the next page's one page ahead.
+    const page = pageOf(emission.table.blockSize, position);
+    books.publishPage(emission.table, block, page, request.now);
+    books.publishPage(emission.table, block, page + 1, request.now);
+    const tierId = block.printed.units[position]!;
+    const sale = buildSale(emission.table, block.blockId, position, {
+      playerId: request.playerId,
+      requestId: request.requestId,
+      tierId,
+      prize: prizeOfTier(emission.table, tierId),
+      soldAt: request.now,
+      balanceBefore: balance,
+      balanceAfter: balance - request.stake,
+      picks: request.picks ?? '',
+    });
+    const { unitId } = sale;
+    const debited = books.walletOf(request.playerId);
+    books.post(debited, 'stake', -request.stake, unitId, request.now);
+    this.remember(debited, purchaseField(request.game, request.stake, request.requestId), unitId, window);
+    debited.sales.push(unitId);
+    debited.unsettled.add(unitId);
+    books.sales.set(unitId, sale);
+    books.unsettled.add(unitId);
+    block.recorded![position] = tierId;
+    block.soldPerTier[tierId]!++;
+    block.sold++;
+    if (block.sold === emission.table.blockSize) this.emissions.closeBlock(emission, block, request.now);
+    return { ok: true, sale, replayed: false };
+  }
+
+  async settle(unitId: string, now: number): Promise<SettleResult> {
+    assertTime(now);
+    const { books } = this;
+    const sale = books.sales.get(unitId);
+    if (!sale) {
+      // Only blocks whose every unit is settled are archived.
+      const archived = await books.archivedSale(unitId);
+      if (!archived) return { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${unitId}` };
+      return { ok: true, credited: false, prize: archived.prize, balance: books.wallets.get(archived.playerId)?.balance ?? 0 };
+    }
+    const wallet = books.walletOf(sale.playerId);
+    if (sale.settledAt !== undefined) return { ok: true, credited: false, prize: sale.prize, balance: wallet.balance };
+    books.sales.set(unitId, { ...sale, settledAt: now });
+    books.unsettled.delete(unitId);
+    wallet.unsettled.delete(unitId);
+    if (sale.prize > 0) books.post(wallet, 'prize', sale.prize, unitId, now);
+    if (this.keep) this.keepBounded(wallet, unitId, this.keep);
+    return { ok: true, credited: true, prize: sale.prize, balance: wallet.balance };
+  }
+
+  async getSale(unitId: string): Promise<Sale | undefined> {
+    return this.books.sales.get(unitId) ?? this.books.archivedSale(unitId);
+  }
+
+  async listSales(playerId: PlayerId, offset: number, limit: number): Promise<Sale[]> {
+    const page = salesPage(offset, limit);
+    const ids = this.books.wallets.get(playerId)?.sales ?? [];
+    const newestFirst = ids.slice(Math.max(0, ids.length - page.offset - page.limit), Math.max(0, ids.length - page.offset));
+    return Promise.all(newestFirst.reverse().map(async (id) => (await this.getSale(id))!));
+  }
+
+  async unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]> {
+    const { books } = this;
+    const ids = playerId === undefined ? books.unsettled : (books.wallets.get(playerId)?.unsettled ?? new Set<string>());
+    const due = [...ids].map((id) => books.sales.get(id)!).filter((s) => s.soldAt <= soldBefore);
+    // Sets keep the order of sale; the sort (stable) only matters when callers' clocks disagree.
+    return due.sort((a, b) => a.soldAt - b.soldAt).slice(0, unsettledLimit(limit));
+  }
+
+  /** Remembers a newly settled unit, then forgets the oldest settled past either bound. */
+  private keepBounded(wallet: MemoryWallet, unitId: string, keep: KeepSettled): void {
+    wallet.settled.add(unitId);
+    this.books.settledKept.add(unitId);
+    const forgotten: string[] = [];
+    while (wallet.settled.size > keep.perPlayer) forgotten.push(this.forget(wallet.settled.values().next().value!));
+    while (this.books.settledKept.size > keep.total) forgotten.push(this.forget(this.books.settledKept.values().next().value!));
+    if (forgotten.length > 0) this.onForgotten?.(forgotten);
+  }
+
+  /** Drops a settled unit's own records; its block's counts and recorded tier stay. */
+  private forget(unitId: string): string {
+    const { books } = this;
+    const sale = books.sales.get(unitId)!;
+    const wallet = books.wallets.get(sale.playerId)!;
+    books.sales.delete(unitId);
+    books.settledKept.delete(unitId);
+    wallet.settled.delete(unitId);
+    wallet.sales.splice(wallet.sales.indexOf(unitId), 1);
+    for (const records of wallet.requests.values()) records.delete(purchaseField(sale.game, sale.stake, sale.requestId));
+    // Its stake and prize lines, among the oldest: the scan starts at its stake line.
+    const { journal } = wallet;
+    for (let line = journal.findIndex((e) => e.ref === unitId); line >= 0 && line < journal.length; ) {
+      if (journal[line]!.ref === unitId) journal.splice(line, 1);
+      else line++;
+    }
+    books.findBlock(sale.blockId)!.forgotten++;
+    return unitId;
+  }
+
+  /** The unit a request was served within this window or the one before, if any. */
+  private served(wallet: MemoryWallet, request: string, window: number): string | undefined {
+    return wallet.requests.get(window)?.get(request) ?? wallet.requests.get(window - 1)?.get(request);
+  }
+
+  /** Records a served request in its window and drops the windows no lookup reads any more. */
+  private remember(wallet: MemoryWallet, request: string, unitId: string, window: number): void {
+    let records = wallet.requests.get(window);
+    if (!records) {
+      records = new Map();
+      wallet.requests.set(window, records);
+      for (const old of wallet.requests.keys()) if (old < window - 1) wallet.requests.delete(old);
+    }
+    records.set(request, unitId);
+  }
+}

@@ -1,0 +1,51 @@
+import { idempotencyWindow } from '../identifiers';
+import { RoleStore } from '../role-store';
+import { MemoryArchiving } from './archiving';
+import { MemoryBooks } from './books';
+import { MemoryEmissions } from './emissions';
+import { MemoryPages } from './pages';
+import { MemorySales, type KeepSettled } from './sales';
+import { MemoryWallets } from './wallets';
+
+export type { KeepSettled } from './sales';
+
+export interface MemoryStoreOptions {
+  /** As RedisStoreOptions.idempotencyWindowMs. */
+  readonly idempotencyWindowMs?: number;
+  /**
+   * Bounds what finished units leave in memory: past `perPlayer` settled units of a player, or
+   * `total` in all, the oldest settled is forgotten: its sale, its purchase's idempotency record,
+   * its place in the history, its journal lines (stake and prize; the balance is unchanged). A
+   * unit in play or not settled is never forgotten, and the counts of the blocks (sold, per
+   * tier, recorded tiers) stay exact. Unset: everything is kept.
+   */
+  readonly keepSettled?: KeepSettled;
+  /** Told the units just forgotten (their action logs can go too). */
+  readonly forgotten?: (unitIds: readonly string[]) => void;
+}
+
+/**
+ * The embedded default: the whole dealer in one process's memory (`MemoryBooks`), its roles
+ * in src/dealer/memory/. Every change is made synchronously before its promise resolves, so
+ * each operation is atomic by construction; only reads of archived records wait (for the
+ * archive's file). Nothing survives the process.
+ */
+export class MemoryStore extends RoleStore {
+  constructor(options: MemoryStoreOptions = {}) {
+    const keep = options.keepSettled;
+    if (keep && !(Number.isSafeInteger(keep.perPlayer) && keep.perPlayer >= 1 && Number.isSafeInteger(keep.total) && keep.total >= 1)) {
+      throw new RangeError(`keepSettled needs whole numbers ≥ 1: ${JSON.stringify(keep)}`);
+    }
+    const books = new MemoryBooks();
+    const emissions = new MemoryEmissions(books);
+    super({
+      emissions,
+      sales: new MemorySales(books, emissions, idempotencyWindow(options.idempotencyWindowMs), keep, options.forgotten),
+      wallets: new MemoryWallets(books),
+      pages: new MemoryPages(books),
+      archiving: new MemoryArchiving(books),
+    });
+  }
+
+  async close(): Promise<void> {}
+}
