@@ -1,5 +1,6 @@
 import { rulesOf } from '../src/games/registry';
 import { GAME_IDS, type GameId } from '../src/games/types';
+import type { HistoryLine as ProtocolHistoryLine, RecallRecord } from '../src/protocol/recall';
 
 /**
  * The books of a run, checked after it: what the synthetic players paid and were shown, against
@@ -40,28 +41,11 @@ export interface PlayerBooks {
   readonly historyError?: string;
 }
 
-export interface HistoryLine {
-  readonly unitId: string;
-  readonly game: string;
-  readonly stake: number;
-  readonly status: 'in_progress' | 'finished';
-  readonly prize: number | null;
-}
+/** What the books need of a history line (`GET /history`). */
+export type HistoryLine = Pick<ProtocolHistoryLine, 'unitId' | 'game' | 'stake' | 'status' | 'prize'>;
 
 /** What the books need of a recall record (`GET /history/:unitId`). */
-export interface RecallFacts {
-  readonly unitId: string;
-  readonly game: string;
-  readonly stake: number;
-  readonly blockId: string;
-  readonly position: number;
-  readonly status: 'in_progress' | 'finished';
-  readonly prize: number | null;
-  readonly scenario: unknown;
-  /** Who ended the reveal (`player`, or `server` for an abandoned unit), and when (ISO); null while unfinished. */
-  readonly completedBy?: 'player' | 'server' | null;
-  readonly finishedAt?: string | null;
-}
+export type RecallFacts = Pick<RecallRecord, 'unitId' | 'game' | 'stake' | 'blockId' | 'position' | 'status' | 'prize' | 'scenario'> & Partial<Pick<RecallRecord, 'completedBy' | 'finishedAt'>>;
 
 /** Sold units of one block and, per prize (0: losing), how many were dealt. */
 export interface BlockCount {

@@ -2,6 +2,10 @@ import './node-websocket';
 import './schema-strings';
 import { Client, type Room } from '@colyseus/sdk';
 import type { GameId } from '../src/games/types';
+import type { DevLoginReply } from '../src/protocol/http';
+import type { RefusalMessage } from '../src/protocol/refusals';
+import type { BuyReply, WatchersReply } from '../src/protocol/table';
+import type { Wallet } from '../src/protocol/wallet';
 import type { Choices, RevealLengths } from './mix';
 import { errorCode, joinWithin, withTimeout, type Stats } from './stats';
 import { StepClock } from './step-clock';
@@ -167,7 +171,7 @@ export class SyntheticPlayer {
       signal: AbortSignal.timeout(this.settings.requestTimeoutMs),
     });
     if (!res.ok) throw Object.assign(new Error(`dev login: ${res.status} ${await res.text()}`), { code: 'harness/login_failed' });
-    const body = (await res.json()) as { token: string; playerId: string; balance: number };
+    const body = (await res.json()) as DevLoginReply;
     this.token = body.token;
     this.playerId = body.playerId;
     this.initialBalance = body.balance;
@@ -185,9 +189,9 @@ export class SyntheticPlayer {
     const count = () => this.stats.count.received++;
     room.onMessage('wallet', count);
     room.onMessage('resumed', count);
-    room.onMessage('refused', (r: { code?: string }) => {
+    room.onMessage('refused', (r: RefusalMessage | undefined) => {
       count();
-      this.stats.error(r?.code ?? 'refused/unknown', (r as { message?: string })?.message);
+      this.stats.error(r?.code ?? 'refused/unknown', r?.message);
     });
     room.onMessage('*', count);
     room.onLeave((code) => {
@@ -198,7 +202,7 @@ export class SyntheticPlayer {
 
   /** Opens this table to watchers (spectators protocol); the room id watchers join. */
   async openToWatchers(): Promise<string> {
-    const reply = (await this.request('watchers', { open: true })) as { roomId: string };
+    const reply = (await this.request('watchers', { open: true })) as WatchersReply;
     this.watched = true;
     return reply.roomId;
   }
@@ -444,7 +448,7 @@ export class SyntheticPlayer {
         }
       }
     }
-    const { unitIds } = result.reply as { unitIds: string[] };
+    const { unitIds } = result.reply as BuyReply;
     this.stats.latency('buy', result.ms);
     this.stats.count.unitsBought += unitIds.length;
     for (const unitId of unitIds) this.units.push({ unitId, game, stake, requestId, prize: null });
@@ -494,8 +498,8 @@ export class SyntheticPlayer {
   }
 
   /** The wallet as the server has it now. */
-  async wallet(): Promise<{ balance: number; held: number }> {
-    return (await this.request('wallet', undefined)) as { balance: number; held: number };
+  async wallet(): Promise<Wallet> {
+    return (await this.request('wallet', undefined)) as Wallet;
   }
 
   async leave(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Client, Room } from '@colyseus/sdk';
+import type { Win } from '../src/protocol/feed';
 import { inShare, type FinishBoard, type SyntheticPlayer } from './player';
 import { joinWithin, withTimeout, type Stats } from './stats';
 
@@ -10,14 +11,6 @@ const JOIN_TIMEOUT_MS = 20_000;
  * state patches as the player). Each measures how long after the player's own client it got
  * what it got.
  */
-
-interface Win {
-  readonly game: string;
-  readonly amount: number;
-  readonly pseudonym: string;
-  /** When the reveal ended, by the server's clock (the same machine's). */
-  readonly at?: string;
-}
 
 /**
  * Wins announced before the player's client saw the result wait for it, at most 10 s; a win is

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WEB = join(ROOT, 'web');
+/** The page imports the protocol's types and refusal table from here. */
+const PROTOCOL = join(ROOT, 'src', 'protocol');
 const BUILT = join(WEB, 'dist', 'index.html');
 
 function newestSource(dir: string): number {
@@ -24,7 +26,7 @@ function newestSource(dir: string): number {
 
 export function webBuildIsStale(): boolean {
   if (!existsSync(BUILT)) return true;
-  const sources = Math.max(newestSource(WEB), statSync(join(ROOT, 'package-lock.json')).mtimeMs);
+  const sources = Math.max(newestSource(WEB), newestSource(PROTOCOL), statSync(join(ROOT, 'package-lock.json')).mtimeMs);
   return statSync(BUILT).mtimeMs < sources;
 }
 

@@ -1,8 +1,10 @@
+import type { Cents } from './protocol/money';
+
 /**
- * Money is integer euro cents everywhere (never binary floats). These helpers are the only
- * place where cents meet text.
+ * Money is integer euro cents everywhere (never binary floats; the type is the protocol's).
+ * These helpers are the only place where cents meet text.
  */
-export type Cents = number;
+export type { Cents };
 
 export function assertCents(value: number, what = 'amount'): Cents {
   if (!Number.isSafeInteger(value)) throw new TypeError(`${what} must be a whole number of cents, got ${value}`);

@@ -1,5 +1,6 @@
 import type { Cents } from '../money';
 import type { GameId, PrizeTable } from '../games/types';
+import type { RefusalCode } from '../protocol/refusals';
 import type { UnitProof } from './merkle';
 
 /**
@@ -102,12 +103,8 @@ export interface Sale {
   readonly settledAt?: number;
 }
 
-export type PurchaseRefusalCode =
-  | 'purchase/malformed'
-  | 'purchase/unknown_game'
-  | 'purchase/game_closed'
-  | 'purchase/insufficient_funds'
-  | 'purchase/unfinished_unit';
+/** The dealer's refusals are codes of the protocol's table (src/protocol/refusals.ts). */
+export type PurchaseRefusalCode = Extract<RefusalCode, `purchase/${string}`>;
 
 export type PurchaseResult =
   | { readonly ok: true; readonly sale: Sale; readonly replayed: boolean }
@@ -115,7 +112,7 @@ export type PurchaseResult =
 
 export type SettleResult =
   | { readonly ok: true; readonly credited: boolean; readonly prize: Cents; readonly balance: Cents }
-  | { readonly ok: false; readonly code: 'settle/unknown_unit'; readonly message: string };
+  | { readonly ok: false; readonly code: Extract<RefusalCode, 'settle/unknown_unit'>; readonly message: string };
 
 /** A page's Merkle root as published (scheme 2): positions [page × 4,096, …) of a block. */
 export interface PageCommitment {
@@ -130,7 +127,7 @@ export type JournalKind = 'deposit' | 'withdrawal' | 'stake' | 'prize';
 
 export type WithdrawResult =
   | { readonly ok: true; readonly balance: Cents; readonly replayed: boolean }
-  | { readonly ok: false; readonly code: 'wallet/insufficient_funds'; readonly message: string; readonly balance: Cents };
+  | { readonly ok: false; readonly code: Extract<RefusalCode, 'wallet/insufficient_funds'>; readonly message: string; readonly balance: Cents };
 
 /** One line of a player's append-only journal: every debit and credit, in order. */
 export interface JournalEntry {

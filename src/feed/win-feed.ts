@@ -1,8 +1,8 @@
 import type { Presence } from '@colyseus/core';
 import type { Emissions } from '../dealer/types';
-import type { GameId } from '../games/types';
 import type { Cents } from '../money';
 import type { EndedReveal } from '../play/live-unit';
+import type { PrizesLeft, Win } from '../protocol/feed';
 
 /**
  * The live wins feed and the count of prizes left, shared by every process through Colyseus
@@ -20,34 +20,10 @@ import type { EndedReveal } from '../play/live-unit';
  * id, the unit id, a balance or a token.
  */
 
-/** One published win. Amounts in integer cents; `at` is when the reveal ended (ISO 8601). */
-export interface Win {
-  readonly game: GameId;
-  readonly stake: Cents;
-  readonly amount: Cents;
-  readonly at: string;
-  readonly pseudonym: string;
-}
-
 /** What goes over the presence channel: the win and its place in the shared list. */
 export interface WinMessage {
   readonly seq: number;
   readonly win: Win;
-}
-
-export interface TierLeft {
-  readonly tierId: number;
-  readonly prize: Cents;
-  /** Prizes of this tier in the block whose reveal has not ended (unsold, or sold and unrevealed). */
-  readonly left: number;
-}
-
-/** One open block's prizes left, per winning tier (tier 0, the losing units, is not listed). */
-export interface PrizesLeft {
-  readonly game: GameId;
-  readonly stake: Cents;
-  readonly blockId: string;
-  readonly tiers: readonly TierLeft[];
 }
 
 export interface WinFeedOptions {

@@ -4,7 +4,7 @@ import { lampeCatalog } from './mysteres-de-la-lampe/catalog';
 import { noelCatalog } from './noel-de-la-chance/catalog';
 import { PRIZE_TABLES, totalPaid, winningUnits } from './prize-tables';
 import { rainDiamondsCatalog } from './rain-diamonds/catalog';
-import type { CatalogPrice, GameCatalogEntry, GameDescription } from './catalog-types';
+import type { CatalogPrice, GameCatalogEntry, GameDescription } from '../protocol/catalog';
 import { GAME_IDS, type GameId } from './types';
 
 /**
@@ -13,8 +13,6 @@ import { GAME_IDS, type GameId } from './types';
  * the games' constants; the words are the project's own, French first (as the règlements name
  * things), English second.
  */
-
-export type * from './catalog-types';
 
 const DESCRIPTIONS: Record<GameId, GameDescription> = {
   'rain-diamonds': rainDiamondsCatalog,

@@ -1,15 +1,9 @@
 import type { Cents } from '../money';
+import type { GameId } from '../protocol/game-ids';
+import type { RefusalCode, RefusalMessage } from '../protocol/refusals';
 
 export type { Cents };
-
-export const GAME_IDS = [
-  'rain-diamonds',
-  '500000-carats',
-  'noel-de-la-chance',
-  'mine-d-or',
-  'mysteres-de-la-lampe',
-] as const;
-export type GameId = (typeof GAME_IDS)[number];
+export { GAME_IDS, type GameId } from '../protocol/game-ids';
 
 /** One row of a prize table: `count` units of the block win `prize`. */
 export interface PrizeTier {
@@ -35,14 +29,12 @@ export interface Outcome {
   readonly prize: Cents;
 }
 
-/** A refused action or input: a namespaced code (`action/already_revealed`) and a sentence. */
-export interface Refusal {
+/** A refused action or input: a code of the protocol's table (`action/already_revealed`) and a sentence. */
+export interface Refusal extends RefusalMessage {
   readonly ok: false;
-  readonly code: string;
-  readonly message: string;
 }
 
-export function refuse(code: string, message: string): Refusal {
+export function refuse(code: RefusalCode, message: string): Refusal {
   return { ok: false, code, message };
 }
 

@@ -3,10 +3,12 @@ import type { FairnessPages, Sale, Sales, Wallet, Wallets } from '../dealer/type
 import { unitSeed } from '../dealer/printing';
 import { findPrizeTable } from '../games/prize-tables';
 import { rulesOf } from '../games/registry';
-import { GAME_IDS, type GameId, type Refusal } from '../games/types';
+import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
+import type { RefusalCode } from '../protocol/refusals';
 import type { ActionLog, LoggedAction } from '../units/action-log';
 import type { EndedReveal, LiveUnit } from './live-unit';
-import { toRecall, type RecallDealer, type RecallRecord } from './recall';
+import type { RecallRecord } from '../protocol/recall';
+import { toRecall, type RecallDealer } from './recall';
 import { SERVER_COMPLETE, replay } from './replay';
 
 export interface BuyRequest {
@@ -50,10 +52,6 @@ export interface Acted {
 const REQUEST_ID = /^[A-Za-z0-9_]{1,48}$/;
 const UNSETTLED_SCAN = 100;
 
-function refusal(code: string, message: string): Refusal {
-  return { ok: false, code, message };
-}
-
 function isGameId(game: string): game is GameId {
   return (GAME_IDS as readonly string[]).includes(game);
 }
@@ -91,9 +89,9 @@ export class PlayService {
   }
 
   async buy(player: Player, request: BuyRequest): Promise<Result<Bought>> {
-    if (!REQUEST_ID.test(request.requestId)) return refusal('purchase/malformed', 'requestId must be 1–48 of A–Z, a–z, 0–9, _');
+    if (!REQUEST_ID.test(request.requestId)) return refuse('purchase/malformed', 'requestId must be 1–48 of A–Z, a–z, 0–9, _');
     if (!isGameId(request.game) || !findPrizeTable(request.game, request.stake)) {
-      return refusal('purchase/unknown_game', `${request.game} is not sold at ${request.stake} cents`);
+      return refuse('purchase/unknown_game', `${request.game} is not sold at ${request.stake} cents`);
     }
     const rules = rulesOf(request.game);
     const parsed = rules.parsePicks(request.picks);
@@ -106,7 +104,7 @@ export class PlayService {
     // Said here with the unit to finish; the dealer checks it again in the purchase's atomic
     // step (boughtTogether), which two processes racing cannot get past.
     if (pending.length > retried.length) {
-      return refusal('purchase/unfinished_unit', `finish unit ${pending[0]!.sale.unitId} before buying another of this game`);
+      return refuse('purchase/unfinished_unit', `finish unit ${pending[0]!.sale.unitId} before buying another of this game`);
     }
     const units: LiveUnit[] = [];
     for (const [i, pick] of picks.entries()) {
@@ -120,7 +118,7 @@ export class PlayService {
         boughtTogether: requestIds,
       });
       if (!result.ok) {
-        if (units.length === 0) return refusal(result.code, result.message);
+        if (units.length === 0) return refuse(result.code, result.message);
         break; // the first lamp unit is bought and will be played; say so by returning it alone
       }
       // A unit dealt by this very call has no action yet: its log need not be read.
@@ -139,7 +137,7 @@ export class PlayService {
    */
   async act(playerId: string, units: readonly LiveUnit[], request: ActRequest): Promise<Acted> {
     const unfinished = units.filter((u) => !u.finished);
-    const refused = (code: string, message: string): Acted => ({ units, unitIds: [], ended: [], refusal: refusal(code, message) });
+    const refused = (code: RefusalCode, message: string): Acted => ({ units, unitIds: [], ended: [], refusal: refuse(code, message) });
     if (unfinished.length === 0) return refused('action/no_unit', 'no unit in play: buy one first');
     let targets = unfinished;
     if (request.unitId !== undefined) {
@@ -208,7 +206,7 @@ export class PlayService {
 
   /** One unit, one action: validated by the game, applied, logged. */
   private async step(playerId: string, unit: LiveUnit, rawAction: unknown): Promise<Result<{ unit: LiveUnit; ended: EndedReveal[] }>> {
-    if (unit.sale.playerId !== playerId) return refusal('action/not_yours', 'this unit belongs to another player');
+    if (unit.sale.playerId !== playerId) return refuse('action/not_yours', 'this unit belongs to another player');
     const parsed = unit.rules.parseAction(rawAction);
     if (!parsed.ok) return parsed;
     const step = unit.rules.reduce(unit.state, parsed.value);
@@ -224,7 +222,7 @@ export class PlayService {
   ): Promise<Result<{ unit: LiveUnit; ended: EndedReveal[] }>> {
     const at = this.now();
     const appended = await this.log.append(unit.sale.unitId, unit.steps.length - 1, { action, at, by });
-    if (!appended) return refusal('action/conflict', 'the unit moved on elsewhere; it has been reloaded');
+    if (!appended) return refuse('action/conflict', 'the unit moved on elsewhere; it has been reloaded');
     const finished = unit.rules.isFinished(step.state);
     const next: LiveUnit = {
       ...unit,

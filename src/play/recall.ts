@@ -1,83 +1,11 @@
-import { pageOf, type UnitProof } from '../dealer/merkle';
+import { pageOf } from '../dealer/merkle';
 import type { Emissions, FairnessPages, JournalEntry, Sale, Sales, Wallets } from '../dealer/types';
 
 /** What a recall reads of the dealer. */
 export type RecallDealer = Pick<Sales, 'getSale'> & Pick<Wallets, 'journal'> & Pick<Emissions, 'block'> & Pick<FairnessPages, 'pageCommitments' | 'unitProof'>;
 import { DECOR_SYMBOLS, GAME_SYMBOLS } from '../games/noel-de-la-chance';
-import type { Cents } from '../money';
+import type { HistoryLine, RecallRecord, RecalledFairness } from '../protocol/recall';
 import type { LiveUnit } from './live-unit';
-import type { PlayedStep } from './replay';
-
-/**
- * A unit as the player may look it up (GLI-19 2.8.2, 4.14). Finished units carry the whole
- * scenario and the Merkle proof of their outcome, so anyone can re-score them by the rules and
- * check them against the published commitments (`npm run verify-unit`); unfinished ones only
- * what was revealed. The format is documented in docs/recall.md.
- */
-export interface RecallRecord {
-  readonly format: 'unit-recall/v2';
-  readonly unitId: string;
-  readonly game: string;
-  readonly stake: Cents;
-  readonly blockId: string;
-  readonly position: number;
-  readonly status: 'in_progress' | 'finished';
-  readonly soldAt: string;
-  readonly finishedAt: string | null;
-  readonly completedBy: 'player' | 'server' | null;
-  readonly purchase: RecalledPurchase;
-  readonly balanceBefore: Cents;
-  readonly balanceAfterStake: Cents;
-  /** After the prize was credited (other lines of the ledger included); null while unfinished. */
-  readonly balanceAfterPrize: Cents | null;
-  /** The player's journal from this unit's stake to its prize credit, every line in between included. */
-  readonly ledger: readonly RecalledJournalLine[];
-  readonly picks: unknown;
-  /** What the game offered beside the scenario (Noël: its three symbols and the decor); null for the others. */
-  readonly presentation: unknown;
-  readonly steps: readonly RecalledStep[];
-  /** Null while unfinished: the prize must not show before the reveal ends. */
-  readonly prize: Cents | null;
-  readonly scenario: unknown;
-  readonly fairness: RecalledFairness;
-}
-
-/** The purchase that bought the unit: its request id and, for a lamp pair, the other unit. */
-export interface RecalledPurchase {
-  readonly requestId: string;
-  readonly pairedUnitId: string | null;
-}
-
-export type RecalledJournalLine = Omit<JournalEntry, 'at'> & { readonly at: string };
-
-/** What ties the unit to the published commitments (docs/fairness.md). */
-export interface RecalledFairness {
-  /** 1: the block's commitment only, checked once it closes; 2: also a Merkle proof. */
-  readonly scheme: 1 | 2;
-  readonly blockId: string;
-  readonly blockSize: number;
-  readonly position: number;
-  /** SHA-256(seed ‖ printed block), published when the block was printed. */
-  readonly commitment: string;
-  /** Scheme 2: the page holding the position, its published root and when it was published. */
-  readonly page: number | null;
-  readonly pageRoot: string | null;
-  readonly pagePublishedAt: string | null;
-  /** Scheme 2, once the unit is finished (it reveals the tier): the proof against `pageRoot`. */
-  readonly proof: UnitProof | null;
-}
-
-/** A played step with its time as ISO text, like every time in the record. */
-export type RecalledStep = Omit<PlayedStep, 'at'> & { readonly at: string };
-
-export interface HistoryLine {
-  readonly unitId: string;
-  readonly game: string;
-  readonly stake: Cents;
-  readonly soldAt: string;
-  readonly status: 'in_progress' | 'finished';
-  readonly prize: Cents | null;
-}
 
 function iso(ms: number): string {
   return new Date(ms).toISOString();
@@ -127,6 +55,7 @@ function presentationOf(game: string): unknown {
   return game === 'noel-de-la-chance' ? { offeredSymbols: [...GAME_SYMBOLS], decorSymbols: [...DECOR_SYMBOLS] } : null;
 }
 
+/** The unit's recall record (the protocol's format, docs/recall.md), rebuilt from what was stored. */
 export async function toRecall(dealer: RecallDealer, unit: LiveUnit): Promise<RecallRecord> {
   const { sale, finished } = unit;
   const journal = await dealer.journal(sale.playerId);

@@ -1,6 +1,7 @@
 import { getMessageBytes, Protocol, Room, type Client, type MessageContext } from '@colyseus/core';
 import { Batcher } from '../feed/batcher';
-import type { PrizesLeft, Win, WinFeed, WinMessage } from '../feed/win-feed';
+import type { WinFeed, WinMessage } from '../feed/win-feed';
+import type { FeedMessages, PrizesLeft, Win } from '../protocol/feed';
 import { SlicedSender } from './fan-out';
 import { answerRefusal, readOnly } from './refusals';
 
@@ -87,8 +88,8 @@ export abstract class FeedRoom extends Room {
 
   override onJoin(client: Client): void {
     // Synchronous on purpose: `recent` is queued before any `wins` can reach this client.
-    client.send('recent', { wins: this.recentWins.map((m) => m.win) });
-    if (this.prizes) client.send('prizes_left', this.prizes);
+    client.send('recent', { wins: this.recentWins.map((m) => m.win) } satisfies FeedMessages['recent']);
+    if (this.prizes) client.send('prizes_left', this.prizes satisfies FeedMessages['prizes_left']);
   }
 
   override onDispose(): void {
@@ -109,7 +110,7 @@ export abstract class FeedRoom extends Room {
     messages.sort((a, b) => a.seq - b.seq);
     for (const message of messages) this.keep(message);
     const wins = messages.map((m) => m.win);
-    this.sendToAll('wins', { wins });
+    this.sendToAll('wins', { wins } satisfies FeedMessages['wins']);
     this.services.winsSent?.(wins);
   }
 
@@ -153,7 +154,7 @@ export abstract class FeedRoom extends Room {
           if (json === this.prizesJson) return;
           this.prizes = prizes;
           this.prizesJson = json;
-          this.sendToAll('prizes_left', prizes);
+          this.sendToAll('prizes_left', prizes satisfies FeedMessages['prizes_left']);
         },
         (err: unknown) => {
           this.prizesTimer = undefined;

@@ -1,6 +1,8 @@
-import type { Client, MessageContext } from '@colyseus/core';
+import { ServerError, type Client, type MessageContext } from '@colyseus/core';
 import type { z } from 'zod';
 import { refuse, type Refusal } from '../games/types';
+import type { RefusalCode, RefusalMessage } from '../protocol/refusals';
+import type { TableMessages } from '../protocol/table';
 
 /** Whatever a spectator sends, at a table or on the feed. */
 export function readOnly(what: string): Refusal {
@@ -8,7 +10,7 @@ export function readOnly(what: string): Refusal {
 }
 
 /** A message that does not parse: the first problem, and where it is. */
-export function malformed(code: string, error: z.ZodError): Refusal {
+export function malformed(code: RefusalCode, error: z.ZodError): Refusal {
   const issue = error.issues[0];
   const where = issue?.path.length ? ` at ${issue.path.join('.')}` : '';
   return refuse(code, `${issue?.message ?? 'invalid message'}${where}`);
@@ -23,8 +25,13 @@ export function isRefusal(value: unknown): value is Refusal {
  * (`room.request`), or as a `refused` message `{ code, message }` for a plain `room.send`.
  */
 export function answerRefusal(client: Client, ctx: MessageContext | undefined, refusal: Refusal): unknown {
-  const reason = { code: refusal.code, message: refusal.message };
+  const reason: RefusalMessage = { code: refusal.code, message: refusal.message };
   if (ctx?.id !== undefined) return ctx.reject(reason);
-  client.send('refused', reason);
+  client.send('refused', reason satisfies TableMessages['refused']);
   return undefined;
+}
+
+/** A join refused at matchmaking: the client's error carries `<code>: <sentence>` and `status`. */
+export function joinRefused(status: number, code: RefusalCode, message: string): ServerError {
+  return new ServerError(status, `${code}: ${message}`);
 }

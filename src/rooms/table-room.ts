@@ -1,14 +1,16 @@
-import { CloseCode, Room, ServerError, type Client, type MessageContext } from '@colyseus/core';
+import { CloseCode, Room, type Client, type MessageContext } from '@colyseus/core';
 import type { Player, TokenVerifier } from '../auth/tokens';
 import type { WinFeed } from '../feed/win-feed';
-import type { GameDescription } from '../games/catalog';
-import { GAME_IDS, refuse, type GameId } from '../games/types';
+import type { GameDescription } from '../protocol/catalog';
+import type { HistoryPage, RecallRecord } from '../protocol/recall';
+import type { ActReply, BuyReply, TableMessages, WatchersReply } from '../protocol/table';
+import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
 import type { EndedReveal, LiveUnit } from '../play/live-unit';
 import type { PlayService } from '../play/play-service';
 import { toHistoryLine } from '../play/recall';
 import { PlayerFirst } from './player-first';
 import { Serial } from './serial';
-import { answerRefusal, isRefusal, readOnly } from './refusals';
+import { answerRefusal, isRefusal, joinRefused, readOnly } from './refusals';
 import type { Seats } from './seats';
 import { parseMessage, TABLE_MESSAGES as M, type SpectatorAuth } from './table-messages';
 import { sendPatchesAsStepsHappen, showUnits, TableState } from './table-state';
@@ -60,7 +62,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
 
   override async onCreate(options: unknown): Promise<void> {
     const parsed = M.create.safeParse(options);
-    if (!parsed.success) throw new ServerError(400, `table/malformed: choose a game among ${GAME_IDS.join(', ')}`);
+    if (!parsed.success) throw joinRefused(400, 'table/malformed', `choose a game among ${GAME_IDS.join(', ')}`);
     this.game = parsed.data.game;
     const { maxMessagesPerSecond, watchersMax } = this.services;
     this.playerFirst = new PlayerFirst(this, maxMessagesPerSecond);
@@ -91,8 +93,8 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
       this.watchers.admit(client.sessionId);
       return this.playerFirst.addSpectator(client);
     }
-    if (this.owner && this.owner.playerId !== auth.playerId) throw new ServerError(403, 'table/not_yours: this table belongs to another player');
-    if (this.ownerSession) throw new ServerError(403, 'table/taken: this table already has its player; open a new one');
+    if (this.owner && this.owner.playerId !== auth.playerId) throw joinRefused(403, 'table/not_yours', 'this table belongs to another player');
+    if (this.ownerSession) throw joinRefused(403, 'table/taken', 'this table already has its player; open a new one');
     const { play, feed, seats } = this.services;
     // The line that ties this room to its player and game: the lines about its units carry
     // their own ids, not the room's (docs/operations.md, "Logs").
@@ -109,11 +111,11 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
       if (unseen !== undefined && units.some((u) => u.sale.unitId === unseen)) this.releaseWhenSeen(unseen);
       if (units.length > 0) {
         this.update(units, ended);
-        client.send('resumed', { unitIds: units.map((u) => u.sale.unitId) });
+        client.send('resumed', { unitIds: units.map((u) => u.sale.unitId) } satisfies TableMessages['resumed']);
       }
-      client.send('wallet', await play.wallet(auth.playerId));
+      client.send('wallet', (await play.wallet(auth.playerId)) satisfies TableMessages['wallet']);
     });
-    if (isRefusal(resumed)) throw new ServerError(503, `${resumed.code}: ${resumed.message}`); // the client joins again
+    if (isRefusal(resumed)) throw joinRefused(503, resumed.code, resumed.message); // the client joins again
   }
 
   override async onDrop(client: Client): Promise<void> {
@@ -150,7 +152,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     return (await done) === true;
   }
 
-  private async buy(message: unknown): Promise<unknown> {
+  private async buy(message: unknown): Promise<BuyReply | Refusal> {
     const parsed = parseMessage(M.buy, 'purchase/malformed', message);
     if (!parsed.ok) return parsed;
     const bought = await this.services.play.buy(this.owner!, { game: this.game, ...parsed.value });
@@ -159,7 +161,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     return { unitIds: bought.units.map((u) => u.sale.unitId), wallet: bought.wallet };
   }
 
-  private async act(client: Client, message: unknown, receivedAt: number): Promise<unknown> {
+  private async act(client: Client, message: unknown, receivedAt: number): Promise<ActReply | Refusal> {
     const parsed = parseMessage(M.act, 'action/malformed', message);
     if (!parsed.ok) return parsed;
     const acted = await this.services.play.act(this.owner!.playerId, this.units, parsed.value);
@@ -167,12 +169,12 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.services.actionShown?.(this.game, (performance.now() - receivedAt) / 1000);
     if (!acted.refusal) return acted.wallet ? { unitIds: acted.unitIds, wallet: acted.wallet } : { unitIds: acted.unitIds };
     // One lamp unit refused, the other ended: the refusal cannot carry the wallet.
-    if (acted.wallet) client.send('wallet', acted.wallet);
+    if (acted.wallet) client.send('wallet', acted.wallet satisfies TableMessages['wallet']);
     return acted.refusal;
   }
 
   /** The player opens the table to watchers, or closes it (spectators present are sent away). */
-  private async openToWatchers(message: unknown): Promise<unknown> {
+  private async openToWatchers(message: unknown): Promise<WatchersReply | Refusal> {
     const parsed = parseMessage(M.watchers, 'watchers/malformed', message);
     if (!parsed.ok) return parsed;
     const { open } = parsed.value;
@@ -182,7 +184,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     return { roomId: this.roomId, open };
   }
 
-  private async history(message: unknown): Promise<unknown> {
+  private async history(message: unknown): Promise<HistoryPage | Refusal> {
     const parsed = parseMessage(M.history, 'history/malformed', message ?? {});
     if (!parsed.ok) return parsed;
     const { sales, ended } = await this.services.play.history(this.owner!.playerId, parsed.value.offset, parsed.value.limit);
@@ -190,7 +192,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     return { units: sales.map(toHistoryLine) };
   }
 
-  private async recall(message: unknown): Promise<unknown> {
+  private async recall(message: unknown): Promise<RecallRecord | Refusal> {
     const parsed = parseMessage(M.recall, 'recall/malformed', message);
     if (!parsed.ok) return parsed;
     const { unitId } = parsed.value;

@@ -1,4 +1,5 @@
-import { ServerError, type Room } from '@colyseus/core';
+import type { Room } from '@colyseus/core';
+import { joinRefused } from './refusals';
 
 /** A table's listing in the matchmaker (`GET /tables` reads it, from any process). */
 export interface TableMetadata {
@@ -45,8 +46,8 @@ export class Watchers {
 
   /** Takes a spectator in, or refuses it (403): table not open, or all the watchers it takes. */
   admit(sessionId: string): void {
-    if (!this.open) throw new ServerError(403, 'table/not_watchable: this table is not open to watchers');
-    if (this.sessions.size >= this.max) throw new ServerError(403, 'table/full: this table has all the watchers it takes');
+    if (!this.open) throw joinRefused(403, 'table/not_watchable', 'this table is not open to watchers');
+    if (this.sessions.size >= this.max) throw joinRefused(403, 'table/full', 'this table has all the watchers it takes');
     this.sessions.add(sessionId);
     this.countChanged();
   }

@@ -18,7 +18,7 @@ import { Sweeper } from '../rooms/sweeper';
 import { feedRoomType, tableRoomType } from '../rooms/room-types';
 import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
-import { finishExpress, guardHttpServer, prepareExpress } from './edge';
+import { finishExpress, guardHttpServer, prepareExpress, sendRefusal } from './edge';
 import { observed } from './observed';
 import { colyseusLogger, createLogger, type Logger } from './logger';
 import { listenMetrics, Metrics } from './metrics';
@@ -193,7 +193,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       // Without a port of its own, /metrics is for the operator token.
       if (config.metricsPort === undefined) {
         app.get('/metrics', (req, res, next) => {
-          if (!isOperator(req, services)) return void res.status(401).json({ error: { code: 'auth/operator_only', message: 'operator token required' } });
+          if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
           metrics.registry.metrics().then((text) => res.type(metrics.registry.contentType).send(text), next);
         });
       }

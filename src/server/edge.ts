@@ -2,6 +2,7 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import { matchMaker } from '@colyseus/core';
 import type { Application, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import type { HttpRefusal, RefusalCode, RefusalMessage } from '../protocol/refusals';
 
 /**
  * The HTTP edge, in front of every route (ours through express, Colyseus's own matchmaking
@@ -16,10 +17,8 @@ export interface EdgeOptions {
 }
 
 /** A fault the edge found in a request, answered before any route sees it. */
-interface Refusal {
+interface Refusal extends RefusalMessage {
   readonly status: number;
-  readonly code: string;
-  readonly message: string;
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -44,8 +43,10 @@ const securityHeaders = helmet({
   referrerPolicy: { policy: 'no-referrer' },
 });
 
-export function sendError(res: ServerResponse, status: number, code: string, message: string): void {
-  const body = JSON.stringify({ error: { code, message } });
+/** The one way an HTTP route or the edge refuses: `{ error: { code, message } }` (the protocol's `HttpRefusal`). */
+export function sendRefusal(res: ServerResponse, status: number, code: RefusalCode, message: string): void {
+  const refusal: HttpRefusal = { error: { code, message } };
+  const body = JSON.stringify(refusal);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
@@ -96,7 +97,7 @@ export function guardHttpServer(server: HttpServer, options: EdgeOptions): void 
       }
       res.setHeader('Vary', 'Origin');
       if (req.method === 'OPTIONS') {
-        if (!corsAllowed) return sendError(res, 403, 'cors/origin_not_allowed', 'this origin may not call this server');
+        if (!corsAllowed) return sendRefusal(res, 403, 'cors/origin_not_allowed', 'this origin may not call this server');
         res.writeHead(204, {
           'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
           'Access-Control-Allow-Headers': 'Content-Type, Authorization',
@@ -108,7 +109,7 @@ export function guardHttpServer(server: HttpServer, options: EdgeOptions): void 
       if (refusal) {
         // Nothing of the body is read: the connection closes after the answer.
         res.setHeader('Connection', 'close');
-        sendError(res, refusal.status, refusal.code, refusal.message);
+        sendRefusal(res, refusal.status, refusal.code, refusal.message);
         return void req.destroy();
       }
       for (const listener of listeners) listener.call(server, req, res);
@@ -151,13 +152,13 @@ export function asyncRoute(handler: (req: Request, res: Response) => Promise<voi
 
 export function finishExpress(app: Application, logError: (err: unknown) => void): void {
   app.use((_req: Request, res: Response) => {
-    sendError(res, 404, 'request/not_found', 'no such route');
+    sendRefusal(res, 404, 'request/not_found', 'no such route');
   });
   app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const known = describeError(err);
     if (!known) logError(err);
     if (res.headersSent) return void res.end();
     const { status, code, message } = known ?? { status: 500, code: 'server/error', message: 'internal error' };
-    sendError(res, status, code, message);
+    sendRefusal(res, status, code, message);
   });
 }

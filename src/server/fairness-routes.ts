@@ -1,14 +1,10 @@
-import type { Application, Response } from 'express';
+import type { Application } from 'express';
 import { publicBlockDetail, publicBlocks, type PublicBlock, type PublishedBlocks } from '../dealer/fairness-report';
 import { parseBlockId } from '../dealer/identifiers';
-import { asyncRoute } from './edge';
+import { asyncRoute, sendRefusal } from './edge';
 
 /** The list reads every block's pages: answered from one read a second at most (no token here). */
 const LIST_CACHE_MS = 1_000;
-
-function fail(res: Response, status: number, code: string, message: string): void {
-  res.status(status).json({ error: { code, message } });
-}
 
 /**
  * Public fairness routes, no token (docs/fairness.md): what fixes the outcomes, published
@@ -30,7 +26,7 @@ export function mountFairnessRoutes(app: Application, dealer: PublishedBlocks): 
   app.get('/fairness/blocks/:blockId', asyncRoute(async (req, res) => {
     const blockId = String(req.params['blockId']);
     const detail = parseBlockId(blockId) ? await publicBlockDetail(dealer, blockId) : undefined;
-    if (!detail) return fail(res, 404, 'fairness/unknown_block', `no printed block ${blockId}`);
+    if (!detail) return sendRefusal(res, 404, 'fairness/unknown_block', `no printed block ${blockId}`);
     res.json(detail);
   }));
 }

@@ -6,6 +6,8 @@ import { AuthError, type Player } from '../auth/tokens';
 import { blocksReport, verifyBlockReport } from '../dealer/operator-report';
 import { isPlayerId } from '../dealer/identifiers';
 import { toHistoryLine } from '../play/recall';
+import type { DevLoginReply, WalletReply } from '../protocol/http';
+import type { HistoryPage } from '../protocol/recall';
 import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
 import { mountFairnessRoutes } from './fairness-routes';
 import { RateLimiter } from './rate-limit';
@@ -13,7 +15,7 @@ import { mountCatalogRoutes } from './catalog-routes';
 import { mountSpectatorRoutes } from './spectator-routes';
 import { mountWebPage } from './web-page';
 import type { Services } from './services';
-import { asyncRoute } from './edge';
+import { asyncRoute, sendRefusal } from './edge';
 import { usesRedis } from '../config';
 
 const DEV_TOKEN_TTL_SECONDS = 12 * 3600;
@@ -28,10 +30,6 @@ const FUNDING_REQUEST = z.object({
   requestId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
 }).strict();
 
-function fail(res: Response, status: number, code: string, message: string): void {
-  res.status(status).json({ error: { code, message } });
-}
-
 function bearer(req: Request): string | undefined {
   const header = req.headers.authorization;
   return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
@@ -43,7 +41,7 @@ async function playerOf(req: Request, res: Response, services: Services): Promis
     return await services.verifier.verify(bearer(req));
   } catch (err) {
     if (!(err instanceof AuthError)) throw err;
-    fail(res, 401, err.code, err.message);
+    sendRefusal(res, 401, err.code, err.message);
     return undefined;
   }
 }
@@ -68,40 +66,40 @@ export function mountRoutes(app: Application, services: Services): void {
   // Each dev login funds an account: a few per address and minute.
   const devLogins = new RateLimiter(services.config.devLoginPerMinute, 60_000, Date.now);
   app.post('/auth/dev-login', asyncRoute(async (req, res) => {
-    if (!services.config.devLogin) return fail(res, 404, 'auth/dev_login_off', 'the dev login is off on this server');
-    if (!devLogins.take(req.ip ?? 'unknown')) return fail(res, 429, 'auth/rate_limited', 'too many dev logins from this address: wait a minute');
+    if (!services.config.devLogin) return sendRefusal(res, 404, 'auth/dev_login_off', 'the dev login is off on this server');
+    if (!devLogins.take(req.ip ?? 'unknown')) return sendRefusal(res, 429, 'auth/rate_limited', 'too many dev logins from this address: wait a minute');
     const raw: unknown = req.body?.name;
     const name = typeof raw === 'string' ? normalizePseudonym(raw) : undefined;
     if (name === undefined) {
-      return fail(res, 400, 'auth/malformed', 'give a name: 1–32 letters of one alphabet, digits, spaces, _ . -');
+      return sendRefusal(res, 400, 'auth/malformed', 'give a name: 1–32 letters of one alphabet, digits, spaces, _ . -');
     }
     const player: Player = { playerId: `demo-${randomUUID()}`, pseudonym: name };
     const token = await services.verifier.signDemo(player, DEV_TOKEN_TTL_SECONDS);
     await services.dealer.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, Date.now());
-    res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance });
+    res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance } satisfies DevLoginReply);
   }));
 
   app.get('/history', asyncRoute(async (req, res) => {
     const player = await playerOf(req, res, services);
     if (!player) return;
     const query = HISTORY_QUERY.safeParse(req.query);
-    if (!query.success) return fail(res, 400, 'history/malformed', 'offset and limit must be whole numbers (limit 1–100)');
+    if (!query.success) return sendRefusal(res, 400, 'history/malformed', 'offset and limit must be whole numbers (limit 1–100)');
     const { sales, ended } = await services.play.history(player.playerId, query.data.offset, query.data.limit);
-    res.json({ units: sales.map(toHistoryLine) });
+    res.json({ units: sales.map(toHistoryLine) } satisfies HistoryPage);
     for (const end of ended) services.feed.publish(end, player.pseudonym);
   }));
 
   // Operator endpoints: off unless OPERATOR_TOKEN is set; a wrong token learns nothing more.
   app.get('/admin/blocks', asyncRoute(async (req, res) => {
-    if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
+    if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
     res.json(await blocksReport(services.dealer));
   }));
 
   app.get('/admin/blocks/:blockId/verify', asyncRoute(async (req, res) => {
-    if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
+    if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
     const blockId = String(req.params['blockId']);
     const report = await verifyBlockReport(services.dealer, blockId);
-    if (!report) return fail(res, 404, 'blocks/not_found', `no block ${blockId}`);
+    if (!report) return sendRefusal(res, 404, 'blocks/not_found', `no block ${blockId}`);
     res.json(report);
   }));
 
@@ -109,22 +107,22 @@ export function mountRoutes(app: Application, services: Services): void {
   const funding: WalletFunding = new DealerWalletFunding(services.dealer);
   for (const operation of ['deposit', 'withdraw'] as const) {
     app.post(`/admin/wallets/:playerId/${operation}`, asyncRoute(async (req, res) => {
-      if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
+      if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
       const playerId = String(req.params['playerId']);
-      if (!isPlayerId(playerId)) return fail(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
+      if (!isPlayerId(playerId)) return sendRefusal(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
       const body = FUNDING_REQUEST.safeParse(req.body);
-      if (!body.success) return fail(res, 400, 'wallet/malformed', 'give { amount: whole cents ≥ 1, requestId: 1–64 of A-Z a-z 0-9 _ - }');
+      if (!body.success) return sendRefusal(res, 400, 'wallet/malformed', 'give { amount: whole cents ≥ 1, requestId: 1–64 of A-Z a-z 0-9 _ - }');
       const { amount, requestId } = body.data;
       const result = await funding[operation](playerId, amount, requestId, Date.now());
-      if (!result.ok) return fail(res, 409, result.code, result.message);
+      if (!result.ok) return sendRefusal(res, 409, result.code, result.message);
       res.json({ playerId, balance: result.balance, entry: result.entry });
     }));
   }
 
   app.get('/admin/wallets/:playerId', asyncRoute(async (req, res) => {
-    if (!isOperator(req, services)) return fail(res, 401, 'auth/operator_only', 'operator token required');
+    if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
     const playerId = String(req.params['playerId']);
-    if (!isPlayerId(playerId)) return fail(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
+    if (!isPlayerId(playerId)) return sendRefusal(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
     res.json({ playerId, balance: await funding.balance(playerId), journal: await funding.journal(playerId) });
   }));
 
@@ -133,10 +131,10 @@ export function mountRoutes(app: Application, services: Services): void {
     const player = await playerOf(req, res, services);
     if (!player) return;
     const query = HISTORY_QUERY.safeParse(req.query);
-    if (!query.success) return fail(res, 400, 'history/malformed', 'offset and limit must be whole numbers (limit 1–100)');
+    if (!query.success) return sendRefusal(res, 400, 'history/malformed', 'offset and limit must be whole numbers (limit 1–100)');
     const journal = (await funding.journal(player.playerId)).reverse();
     const { offset, limit } = query.data;
-    res.json({ balance: await funding.balance(player.playerId), journal: journal.slice(offset, offset + limit) });
+    res.json({ balance: await funding.balance(player.playerId), journal: journal.slice(offset, offset + limit) } satisfies WalletReply);
   }));
 
   app.get('/history/:unitId', asyncRoute(async (req, res) => {
@@ -145,7 +143,7 @@ export function mountRoutes(app: Application, services: Services): void {
     const unitId = String(req.params['unitId']);
     // Someone else's unit answers exactly like a missing one: ids reveal nothing.
     const recalled = await services.play.recall(player.playerId, unitId);
-    if (!recalled) return fail(res, 404, 'recall/not_found', `no unit ${unitId} in your history`);
+    if (!recalled) return sendRefusal(res, 404, 'recall/not_found', `no unit ${unitId} in your history`);
     res.json(recalled.record);
     // The player is shown the unit's end: a win kept until they saw it, or settled just now, goes out.
     for (const end of recalled.ended) services.feed.publish(end, player.pseudonym);

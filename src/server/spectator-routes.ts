@@ -1,22 +1,11 @@
 import { matchMaker } from '@colyseus/core';
-import type { Application, Response } from 'express';
+import type { Application } from 'express';
+import type { OpenTable } from '../protocol/http';
 import type { TableMetadata } from '../rooms/watchers';
 import type { Services } from './services';
-import { asyncRoute } from './edge';
-
-/** One table open to watchers, as `GET /tables` lists it. */
-export interface OpenTable {
-  readonly roomId: string;
-  readonly game: string;
-  readonly pseudonym: string;
-  readonly watchers: number;
-}
+import { asyncRoute, sendRefusal } from './edge';
 
 const TABLES_CACHE_MS = 500;
-
-function fail(res: Response, status: number, code: string, message: string): void {
-  res.status(status).json({ error: { code, message } });
-}
 
 /**
  * Routes for spectators, no account needed: the tables open to watchers (from the matchmaker's
@@ -44,7 +33,7 @@ export function mountSpectatorRoutes(app: Application, services: Services): void
   }));
 
   app.get('/prizes-left', asyncRoute(async (_req, res) => {
-    if (!services.config.prizesLeft) return fail(res, 404, 'prizes_left/off', 'the prizes-left count is off on this server');
+    if (!services.config.prizesLeft) return sendRefusal(res, 404, 'prizes_left/off', 'the prizes-left count is off on this server');
     res.json(await services.feed.prizesLeft());
   }));
 }

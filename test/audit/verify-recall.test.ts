@@ -8,7 +8,7 @@ import { publicBlockDetail, type PublicBlockDetail } from '../../src/dealer/fair
 import { MemoryStore } from '../../src/dealer/memory/store';
 import { findPrizeTable } from '../../src/games/prize-tables';
 import { PlayService } from '../../src/play/play-service';
-import type { RecallRecord } from '../../src/play/recall';
+import type { RecallRecord } from '../../src/protocol/recall';
 import { MemoryActionLog } from '../../src/units/action-log';
 
 const NOW = 1_764_000_000_000;

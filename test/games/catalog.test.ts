@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
-import { gameCatalog, type GameCatalogEntry } from '../../src/games/catalog';
+import { gameCatalog } from '../../src/games/catalog';
+import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import { rulesOf } from '../../src/games/registry';
 import { GAME_IDS } from '../../src/games/types';
 

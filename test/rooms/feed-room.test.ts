@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { matchMaker } from '@colyseus/core';
 import type { Room } from '@colyseus/sdk';
-import type { PrizesLeft, Win, WinMessage } from '../../src/feed/win-feed';
+import type { WinMessage } from '../../src/feed/win-feed';
+import type { PrizesLeft, Win } from '../../src/protocol/feed';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, type Recorder } from '../support/game-server';
 import { anonymous, eventually, leaveQuietly, playLampUnit, reasonOf, sleep, winBatches, winsReceived } from './helpers';

@@ -1,5 +1,5 @@
 import { Client, type Room } from '@colyseus/sdk';
-import type { Win } from '../../src/feed/win-feed';
+import type { Win } from '../../src/protocol/feed';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, until, type Recorder } from '../support/game-server';
 

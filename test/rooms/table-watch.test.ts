@@ -2,13 +2,12 @@ import { strict as assert } from 'node:assert';
 import type { Room } from '@colyseus/sdk';
 import { rulesOf } from '../../src/games/registry';
 import type { GameId } from '../../src/games/types';
+import type { OpenTable } from '../../src/protocol/http';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, until, type DecodedUnit } from '../support/game-server';
 import { anonymous, eventually, nextRequestId, reasonOf } from './helpers';
 
 const SECRET = 'table-watch-secret-of-thirty-two-chars!!';
-
-interface OpenTable { roomId: string; game: string; pseudonym: string; watchers: number }
 
 describe('watching a table', function () {
   this.timeout(30_000);

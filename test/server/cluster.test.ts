@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { Client, type Room } from '@colyseus/sdk';
 import { Redis, type Cluster as RedisClusterClient } from 'ioredis';
 import { RedisStore } from '../../src/dealer/redis/store';
-import type { Win } from '../../src/feed/win-feed';
+import type { Win } from '../../src/protocol/feed';
 import { startCluster, type Cluster } from '../../scripts/start-cluster';
 import { decodedUnits, record, until, type Recorder } from '../support/game-server';
 import { RedisServer } from '../../tools/redis-server';

@@ -8,6 +8,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { gameCatalog } from '../../src/games/catalog';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
+import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
 import type { RunningServer } from '../../src/server/app';
 import { WEB_DIST } from '../../src/server/web-page';
 import { startTestServer } from '../support/game-server';
@@ -33,13 +34,6 @@ const GAME_BUTTONS: Record<string, RegExp> = {
   'mine-d-or': /^Mine d’or/,
   'mysteres-de-la-lampe': /^Les mystères de la lampe/,
 };
-
-interface RecallRecord {
-  unitId: string;
-  prize: number;
-  stake: number;
-  steps: { events: { type: string }[] }[];
-}
 
 let server: RunningServer;
 let browser: Browser;
@@ -190,15 +184,18 @@ async function tokenOf(page: Page): Promise<string> {
   return (JSON.parse(saved!) as { token: string }).token;
 }
 
-async function history(page: Page): Promise<{ unitId: string; prize: number | null }[]> {
+async function history(page: Page): Promise<HistoryPage['units']> {
   const res = await fetch(`${base}/history?limit=5`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } });
-  return ((await res.json()) as { units: { unitId: string; prize: number | null }[] }).units;
+  return ((await res.json()) as HistoryPage).units;
 }
 
-async function recallOf(page: Page, unitId: string): Promise<RecallRecord> {
+/** The recall of a unit the page played to its end. */
+async function finishedRecallOf(page: Page, unitId: string): Promise<RecallRecord & { readonly prize: number }> {
   const res = await fetch(`${base}/history/${encodeURIComponent(unitId)}`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } });
   assert.equal(res.status, 200);
-  return (await res.json()) as RecallRecord;
+  const recall = (await res.json()) as RecallRecord;
+  assert.ok(recall.status === 'finished' && recall.prize !== null, `unit ${unitId} is finished`);
+  return { ...recall, prize: recall.prize };
 }
 
 describe('web page', function () {
@@ -270,7 +267,7 @@ describe('web page', function () {
         await played;
         const shownPrize = Number(await page.getByTestId('outcome').getAttribute('data-prize'));
         const [line] = await history(page);
-        const recall = await recallOf(page, line!.unitId);
+        const recall = await finishedRecallOf(page, line!.unitId);
         assert.equal(shownPrize, recall.prize, 'the outcome shown is the recalled prize');
         await page.waitForFunction(([b, delta]) => Number(document.querySelector('[data-testid=balance]')?.getAttribute('data-cents')) === b! + delta!, [before, recall.prize - table.stake], WAIT);
 
@@ -316,7 +313,7 @@ describe('web page', function () {
       await page.getByTestId('outcome').waitFor(WAIT);
       assert.equal(await page.getByText(/^La lampe révèle/).count(), 2, 'both units show what the lamp revealed');
       const units = (await history(page)).slice(0, 2);
-      const recalls = await Promise.all(units.map((u) => recallOf(page, u.unitId)));
+      const recalls = await Promise.all(units.map((u) => finishedRecallOf(page, u.unitId)));
       for (const recall of recalls) {
         const rubs = recall.steps.flatMap((st) => st.events).filter((e) => e.type === 'rub_progress');
         assert.deepEqual(rubs.map((e) => (e as unknown as { progress: number }).progress), [25, 50, 75, 100], 'each rub reached both units');
@@ -362,7 +359,7 @@ describe('web page', function () {
       await page.getByRole('button', { name: 'AUTO' }).click();
       await page.getByTestId('outcome').waitFor(WAIT);
       let [line] = await history(page);
-      let recall = await recallOf(page, line!.unitId);
+      let recall = await finishedRecallOf(page, line!.unitId);
       assert.equal(await announced(), recall.prize > 0 ? `Gagné : ${euroLabel(recall.prize)}` : 'Perdu', 'the outcome is announced');
 
       // The lamp rubbed with a finger, back and forth, until it opens.
@@ -378,7 +375,7 @@ describe('web page', function () {
       await touch('touchEnd');
       await page.getByTestId('outcome').waitFor(WAIT);
       [line] = await history(page);
-      recall = await recallOf(page, line!.unitId);
+      recall = await finishedRecallOf(page, line!.unitId);
       const rubs = recall.steps.flatMap((st) => st.events).filter((e) => e.type === 'rub_progress').length;
       assert.ok(rubs >= 2, `the finger's progress went as it rubbed (${rubs} rubs)`);
       assert.equal(await announced(), recall.prize > 0 ? `Gagné : ${euroLabel(recall.prize)}` : 'Perdu');
@@ -475,7 +472,7 @@ describe('web page', function () {
       await buy(page, 'rain-diamonds', 50);
       await revealThroughUI(page, 'rain-diamonds');
       const [line] = await history(page);
-      const recall = await recallOf(page, line!.unitId);
+      const recall = await finishedRecallOf(page, line!.unitId);
       await page.getByRole('button', { name: `Revoir ${line!.unitId}` }).click();
       await page.getByTestId('recall-step').waitFor(WAIT);
       assert.equal(await page.getByTestId('recall-step').innerText(), `Étape 1 sur ${recall.steps.length}`);

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { rainModel } from '../../web/src/games/rain-model';
-import type { GameEvent } from '../../web/src/api';
+import type { GameEvent } from '../../src/protocol/recall';
 import { RAIN_DIAMONDS_TABLE } from '../../src/games/rain-diamonds';
 import { complete, reduce, start } from '../../src/games/rain-diamonds/reducer';
 

@@ -1,4 +1,9 @@
 import { Client, type Room } from '@colyseus/sdk';
+import type { GameCatalogEntry } from '../../src/protocol/catalog';
+import type { DevLoginReply, OpenTable } from '../../src/protocol/http';
+import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
+import type { HttpRefusal } from '../../src/protocol/refusals';
+import type { Wallet } from '../../src/protocol/wallet';
 
 /** The page talks to the server that served it. */
 const ORIGIN = window.location.origin;
@@ -6,104 +11,6 @@ const ORIGIN = window.location.origin;
 export interface Session {
   readonly token: string;
   readonly pseudonym: string;
-}
-
-/** A purchase-time pick (the lamp's colour or symbol). */
-export interface PurchasePick {
-  readonly kind: string;
-  readonly choice: string;
-}
-
-export interface Wallet {
-  balance: number;
-  held: number;
-}
-
-/** One (game, price) as `GET /games` describes it. */
-export interface CatalogPrice {
-  readonly stake: number;
-  readonly blockSize: number;
-  readonly tiers: readonly { tierId: number; prize: number; count: number }[];
-  readonly totalPayout: number;
-  readonly winningUnits: number;
-}
-
-export interface Text {
-  readonly fr: string;
-  readonly en: string;
-}
-
-/** A game of `GET /games`; the descriptive fields come with the catalog and may be missing. */
-export interface CatalogGame {
-  readonly id: string;
-  readonly name?: string;
-  readonly description?: Text;
-  readonly rules?: readonly Text[];
-  readonly reglement?: { title: string; file: string };
-  /** What the symbols pay: `count` of one at each price (RAIN DIAMONDS' colours, Mine d'or's symbols). */
-  readonly symbols?: readonly { id: string; label: Text; worth?: { count: number; prizes: readonly StakePrize[] } }[];
-  /** What a count of the chosen symbol pays (Noël). */
-  readonly paysByCount?: readonly { count: number; prizes: readonly StakePrize[] }[];
-  readonly prices: readonly CatalogPrice[];
-}
-
-export interface StakePrize {
-  readonly stake: number;
-  readonly prize: number;
-}
-
-export interface Win {
-  readonly game: string;
-  readonly stake: number;
-  readonly amount: number;
-  readonly at: string;
-  readonly pseudonym: string;
-}
-
-export interface PrizesLeft {
-  readonly game: string;
-  readonly stake: number;
-  readonly blockId: string;
-  readonly tiers: readonly { tierId: number; prize: number; left: number }[];
-}
-
-export interface OpenTable {
-  readonly roomId: string;
-  readonly game: string;
-  readonly pseudonym: string;
-  readonly watchers: number;
-}
-
-export interface HistoryLine {
-  readonly unitId: string;
-  readonly game: string;
-  readonly stake: number;
-  readonly soldAt: string;
-  readonly status: string;
-  readonly prize: number | null;
-}
-
-export interface RecallStep {
-  readonly seq: number;
-  readonly by: string;
-  readonly action: unknown;
-  readonly events: GameEvent[];
-}
-
-export interface Recall {
-  readonly unitId: string;
-  readonly game: string;
-  readonly stake: number;
-  readonly status: string;
-  readonly prize: number | null;
-  readonly picks: unknown;
-  readonly steps: readonly RecallStep[];
-}
-
-/** An event of a reveal, as the game's reducer gave it (docs/games/<game>.md). */
-export interface GameEvent {
-  readonly type: string;
-  readonly [field: string]: unknown;
 }
 
 /** A refusal from an HTTP route: `{ error: { code, message } }`. */
@@ -115,17 +22,17 @@ export class Refusal extends Error {
 
 async function json<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(`${ORIGIN}${path}`, init);
-  const body = (await res.json().catch(() => ({}))) as { error?: { code: string; message: string } };
+  const body = (await res.json().catch(() => ({}))) as Partial<HttpRefusal>;
   if (!res.ok) throw new Refusal(body.error?.code ?? 'network', body.error?.message ?? `HTTP ${res.status}`);
   return body as T;
 }
 
 export const http = {
-  games: () => json<CatalogGame[]>('/games'),
+  games: () => json<GameCatalogEntry[]>('/games'),
   tables: () => json<OpenTable[]>('/tables'),
-  history: (token: string) => json<{ units: HistoryLine[] }>('/history?limit=20', { headers: { authorization: `Bearer ${token}` } }),
-  recall: (token: string, unitId: string) => json<Recall>(`/history/${encodeURIComponent(unitId)}`, { headers: { authorization: `Bearer ${token}` } }),
-  devLogin: (name: string) => json<{ token: string; pseudonym: string; balance: number }>('/auth/dev-login', {
+  history: (token: string) => json<HistoryPage>('/history?limit=20', { headers: { authorization: `Bearer ${token}` } }),
+  recall: (token: string, unitId: string) => json<RecallRecord>(`/history/${encodeURIComponent(unitId)}`, { headers: { authorization: `Bearer ${token}` } }),
+  devLogin: (name: string) => json<DevLoginReply>('/auth/dev-login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ name }),

@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'preact/hooks';
-import { newClient, type CatalogGame, type PrizesLeft, type Room, type Win } from './api';
+import { newClient, type Room } from './api';
+import type { GameCatalogEntry } from '../../src/protocol/catalog';
+import type { PrizesLeft, Win } from '../../src/protocol/feed';
 import { ConnectionState, watchConnection, type Connection } from './connection';
 import { count, euros, gameName, type Strings } from './i18n';
 
 const FEED_KEEP = 20;
 
 /** The wins feed and the prizes left per open block, live. */
-export function Feed({ s, catalog }: { s: Strings; catalog: CatalogGame[] }) {
+export function Feed({ s, catalog }: { s: Strings; catalog: GameCatalogEntry[] }) {
   const [wins, setWins] = useState<Win[]>([]);
   const [left, setLeft] = useState<PrizesLeft[]>([]);
   const [connection, setConnection] = useState<Connection>('connecting');

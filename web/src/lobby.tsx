@@ -1,8 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
-import { http, type CatalogGame, type HistoryLine, type OpenTable, type Session } from './api';
+import { http, type Session } from './api';
+import type { GameCatalogEntry } from '../../src/protocol/catalog';
+import type { OpenTable } from '../../src/protocol/http';
+import type { HistoryLine } from '../../src/protocol/recall';
 import { euros, gameName, STRINGS, type Strings } from './i18n';
 
-export function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: Strings; session: Session; catalog: CatalogGame[]; onGame: (g: string) => void; onWatch: (t: OpenTable) => void; onRecall: (id: string) => void }) {
+export function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: Strings; session: Session; catalog: GameCatalogEntry[]; onGame: (g: string) => void; onWatch: (t: OpenTable) => void; onRecall: (id: string) => void }) {
   return (
     <>
       <section class="panel">
@@ -26,7 +29,7 @@ export function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: S
 }
 
 /** The tables open to watchers, every process's; anyone may watch, signed in or not. */
-export function OpenTables({ s, catalog, onWatch }: { s: Strings; catalog: CatalogGame[]; onWatch: (t: OpenTable) => void }) {
+export function OpenTables({ s, catalog, onWatch }: { s: Strings; catalog: GameCatalogEntry[]; onWatch: (t: OpenTable) => void }) {
   const [tables, setTables] = useState<OpenTable[]>([]);
   useEffect(() => {
     let live = true;
@@ -49,8 +52,8 @@ export function OpenTables({ s, catalog, onWatch }: { s: Strings; catalog: Catal
   );
 }
 
-export function History({ s, session, catalog, onRecall, refreshKey }: { s: Strings; session: Session; catalog: CatalogGame[]; onRecall: (id: string) => void; refreshKey: number }) {
-  const [lines, setLines] = useState<HistoryLine[] | undefined>();
+export function History({ s, session, catalog, onRecall, refreshKey }: { s: Strings; session: Session; catalog: GameCatalogEntry[]; onRecall: (id: string) => void; refreshKey: number }) {
+  const [lines, setLines] = useState<readonly HistoryLine[] | undefined>();
   useEffect(() => {
     http.history(session.token).then((h) => setLines(h.units), () => setLines([]));
   }, [session.token, refreshKey]);

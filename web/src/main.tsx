@@ -1,6 +1,10 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { http, storage, type CatalogGame, type OpenTable, type Recall, type Session, type Wallet } from './api';
+import { http, storage, type Session } from './api';
+import type { GameCatalogEntry } from '../../src/protocol/catalog';
+import type { OpenTable } from '../../src/protocol/http';
+import type { RecallRecord } from '../../src/protocol/recall';
+import type { Wallet } from '../../src/protocol/wallet';
 import { Feed } from './feed';
 import { euros, refusalSentence, STRINGS, type Locale } from './i18n';
 import { Lobby, OpenTables } from './lobby';
@@ -21,11 +25,11 @@ function App() {
   const [locale, setLocale] = useState<Locale>(initialLocale);
   const s = STRINGS[locale];
   const [session, setSession] = useState<Session | undefined>(() => storage.session());
-  const [catalog, setCatalog] = useState<CatalogGame[]>([]);
+  const [catalog, setCatalog] = useState<GameCatalogEntry[]>([]);
   const [error, setError] = useState('');
   const [watching, setWatching] = useState<OpenTable | undefined>();
   const [game, setGame] = useState<string | null>(() => (storage.session() ? storage.game() : null));
-  const [recall, setRecall] = useState<Recall | undefined>();
+  const [recall, setRecall] = useState<RecallRecord | undefined>();
   // The last balance the server gave (dev login, table join, replies), kept across a reload.
   const [wallet, setWallet] = useState<Wallet | undefined>(() => storage.wallet());
   useEffect(() => storage.saveWallet(wallet), [wallet]);

@@ -1,11 +1,12 @@
 import { useState } from 'preact/hooks';
-import type { CatalogGame, Recall } from './api';
+import type { GameCatalogEntry } from '../../src/protocol/catalog';
+import type { RecallRecord } from '../../src/protocol/recall';
 import { SCREENS } from './games';
 import { euros, gameName, type Strings } from './i18n';
 import type { UnitView } from './table';
 
 /** A past unit replayed from its recall record, one step at a time. */
-export function RecallViewer({ s, recall, catalog, onClose }: { s: Strings; recall: Recall; catalog: CatalogGame[]; onClose: () => void }) {
+export function RecallViewer({ s, recall, catalog, onClose }: { s: Strings; recall: RecallRecord; catalog: GameCatalogEntry[]; onClose: () => void }) {
   const [step, setStep] = useState(0);
   const last = recall.steps.length - 1;
   const events = recall.steps.slice(0, step + 1).flatMap((st) => st.events);

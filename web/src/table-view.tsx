@@ -1,5 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { newClient, type CatalogGame, type PurchasePick, type Room, type Session, type StakePrize, type Wallet } from './api';
+import { newClient, type Room, type Session } from './api';
+import type { GameCatalogEntry, StakePrize } from '../../src/protocol/catalog';
+import type { PurchasePick } from '../../src/protocol/table';
+import type { Wallet } from '../../src/protocol/wallet';
 import { ConnectionState, watchConnection, type Connection } from './connection';
 import { SCREENS, describeEvent } from './games';
 import { count, euros, gameName, refusalSentence, STRINGS, type Strings } from './i18n';
@@ -14,7 +17,7 @@ function requestId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function PrizeTable({ s, game, stake }: { s: Strings; game: CatalogGame | undefined; stake: number }) {
+function PrizeTable({ s, game, stake }: { s: Strings; game: GameCatalogEntry | undefined; stake: number }) {
   const price = game?.prices.find((p) => p.stake === stake);
   if (!game || !price) return null;
   const lang = s === STRINGS.en ? 'en' : 'fr';
@@ -57,7 +60,7 @@ function PrizeTable({ s, game, stake }: { s: Strings; game: CatalogGame | undefi
 
 /** The player's table: buy, reveal, AUTO; the balance moves when the screen shows the result. */
 export function TableView({ s, session, game, catalog, wallet, setWallet, onBack, onError, onRecall, onSignOut }: {
-  s: Strings; session: Session; game: string; catalog: CatalogGame[]; onBack: () => void; onError: (m: string) => void; onRecall: (id: string) => void; onSignOut: () => void;
+  s: Strings; session: Session; game: string; catalog: GameCatalogEntry[]; onBack: () => void; onError: (m: string) => void; onRecall: (id: string) => void; onSignOut: () => void;
   wallet: Wallet | undefined; setWallet: (w: Wallet) => void;
 }) {
   const entry = catalog.find((g) => g.id === game);
@@ -127,7 +130,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
   const act = (action: unknown) => {
     if (!sender) return;
     onError('');
-    sender.request<{ wallet?: Wallet }>('act', { action }).then((reply) => {
+    sender.request('act', { action }).then((reply) => {
       if (reply.wallet) setPendingWallet(reply.wallet);
     }, fail);
   };
@@ -145,7 +148,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
     onError('');
     setNotice('');
     try {
-      const reply = await sender.request<{ unitIds: string[]; wallet: Wallet }>('buy', { stake, requestId: requestId(), ...(lampPicks ? { picks: lampPicks } : {}) });
+      const reply = await sender.request('buy', { stake, requestId: requestId(), ...(lampPicks ? { picks: lampPicks } : {}) });
       // A reveal that ended at purchase (Mine d'or without EXTRA) has its prize in this wallet
       // already: the screen shows the stake paid, and the prize once the grid is drawn.
       if (reply.wallet.held === 0 && wallet) {
@@ -161,7 +164,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
     }
   };
   const toggleWatchers = () => {
-    sender?.request<{ open: boolean }>('watchers', { open: !open }).then((r) => setOpen(r.open), fail);
+    sender?.request('watchers', { open: !open }).then((r) => setOpen(r.open), fail);
   };
   const lampReady = game !== 'mysteres-de-la-lampe' || lampPick.colour !== '' || lampPick.symbol !== '';
   const totalPrize = units.reduce((sum, u) => sum + u.prize, 0);

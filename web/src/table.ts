@@ -1,4 +1,6 @@
-import type { GameEvent, Room, Wallet } from './api';
+import type { Room } from './api';
+import type { GameEvent } from '../../src/protocol/recall';
+import type { ActReply, TableRequests, TableRequestType } from '../../src/protocol/table';
 
 /** A unit as the table's state shows it, its steps' events decoded. */
 export interface UnitView {
@@ -64,12 +66,12 @@ export class Sender {
 
   constructor(private readonly room: Room) {}
 
-  request<T>(type: string, payload?: unknown): Promise<T> {
-    return this.requestLazy<T>(type, () => payload);
+  request<K extends TableRequestType>(type: K, message: TableRequests[K]['request']): Promise<TableRequests[K]['reply']> {
+    return this.requestLazy(type, () => message);
   }
 
   /** Rubs the lamp to `progress` %: one `act` for every unit on the table (both lamp units). */
-  rub(progress: number): Promise<{ wallet?: Wallet }> | undefined {
+  rub(progress: number): Promise<ActReply> | undefined {
     if (this.pendingRub) {
       this.pendingRub.progress = Math.max(this.pendingRub.progress, progress);
       return undefined;
@@ -80,16 +82,16 @@ export class Sender {
       this.pendingRub = undefined;
       return { action: { type: 'rub', progress: rub.progress } };
     };
-    return this.requestLazy<{ wallet?: Wallet }>('act', run);
+    return this.requestLazy('act', run);
   }
 
   /** Like `request`, but the payload is made when its turn comes. */
-  private requestLazy<T>(type: string, payload: () => unknown): Promise<T> {
-    const run = async (): Promise<T> => {
+  private requestLazy<K extends TableRequestType>(type: K, message: () => TableRequests[K]['request']): Promise<TableRequests[K]['reply']> {
+    const run = async (): Promise<TableRequests[K]['reply']> => {
       const wait = this.lastSentAt + MIN_GAP_MS - performance.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       this.lastSentAt = performance.now();
-      return (await this.room.request(type, payload())) as T;
+      return (await this.room.request(type, message())) as TableRequests[K]['reply'];
     };
     const next = this.chain.then(run, run);
     this.chain = next.catch(() => undefined);

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { newClient, type CatalogGame, type OpenTable, type Room } from './api';
+import { newClient, type Room } from './api';
+import type { GameCatalogEntry } from '../../src/protocol/catalog';
+import type { OpenTable } from '../../src/protocol/http';
 import { ConnectionState, watchConnection, type Connection } from './connection';
 import { SCREENS, describeEvent } from './games';
 import { euros, gameName, refusalSentence, type Strings } from './i18n';
@@ -7,7 +9,7 @@ import { usePaced } from './pacing';
 import { followUnits, unitsOf, type UnitView } from './table';
 
 /** A table open to watchers, followed read-only. */
-export function WatchView({ s, table, catalog, onClose, onError }: { s: Strings; table: OpenTable; catalog: CatalogGame[]; onClose: () => void; onError: (m: string) => void }) {
+export function WatchView({ s, table, catalog, onClose, onError }: { s: Strings; table: OpenTable; catalog: GameCatalogEntry[]; onClose: () => void; onError: (m: string) => void }) {
   const [units, setUnits] = useState<UnitView[]>([]);
   const [instant, setInstant] = useState<ReadonlySet<string>>(new Set());
   const [connection, setConnection] = useState<Connection>('connecting');

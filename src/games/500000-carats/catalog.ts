@@ -1,4 +1,4 @@
-import type { GameDescription } from '../catalog-types';
+import type { GameDescription } from '../../protocol/catalog';
 import { NUMBERS_COUNT, WINNING_COUNT } from './rules';
 
 export const caratsCatalog: GameDescription = {

@@ -1,4 +1,4 @@
-import type { GameDescription, Text } from '../catalog-types';
+import type { GameDescription, Text } from '../../protocol/catalog';
 import { GAIN_AT_50, GRID_CELLS, MAX_SAME_SYMBOL, STAKES, SYMBOLS, type MineSymbol } from './scenario';
 
 /** The symbols as article 4.4 names them; EXTRA as article 4.6. */

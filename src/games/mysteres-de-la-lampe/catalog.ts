@@ -1,4 +1,4 @@
-import type { GameDescription, Text } from '../catalog-types';
+import type { GameDescription, Text } from '../../protocol/catalog';
 import { COLOURS, MAX_UNITS_PER_PURCHASE, RUB_DONE, SYMBOLS, type LampColour, type LampSymbol } from './scenario';
 
 /** Colours and symbols: the règlement does not name them, these names are the project's. */

@@ -1,4 +1,4 @@
-import type { GameDescription, Text } from '../catalog-types';
+import type { GameDescription, Text } from '../../protocol/catalog';
 import {
   CELL_COUNT,
   CELL_SYMBOLS,

@@ -1,4 +1,4 @@
-import type { CatalogSymbol, GameDescription, Text } from '../catalog-types';
+import type { CatalogSymbol, GameDescription, Text } from '../../protocol/catalog';
 import { RAIN_DIAMONDS_TABLE } from './prize-table';
 import { BOXES, COLOURS, PRIZE_BY_COLOUR, TO_WIN, type Colour } from './scenario';
 

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'preact';
-import type { GameEvent } from '../api';
+import type { GameEvent } from '../../../src/protocol/recall';
 import { euros, type Strings } from '../i18n';
 import { Carats, describeCarats } from './carats';
 import { Lampe, describeLampe } from './lampe';

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'preact/hooks';
-import type { GameEvent } from '../api';
+import type { GameEvent } from '../../../src/protocol/recall';
 import { euros, type Strings } from '../i18n';
 import type { GameViewProps } from './types';
 

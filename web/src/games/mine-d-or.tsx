@@ -1,4 +1,4 @@
-import type { GameEvent } from '../api';
+import type { GameEvent } from '../../../src/protocol/recall';
 import { euros, type Strings } from '../i18n';
 import type { GameViewProps } from './types';
 

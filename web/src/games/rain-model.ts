@@ -1,4 +1,4 @@
-import type { GameEvent } from '../api';
+import type { GameEvent } from '../../../src/protocol/recall';
 
 const COLS = 5;
 const ROWS = 4;

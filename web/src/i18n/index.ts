@@ -1,4 +1,5 @@
-import type { CatalogGame } from '../api';
+import type { GameCatalogEntry } from '../../../src/protocol/catalog';
+import { REFUSALS, type RefusalCode } from '../../../src/protocol/refusals';
 import { en } from './en';
 import { fr, type Strings } from './fr';
 
@@ -16,10 +17,11 @@ export function count(n: number, s: Strings): string {
   return new Intl.NumberFormat(s.locale).format(n);
 }
 
-/** A refusal as a sentence: ours when we know the code, else the server's own words. */
+/** A refusal as a sentence: ours when the protocol's table knows the code, else the server's own words. */
 export function refusalSentence(error: unknown, s: Strings): string {
   const { code, message } = refusalOf(error);
-  if (code && s.refusals[code]) return s.refusals[code]!;
+  if (code === 'network') return s.refusals.network;
+  if (code !== undefined && Object.hasOwn(REFUSALS, code)) return s.refusals[REFUSALS[code as RefusalCode].page];
   return s.refusedGeneric(message || code || String(error));
 }
 
@@ -43,6 +45,6 @@ export function refusalOf(error: unknown): { code?: string; message?: string } {
 }
 
 /** A game's name as its règlement writes it. */
-export function gameName(game: string, catalog: readonly CatalogGame[], s: Strings): string {
+export function gameName(game: string, catalog: readonly GameCatalogEntry[], s: Strings): string {
   return s.gameNames[game] ?? catalog.find((g) => g.id === game)?.name ?? game;
 }

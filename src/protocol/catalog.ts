@@ -1,6 +1,10 @@
-import type { Cents, GameId } from './types';
+import type { GameId } from './game-ids';
+import type { Cents } from './money';
 
-/** The shapes of the game catalog (`catalog.ts`), shared with each game's own words. */
+/**
+ * The shapes of the game catalog (`GET /games`, and a table's `catalog` on joining): made by
+ * src/games/catalog.ts from each game's own words and its prize tables.
+ */
 
 /** A text in the two locales. */
 export interface Text {

@@ -1,0 +1,26 @@
+import type { JournalLine } from './wallet';
+import type { Cents } from './money';
+
+/** The HTTP routes' answers the page and the load test read (docs/server.md, "HTTP routes"). */
+
+/** `POST /auth/dev-login` `{ name }`. */
+export interface DevLoginReply {
+  readonly token: string;
+  readonly playerId: string;
+  readonly pseudonym: string;
+  readonly balance: Cents;
+}
+
+/** One table open to watchers, as `GET /tables` lists it. */
+export interface OpenTable {
+  readonly roomId: string;
+  readonly game: string;
+  readonly pseudonym: string;
+  readonly watchers: number;
+}
+
+/** `GET /wallet`: the balance and the journal, newest first. */
+export interface WalletReply {
+  readonly balance: Cents;
+  readonly journal: readonly JournalLine[];
+}

@@ -1,0 +1,90 @@
+import type { GameId } from './game-ids';
+import type { Cents } from './money';
+import type { HistoryPage, RecallRecord } from './recall';
+import type { RefusalMessage } from './refusals';
+import type { Wallet } from './wallet';
+
+/**
+ * The table room (`create('table', { token, game })`; a spectator `joinById(roomId, { watch:
+ * true })`), documented in docs/server.md. A player's requests are answered by their reply, or
+ * rejected with a `RefusalMessage`; the state (`TableState`, src/rooms/table-state.ts) shows the
+ * units and their steps.
+ */
+
+/** The options of `create('table', …)`. */
+export interface TableOptions {
+  readonly game: GameId;
+  readonly token?: string;
+}
+
+/** A purchase-time pick (the lamp's colour or symbol): a catalog choice's id and one of its options. */
+export interface PurchasePick {
+  readonly kind: string;
+  readonly choice: string;
+}
+
+export interface BuyRequest {
+  readonly stake: Cents;
+  /** Client-chosen idempotency key: a retry with the same id returns the same purchase, charged once. */
+  readonly requestId: string;
+  /** As the game's catalog says (the lamp: one or two `PurchasePick`); absent for the others. */
+  readonly picks?: unknown;
+}
+
+export interface BuyReply {
+  readonly unitIds: readonly string[];
+  readonly wallet: Wallet;
+}
+
+export interface ActRequest {
+  /** `{ type, ...fields }`, as the game's catalog `actions` describe it. */
+  readonly action: unknown;
+  /** Only needed to name the one unit in play; the units of one purchase take the action together. */
+  readonly unitId?: string;
+}
+
+export interface ActReply {
+  readonly unitIds: readonly string[];
+  /** When the action ended a reveal: its prize is in the balance. */
+  readonly wallet?: Wallet;
+}
+
+export interface HistoryRequest {
+  readonly offset?: number;
+  readonly limit?: number;
+}
+
+export interface RecallRequest {
+  readonly unitId: string;
+}
+
+export interface WatchersRequest {
+  readonly open: boolean;
+}
+
+export interface WatchersReply {
+  readonly roomId: string;
+  readonly open: boolean;
+}
+
+/** Every request a table's player may send (`room.request(type, message)`), with its reply. */
+export interface TableRequests {
+  readonly buy: { readonly request: BuyRequest; readonly reply: BuyReply };
+  readonly act: { readonly request: ActRequest; readonly reply: ActReply };
+  readonly wallet: { readonly request: undefined; readonly reply: Wallet };
+  readonly history: { readonly request: HistoryRequest | undefined; readonly reply: HistoryPage };
+  readonly recall: { readonly request: RecallRequest; readonly reply: RecallRecord };
+  readonly watchers: { readonly request: WatchersRequest; readonly reply: WatchersReply };
+}
+
+export type TableRequestType = keyof TableRequests;
+
+/** What a table sends its player unasked. */
+export interface TableMessages {
+  /** On joining: the unfinished units it resumed (or the last one whose end the player did not see). */
+  readonly resumed: { readonly unitIds: readonly string[] };
+  /** On joining, and when a refused action of a lamp pair still ended the other unit. */
+  readonly wallet: Wallet;
+  /** A refusal of a plain `room.send`, or of anything a spectator sends. */
+  readonly refused: RefusalMessage;
+}
