@@ -1,0 +1,86 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { circles, importGraph } from './support/import-graph';
+
+/**
+ * docs/architecture.md's layer list is the rule, and this test holds the code to it: each part
+ * imports only from the parts listed under it, and no files import each other in a circle.
+ */
+
+const ROOT = process.cwd();
+const SOURCES = ['src', 'web/src', 'loadtest', 'scripts', 'tools'];
+
+/** The parts named by docs/architecture.md's layer list, top floor first: floor 0 is the top. */
+function documentedLayers(markdown: string): Map<string, number> {
+  const section = markdown.split(/^## /m).find((s) => s.startsWith('The layers'));
+  const block = section?.match(/```\n([\s\S]*?)```/)?.[1];
+  if (!block) throw new Error('docs/architecture.md has no code block under "## The layers"');
+  const floors = new Map<string, number>();
+  let floor = 0;
+  for (const line of block.split('\n')) {
+    if (line.trim() === '' || /^[\s│]/.test(line)) continue;
+    const names = line.split(/\s{2,}/)[0]!.split(/\s+/);
+    for (const name of names) {
+      if (!/^[\w.-]+(\/[\w.-]+)*(\/|\.ts)$/.test(name)) throw new Error(`layer line "${line}": "${name}" is not a folder/ or a file.ts`);
+      floors.set(name, floor);
+    }
+    floor++;
+  }
+  return floors;
+}
+
+/** The listed part a file belongs to: the longest listed path it lies in. */
+function partOf(file: string, parts: Iterable<string>): string | undefined {
+  let best: string | undefined;
+  for (const part of parts) {
+    const inside = part.endsWith('/') ? file.startsWith(part) : file === part;
+    if (inside && (best === undefined || part.length > best.length)) best = part;
+  }
+  return best;
+}
+
+describe('architecture', () => {
+  const layers = documentedLayers(readFileSync('docs/architecture.md', 'utf8'));
+  const { files, edges } = importGraph(ROOT, SOURCES);
+
+  it('reads the import graph', () => {
+    assert.ok(files.length > 100, `only ${files.length} source files found`);
+    assert.ok(edges.length > files.length, `only ${edges.length} imports found`);
+  });
+
+  it('lists every part of the code in docs/architecture.md', () => {
+    const unlisted = files.filter((f) => partOf(f, layers.keys()) === undefined);
+    assert.deepEqual(unlisted, [], 'files in no part of the layer list');
+  });
+
+  it('has no import against the layer order: each part imports only from parts listed under it', () => {
+    const against = edges.flatMap(({ from, to }) => {
+      const a = partOf(from, layers.keys())!;
+      const b = partOf(to, layers.keys())!;
+      return a === b || layers.get(a)! < layers.get(b)! ? [] : [`${from} → ${to} (${a} is not above ${b})`];
+    });
+    assert.deepEqual(against, []);
+  });
+
+  it('has no circle of imports', () => {
+    assert.deepEqual(circles(files, edges), []);
+  });
+});
+
+describe('architecture test', () => {
+  const doc = (block: string) => `# x\n\n## The layers\n\n\`\`\`\n${block}\`\`\`\n\n## Next\n`;
+
+  it('reads the floors from the top down, with folders sharing a floor', () => {
+    const floors = documentedLayers(doc('server/  top\n  │ more words\nrooms/ feed/  middle\nmoney.ts  bottom\n'));
+    assert.deepEqual([...floors], [['server/', 0], ['rooms/', 1], ['feed/', 1], ['money.ts', 2]]);
+  });
+
+  it('finds a circle of imports, and none in a chain', () => {
+    assert.deepEqual(circles(['a', 'b', 'c'], [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }]), [['a', 'b', 'c']]);
+    assert.deepEqual(circles(['a', 'b', 'c'], [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }]), []);
+  });
+
+  it('refuses a layer line that names no folder', () => {
+    assert.throws(() => documentedLayers(doc('the server  top\n')), /not a folder/);
+  });
+});
