@@ -4,7 +4,7 @@ import { Choices, RevealLengths } from './mix';
 import type { LoadtestOptions } from './options';
 import { collectBooks, type Collected, type Deadline } from './collect';
 import { FinishBoard, inShare, SyntheticPlayer, WHOLE, type Share, type Target } from './player';
-import type { MachineSampler, ProcSampler } from './processes';
+import type { MachineSampler, ProcSampler } from './samplers';
 import { FeedSpectator, TableWatcher, TIMED_FEED_SPECTATORS } from './spectator';
 import { errorCode, Stats } from './stats';
 
