@@ -16,14 +16,14 @@
  *
  * Prints p50/p95/p99 of both runs and their ratio; the last line is JSON.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, type Room } from '@colyseus/sdk';
 import { builtServer } from '../tools/built-server';
-import { track } from '../tools/child-processes';
+import { spawnChild } from '../tools/child-processes';
 import { optionsOrExit, UsageError, whole, type CommandLine } from '../tools/command-line';
 import { freePort } from '../tools/redis-server';
 import { ChildServer } from '../tools/server-process';
@@ -191,7 +191,7 @@ async function startWatchers(options: BenchOptions, port: number, roomId: string
   // The watchers' clients stand for a thousand other machines: on this one they run at the
   // lowest CPU priority (--no-nice to run them at the same priority as the rest).
   const [command, ...args] = [...launcher(options.pins?.watchers, options.niceWatchers), process.execPath, '--import', 'tsx', SELF, '--watchers-worker', '--port', String(port), '--room', roomId, '--count', String(options.watchers)];
-  const worker = track(spawn(command!, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] }));
+  const worker = spawnChild(command!, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const next = lineReader(worker);
   const started = Date.now();
   await next('ready ', 180_000);

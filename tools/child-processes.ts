@@ -1,9 +1,11 @@
-import type { ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 
 /**
  * The one list of the child processes a harness started (game servers, redis-server nodes,
  * helpers of a benchmark) that still run: each is SIGKILLed if this process exits first,
- * however it exits (an error, the time bound, SIGINT or SIGTERM turned into an exit).
+ * however it exits (an error, the time bound, SIGINT or SIGTERM turned into an exit). Each runs
+ * in its own process group, so that a Ctrl-C in the terminal reaches the harness alone, which
+ * stops them in its order (the servers before the Redis they finish their work on).
  */
 
 const running = new Set<ChildProcess>();
@@ -11,8 +13,9 @@ process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
 
-/** Keeps `child` on the list until it exits; returns it. */
-export function track(child: ChildProcess): ChildProcess {
+/** Starts `command` in a process group of its own, on the list until it exits. */
+export function spawnChild(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
+  const child = spawn(command, args, { ...options, detached: true });
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;

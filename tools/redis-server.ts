@@ -1,9 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exited, track } from './child-processes';
+import { exited, spawnChild } from './child-processes';
 
 /**
  * A private `redis-server` for a test or a benchmark: a free port, a temporary directory, and
@@ -136,7 +136,7 @@ export class RedisServer {
       ...(this.options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
       ...(this.options.args ?? []),
     ];
-    const child = track(spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] }));
+    const child = spawnChild(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process = child;
     return new Promise((resolve, reject) => {
       let log = '';

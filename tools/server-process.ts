@@ -1,7 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { exited, track } from './child-processes';
+import { exited, spawnChild } from './child-processes';
 import { waitUntilReady } from './wait-until-ready';
 
 /**
@@ -68,11 +68,11 @@ export class ChildServer {
   static async start(options: ChildServerOptions): Promise<ChildServer> {
     const tsx = options.script.endsWith('.ts') ? ['--import', 'tsx'] : [];
     const [command, ...args] = [...(options.launcher ?? []), process.execPath, ...(options.nodeArgs ?? []), ...tsx, options.script];
-    const child = track(spawn(command!, args, {
+    const child = spawnChild(command!, args, {
       cwd: ROOT,
       env: { ...process.env, ...options.env, PORT: String(options.port), HOST: options.host ?? '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
-    }));
+    });
     const server = new ChildServer(options.name, options.port, child);
     server.read(options.onLine);
     child.once('exit', (code, signal) => (server.exited = { code, signal }));
