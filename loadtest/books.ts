@@ -92,190 +92,226 @@ export function blockIdOfUnit(unitId: string): string {
   return i < 0 ? unitId : unitId.slice(0, i);
 }
 
-export function checkBooks(input: BooksInput): BooksResult {
-  const problems: string[] = [];
-  let problemCount = 0;
-  const problem = (text: string) => {
-    problemCount++;
-    if (problems.length < MAX_PROBLEMS) problems.push(text);
-  };
-  let units = 0;
-  let unitsFinished = 0;
-  let rescored = 0;
-  let stakes = 0;
-  let prizes = 0;
+/** Every mismatch found, the first `MAX_PROBLEMS` kept as sentences, all counted. */
+class Problems {
+  readonly list: string[] = [];
+  count = 0;
 
-  // unitId → the players whose history lists it (check 2: exactly one).
+  add(text: string): void {
+    this.count++;
+    if (this.list.length < MAX_PROBLEMS) this.list.push(text);
+  }
+}
+
+/** unitId → the players whose history lists it (check 2: exactly one). */
+function historyOwners(players: readonly PlayerBooks[]): Map<string, string[]> {
   const owners = new Map<string, string[]>();
-  for (const p of input.players) {
+  for (const p of players) {
     for (const line of p.history ?? []) {
       const list = owners.get(line.unitId);
       if (list) list.push(p.playerId);
       else owners.set(line.unitId, [p.playerId]);
     }
   }
+  return owners;
+}
 
-  for (const p of input.players) {
-    const who = `player ${p.pseudonym} (${p.playerId})`;
-    const ledgerStakes = p.units.reduce((s, u) => s + u.stake, 0);
-    const ledgerPrizes = p.units.reduce((s, u) => s + (u.prize ?? 0), 0);
-    const ledgerHeld = p.units.reduce((s, u) => s + (u.prize === null ? u.stake : 0), 0);
-    units += p.units.length;
-    unitsFinished += p.units.filter((u) => u.prize !== null).length;
-    stakes += ledgerStakes;
-    prizes += ledgerPrizes;
+/** 1. The balance from the player's own ledger, and what it holds. */
+function checkWallet(p: PlayerBooks, who: string, problems: Problems): void {
+  const ledgerStakes = p.units.reduce((s, u) => s + u.stake, 0);
+  const ledgerPrizes = p.units.reduce((s, u) => s + (u.prize ?? 0), 0);
+  const ledgerHeld = p.units.reduce((s, u) => s + (u.prize === null ? u.stake : 0), 0);
+  const expected = p.initialBalance - ledgerStakes + ledgerPrizes;
+  if (!p.wallet) return problems.add(`${who}: the final wallet could not be read${p.walletError ? ` (${p.walletError})` : ''}`);
+  if (p.wallet.balance !== expected) {
+    problems.add(`${who}: balance ${euros(p.wallet.balance)} ≠ initial ${euros(p.initialBalance)} − stakes ${euros(ledgerStakes)} + prizes ${euros(ledgerPrizes)} = ${euros(expected)} (off by ${euros(p.wallet.balance - expected)}) over ${p.units.length} units`);
+  }
+  if (p.wallet.held !== ledgerHeld) problems.add(`${who}: held ${euros(p.wallet.held)} ≠ stakes of its unfinished units ${euros(ledgerHeld)}`);
+}
 
-    // 1. The balance from the player's own ledger.
-    const expected = p.initialBalance - ledgerStakes + ledgerPrizes;
-    if (!p.wallet) problem(`${who}: the final wallet could not be read${p.walletError ? ` (${p.walletError})` : ''}`);
-    else {
-      if (p.wallet.balance !== expected) {
-        problem(`${who}: balance ${euros(p.wallet.balance)} ≠ initial ${euros(p.initialBalance)} − stakes ${euros(ledgerStakes)} + prizes ${euros(ledgerPrizes)} = ${euros(expected)} (off by ${euros(p.wallet.balance - expected)}) over ${p.units.length} units`);
-      }
-      if (p.wallet.held !== ledgerHeld) problem(`${who}: held ${euros(p.wallet.held)} ≠ stakes of its unfinished units ${euros(ledgerHeld)}`);
-    }
-
-    // 2. The history lists exactly the units bought, as the player saw them.
-    if (!p.history) {
-      problem(`${who}: the history could not be read${p.historyError ? ` (${p.historyError})` : ''}`);
+/** 2. The history lists exactly the units bought, as the player saw them, and adds up to the balance. */
+function checkHistory(p: PlayerBooks, who: string, history: readonly HistoryLine[], owners: ReadonlyMap<string, string[]>, problems: Problems): void {
+  const historyStakes = history.reduce((s, l) => s + l.stake, 0);
+  const historyPrizes = history.reduce((s, l) => s + (l.status === 'finished' ? (l.prize ?? 0) : 0), 0);
+  const fromHistory = p.initialBalance - historyStakes + historyPrizes;
+  if (p.wallet && p.wallet.balance !== fromHistory) {
+    problems.add(`${who}: balance ${euros(p.wallet.balance)} ≠ initial − stakes + prizes of its history = ${euros(fromHistory)} (off by ${euros(p.wallet.balance - fromHistory)})`);
+  }
+  const lines = new Map<string, HistoryLine>();
+  for (const line of history) {
+    if (lines.has(line.unitId)) problems.add(`${who}: unit ${line.unitId} is twice in the history`);
+    lines.set(line.unitId, line);
+  }
+  const bought = new Set<string>();
+  for (const u of p.units) {
+    if (bought.has(u.unitId)) problems.add(`${who}: unit ${u.unitId} was handed out twice by purchases`);
+    bought.add(u.unitId);
+    const line = lines.get(u.unitId);
+    if (!line) {
+      const elsewhere = owners.get(u.unitId);
+      problems.add(`${who}: bought unit ${u.unitId}, which is not in its history${elsewhere ? ` (it is in the history of ${elsewhere.join(', ')})` : ''}`);
       continue;
     }
-    const historyStakes = p.history.reduce((s, l) => s + l.stake, 0);
-    const historyPrizes = p.history.reduce((s, l) => s + (l.status === 'finished' ? (l.prize ?? 0) : 0), 0);
-    const fromHistory = p.initialBalance - historyStakes + historyPrizes;
-    if (p.wallet && p.wallet.balance !== fromHistory) {
-      problem(`${who}: balance ${euros(p.wallet.balance)} ≠ initial − stakes + prizes of its history = ${euros(fromHistory)} (off by ${euros(p.wallet.balance - fromHistory)})`);
-    }
-    const lines = new Map<string, HistoryLine>();
-    for (const line of p.history) {
-      if (lines.has(line.unitId)) problem(`${who}: unit ${line.unitId} is twice in the history`);
-      lines.set(line.unitId, line);
-    }
-    const bought = new Set<string>();
-    for (const u of p.units) {
-      if (bought.has(u.unitId)) problem(`${who}: unit ${u.unitId} was handed out twice by purchases`);
-      bought.add(u.unitId);
-      const line = lines.get(u.unitId);
-      if (!line) {
-        const elsewhere = owners.get(u.unitId);
-        problem(`${who}: bought unit ${u.unitId}, which is not in its history${elsewhere ? ` (it is in the history of ${elsewhere.join(', ')})` : ''}`);
-        continue;
-      }
-      if (line.game !== u.game || line.stake !== u.stake) problem(`${who}: unit ${u.unitId} was bought as ${u.game} at ${euros(u.stake)}, the history says ${line.game} at ${euros(line.stake)}`);
-      const historyPrize = line.status === 'finished' ? line.prize : null;
-      if (historyPrize !== u.prize) {
-        problem(`${who}: unit ${u.unitId}: the reveal showed ${u.prize === null ? 'no result (unfinished)' : euros(u.prize)}, the history says ${historyPrize === null ? 'unfinished' : euros(historyPrize)}`);
-      }
-    }
-    for (const line of p.history) {
-      if (!bought.has(line.unitId)) problem(`${who}: history lists unit ${line.unitId} (${line.game}, ${euros(line.stake)}), which this player never got from a purchase`);
+    if (line.game !== u.game || line.stake !== u.stake) problems.add(`${who}: unit ${u.unitId} was bought as ${u.game} at ${euros(u.stake)}, the history says ${line.game} at ${euros(line.stake)}`);
+    const historyPrize = line.status === 'finished' ? line.prize : null;
+    if (historyPrize !== u.prize) {
+      problems.add(`${who}: unit ${u.unitId}: the reveal showed ${u.prize === null ? 'no result (unfinished)' : euros(u.prize)}, the history says ${historyPrize === null ? 'unfinished' : euros(historyPrize)}`);
     }
   }
-  for (const [unitId, list] of owners) {
-    if (list.length > 1) problem(`unit ${unitId} is in ${list.length} histories: ${list.join(', ')}`);
+  for (const line of history) {
+    if (!bought.has(line.unitId)) problems.add(`${who}: history lists unit ${line.unitId} (${line.game}, ${euros(line.stake)}), which this player never got from a purchase`);
   }
+}
 
-  // 4. Every unit's recall: finished units re-scored by the rules.
+/** 4. One unit's recall agrees with what its player saw; finished, its scenario re-scored by the rules. Returns whether it was re-scored. */
+function checkRecall(u: LedgerUnit, r: RecallFacts, problems: Problems): boolean {
+  if (r.game !== u.game || r.stake !== u.stake) problems.add(`unit ${u.unitId}: recall says ${r.game} at ${euros(r.stake)}, it was bought as ${u.game} at ${euros(u.stake)}`);
+  if (blockIdOfUnit(u.unitId) !== r.blockId) problems.add(`unit ${u.unitId}: recall names block ${r.blockId}`);
+  const finished = r.status === 'finished';
+  if (finished !== (u.prize !== null)) problems.add(`unit ${u.unitId}: recall says ${r.status}, the player's reveal ${u.prize === null ? 'did not end' : 'ended'}`);
+  if (!finished) {
+    if (r.prize !== null) problems.add(`unit ${u.unitId}: unfinished, yet its recall shows a prize (${euros(r.prize)})`);
+    return false;
+  }
+  if (r.prize !== u.prize) problems.add(`unit ${u.unitId}: recall prize ${r.prize === null ? 'none' : euros(r.prize)} ≠ the prize the reveal showed ${euros(u.prize ?? 0)}`);
+  if (!(GAME_IDS as readonly string[]).includes(r.game)) {
+    problems.add(`unit ${u.unitId}: recall names an unknown game ${r.game}`);
+    return false;
+  }
+  if (r.scenario === null || r.scenario === undefined) {
+    problems.add(`unit ${u.unitId}: finished, but its recall carries no scenario`);
+    return false;
+  }
+  let scored: number;
+  try {
+    scored = rulesOf(r.game as GameId).evaluate(r.scenario);
+  } catch (err) {
+    problems.add(`unit ${u.unitId}: the ${r.game} evaluator cannot score its scenario: ${(err as Error).message}`);
+    return false;
+  }
+  if (scored !== r.prize) problems.add(`unit ${u.unitId} (${r.game} at ${euros(r.stake)}): paid ${euros(r.prize ?? 0)}, but its scenario scores ${euros(scored)} by the rules`);
+  return true;
+}
+
+/** 4. Every unit's recall; gives the recalls read and how many were re-scored. */
+function checkRecalls(input: BooksInput, problems: Problems): { recalled: Map<string, RecallFacts>; rescored: number } {
   const recalled = new Map<string, RecallFacts>();
+  let rescored = 0;
   for (const p of input.players) {
     for (const u of p.units) {
       const r = input.recalls.get(u.unitId);
-      if (!r) {
-        problem(`unit ${u.unitId}: no recall was collected`);
-        continue;
+      if (!r) problems.add(`unit ${u.unitId}: no recall was collected`);
+      else if ('error' in r) problems.add(`unit ${u.unitId}: recall failed: ${r.error}`);
+      else {
+        recalled.set(u.unitId, r);
+        if (checkRecall(u, r, problems)) rescored++;
       }
-      if ('error' in r) {
-        problem(`unit ${u.unitId}: recall failed: ${r.error}`);
-        continue;
-      }
-      recalled.set(u.unitId, r);
-      if (r.game !== u.game || r.stake !== u.stake) problem(`unit ${u.unitId}: recall says ${r.game} at ${euros(r.stake)}, it was bought as ${u.game} at ${euros(u.stake)}`);
-      if (blockIdOfUnit(u.unitId) !== r.blockId) problem(`unit ${u.unitId}: recall names block ${r.blockId}`);
-      const finished = r.status === 'finished';
-      if (finished !== (u.prize !== null)) problem(`unit ${u.unitId}: recall says ${r.status}, the player's reveal ${u.prize === null ? 'did not end' : 'ended'}`);
-      if (!finished) {
-        if (r.prize !== null) problem(`unit ${u.unitId}: unfinished, yet its recall shows a prize (${euros(r.prize)})`);
-        continue;
-      }
-      if (r.prize !== u.prize) problem(`unit ${u.unitId}: recall prize ${r.prize === null ? 'none' : euros(r.prize)} ≠ the prize the reveal showed ${euros(u.prize ?? 0)}`);
-      if (!(GAME_IDS as readonly string[]).includes(r.game)) {
-        problem(`unit ${u.unitId}: recall names an unknown game ${r.game}`);
-        continue;
-      }
-      if (r.scenario === null || r.scenario === undefined) {
-        problem(`unit ${u.unitId}: finished, but its recall carries no scenario`);
-        continue;
-      }
-      let scored: number;
-      try {
-        scored = rulesOf(r.game as GameId).evaluate(r.scenario);
-      } catch (err) {
-        problem(`unit ${u.unitId}: the ${r.game} evaluator cannot score its scenario: ${(err as Error).message}`);
-        continue;
-      }
-      rescored++;
-      if (scored !== r.prize) problem(`unit ${u.unitId} (${r.game} at ${euros(r.stake)}): paid ${euros(r.prize ?? 0)}, but its scenario scores ${euros(scored)} by the rules`);
     }
   }
+  return { recalled, rescored };
+}
 
-  // 3. Units dealt per block, and per prize, equal units bought.
-  let blocks = 0;
+/** Units bought per block, and of those finished, per prize (the recall's); unfinished ones hide their prize. */
+interface BoughtInBlock {
+  count: number;
+  readonly perPrize: Map<number, number>;
+  unknown: number;
+}
+
+function boughtPerBlock(players: readonly PlayerBooks[], recalled: ReadonlyMap<string, RecallFacts>): Map<string, BoughtInBlock> {
+  const perBlock = new Map<string, BoughtInBlock>();
+  for (const p of players) {
+    for (const u of p.units) {
+      const blockId = blockIdOfUnit(u.unitId);
+      let entry = perBlock.get(blockId);
+      if (!entry) perBlock.set(blockId, (entry = { count: 0, perPrize: new Map(), unknown: 0 }));
+      entry.count++;
+      const r = recalled.get(u.unitId);
+      const prize = r && r.status === 'finished' ? r.prize : null;
+      if (prize === null) entry.unknown++;
+      else entry.perPrize.set(prize, (entry.perPrize.get(prize) ?? 0) + 1);
+    }
+  }
+  return perBlock;
+}
+
+/** 3. One block's units dealt per prize over the run (after − before) against what the units bought from it show. */
+function perPrizeMismatches(a: BlockCount, b: BlockCount | undefined, mine: BoughtInBlock | undefined): string[] {
+  const prizesSeen = new Set([...Object.keys(a.perPrize), ...Object.keys(b?.perPrize ?? {})].map(Number));
+  for (const prize of mine?.perPrize.keys() ?? []) prizesSeen.add(prize);
+  let surplus = 0;
+  const mismatches: string[] = [];
+  for (const prize of [...prizesSeen].sort((x, y) => y - x)) {
+    const dealtAtPrize = (a.perPrize[prize] ?? 0) - (b?.perPrize[prize] ?? 0);
+    const shown = mine?.perPrize.get(prize) ?? 0;
+    if (dealtAtPrize < shown) mismatches.push(`${shown} units show ${euros(prize)} but only ${dealtAtPrize} were dealt at that prize`);
+    surplus += dealtAtPrize - shown;
+  }
+  // Units still unfinished hide their prize: the surplus dealt must be exactly theirs.
+  if (surplus !== (mine?.unknown ?? 0)) mismatches.push(`${surplus} units dealt at prizes no finished unit shows, ${mine?.unknown ?? 0} units unfinished`);
+  return mismatches;
+}
+
+/** 3. Units dealt per block, and per prize, equal units bought; gives how many blocks were checked. */
+function checkBlocks(input: BooksInput, recalled: ReadonlyMap<string, RecallFacts>, problems: Problems): number {
   if (!input.blocksBefore || !input.blocksAfter) {
-    problem(`units dealt per block could not be checked: ${input.blocksError ?? 'the block report could not be read'}`);
-  } else {
-    const before = new Map(input.blocksBefore.map((b) => [b.blockId, b]));
-    const boughtPerBlock = new Map<string, { count: number; perPrize: Map<number, number>; unknown: number }>();
-    for (const p of input.players) {
-      for (const u of p.units) {
-        const blockId = blockIdOfUnit(u.unitId);
-        let entry = boughtPerBlock.get(blockId);
-        if (!entry) boughtPerBlock.set(blockId, (entry = { count: 0, perPrize: new Map(), unknown: 0 }));
-        entry.count++;
-        // The dealt prize: the recall's once finished; unknown (hidden) while unfinished.
-        const r = recalled.get(u.unitId);
-        const prize = r && r.status === 'finished' ? r.prize : null;
-        if (prize === null) entry.unknown++;
-        else entry.perPrize.set(prize, (entry.perPrize.get(prize) ?? 0) + 1);
-      }
-    }
-    const after = new Map(input.blocksAfter.map((b) => [b.blockId, b]));
-    for (const blockId of new Set([...after.keys(), ...boughtPerBlock.keys()])) {
-      const a = after.get(blockId);
-      const b = before.get(blockId);
-      const mine = boughtPerBlock.get(blockId);
-      const dealt = (a?.sold ?? 0) - (b?.sold ?? 0);
-      const boughtHere = mine?.count ?? 0;
-      if (dealt === 0 && boughtHere === 0) continue;
-      blocks++;
-      if (!a) {
-        problem(`block ${blockId}: ${boughtHere} units bought from it, but the block report does not list it`);
-        continue;
-      }
-      if (dealt !== boughtHere) {
-        problem(`block ${blockId} (${a.game} at ${euros(a.stake)}): ${dealt} units dealt during the run, ${boughtHere} bought by the players (${dealt > boughtHere ? `${dealt - boughtHere} dealt to no one's purchase` : `${boughtHere - dealt} bought but not dealt`})`);
-        continue;
-      }
-      const prizesSeen = new Set([...Object.keys(a.perPrize), ...Object.keys(b?.perPrize ?? {})].map(Number));
-      for (const prize of mine?.perPrize.keys() ?? []) prizesSeen.add(prize);
-      let surplus = 0;
-      const mismatches: string[] = [];
-      for (const prize of [...prizesSeen].sort((x, y) => y - x)) {
-        const dealtAtPrize = (a.perPrize[prize] ?? 0) - (b?.perPrize[prize] ?? 0);
-        const shown = mine?.perPrize.get(prize) ?? 0;
-        if (dealtAtPrize < shown) mismatches.push(`${shown} units show ${euros(prize)} but only ${dealtAtPrize} were dealt at that prize`);
-        surplus += dealtAtPrize - shown;
-      }
-      // Units still unfinished hide their prize: the surplus dealt must be exactly theirs.
-      if (surplus !== (mine?.unknown ?? 0)) mismatches.push(`${surplus} units dealt at prizes no finished unit shows, ${mine?.unknown ?? 0} units unfinished`);
-      if (mismatches.length > 0) problem(`block ${blockId} (${a.game} at ${euros(a.stake)}): dealt per prize ≠ shown per prize: ${mismatches.join('; ')}`);
-    }
+    problems.add(`units dealt per block could not be checked: ${input.blocksError ?? 'the block report could not be read'}`);
+    return 0;
   }
+  let blocks = 0;
+  const before = new Map(input.blocksBefore.map((b) => [b.blockId, b]));
+  const after = new Map(input.blocksAfter.map((b) => [b.blockId, b]));
+  const bought = boughtPerBlock(input.players, recalled);
+  for (const blockId of new Set([...after.keys(), ...bought.keys()])) {
+    const a = after.get(blockId);
+    const b = before.get(blockId);
+    const mine = bought.get(blockId);
+    const dealt = (a?.sold ?? 0) - (b?.sold ?? 0);
+    const boughtHere = mine?.count ?? 0;
+    if (dealt === 0 && boughtHere === 0) continue;
+    blocks++;
+    if (!a) {
+      problems.add(`block ${blockId}: ${boughtHere} units bought from it, but the block report does not list it`);
+      continue;
+    }
+    if (dealt !== boughtHere) {
+      problems.add(`block ${blockId} (${a.game} at ${euros(a.stake)}): ${dealt} units dealt during the run, ${boughtHere} bought by the players (${dealt > boughtHere ? `${dealt - boughtHere} dealt to no one's purchase` : `${boughtHere - dealt} bought but not dealt`})`);
+      continue;
+    }
+    const mismatches = perPrizeMismatches(a, b, mine);
+    if (mismatches.length > 0) problems.add(`block ${blockId} (${a.game} at ${euros(a.stake)}): dealt per prize ≠ shown per prize: ${mismatches.join('; ')}`);
+  }
+  return blocks;
+}
 
+export function checkBooks(input: BooksInput): BooksResult {
+  const problems = new Problems();
+  const owners = historyOwners(input.players);
+  for (const p of input.players) {
+    const who = `player ${p.pseudonym} (${p.playerId})`;
+    checkWallet(p, who, problems);
+    if (p.history) checkHistory(p, who, p.history, owners, problems);
+    else problems.add(`${who}: the history could not be read${p.historyError ? ` (${p.historyError})` : ''}`);
+  }
+  for (const [unitId, list] of owners) {
+    if (list.length > 1) problems.add(`unit ${unitId} is in ${list.length} histories: ${list.join(', ')}`);
+  }
+  const { recalled, rescored } = checkRecalls(input, problems);
+  const blocks = checkBlocks(input, recalled, problems);
+  const units = input.players.flatMap((p) => p.units);
   return {
-    ok: problemCount === 0,
-    checked: { players: input.players.length, units, unitsFinished, recallsRescored: rescored, blocks, stakes, prizes },
-    problems,
-    problemCount,
+    ok: problems.count === 0,
+    checked: {
+      players: input.players.length,
+      units: units.length,
+      unitsFinished: units.filter((u) => u.prize !== null).length,
+      recallsRescored: rescored,
+      blocks,
+      stakes: units.reduce((s, u) => s + u.stake, 0),
+      prizes: units.reduce((s, u) => s + (u.prize ?? 0), 0),
+    },
+    problems: problems.list,
+    problemCount: problems.count,
   };
 }
 

@@ -1,4 +1,4 @@
-import { blockCounts, type BlockCount, type HistoryLine, type PlayerBooks, type RecallFacts } from './books';
+import { blockCounts, checkBooks, type BlockCount, type BooksResult, type HistoryLine, type PlayerBooks, type RecallFacts } from './books';
 import type { SyntheticPlayer } from './player';
 
 /**
@@ -50,7 +50,13 @@ export function httpBlocks(endpoint: string, operatorToken: string | undefined, 
   };
 }
 
-export async function readBlocks(reader: BlocksReader): Promise<{ counts?: BlockCount[]; error?: string }> {
+/** The block report as counts, or why it could not be read. */
+export interface BlocksRead {
+  readonly counts?: BlockCount[];
+  readonly error?: string;
+}
+
+export async function readBlocks(reader: BlocksReader): Promise<BlocksRead> {
   try {
     return { counts: blockCounts(await reader()) };
   } catch (err) {
@@ -149,4 +155,42 @@ export function withRecalledPrizes(collected: Collected): PlayerBooks[] {
       return r && 'status' in r && r.status === 'finished' ? { ...u, prize: r.prize } : u;
     }),
   }));
+}
+
+export interface PhaseBooksSettings {
+  readonly endpoints: readonly string[];
+  /** The block report, read before the phase (`before`) and again now. */
+  readonly reader: BlocksReader;
+  readonly before: BlocksRead;
+  /** Bound on the whole collection, and on each request. */
+  readonly timeoutS: number;
+  readonly requestTimeoutMs: number;
+  /**
+   * Credit the prize of each unit finished while its client was away (withRecalledPrizes): a
+   * chaos run's cuts and sweeps. Off, the books hold every player to what its client saw.
+   */
+  readonly recalledPrizes?: boolean;
+}
+
+/**
+ * The one books check of a run, the load test's and the chaos run's: every player's wallet,
+ * history and recalls collected from the servers, the block report read again, and the whole
+ * checked against what the players saw (books.ts). Also gives what it checked, for more checks.
+ */
+export async function checkPhaseBooks(
+  phase: { collect(endpoints: readonly string[], deadline: Deadline, timeoutMs: number): Promise<Collected> },
+  s: PhaseBooksSettings,
+): Promise<{ books: BooksResult; collected: Collected; ledger: PlayerBooks[] }> {
+  const collected = await phase.collect(s.endpoints, new Deadline(performance.now() + s.timeoutS * 1000), s.requestTimeoutMs);
+  const after = await readBlocks(s.reader);
+  const ledger = s.recalledPrizes ? withRecalledPrizes(collected) : collected.players;
+  const blocksError = s.before.error ?? after.error;
+  const books = checkBooks({
+    players: ledger,
+    recalls: collected.recalls,
+    blocksBefore: s.before.counts,
+    blocksAfter: after.counts,
+    ...(blocksError ? { blocksError: `GET /admin/blocks: ${blocksError}` } : {}),
+  });
+  return { books, collected, ledger };
 }

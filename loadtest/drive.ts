@@ -4,7 +4,7 @@ import { Choices, RevealLengths } from './mix';
 import type { LoadtestOptions } from './options';
 import { collectBooks, type Collected, type Deadline } from './collect';
 import { FinishBoard, inShare, SyntheticPlayer, WHOLE, type Share, type Target } from './player';
-import type { MachineSampler, ProcSampler } from './processes';
+import type { MachineSampler, ProcSampler } from './samplers';
 import { FeedSpectator, TableWatcher, TIMED_FEED_SPECTATORS } from './spectator';
 import { errorCode, Stats } from './stats';
 
@@ -109,30 +109,35 @@ async function paced<T>(items: readonly T[], perSecond: number, concurrency: num
   await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
 
-export async function drive(settings: DriveSettings): Promise<PhaseResult> {
-  const { options, target, endpoints, log } = settings;
-  const share = settings.share ?? WHOLE;
-  const clock = settings.clock ?? {
-    ramped: async () => undefined,
-    windowOpens: () => sleep(options.warmupS * 1000),
-    windowCloses: () => sleep(settings.durationS * 1000),
-  };
-  const stats = new Stats();
-  const board = new FinishBoard(options.players, share);
-  const rampStarted = performance.now();
-  const rampDeadline = rampStarted + options.rampTimeoutS * 1000;
+/** The clients of one thread's phase, as they join. */
+interface Crowd {
+  /** This thread's players, joined or not. */
+  readonly players: SyntheticPlayer[];
+  /** Those that joined (logged in, table open). */
+  readonly connected: SyntheticPlayer[];
+  /** Player index → its table's room id, for the first `watchedTables` players. */
+  readonly roomIds: Map<number, string>;
+  readonly feeds: FeedSpectator[];
+  readonly watchers: TableWatcher[];
+}
 
+/** How many spectators of each kind, and how many tables they watch. */
+function spectatorCounts(options: LoadtestOptions): { feedCount: number; watcherCount: number; watchedTables: number } {
   const feedCount = Math.round(options.spectators * options.feedShare);
   const watcherCount = options.spectators - feedCount;
   const watchedTables = watcherCount > 0 ? Math.min(options.players, Math.ceil(watcherCount / options.watchersPerTable)) : 0;
+  return { feedCount, watcherCount, watchedTables };
+}
 
-  // Each player keeps its index (pseudonym, seed) whichever thread plays it.
+/** This thread's players; each keeps its index (pseudonym, seed) whichever thread plays it. */
+function makePlayers(settings: DriveSettings, share: Share, stats: Stats, board: FinishBoard): SyntheticPlayer[] {
+  const { options, target } = settings;
   const players: SyntheticPlayer[] = [];
   for (let i = share.index; i < options.players; i += share.of) {
     players.push(new SyntheticPlayer(
       i,
       `${settings.prefix}${i}`,
-      endpoints,
+      settings.endpoints,
       {
         target,
         thinkMs: options.thinkMs,
@@ -148,26 +153,159 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
       target === 'echo' ? new RevealLengths((options.seed * 1_000_033 + i) ^ 0x5eed) : undefined,
     ));
   }
-  // The SDK reports some failures on the console only (a join the server closed): count them.
+  return players;
+}
+
+/** The SDK reports some failures on the console only (a join the server closed): counted as errors until `restore()`. */
+function countSdkWarnings(stats: Stats): { restore(): void } {
   const consoleWarn = console.warn;
   console.warn = (...args: unknown[]) => {
     const text = args.map(String).join(' ');
     const closed = /closed unexpectedly \((\d+)\)/.exec(text);
     stats.error(closed ? `connection/join_closed_${closed[1]}` : 'sdk/warning', text);
   };
-  const connected: SyntheticPlayer[] = [];
-  const roomIds = new Map<number, string>();
-  const spectatorClients = endpoints.map((e) => new Client(e));
-  const feeds: FeedSpectator[] = [];
-  const watchers: TableWatcher[] = [];
-  let phase = 'ramp';
+  return { restore: () => (console.warn = consoleWarn) };
+}
 
+/**
+ * Players: log in, open a table (open it to watchers for the first `watchedTables`); they
+ * start playing once every client has joined, so that the ramp does not wait for their load.
+ */
+async function rampPlayers(crowd: Crowd, watchedTables: number, stats: Stats, perSecond: number, rampDeadline: number): Promise<void> {
+  await paced(crowd.players, perSecond, 64, rampDeadline, async (player) => {
+    try {
+      await player.login();
+      await player.open();
+      if (player.index < watchedTables) {
+        try {
+          crowd.roomIds.set(player.index, await player.openToWatchers());
+        } catch (err) {
+          stats.error(errorCode(err, 'watch/open_failed'), err);
+        }
+      }
+      crowd.connected.push(player);
+    } catch (err) {
+      stats.error(errorCode(err, 'join/table_failed'), err);
+    }
+  });
+}
+
+/**
+ * Spectators: the feed, and the watchers of the open tables, spread evenly over them (a
+ * table's watchers in its player's thread); the two kinds join interleaved, so that a ramp
+ * cut short leaves some of each.
+ */
+async function rampSpectators(settings: DriveSettings, crowd: Crowd, share: Share, stats: Stats, board: FinishBoard, perSecond: number, rampDeadline: number): Promise<void> {
+  const { feedCount, watcherCount, watchedTables } = spectatorCounts(settings.options);
+  const clients = settings.endpoints.map((e) => new Client(e));
+  const feedJobs: (() => Promise<void>)[] = [];
+  const watchJobs: (() => Promise<void>)[] = [];
+  for (let i = share.index; i < feedCount; i += share.of) {
+    feedJobs.push(async () => {
+      const feed = new FeedSpectator(clients[i % clients.length]!, stats, board, settings.prefix, i < TIMED_FEED_SPECTATORS);
+      await feed.join();
+      crowd.feeds.push(feed);
+    });
+  }
+  const byIndex = new Map(crowd.players.map((p) => [p.index, p]));
+  for (let i = 0; i < watcherCount && watchedTables > 0; i++) {
+    const index = i % watchedTables;
+    if (!inShare(share, index)) continue;
+    const roomId = crowd.roomIds.get(index);
+    if (roomId === undefined) continue;
+    watchJobs.push(async () => {
+      const watcher = new TableWatcher(clients[i % clients.length]!, stats, byIndex.get(index)!, roomId);
+      await watcher.join();
+      crowd.watchers.push(watcher);
+    });
+  }
+  if (watcherCount > 0 && crowd.roomIds.size === 0 && crowd.players.some((p) => p.index < watchedTables)) stats.error('watch/no_open_table');
+  const jobs: (() => Promise<void>)[] = [];
+  for (let i = 0; i < Math.max(feedJobs.length, watchJobs.length); i++) {
+    if (i < feedJobs.length) jobs.push(feedJobs[i]!);
+    if (i < watchJobs.length) jobs.push(watchJobs[i]!);
+  }
+  await paced(jobs, perSecond, 64, rampDeadline, async (job) => {
+    try {
+      await job();
+    } catch (err) {
+      stats.error(errorCode(err, 'join/spectator_failed'), err);
+    }
+  });
+}
+
+/** How many of this run's watched tables `GET /tables` lists, as spectators find them (undefined: not asked, or it failed). */
+async function listedTables(settings: DriveSettings, crowd: Crowd, stats: Stats): Promise<number | undefined> {
+  if (settings.target !== 'game' || crowd.roomIds.size === 0) return undefined;
+  try {
+    const res = await fetch(`${settings.endpoints[0]}/tables`, { signal: AbortSignal.timeout(settings.options.requestTimeoutMs) });
+    if (!res.ok) throw new Error(`GET /tables: ${res.status}`);
+    const tables = (await res.json()) as { roomId?: string }[];
+    const ours = new Set(crowd.roomIds.values());
+    return tables.filter((t) => t.roomId !== undefined && ours.has(t.roomId)).length;
+  } catch (err) {
+    stats.error('tables/unavailable', err);
+    return undefined;
+  }
+}
+
+/** The measured window: the hooks and samplers opened, `durationS` (or the clock's), closed; the sockets' bytes over it. */
+async function measuredWindow(settings: DriveSettings, clock: PhaseClock, connected: readonly SyntheticPlayer[], stats: Stats): Promise<PhaseResult['bytes']> {
+  await openWindow(settings, connected);
+  const bytesAtOpen = socketBytes();
+  stats.start(performance.now());
+  await clock.windowCloses();
+  stats.stop(performance.now());
+  const bytesAtClose = socketBytes();
+  await closeWindow(settings);
+  return bytesAtOpen && bytesAtClose ? { sent: bytesAtClose.sent - bytesAtOpen.sent, received: bytesAtClose.received - bytesAtOpen.received } : null;
+}
+
+/** Drain: no new unit; the units in play are finished, within `drainS`. Returns how many players were halted still playing. */
+async function drain(crowd: Crowd, settings: DriveSettings, stats: Stats): Promise<number> {
+  const { drainS } = settings.options;
+  for (const p of crowd.players) p.stop();
+  const running = crowd.connected.map((p) => p.running ?? Promise.resolve());
+  let drainTimer: NodeJS.Timeout | undefined;
+  const drained = await Promise.race([
+    Promise.all(running).then(() => true),
+    new Promise<boolean>((resolve) => (drainTimer = setTimeout(() => resolve(false), drainS * 1000))),
+  ]);
+  clearTimeout(drainTimer);
+  if (drained) return 0;
+  let settled = 0;
+  await Promise.all(running.map((r) => Promise.race([r.then(() => settled++), sleep(0)])));
+  const undrained = crowd.connected.length - settled;
+  stats.error('harness/drain_timeout');
+  settings.log(`drain: ${undrained} players were still playing after ${drainS} s: halted`);
+  // The books read what nobody moves any more: each halted player's request under way is
+  // answered (or times out), and it sends no other.
+  for (const p of crowd.connected) p.halt();
+  await Promise.all(running);
+  return undrained;
+}
+
+export async function drive(settings: DriveSettings): Promise<PhaseResult> {
+  const { options, target, log } = settings;
+  const share = settings.share ?? WHOLE;
+  const clock = settings.clock ?? {
+    ramped: async () => undefined,
+    windowOpens: () => sleep(options.warmupS * 1000),
+    windowCloses: () => sleep(settings.durationS * 1000),
+  };
+  const stats = new Stats();
+  const board = new FinishBoard(options.players, share);
+  const rampStarted = performance.now();
+  const rampDeadline = rampStarted + options.rampTimeoutS * 1000;
+  const crowd: Crowd = { players: makePlayers(settings, share, stats, board), connected: [], roomIds: new Map(), feeds: [], watchers: [] };
+  const sdkWarnings = countSdkWarnings(stats);
+  let phase = 'ramp';
   const figures = (): ProgressFigures => {
     const w = stats.window();
     return {
       phase,
-      players: connected.length,
-      spectators: feeds.length + watchers.length,
+      players: crowd.connected.length,
+      spectators: crowd.feeds.length + crowd.watchers.length,
       units: w.unitsBought,
       messages: w.sent + w.received,
       secondP99: stats.takeSecondP99(),
@@ -179,77 +317,11 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
     else log(progressLine(target, rampStarted, figures(), stats.windowSeconds, settings.samplers, options));
   }, 1000) : undefined;
 
-  // Players: log in, open a table (open it to watchers for the first `watchedTables`); they
-  // start playing once every client has joined, so that the ramp does not wait for their load.
   const perSecond = options.rampPerSecond / share.of;
-  await paced(players, perSecond, 64, rampDeadline, async (player) => {
-    try {
-      await player.login();
-      await player.open();
-      if (player.index < watchedTables) {
-        try {
-          roomIds.set(player.index, await player.openToWatchers());
-        } catch (err) {
-          stats.error(errorCode(err, 'watch/open_failed'), err);
-        }
-      }
-      connected.push(player);
-    } catch (err) {
-      stats.error(errorCode(err, 'join/table_failed'), err);
-    }
-  });
-
-  // Spectators: the feed, and the watchers of the open tables, spread evenly over them (a
-  // table's watchers in its player's thread); the two kinds join interleaved, so that a ramp
-  // cut short leaves some of each.
-  const feedJobs: (() => Promise<void>)[] = [];
-  const watchJobs: (() => Promise<void>)[] = [];
-  for (let i = share.index; i < feedCount; i += share.of) {
-    feedJobs.push(async () => {
-      const feed = new FeedSpectator(spectatorClients[i % spectatorClients.length]!, stats, board, settings.prefix, i < TIMED_FEED_SPECTATORS);
-      await feed.join();
-      feeds.push(feed);
-    });
-  }
-  const byIndex = new Map(players.map((p) => [p.index, p]));
-  for (let i = 0; i < watcherCount && watchedTables > 0; i++) {
-    const index = i % watchedTables;
-    if (!inShare(share, index)) continue;
-    const roomId = roomIds.get(index);
-    if (roomId === undefined) continue;
-    watchJobs.push(async () => {
-      const watcher = new TableWatcher(spectatorClients[i % spectatorClients.length]!, stats, byIndex.get(index)!, roomId);
-      await watcher.join();
-      watchers.push(watcher);
-    });
-  }
-  if (watcherCount > 0 && roomIds.size === 0 && players.some((p) => p.index < watchedTables)) stats.error('watch/no_open_table');
-  const spectatorJobs: (() => Promise<void>)[] = [];
-  for (let i = 0; i < Math.max(feedJobs.length, watchJobs.length); i++) {
-    if (i < feedJobs.length) spectatorJobs.push(feedJobs[i]!);
-    if (i < watchJobs.length) spectatorJobs.push(watchJobs[i]!);
-  }
-  await paced(spectatorJobs, perSecond, 64, rampDeadline, async (job) => {
-    try {
-      await job();
-    } catch (err) {
-      stats.error(errorCode(err, 'join/spectator_failed'), err);
-    }
-  });
-
-  // The open tables as spectators find them (`GET /tables`): this run's watched tables.
-  let listedTables: number | undefined;
-  if (target === 'game' && roomIds.size > 0) {
-    try {
-      const res = await fetch(`${endpoints[0]}/tables`, { signal: AbortSignal.timeout(options.requestTimeoutMs) });
-      if (!res.ok) throw new Error(`GET /tables: ${res.status}`);
-      const tables = (await res.json()) as { roomId?: string }[];
-      const ours = new Set(roomIds.values());
-      listedTables = tables.filter((t) => t.roomId !== undefined && ours.has(t.roomId)).length;
-    } catch (err) {
-      stats.error('tables/unavailable', err);
-    }
-  }
+  await rampPlayers(crowd, spectatorCounts(options).watchedTables, stats, perSecond, rampDeadline);
+  await rampSpectators(settings, crowd, share, stats, board, perSecond, rampDeadline);
+  const listed = await listedTables(settings, crowd, stats);
+  const { connected, feeds, watchers } = crowd;
   if (performance.now() >= rampDeadline) log(`ramp stopped after ${options.rampTimeoutS} s: ${connected.length} players and ${feeds.length + watchers.length} spectators joined${share.of > 1 ? ` in worker ${share.index + 1}` : ''}`);
   await clock.ramped();
   const rampSeconds = (performance.now() - rampStarted) / 1000;
@@ -257,39 +329,10 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
 
   phase = 'warmup';
   await clock.windowOpens();
-
-  // The measured window.
   phase = 'run';
-  await openWindow(settings, connected);
-  const bytesAtOpen = socketBytes();
-  stats.start(performance.now());
-  await clock.windowCloses();
-  stats.stop(performance.now());
-  const bytesAtClose = socketBytes();
-  await closeWindow(settings);
-
-  // Drain: no new unit; the units in play are finished (bounded).
+  const bytes = await measuredWindow(settings, clock, connected, stats);
   phase = 'drain';
-  for (const p of players) p.stop();
-  const running = connected.map((p) => p.running ?? Promise.resolve());
-  let undrained = 0;
-  let drainTimer: NodeJS.Timeout | undefined;
-  const drained = await Promise.race([
-    Promise.all(running).then(() => true),
-    new Promise<boolean>((resolve) => (drainTimer = setTimeout(() => resolve(false), options.drainS * 1000))),
-  ]);
-  clearTimeout(drainTimer);
-  if (!drained) {
-    let settled = 0;
-    await Promise.all(running.map((r) => Promise.race([r.then(() => settled++), sleep(0)])));
-    undrained = connected.length - settled;
-    stats.error('harness/drain_timeout');
-    log(`drain: ${undrained} players were still playing after ${options.drainS} s: halted`);
-    // The books read what nobody moves any more: each halted player's request under way is
-    // answered (or times out), and it sends no other.
-    for (const p of connected) p.halt();
-    await Promise.all(running);
-  }
+  const undrained = await drain(crowd, settings, stats);
   phase = 'books';
   if (progress) clearInterval(progress);
 
@@ -301,17 +344,17 @@ export async function drive(settings: DriveSettings): Promise<PhaseResult> {
     playersConnected: connected.length,
     feedSpectators: feeds.length,
     tableWatchers: watchers.length,
-    watchedTables: roomIds.size,
-    listedTables,
+    watchedTables: crowd.roomIds.size,
+    listedTables: listed,
     spectatorsConnected: feeds.length + watchers.length,
     rampSeconds,
     undrained,
-    bytes: bytesAtOpen && bytesAtClose ? { sent: bytesAtClose.sent - bytesAtOpen.sent, received: bytesAtClose.received - bytesAtOpen.received } : null,
+    bytes,
     collect: (books, deadline, timeoutMs) => collectBooks(connected, books, deadline, timeoutMs),
     async close() {
       await Promise.all([...feeds, ...watchers].map((s) => s.leave()));
       await Promise.all(connected.map((p) => p.leave()));
-      console.warn = consoleWarn;
+      sdkWarnings.restore();
     },
   };
 }

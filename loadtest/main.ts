@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
-import { parseCommandLine, runCommand } from './cli';
-import { parseOptions, USAGE } from './options';
+import { readCommandLine } from '../tools/command-line';
+import { runCommand } from './cli';
+import { LOADTEST_COMMAND_LINE } from './options';
 import { formatReport, writeReport, type Report } from './report';
 import { formatRuns, summarizeRuns } from './runs';
 import { defaultReportFile, runLoadtest } from './run';
@@ -13,7 +14,7 @@ import { defaultReportFile, runLoadtest } from './run';
  * turn, then their summary (loadtest/runs.ts), its JSON as the last stdout line.
  */
 runCommand('load test', async (bound) => {
-  const parsed = parseCommandLine(() => parseOptions(process.argv.slice(2)), USAGE);
+  const parsed = readCommandLine(LOADTEST_COMMAND_LINE, process.argv.slice(2));
   if (!('options' in parsed)) return parsed.code;
   const { options } = parsed;
   // Every phase is bounded; this is the bound of them all, should anything still hang.

@@ -1,3 +1,5 @@
+import { decimal, parseArgs, UsageError, whole, type CommandLine, type Draft, type Flag } from '../tools/command-line';
+
 /**
  * Command-line options of `npm run loadtest`. Everything is bounded: counts, durations and the
  * endpoints (loopback only), so that a run always stops by itself and never leaves the machine.
@@ -98,53 +100,6 @@ export const DEFAULTS: LoadtestOptions = {
   runs: 1,
 };
 
-export const USAGE = `usage: npm run loadtest -- [options]
-
-  --players N            synthetic players (default ${DEFAULTS.players}, at most 20000)
-  --spectators M         spectators, split between the feed and watched tables (default 0)
-  --duration S           measured seconds, after the ramp (default ${DEFAULTS.durationS}, at most 3600)
-  --processes K          server processes to start (default 1; K > 1 needs --redis)
-  --redis                start a private redis-server and run the servers on it
-  --redis-cluster        the same on a private Redis Cluster (3 masters + 3 replicas)
-  --endpoint URL[,URL]   use running servers instead (loopback only; dev login must be on)
-  --operator-token T     bearer token of GET /admin/blocks on --endpoint servers
-  --think-ms T           mean pause before each action (default 0: none)
-  --auto-share F         share of units played with AUTO (default ${DEFAULTS.autoShare})
-  --lamp-both-share F    share of lamp purchases playing both units (default ${DEFAULTS.lampBothShare})
-  --switch-share F       chance to change game after a unit (default ${DEFAULTS.switchShare})
-  --feed-share F         share of spectators on the feed (default ${DEFAULTS.feedShare})
-  --watchers-per-table W watchers per watched table (default ${DEFAULTS.watchersPerTable})
-  --ramp-per-second R    clients joined per second (default ${DEFAULTS.rampPerSecond})
-  --warmup S             seconds of play before the window opens (default ${DEFAULTS.warmupS})
-  --drain S              seconds allowed to finish units in play after the window (default ${DEFAULTS.drainS})
-  --no-echo              skip the echo baseline
-  --echo-duration S      measured seconds of the echo baseline (default: --duration)
-  --out FILE             report file (default reports/loadtest-<time>.json)
-  --server-env KEY=VALUE environment of the servers it starts, e.g. FEED_MIN_PRIZE_CENTS=500 (repeatable;
-                         the echo baseline's feed honours FEED_BATCH_MS)
-  --profile DIR          V8 CPU profiles of the window (servers, echo, harness) into DIR
-  --profile-heap         with --profile: sampling heap profiles instead (every allocation sampled,
-                         kept or collected: where the garbage is made), as .heapprofile files
-  --workers N            worker threads driving the clients, each a share of the players, tables
-                         and spectators (default ${DEFAULTS.workers}: this thread drives them all; at most 16)
-  --runs N               the whole run N times in a row, each with its echo baseline, then the ratio
-                         to the echo of each run and their median (default 1, at most 20; --out:
-                         the summary's file, each run's report in reports/)
-  --seed N               seed of the players' choices (default 1)
-  --quiet                no progress lines
-`;
-
-export class UsageError extends Error {}
-
-/** `raw` as a number within [min, max] (a whole one unless `integer` is false), or a UsageError naming `name`. */
-export function number(name: string, raw: string | undefined, min: number, max: number, integer = true): number {
-  if (raw === undefined) throw new UsageError(`${name} needs a value`);
-  const value = Number(raw);
-  if (!Number.isFinite(value) || (integer && !Number.isInteger(value))) throw new UsageError(`${name} must be ${integer ? 'a whole number' : 'a number'}, got ${JSON.stringify(raw)}`);
-  if (value < min || value > max) throw new UsageError(`${name} must be between ${min} and ${max}, got ${value}`);
-  return value;
-}
-
 /** Loopback addresses only: a load test never sends traffic anywhere else. */
 export function assertLoopback(url: string): string {
   let parsed: URL;
@@ -161,60 +116,81 @@ export function assertLoopback(url: string): string {
   return `http://${parsed.host}`;
 }
 
-export function parseOptions(argv: readonly string[]): LoadtestOptions {
-  const o: { -readonly [K in keyof LoadtestOptions]: LoadtestOptions[K] } = { ...DEFAULTS };
-  let echoDuration: number | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => (inline !== undefined ? inline : argv[++i]);
-    switch (flag) {
-      case '--players': o.players = number(flag, value(), 1, 20_000); break;
-      case '--spectators': o.spectators = number(flag, value(), 0, 20_000); break;
-      case '--duration': o.durationS = number(flag, value(), 1, 3600); break;
-      case '--processes': o.processes = number(flag, value(), 1, 8); break;
-      case '--redis': o.redis = true; break;
-      case '--redis-cluster': o.redis = o.redisCluster = true; break;
-      case '--endpoint': {
-        const raw = value();
-        if (!raw) throw new UsageError('--endpoint needs a URL');
-        o.endpoints = raw.split(',').map((u) => assertLoopback(u.trim()));
-        break;
-      }
-      case '--operator-token': o.operatorToken = value(); break;
-      case '--think-ms': o.thinkMs = number(flag, value(), 0, 60_000); break;
-      case '--auto-share': o.autoShare = number(flag, value(), 0, 1, false); break;
-      case '--lamp-both-share': o.lampBothShare = number(flag, value(), 0, 1, false); break;
-      case '--switch-share': o.switchShare = number(flag, value(), 0, 1, false); break;
-      case '--feed-share': o.feedShare = number(flag, value(), 0, 1, false); break;
-      case '--watchers-per-table': o.watchersPerTable = number(flag, value(), 1, 20_000); break;
-      case '--ramp-per-second': o.rampPerSecond = number(flag, value(), 1, 100_000); break;
-      case '--warmup': o.warmupS = number(flag, value(), 0, 600); break;
-      case '--drain': o.drainS = number(flag, value(), 1, 600); break;
-      case '--no-echo': o.echo = false; break;
-      case '--echo-duration': echoDuration = number(flag, value(), 1, 3600); break;
-      case '--out': o.out = value(); break;
-      case '--profile': o.profileDir = value(); break;
-      case '--profile-heap': o.profileKind = 'heap'; break;
-      case '--server-env': {
-        const raw = value() ?? '';
-        const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(raw);
-        if (!m) throw new UsageError(`--server-env takes KEY=VALUE, got ${JSON.stringify(raw)}`);
-        o.serverEnv = { ...o.serverEnv, [m[1]!]: m[2]! };
-        break;
-      }
-      case '--seed': o.seed = number(flag, value(), 0, 2 ** 31 - 1); break;
-      case '--workers': o.workers = number(flag, value(), 1, 16); break;
-      case '--runs': o.runs = number(flag, value(), 1, 20); break;
-      case '--quiet': o.progress = false; break;
-      case '--help': case '-h': throw new UsageError('');
-      default: throw new UsageError(`unknown option ${arg}`);
-    }
-  }
-  o.echoDurationS = echoDuration ?? o.durationS;
+type Options = Draft<LoadtestOptions>;
+const D = DEFAULTS;
+
+const FLAGS: readonly Flag<LoadtestOptions>[] = [
+  { name: '--players', value: 'N', help: `synthetic players (default ${D.players}, at most 20000)`, set: (o, v) => (o.players = whole(v, 1, 20_000)) },
+  { name: '--spectators', value: 'M', help: 'spectators, split between the feed and watched tables (default 0)', set: (o, v) => (o.spectators = whole(v, 0, 20_000)) },
+  { name: '--duration', value: 'S', help: `measured seconds, after the ramp (default ${D.durationS}, at most 3600)`, set: (o, v) => (o.durationS = whole(v, 1, 3600)) },
+  { name: '--processes', value: 'K', help: 'server processes to start (default 1; K > 1 needs --redis)', set: (o, v) => (o.processes = whole(v, 1, 8)) },
+  { name: '--redis', help: 'start a private redis-server and run the servers on it', set: (o) => (o.redis = true) },
+  { name: '--redis-cluster', help: 'the same on a private Redis Cluster (3 masters + 3 replicas)', set: (o) => (o.redis = o.redisCluster = true) },
+  {
+    name: '--endpoint',
+    value: 'URL[,URL]',
+    help: 'use running servers instead (loopback only; dev login must be on)',
+    set: (o, v) => {
+      if (!v) throw new UsageError('needs a URL');
+      o.endpoints = v.split(',').map((u) => assertLoopback(u.trim()));
+    },
+  },
+  { name: '--operator-token', value: 'T', help: 'bearer token of GET /admin/blocks on --endpoint servers', set: (o, v) => (o.operatorToken = v) },
+  { name: '--think-ms', value: 'T', help: 'mean pause before each action (default 0: none)', set: (o, v) => (o.thinkMs = whole(v, 0, 60_000)) },
+  { name: '--auto-share', value: 'F', help: `share of units played with AUTO (default ${D.autoShare})`, set: (o, v) => (o.autoShare = decimal(v, 0, 1)) },
+  { name: '--lamp-both-share', value: 'F', help: `share of lamp purchases playing both units (default ${D.lampBothShare})`, set: (o, v) => (o.lampBothShare = decimal(v, 0, 1)) },
+  { name: '--switch-share', value: 'F', help: `chance to change game after a unit (default ${D.switchShare})`, set: (o, v) => (o.switchShare = decimal(v, 0, 1)) },
+  { name: '--feed-share', value: 'F', help: `share of spectators on the feed (default ${D.feedShare})`, set: (o, v) => (o.feedShare = decimal(v, 0, 1)) },
+  { name: '--watchers-per-table', value: 'W', help: `watchers per watched table (default ${D.watchersPerTable})`, set: (o, v) => (o.watchersPerTable = whole(v, 1, 20_000)) },
+  { name: '--ramp-per-second', value: 'R', help: `clients joined per second (default ${D.rampPerSecond})`, set: (o, v) => (o.rampPerSecond = whole(v, 1, 100_000)) },
+  { name: '--warmup', value: 'S', help: `seconds of play before the window opens (default ${D.warmupS})`, set: (o, v) => (o.warmupS = whole(v, 0, 600)) },
+  { name: '--drain', value: 'S', help: `seconds allowed to finish units in play after the window (default ${D.drainS})`, set: (o, v) => (o.drainS = whole(v, 1, 600)) },
+  { name: '--no-echo', help: 'skip the echo baseline', set: (o) => (o.echo = false) },
+  { name: '--echo-duration', value: 'S', help: 'measured seconds of the echo baseline (default: --duration)', set: (o, v) => (o.echoDurationS = whole(v, 1, 3600)) },
+  { name: '--out', value: 'FILE', help: 'report file (default reports/loadtest-<time>.json)', set: (o, v) => (o.out = v) },
+  {
+    name: '--server-env',
+    value: 'KEY=VALUE',
+    help: 'environment of the servers it starts, e.g. FEED_MIN_PRIZE_CENTS=500 (repeatable;\nthe echo baseline\'s feed honours FEED_BATCH_MS)',
+    set: (o, v) => {
+      const m = /^([A-Z][A-Z0-9_]*)=(.*)$/.exec(v);
+      if (!m) throw new UsageError(`takes KEY=VALUE, got ${JSON.stringify(v)}`);
+      o.serverEnv = { ...o.serverEnv, [m[1]!]: m[2]! };
+    },
+  },
+  { name: '--profile', value: 'DIR', help: 'V8 CPU profiles of the window (servers, echo, harness) into DIR', set: (o, v) => (o.profileDir = v) },
+  {
+    name: '--profile-heap',
+    help: 'with --profile: sampling heap profiles instead (every allocation sampled,\nkept or collected: where the garbage is made), as .heapprofile files',
+    set: (o) => (o.profileKind = 'heap'),
+  },
+  {
+    name: '--workers',
+    value: 'N',
+    help: `worker threads driving the clients, each a share of the players, tables\nand spectators (default ${D.workers}: this thread drives them all; at most 16)`,
+    set: (o, v) => (o.workers = whole(v, 1, 16)),
+  },
+  {
+    name: '--runs',
+    value: 'N',
+    help: 'the whole run N times in a row, each with its echo baseline, then the ratio\nto the echo of each run and their median (default 1, at most 20; --out:\nthe summary\'s file, each run\'s report in reports/)',
+    set: (o, v) => (o.runs = whole(v, 1, 20)),
+  },
+  { name: '--seed', value: 'N', help: 'seed of the players\' choices (default 1)', set: (o, v) => (o.seed = whole(v, 0, 2 ** 31 - 1)) },
+  { name: '--quiet', help: 'no progress lines', set: (o) => (o.progress = false) },
+];
+
+/** The echo's duration defaults to the run's; the combinations that cannot work are refused. */
+function finish(o: Options): void {
+  if (o.echoDurationS === 0) o.echoDurationS = o.durationS;
   if (o.profileKind === 'heap' && !o.profileDir) throw new UsageError('--profile-heap goes with --profile DIR');
   if (o.runs > 1 && (!o.echo || o.profileDir)) throw new UsageError('--runs compares each run with its echo baseline: not with --no-echo or --profile');
   if (!o.endpoints && o.processes > 1 && !o.redis) throw new UsageError('--processes above 1 needs --redis: processes share nothing but Redis');
   if (o.endpoints && (o.redis || o.processes !== 1 || Object.keys(o.serverEnv).length > 0)) throw new UsageError('--endpoint uses running servers: --redis, --processes and --server-env do not apply');
-  return o;
+}
+
+export const LOADTEST_COMMAND_LINE: CommandLine<LoadtestOptions> = { synopsis: 'npm run loadtest -- [options]', defaults: DEFAULTS, flags: FLAGS, finish };
+
+export function parseOptions(argv: readonly string[]): LoadtestOptions {
+  return parseArgs(LOADTEST_COMMAND_LINE, argv);
 }

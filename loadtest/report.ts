@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { BooksResult } from './books';
 import type { PhaseSummary } from './drive';
 import type { LoadtestOptions } from './options';
-import type { ProcUsage } from './processes';
+import type { ProcUsage } from './samplers';
 import { summarize, type LatencySummary } from './stats';
 
 /** The report of a run: what `npm run loadtest` prints, writes as JSON, and prints as its last line. */

@@ -1,25 +1,25 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { builtServer } from '../scripts/built-server';
-import { RedisCluster } from '../tools/redis-cluster';
-import { RedisServer } from '../tools/redis-server';
-import { checkBooks } from './books';
-import { Deadline, httpBlocks, readBlocks, type BlocksReader } from './collect';
-import { drive, type DriveSettings } from './drive';
+import { Fleet } from '../tools/fleet';
+import { freePort, RedisServer } from '../tools/redis-server';
+import { ChildServer } from '../tools/server-process';
+import { checkPhaseBooks, httpBlocks, readBlocks, type BlocksRead, type BlocksReader } from './collect';
+import { drive, type DriveSettings, type PhaseResult } from './drive';
 import { RedisCommandCounter } from './redis-commands';
 import { bundledEcho } from './echo-bundle';
 import type { LoadtestOptions } from './options';
-import { ChildServer, freePort, MachineSampler, ProcSampler, randomToken, syntheticPlayersEnv } from './processes';
+import { MachineSampler, ProcSampler } from './samplers';
+import { randomToken, syntheticPlayersEnv } from './server-env';
 import { Stats } from './stats';
 import { childProfiler, selfProfiler, type WindowProfiler } from './profiler';
 import { driveOnWorkers } from './workers';
 import { efficiency, phaseEfficiency, phaseReport, ratio, type PhaseEfficiency, type PhaseReport, type Report, type ServerUsage } from './report';
 
 /**
- * A whole run: start what is needed (a private Redis, K game server processes) unless
- * endpoints are given, drive the load, check the books, stop the servers; then the same load
- * against the echo server for the baseline; then the report.
+ * A whole run: start what is needed (a private Redis, K game server processes: tools/fleet.ts)
+ * unless endpoints are given, drive the load, check the books, stop the servers; then the same
+ * load against the echo server for the baseline; then the report.
  */
 
 export interface RunHooks {
@@ -31,18 +31,57 @@ export interface RunHooks {
   readonly command?: string;
 }
 
+type WindowHooks = NonNullable<DriveSettings['window']>;
+
+/** What one run shares among its phases. */
+interface RunContext {
+  readonly options: LoadtestOptions;
+  readonly log: (line: string) => void;
+  /** This process's CPU and memory, over each phase's window. */
+  readonly harness: ProcSampler;
+  /** Prefix of the run's pseudonyms. */
+  readonly prefix: string;
+}
+
+/** A process measured over the window. */
+interface Measured {
+  readonly name: string;
+  readonly sampler: ProcSampler;
+  readonly url?: string;
+}
+
+/** What a phase measured: the phase (still connected, for the books), its report, and what its processes used. */
+interface MeasuredPhase {
+  readonly phase: PhaseResult;
+  readonly report: PhaseReport;
+  readonly usage: ServerUsage[];
+}
+
+/** What the game phase gives the report. */
+interface GameOutcome {
+  run: PhaseReport | undefined;
+  books: Report['books'];
+  processes: ServerUsage[];
+  harness: Report['harness'];
+  efficiency: PhaseEfficiency | undefined;
+  endpoints: readonly string[];
+  readonly failures: string[];
+}
+
+/** What the echo phase gives the report. */
+interface EchoOutcome {
+  readonly echo: PhaseReport | null;
+  readonly processes: ServerUsage[];
+  readonly efficiency: PhaseEfficiency | null;
+  readonly note?: string;
+}
+
 async function assertUp(endpoint: string): Promise<void> {
   const res = await fetch(`${endpoint}/health`, { signal: AbortSignal.timeout(10_000) }).catch((err: Error) => {
     throw new Error(`${endpoint} does not answer: ${err.message}`);
   });
   if (!res.ok) throw new Error(`${endpoint}/health answered ${res.status}`);
 }
-
-function usageOf(name: string, sampler: ProcSampler, url?: string): ServerUsage {
-  return { name, ...(url ? { url } : {}), ...sampler.usage() };
-}
-
-type WindowHooks = NonNullable<DriveSettings['window']>;
 
 /**
  * The window's hooks of both (either may be absent): `second` opens last and closes first, so
@@ -62,197 +101,193 @@ function bothWindows(first: WindowHooks | undefined, second: WindowHooks | undef
   };
 }
 
+/** With --profile: the profilers run over the window only, and write their files under `<dir>/<suffix>`. */
+function profileWindow(ctx: RunContext, profilers: readonly WindowProfiler[], suffix: string): WindowHooks | undefined {
+  const dir = ctx.options.profileDir;
+  if (!dir) return undefined;
+  return {
+    open: () => Promise.all(profilers.map((p) => p.start())).then(() => undefined),
+    close: async () => {
+      for (const p of profilers) ctx.log(`profile of the window: ${await p.stop(join(dir, suffix))}`);
+    },
+  };
+}
+
+/** Drives one phase against `endpoints`, measuring `serving` and the harness over its window. */
+async function measurePhase(ctx: RunContext, target: DriveSettings['target'], endpoints: readonly string[], durationS: number, serving: readonly Measured[], window: WindowHooks | undefined): Promise<MeasuredPhase> {
+  const { options } = ctx;
+  const machine = new MachineSampler();
+  const samplers = [...serving, { name: 'harness', sampler: ctx.harness }];
+  const settings: DriveSettings = { target, endpoints, durationS, options, samplers, machine, prefix: ctx.prefix, log: ctx.log, ...(window ? { window } : {}) };
+  const phase = await (options.workers > 1 ? driveOnWorkers(settings, options.workers) : drive(settings));
+  const cpu = { machine: machine.busyPercent(), run: samplers.reduce((sum, s) => sum + s.sampler.usage().cpuAvgPercent, 0) };
+  const usage = serving.map((s) => ({ name: s.name, ...(s.url ? { url: s.url } : {}), ...s.sampler.usage() }));
+  return { phase, report: phaseReport(phase, endpoints, options, cpu), usage };
+}
+
+/** The fleet the options ask for, each server with an inspector when profiling. */
+async function startFleet(ctx: RunContext, operatorToken: string): Promise<{ fleet: Fleet; inspectPorts: number[] }> {
+  const { options } = ctx;
+  const inspectPorts = options.profileDir ? await Promise.all(Array.from({ length: options.processes }, () => freePort())) : [];
+  const fleet = await Fleet.start({
+    processes: options.processes,
+    ...(options.redis ? { redis: { cluster: options.redisCluster } } : {}),
+    env: {
+      ...syntheticPlayersEnv(randomToken(36), operatorToken),
+      REDIS_PREFIX: `loadtest-${ctx.prefix.slice(2, -1)}`,
+      ...options.serverEnv,
+    },
+    ...(options.profileDir ? { nodeArgs: (i: number) => [`--inspect=127.0.0.1:${inspectPorts[i]}`] } : {}),
+    log: ctx.log,
+  });
+  return { fleet, inspectPorts };
+}
+
+/** The books of the game phase, bounded by --books-timeout; a check that cannot finish is one problem. */
+async function gameBooks(ctx: RunContext, phase: PhaseResult, endpoints: readonly string[], reader: BlocksReader, before: BlocksRead): Promise<Report['books']> {
+  const { options } = ctx;
+  ctx.log(`checking the books: ${phase.playersConnected} players, ${phase.unitsBought} units`);
+  const started = performance.now();
+  let books: Report['books'];
+  try {
+    ({ books } = await checkPhaseBooks(phase, { endpoints, reader, before, timeoutS: options.booksTimeoutS, requestTimeoutMs: options.requestTimeoutMs }));
+  } catch (err) {
+    books = { ok: false, problems: [`the books check did not finish: ${(err as Error).message}`], problemCount: 1 };
+  }
+  ctx.log(`books checked in ${((performance.now() - started) / 1000).toFixed(1)} s: ${books.ok ? 'exact' : `${books.problemCount} problems`}`);
+  return books;
+}
+
+/** The game servers (started, or given), driven and measured, then their books checked. */
+async function gamePhase(ctx: RunContext, hooks: RunHooks): Promise<GameOutcome> {
+  const { options } = ctx;
+  const out: GameOutcome = {
+    run: undefined,
+    books: { ok: false, problems: ['the run did not get as far as the books'], problemCount: 1 },
+    processes: [],
+    harness: { cpuAvgPercent: 0, rssMB: 0 },
+    efficiency: undefined,
+    endpoints: options.endpoints ?? [],
+    failures: [],
+  };
+  let fleet: Fleet | undefined;
+  const profilers: WindowProfiler[] = [];
+  const serving: Measured[] = [];
+  try {
+    let operatorToken = options.operatorToken;
+    if (!options.endpoints) {
+      operatorToken = randomToken();
+      const started = await startFleet(ctx, operatorToken);
+      fleet = started.fleet;
+      out.endpoints = fleet.endpoints;
+      for (const [i, s] of fleet.servers.entries()) {
+        serving.push({ name: s.name, sampler: new ProcSampler(s.pid), url: s.url });
+        if (options.profileDir) profilers.push(await childProfiler(s.name, started.inspectPorts[i]!, options.profileKind));
+      }
+    }
+    for (const e of out.endpoints) await assertUp(e);
+    const redis = fleet?.redis instanceof RedisServer ? fleet.redis : undefined;
+    if (redis?.pid) serving.push({ name: 'redis', sampler: new ProcSampler(redis.pid) });
+    for (const s of serving) s.sampler.start();
+
+    const reader = hooks.readBlocks ?? httpBlocks(out.endpoints[0]!, operatorToken);
+    const before = await readBlocks(reader);
+    if (options.profileDir) profilers.push(selfProfiler('harness', options.profileKind));
+    const redisCommands = redis ? new RedisCommandCounter(redis.url) : undefined;
+    const { phase, report, usage } = await measurePhase(ctx, 'game', out.endpoints, options.durationS, serving, bothWindows(profileWindow(ctx, profilers, 'game'), redisCommands));
+    out.run = report;
+    // The report lists the servers and Redis; the efficiency counts them as the serving side.
+    out.processes = usage;
+    const h = ctx.harness.usage();
+    out.harness = { cpuAvgPercent: h.cpuAvgPercent, rssMB: h.rssMaxMB };
+    out.efficiency = phaseEfficiency(report, usage, h, redisCommands?.count ?? null);
+    for (const s of fleet?.servers ?? []) if (s.exited) out.failures.push(`${s.name} exited during the run (${s.exited.code ?? s.exited.signal}):\n${s.output.slice(-2000)}`);
+
+    out.books = await gameBooks(ctx, phase, out.endpoints, reader, before);
+    await phase.close();
+    if (report.throughput.unitsBought === 0) out.failures.push('no unit was bought during the window');
+  } catch (err) {
+    out.failures.push((err as Error).message);
+  } finally {
+    for (const s of serving) s.sampler.stop();
+    for (const p of profilers) p.close();
+    await fleet?.stop();
+  }
+  return out;
+}
+
+/** The baseline: the same load against a bare Colyseus server that only echoes. */
+async function echoPhase(ctx: RunContext): Promise<EchoOutcome> {
+  const { options } = ctx;
+  if (!options.echo) return { echo: null, processes: [], efficiency: null, note: 'skipped (--no-echo)' };
+  let server: ChildServer | undefined;
+  const profilers: WindowProfiler[] = [];
+  try {
+    const inspectPort = options.profileDir ? await freePort() : 0;
+    // The servers' extra environment: the echo's feed reads FEED_BATCH_MS from it, to batch as they do.
+    server = await ChildServer.start({
+      name: 'echo',
+      script: await bundledEcho(),
+      port: await freePort(),
+      env: { ...options.serverEnv },
+      nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [],
+      readyPath: '/__healthcheck', // Colyseus's own: the echo has no /ready
+    });
+    const serving = [{ name: 'echo', sampler: new ProcSampler(server.pid), url: server.url }];
+    serving[0]!.sampler.start();
+    if (options.profileDir) profilers.push(await childProfiler('echo', inspectPort, options.profileKind), selfProfiler('harness', options.profileKind));
+    ctx.log(`echo server (pid ${server.pid}) on ${server.url}`);
+    const { phase, report, usage } = await measurePhase(ctx, 'echo', [server.url], options.echoDurationS, serving, profileWindow(ctx, profilers, 'echo'));
+    await phase.close();
+    serving[0]!.sampler.stop();
+    return { echo: report, processes: usage, efficiency: phaseEfficiency(report, usage, ctx.harness.usage()) };
+  } catch (err) {
+    return { echo: null, processes: [], efficiency: null, note: `the echo baseline failed: ${(err as Error).message}` };
+  } finally {
+    for (const p of profilers) p.close();
+    await server?.stop();
+  }
+}
+
+/** A phase report with nothing in it, for a run that did not get as far as its window. */
+function emptyPhase(endpoints: readonly string[], options: LoadtestOptions): PhaseReport {
+  return phaseReport(
+    { target: 'game', stats: new Stats(), playersConnected: 0, feedSpectators: 0, tableWatchers: 0, watchedTables: 0, listedTables: undefined, spectatorsConnected: 0, unitsBought: 0, rampSeconds: 0, undrained: 0, bytes: null },
+    endpoints,
+    options,
+  );
+}
+
 export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}): Promise<Report> {
   const log = hooks.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const startedAt = new Date();
   const loadAtStart = loadavg()[0]!;
   if (loadAtStart > 0.5) log(`note: the machine is already busy (load average ${loadAtStart.toFixed(2)} over the last minute): figures will be lower than on a quiet machine`);
-  const failures: string[] = [];
-  const prefix = `lt${randomBytes(4).toString('hex')}-`;
   const harness = new ProcSampler(process.pid);
   harness.start();
+  const ctx: RunContext = { options, log, harness, prefix: `lt${randomBytes(4).toString('hex')}-` };
 
-  let redis: RedisServer | undefined;
-  let redisCluster: RedisCluster | undefined;
-  const servers: ChildServer[] = [];
-  let run: PhaseReport | undefined;
-  let books: Report['books'] = { ok: false, problems: ['the run did not get as far as the books'], problemCount: 1 };
-  let processes: ServerUsage[] = [];
-  let harnessUsage = { cpuAvgPercent: 0, rssMB: 0 };
-  let gameEfficiency: PhaseEfficiency | undefined;
-  let endpoints: readonly string[] = options.endpoints ?? [];
-  const drivePhase = (settings: DriveSettings) => (options.workers > 1 ? driveOnWorkers(settings, options.workers) : drive(settings));
-  const profilers: WindowProfiler[] = [];
-  const profileWindow = (list: WindowProfiler[], suffix: string) => (options.profileDir ? {
-    open: () => Promise.all(list.map((p) => p.start())).then(() => undefined),
-    close: async () => {
-      for (const p of list) log(`profile of the window: ${await p.stop(join(options.profileDir!, suffix))}`);
-    },
-  } : undefined);
-
-  try {
-    let operatorToken = options.operatorToken;
-    if (!options.endpoints) {
-      if (options.redisCluster) {
-        redisCluster = await RedisCluster.start();
-        log(`Redis Cluster (3 masters + 3 replicas) on ${redisCluster.nodes}`);
-      } else if (options.redis) {
-        redis = await RedisServer.start();
-        log(`redis-server on ${redis.url}`);
-      }
-      const script = builtServer();
-      operatorToken = randomToken();
-      const jwtSecret = randomToken(36);
-      for (let k = 0; k < options.processes; k++) {
-        const port = await freePort();
-        const name = `server-${k + 1}`;
-        const env: Record<string, string> = {
-          ...syntheticPlayersEnv(jwtSecret, operatorToken),
-          PUBLIC_ADDRESS: `127.0.0.1:${port}`,
-          REDIS_PREFIX: `loadtest-${prefix.slice(2, -1)}`,
-          ...(redis ? { REDIS_URL: redis.url } : {}),
-          ...(redisCluster ? { REDIS_CLUSTER_NODES: redisCluster.nodes } : {}),
-          ...options.serverEnv,
-        };
-        const inspectPort = options.profileDir ? await freePort() : 0;
-        const nodeArgs = options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
-        // One after the other: the first opens the emissions, the others find them.
-        const server = await ChildServer.start({ name, script, port, env, nodeArgs });
-        servers.push(server);
-        if (options.profileDir) profilers.push(await childProfiler(name, inspectPort, options.profileKind));
-        log(`${name} (pid ${server.pid}) on ${server.url}`);
-      }
-      endpoints = servers.map((s) => s.url);
-    }
-    for (const e of endpoints) await assertUp(e);
-    for (const s of servers) s.sampler.start();
-    const redisPid = (redis as unknown as { process?: { pid?: number } } | undefined)?.process?.pid;
-    const redisSampler = redisPid ? new ProcSampler(redisPid) : undefined;
-    redisSampler?.start();
-    const samplers = [
-      ...servers.map((s) => ({ name: s.name, sampler: s.sampler })),
-      ...(redisSampler ? [{ name: 'redis', sampler: redisSampler }] : []),
-      { name: 'harness', sampler: harness },
-    ];
-
-    const reader = hooks.readBlocks ?? httpBlocks(endpoints[0]!, operatorToken);
-    const before = await readBlocks(reader);
-    if (options.profileDir) profilers.push(selfProfiler('harness', options.profileKind));
-    const redisCommands = redis ? new RedisCommandCounter(redis.url) : undefined;
-    const window = bothWindows(profileWindow(profilers, 'game'), redisCommands);
-    const machine = new MachineSampler();
-    const phase = await drivePhase({ target: 'game', endpoints, durationS: options.durationS, options, samplers, machine, prefix, log, ...(window ? { window } : {}) });
-    run = phaseReport(phase, endpoints, options, { machine: machine.busyPercent(), run: samplers.reduce((sum, s) => sum + s.sampler.usage().cpuAvgPercent, 0) });
-    processes = [
-      ...servers.map((s) => usageOf(s.name, s.sampler, s.url)),
-      ...(redisSampler ? [usageOf('redis', redisSampler)] : []),
-    ];
-    const h = harness.usage();
-    harnessUsage = { cpuAvgPercent: h.cpuAvgPercent, rssMB: h.rssMaxMB };
-    gameEfficiency = phaseEfficiency(run, processes, h, redisCommands?.count ?? null);
-    for (const s of servers) if (s.exited) failures.push(`${s.name} exited during the run (${s.exited.code ?? s.exited.signal}):\n${s.output.slice(-2000)}`);
-
-    log(`checking the books: ${phase.playersConnected} players, ${phase.unitsBought} units`);
-    const booksStarted = performance.now();
-    try {
-      const deadline = new Deadline(performance.now() + options.booksTimeoutS * 1000);
-      const collected = await phase.collect(endpoints, deadline, options.requestTimeoutMs);
-      const after = await readBlocks(reader);
-      books = checkBooks({
-        players: collected.players,
-        recalls: collected.recalls,
-        blocksBefore: before.counts,
-        blocksAfter: after.counts,
-        ...(before.error ?? after.error ? { blocksError: `GET /admin/blocks: ${before.error ?? after.error}` } : {}),
-      });
-    } catch (err) {
-      books = { ok: false, problems: [`the books check did not finish: ${(err as Error).message}`], problemCount: 1 };
-    }
-    log(`books checked in ${((performance.now() - booksStarted) / 1000).toFixed(1)} s: ${books.ok ? 'exact' : `${books.problemCount} problems`}`);
-    await phase.close();
-    redisSampler?.stop();
-    if (run.throughput.unitsBought === 0) failures.push('no unit was bought during the window');
-  } catch (err) {
-    failures.push((err as Error).message);
-  } finally {
-    for (const p of profilers) p.close();
-    await Promise.all(servers.map((s) => s.stop()));
-    await redis?.stop();
-    await redisCluster?.stop();
-  }
-
-  // The baseline: the same load against a bare Colyseus server that only echoes.
-  let echo: PhaseReport | null = null;
-  let echoProcesses: ServerUsage[] = [];
-  let echoEfficiency: PhaseEfficiency | null = null;
-  let note: string | undefined;
-  if (options.echo) {
-    let server: ChildServer | undefined;
-    const echoProfilers: WindowProfiler[] = [];
-    try {
-      const inspectPort = options.profileDir ? await freePort() : 0;
-      // The servers' extra environment: the echo's feed reads FEED_BATCH_MS from it, to batch as they do.
-      server = await ChildServer.start({
-        name: 'echo',
-        script: await bundledEcho(),
-        port: await freePort(),
-        env: { ...options.serverEnv },
-        nodeArgs: options.profileDir ? [`--inspect=127.0.0.1:${inspectPort}`] : [],
-        readyPath: '/__healthcheck', // Colyseus's own: the echo has no /ready
-      });
-      server.sampler.start();
-      if (options.profileDir) echoProfilers.push(await childProfiler('echo', inspectPort, options.profileKind), selfProfiler('harness', options.profileKind));
-      const window = profileWindow(echoProfilers, 'echo');
-      log(`echo server (pid ${server.pid}) on ${server.url}`);
-      const machine = new MachineSampler();
-      const echoSamplers = [{ name: 'echo', sampler: server.sampler }, { name: 'harness', sampler: harness }];
-      const phase = await drivePhase({
-        target: 'echo',
-        endpoints: [server.url],
-        durationS: options.echoDurationS,
-        options,
-        machine,
-        samplers: echoSamplers,
-        prefix,
-        log,
-        ...(window ? { window } : {}),
-      });
-      echo = phaseReport(phase, [server.url], options, { machine: machine.busyPercent(), run: echoSamplers.reduce((sum, s) => sum + s.sampler.usage().cpuAvgPercent, 0) });
-      echoProcesses = [usageOf('echo', server.sampler, server.url)];
-      echoEfficiency = phaseEfficiency(echo, echoProcesses, harness.usage());
-      await phase.close();
-    } catch (err) {
-      note = `the echo baseline failed: ${(err as Error).message}`;
-      failures.push(note);
-    } finally {
-      for (const p of echoProfilers) p.close();
-      await server?.stop();
-    }
-  } else {
-    note = 'skipped (--no-echo)';
-  }
+  const game = await gamePhase(ctx, hooks);
+  const echo = await echoPhase(ctx);
   harness.stop();
 
-  const emptyRun: PhaseReport = run ?? phaseReport(
-    { target: 'game', stats: new Stats(), playersConnected: 0, feedSpectators: 0, tableWatchers: 0, watchedTables: 0, listedTables: undefined, spectatorsConnected: 0, unitsBought: 0, rampSeconds: 0, undrained: 0, bytes: null },
-    endpoints,
-    options,
-  );
+  const run = game.run ?? emptyPhase(game.endpoints, options);
+  const failures = [...game.failures, ...(options.echo && !echo.echo ? [echo.note!] : [])];
   return {
     format: 'loadtest-report/v1',
-    ok: books.ok && failures.length === 0,
+    ok: game.books.ok && failures.length === 0,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     command: hooks.command ?? '',
     machine: { cpus: cpus().length, node: process.version, platform: `${process.platform} ${process.arch}`, loadAverageAtStart: Math.round(loadAtStart * 100) / 100 },
     options,
     mode: { servers: options.endpoints ? 'given' : 'started', processes: options.endpoints ? options.endpoints.length : options.processes, redis: options.redis },
-    run: emptyRun,
-    books,
-    processes,
-    harness: harnessUsage,
-    efficiency: efficiency(gameEfficiency ?? phaseEfficiency(emptyRun, [], harness.usage()), echoEfficiency),
-    baseline: { echo, processes: echoProcesses, ratio: ratio(emptyRun, echo), ...(note ? { note } : {}) },
+    run,
+    books: game.books,
+    processes: game.processes,
+    harness: game.harness,
+    efficiency: efficiency(game.efficiency ?? phaseEfficiency(run, [], harness.usage()), echo.efficiency),
+    baseline: { echo: echo.echo, processes: echo.processes, ratio: ratio(run, echo.echo), ...(echo.note ? { note: echo.note } : {}) },
     failures,
   };
 }

@@ -16,46 +16,76 @@
  *
  * Prints p50/p95/p99 of both runs and their ratio; the last line is JSON.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client, type Room } from '@colyseus/sdk';
-import { waitUntilReady } from '../tools/wait-until-ready';
-import { builtServer } from './built-server';
+import { builtServer } from '../tools/built-server';
+import { spawnChild } from '../tools/child-processes';
+import { optionsOrExit, UsageError, whole, type CommandLine } from '../tools/command-line';
 import { freePort } from '../tools/redis-server';
+import { ChildServer } from '../tools/server-process';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
 const CARATS_ACTIONS: unknown[] = [{ type: 'reveal_winning' }, ...Array.from({ length: 24 }, (_, index) => ({ type: 'reveal', index }))];
 const JOIN_BATCH = 50;
+const WARMUP_ACTIONS = 25;
 
-/** Children still running: killed if this process exits without stopping them. */
-const children = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
+interface BenchOptions {
+  readonly watchers: number;
+  readonly samples: number;
+  readonly pauseMs: number;
+  /** CPU lists (taskset) of the server, the watchers and the player; none: not pinned. */
+  readonly pins: { readonly server: string; readonly watchers: string; readonly player: string } | undefined;
+  /** The watchers at the lowest CPU priority (`nice -n 19`). */
+  readonly niceWatchers: boolean;
+}
+
+const COMMAND_LINE: CommandLine<BenchOptions> = {
+  synopsis: 'npm run bench:watchers -- [--watchers 1000] [--samples 400] [--pause-ms 50] [--pin 0/1/1] [--no-nice]',
+  defaults: { watchers: 1000, samples: 400, pauseMs: 50, pins: undefined, niceWatchers: true },
+  flags: [
+    { name: '--watchers', value: 'N', help: 'watchers of the table in the second run (default 1000)', set: (o, v) => (o.watchers = whole(v, 0, 100_000)) },
+    { name: '--samples', value: 'N', help: 'actions timed in each run (default 400)', set: (o, v) => (o.samples = whole(v, 1, 1_000_000)) },
+    { name: '--pause-ms', value: 'T', help: 'pause after each reply before the next action (default 50)', set: (o, v) => (o.pauseMs = whole(v, 0, 60_000)) },
+    {
+      name: '--pin',
+      value: 'S/W/P',
+      help: 'CPU lists (taskset) of the server, the watchers and the player, e.g. 0/1/1',
+      set: (o, v) => {
+        const [server, watchers, player] = v.split('/');
+        if (!server || !watchers || !player) throw new UsageError('takes <server cpus>/<watchers cpus>/<player cpus>, e.g. 0/1/1');
+        o.pins = { server, watchers, player };
+      },
+    },
+    { name: '--no-nice', help: 'the watchers at the same CPU priority as the rest (default: nice 19)', set: (o) => (o.niceWatchers = false) },
+  ],
+};
+
+interface WorkerOptions {
+  readonly port: number;
+  readonly room: string;
+  readonly count: number;
+}
+
+/** The watchers process's own command line (this script, started by itself). */
+const WORKER_COMMAND_LINE: CommandLine<WorkerOptions> = {
+  synopsis: 'bench-watchers.ts --watchers-worker --port P --room R --count N',
+  defaults: { port: 0, room: '', count: 0 },
+  flags: [
+    { name: '--watchers-worker', help: 'be the watchers process', set: () => undefined },
+    { name: '--port', value: 'P', help: "the server's port", set: (o, v) => (o.port = whole(v, 1, 65_535)) },
+    { name: '--room', value: 'R', help: 'the table to watch', set: (o, v) => (o.room = v) },
+    { name: '--count', value: 'N', help: 'watchers', set: (o, v) => (o.count = whole(v, 0, 100_000)) },
+  ],
+};
 
 /** CLOCK_MONOTONIC in ms: one clock for the player's and the watchers' processes on this machine. */
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function arg(name: string, fallback: number): number {
-  const args = process.argv.slice(2);
-  const i = args.indexOf(`--${name}`);
-  const raw = i >= 0 ? args[i + 1] : args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
-  const value = raw === undefined ? fallback : Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number`);
-  return value;
-}
-
-function strArg(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-}
-
 
 interface Percentiles { min: number; p50: number; p95: number; p99: number; max: number; mean: number; n: number }
 
@@ -88,9 +118,7 @@ function watchSteps(room: Room, onStep: (key: string, at: number) => void): void
 // The watchers process: `--watchers-worker --port P --room R --count N`.
 
 async function watchersWorker(): Promise<void> {
-  const port = arg('port', 0);
-  const roomId = strArg('room')!;
-  const count = arg('count', 0);
+  const { port, room: roomId, count } = optionsOrExit(WORKER_COMMAND_LINE);
   const arrivals = new Map<string, number[]>();
   const rooms: Room[] = [];
   for (let i = 0; i < count; i += JOIN_BATCH) {
@@ -141,31 +169,34 @@ function lineReader(child: ChildProcess): (prefix: string, timeoutMs: number) =>
   });
 }
 
-/** With --pin: the command prefixed with `taskset -c <cpus>` (Linux), else as it is. */
-function pinned(cpuList: string | undefined, command: string, args: string[]): [string, string[]] {
-  return cpuList === undefined ? [command, args] : ['taskset', ['-c', cpuList, command, ...args]];
+
+/** The launcher of a process pinned to `cpuList` (taskset), at nice 19 if `niced`. */
+function launcher(cpuList: string | undefined, niced = false): string[] {
+  return [...(niced ? ['nice', '-n', '19'] : []), ...(cpuList === undefined ? [] : ['taskset', '-c', cpuList])];
 }
 
-/** With --nice: the command at the lowest CPU priority (`nice -n 19`). */
-function niced(on: boolean, [command, args]: [string, string[]]): [string, string[]] {
-  return on ? ['nice', ['-n', '19', command, ...args]] : [command, args];
+/** The server as `npm start` runs it (dist/main.js, built first when stale), on the embedded store. */
+function startServer(options: BenchOptions, port: number): Promise<ChildServer> {
+  return ChildServer.start({
+    name: 'the server',
+    script: builtServer(),
+    port,
+    env: { REDIS_URL: '', WATCHERS_MAX: String(options.watchers), DEMO_BALANCE_CENTS: '10000000', MAX_MESSAGES_PER_SECOND: '1000' },
+    launcher: launcher(options.pins?.server),
+  });
 }
 
-let pins: { server: string; watchers: string; player: string } | undefined;
-
-async function startServer(port: number, watchers: number): Promise<ChildProcess> {
-  // The server as `npm start` runs it (dist/main.js), built first when stale.
-  const [command, args] = pinned(pins?.server, process.execPath, [join(ROOT, builtServer())]);
-  const child = spawn(command, args, {
-    cwd: ROOT,
-    env: { ...process.env, REDIS_URL: '', PORT: String(port), WATCHERS_MAX: String(watchers), DEMO_BALANCE_CENTS: '10000000', MAX_MESSAGES_PER_SECOND: '1000' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.add(child);
-  await waitUntilReady(`http://127.0.0.1:${port}/ready`, child, 60_000).catch((err: Error) => {
-    throw new Error(`the server did not start: ${err.message}`);
-  });
-  return child;
+/** The watchers' process: this script with --watchers-worker, joined to `roomId`. */
+async function startWatchers(options: BenchOptions, port: number, roomId: string): Promise<{ worker: ChildProcess; next: ReturnType<typeof lineReader> }> {
+  // The watchers' clients stand for a thousand other machines: on this one they run at the
+  // lowest CPU priority (--no-nice to run them at the same priority as the rest).
+  const [command, ...args] = [...launcher(options.pins?.watchers, options.niceWatchers), process.execPath, '--import', 'tsx', SELF, '--watchers-worker', '--port', String(port), '--room', roomId, '--count', String(options.watchers)];
+  const worker = spawnChild(command!, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const next = lineReader(worker);
+  const started = Date.now();
+  await next('ready ', 180_000);
+  console.log(`${options.watchers} watchers joined in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { worker, next };
 }
 
 interface Phase {
@@ -175,7 +206,7 @@ interface Phase {
 }
 
 /** Plays units step by step; measures each action's patch on the player's client. */
-async function play(room: Room, samples: number, warmup: number, pauseMs: number, requestIds: () => string): Promise<Phase> {
+async function play(room: Room, samples: number, pauseMs: number, requestIds: () => string): Promise<Phase> {
   const latencies: number[] = [];
   const playerAt = new Map<string, number>();
   let stepArrived: (() => void) | undefined;
@@ -183,11 +214,12 @@ async function play(room: Room, samples: number, warmup: number, pauseMs: number
     playerAt.set(key, at);
     stepArrived?.();
   });
+  const total = samples + WARMUP_ACTIONS;
   let done = 0;
-  while (done < samples + warmup) {
+  while (done < total) {
     await room.request('buy', { stake: 500, requestId: requestIds() });
     for (const action of CARATS_ACTIONS) {
-      if (done >= samples + warmup) break;
+      if (done >= total) break;
       await sleep(pauseMs);
       const arrived = new Promise<void>((resolve) => (stepArrived = resolve));
       const sentAt = now();
@@ -196,7 +228,7 @@ async function play(room: Room, samples: number, warmup: number, pauseMs: number
       const latency = now() - sentAt;
       stepArrived = undefined;
       await reply;
-      if (done >= warmup) latencies.push(latency);
+      if (done >= WARMUP_ACTIONS) latencies.push(latency);
       done++;
     }
     // Finish the unit whatever is left, so that the next purchase is allowed.
@@ -211,60 +243,31 @@ async function play(room: Room, samples: number, warmup: number, pauseMs: number
   return { latencies, playerAt };
 }
 
-async function main(): Promise<void> {
-  const watchers = arg('watchers', 1000);
-  const samples = arg('samples', 400);
-  const pauseMs = arg('pause-ms', 50);
-  const warmup = 25;
-  const pin = strArg('pin');
-  // The watchers' clients stand for a thousand other machines: on this one they run at the
-  // lowest CPU priority (--no-nice to run them at the same priority as the rest).
-  const niceWatchers = !process.argv.includes('--no-nice');
-  if (pin !== undefined) {
-    // --pin server/watchers/player, e.g. 0/1/1: CPU lists for taskset.
-    const [server, watchersCpus, player] = pin.split('/');
-    if (!server || !watchersCpus || !player) throw new Error('--pin takes <server cpus>/<watchers cpus>/<player cpus>, e.g. 0/1/1');
-    pins = { server, watchers: watchersCpus, player };
-    spawnSync('taskset', ['-cp', player, String(process.pid)], { stdio: 'ignore' });
-  }
-  const port = await freePort();
-  const loadAverageAtStart = loadavg()[0]!;
-  if (loadAverageAtStart > cpus().length / 2) {
-    console.log(`warning: load average ${loadAverageAtStart.toFixed(2)} on ${cpus().length} CPUs: other work on this machine will show in the figures`);
-  }
-  console.log(`bench:watchers — ${samples} actions with 0 then ${watchers} watchers, ${pauseMs} ms between actions; watchers ${niceWatchers ? 'at nice 19' : 'not niced'}${pin ? `, pinned ${pin} (server/watchers/player)` : ''}; ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`);
-  const server = await startServer(port, watchers);
-  let worker: ChildProcess | undefined;
+/** The player's client, logged in on the server. */
+async function playerClient(port: number): Promise<Client> {
+  const login = await (await fetch(`http://127.0.0.1:${port}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench' }) })).json() as { token: string };
+  const client = new Client(`http://127.0.0.1:${port}`);
+  client.auth.token = login.token;
+  return client;
+}
+
+/** A new 500 000 CARATS table of the player's. */
+async function newTable(client: Client): Promise<Room> {
+  const room = await client.create('table', { game: '500000-carats' });
+  room.onMessage('*', () => undefined);
+  return room;
+}
+
+/** The watched run: the watchers join, the player plays, then when each watcher got each step. */
+async function watchedRun(options: BenchOptions, port: number, client: Client, requestIds: () => string): Promise<{ watched: Phase; report: Record<string, number[]> }> {
+  const room = await newTable(client);
+  await room.request('watchers', { open: true });
+  const { worker, next } = await startWatchers(options, port, room.roomId);
   try {
-    const login = await (await fetch(`http://127.0.0.1:${port}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench' }) })).json() as { token: string };
-    const client = new Client(`http://127.0.0.1:${port}`);
-    client.auth.token = login.token;
-    let n = 0;
-    const requestIds = () => `bench_${++n}`;
-
-    const quiet = await client.create('table', { game: '500000-carats' });
-    quiet.onMessage('*', () => undefined);
-    const alone = await play(quiet, samples, warmup, pauseMs, requestIds);
-    await quiet.leave();
-    console.log(`0 watchers: ${JSON.stringify(percentiles(alone.latencies))}`);
-
-    const room = await client.create('table', { game: '500000-carats' });
-    room.onMessage('*', () => undefined);
-    await room.request('watchers', { open: true });
-    const started = Date.now();
-    const [command, args] = niced(niceWatchers, pinned(pins?.watchers, process.execPath, ['--import', 'tsx', SELF, '--watchers-worker', '--port', String(port), '--room', room.roomId, '--count', String(watchers)]));
-    worker = spawn(command, args, {
-      cwd: ROOT,
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    children.add(worker);
-    const next = lineReader(worker);
-    await next('ready ', 180_000);
-    console.log(`${watchers} watchers joined in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     await sleep(1000);
-    const watched = await play(room, samples, warmup, pauseMs, requestIds);
+    const watched = await play(room, options.samples, options.pauseMs, requestIds);
     // Let the watchers receive the last steps (they may be far behind) before the report.
-    const expected = watchers * watched.playerAt.size;
+    const expected = options.watchers * watched.playerAt.size;
     for (let waited = 0; waited < 30_000; waited += 250) {
       worker.stdin!.write('count\n');
       if (Number(await next('count ', 10_000)) >= expected) break;
@@ -274,47 +277,82 @@ async function main(): Promise<void> {
     const report = JSON.parse(await next('report ', 60_000)) as Record<string, number[]>;
     worker.stdin!.write('stop\n');
     await room.leave();
-
-    // How far behind the player each watcher got each step (never ahead: ≥ 0).
-    const lags: number[] = [];
-    let ahead = 0;
-    let received = 0;
-    for (const [key, times] of Object.entries(report)) {
-      const playerAt = watched.playerAt.get(key);
-      if (playerAt === undefined) continue;
-      for (const t of times) {
-        received++;
-        lags.push(t - playerAt);
-        if (t < playerAt) ahead++;
-      }
-    }
-    const zero = percentiles(alone.latencies);
-    const many = percentiles(watched.latencies);
-    const ratio = { p50: +(many.p50 / zero.p50).toFixed(2), p95: +(many.p95 / zero.p95).toFixed(2), p99: +(many.p99 / zero.p99).toFixed(2) };
-    const lag = percentiles(lags);
-    console.log(`${watchers} watchers: ${JSON.stringify(many)}`);
-    console.log(`ratio (${watchers} / 0 watchers): p50 ×${ratio.p50}, p95 ×${ratio.p95}, p99 ×${ratio.p99}`);
-    console.log(`watchers behind the player: ${JSON.stringify(lag)} over ${received} step deliveries; ahead of the player: ${ahead}`);
-    console.log(JSON.stringify({
-      bench: 'watchers',
-      game: '500000-carats',
-      samples,
-      pauseMs,
-      pin: pin ?? null,
-      niceWatchers,
-      cpus: cpus().length,
-      loadAverageAtStart: +loadAverageAtStart.toFixed(2),
-      loadAverageAtEnd: +loadavg()[0]!.toFixed(2),
-      node: process.version,
-      latencyMs: { '0': zero, [String(watchers)]: many },
-      ratio,
-      watcherLagMs: lag,
-      watcherDeliveries: received,
-      watchersAhead: ahead,
-    }));
+    return { watched, report };
   } finally {
-    worker?.kill('SIGKILL');
-    server.kill('SIGTERM');
+    worker.kill('SIGKILL');
+  }
+}
+
+/** How far behind the player each watcher got each step (never ahead: ≥ 0). */
+function watcherLags(watched: Phase, report: Record<string, number[]>): { lags: number[]; ahead: number; received: number } {
+  const lags: number[] = [];
+  let ahead = 0;
+  let received = 0;
+  for (const [key, times] of Object.entries(report)) {
+    const playerAt = watched.playerAt.get(key);
+    if (playerAt === undefined) continue;
+    for (const t of times) {
+      received++;
+      lags.push(t - playerAt);
+      if (t < playerAt) ahead++;
+    }
+  }
+  return { lags, ahead, received };
+}
+
+function printResults(options: BenchOptions, alone: Phase, watched: Phase, report: Record<string, number[]>, loadAverageAtStart: number): void {
+  const { watchers } = options;
+  const { lags, ahead, received } = watcherLags(watched, report);
+  const zero = percentiles(alone.latencies);
+  const many = percentiles(watched.latencies);
+  const ratio = { p50: +(many.p50 / zero.p50).toFixed(2), p95: +(many.p95 / zero.p95).toFixed(2), p99: +(many.p99 / zero.p99).toFixed(2) };
+  const lag = percentiles(lags);
+  console.log(`${watchers} watchers: ${JSON.stringify(many)}`);
+  console.log(`ratio (${watchers} / 0 watchers): p50 ×${ratio.p50}, p95 ×${ratio.p95}, p99 ×${ratio.p99}`);
+  console.log(`watchers behind the player: ${JSON.stringify(lag)} over ${received} step deliveries; ahead of the player: ${ahead}`);
+  console.log(JSON.stringify({
+    bench: 'watchers',
+    game: '500000-carats',
+    samples: options.samples,
+    pauseMs: options.pauseMs,
+    pin: options.pins ? `${options.pins.server}/${options.pins.watchers}/${options.pins.player}` : null,
+    niceWatchers: options.niceWatchers,
+    cpus: cpus().length,
+    loadAverageAtStart: +loadAverageAtStart.toFixed(2),
+    loadAverageAtEnd: +loadavg()[0]!.toFixed(2),
+    node: process.version,
+    latencyMs: { '0': zero, [String(watchers)]: many },
+    ratio,
+    watcherLagMs: lag,
+    watcherDeliveries: received,
+    watchersAhead: ahead,
+  }));
+}
+
+async function main(): Promise<void> {
+  const options = optionsOrExit(COMMAND_LINE);
+  const { watchers, samples, pauseMs, pins } = options;
+  if (pins) spawnSync('taskset', ['-cp', pins.player, String(process.pid)], { stdio: 'ignore' });
+  const port = await freePort();
+  const loadAverageAtStart = loadavg()[0]!;
+  if (loadAverageAtStart > cpus().length / 2) {
+    console.log(`warning: load average ${loadAverageAtStart.toFixed(2)} on ${cpus().length} CPUs: other work on this machine will show in the figures`);
+  }
+  const pinned = pins ? `, pinned ${pins.server}/${pins.watchers}/${pins.player} (server/watchers/player)` : '';
+  console.log(`bench:watchers — ${samples} actions with 0 then ${watchers} watchers, ${pauseMs} ms between actions; watchers ${options.niceWatchers ? 'at nice 19' : 'not niced'}${pinned}; ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`);
+  const server = await startServer(options, port);
+  try {
+    const client = await playerClient(port);
+    let n = 0;
+    const requestIds = () => `bench_${++n}`;
+    const quiet = await newTable(client);
+    const alone = await play(quiet, samples, pauseMs, requestIds);
+    await quiet.leave();
+    console.log(`0 watchers: ${JSON.stringify(percentiles(alone.latencies))}`);
+    const { watched, report } = await watchedRun(options, port, client, requestIds);
+    printResults(options, alone, watched, report, loadAverageAtStart);
+  } finally {
+    await server.stop();
   }
   process.exit(0);
 }

@@ -8,22 +8,23 @@
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { RedisStore } from '../src/dealer/redis/store';
 import { NOEL_TABLES } from '../src/games/noel-de-la-chance/prize-table';
 import type { PrizeTable } from '../src/games/types';
 import { archiveClosedBlocks } from '../src/units/archive-blocks';
 import { RedisActionLog } from '../src/units/redis-action-log';
+import { optionsOrExit, whole } from '../tools/command-line';
 import { RedisServer } from '../tools/redis-server';
 
-const { values } = parseArgs({ options: { units: { type: 'string', default: '100000' }, players: { type: 'string', default: '1000' } } });
-const UNITS = Number(values.units);
-const PLAYERS = Number(values.players);
-if (!Number.isSafeInteger(UNITS) || UNITS < 100 || !Number.isSafeInteger(PLAYERS) || PLAYERS < 1) {
-  console.error('--units (≥ 100) and --players (≥ 1) are whole numbers');
-  process.exit(2);
-}
+const { units: UNITS, players: PLAYERS } = optionsOrExit<{ units: number; players: number }>({
+  synopsis: 'npm run measure:dealer-memory -- [--units 100000] [--players 1000]',
+  defaults: { units: 100_000, players: 1000 },
+  flags: [
+    { name: '--units', value: 'N', help: 'units of the one block, all bought, played, settled, archived (default 100000)', set: (o, v) => (o.units = whole(v, 100, 100_000_000)) },
+    { name: '--players', value: 'N', help: 'players they are bought by (default 1000)', set: (o, v) => (o.players = whole(v, 1, 10_000_000)) },
+  ],
+});
 const NOEL_50 = NOEL_TABLES[0]!;
 const TABLE: PrizeTable = {
   ...NOEL_50,

@@ -12,19 +12,22 @@
  */
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { parseArgs } from 'node:util';
+import { decimal, optionsOrExit, whole } from '../tools/command-line';
+import { freePort } from '../tools/redis-server';
 
-const split = process.argv.indexOf('--', 2);
-const own = split < 0 ? process.argv.slice(2) : process.argv.slice(2, split);
-const loadtestArgs = split < 0 ? ['--players', '300', '--think-ms', '200', '--duration', '600', '--no-echo'] : process.argv.slice(split + 1);
-const { values } = parseArgs({ args: own, options: { every: { type: 'string', default: '10' }, warmup: { type: 'string', default: '120' } } });
-const EVERY_S = Number(values.every);
-const WARMUP_S = Number(values.warmup);
-if (!(EVERY_S >= 1) || !(WARMUP_S >= 0)) {
-  console.error('--every (≥ 1) and --warmup (≥ 0) are seconds');
-  process.exit(2);
-}
+const DEFAULT_LOADTEST = ['--players', '300', '--think-ms', '200', '--duration', '600', '--no-echo'];
+const options = optionsOrExit<{ everyS: number; warmupS: number; loadtestArgs: readonly string[] }>({
+  synopsis: 'npm run measure:embedded-memory -- [--every 10] [--warmup 120] [-- <loadtest options>]',
+  defaults: { everyS: 10, warmupS: 120, loadtestArgs: DEFAULT_LOADTEST },
+  flags: [
+    { name: '--every', value: 'S', help: 'seconds between samples (default 10)', set: (o, v) => (o.everyS = decimal(v, 1, 3600)) },
+    { name: '--warmup', value: 'S', help: 'seconds after the server started before growth is counted (default 120)', set: (o, v) => (o.warmupS = whole(v, 0, 86_400)) },
+  ],
+  rest: (o, args) => (o.loadtestArgs = args),
+});
+const EVERY_S = options.everyS;
+const WARMUP_S = options.warmupS;
+const loadtestArgs = options.loadtestArgs;
 
 /** Resident memory of `pid` in MB, or undefined once it is gone. */
 function rssMB(pid: number): number | undefined {
@@ -37,12 +40,7 @@ function rssMB(pid: number): number | undefined {
 }
 
 /** A free loopback port for the server's `/metrics` (no token there). */
-const metricsPort = await new Promise<number>((resolve) => {
-  const probe = createServer().listen(0, '127.0.0.1', () => {
-    const { port } = probe.address() as { port: number };
-    probe.close(() => resolve(port));
-  });
-});
+const metricsPort = await freePort();
 
 /** The server's V8 heap in use, in MB (undefined when /metrics does not answer). */
 async function heapUsedMB(): Promise<number | undefined> {

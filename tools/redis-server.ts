@@ -1,8 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exited, spawnChild } from './child-processes';
 
 /**
  * A private `redis-server` for a test or a benchmark: a free port, a temporary directory, and
@@ -23,12 +24,6 @@ export interface RedisServerOptions {
 
 const REDIS_SERVER = process.env['REDIS_SERVER'] ?? 'redis-server';
 const START_TIMEOUT_MS = 20_000;
-
-/** Servers still running: killed if this process exits without stopping them. */
-const running = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL');
-});
 
 /** The processes `pid` forked that still run (Linux: /proc/<pid>/task/<tid>/children); none elsewhere. */
 export function childPids(pid: number): number[] {
@@ -83,17 +78,28 @@ export class RedisServer {
     return `redis://127.0.0.1:${this.port}`;
   }
 
+  /** Its process id while it runs (what a sampler of /proc needs). */
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
   /** Kills the server at once (no shutdown, no final fsync), as a crash would. */
   async kill(): Promise<void> {
     const child = this.process;
     this.process = undefined;
     if (!child) return;
-    running.delete(child);
-    if (child.exitCode !== null || child.signalCode !== null) return;
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGKILL');
-    });
+    child.kill('SIGKILL');
+    await exited(child);
+  }
+
+  /** Stops the server where it stands (SIGSTOP): it holds its connections and answers nothing. */
+  freeze(): boolean {
+    return this.process?.kill('SIGSTOP') ?? false;
+  }
+
+  /** Lets a frozen server go on (SIGCONT). */
+  thaw(): void {
+    this.process?.kill('SIGCONT');
   }
 
   /** Starts it again on the same directory and port; resolves once it accepts connections. */
@@ -130,9 +136,8 @@ export class RedisServer {
       ...(this.options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
       ...(this.options.args ?? []),
     ];
-    const child = spawn(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawnChild(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process = child;
-    running.add(child);
     return new Promise((resolve, reject) => {
       let log = '';
       const timer = setTimeout(() => fail(new Error(`redis-server did not start in ${START_TIMEOUT_MS} ms:\n${log}`)), START_TIMEOUT_MS);

@@ -1,19 +1,19 @@
-import type { ChildProcess } from 'node:child_process';
-import { RedisCluster } from '../../tools/redis-cluster';
+import type { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
-import { builtServer } from '../../scripts/built-server';
-import { ChildServer, freePort } from '../processes';
+import { Fleet } from '../../tools/fleet';
+import type { ChildServer } from '../../tools/server-process';
+import { exited } from '../../tools/child-processes';
 
 /**
- * What a chaos run starts and breaks: one `redis-server` (append-only, fsync always, so every
- * acknowledged write survives its SIGKILL), or with `--redis-cluster` a Redis Cluster of 3
- * masters + 3 replicas (append-only too; the servers WAIT for a replica), and N game server
- * processes on it (the built server, as `npm start` runs it), each on its own loopback port.
- * On the cluster the Redis faults hit one master: SIGKILLed, then started again once its replica
- * took over (it rejoins as a replica); or SIGSTOPped longer than the node timeout, so that its
- * replica takes over meanwhile. A server process that exits without being told (none should: it
- * is a fault effect) is started again on its port by a watchdog, and counted. Everything it
- * started is killed when the harness exits, however it exits (processes.ts, redis-server.ts).
+ * What a chaos run starts and breaks: a fleet (tools/fleet.ts) of one `redis-server`
+ * (append-only, fsync always, so every acknowledged write survives its SIGKILL), or with
+ * `--redis-cluster` a Redis Cluster of 3 masters + 3 replicas (append-only too; the servers
+ * WAIT for a replica), and N game server processes on it (the built server, as `npm start`
+ * runs it), each on its own loopback port. On the cluster the Redis faults hit one master:
+ * SIGKILLed, then started again once its replica took over (it rejoins as a replica); or
+ * SIGSTOPped longer than the node timeout, so that its replica takes over meanwhile. A server
+ * process that exits without being told (none should: it is a fault effect) is started again
+ * on its port by a watchdog, and counted.
  */
 
 const WATCH_EVERY_MS = 250;
@@ -41,51 +41,29 @@ export class ChaosCluster {
   private nextMaster = 0;
 
   private constructor(
-    readonly redis: RedisServer | RedisCluster,
-    readonly servers: ChildServer[],
-    private readonly env: Readonly<Record<string, string>>,
+    private readonly fleet: Fleet,
     private readonly log: (line: string) => void,
-    /** The built server, what `npm start` runs. */
-    private readonly script: string,
   ) {}
 
-  /** Redis, then the servers one after another (the first opens the emissions, the others find them). */
-  static async start(
-    count: number,
-    env: (redisEnv: Record<string, string>) => Record<string, string>,
-    log: (line: string) => void,
-    onCluster = false,
-  ): Promise<ChaosCluster> {
-    const script = builtServer();
-    const redis = onCluster ? await RedisCluster.start({ appendOnly: true }) : await RedisServer.start({ appendOnly: true });
-    const redisEnv: Record<string, string> = redis instanceof RedisCluster ? { REDIS_CLUSTER_NODES: redis.nodes } : { REDIS_URL: redis.url };
-    const cluster = new ChaosCluster(redis, [], env(redisEnv), log, script);
-    log(redis instanceof RedisCluster ? `Redis Cluster (3 + 3, AOF, fsync always) on ${redis.nodes}` : `redis-server (AOF, fsync always) on ${redis.url}`);
-    for (let i = 0; i < count; i++) {
-      const port = await freePort();
-      cluster.servers.push(await cluster.launch(i, port));
-    }
+  /** The fleet: Redis (append-only), then the servers, with `env`; the watchdog on. */
+  static async start(count: number, env: Record<string, string>, log: (line: string) => void, onCluster = false): Promise<ChaosCluster> {
+    const fleet = await Fleet.start({ processes: count, redis: { cluster: onCluster, appendOnly: true }, env, log });
+    const cluster = new ChaosCluster(fleet, log);
     cluster.watchdog = setInterval(() => cluster.restartExited(), WATCH_EVERY_MS);
     cluster.watchdog.unref();
     return cluster;
   }
 
+  get servers(): readonly ChildServer[] {
+    return this.fleet.servers;
+  }
+
   get endpoints(): string[] {
-    return this.servers.map((s) => s.url);
+    return this.fleet.endpoints;
   }
 
-  private launch(index: number, port: number): Promise<ChildServer> {
-    return ChildServer.start({
-      name: `server-${index + 1}`,
-      script: this.script,
-      port,
-      env: { ...this.env, PUBLIC_ADDRESS: `127.0.0.1:${port}` },
-    });
-  }
-
-  /** A node's process (RedisServer keeps its child private; its pid is what SIGSTOP needs). */
-  private static processOf(node: RedisServer): ChildProcess | undefined {
-    return (node as unknown as { process?: ChildProcess }).process;
+  private get redis(): RedisServer | RedisCluster {
+    return this.fleet.redis!;
   }
 
   /** The node a Redis fault hits: the one Redis, or the next master of the cluster. */
@@ -96,16 +74,11 @@ export class ChaosCluster {
     return masters[this.nextMaster++ % masters.length]!;
   }
 
-  private alive(i: number): boolean {
-    const s = this.servers[i]!;
-    return s.exited === undefined && s.process.exitCode === null && s.process.signalCode === null;
-  }
-
   /** SIGKILL of server `i` (or the next one alive); resolves with its index, or undefined if none is up. */
   killServer(i: number): number | undefined {
     for (let k = 0; k < this.servers.length; k++) {
       const j = (i + k) % this.servers.length;
-      if (this.restarting.has(j) || !this.alive(j)) continue;
+      if (this.restarting.has(j) || !this.servers[j]!.alive) continue;
       this.killed.add(j);
       this.servers[j]!.process.kill('SIGKILL');
       return j;
@@ -119,12 +92,10 @@ export class ChaosCluster {
     this.restarting.add(i);
     try {
       const old = this.servers[i]!;
-      if (old.process.exitCode === null && old.process.signalCode === null) {
-        await new Promise<void>((resolve) => old.process.once('exit', () => resolve()));
-      }
+      await exited(old.process);
       for (let attempt = 1; ; attempt++) {
         try {
-          this.servers[i] = await this.launch(i, old.port);
+          await this.fleet.restart(i);
           this.killed.delete(i);
           return;
         } catch (err) {
@@ -142,7 +113,7 @@ export class ChaosCluster {
 
   private restartExited(): void {
     for (let i = 0; i < this.servers.length; i++) {
-      if (this.alive(i) || this.restarting.has(i) || this.killed.has(i)) continue;
+      if (this.servers[i]!.alive || this.restarting.has(i) || this.killed.has(i)) continue;
       const s = this.servers[i]!;
       const how = s.exited ? String(s.exited.code ?? s.exited.signal) : String(s.process.exitCode ?? s.process.signalCode);
       this.unplannedExits.push({ name: s.name, how, tail: s.output.slice(-1500) });
@@ -177,12 +148,12 @@ export class ChaosCluster {
   /** SIGSTOP of the Redis (or a master of the cluster); resolves with what it hit. */
   async freezeRedis(): Promise<string> {
     const node = await this.target();
-    if (ChaosCluster.processOf(node)?.kill('SIGSTOP')) this.frozen = node;
+    if (node.freeze()) this.frozen = node;
     return this.redis instanceof RedisServer ? 'redis' : `master ${node.port}`;
   }
 
   thaw(): void {
-    if (this.frozen) ChaosCluster.processOf(this.frozen)?.kill('SIGCONT');
+    this.frozen?.thaw();
     this.frozen = undefined;
   }
 
@@ -197,7 +168,7 @@ export class ChaosCluster {
     }
     const deadline = performance.now() + 180_000;
     while (performance.now() < deadline) {
-      if (this.servers.every((_, i) => this.alive(i) && !this.restarting.has(i))) return;
+      if (this.servers.every((_, i) => this.servers[i]!.alive && !this.restarting.has(i))) return;
       for (let i = 0; i < this.servers.length; i++) if (this.killed.has(i) && !this.restarting.has(i)) void this.restartServer(i).catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
@@ -207,7 +178,6 @@ export class ChaosCluster {
   async stop(): Promise<void> {
     if (this.watchdog) clearInterval(this.watchdog);
     this.thaw();
-    await Promise.all(this.servers.map((s) => s.stop()));
-    await this.redis.stop();
+    await this.fleet.stop();
   }
 }

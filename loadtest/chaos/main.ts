@@ -1,13 +1,14 @@
 import { randomInt } from 'node:crypto';
-import { parseCommandLine, runCommand } from '../cli';
-import { CHAOS_USAGE, parseChaosOptions } from './options';
+import { readCommandLine } from '../../tools/command-line';
+import { runCommand } from '../cli';
+import { chaosCommandLine } from './options';
 import { runChaos, type ChaosReport } from './run';
 
 /**
  * `npm run chaos -- --minutes M [--seed S]`: progress and faults on stderr; the figures on
  * stdout, the JSON summary as its last line. Exit 0 when there is no mismatch and nothing
  * failed, 1 otherwise, 2 on bad options. SIGINT, SIGTERM, a failure or the time bound: every
- * process it started is killed on the way out (processes.ts, redis-server.ts).
+ * process it started is killed on the way out (tools/child-processes.ts).
  */
 
 function format(r: ChaosReport): string {
@@ -29,7 +30,7 @@ function format(r: ChaosReport): string {
 }
 
 runCommand('chaos run', async (bound) => {
-  const parsed = parseCommandLine(() => parseChaosOptions(process.argv.slice(2), () => randomInt(0, 2 ** 31 - 1)), CHAOS_USAGE);
+  const parsed = readCommandLine(chaosCommandLine(() => randomInt(0, 2 ** 31 - 1)), process.argv.slice(2));
   if (!('options' in parsed)) return parsed.code;
   const { options } = parsed;
   const command = `npm run chaos -- ${process.argv.slice(2).join(' ')}${process.argv.includes('--seed') ? '' : ` --seed ${options.seed}`}`.replace(/\s+/g, ' ');

@@ -1,4 +1,4 @@
-import { number, UsageError } from '../options';
+import { decimal, parseArgs, UsageError, whole, type CommandLine, type Flag } from '../../tools/command-line';
 import { FAULT_KINDS, type FaultKind } from './plan';
 
 /** Command-line options of `npm run chaos`; every count and duration is bounded. */
@@ -29,7 +29,9 @@ export interface ChaosOptions {
   readonly redisCluster: boolean;
 }
 
-export const CHAOS_DEFAULTS: Omit<ChaosOptions, 'seed'> = {
+export const CHAOS_DEFAULTS: ChaosOptions = {
+  /** Below 0 until parsed: then --seed, or drawn. */
+  seed: -1,
   minutes: 2,
   players: 24,
   thinkMs: 300,
@@ -47,68 +49,60 @@ export const CHAOS_DEFAULTS: Omit<ChaosOptions, 'seed'> = {
   redisCluster: false,
 };
 
-export const CHAOS_USAGE = `usage: npm run chaos -- --minutes M [--seed S] [options]
+const D = CHAOS_DEFAULTS;
 
-  --minutes M            minutes of faults, after the ramp (default ${CHAOS_DEFAULTS.minutes}; 0.1 to 180)
-  --seed S               seed of the fault schedule and the players' choices (default: drawn, printed)
-  --players N            synthetic players (default ${CHAOS_DEFAULTS.players}, at most 2000)
-  --think-ms T           players' mean pause before each action (default ${CHAOS_DEFAULTS.thinkMs})
-  --processes K          game server processes (default ${CHAOS_DEFAULTS.processes}, 1 to 8)
-  --feed-spectators F    feed spectators whose wins are checked against the players (default ${CHAOS_DEFAULTS.feedSpectators})
-  --faults-per-minute R  mean rate of faults (default ${CHAOS_DEFAULTS.faultsPerMinute}, at most 120)
-  --freeze-ms MIN-MAX    Redis stalls (SIGSTOP) in this range (default ${CHAOS_DEFAULTS.freezeMinMs}-${CHAOS_DEFAULTS.freezeMaxMs})
-  --weights K=W,...      weight of each fault kind (${FAULT_KINDS.join(', ')}; default 1 each, 0: never)
-  --abandon-after S      the servers' ABANDON_AFTER_SECONDS (default ${CHAOS_DEFAULTS.abandonAfterS})
-  --drain S              seconds allowed, after the faults, to finish every unit (default ${CHAOS_DEFAULTS.drainS})
-  --min-faults N         fail the run if fewer faults were injected (default 0)
-  --redis-cluster        a Redis Cluster of 3 masters + 3 replicas instead of one redis-server:
-                         kill-redis SIGKILLs a master (started again after its replica took over),
-                         freeze-redis SIGSTOPs one
-  --quiet                no progress lines
-`;
+/** `MIN-MAX` in ms, at most a minute. */
+function freezeRange(raw: string): [number, number] {
+  const m = /^(\d+)-(\d+)$/.exec(raw);
+  if (!m || Number(m[1]) > Number(m[2]) || Number(m[2]) > 60_000) throw new UsageError('takes MIN-MAX in ms (at most 60000), e.g. 6000-9000');
+  return [Number(m[1]), Number(m[2])];
+}
+
+/** `KIND=W,...` over `weights`, at least one kind left above 0. */
+function weightsOf(raw: string, weights: Readonly<Record<FaultKind, number>>): Record<FaultKind, number> {
+  const parsed = { ...weights };
+  for (const part of raw.split(',')) {
+    const m = /^([a-z-]+)=(\d+)$/.exec(part.trim());
+    if (!m || !(FAULT_KINDS as readonly string[]).includes(m[1]!)) throw new UsageError(`takes KIND=W,... with KIND among ${FAULT_KINDS.join(', ')}, got ${JSON.stringify(part)}`);
+    parsed[m[1] as FaultKind] = whole(m[2]!, 0, 100);
+  }
+  if (FAULT_KINDS.every((k) => parsed[k] === 0)) throw new UsageError('needs at least one kind with a weight above 0');
+  return parsed;
+}
+
+const FLAGS: readonly Flag<ChaosOptions>[] = [
+  { name: '--minutes', value: 'M', help: `minutes of faults, after the ramp (default ${D.minutes}; 0.1 to 180)`, set: (o, v) => (o.minutes = decimal(v, 0.1, 180)) },
+  { name: '--seed', value: 'S', help: 'seed of the fault schedule and the players\' choices (default: drawn, printed)', set: (o, v) => (o.seed = whole(v, 0, 2 ** 31 - 1)) },
+  { name: '--players', value: 'N', help: `synthetic players (default ${D.players}, at most 2000)`, set: (o, v) => (o.players = whole(v, 1, 2000)) },
+  { name: '--think-ms', value: 'T', help: `players' mean pause before each action (default ${D.thinkMs})`, set: (o, v) => (o.thinkMs = whole(v, 0, 60_000)) },
+  { name: '--processes', value: 'K', help: `game server processes (default ${D.processes}, 1 to 8)`, set: (o, v) => (o.processes = whole(v, 1, 8)) },
+  { name: '--feed-spectators', value: 'F', help: `feed spectators whose wins are checked against the players (default ${D.feedSpectators})`, set: (o, v) => (o.feedSpectators = whole(v, 0, 100)) },
+  { name: '--faults-per-minute', value: 'R', help: `mean rate of faults (default ${D.faultsPerMinute}, at most 120)`, set: (o, v) => (o.faultsPerMinute = decimal(v, 0.1, 120)) },
+  { name: '--freeze-ms', value: 'MIN-MAX', help: `Redis stalls (SIGSTOP) in this range (default ${D.freezeMinMs}-${D.freezeMaxMs})`, set: (o, v) => ([o.freezeMinMs, o.freezeMaxMs] = freezeRange(v)) },
+  { name: '--weights', value: 'K=W,...', help: `weight of each fault kind (${FAULT_KINDS.join(', ')}; default 1 each, 0: never)`, set: (o, v) => (o.weights = weightsOf(v, o.weights)) },
+  { name: '--abandon-after', value: 'S', help: `the servers' ABANDON_AFTER_SECONDS (default ${D.abandonAfterS})`, set: (o, v) => (o.abandonAfterS = whole(v, 1, 600)) },
+  { name: '--drain', value: 'S', help: `seconds allowed, after the faults, to finish every unit (default ${D.drainS})`, set: (o, v) => (o.drainS = whole(v, 10, 1800)) },
+  { name: '--min-faults', value: 'N', help: 'fail the run if fewer faults were injected (default 0)', set: (o, v) => (o.minFaults = whole(v, 0, 10_000)) },
+  {
+    name: '--redis-cluster',
+    help: 'a Redis Cluster of 3 masters + 3 replicas instead of one redis-server:\nkill-redis SIGKILLs a master (started again after its replica took over),\nfreeze-redis SIGSTOPs one',
+    set: (o) => (o.redisCluster = true),
+  },
+  { name: '--quiet', help: 'no progress lines', set: (o) => (o.progress = false) },
+];
+
+/** The chaos run's command line; a seed not given is drawn with `drawSeed`. */
+export function chaosCommandLine(drawSeed: () => number): CommandLine<ChaosOptions> {
+  return {
+    synopsis: 'npm run chaos -- --minutes M [--seed S] [options]',
+    defaults: CHAOS_DEFAULTS,
+    flags: FLAGS,
+    finish: (o) => {
+      if (o.seed < 0) o.seed = drawSeed();
+    },
+  };
+}
 
 export function parseChaosOptions(argv: readonly string[], drawSeed: () => number): ChaosOptions {
-  const o: { -readonly [K in keyof ChaosOptions]: ChaosOptions[K] } = { ...CHAOS_DEFAULTS, seed: -1 };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    const [flag, inline] = arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => (inline !== undefined ? inline : argv[++i]);
-    switch (flag) {
-      case '--minutes': o.minutes = number(flag, value(), 0.1, 180, false); break;
-      case '--seed': o.seed = number(flag, value(), 0, 2 ** 31 - 1); break;
-      case '--players': o.players = number(flag, value(), 1, 2000); break;
-      case '--think-ms': o.thinkMs = number(flag, value(), 0, 60_000); break;
-      case '--processes': o.processes = number(flag, value(), 1, 8); break;
-      case '--feed-spectators': o.feedSpectators = number(flag, value(), 0, 100); break;
-      case '--faults-per-minute': o.faultsPerMinute = number(flag, value(), 0.1, 120, false); break;
-      case '--freeze-ms': {
-        const m = /^(\d+)-(\d+)$/.exec(value() ?? '');
-        if (!m || Number(m[1]) > Number(m[2]) || Number(m[2]) > 60_000) throw new UsageError('--freeze-ms takes MIN-MAX in ms (at most 60000), e.g. 6000-9000');
-        o.freezeMinMs = Number(m[1]);
-        o.freezeMaxMs = Number(m[2]);
-        break;
-      }
-      case '--weights': {
-        const raw = value() ?? '';
-        const weights = { ...o.weights };
-        for (const part of raw.split(',')) {
-          const m = /^([a-z-]+)=(\d+)$/.exec(part.trim());
-          if (!m || !(FAULT_KINDS as readonly string[]).includes(m[1]!)) throw new UsageError(`--weights takes KIND=W,... with KIND among ${FAULT_KINDS.join(', ')}, got ${JSON.stringify(part)}`);
-          weights[m[1] as FaultKind] = number('a weight', m[2], 0, 100);
-        }
-        if (FAULT_KINDS.every((k) => weights[k] === 0)) throw new UsageError('--weights: at least one kind needs a weight above 0');
-        o.weights = weights;
-        break;
-      }
-      case '--abandon-after': o.abandonAfterS = number(flag, value(), 1, 600); break;
-      case '--drain': o.drainS = number(flag, value(), 10, 1800); break;
-      case '--min-faults': o.minFaults = number(flag, value(), 0, 10_000); break;
-      case '--quiet': o.progress = false; break;
-      case '--redis-cluster': o.redisCluster = true; break;
-      case '--help': case '-h': throw new UsageError('');
-      default: throw new UsageError(`unknown option ${arg}`);
-    }
-  }
-  if (o.seed < 0) o.seed = drawSeed();
-  return o;
+  return parseArgs(chaosCommandLine(drawSeed), argv);
 }

@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { checkBooks, type BooksResult, type RecallFacts } from '../books';
-import { collectBooks, Deadline, httpBlocks, readBlocks, withRecalledPrizes } from '../collect';
-import { drive } from '../drive';
+import type { BooksResult, PlayerBooks, RecallFacts } from '../books';
+import { checkPhaseBooks, httpBlocks, readBlocks, type Collected } from '../collect';
+import { drive, type PhaseResult } from '../drive';
 import { DEFAULTS } from '../options';
 import type { SyntheticPlayer } from '../player';
-import { randomToken, syntheticPlayersEnv } from '../processes';
+import { randomToken, syntheticPlayersEnv } from '../server-env';
 import { ChaosCluster, type ServerExit } from './cluster';
 import { checkFeedOrder, type FeedOrderResult, type UnitSighting } from './feed-order';
 import { FeedWatch } from './feed-watch';
 import { FaultInjector } from './faults';
 import type { ChaosOptions } from './options';
-import { countByKind, planFaults, type FaultKind } from './plan';
+import { countByKind, planFaults, type Fault, type FaultKind } from './plan';
 
 /**
  * One chaos run: Redis (AOF, fsync always) and K server processes; synthetic players (the
@@ -68,12 +68,22 @@ async function waitUntilFinished(players: readonly SyntheticPlayer[], endpoints:
   return open.length;
 }
 
-export async function runChaos(options: ChaosOptions, command: string, log: (line: string) => void): Promise<ChaosReport> {
-  const startedAt = new Date();
-  const failures: string[] = [];
-  const prefix = `ch${randomBytes(3).toString('hex')}-`;
-  const operatorToken = randomToken();
-  const jwtSecret = randomToken(36);
+/** What the run found, filled in step by step (a step that throws leaves the rest as it was). */
+interface Findings {
+  readonly clientErrors: Map<string, number>;
+  readonly feeds: FeedWatch[];
+  injector: FaultInjector | undefined;
+  books: BooksResult | undefined;
+  feed: FeedOrderResult;
+  units: ChaosReport['units'];
+  readonly problems: string[];
+  unfinishedProblems: number;
+  readonly failures: string[];
+}
+
+type Units = ChaosReport['units'];
+
+function faultPlan(options: ChaosOptions, log: (line: string) => void): Fault[] {
   const plan = planFaults({
     seed: options.seed,
     spanMs: options.minutes * 60_000,
@@ -85,130 +95,149 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     weights: options.weights,
   });
   log(`chaos run, seed ${options.seed}: ${plan.length} faults planned over ${options.minutes} min (${Object.entries(countByKind(plan)).map(([k, n]) => `${k} ${n}`).join(', ')})`);
+  return plan;
+}
 
-  const cluster = await ChaosCluster.start(options.processes, (redisEnv) => ({
-    ...redisEnv,
+/** The players' load over the window, with the faults of `plan` during it and everything restored after. */
+function playThroughFaults(options: ChaosOptions, ctx: { cluster: ChaosCluster; plan: readonly Fault[]; prefix: string; log: (line: string) => void; found: Findings }): Promise<PhaseResult> {
+  const { cluster, found, log } = ctx;
+  return drive({
+    target: 'game',
+    endpoints: cluster.endpoints,
+    durationS: options.minutes * 60,
+    options: { ...DEFAULTS, players: options.players, spectators: 0, durationS: options.minutes * 60, thinkMs: options.thinkMs, warmupS: 2, drainS: options.drainS, echo: false, seed: options.seed, progress: options.progress },
+    samplers: [],
+    prefix: ctx.prefix,
+    log,
+    resilient: true,
+    window: {
+      open: async (joined) => {
+        found.injector = new FaultInjector(ctx.plan, cluster, () => joined, options.seed, log);
+        found.injector.start();
+      },
+      close: async () => {
+        await found.injector?.stop();
+        await cluster.restore();
+        log(`faults over: ${found.injector?.injected.length ?? 0} injected; everything restored, draining`);
+      },
+    },
+  });
+}
+
+/** Every unit bought, finished or not (a mismatch), and how each was seen, for the feed's order. */
+function tallyUnits(players: readonly SyntheticPlayer[], ledger: readonly PlayerBooks[], collected: Collected): { units: Units; unfinished: string[]; sightings: UnitSighting[] } {
+  const units = { bought: 0, finished: 0, seenFinishedByPlayer: 0, finishedUnseen: 0, unfinished: 0 };
+  const unfinished: string[] = [];
+  const sightings: UnitSighting[] = [];
+  for (const player of players) {
+    const books = ledger.find((b) => b.playerId === player.playerId)!;
+    for (const u of books.units) {
+      const r = collected.recalls.get(u.unitId) as RecallFacts | { error: string } | undefined;
+      const recall = r && 'status' in r ? r : undefined;
+      const seenAt = player.finishedSeen.get(u.unitId);
+      units.bought++;
+      if (recall?.status === 'finished') {
+        units.finished++;
+        if (seenAt !== undefined) units.seenFinishedByPlayer++;
+        else units.finishedUnseen++;
+      } else {
+        units.unfinished++;
+        unfinished.push(`unit ${u.unitId} of ${player.pseudonym} is not finished after the drain (${recall ? recall.status : 'no recall'})`);
+      }
+      sightings.push({
+        pseudonym: player.pseudonym,
+        unitId: u.unitId,
+        game: u.game,
+        stake: u.stake,
+        prize: u.prize,
+        seenAt,
+        completedBy: recall?.completedBy ?? null,
+        finishedAt: recall?.finishedAt ? Date.parse(recall.finishedAt) : null,
+      });
+    }
+  }
+  return { units, unfinished, sightings };
+}
+
+/** Feed spectators, the players through the faults, the drain; then the books, every unit, the feed's order. */
+async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: readonly Fault[], prefix: string, operatorToken: string, log: (line: string) => void, found: Findings): Promise<void> {
+  const endpoints = cluster.endpoints;
+  const reader = httpBlocks(endpoints[0]!, operatorToken);
+  const before = await readBlocks(reader);
+  for (let i = 0; i < options.feedSpectators; i++) {
+    const watch = new FeedWatch(i, endpoints, prefix, (code) => found.clientErrors.set(code, (found.clientErrors.get(code) ?? 0) + 1));
+    await watch.join();
+    found.feeds.push(watch);
+  }
+  const phase = await playThroughFaults(options, { cluster, plan, prefix, log, found });
+  for (const [code, n] of phase.stats.allErrors) found.clientErrors.set(code, (found.clientErrors.get(code) ?? 0) + n);
+
+  const left = await waitUntilFinished(phase.players, endpoints, performance.now() + options.drainS * 1000);
+  log(`every unit finished? ${left === 0 ? 'yes' : `no: ${left} still unfinished after ${options.drainS} s`}`);
+  const { books, collected, ledger } = await checkPhaseBooks(phase, { endpoints, reader, before, timeoutS: 300, requestTimeoutMs: 10_000, recalledPrizes: true });
+  found.books = books;
+  found.problems.push(...books.problems);
+
+  const tally = tallyUnits(phase.players, ledger, collected);
+  found.units = tally.units;
+  found.unfinishedProblems = tally.unfinished.length;
+  found.problems.push(...tally.unfinished);
+  await Promise.all(found.feeds.map((f) => f.stop()));
+  found.feed = checkFeedOrder(found.feeds.flatMap((f) => f.wins), tally.sightings, options.abandonAfterS * 1000);
+  found.problems.push(...found.feed.problems);
+  await phase.close();
+}
+
+export async function runChaos(options: ChaosOptions, command: string, log: (line: string) => void): Promise<ChaosReport> {
+  const startedAt = new Date();
+  const prefix = `ch${randomBytes(3).toString('hex')}-`;
+  const operatorToken = randomToken();
+  const plan = faultPlan(options, log);
+  const cluster = await ChaosCluster.start(options.processes, {
     REDIS_PREFIX: `chaos-${prefix.slice(2, -1)}`,
-    ...syntheticPlayersEnv(jwtSecret, operatorToken),
+    ...syntheticPlayersEnv(randomToken(36), operatorToken),
     ABANDON_AFTER_SECONDS: String(options.abandonAfterS),
     SWEEP_EVERY_SECONDS: String(options.sweepEveryS),
-  }), log, options.redisCluster);
-  const clientErrors = new Map<string, number>();
-  const feeds: FeedWatch[] = [];
-  let injector: FaultInjector | undefined;
-  let players: readonly SyntheticPlayer[] = [];
-  let booksResult: BooksResult | undefined;
-  let feed: FeedOrderResult = checkFeedOrder([], [], 0);
-  const units = { bought: 0, finished: 0, seenFinishedByPlayer: 0, finishedUnseen: 0, unfinished: 0 };
-  const problems: string[] = [];
-  let unfinishedProblems = 0;
+  }, log, options.redisCluster);
+  const found: Findings = {
+    clientErrors: new Map(),
+    feeds: [],
+    injector: undefined,
+    books: undefined,
+    feed: checkFeedOrder([], [], 0),
+    units: { bought: 0, finished: 0, seenFinishedByPlayer: 0, finishedUnseen: 0, unfinished: 0 },
+    problems: [],
+    unfinishedProblems: 0,
+    failures: [],
+  };
   try {
-    const endpoints = cluster.endpoints;
-    for (const [i, s] of cluster.servers.entries()) log(`${s.name} (pid ${s.pid}) on ${endpoints[i]}`);
-    const blocks = httpBlocks(endpoints[0]!, operatorToken);
-    const before = await readBlocks(blocks);
-    for (let i = 0; i < options.feedSpectators; i++) {
-      const watch = new FeedWatch(i, endpoints, prefix, (code) => clientErrors.set(code, (clientErrors.get(code) ?? 0) + 1));
-      await watch.join();
-      feeds.push(watch);
-    }
-    const phase = await drive({
-      target: 'game',
-      endpoints,
-      durationS: options.minutes * 60,
-      options: { ...DEFAULTS, players: options.players, spectators: 0, durationS: options.minutes * 60, thinkMs: options.thinkMs, warmupS: 2, drainS: options.drainS, echo: false, seed: options.seed, progress: options.progress },
-      samplers: [],
-      prefix,
-      log,
-      resilient: true,
-      window: {
-        open: async (joined) => {
-          injector = new FaultInjector(plan, cluster, () => joined, options.seed, log);
-          injector.start();
-        },
-        close: async () => {
-          await injector?.stop();
-          await cluster.restore();
-          log(`faults over: ${injector?.injected.length ?? 0} injected; everything restored, draining`);
-        },
-      },
-    });
-    players = phase.players;
-    for (const [code, n] of phase.stats.allErrors) clientErrors.set(code, (clientErrors.get(code) ?? 0) + n);
-
-    const left = await waitUntilFinished(players, endpoints, performance.now() + options.drainS * 1000);
-    log(`every unit finished? ${left === 0 ? 'yes' : `no: ${left} still unfinished after ${options.drainS} s`}`);
-    const collected = await collectBooks(players, endpoints, new Deadline(performance.now() + 300_000), 10_000);
-    const after = await readBlocks(blocks);
-    const ledger = withRecalledPrizes(collected);
-    booksResult = checkBooks({
-      players: ledger,
-      recalls: collected.recalls,
-      blocksBefore: before.counts,
-      blocksAfter: after.counts,
-      ...(before.error ?? after.error ? { blocksError: `GET /admin/blocks: ${before.error ?? after.error}` } : {}),
-    });
-    problems.push(...booksResult.problems);
-
-    const sightings: UnitSighting[] = [];
-    for (const player of players) {
-      const books = ledger.find((b) => b.playerId === player.playerId)!;
-      for (const u of books.units) {
-        const r = collected.recalls.get(u.unitId) as RecallFacts | { error: string } | undefined;
-        const recall = r && 'status' in r ? r : undefined;
-        const seenAt = player.finishedSeen.get(u.unitId);
-        units.bought++;
-        if (recall?.status === 'finished') {
-          units.finished++;
-          if (seenAt !== undefined) units.seenFinishedByPlayer++;
-          else units.finishedUnseen++;
-        } else {
-          units.unfinished++;
-          unfinishedProblems++;
-          problems.push(`unit ${u.unitId} of ${player.pseudonym} is not finished after the drain (${recall ? recall.status : 'no recall'})`);
-        }
-        sightings.push({
-          pseudonym: player.pseudonym,
-          unitId: u.unitId,
-          game: u.game,
-          stake: u.stake,
-          prize: u.prize,
-          seenAt,
-          completedBy: recall?.completedBy ?? null,
-          finishedAt: recall?.finishedAt ? Date.parse(recall.finishedAt) : null,
-        });
-      }
-    }
-    await Promise.all(feeds.map((f) => f.stop()));
-    feed = checkFeedOrder(feeds.flatMap((f) => f.wins), sightings, options.abandonAfterS * 1000);
-    problems.push(...feed.problems);
-    await phase.close();
+    await runAndCheck(options, cluster, plan, prefix, operatorToken, log, found);
   } catch (err) {
-    failures.push((err as Error).stack ?? (err as Error).message);
+    found.failures.push((err as Error).stack ?? (err as Error).message);
   } finally {
-    await injector?.stop().catch(() => undefined);
-    await Promise.all(feeds.map((f) => f.stop()));
+    await found.injector?.stop().catch(() => undefined);
+    await Promise.all(found.feeds.map((f) => f.stop()));
     await cluster.stop();
   }
-  const injected = injector?.injected.length ?? 0;
-  if (injected < options.minFaults) failures.push(`${injected} faults injected, fewer than the ${options.minFaults} asked for (--min-faults)`);
-  const mismatches = (booksResult?.problemCount ?? 1) + unfinishedProblems + feed.ahead + feed.phantom;
+  const injected = found.injector?.injected ?? [];
+  if (injected.length < options.minFaults) found.failures.push(`${injected.length} faults injected, fewer than the ${options.minFaults} asked for (--min-faults)`);
+  const mismatches = (found.books?.problemCount ?? 1) + found.unfinishedProblems + found.feed.ahead + found.feed.phantom;
   return {
     format: 'chaos-report/v1',
-    ok: mismatches === 0 && failures.length === 0,
+    ok: mismatches === 0 && found.failures.length === 0,
     command,
     seed: options.seed,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     options,
-    faults: { planned: plan.length, injected, byKind: countByKind(injector?.injected ?? []), plannedByKind: countByKind(plan) },
+    faults: { planned: plan.length, injected: injected.length, byKind: countByKind(injected), plannedByKind: countByKind(plan) },
     serverExits: { count: cluster.unplannedExits.length, first: cluster.unplannedExits.slice(0, 3) },
-    units,
-    feed: { ...feed, rejoins: feeds.reduce((n, f) => n + f.rejoins, 0) },
-    books: { checked: booksResult?.checked ?? { players: 0, units: 0, unitsFinished: 0, recallsRescored: 0, blocks: 0, stakes: 0, prizes: 0 }, problemCount: booksResult?.problemCount ?? 1 },
+    units: found.units,
+    feed: { ...found.feed, rejoins: found.feeds.reduce((n, f) => n + f.rejoins, 0) },
+    books: { checked: found.books?.checked ?? { players: 0, units: 0, unitsFinished: 0, recallsRescored: 0, blocks: 0, stakes: 0, prizes: 0 }, problemCount: found.books?.problemCount ?? 1 },
     mismatches,
-    problems: problems.slice(0, 50),
-    clientErrors: Object.fromEntries([...clientErrors].sort((a, b) => b[1] - a[1])),
-    failures,
+    problems: found.problems.slice(0, 50),
+    clientErrors: Object.fromEntries([...found.clientErrors].sort((a, b) => b[1] - a[1])),
+    failures: found.failures,
   };
 }

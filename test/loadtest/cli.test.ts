@@ -1,7 +1,5 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { parseCommandLine } from '../../loadtest/cli';
-import { UsageError } from '../../loadtest/options';
 
 /** A command run through `runCommand` in a process of its own: its exit code and stderr. */
 function run(body: string, signalAfterMs?: number): Promise<{ code: number | null; stderr: string }> {
@@ -15,22 +13,8 @@ function run(body: string, signalAfterMs?: number): Promise<{ code: number | nul
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
 }
 
-describe('command line of the load test and the chaos run', function () {
+describe('how the load test and the chaos run end', function () {
   this.timeout(30_000);
-
-  it('gives the options, or the exit code with the message and the usage on stderr', () => {
-    const written: string[] = [];
-    const write = process.stderr.write;
-    process.stderr.write = ((text: string) => { written.push(text); return true; }) as typeof process.stderr.write;
-    try {
-      assert.deepEqual(parseCommandLine(() => ({ players: 5 }), 'USAGE\n'), { options: { players: 5 } });
-      assert.deepEqual(parseCommandLine(() => { throw new UsageError('--players must be a number'); }, 'USAGE\n'), { code: 2 });
-      assert.deepEqual(parseCommandLine(() => { throw new UsageError(''); }, 'USAGE\n'), { code: 0 });
-    } finally {
-      process.stderr.write = write;
-    }
-    assert.deepEqual(written, ['--players must be a number\n\n', 'USAGE\n', 'USAGE\n']);
-  });
 
   it("exits with the command's code", async () => {
     assert.equal((await run('return 3;')).code, 3);

@@ -2,7 +2,8 @@ import { strict as assert } from 'node:assert';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULTS, parseOptions, UsageError } from '../../loadtest/options';
+import { DEFAULTS, parseOptions } from '../../loadtest/options';
+import { UsageError } from '../../tools/command-line';
 import { formatReport, writeReport, type Report } from '../../loadtest/report';
 import { runLoadtest } from '../../loadtest/run';
 

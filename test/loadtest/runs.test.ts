@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { parseOptions, UsageError } from '../../loadtest/options';
+import { parseOptions } from '../../loadtest/options';
+import { UsageError } from '../../tools/command-line';
 import type { Report } from '../../loadtest/report';
 import { formatRuns, spread, summarizeRuns } from '../../loadtest/runs';
 

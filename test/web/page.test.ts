@@ -14,7 +14,8 @@ import { WEB_DIST } from '../../src/server/web-page';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { WireTap, watcherLags } from './wire-tap';
-import { ChildServer, freePort } from '../../loadtest/processes';
+import { ChildServer } from '../../tools/server-process';
+import { freePort } from '../../tools/redis-server';
 
 /**
  * The page in a real Chromium against an embedded server: a person signs in, buys and
