@@ -1,4 +1,5 @@
 import type { Presence } from '@colyseus/core';
+import { UNKNOWN_PLAYER } from '../auth/pseudonym';
 import type { DealerStore } from '../dealer/types';
 import type { GameId } from '../games/types';
 import type { Cents } from '../money';
@@ -70,7 +71,6 @@ export interface WinFeedOptions {
 }
 
 const LOCAL_PSEUDONYMS = 100_000;
-const UNKNOWN_PSEUDONYM = 'a player';
 
 /** A win kept until its player has seen the reveal's end (presence hash, one field per unit). */
 interface UnseenWin {
@@ -161,7 +161,7 @@ export class WinFeed {
     const known = this.options.sharedPresence
       ? ((await this.presence.get(this.pseudonymKey(playerId))) as string | null | undefined)
       : this.localPseudonyms.get(playerId);
-    return known ?? UNKNOWN_PSEUDONYM;
+    return known ?? UNKNOWN_PLAYER;
   }
 
   /** The last `recent` wins with their places, oldest first; trims what is older. */
