@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT, createRemoteJWKSet, errors, importSPKI, jwtVerify, type JWTVerifyOptions } from 'jose';
 import type { Config } from '../config';
-import { normalizePseudonym } from './pseudonym';
+import { ANONYMOUS, normalizePseudonym } from './pseudonym';
 
 /** Who a verified token says the caller is. `pseudonym` is what spectators may see. */
 export interface Player {
@@ -16,12 +16,14 @@ export class AuthError extends Error {
 }
 
 const PLAYER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
-const ANONYMOUS = 'Anonymous';
+/** How far ahead of this server's clock an issuer's clock may be (`iat`). */
+const CLOCK_SKEW_SECONDS = 60;
 type VerifyKey = Parameters<typeof jwtVerify>[1];
 
 /**
  * Player tokens are JWTs: `sub` is the player id, `name` an optional pseudonym, `exp` required
- * and at most `TOKEN_MAX_SECONDS` after `iat` (or after now, without `iat`): a stolen token dies.
+ * and at most `TOKEN_MAX_SECONDS` after `iat` (or after now, without `iat`), and `iat` not in the
+ * future (a minute of clock skew allowed): a stolen token dies.
  * Verified with `jose` against the configured key: HS256 secret, an RS256/ES256 public key of
  * the operator, or the operator's JSON Web Key Set (fetched and cached by jose, refetched on an
  * unknown key id).
@@ -68,7 +70,10 @@ export class TokenVerifier {
       if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) throw new AuthError('auth/malformed', 'the token is not a valid JWT');
       throw new AuthError('auth/invalid', 'the token could not be verified');
     }
-    const from = typeof payload.iat === 'number' ? payload.iat : Date.now() / 1000;
+    const nowSeconds = Date.now() / 1000;
+    // A token issued "later" would otherwise stretch its life past TOKEN_MAX_SECONDS (exp − iat).
+    if (typeof payload.iat === 'number' && payload.iat > nowSeconds + CLOCK_SKEW_SECONDS) throw new AuthError('auth/invalid', 'the token is issued in the future');
+    const from = typeof payload.iat === 'number' ? payload.iat : nowSeconds;
     if (payload.exp! - from > this.maxSeconds) throw new AuthError('auth/invalid', 'the token lives longer than this server accepts');
     const sub = payload.sub;
     if (typeof sub !== 'string' || !PLAYER_ID.test(sub)) throw new AuthError('auth/invalid', 'the token has no valid subject');

@@ -1,4 +1,5 @@
 import type { Presence } from '@colyseus/core';
+import { UNKNOWN_PLAYER } from '../auth/pseudonym';
 import type { Emissions } from '../dealer/types';
 import type { Cents } from '../money';
 import type { EndedReveal } from '../play/live-unit';
@@ -46,7 +47,6 @@ export interface WinFeedOptions {
 }
 
 const LOCAL_PSEUDONYMS = 100_000;
-const UNKNOWN_PSEUDONYM = 'a player';
 
 /** A win kept until its player has seen the reveal's end (presence hash, one field per unit). */
 interface UnseenWin {
@@ -137,7 +137,7 @@ export class WinFeed {
     const known = this.options.sharedPresence
       ? ((await this.presence.get(this.pseudonymKey(playerId))) as string | null | undefined)
       : this.localPseudonyms.get(playerId);
-    return known ?? UNKNOWN_PSEUDONYM;
+    return known ?? UNKNOWN_PLAYER;
   }
 
   /** The last `recent` wins with their places, oldest first; trims what is older. */

@@ -1,6 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
 import { LocalPresence, Server, type Presence } from '@colyseus/core';
-import { RedisDriver } from '@colyseus/redis-driver';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import { TokenVerifier } from '../auth/tokens';
@@ -23,6 +22,7 @@ import { observed } from './observed';
 import { colyseusLogger, createLogger, type Logger } from './logger';
 import { listenMetrics, Metrics } from './metrics';
 import { ObservedDealer } from './observed-dealer';
+import { roomDriver } from './room-driver';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
 import { describeRedisTarget, redisClient, writeOncePerTurn } from './redis-client';
 import { isOperator, mountRoutes } from './routes';
@@ -182,7 +182,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Colyseus shuts its presence down before the feed has published what the last rooms
     // showed: it gets a view whose shutdown waits for `stop()` below.
     presence: observed(Object.create(presence, { shutdown: { value: () => undefined, configurable: true } }) as Presence, reportOutage),
-    ...(usesRedis(config) ? { driver: observed(new RedisDriver(connectRedis(config, logger, metrics, 'driver')), reportOutage) } : {}),
+    ...(usesRedis(config) ? { driver: observed(roomDriver(connectRedis(config, logger, metrics, 'driver')), reportOutage) } : {}),
     ...(config.publicAddress ? { publicAddress: config.publicAddress } : {}),
     gracefullyShutdown: false,
     greet: false,

@@ -6,7 +6,8 @@ import type { RedisClient } from '../dealer/scripts/commands';
 
 /**
  * Readiness, apart from liveness (`/health`): a process is ready once its start-up is over, when
- * it accepts rooms, is not shutting down, and (in Redis mode) Redis answers. A load balancer
+ * it accepts rooms, is not shutting down, (in Redis mode) Redis answers, and the room listing that
+ * matchmaking, the feed and `GET /tables` read answers. A load balancer
  * stops sending it players while `/ready` answers 503; `/health` stays 200 so that nothing
  * restarts it for a Redis outage.
  */
@@ -40,6 +41,17 @@ async function redisFailure(redis: RedisClient, signal?: AbortSignal): Promise<s
   return Promise.race([ping, timeout]);
 }
 
+/**
+ * The room listing (the matchmaker's driver) answers: a process whose listing fails cannot match a
+ * player or a spectator to a room, whatever its Redis PING says.
+ */
+async function roomListing(): Promise<Readiness> {
+  const timeout = sleep(PING_TIMEOUT_MS, 'the room listing did not answer in time', { ref: false });
+  const query = matchMaker.query({ name: 'feed' }).then(() => '', (err: unknown) => `room listing: ${(err as Error).message}`);
+  const failure = await Promise.race([query, timeout]);
+  return failure === '' ? { ready: true } : { ready: false, reason: failure };
+}
+
 export class ReadinessProbe {
   private starting = true;
   private draining = false;
@@ -60,10 +72,10 @@ export class ReadinessProbe {
     if (this.draining) return { ready: false, reason: 'shutting down' };
     if (this.starting) return { ready: false, reason: 'starting' };
     if (matchMaker.state !== matchMaker.MatchMakerState.READY) return { ready: false, reason: 'not accepting rooms' };
-    if (!this.redis) return { ready: true };
+    if (!this.redis) return roomListing();
     const failure = await redisFailure(this.redis);
-    if (failure === '') return { ready: true };
-    return { ready: false, reason: typeof failure === 'string' ? failure : `redis: ${failure.message}` };
+    if (failure !== '') return { ready: false, reason: typeof failure === 'string' ? failure : `redis: ${failure.message}` };
+    return roomListing();
   }
 }
 

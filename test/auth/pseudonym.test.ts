@@ -30,4 +30,21 @@ describe('pseudonyms', () => {
       assert.equal(normalizePseudonym(name), undefined, JSON.stringify(name));
     }
   });
+
+  it('refuses a name without a letter', () => {
+    for (const name of ['.', '0', '42', '_-_', '. .']) assert.equal(normalizePseudonym(name), undefined, JSON.stringify(name));
+  });
+
+  it('refuses a name written wholly in Greek or Cyrillic letters that look Latin, and keeps one with a letter that does not', () => {
+    for (const name of ['\u039A\u0391\u03A4\u0395', '\u0421\u041E\u0420\u0415', '\u0441\u043E\u0440\u0435', '\u0422\u041E\u041C 2']) {
+      assert.equal(normalizePseudonym(name), undefined, `${name} reads as a Latin name`);
+    }
+    for (const name of ['\u039A\u03B1\u03C4\u03B5\u03C1\u03AF\u03BD\u03B7', '\u041C\u0430\u0440\u0438\u044F', '\u0417\u041E\u042F']) {
+      assert.equal(normalizePseudonym(name), name);
+    }
+  });
+
+  it('refuses the names the server shows for a player without one, in any case', () => {
+    for (const name of ['Anonymous', 'anonymous', 'ANONYMOUS', 'a player', 'A Player']) assert.equal(normalizePseudonym(name), undefined, name);
+  });
 });

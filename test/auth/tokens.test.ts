@@ -70,6 +70,17 @@ describe('token verifier', () => {
     assert.equal(await code(verifier.verify(fine)), 'accepted');
   });
 
+  it('refuses a token issued in the future, so that it cannot outlive TOKEN_MAX_SECONDS, and allows a minute of clock skew', async () => {
+    const verifier = await TokenVerifier.fromConfig(loadConfig({ JWT_SECRET: SECRET, TOKEN_MAX_SECONDS: '3600' }));
+    const key = new TextEncoder().encode(SECRET);
+    const now = Math.floor(Date.now() / 1000);
+    const issuedAt = (iat: number) => new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('p').setIssuedAt(iat).setExpirationTime(iat + 1800).sign(key);
+    const tenYears = 10 * 365 * 86_400;
+    assert.equal(await code(verifier.verify(await issuedAt(now + tenYears))), 'auth/invalid');
+    assert.equal(await code(verifier.verify(await issuedAt(now + 120))), 'auth/invalid');
+    assert.equal(await code(verifier.verify(await issuedAt(now + 30))), 'accepted');
+  });
+
   it('shows a token\'s name normalized, and a name of mixed scripts as Anonymous', async () => {
     const verifier = await TokenVerifier.fromConfig(loadConfig({ JWT_SECRET: SECRET }));
     const key = new TextEncoder().encode(SECRET);

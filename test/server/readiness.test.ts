@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { createServer } from 'node:net';
+import { matchMaker } from '@colyseus/core';
 import { Redis } from 'ioredis';
 import type { RedisClient } from '../../src/dealer/scripts/commands';
 import type { RunningServer } from '../../src/server/app';
@@ -35,6 +36,21 @@ describe('readiness', function () {
       assert.deepEqual(await ready(server), { status: 200, body: { ready: true } });
       assert.equal((await fetch(`http://127.0.0.1:${server.port}/health`)).status, 200);
     } finally {
+      await server.stop();
+    }
+  });
+
+  it('is not ready while the room listing fails, though Redis answers, and ready again once it answers', async () => {
+    const server = await startTestServer(ENV);
+    const driver = matchMaker.driver;
+    const query = driver.query.bind(driver);
+    try {
+      driver.query = () => Promise.reject(new Error('listing broken'));
+      assert.deepEqual(await ready(server), { status: 503, body: { ready: false, reason: 'room listing: listing broken' } });
+      driver.query = query;
+      assert.equal((await ready(server)).status, 200);
+    } finally {
+      driver.query = query;
       await server.stop();
     }
   });

@@ -64,6 +64,18 @@ describe('a Redis outage', function () {
     await feed.leave();
     await table.leave();
   });
+
+  it('lists tables and lets spectators join the feed again once Redis is back, after failing during the outage', async () => {
+    const tables = () => fetch(`http://127.0.0.1:${server.port}/tables`);
+    await redis.kill();
+    // Reads during the outage fail (after REDIS_COMMAND_TIMEOUT_MS): one of each path a client uses.
+    assert.notEqual((await tables()).status, 200);
+    await assert.rejects(anonymous(server).joinOrCreate('feed'));
+    await redis.restart();
+    await eventually(async () => (await tables()).status, (status) => status === 200, 'GET /tables answered', 15_000);
+    const feed = await eventually(() => anonymous(server).joinOrCreate('feed').catch(() => undefined), (room) => room !== undefined, 'a feed joined', 15_000);
+    await feed!.leave();
+  });
 });
 
 describe('a server started while Redis is down', function () {
