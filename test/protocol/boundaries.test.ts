@@ -1,20 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+import { ROOT, sourceFiles } from '../support/source-files';
 
 /** Every module a file imports or re-exports, as written. */
 function importsOf(file: string): string[] {
   return ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles.map((imported) => imported.fileName);
-}
-
-function sourcesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && /\.tsx?$/.test(entry.name))
-    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 /** A relative import as a path from the repository's root; undefined for a package. */
@@ -25,7 +17,7 @@ function target(file: string, specifier: string): string | undefined {
 describe('the protocol', () => {
   it('imports nothing outside src/protocol: no package, no server module', () => {
     const outside: string[] = [];
-    for (const file of sourcesUnder(join(ROOT, 'src', 'protocol'))) {
+    for (const file of sourceFiles(join(ROOT, 'src', 'protocol'))) {
       for (const specifier of importsOf(file)) {
         if (!target(file, specifier)?.startsWith('src/protocol/')) outside.push(`${relative(ROOT, file)} → ${specifier}`);
       }
@@ -36,7 +28,7 @@ describe('the protocol', () => {
   it('is all the page takes from src/, so its bundle holds no server code', () => {
     const server: string[] = [];
     let fromProtocol = 0;
-    for (const file of sourcesUnder(join(ROOT, 'web', 'src'))) {
+    for (const file of sourceFiles(join(ROOT, 'web', 'src'), { tsx: true })) {
       for (const specifier of importsOf(file)) {
         const path = target(file, specifier);
         if (path?.startsWith('src/protocol/')) fromProtocol++;

@@ -1,12 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { REFUSALS, type RefusalCode } from '../../src/protocol/refusals';
 import { refusalSentence, STRINGS, type Locale } from '../../web/src/i18n';
+import { ROOT, sourceFiles } from '../support/source-files';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CODES = Object.keys(REFUSALS) as RefusalCode[];
 
 /** A code's shape: `namespace/snake_case`, alone or opening a matchmaking error's `"<code>: <sentence>"`. */
@@ -36,12 +35,6 @@ function codeLiterals(file: string, text: string): string[] {
   };
   visit(ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true));
   return found;
-}
-
-function sourcesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name));
 }
 
 describe('refusals', () => {
@@ -97,7 +90,7 @@ describe('refusals', () => {
     it('holds every code src/ sends', () => {
       const missing: string[] = [];
       const found = new Set<string>();
-      for (const file of sourcesUnder(join(ROOT, 'src'))) {
+      for (const file of sourceFiles(join(ROOT, 'src'))) {
         for (const code of codeLiterals(file, readFileSync(file, 'utf8'))) {
           if (INTERNAL_NAMESPACES.has(code.split('/')[0]!)) continue;
           found.add(code);
