@@ -1,5 +1,5 @@
 import type { Client, Room } from '@colyseus/sdk';
-import type { Win } from '../src/protocol/feed';
+import type { FeedMessages, Win } from '../src/protocol/feed';
 import { inShare, type FinishBoard, type SyntheticPlayer } from './player';
 import { joinWithin, withTimeout, type Stats } from './stats';
 
@@ -51,7 +51,7 @@ export class FeedSpectator {
     // out before it joined): start matching from here, as the handlers go on.
     for (let i = 0; i < this.matched.length; i++) this.matched[i] = this.board.lastSeq(i);
     room.onMessage('recent', () => this.stats.count.received++);
-    room.onMessage('wins', (batch: { wins?: Win[] }) => this.onWins(batch?.wins ?? []));
+    room.onMessage('wins', (batch: FeedMessages['wins'] | undefined) => this.onWins(batch?.wins ?? []));
     room.onMessage('*', () => this.stats.count.received++);
     room.onStateChange(() => {
       this.stats.count.received++;

@@ -36,7 +36,7 @@ export const REFUSALS = {
   'settle/unknown_unit': { meaning: 'No sale of this unit exists, so there is nothing to settle.', retryable: false, page: 'unitNotFound' },
   'wallet/insufficient_funds': { meaning: 'A withdrawal would take the balance below zero.', retryable: false, page: 'withdrawalTooLarge' },
   'wallet/malformed': { meaning: 'The player id or the funding request is not of the documented shape.', retryable: false, page: 'walletRequestMalformed' },
-  'history/malformed': { meaning: 'offset and limit must be whole numbers (limit 1–100).', retryable: false, page: 'historyMalformed' },
+  'history/malformed': { meaning: 'The history’s offset and limit must be whole numbers (limit 1–100).', retryable: false, page: 'historyMalformed' },
   'recall/malformed': { meaning: 'The recall message is not of the documented shape.', retryable: false, page: 'recallMalformed' },
   'recall/not_found': { meaning: 'No unit of that id is in the player’s history (someone else’s unit is answered the same).', retryable: false, page: 'unitNotFound' },
   'message/unknown_type': { meaning: 'The table takes no message of this type.', retryable: false, page: 'unknownMessage' },

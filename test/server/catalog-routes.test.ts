@@ -2,13 +2,9 @@ import { strict as assert } from 'node:assert';
 import { gameCatalog } from '../../src/games/catalog';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import { GAME_IDS } from '../../src/games/types';
+import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
-
-interface CatalogEntry {
-  id: string;
-  prices: { stake: number; blockSize: number; tiers: { tierId: number; prize: number; count: number }[]; totalPayout: number; winningUnits: number }[];
-}
 
 describe('catalog routes', () => {
   let server: RunningServer;
@@ -22,7 +18,7 @@ describe('catalog routes', () => {
   it('answers the game catalog to anyone: every game at every price, its prize table and totals', async () => {
     const res = await fetch(`http://127.0.0.1:${server.port}/games`);
     assert.equal(res.status, 200);
-    const catalog = (await res.json()) as CatalogEntry[];
+    const catalog = (await res.json()) as GameCatalogEntry[];
     assert.deepEqual(catalog.map((g) => g.id), [...GAME_IDS]);
     const listed = catalog.flatMap((g) => g.prices.map((p) => ({ game: g.id, ...p })));
     assert.equal(listed.length, PRIZE_TABLES.length);

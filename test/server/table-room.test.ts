@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import { rulesOf } from '../../src/games/registry';
 import type { GameId } from '../../src/games/types';
+import type { Wallet } from '../../src/protocol/wallet';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, until, type TestPlayer } from '../support/game-server';
 
@@ -13,8 +14,6 @@ const OPERATOR = 'operator-token-for-tests';
 
 /** Demo players that take the first option of every choice: the same play each run. */
 const first = (): number => 0;
-
-interface Wallet { balance: number; held: number }
 
 let server: RunningServer;
 let poorCounter = 0;

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { newClient, type Room } from './api';
 import type { GameCatalogEntry } from '../../src/protocol/catalog';
-import type { PrizesLeft, Win } from '../../src/protocol/feed';
+import type { FeedMessages, PrizesLeft, Win } from '../../src/protocol/feed';
 import { ConnectionState, watchConnection, type Connection } from './connection';
 import { count, euros, gameName, type Strings } from './i18n';
 
@@ -10,17 +10,17 @@ const FEED_KEEP = 20;
 /** The wins feed and the prizes left per open block, live. */
 export function Feed({ s, catalog }: { s: Strings; catalog: GameCatalogEntry[] }) {
   const [wins, setWins] = useState<Win[]>([]);
-  const [left, setLeft] = useState<PrizesLeft[]>([]);
+  const [left, setLeft] = useState<readonly PrizesLeft[]>([]);
   const [connection, setConnection] = useState<Connection>('connecting');
   useEffect(() => {
     let joined: Room | undefined;
     const leaving = { current: false };
-    const add = (more: Win[]) => setWins((w) => [...more.slice().reverse(), ...w].slice(0, FEED_KEEP));
+    const add = (more: readonly Win[]) => setWins((w) => [...more.slice().reverse(), ...w].slice(0, FEED_KEEP));
     newClient().joinOrCreate('feed').then((r) => {
       joined = r;
-      r.onMessage('recent', (m: { wins: Win[] }) => setWins(m.wins.slice().reverse().slice(0, FEED_KEEP)));
-      r.onMessage('wins', (m: { wins: Win[] }) => add(m.wins));
-      r.onMessage('prizes_left', (p: PrizesLeft[]) => setLeft(p));
+      r.onMessage('recent', (m: FeedMessages['recent']) => setWins(m.wins.slice().reverse().slice(0, FEED_KEEP)));
+      r.onMessage('wins', (m: FeedMessages['wins']) => add(m.wins));
+      r.onMessage('prizes_left', (p: FeedMessages['prizes_left']) => setLeft(p));
       watchConnection(r, setConnection, leaving);
       setConnection('connected');
     }, () => setConnection('closed'));

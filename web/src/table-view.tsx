@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { newClient, type Room, type Session } from './api';
 import type { GameCatalogEntry, StakePrize } from '../../src/protocol/catalog';
-import type { PurchasePick } from '../../src/protocol/table';
+import type { PurchasePick, TableMessages } from '../../src/protocol/table';
 import type { Wallet } from '../../src/protocol/wallet';
 import { ConnectionState, watchConnection, type Connection } from './connection';
 import { SCREENS, describeEvent } from './games';
@@ -93,9 +93,9 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
       // Units already on the table (a reveal put back) show at once; later steps are paced.
       setInstant(new Set(unitsOf(r).map((u) => u.unitId)));
       followUnits(r, setUnits);
-      r.onMessage('wallet', (w: Wallet) => setWallet(w));
+      r.onMessage('wallet', (w: TableMessages['wallet']) => setWallet(w));
       r.onMessage('resumed', () => setNotice(s.resumed));
-      r.onMessage('refused', (reason: unknown) => onError(refusalSentence(reason, s)));
+      r.onMessage('refused', (reason: TableMessages['refused']) => onError(refusalSentence(reason, s)));
       watchConnection(r, setConnection, leaving, (reason) => onError(refusalSentence({ message: reason }, s)));
       setConnection('connected');
       setRoom(r);
