@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SignJWT, createRemoteJWKSet, errors, importSPKI, jwtVerify, type JWTVerifyOptions } from 'jose';
 import type { Config } from '../config';
+import type { RefusalCode } from '../protocol/refusals';
 import { ANONYMOUS, normalizePseudonym } from './pseudonym';
 
 /** Who a verified token says the caller is. `pseudonym` is what spectators may see. */
@@ -10,7 +11,7 @@ export interface Player {
 }
 
 export class AuthError extends Error {
-  constructor(readonly code: 'auth/missing' | 'auth/malformed' | 'auth/expired' | 'auth/invalid', message: string) {
+  constructor(readonly code: Extract<RefusalCode, 'auth/missing' | 'auth/malformed' | 'auth/expired' | 'auth/invalid'>, message: string) {
     super(message);
   }
 }

@@ -1,5 +1,8 @@
 import { createCipheriv, createHash } from 'node:crypto';
+import type { UnitProof } from '../protocol/recall';
 import { nonceFor } from '../random/rng';
+
+export type { UnitProof };
 
 /**
  * Scheme v2 of a block's commitments (docs/fairness.md gives it byte for byte): one salted leaf
@@ -24,7 +27,7 @@ import { nonceFor } from '../random/rng';
  * straight from the documented bytes: two implementations that the tests hold equal.
  */
 
-export const MERKLE_SCHEME = 'merkle-sha256/v2';
+export const MERKLE_SCHEME: UnitProof['scheme'] = 'merkle-sha256/v2';
 /** Height of a page's tree: 4,096 positions a page (fewer for a smaller block). */
 export const PAGE_HEIGHT = 12;
 const HASH_BYTES = 32;
@@ -259,19 +262,6 @@ export function buildBlockTree(seed: Uint8Array, units: Uint8Array): { pageRoots
     return pageRoot(seed, units.length, page, units.subarray(from, from + count));
   });
   return { pageRoots, root: blockRoot(units.length, pageRoots) };
-}
-
-/** What proves one unit's printed tier against its page's published root: sent in its recall. */
-export interface UnitProof {
-  readonly scheme: typeof MERKLE_SCHEME;
-  /** The block's size: it fixes the page height and so the number of siblings. */
-  readonly size: number;
-  readonly position: number;
-  readonly tierId: number;
-  /** Hex, 32 bytes. */
-  readonly salt: string;
-  /** Hex, 32 bytes each, from the leaf's sibling up to the page root's child. */
-  readonly siblings: readonly string[];
 }
 
 /** The proof of `position`, read from the tree of the page that holds it. Never the whole block. */

@@ -1,6 +1,9 @@
 import type { Cents } from '../money';
 import type { GameId, PrizeTable } from '../games/types';
 import type { RefusalCode } from '../protocol/refusals';
+import type { JournalKind, JournalLine, Wallet } from '../protocol/wallet';
+
+export type { JournalKind, Wallet };
 import type { UnitProof } from './merkle';
 
 /**
@@ -123,30 +126,13 @@ export interface PageCommitment {
   readonly publishedAt: number;
 }
 
-export type JournalKind = 'deposit' | 'withdrawal' | 'stake' | 'prize';
-
 export type WithdrawResult =
   | { readonly ok: true; readonly balance: Cents; readonly replayed: boolean }
   | { readonly ok: false; readonly code: Extract<RefusalCode, 'wallet/insufficient_funds'>; readonly message: string; readonly balance: Cents };
 
-/** One line of a player's append-only journal: every debit and credit, in order. */
-export interface JournalEntry {
-  readonly seq: number;
-  readonly kind: JournalKind;
-  /** Signed: stakes and withdrawals are negative. */
-  readonly amount: Cents;
-  readonly balance: Cents;
-  /** The unit for stakes and prizes; the reference of deposits and withdrawals. */
-  readonly ref: string;
-  readonly at: number;
-}
+/** One line of a player's journal, its time in ms since the epoch (the protocol's shape). */
+export type JournalEntry = JournalLine;
 
-/** What a player is shown of their money. */
-export interface Wallet {
-  readonly balance: Cents;
-  /** Stakes of units bought and not yet settled (being played, or finished and not yet credited). */
-  readonly held: Cents;
-}
 
 /** Emissions and their printed blocks: what the server opens at start and the reports list. */
 export interface Emissions {
