@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { applyPrizeChanges } from '../../src/rooms/prize-changes';
 import { newClient, type CatalogGame, type PrizesLeft, type Room, type Win } from './api';
 import { ConnectionState, watchConnection, type Connection } from './connection';
 import { count, euros, gameName, type Strings } from './i18n';
@@ -19,6 +20,7 @@ export function Feed({ s, catalog }: { s: Strings; catalog: CatalogGame[] }) {
       r.onMessage('recent', (m: { wins: Win[] }) => setWins(m.wins.slice().reverse().slice(0, FEED_KEEP)));
       r.onMessage('wins', (m: { wins: Win[] }) => add(m.wins));
       r.onMessage('prizes_left', (p: PrizesLeft[]) => setLeft(p));
+      r.onMessage('prizes_changed', (changes: number[]) => setLeft((l) => applyPrizeChanges(l, changes)));
       watchConnection(r, setConnection, leaving);
       setConnection('connected');
     }, () => setConnection('closed'));

@@ -1,3 +1,4 @@
+import { decodeStep } from '../../src/rooms/step-codec';
 import type { GameEvent, Room, Wallet } from './api';
 
 /** A unit as the table's state shows it, its steps' events decoded. */
@@ -15,11 +16,11 @@ interface RawUnit {
   stake: number;
   status: string;
   prize: number;
-  /** Each step's JSON: `{ seq, by, events }`. */
+  /** Each step's wire text (`decodeStep`). */
   steps: Iterable<string>;
 }
 
-/** The units of a table's state; each step's JSON parsed once. */
+/** The units of a table's state; each step decoded once. */
 export function unitsOf(room: Room): UnitView[] {
   const state = room.state as { units?: Iterable<RawUnit> } | undefined;
   if (!state?.units) return [];
@@ -42,7 +43,7 @@ const parsedCache = new Map<string, GameEvent[]>();
 function eventsOf(step: string): GameEvent[] {
   let events = parsedCache.get(step);
   if (!events) {
-    events = (JSON.parse(step) as { events: GameEvent[] }).events;
+    events = decodeStep(step).events as GameEvent[];
     if (parsedCache.size > 500) parsedCache.clear();
     parsedCache.set(step, events);
   }
