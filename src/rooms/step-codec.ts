@@ -7,7 +7,8 @@ import type { FinishedEvent } from '../games/types';
 
 /**
  * The wire text of a reveal step on the table state (docs/server.md, "State"), written by the
- * server and read by the page and the load test: pure, no framework, so that all three share it.
+ * server and read by the page and the tests (the load test only counts steps): pure, no
+ * framework, so that the page can import it.
  * A step is a JSON array: who played it, then one array per event, `[code, ...fields]`, the
  * fields in a fixed order and each value out of a fixed list (a colour, a symbol) as its index
  * in that list (a run of them as a string of base-36 digits). Its place in `steps` is its `seq`.
@@ -52,8 +53,9 @@ function indexIn<T>(value: T, list: readonly T[]): number {
   return i;
 }
 
+/** Small numbers (cells, rows, columns: 0–35), written as digits like the values of a list. */
+const SMALL_NUMBERS = Array.from({ length: 36 }, (_, i) => i);
 /** A grid position of RAIN DIAMONDS as one index (column-major, as the grid is). */
-const CELLS = Array.from({ length: 36 }, (_, i) => i);
 const cellIndex = (c: Cell) => c.col * RAIN_ROWS + c.row;
 const cellAt = (i: number): Cell => ({ col: Math.floor(i / RAIN_ROWS), row: i % RAIN_ROWS });
 
@@ -83,18 +85,18 @@ const CODECS: readonly EventCodec[] = [
     colour: RAIN_COLOURS[num(f[1])]!,
     order: num(f[2]),
   })),
-  codec('gems_collected', (e) => [indexIn(e.colour, RAIN_COLOURS), digits(e.cells.map(cellIndex), CELLS), e.total], (f) => ({
+  codec('gems_collected', (e) => [indexIn(e.colour, RAIN_COLOURS), digits(e.cells.map(cellIndex), SMALL_NUMBERS), e.total], (f) => ({
     colour: RAIN_COLOURS[num(f[0])]!,
-    cells: undigits(str(f[1]), CELLS).map(cellAt),
+    cells: undigits(str(f[1]), SMALL_NUMBERS).map(cellAt),
     total: num(f[2]),
   })),
-  codec('gems_fell', (e) => [digits(e.moves.flatMap((m) => [m.col, m.fromRow, m.toRow]), CELLS)], (f) => {
-    const n = undigits(str(f[0]), CELLS);
+  codec('gems_fell', (e) => [digits(e.moves.flatMap((m) => [m.col, m.fromRow, m.toRow]), SMALL_NUMBERS)], (f) => {
+    const n = undigits(str(f[0]), SMALL_NUMBERS);
     return { moves: Array.from({ length: n.length / 3 }, (_, i) => ({ col: n[3 * i]!, fromRow: n[3 * i + 1]!, toRow: n[3 * i + 2]! })) };
   }),
-  codec('gems_entered', (e) => [digits(e.cells.map(cellIndex), CELLS), digits(e.cells.map((c) => c.colour), RAIN_COLOURS)], (f) => {
+  codec('gems_entered', (e) => [digits(e.cells.map(cellIndex), SMALL_NUMBERS), digits(e.cells.map((c) => c.colour), RAIN_COLOURS)], (f) => {
     const colours = undigits<Colour>(str(f[1]), RAIN_COLOURS);
-    return { cells: undigits(str(f[0]), CELLS).map((i, k) => ({ ...cellAt(i), colour: colours[k]! })) };
+    return { cells: undigits(str(f[0]), SMALL_NUMBERS).map((i, k) => ({ ...cellAt(i), colour: colours[k]! })) };
   }),
   // 500 000 CARATS
   codec('winning_numbers_revealed', (e) => [e.numbers], (f) => ({ numbers: (f[0] as number[]).slice() })),
@@ -115,13 +117,13 @@ const CODECS: readonly EventCodec[] = [
   // MINE D'OR
   codec(
     'grid_revealed',
-    (e) => [e.stage, digits(e.symbols, MINE_SYMBOLS), e.combinations.map((c) => [indexIn(c.symbol, MINE_SYMBOLS), digits(c.cells, CELLS), c.aligned ? 1 : 0, c.gain]), e.gain, e.extrasEarned, e.extrasPending],
+    (e) => [e.stage, digits(e.symbols, MINE_SYMBOLS), e.combinations.map((c) => [indexIn(c.symbol, MINE_SYMBOLS), digits(c.cells, SMALL_NUMBERS), c.aligned ? 1 : 0, c.gain]), e.gain, e.extrasEarned, e.extrasPending],
     (f) => ({
       stage: num(f[0]),
       symbols: undigits<MineSymbol>(str(f[1]), MINE_SYMBOLS),
       combinations: (f[2] as Fields[]).map((c) => ({
         symbol: MINE_SYMBOLS[num(c[0])]! as WinningSymbol,
-        cells: undigits(str(c[1]), CELLS),
+        cells: undigits(str(c[1]), SMALL_NUMBERS),
         aligned: c[2] === 1,
         gain: num(c[3]),
       })),
