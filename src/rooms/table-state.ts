@@ -23,7 +23,8 @@ export function sendPatchesAsStepsHappen(room: Room): void {
 /**
  * What a table streams to its clients. Only revealed values ever enter it: each step is the
  * packed text of the events a reveal step produced (./step-codec.ts), and steps are appended, so
- * each patch carries just the new step. The balance is private and goes in the player's replies, never through this state.
+ * each patch carries just the new step. The balance is private and goes in the player's
+ * replies, never through this state.
  */
 export class UnitState extends Schema {
   @type('string') unitId = '';
