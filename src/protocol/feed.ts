@@ -34,5 +34,8 @@ export interface PrizesLeft {
 export interface FeedMessages {
   readonly recent: { readonly wins: readonly Win[] };
   readonly wins: { readonly wins: readonly Win[] };
+  /** The whole list: on joining, and when a block opens or closes. */
   readonly prizes_left: readonly PrizesLeft[];
+  /** Only the counts that moved since: `[block index, tier index, left]` triples, flat (prize-changes.ts). */
+  readonly prizes_changed: readonly number[];
 }

@@ -3,6 +3,7 @@ import { Batcher } from '../feed/batcher';
 import type { WinFeed, WinMessage } from '../feed/win-feed';
 import type { FeedMessages, PrizesLeft, Win } from '../protocol/feed';
 import { SlicedSender } from './fan-out';
+import { prizeChanges } from '../protocol/prize-changes';
 import { answerRefusal, readOnly } from './refusals';
 
 /** What a feed room needs, given when the room type is defined (`feedRoomType`). */
@@ -31,7 +32,8 @@ const PLAYER_REQUESTS = ['buy', 'act', 'wallet', 'history', 'recall', 'watchers'
  * `recent` `{ wins }` (the last FEED_RECENT wins, oldest first), then `wins` `{ wins }` with
  * every win published by any process (presence pub/sub), at most one message per FEED_BATCH_MS
  * (one frame per spectator per interval, however many wins), and, with PRIZES_LEFT,
- * `prizes_left` on joining and whenever the count changes (at most once a second). No state, no
+ * `prizes_left` on joining, then `prizes_changed` with the counts that moved (at most once a
+ * second; the whole `prizes_left` again when a block opens or closes). No state, no
  * patches: messages only. Whatever a spectator sends is refused with `spectator/read_only`.
  *
  * `recent` holds only wins already sent: a win still waiting for its batch reaches a spectator
@@ -47,8 +49,8 @@ export abstract class FeedRoom extends Room {
   private readonly seen = new Set<number>();
   private batch!: Batcher<WinMessage>;
   private readonly fanOut = new SlicedSender();
+  /** The prizes left as the spectators here hold them (joiners get it whole). */
   private prizes: PrizesLeft[] | undefined;
-  private prizesJson = '';
   private prizesTimer: { clear(): void } | undefined;
   private lastPrizesAt = 0;
 
@@ -76,7 +78,6 @@ export abstract class FeedRoom extends Room {
 
     if (prizesLeft) {
       this.prizes = await feed.prizesLeft();
-      this.prizesJson = JSON.stringify(this.prizes);
       this.lastPrizesAt = Date.now();
       await this.presence.subscribe(feed.revealedChannel, () => this.prizesChanged());
       this.clock.setInterval(() => this.schedulePrizes(), PRIZES_CHECK_MS);
@@ -150,11 +151,11 @@ export abstract class FeedRoom extends Room {
       this.feed.prizesLeft(PRIZES_EVERY_MS / 2).then(
         (prizes) => {
           this.prizesTimer = undefined;
-          const json = JSON.stringify(prizes);
-          if (json === this.prizesJson) return;
+          const changes = prizeChanges(this.prizes ?? [], prizes);
+          if (changes?.length === 0) return;
           this.prizes = prizes;
-          this.prizesJson = json;
-          this.sendToAll('prizes_left', prizes satisfies FeedMessages['prizes_left']);
+          if (changes) this.sendToAll('prizes_changed', changes satisfies FeedMessages['prizes_changed']);
+          else this.sendToAll('prizes_left', prizes satisfies FeedMessages['prizes_left']);
         },
         (err: unknown) => {
           this.prizesTimer = undefined;

@@ -37,22 +37,25 @@ export async function archivedActions(path: string | null | undefined, unitId: s
 }
 
 export class MemoryActionLog implements ActionLog {
-  /** Each entry as JSON text, as in Redis: no caller can mutate what was logged. */
-  private readonly logs = new Map<string, string[]>();
+  /**
+   * Each unit's entries as the JSON text of their list: no caller can mutate what was logged.
+   * One flat string a unit, remade at each append: an array of one text per entry cost ~950
+   * bytes a unit kept, this ~300 (docs/performance.md, seventh round).
+   */
+  private readonly logs = new Map<string, string>();
   /** blockId → its archive. */
   private readonly archives = new Map<string, string>();
 
   async append(unitId: string, expectedLength: number, entry: LoggedAction): Promise<boolean> {
-    const log = this.logs.get(unitId) ?? [];
+    const log = this.entries(unitId) ?? [];
     if (log.length !== expectedLength) return false;
-    log.push(JSON.stringify(entry));
-    this.logs.set(unitId, log);
+    this.logs.set(unitId, JSON.stringify([...log, entry]));
     return true;
   }
 
   async read(unitId: string): Promise<LoggedAction[]> {
-    const log = this.logs.get(unitId);
-    if (log) return log.map((e) => JSON.parse(e) as LoggedAction);
+    const log = this.entries(unitId);
+    if (log) return log;
     return (await archivedActions(this.archives.get(parseUnitId(unitId)?.blockId ?? ''), unitId)) ?? [];
   }
 
@@ -67,4 +70,9 @@ export class MemoryActionLog implements ActionLog {
   }
 
   async close(): Promise<void> {}
+
+  private entries(unitId: string): LoggedAction[] | undefined {
+    const log = this.logs.get(unitId);
+    return log === undefined ? undefined : (JSON.parse(log) as LoggedAction[]);
+  }
 }

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
 import { ROOT, sourceFiles } from '../support/source-files';
@@ -25,17 +25,30 @@ describe('the protocol', () => {
     assert.deepEqual(outside, []);
   });
 
-  it('is all the page takes from src/, so its bundle holds no server code', () => {
-    const server: string[] = [];
+  it('is, with the games’ pure modules, all the page takes from src/: its bundle holds no server code and no package', () => {
+    const outside: string[] = [];
     let fromProtocol = 0;
-    for (const file of sourceFiles(join(ROOT, 'web', 'src'), { tsx: true })) {
+    // Every file of src/ the page reaches, through the files it reaches there too.
+    const seen = new Set<string>();
+    const visit = (file: string) => {
       for (const specifier of importsOf(file)) {
         const path = target(file, specifier);
-        if (path?.startsWith('src/protocol/')) fromProtocol++;
-        else if (path?.startsWith('src/')) server.push(`${relative(ROOT, file)} → ${specifier}`);
+        if (path === undefined) {
+          if (relative(ROOT, file).startsWith('src/')) outside.push(`${relative(ROOT, file)} → ${specifier}`);
+          continue;
+        }
+        if (!path.startsWith('src/')) continue;
+        if (path.startsWith('src/protocol/')) fromProtocol++;
+        else if (!path.startsWith('src/games/') && path !== 'src/money') outside.push(`${relative(ROOT, file)} → ${specifier}`);
+        const resolved = [`${path}.ts`, path, `${path}/index.ts`].map((p) => join(ROOT, p)).find((p) => existsSync(p) && p.endsWith('.ts'));
+        if (resolved && !seen.has(resolved)) {
+          seen.add(resolved);
+          visit(resolved);
+        }
       }
-    }
-    assert.deepEqual(server, []);
+    };
+    for (const file of sourceFiles(join(ROOT, 'web', 'src'), { tsx: true })) visit(file);
+    assert.deepEqual(outside, []);
     assert.ok(fromProtocol > 0, 'the page imports the protocol');
   });
 });

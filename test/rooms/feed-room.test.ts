@@ -3,6 +3,7 @@ import { matchMaker } from '@colyseus/core';
 import type { Room } from '@colyseus/sdk';
 import type { WinMessage } from '../../src/feed/win-feed';
 import type { PrizesLeft, Win } from '../../src/protocol/feed';
+import { applyPrizeChanges } from '../../src/protocol/prize-changes';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, type Recorder } from '../support/game-server';
 import { anonymous, eventually, leaveQuietly, playLampUnit, reasonOf, sleep, winBatches, winsReceived } from './helpers';
@@ -42,7 +43,7 @@ describe('live wins feed', function () {
     feedRec = record(feedRoom);
     // A second wildcard listener beside the recorder (a typed listener would take the messages from it).
     feedRoom.onMessage('*', (type, payload) => {
-      if (type === 'prizes_left') prizesArrivals.push(Date.now());
+      if (type === 'prizes_left' || type === 'prizes_changed') prizesArrivals.push(Date.now());
       if (type === 'wins') {
         // Checked at the moment the wins arrive: the player's last step must already be there.
         const unit = table ? decodedUnits(table)[0] : undefined;
@@ -113,10 +114,17 @@ describe('live wins feed', function () {
     assert.ok(!text.includes(player.playerId) && !text.includes(player.token) && !/balance|held|unitId|playerId/.test(text), 'nothing private in the feed');
   });
 
-  it('sends the new prizes left to the spectators, at most once a second', async () => {
+  it('sends the spectators the prizes left whole on joining, then the counts that moved, at most once a second', async () => {
     const expected = await prizesLeftNow();
-    const lastSent = () => feedRec.messages.filter((m) => m.type === 'prizes_left').map((m) => m.payload).at(-1);
-    await eventually(lastSent, (last) => JSON.stringify(last) === JSON.stringify(expected), 'the spectators’ count to catch up', 3000);
+    // What a spectator holds: the list it was greeted with, each change applied in turn.
+    const held = () =>
+      feedRec.messages.reduce<PrizesLeft[]>((list, m) => {
+        if (m.type === 'prizes_left') return m.payload as PrizesLeft[];
+        return m.type === 'prizes_changed' ? applyPrizeChanges(list, m.payload as number[]) : list;
+      }, []);
+    await eventually(held, (list) => JSON.stringify(list) === JSON.stringify(expected), 'the spectators’ count to catch up', 3000);
+    const types = feedRec.messages.map((m) => m.type).filter((t) => t === 'prizes_left' || t === 'prizes_changed');
+    assert.deepEqual(types.slice(0, 2), ['prizes_left', 'prizes_changed'], 'whole once, then only changes (the blocks stayed open)');
     assert.ok(prizesArrivals.length >= 2, 'the count was sent again after wins');
     // [0] is the greeting on joining; the broadcasts that follow are a second apart at least.
     for (let i = 2; i < prizesArrivals.length; i++) {
@@ -151,7 +159,7 @@ describe('prizes left switched off', function () {
     await server.stop();
   });
 
-  it('answers 404 and sends no prizes_left', async () => {
+  it('answers 404 and sends no prizes left', async () => {
     const res = await fetch(`http://127.0.0.1:${server.port}/prizes-left`);
     assert.equal(res.status, 404);
     assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'prizes_left/off');

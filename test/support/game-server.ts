@@ -1,5 +1,6 @@
 import { Client, type Room } from '@colyseus/sdk';
 import { loadConfig } from '../../src/config';
+import { decodeStep } from '../../src/games/step-codec';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/app';
 import { createLogger } from '../../src/server/logger';
 
@@ -71,7 +72,7 @@ export function decodedUnits(room: Room): DecodedUnit[] {
     unitId: u.unitId,
     status: u.status,
     prize: u.prize,
-    steps: [...u.steps].map((s) => JSON.parse(s) as DecodedUnit['steps'][number]),
+    steps: [...u.steps].map((s, seq) => ({ seq, ...decodeStep(s) })),
   }));
 }
 

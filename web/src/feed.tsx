@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { newClient, type Room } from './api';
 import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { FeedMessages, PrizesLeft, Win } from '../../src/protocol/feed';
+import { applyPrizeChanges } from '../../src/protocol/prize-changes';
 import { ConnectionState, watchConnection, type Connection } from './connection';
 import { count, euros, gameName, type Strings } from './i18n';
 
@@ -21,6 +22,7 @@ export function Feed({ s, catalog }: { s: Strings; catalog: GameCatalogEntry[] }
       r.onMessage('recent', (m: FeedMessages['recent']) => setWins(m.wins.slice().reverse().slice(0, FEED_KEEP)));
       r.onMessage('wins', (m: FeedMessages['wins']) => add(m.wins));
       r.onMessage('prizes_left', (p: FeedMessages['prizes_left']) => setLeft(p));
+      r.onMessage('prizes_changed', (changes: FeedMessages['prizes_changed']) => setLeft((l) => applyPrizeChanges(l, changes)));
       watchConnection(r, setConnection, leaving);
       setConnection('connected');
     }, () => setConnection('closed'));

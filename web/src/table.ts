@@ -1,4 +1,5 @@
 import type { Room } from './api';
+import { decodeStep } from '../../src/games/step-codec';
 import type { GameEvent } from '../../src/protocol/recall';
 import type { ActReply, TableRequests, TableRequestType } from '../../src/protocol/table';
 
@@ -17,11 +18,11 @@ interface RawUnit {
   stake: number;
   status: string;
   prize: number;
-  /** Each step's JSON: `{ seq, by, events }`. */
+  /** Each step's wire text (`decodeStep`). */
   steps: Iterable<string>;
 }
 
-/** The units of a table's state; each step's JSON parsed once. */
+/** The units of a table's state; each step decoded once. */
 export function unitsOf(room: Room): UnitView[] {
   const state = room.state as { units?: Iterable<RawUnit> } | undefined;
   if (!state?.units) return [];
@@ -44,7 +45,7 @@ const parsedCache = new Map<string, GameEvent[]>();
 function eventsOf(step: string): GameEvent[] {
   let events = parsedCache.get(step);
   if (!events) {
-    events = (JSON.parse(step) as { events: GameEvent[] }).events;
+    events = decodeStep(step).events as GameEvent[];
     if (parsedCache.size > 500) parsedCache.clear();
     parsedCache.set(step, events);
   }
