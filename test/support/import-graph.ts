@@ -1,9 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+import { sourceFiles } from './source-files';
 
 /**
- * The project's import graph as text: every relative `import`, `export … from` and `import()` of
- * the TypeScript files under the given folders, file to file (test files and declarations left out).
+ * The project's import graph: every relative import and re-export of the source files under the
+ * given folders (declarations left out), file to file, as TypeScript's pre-processor reads them.
  */
 
 export interface ImportEdge {
@@ -12,37 +14,25 @@ export interface ImportEdge {
   readonly to: string;
 }
 
-const SOURCE = /\.(ts|tsx|mts|mjs)$/;
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"](\.{1,2}\/[^'"]+)['"]|import\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)|^import\s+['"](\.{1,2}\/[^'"]+)['"]/gm;
-
-function sourceFiles(dir: string, out: string[] = []): string[] {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist') continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (SOURCE.test(name) && !name.endsWith('.d.ts') && !name.endsWith('.d.mts')) out.push(path);
-  }
-  return out;
-}
-
 /** The file an import names: as written, or with a source extension, or its folder's index. */
 function resolveImport(root: string, fromFile: string, specifier: string, known: ReadonlySet<string>): string | undefined {
-  const base = relative(root, resolve(dirname(fromFile), specifier)).split('\\').join('/');
+  const base = relative(root, resolve(dirname(join(root, fromFile)), specifier)).split('\\').join('/');
   const stem = base.replace(/\.(js|mjs)$/, '');
   const candidates = [base, `${stem}.ts`, `${stem}.tsx`, `${stem}.mts`, `${stem}.mjs`, `${base}/index.ts`, `${base}/index.tsx`];
   return candidates.find((c) => known.has(c));
 }
 
 export function importGraph(root: string, folders: readonly string[]): { files: string[]; edges: ImportEdge[] } {
-  const files = folders.flatMap((f) => sourceFiles(join(root, f))).map((f) => relative(root, f).split('\\').join('/'));
+  const files = folders
+    .flatMap((folder) => sourceFiles(join(root, folder), { tsx: true, modules: true }))
+    .filter((file) => !/\.d\.m?ts$/.test(file))
+    .map((file) => relative(root, file).split('\\').join('/'));
   const known = new Set(files);
   const edges: ImportEdge[] = [];
   for (const from of files) {
-    const text = readFileSync(join(root, from), 'utf8');
-    for (const match of text.matchAll(IMPORT)) {
-      const specifier = match[1] ?? match[2] ?? match[3];
-      if (specifier === undefined) continue;
-      const to = resolveImport(root, join(root, from), specifier, known);
+    for (const { fileName } of ts.preProcessFile(readFileSync(join(root, from), 'utf8'), true, true).importedFiles) {
+      if (!fileName.startsWith('.')) continue;
+      const to = resolveImport(root, from, fileName, known);
       if (to !== undefined) edges.push({ from, to });
     }
   }
