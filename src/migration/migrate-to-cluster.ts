@@ -37,7 +37,7 @@ export interface MigrationReport {
   readonly expired: number;
   /** Seats left out: they name rooms of the stopped servers. */
   readonly seatsLeftOut: boolean;
-  /** Sequence request-id records written on their players' slots (on a dry run: to write). */
+  /** Lane request-id records written on their players' slots (on a dry run: to write). */
   readonly requestIds: number;
   /** Of those, read back equal from the cluster. */
   readonly requestIdsVerified: number;

@@ -54,7 +54,7 @@ export interface RedisStoreOptions {
  * processes can deal the same blocks; on a Redis Cluster (`protocol: 'per-slot'`) a purchase or
  * a settlement is a chain of single-slot scripts, each idempotent (docs/dealer.md). Blocks are
  * printed here, in Node, and stored by the scripts (printer.ts). Its parts: docs/dealer.md,
- * "The Redis store's parts".
+ * "The stores' files".
  *
  * The client is the caller's: `close()` leaves it open. Purchases are batched here; let the
  * other calls in flight share writes too (the server's `writeOncePerTurn`, or ioredis's
