@@ -47,6 +47,76 @@ async function inParallel(count: number, work: (i: number) => Promise<void>): Pr
   }));
 }
 
+const player = (i: number) => `player-${String(i % PLAYERS).padStart(6, '0')}`;
+
+/** Redis's used memory after each stage: players funded, block printed, units bought, played, settled. */
+async function sellPlayAndSettle(redis: Redis, store: RedisStore, log: RedisActionLog): Promise<Record<string, number>> {
+  await inParallel(PLAYERS, (p) => store.deposit(player(p), UNITS * TABLE.stake, 'start', T0).then(() => undefined));
+  const memory: Record<string, number> = { funded: await usedMemory(redis) };
+
+  await store.openEmission({ emissionId: 'noel-de-la-chance-50', table: TABLE, blockCount: 1, now: T0 });
+  memory['printed'] = await usedMemory(redis);
+
+  const unitIds: string[] = new Array<string>(UNITS);
+  await inParallel(UNITS, async (i) => {
+    // Request ids as the play service makes them: the client's id (here 22 characters).
+    const result = await store.purchase({ playerId: player(i), requestId: `r${String(i).padStart(21, '0')}`, game: TABLE.game, stake: TABLE.stake, now: T0 + i, picks: 'null' });
+    if (!result.ok) throw new Error(`purchase ${i}: ${result.code}`);
+    unitIds[i] = result.sale.unitId;
+  });
+  memory['bought'] = await usedMemory(redis);
+
+  await inParallel(UNITS, async (i) => {
+    const at = T0 + i;
+    await log.append(unitIds[i]!, 0, { action: { type: 'reveal', index: 3 }, at, by: 'player' });
+    await log.append(unitIds[i]!, 1, { action: { type: 'auto' }, at: at + 4_000, by: 'player' });
+  });
+  memory['played'] = await usedMemory(redis);
+
+  await inParallel(UNITS, async (i) => {
+    const settled = await store.settle(unitIds[i]!, T0 + i + 5_000);
+    if (!settled.ok) throw new Error(`settle ${unitIds[i]}: ${settled.code}`);
+  });
+  memory['settled'] = await usedMemory(redis);
+  return memory;
+}
+
+/** The keys that hold the block's units and the players' lines, and their memory (MEMORY USAGE). */
+function keyUsage(redis: Redis, store: RedisStore) {
+  const lane = store.keys.lane(TABLE.game, TABLE.stake);
+  const usage = async (keys: string[]) => {
+    let total = 0;
+    for (const key of keys) total += Number((await redis.memory('USAGE', key, 'SAMPLES', 0)) ?? 0);
+    return total;
+  };
+  const requestKeys = () => redis.keys(`${lane.base.replace(/[{}]/g, '\\$&')}requests:*`);
+  const journals = Array.from({ length: Math.min(PLAYERS, UNITS) }, (_, p) => store.keys.player(player(p)).journal);
+  const block = store.keys.blockKeys(TABLE.game, TABLE.stake, 'noel-de-la-chance-50.0');
+  return { usage, requestKeys, journals, block };
+}
+
+function printReport(version: string, memory: Record<string, number>, parts: Record<string, number>, after: { journals: number; requestIds: number; archiveBytes: number }): void {
+  const perUnit = (bytes: number) => Math.round(bytes / UNITS);
+  const rows: [string, number][] = [
+    ['bought, not settled (in play), over the funded players', perUnit(memory['bought']! - memory['funded']!)],
+    ['bought and played (2 action log entries), not settled', perUnit(memory['played']! - memory['funded']!)],
+    ['settled, block kept (open, or closed within its retention)', perUnit(memory['settled']! - memory['funded']!)],
+    ['  of which the sale records (block sales hash)', perUnit(parts['sales']!)],
+    ['  of which the settlement times (block settled hash)', perUnit(parts['settlements']!)],
+    ['  of which the printed byte (block units string)', perUnit(parts['printedUnits']!)],
+    ['  of which the request ids (expire within 2 windows)', perUnit(parts['requestIds']!)],
+    ['  of which the journal lines (stake + prize, kept)', perUnit(parts['journals']!)],
+    ['  the action logs (the rest, one list key per unit)', perUnit(memory['settled']! - memory['funded']! - Object.values(parts).reduce((a, b) => a + b, 0))],
+    ['after archiving the block', perUnit(memory['archived']! - memory['funded']!)],
+    ['  of which the journal lines', perUnit(after.journals)],
+    ['  of which the request ids (until they expire)', perUnit(after.requestIds)],
+    ['archive files on disk', perUnit(after.archiveBytes)],
+  ];
+  console.log(`Redis memory per unit, ${UNITS} units (one block), ${PLAYERS} players, redis-server ${version}`);
+  for (const [what, bytes] of rows) console.log(`${String(bytes).padStart(6)} B  ${what}`);
+  console.log(JSON.stringify({ units: UNITS, players: PLAYERS, usedMemory: memory, parts, journalsAfter: after.journals, requestIdsAfter: after.requestIds, archiveBytes: after.archiveBytes, perUnit: Object.fromEntries(rows) }));
+}
+
 async function main(): Promise<void> {
   const server = await RedisServer.start();
   const redis = new Redis(server.url, { enableAutoPipelining: true });
@@ -54,84 +124,21 @@ async function main(): Promise<void> {
   try {
     const store = new RedisStore(redis, { prefix: PREFIX });
     const log = new RedisActionLog(redis, PREFIX);
-    const player = (i: number) => `player-${String(i % PLAYERS).padStart(6, '0')}`;
-    await inParallel(PLAYERS, (p) => store.deposit(player(p), UNITS * TABLE.stake, 'start', T0).then(() => undefined));
-    const memory: Record<string, number> = { funded: await usedMemory(redis) };
-
-    await store.openEmission({ emissionId: 'noel-de-la-chance-50', table: TABLE, blockCount: 1, now: T0 });
-    memory['printed'] = await usedMemory(redis);
-
-    const unitIds: string[] = new Array<string>(UNITS);
-    await inParallel(UNITS, async (i) => {
-      // Request ids as the play service makes them: the client's id (here 22 characters).
-      const result = await store.purchase({
-        playerId: player(i),
-        requestId: `r${String(i).padStart(21, '0')}`,
-        game: TABLE.game,
-        stake: TABLE.stake,
-        now: T0 + i,
-        picks: 'null',
-      });
-      if (!result.ok) throw new Error(`purchase ${i}: ${result.code}`);
-      unitIds[i] = result.sale.unitId;
-    });
-    memory['bought'] = await usedMemory(redis);
-
-    await inParallel(UNITS, async (i) => {
-      const at = T0 + i;
-      await log.append(unitIds[i]!, 0, { action: { type: 'reveal', index: 3 }, at, by: 'player' });
-      await log.append(unitIds[i]!, 1, { action: { type: 'auto' }, at: at + 4_000, by: 'player' });
-    });
-    memory['played'] = await usedMemory(redis);
-
-    await inParallel(UNITS, async (i) => {
-      const settled = await store.settle(unitIds[i]!, T0 + i + 5_000);
-      if (!settled.ok) throw new Error(`settle ${unitIds[i]}: ${settled.code}`);
-    });
-    memory['settled'] = await usedMemory(redis);
-
-    const sequence = store.keys.lane(TABLE.game, TABLE.stake);
-    const usage = async (keys: string[]) => {
-      let total = 0;
-      for (const key of keys) total += Number((await redis.memory('USAGE', key, 'SAMPLES', 0)) ?? 0);
-      return total;
-    };
-    const requestKeys = await redis.keys(`${sequence.base.replace(/[{}]/g, '\\$&')}requests:*`);
-    const journals = Array.from({ length: Math.min(PLAYERS, UNITS) }, (_, p) => store.keys.player(player(p)).journal);
-    const block = store.keys.blockKeys(TABLE.game, TABLE.stake, 'noel-de-la-chance-50.0');
+    const memory = await sellPlayAndSettle(redis, store, log);
+    const { usage, requestKeys, journals, block } = keyUsage(redis, store);
+    const requests = await requestKeys();
     const parts = {
       sales: await usage([block.sales]),
       settlements: await usage([block.settled]),
       printedUnits: await usage([block.units]),
-      requestIds: await usage(requestKeys),
+      requestIds: await usage(requests),
       journals: await usage(journals),
     };
-
     const archived = await archiveClosedBlocks(store, log, { dir, retentionMs: 0, now: T0 + UNITS + 10_000 });
     memory['archived'] = await usedMemory(redis);
     const archiveBytes = statSync(archived[0]!.path).size + statSync(archived[0]!.path.replace(/\.ndjson$/, '.index')).size;
-    const journalsAfter = await usage(journals);
-    const requestIdsAfter = await usage(requestKeys);
-
-    const perUnit = (bytes: number) => Math.round(bytes / UNITS);
-    const rows: [string, number][] = [
-      ['bought, not settled (in play), over the funded players', perUnit(memory['bought']! - memory['funded']!)],
-      ['bought and played (2 action log entries), not settled', perUnit(memory['played']! - memory['funded']!)],
-      ['settled, block kept (open, or closed within its retention)', perUnit(memory['settled']! - memory['funded']!)],
-      ['  of which the sale records (block sales hash)', perUnit(parts.sales)],
-      ['  of which the settlement times (block settled hash)', perUnit(parts.settlements)],
-      ['  of which the printed byte (block units string)', perUnit(parts.printedUnits)],
-      ['  of which the request ids (expire within 2 windows)', perUnit(parts.requestIds)],
-      ['  of which the journal lines (stake + prize, kept)', perUnit(parts.journals)],
-      ['  the action logs (the rest, one list key per unit)', perUnit(memory['settled']! - memory['funded']! - Object.values(parts).reduce((a, b) => a + b, 0))],
-      ['after archiving the block', perUnit(memory['archived']! - memory['funded']!)],
-      ['  of which the journal lines', perUnit(journalsAfter)],
-      ['  of which the request ids (until they expire)', perUnit(requestIdsAfter)],
-      ['archive files on disk', perUnit(archiveBytes)],
-    ];
-    console.log(`Redis memory per unit, ${UNITS} units (one block), ${PLAYERS} players, redis-server ${/redis_version:(\S+)/.exec(await redis.info('server'))![1]}`);
-    for (const [what, bytes] of rows) console.log(`${String(bytes).padStart(6)} B  ${what}`);
-    console.log(JSON.stringify({ units: UNITS, players: PLAYERS, usedMemory: memory, parts, journalsAfter, requestIdsAfter, archiveBytes, perUnit: Object.fromEntries(rows) }));
+    const version = /redis_version:(\S+)/.exec(await redis.info('server'))![1]!;
+    printReport(version, memory, parts, { journals: await usage(journals), requestIds: await usage(requests), archiveBytes });
   } finally {
     redis.disconnect();
     await server.stop();
