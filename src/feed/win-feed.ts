@@ -16,8 +16,9 @@ import type { EndedReveal } from '../play/live-unit';
  * of publication, never at sale: a count that dropped when a unit was sold would tell its buyer
  * that it wins before the reveal.
  *
- * What a spectator gets is a `Win`: game, price, amount, time and pseudonym; never the account
- * id, the unit id, a balance or a token.
+ * What a spectator gets is a `Win`: game, price, amount, time and the pseudonym masked
+ * (`maskPseudonym`: « Ali*** »); never the full pseudonym, the account id, the unit id, a
+ * balance or a token.
  */
 
 /** One published win. Amounts in integer cents; `at` is when the reveal ended (ISO 8601). */
@@ -26,7 +27,14 @@ export interface Win {
   readonly stake: Cents;
   readonly amount: Cents;
   readonly at: string;
+  /** Masked: its first letters and « *** ». */
   readonly pseudonym: string;
+}
+
+/** A pseudonym as the public feed shows it: the first three characters (one of a short name) and « *** ». */
+export function maskPseudonym(pseudonym: string): string {
+  const chars = Array.from(pseudonym.trim());
+  return `${chars.slice(0, chars.length > 3 ? 3 : 1).join('')}***`;
 }
 
 /** What goes over the presence channel: the win and its place in the shared list. */
@@ -224,7 +232,8 @@ export class WinFeed {
   private toUnseen(ended: EndedReveal, pseudonym: string): UnseenWin {
     const { sale, steps } = ended.unit;
     const endedAt = steps[steps.length - 1]?.at ?? this.now();
-    const win: Win = { game: sale.game, stake: sale.stake, amount: sale.prize, at: new Date(endedAt).toISOString(), pseudonym };
+    const shown = pseudonym === UNKNOWN_PSEUDONYM ? pseudonym : maskPseudonym(pseudonym);
+    const win: Win = { game: sale.game, stake: sale.stake, amount: sale.prize, at: new Date(endedAt).toISOString(), pseudonym: shown };
     return { playerId: sale.playerId, blockId: sale.blockId, tierId: sale.tierId, endedAt, win };
   }
 
