@@ -107,6 +107,8 @@ export interface MemoryStoreOptions {
   readonly keepSettled?: KeepSettled;
   /** Told the units just forgotten (their action logs can go too). */
   readonly forgotten?: (unitIds: readonly string[]) => void;
+  /** Each printed block's seed. Default: the operating system's CSPRNG; a fixed one only for a demo that must not change (the page's screenshots). */
+  readonly printSeed?: () => Uint8Array;
 }
 
 /**
@@ -118,6 +120,7 @@ export class MemoryStore implements DealerStore {
   private readonly windowMs: number;
   private readonly keep: KeepSettled | undefined;
   private readonly onForgotten: ((unitIds: readonly string[]) => void) | undefined;
+  private readonly printSeed: (() => Uint8Array) | undefined;
 
   constructor(options: MemoryStoreOptions = {}) {
     this.windowMs = idempotencyWindow(options.idempotencyWindowMs);
@@ -127,6 +130,7 @@ export class MemoryStore implements DealerStore {
     }
     this.keep = keep;
     this.onForgotten = options.forgotten;
+    this.printSeed = options.printSeed;
   }
 
   private readonly emissions = new Map<string, MemoryEmission>();
@@ -389,7 +393,7 @@ export class MemoryStore implements DealerStore {
     const block: MemoryBlock = {
       index,
       blockId: blockIdOf(emission.emissionId, index),
-      printed: printNewBlock(emission.table),
+      printed: printNewBlock(emission.table, this.printSeed?.()),
       state: 'printed',
       sold: 0,
       soldPerTier: new Array<number>(emission.table.tiers.length + 1).fill(0),
