@@ -39,7 +39,7 @@ export function Feed({ s, catalog }: { s: Strings; catalog: CatalogGame[] }) {
         <h2 id="feed-title">{s.feed}</h2>
         <ConnectionState s={s} live={live} />
       </div>
-      <ul class="wins" data-testid="feed">
+      <ul class="wins" data-testid="feed" tabIndex={0} aria-labelledby="feed-title">
         {groupWins(wins).map((line) => {
           const newest = line.wins[0]!;
           const total = line.wins.reduce((sum, w) => sum + w.amount, 0);

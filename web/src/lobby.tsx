@@ -25,16 +25,18 @@ function GameTile({ s, game, catalog, onGame }: { s: Strings; game: CatalogGame;
   const top = s.upTo(euros(Math.max(...game.prices.flatMap((p) => p.tiers.map((t) => t.prize))), s));
   const first = game.prices[0];
   const odds = first ? s.odds(new Intl.NumberFormat(s.locale, { maximumFractionDigits: 1 }).format(first.blockSize / first.winningUnits)) : '';
+  // The parts of the name are read apart (« RAIN DIAMONDS, jusqu’à 5 000 €, … »), not run together.
+  const apart = <span class="sr-only">,</span>;
   return (
-    <li>
-      <button type="button" class={`game-card tile-${game.id}`} onClick={() => onGame(game.id)} aria-label={s.gameTile(name, prices, top, odds)}>
+    <li class={`game-card tile-${game.id}`}>
+      <button type="button" class="tile-button" onClick={() => onGame(game.id)} aria-describedby={`tile-${game.id}`}>
         <span class="tile-art" aria-hidden="true">{(TILE_ART[game.id] ?? []).map((id, i) => <Sym key={i} id={id} class={id.startsWith('gem-') ? id : `sym-${id}`} />)}</span>
-        <b class="tile-name">{name}</b>
-        <span class="tile-top">{top}</span>
-        <span class="tile-prices">{prices}</span>
-        <small class="tile-odds">{odds}</small>
-        {game.description && <small class="tile-description">{game.description[s === STRINGS.en ? 'en' : 'fr']}</small>}
+        <b class="tile-name">{name}{apart}</b>
+        <span class="tile-top">{top}{apart}</span>
+        <span class="tile-prices">{prices}{apart}</span>
+        <span class="tile-odds">{odds}</span>
       </button>
+      {game.description && <p class="tile-description" id={`tile-${game.id}`}>{game.description[s === STRINGS.en ? 'en' : 'fr']}</p>}
     </li>
   );
 }

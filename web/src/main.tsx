@@ -83,7 +83,7 @@ function App() {
         {session && (
           <p class="balance" data-testid="balance" data-cents={wallet?.balance ?? ''}>
             <span class="balance-label">{s.balance}{'\u00a0'}: </span><b>{wallet ? euros(wallet.balance, s) : '…'}</b>
-            {wallet && wallet.held > 0 && <small class="held">{euros(wallet.held, s)} {s.held}</small>}
+            {wallet && wallet.held > 0 && <small class="held">{euros(wallet.held, s)} {s.held}<span class="held-where"> {s.heldWhere}</span></small>}
           </p>
         )}
         <nav class="top-links" aria-label={s.menu}>

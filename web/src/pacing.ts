@@ -21,6 +21,8 @@ export const PACE_MS = (() => {
 export function usePaced(units: readonly UnitView[], instant: ReadonlySet<string>): { shown: UnitView[]; caughtUp: boolean } {
   const counts = useRef(new Map<string, number>());
   const lastShownAt = useRef(-Infinity);
+  /** Nothing was waiting after the last render: the next event is new, and shows at once. */
+  const wasCaughtUp = useRef(true);
   const [, tick] = useState(0);
   for (const u of units) {
     const known = counts.current.get(u.unitId);
@@ -28,7 +30,7 @@ export function usePaced(units: readonly UnitView[], instant: ReadonlySet<string
   }
   const isBehind = () => units.some((u) => (counts.current.get(u.unitId) ?? 0) < u.events.length);
   const now = performance.now();
-  if (isBehind() && now - lastShownAt.current >= PACE_MS) {
+  if (isBehind() && (wasCaughtUp.current || now - lastShownAt.current >= PACE_MS)) {
     for (const u of units) {
       const n = counts.current.get(u.unitId) ?? 0;
       if (n < u.events.length) counts.current.set(u.unitId, n + 1);
@@ -36,6 +38,7 @@ export function usePaced(units: readonly UnitView[], instant: ReadonlySet<string
     lastShownAt.current = now;
   }
   const behind = isBehind();
+  wasCaughtUp.current = !behind;
   useEffect(() => {
     if (!behind) return;
     const timer = setTimeout(() => tick((t) => t + 1), Math.max(0, lastShownAt.current + PACE_MS - performance.now()));

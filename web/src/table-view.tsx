@@ -103,10 +103,20 @@ function useFocusNext(root: { current: HTMLElement | null }): void {
     };
   }, []);
   useLayoutEffect(() => {
-    const active = document.activeElement;
-    if (!acted.current || (active && active !== document.body && document.contains(active))) return;
-    const next = root.current?.querySelector<HTMLElement>('.stage button:not(:disabled), .controls button.auto:not(:disabled), .buy-button:not(:disabled)');
-    next?.focus({ preventScroll: true });
+    const rescue = () => {
+      const active = document.activeElement;
+      if (!acted.current || (active && active !== document.body && document.contains(active))) return;
+      const next = root.current?.querySelector<HTMLElement>('.stage button:not(:disabled), .controls button.auto:not(:disabled), .buy-button:not(:disabled)');
+      next?.focus({ preventScroll: true });
+    };
+    rescue();
+    // A button disabled by this render keeps the focus until the browser's next frame lets it go.
+    let later: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (later = setTimeout(rescue, 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(later);
+    };
   });
 }
 
@@ -214,8 +224,15 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
       setBusy(false);
     }
   };
+  const stage = useRef<HTMLDivElement>(null);
+  const buyAndShow = async (): Promise<boolean> => {
+    const bought = await buy();
+    // The board, not the buy button under it, is where the game goes on.
+    if (bought) stage.current?.scrollIntoView({ block: 'nearest' });
+    return bought;
+  };
   const buyAndReveal = async () => {
-    if (await buy()) act({ type: 'auto' });
+    if (await buyAndShow()) act({ type: 'auto' });
   };
   const toggleWatchers = () => {
     sender?.request<{ open: boolean }>('watchers', { open: !open }).then((r) => setOpen(r.open), fail);
@@ -231,7 +248,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
         <h2 id="game-title" tabIndex={-1}>{gameName(game, catalog, s)}</h2>
         <ConnectionState s={s} live={live} onRejoin={live.rejoin} />
       </div>
-      <div class={`stage stage-${game}`} {...(units.length > 0 ? { 'data-events': eventsShown } : {})}>
+      <div class={`stage stage-${game}`} ref={stage} {...(units.length > 0 ? { 'data-events': eventsShown } : {})}>
         {screen && <screen.View key={shown.map((u) => u.unitId).join()} s={s} units={shown} readOnly={!unfinished} act={act} rub={rub} />}
       </div>
       <div class="status-line">
@@ -241,7 +258,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
         {game === LAMP && <LampPicks s={s} pick={lampPick} onPick={setLampPick} disabled={unfinished} />}
         <Prices s={s} game={entry} stake={stake} setStake={setStake} disabled={unfinished} />
         <div class="actions">
-          <button type="button" class="primary buy-button" disabled={!canBuy} onClick={() => void buy()}>
+          <button type="button" class="primary buy-button" disabled={!canBuy} onClick={() => void buyAndShow()}>
             {s.buyUnits(euros((stake ?? 0) * Math.max(1, unitsBought), s), unitsBought, euros(stake ?? 0, s))}
           </button>
           {screen?.autoOffered && (

@@ -63,7 +63,7 @@ export function Carats({ s, units, readOnly, act }: GameViewProps) {
   return (
     <div class="carats">
       <h3 class="label" id="carats-winning">{s.carats.winning}</h3>
-      <div class="winning" role="list" aria-labelledby="carats-winning">
+      <div class="winning" {...(winning || readOnly || over ? { role: 'list', 'aria-labelledby': 'carats-winning' } : {})}>
         {winning
           ? winning.map((n) => <span role="listitem" class={`ball${hits.has(n) ? ' hit' : ''}`} key={n}>{n}{hits.has(n) && <span class="sr-only">, {s.carats.match}</span>}</span>)
           : readOnly || over

@@ -131,7 +131,7 @@ export function Lampe({ s, units, readOnly, rub }: GameViewProps) {
         <span class="lamp-meter" aria-hidden="true"><span style={{ width: `${progress}%` }} /></span>
       </div>
       <p class="lamp-controls">
-        <span class="hint">{canRub ? s.lampe.rubHint : s.lampe.progress(progress)}</span>{' '}
+        <span class={`hint${canRub ? '' : ' idle'}`}>{s.lampe.rubHint}</span>{' '}
         <button type="button" disabled={!canRub} onClick={() => rubTo(progress + RUB_STEP)}>{s.lampe.rub}</button>
       </p>
     </div>

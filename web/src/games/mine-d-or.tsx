@@ -56,12 +56,12 @@ export function MineDOr({ s, units, readOnly, act }: GameViewProps) {
           );
         })}
       </div>
-      {!over && pending > 0 && (
-        <p class="mine-extra">
+      <p class="mine-extra">
+        {!over && pending > 0 && <>
           <span>{s.mine.extrasPending(pending)}</span>{' '}
           <button type="button" class="primary" disabled={readOnly} onClick={() => act({ type: 'extra' })}>{s.mine.extra}</button>
-        </p>
-      )}
+        </>}
+      </p>
     </div>
   );
 }

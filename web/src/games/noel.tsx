@@ -31,7 +31,7 @@ export function Noel({ s, units, readOnly, act }: GameViewProps) {
   const name = (symbol: string) => s.noel.symbols[symbol] ?? symbol;
   return (
     <div class="noel">
-      {!picked ? (
+      <div class="noel-head">{!picked ? (
         <fieldset class="choices">
           <legend>{s.noel.choose}</legend>
           {offered(events).map((symbol) => (
@@ -42,7 +42,7 @@ export function Noel({ s, units, readOnly, act }: GameViewProps) {
         </fieldset>
       ) : (
         <p class="label noel-picked"><Sym id={picked} /> {s.noel.picked(name(picked))} — {s.noel.count(matches, name(picked))}</p>
-      )}
+      )}</div>
       <SymbolGrid s={s} label={s.noel.grid} cols={6} cells={grid.map((symbol) => (symbol ? { symbol, name: name(symbol), ...(symbol === picked ? { mark: 'matched' as const } : {}) } : null))} />
     </div>
   );

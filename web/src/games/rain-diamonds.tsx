@@ -40,7 +40,7 @@ export function RainDiamonds({ s, units, readOnly, act }: GameViewProps) {
             <div role="row" key={r}>
               {Array.from({ length: COLS }, (_, c) => {
                 const gem = model.cells[c]?.[r];
-                return <span role="gridcell" key={c}>{s.gridCell(r + 1, c + 1, gem ? gemName(gem.colour) : s.hiddenCell)}</span>;
+                return <span role="gridcell" key={c}><span class="sr-only">{s.gridCell(r + 1, c + 1, gem ? gemName(gem.colour) : s.hiddenCell)}</span></span>;
               })}
             </div>
           ))}
