@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readdirSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { matchMaker } from '@colyseus/core';
 import { exportSPKI, generateKeyPair, SignJWT } from 'jose';
@@ -14,7 +14,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { WireTap, watcherLags } from './wire-tap';
 import * as ui from './ui';
-import { assertAccessible, balance, buy, euroLabel, GAME_BUTTONS, moreEvents, openGame, outcomeSentence, revealThroughUI, shownEvents, WAIT } from './ui';
+import { assertAccessible, balance, buy, euroLabel, GAME_BUTTONS, moreEvents, mouse, openGame, pageTop, revealThroughUI, shownEvents, WAIT } from './ui';
 import { ChildServer, freePort } from '../../loadtest/processes';
 
 /**
@@ -83,9 +83,10 @@ describe('web page', function () {
         assert.equal(res.headers.get('cache-control'), 'public, max-age=31536000, immutable', file);
         assert.equal(res.headers.get('content-encoding') ?? 'identity', encoding, `${file} sent ${encoding}`);
         assert.match(res.headers.get('content-type') ?? '', file.endsWith('.js') ? /javascript/ : /css/);
-        const bytes = (await res.arrayBuffer()).byteLength;
-        const kind = sizes[file.endsWith('.js') ? 'js' : 'css'];
-        kind[encoding === 'identity' ? 'raw' : encoding === 'br' ? 'br' : 'gz'] += bytes;
+        // fetch() decodes what it is sent: the sizes sent are those of the files the build wrote.
+        const sent = join(WEB_DIST, 'assets', file + (encoding === 'identity' ? '' : encoding === 'br' ? '.br' : '.gz'));
+        assert.equal((await res.arrayBuffer()).byteLength, statSync(join(WEB_DIST, 'assets', file)).size, `${file} decoded whole`);
+        sizes[file.endsWith('.js') ? 'js' : 'css'][encoding === 'identity' ? 'raw' : encoding === 'br' ? 'br' : 'gz'] += statSync(sent).size;
       }
     }
     const favicon = await fetch(`${base}/favicon.ico`);
@@ -113,10 +114,10 @@ describe('web page', function () {
       await context.close();
       return interactive;
     };
-    // The better of two cold loads: this machine is shared, one load can be slowed by another's test.
-    const loopback = Math.min(await load(false), await load(false));
+    // The best of three cold loads: on a shared machine one load can be slowed by another's work.
+    const loopback = Math.min(await load(false), await load(false), await load(false));
     const throttled = await load(true);
-    console.log(`      interactive ${loopback} ms after navigation start on loopback (better of two cold loads); ${throttled} ms throttled (4× CPU, fast 3G)`);
+    console.log(`      interactive ${loopback} ms after navigation start on loopback (best of three cold loads); ${throttled} ms throttled (4× CPU, fast 3G)`);
     assert.ok(loopback > 0 && loopback <= 1000, `interactive after ${loopback} ms`);
   });
 
@@ -125,7 +126,7 @@ describe('web page', function () {
     const page = await context.newPage();
     await page.goto(`${base}/?lang=en`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor(WAIT);
-    await page.getByRole('heading', { name: 'Games' }).waitFor(WAIT);
+    await page.getByRole('heading', { name: 'Games', exact: true }).waitFor(WAIT);
     await context.close();
   });
 
@@ -149,11 +150,19 @@ describe('web page', function () {
         await watcher.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
 
         const before = await balance(page);
-        const played = (async () => {
-          await buy(page, table.game, table.stake);
-          await revealThroughUI(page, table.game);
-        })();
-        await played;
+        // The first price of each game is also checked by axe-core before, during and after, and for jumps.
+        const checked = table === PRIZE_TABLES.find((t) => t.game === table.game);
+        const where = (moment: string) => `${table.game} ${moment}, desktop`;
+        if (checked) await assertAccessible(page, where('before buying'));
+        const stageTop = await pageTop(page, '.stage');
+        const controlsTop = await pageTop(page, '.controls');
+        await buy(page, table.game, table.stake);
+        assert.equal(await pageTop(page, '.stage'), stageTop, 'the board does not move at purchase');
+        assert.equal(await pageTop(page, '.controls'), controlsTop, 'nor do the buttons under it');
+        await revealThroughUI(page, table.game, mouse(page), checked ? () => assertAccessible(page, where('mid-reveal')) : undefined);
+        assert.equal(await pageTop(page, '.stage'), stageTop, 'the board does not move at the end');
+        // Mine d’or adds its Extra grids above the buttons, one by one: the only growth.
+        if (table.game !== 'mine-d-or') assert.equal(await pageTop(page, '.controls'), controlsTop, 'nor do the buttons at the end');
         const shownPrize = Number(await page.getByTestId('outcome').getAttribute('data-prize'));
         const [line] = await history(page);
         const recall = await recallOf(page, line!.unitId);
@@ -172,7 +181,7 @@ describe('web page', function () {
         // The lamp's pick included: it comes in the unit's opening step.
         const screenText = (p: Page) => p.evaluate(() => document.querySelector('.stage > :first-child')!.textContent);
         assert.equal(await screenText(watcher), await screenText(page));
-        if (table === PRIZE_TABLES.find((t) => t.game === table.game)) await assertAccessible(page, `${table.game}, finished, desktop`);
+        if (checked) await assertAccessible(page, where('finished'));
       } finally {
         await playerContext.close();
         await watcherContext.close();
@@ -209,63 +218,6 @@ describe('web page', function () {
       const prize = recalls[0]!.prize + recalls[1]!.prize;
       assert.equal(Number(await page.getByTestId('outcome').getAttribute('data-prize')), prize);
       await page.waitForFunction((want) => Number(document.querySelector('[data-testid=balance]')?.getAttribute('data-cents')) === want, before - 100 + prize, WAIT);
-    } finally {
-      await context.close();
-    }
-  });
-
-  it('plays by touch (a finger dragged over numbers, a finger rubbing the lamp) and announces each step to screen readers', async () => {
-    const context = await browser.newContext({ hasTouch: true, viewport: { width: 900, height: 1000 } });
-    const page = await context.newPage();
-    const cdp = await context.newCDPSession(page);
-    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x = 0, y = 0) =>
-      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
-    const centre = async (selector: string) => {
-      const box = (await page.locator(selector).boundingBox())!;
-      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-    };
-    const announced = () => page.getByTestId('announce').innerText();
-    try {
-      await signIn(page, `T${++nameCounter}`);
-      await openGame(page, '500000-carats');
-      await buy(page, '500000-carats', 500);
-      let shown = await shownEvents(page);
-      await page.getByRole('button', { name: 'Découvrir les numéros gagnants' }).click();
-      await moreEvents(page, shown);
-      const first = await announced();
-      assert.notEqual(first, '', 'the winning numbers are announced');
-      // One finger across the first row: its six numbers in one step.
-      const row = await Promise.all([0, 1, 2, 3, 4, 5].map((i) => centre(`.scratch[data-index="${i}"]`)));
-      shown = await shownEvents(page);
-      await touch('touchStart', row[0]!.x, row[0]!.y);
-      for (const p of row.slice(1)) await touch('touchMove', p.x, p.y);
-      await touch('touchEnd');
-      await moreEvents(page, shown);
-      assert.equal(await page.locator('.scratch.scratched').count(), 6, 'the six numbers under the finger');
-      assert.notEqual(await announced(), first, 'the new step is announced');
-      await page.getByRole('button', { name: 'AUTO' }).click();
-      await page.getByTestId('outcome').waitFor(WAIT);
-      let [line] = await history(page);
-      let recall = await recallOf(page, line!.unitId);
-      assert.equal(await announced(), outcomeSentence(recall.prize), 'the outcome is announced');
-
-      // The lamp rubbed with a finger, back and forth, until it opens.
-      await page.getByRole('button', { name: '← Retour' }).click();
-      await openGame(page, 'mysteres-de-la-lampe');
-      await buy(page, 'mysteres-de-la-lampe', 50);
-      const lamp = (await page.locator('.lamp').boundingBox())!;
-      const y = lamp.y + lamp.height / 2;
-      await touch('touchStart', lamp.x + 20, y);
-      for (let i = 0; i < 80 && !(await page.getByTestId('outcome').isVisible()); i++) {
-        await touch('touchMove', i % 2 === 0 ? lamp.x + lamp.width - 20 : lamp.x + 20, y + (i % 3) * 5);
-      }
-      await touch('touchEnd');
-      await page.getByTestId('outcome').waitFor(WAIT);
-      [line] = await history(page);
-      recall = await recallOf(page, line!.unitId);
-      const rubs = recall.steps.flatMap((st) => st.events).filter((e) => e.type === 'rub_progress').length;
-      assert.ok(rubs >= 2, `the finger's progress went as it rubbed (${rubs} rubs)`);
-      assert.equal(await announced(), outcomeSentence(recall.prize));
     } finally {
       await context.close();
     }

@@ -3,11 +3,12 @@ import type { Browser, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { maskPseudonym } from '../../src/feed/win-feed';
 import type { RunningServer } from '../../src/server/app';
+import { RedisServer } from '../../tools/redis-server';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
   assertAccessible, assertNoSidewaysScroll, assertTargets, balance, buy, chooseLamp, DESKTOP, finger, GAMES, history, mouse,
-  moreEvents, newPlayer, openGame, outcomeSentence, PHONE, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT,
+  moreEvents, newPlayer, openGame, outcomeSentence, pageTop, PHONE, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT,
 } from './ui';
 
 /**
@@ -23,11 +24,6 @@ let browser: Browser;
 let base: string;
 let names = 0;
 const nextName = (prefix: string) => `${prefix}${++names}`;
-
-/** Where an element is on the page (not the screen): it must not move when a unit starts or ends. */
-async function pageTop(page: Page, selector: string): Promise<number> {
-  return page.locator(selector).first().evaluate((el) => Math.round(el.getBoundingClientRect().top + window.scrollY));
-}
 
 describe('the page as a product', function () {
   this.timeout(120_000);
@@ -72,8 +68,9 @@ describe('the page as a product', function () {
       }
     });
 
-    for (const game of GAMES) {
-      it(`plays ${game} on a ${size} by ${size === 'phone' ? 'touch' : 'mouse'}: readable by axe-core before, during and after; nothing moves, nothing scrolls sideways`, async () => {
+    // On a laptop, with a mouse: web/page.test.ts plays every game at every price.
+    if (size === 'phone') for (const game of GAMES) {
+      it(`plays ${game} on a phone by touch: readable by axe-core before, during and after; nothing moves, nothing scrolls sideways`, async () => {
         const { context, page } = await newPlayer(browser, device);
         try {
           await signIn(page, nextName('S'), base);
@@ -300,27 +297,34 @@ describe('the page as a product', function () {
     }
   });
 
-  it('tells a watcher when the player drops and when the player leaves the table', async () => {
-    const player = await newPlayer(browser, DESKTOP);
+  it('tells a watcher in words when the player drops (a reload) and when the player leaves the table', async () => {
     const watcher = await newPlayer(browser, PHONE);
+    const players = [await newPlayer(browser, DESKTOP), await newPlayer(browser, DESKTOP)];
     try {
-      const name = nextName('O');
-      await signIn(player.page, name, base);
-      await openGame(player.page, 'noel-de-la-chance');
-      await player.page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
-      await player.page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
-      await watcher.page.goto(`${base}/?pace=0`);
-      await watcher.page.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
-      await watcher.page.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
+      const watch = async (page: Page) => {
+        const name = nextName('O');
+        await signIn(page, name, base);
+        await openGame(page, 'noel-de-la-chance');
+        await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
+        await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
+        await watcher.page.goto(`${base}/?pace=0`);
+        await watcher.page.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
+        await watcher.page.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
+      };
+      await watch(players[0]!.page);
       await assertAccessible(watcher.page, 'watching, phone');
-      // The player leaves the table: the watcher is told, in words.
-      await player.page.getByRole('button', { name: '← Retour' }).click();
+      // The player reloads: the table keeps their seat a while, and the watcher hears why nothing moves.
+      await players[0]!.page.reload();
+      await watcher.page.locator('[data-testid=player-state][data-state=away]').waitFor(WAIT);
+      assert.equal(await watcher.page.getByTestId('player-state').innerText(), 'Le joueur s’est déconnecté\u00a0: la table attend son retour.');
+      // Another player leaves their table: the watcher is told, and its table is closed.
+      await watch(players[1]!.page);
+      await players[1]!.page.getByRole('button', { name: '← Retour' }).click();
       await watcher.page.locator('[data-testid=player-state][data-state=left]').waitFor(WAIT);
       assert.equal(await watcher.page.getByTestId('player-state').innerText(), 'Le joueur a quitté la table\u00a0: elle est fermée.');
       assert.equal(await watcher.page.locator('.watch .connection').getAttribute('data-state'), 'closed');
     } finally {
-      await player.context.close();
-      await watcher.context.close();
+      for (const p of [watcher, ...players]) await p.context.close();
     }
   });
 
@@ -402,6 +406,65 @@ describe('the page after a server restart (embedded default)', function () {
       assert.doesNotMatch(await page.locator('body').innerText(), /cannot send|request|Refusé/);
       // The feed came back by itself.
       await page.locator('.feed .connection[data-state=connected]').waitFor(WAIT);
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the page after a server restart on Redis', function () {
+  this.timeout(120_000);
+  const SECRET = 'page-restart-secret-of-thirty-two-chars!!';
+  let redis: RedisServer;
+  let local: Browser;
+  let current: RunningServer | undefined;
+  const start = (port = '0') => startTestServer({ REDIS_URL: redis.url, REDIS_PREFIX: 'page-restart', JWT_SECRET: SECRET, DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '100000', FEED_BATCH_MS: '0', PORT: port });
+
+  before(async () => {
+    buildWebIfStale();
+    redis = await RedisServer.start();
+    local = await launchBrowser();
+  });
+  after(async () => {
+    await local?.close();
+    await current?.stop();
+    await redis?.stop();
+  });
+
+  it('reconnects by itself after a restart mid-reveal: the same session, the unit at the same step, the feed back, no raw English', async () => {
+    current = await start();
+    const port = String(current.port);
+    const at = `http://127.0.0.1:${port}`;
+    const { context, page } = await newPlayer(local, PHONE);
+    try {
+      await signIn(page, 'Survivor', at);
+      await openGame(page, '500000-carats');
+      await buy(page, '500000-carats', 500);
+      let shown = await shownEvents(page);
+      await page.locator('.reveal-winning').tap();
+      await moreEvents(page, shown);
+      for (const i of [4, 9, 13]) {
+        shown = await shownEvents(page);
+        await page.locator(`.scratch[data-index="${i}"]`).tap();
+        await moreEvents(page, shown);
+      }
+      const screen = await page.locator('.carats').innerText();
+      const events = await shownEvents(page);
+      await current.stop();
+      current = undefined;
+      await page.locator('.table .connection[data-state=reconnecting]').waitFor(WAIT);
+      assert.match(await page.locator('.table .connection').innerText(), /^Reconnexion…/);
+      current = await start(port);
+      await page.locator('.table .connection[data-state=connected]').waitFor(WAIT);
+      await page.getByText('Partie reprise là où elle s’était arrêtée.').waitFor(WAIT);
+      assert.equal(await shownEvents(page), events, 'the same step');
+      assert.equal(await page.locator('.carats').innerText(), screen, 'the same screen');
+      assert.equal(await page.locator('.error').count(), 0, `no error (${await page.locator('.error').allInnerTexts()})`);
+      await page.locator('.feed .connection[data-state=connected]').waitFor(WAIT);
+      await page.getByRole('button', { name: 'AUTO' }).tap();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      assert.equal(await page.locator('.scratch.scratched').count(), 24);
+      assert.doesNotMatch(await page.locator('body').innerText(), /cannot send|request|Refusé/);
     } finally {
       await context.close();
     }

@@ -54,6 +54,11 @@ export async function openGame(page: Page, game: string): Promise<void> {
   await page.locator('[data-testid=balance][data-cents]:not([data-cents=""])').waitFor(WAIT);
 }
 
+/** Where an element is on the page (not the screen): it must not move when a unit starts or ends. */
+export async function pageTop(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).first().evaluate((el) => Math.round(el.getBoundingClientRect().top + window.scrollY));
+}
+
 export async function balance(page: Page): Promise<number> {
   return Number(await page.getByTestId('balance').getAttribute('data-cents'));
 }
