@@ -77,8 +77,7 @@ export interface PrintedBlock {
   readonly commitment: string;
 }
 
-export function printNewBlock(table: PrizeTable): PrintedBlock {
-  const seed = newBlockSeed();
+export function printNewBlock(table: PrizeTable, seed: Uint8Array = newBlockSeed()): PrintedBlock {
   const units = printBlock(table, seed);
   return { seed, units, commitment: commitmentOf(seed, units) };
 }

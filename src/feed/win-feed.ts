@@ -17,9 +17,16 @@ import type { PrizesLeft, Win } from '../protocol/feed';
  * of publication, never at sale: a count that dropped when a unit was sold would tell its buyer
  * that it wins before the reveal.
  *
- * What a spectator gets is a `Win`: game, price, amount, time and pseudonym; never the account
- * id, the unit id, a balance or a token.
+ * What a spectator gets is a `Win`: game, price, amount, time and the pseudonym masked
+ * (`maskPseudonym`: « Ali*** »); never the full pseudonym, the account id, the unit id, a
+ * balance or a token.
  */
+
+/** A pseudonym as the public feed shows it: the first three characters (one of a short name) and « *** ». */
+export function maskPseudonym(pseudonym: string): string {
+  const chars = Array.from(pseudonym.trim());
+  return `${chars.slice(0, chars.length > 3 ? 3 : 1).join('')}***`;
+}
 
 /** What goes over the presence channel: the win and its place in the shared list. */
 export interface WinMessage {
@@ -200,7 +207,8 @@ export class WinFeed {
   private toUnseen(ended: EndedReveal, pseudonym: string): UnseenWin {
     const { sale, steps } = ended.unit;
     const endedAt = steps[steps.length - 1]?.at ?? this.now();
-    const win: Win = { game: sale.game, stake: sale.stake, amount: sale.prize, at: new Date(endedAt).toISOString(), pseudonym };
+    const shown = pseudonym === UNKNOWN_PLAYER ? pseudonym : maskPseudonym(pseudonym);
+    const win: Win = { game: sale.game, stake: sale.stake, amount: sale.prize, at: new Date(endedAt).toISOString(), pseudonym: shown };
     return { playerId: sale.playerId, blockId: sale.blockId, tierId: sale.tierId, endedAt, win };
   }
 

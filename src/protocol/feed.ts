@@ -1,13 +1,14 @@
 import type { GameId } from './game-ids';
 import type { Cents } from './money';
 
-/** One win as the feed shows it: no player id, only the pseudonym. */
+/** One win as the feed shows it: no player id, only the pseudonym, masked (« Ali*** »). */
 export interface Win {
   readonly game: GameId;
   readonly stake: Cents;
   readonly amount: Cents;
   /** ISO time of the reveal's end. */
   readonly at: string;
+  /** Masked by the server: its first letters and « *** » (maskPseudonym in src/feed/win-feed.ts). */
   readonly pseudonym: string;
 }
 

@@ -87,4 +87,9 @@ export interface TableMessages {
   readonly wallet: Wallet;
   /** A refusal of a plain `room.send`, or of anything a spectator sends. */
   readonly refused: RefusalMessage;
+  /** To watchers only: the player's connection dropped (`away`) or came back (`back`). */
+  readonly player: { readonly state: 'away' | 'back' };
 }
+
+/** Why a table closes a watcher's connection (the close's reason text): its player left, or closed it to watchers. */
+export type WatcherCloseReason = 'table/player_left' | 'table/closed_to_watchers';

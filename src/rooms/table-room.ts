@@ -3,7 +3,7 @@ import type { Player, TokenVerifier } from '../auth/tokens';
 import type { WinFeed } from '../feed/win-feed';
 import type { GameDescription } from '../protocol/catalog';
 import type { HistoryPage, RecallRecord } from '../protocol/recall';
-import type { ActReply, BuyReply, TableMessages, WatchersReply } from '../protocol/table';
+import type { ActReply, BuyReply, TableMessages, WatcherCloseReason, WatchersReply } from '../protocol/table';
 import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
 import type { EndedReveal, LiveUnit } from '../play/live-unit';
 import type { PlayService } from '../play/play-service';
@@ -122,16 +122,31 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     // The player's seat is kept for a while (not a flooder's); spectators just go.
     if (client.sessionId !== this.ownerSession) return;
     this.playerFirst.playerDropped();
+    this.tellWatchers('away');
     if (!this.playerFirst.flooded(client)) await this.allowReconnection(client, RECONNECT_SECONDS);
   }
 
-  override onReconnect = (client: Client): void => (client.sessionId === this.ownerSession ? this.playerFirst.seatPlayer(client) : undefined);
+  override onReconnect = (client: Client): void => {
+    if (client.sessionId !== this.ownerSession) return;
+    this.playerFirst.seatPlayer(client);
+    this.tellWatchers('back');
+  };
 
   override onLeave(client: Client): void {
     if (this.watchers.remove(client.sessionId) || client.sessionId !== this.ownerSession) return;
-    // The player is gone for good: the table closes, its spectators are sent away.
+    // The player is gone for good: the table closes, its spectators are sent away, told why.
     this.playerFirst.playerGone();
-    if (this.watchers.count > 0) void this.disconnect(CloseCode.CONSENTED);
+    this.sendWatchersAway('table/player_left');
+  }
+
+  /** Spectators hear at once that the player's connection dropped (`away`) or came back (`back`). */
+  private tellWatchers(state: TableMessages['player']['state']): void {
+    for (const client of this.clients) if (this.watchers.has(client.sessionId)) client.send('player', { state } satisfies TableMessages['player']);
+  }
+
+  /** Closes the spectators' connections with the reason their page shows. */
+  private sendWatchersAway(reason: WatcherCloseReason): void {
+    for (const client of [...this.clients]) if (this.watchers.has(client.sessionId)) client.leave(CloseCode.CONSENTED, reason);
   }
 
   override async onDispose(): Promise<void> {
@@ -179,7 +194,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     if (!parsed.ok) return parsed;
     const { open } = parsed.value;
     if (open && this.watchers.max === 0) return refuse('watchers/off', 'this server takes no watchers (WATCHERS_MAX=0)');
-    if (!open) for (const client of [...this.clients]) if (this.watchers.has(client.sessionId)) client.leave(CloseCode.CONSENTED);
+    if (!open) this.sendWatchersAway('table/closed_to_watchers');
     await this.watchers.setOpen(open);
     return { roomId: this.roomId, open };
   }

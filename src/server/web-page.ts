@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
+import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import express, { type Application, type Response } from 'express';
+import express, { type Application, type NextFunction, type Request, type Response } from 'express';
 
 /**
  * Where the built page is: seen from dist/src/server/ (the bundle of `npm run build`, where each
@@ -12,6 +13,9 @@ import express, { type Application, type Response } from 'express';
 export const WEB_DIST = [new URL('../../web/dist/', import.meta.url), new URL('../../../web/dist/', import.meta.url)]
   .map((url) => fileURLToPath(url))
   .find((dir) => existsSync(dir)) ?? fileURLToPath(new URL('../../web/dist/', import.meta.url));
+
+/** The page's text files, which the build also writes compressed beside themselves (`.br`, `.gz`). */
+export const COMPRESSIBLE = /\.(?:js|css|html|svg)$/;
 
 /**
  * The page may load only itself and talk only to this server (HTTP and WebSocket: 'self'
@@ -36,9 +40,31 @@ function secure(res: Response, path: string): void {
   });
 }
 
-/** Serves the browser page at `/`, from its built folder. */
+/**
+ * Sends the brotli (else gzip) copy the build made of a text file, when the browser takes it;
+ * anything else goes on to the plain files.
+ */
+function precompressed(req: Request, res: Response, next: NextFunction): void {
+  const path = req.path.endsWith('/') ? `${req.path}index.html` : req.path;
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || !COMPRESSIBLE.test(path)) return next();
+  const encoding = req.acceptsEncodings('br', 'gzip');
+  if (encoding !== 'br' && encoding !== 'gzip') return next();
+  const file = join(WEB_DIST, normalize(`/${path}`) + (encoding === 'br' ? '.br' : '.gz'));
+  if (!existsSync(file)) return next();
+  secure(res, path);
+  res.set({ 'content-encoding': encoding, vary: 'accept-encoding' });
+  res.type(extname(path));
+  res.sendFile(file, { cacheControl: false, dotfiles: 'deny' }, (err) => err && next(err));
+}
+
+/** Serves the browser page at `/`, from its built folder; `/favicon.ico` is its SVG icon. */
 export function mountWebPage(app: Application): void {
+  app.use(precompressed);
   app.use(express.static(WEB_DIST, { index: 'index.html', dotfiles: 'ignore', fallthrough: true, setHeaders: secure }));
+  app.get('/favicon.ico', (req, res, next) => {
+    req.url = '/favicon.svg';
+    precompressed(req, res, () => res.type('svg').sendFile(join(WEB_DIST, 'favicon.svg'), { cacheControl: false }, (err) => err && next(err)));
+  });
   app.get('/', (_req, res) => {
     // Reached only when the page is not built (npm start builds it first).
     res.status(503).type('text/plain').send(existsSync(WEB_DIST)

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { MemoryStore, type MemoryStoreOptions } from '../../src/dealer/memory/store';
 import type { Sale } from '../../src/dealer/types';
+import { blockIdOf } from '../../src/dealer/identifiers';
 import { storeConformance } from './store-conformance';
 import { UNSOLD } from '../../src/dealer/printing';
 import { TEN_UNIT_TABLE } from './support/test-tables';
@@ -98,5 +99,26 @@ describe('memory store, bounded (keepSettled)', () => {
   it('refuses a bound that is not a whole number of at least one', () => {
     assert.throws(() => new MemoryStore({ keepSettled: { perPlayer: 0, total: 10 } }), RangeError);
     assert.throws(() => new MemoryStore({ keepSettled: { perPlayer: 1, total: 1.5 } }), RangeError);
+  });
+});
+
+describe('memory store, printed from a given seed (printSeed)', () => {
+  it('deals the same tiers in the same order from the same seed, and prints with that seed', async () => {
+    const seed = new Uint8Array(32).fill(7);
+    const dealt = async () => {
+      const store = new MemoryStore({ printSeed: () => seed });
+      await store.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 1, now: 0 });
+      await store.deposit('p', 1_000_000, 'start', 0);
+      const tiers: number[] = [];
+      for (let i = 0; i < TEN_UNIT_TABLE.blockSize; i++) {
+        const result = await store.purchase({ playerId: 'p', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: i });
+        if (!result.ok) assert.fail(result.code);
+        tiers.push(result.sale.tierId);
+      }
+      return { tiers, seed: Buffer.from(await store.blockSeed(blockIdOf('noel-test', 0))).toString('hex') };
+    };
+    const [a, b] = [await dealt(), await dealt()];
+    assert.deepEqual(a, b);
+    assert.equal(a.seed, Buffer.from(seed).toString('hex'));
   });
 });

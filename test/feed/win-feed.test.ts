@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { LocalPresence } from '@colyseus/core';
 import { MemoryStore } from '../../src/dealer/memory/store';
 import { findPrizeTable } from '../../src/games/prize-tables';
-import { WinFeed, type WinFeedOptions, type WinMessage } from '../../src/feed/win-feed';
+import { maskPseudonym, WinFeed, type WinFeedOptions, type WinMessage } from '../../src/feed/win-feed';
 import type { EndedReveal, LiveUnit } from '../../src/play/live-unit';
 import { PlayService } from '../../src/play/play-service';
 import { MemoryActionLog } from '../../src/units/action-log';
@@ -42,7 +42,11 @@ async function setUp(options: Partial<WinFeedOptions> = {}) {
 }
 
 describe('win feed', () => {
-  it('publishes a win under the pseudonym its table gives, with the time its reveal ended', async () => {
+  it('masks the pseudonym it publishes: the first three characters, one of a short name', () => {
+    assert.deepEqual(['Alice', 'Nina', 'Zoé', 'Al', 'Éloïse'].map(maskPseudonym), ['Ali***', 'Nin***', 'Z***', 'A***', 'Élo***']);
+  });
+
+  it('publishes a win under the masked pseudonym its table gives, with the time its reveal ended', async () => {
     const { feed, published, playUntil } = await setUp();
     const ended = await playUntil((u) => u.sale.prize > 0);
     feed.publish(ended, 'Nina');
@@ -53,7 +57,7 @@ describe('win feed', () => {
       stake: 50,
       amount: ended.unit.sale.prize,
       at: new Date(ended.unit.steps.at(-1)!.at).toISOString(),
-      pseudonym: 'Nina',
+      pseudonym: 'Nin***',
     });
     await feed.close();
   });
@@ -74,7 +78,7 @@ describe('win feed', () => {
     await feed.rememberPseudonym(PLAYER.playerId, 'Nina');
     feed.publishUnshown(await playUntil((u) => u.sale.prize > 0));
     await feed.settled();
-    assert.deepEqual(published.map((m) => m.win.pseudonym), ['a player', 'Nina']);
+    assert.deepEqual(published.map((m) => m.win.pseudonym), ['a player', 'Nin***']);
     await feed.close();
   });
 
@@ -93,7 +97,7 @@ describe('win feed', () => {
     feed.releaseUnseen({ unitIds: [ended.unit.sale.unitId] });
     await feed.settled();
     assert.equal(published.length, 1, 'released twice, published once');
-    assert.equal(published[0]!.win.pseudonym, 'Nina');
+    assert.equal(published[0]!.win.pseudonym, 'Nin***');
     assert.equal(await feed.lastUnseen(PLAYER.playerId, 'mysteres-de-la-lampe'), undefined);
     await feed.close();
   });
@@ -152,12 +156,12 @@ describe('win feed', () => {
   it('keeps the last N wins for late joiners, oldest first', async () => {
     const { feed, published, playUntil } = await setUp({ recent: 2 });
     for (let i = 0; i < 4; i++) {
-      feed.publish(await playUntil((u) => u.sale.prize > 0), `P${i}`);
+      feed.publish(await playUntil((u) => u.sale.prize > 0), `${i}th player`);
       await feed.settled();
     }
     const recent = await feed.recent();
     assert.deepEqual(recent, published.slice(-2));
-    assert.deepEqual(recent.map((m) => m.win.pseudonym), ['P2', 'P3']);
+    assert.deepEqual(recent.map((m) => m.win.pseudonym), ['2th***', '3th***']);
     await feed.close();
   });
 });

@@ -106,7 +106,7 @@ describe('live wins feed', function () {
       assert.deepEqual(Object.keys(win).sort(), WIN_KEYS, 'a win carries game, price, amount, time and pseudonym only');
       assert.equal(win.game, 'mysteres-de-la-lampe');
       assert.equal(win.stake, 50);
-      assert.equal(win.pseudonym, 'Lucky');
+      assert.equal(win.pseudonym, 'Luc***', 'masked');
       assert.ok(Number.isInteger(win.amount) && win.amount > 0);
       assert.ok(!Number.isNaN(Date.parse(win.at)) && new Date(win.at).toISOString() === win.at);
     }

@@ -4,6 +4,7 @@ import { matchMaker, Room as ServerRoom, type Client as ServerClient } from '@co
 import type { Room } from '@colyseus/sdk';
 import { MemoryStore } from '../../src/dealer/memory/store';
 import type { SettleResult } from '../../src/dealer/types';
+import { maskPseudonym } from '../../src/feed/win-feed';
 import { FLOOD_CLOSE_CODE } from '../../src/rooms/player-first';
 import type { RunningServer } from '../../src/server/app';
 import { MemoryActionLog } from '../../src/units/action-log';
@@ -53,7 +54,7 @@ async function scene(server: RunningServer, name: string, unitOf: () => string |
     if (seen.watcher === undefined && finished(watcher)) seen.watcher = ++arrivals;
   });
   feedRoom.onMessage('wins', (message: { wins: { pseudonym: string }[] }) => {
-    if (seen.feed === undefined && message.wins.some((w) => w.pseudonym === name)) seen.feed = ++arrivals;
+    if (seen.feed === undefined && message.wins.some((w) => w.pseudonym === maskPseudonym(name))) seen.feed = ++arrivals;
   });
   return { account, player: room, watcher, feed, seen };
 }

@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { matchMaker } from '@colyseus/core';
 import type { Room } from '@colyseus/sdk';
 import { rulesOf } from '../../src/games/registry';
 import type { GameId } from '../../src/games/types';
@@ -155,22 +156,36 @@ describe('watching a table', function () {
     const watchers = await Promise.all([1, 2, 3].map(() => watch(room.roomId)));
     await assert.rejects(anonymous(server).joinById(room.roomId, { watch: true }), (err: unknown) => /table\/full/.test(reasonOf(err)));
     assert.deepEqual(await room.request('wallet'), { balance: 10_000, held: 0 }, 'the player still plays');
-    const left = watchers.map((w) => new Promise<number>((resolve) => w.onLeave((code) => resolve(code))));
+    const left = watchers.map((w) => new Promise<string | undefined>((resolve) => w.onLeave((_code, reason) => resolve(reason))));
     assert.deepEqual(await room.request('watchers', { open: false }), { roomId: room.roomId, open: false });
-    await Promise.all(left);
+    assert.deepEqual(await Promise.all(left), Array(3).fill('table/closed_to_watchers'), 'each spectator told why');
     await assert.rejects(anonymous(server).joinById(room.roomId, { watch: true }), (err: unknown) => /table\/not_watchable/.test(reasonOf(err)));
     await eventually(tables, (list) => !list.some((t) => t.roomId === room.roomId), 'the table gone from /tables');
     await room.leave();
   });
 
-  it('closes the table to its spectators when the player leaves', async () => {
+  it('closes the table to its spectators when the player leaves, telling them so', async () => {
     const { room } = await openTable('Leaver', 'noel-de-la-chance');
     await room.request('watchers', { open: true });
     const spectator = await watch(room.roomId);
-    const gone = new Promise<number>((resolve) => spectator.onLeave((code) => resolve(code)));
+    const gone = new Promise<string | undefined>((resolve) => spectator.onLeave((_code, reason) => resolve(reason)));
     await room.leave();
-    await gone;
+    assert.equal(await gone, 'table/player_left');
     await eventually(tables, (list) => !list.some((t) => t.roomId === room.roomId), 'the table gone from /tables');
+  });
+
+  it("tells its spectators when the player's connection drops and when it comes back", async () => {
+    const { room } = await openTable('Dropper', 'rain-diamonds');
+    room.reconnection.minUptime = 0;
+    await room.request('watchers', { open: true });
+    const spectator = await watch(room.roomId);
+    const heard = record(spectator);
+    const seat = matchMaker.getLocalRoomById(room.roomId)!.clients.find((c) => c.sessionId === room.sessionId)!;
+    (seat.ref as unknown as { _socket: { destroy(): void } })._socket.destroy();
+    assert.deepEqual(await heard.next('player'), { state: 'away' });
+    const since = heard.messages.length;
+    assert.deepEqual(await heard.next('player', since), { state: 'back' });
+    await room.leave();
   });
 
   it('refuses a malformed watchers request and keeps the player’s table to the player', async () => {

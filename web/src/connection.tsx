@@ -1,26 +1,111 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Room } from './api';
 import type { Strings } from './i18n';
 
 export type Connection = 'connecting' | 'connected' | 'reconnecting' | 'closed';
 
-/**
- * Connects a room's life to a connection state shown on screen; a close the page did not ask
- * for is explained when the server gave a reason (`table/flood: …`, close code 4429).
- */
-export function watchConnection(room: Room, set: (c: Connection) => void, leaving: { current: boolean }, explain?: (reason: string) => void): void {
-  room.onDrop(() => set('reconnecting'));
-  room.onReconnect(() => set('connected'));
-  room.onLeave((_code, reason) => {
-    if (leaving.current) return;
-    set('closed');
-    if (reason && explain) explain(reason);
-  });
+/** The server closed the room on purpose (flood, a watcher sent away): coming back is the person's choice. */
+const CONSENTED = 4000;
+const FLOODED = 4429;
+/** The SDK's own reconnection to the same seat: a few quick tries (≈ 3 s), then ours joins anew. */
+const SEAT_RETRIES = 4;
+/** Our back-off between two joins: 0.5 s, 1 s, 2 s… at most 10 s. */
+const FIRST_RETRY_MS = 500;
+const LAST_RETRY_MS = 10_000;
+
+export interface LiveRoom {
+  readonly room: Room | undefined;
+  readonly connection: Connection;
+  /** Seconds until the next join, while reconnecting. */
+  readonly retryIn: number | undefined;
+  /** Joins again now (the « Revenir » button after a close). */
+  readonly rejoin: () => void;
 }
 
-export function ConnectionState({ s, state, onRejoin }: { s: Strings; state: Connection; onRejoin?: () => void }) {
+/**
+ * A room kept alive: a dropped connection is first resumed on the same seat by the SDK; when the
+ * room itself is gone (a server restart), the page joins anew with back-off, for as long as it
+ * shows the room. `fatal` says which join failures are final (a refused token); `closed` is told
+ * why the server closed the room on purpose, and nothing is retried then.
+ */
+export function useLiveRoom(join: () => Promise<Room>, attach: (room: Room, rejoined: boolean) => void, options: {
+  readonly deps: readonly unknown[];
+  readonly fatal?: (err: unknown) => boolean;
+  readonly closed?: (reason: string | undefined) => void;
+}): LiveRoom {
+  const [room, setRoom] = useState<Room | undefined>();
+  const [connection, setConnection] = useState<Connection>('connecting');
+  const [retryIn, setRetryIn] = useState<number | undefined>();
+  const [generation, setGeneration] = useState(0);
+  const latest = useRef(options);
+  latest.current = options;
+
+  useEffect(() => {
+    let stopped = false;
+    let current: Room | undefined;
+    let attempt = 0;
+    let joinedOnce = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let countdown: ReturnType<typeof setInterval> | undefined;
+    const retry = () => {
+      setConnection('reconnecting');
+      const delay = Math.min(LAST_RETRY_MS, FIRST_RETRY_MS * 2 ** attempt++);
+      const due = Date.now() + delay;
+      setRetryIn(Math.ceil(delay / 1000));
+      clearInterval(countdown);
+      countdown = setInterval(() => setRetryIn(Math.max(0, Math.ceil((due - Date.now()) / 1000))), 1000);
+      timer = setTimeout(connect, delay);
+    };
+    const connect = () => {
+      join().then((r) => {
+        if (stopped) return void r.leave();
+        current = r;
+        attempt = 0;
+        clearInterval(countdown);
+        setRetryIn(undefined);
+        r.reconnection.maxRetries = SEAT_RETRIES;
+        attach(r, joinedOnce);
+        joinedOnce = true;
+        r.onDrop(() => setConnection('reconnecting'));
+        r.onReconnect(() => setConnection('connected'));
+        r.onLeave((code, reason) => {
+          if (stopped || r !== current) return;
+          setRoom(undefined);
+          if (code === CONSENTED || code === FLOODED) {
+            setConnection('closed');
+            latest.current.closed?.(reason);
+          } else {
+            retry();
+          }
+        });
+        setRoom(r);
+        setConnection('connected');
+      }, (err: unknown) => {
+        if (stopped) return;
+        if (latest.current.fatal?.(err)) setConnection('closed');
+        else retry();
+      });
+    };
+    setConnection('connecting');
+    connect();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+      clearInterval(countdown);
+      void current?.leave();
+    };
+  }, [...options.deps, generation]);
+
+  return { room, connection, retryIn, rejoin: () => setGeneration((g) => g + 1) };
+}
+
+export function ConnectionState({ s, live, onRejoin }: { s: Strings; live: Pick<LiveRoom, 'connection' | 'retryIn'>; onRejoin?: () => void }) {
+  const { connection, retryIn } = live;
   return (
-    <p class={`connection connection-${state}`} role="status" data-state={state}>
-      {s.connection[state]} {state === 'closed' && onRejoin && <button type="button" onClick={onRejoin}>{s.connection.rejoin}</button>}
+    <p class={`connection connection-${connection}`} role="status" data-state={connection}>
+      <span class="connection-dot" aria-hidden="true" />
+      {connection === 'reconnecting' && retryIn !== undefined && retryIn > 0 ? s.reconnectIn(retryIn) : s.connection[connection]}
+      {connection === 'closed' && onRejoin && <button type="button" class="small" onClick={onRejoin}>{s.connection.rejoin}</button>}
     </p>
   );
 }

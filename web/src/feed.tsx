@@ -1,51 +1,66 @@
-import { useEffect, useState } from 'preact/hooks';
-import { newClient, type Room } from './api';
+import { useState } from 'preact/hooks';
+import { newClient } from './api';
 import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { FeedMessages, PrizesLeft, Win } from '../../src/protocol/feed';
 import { applyPrizeChanges } from '../../src/protocol/prize-changes';
-import { ConnectionState, watchConnection, type Connection } from './connection';
+import { ConnectionState, useLiveRoom } from './connection';
 import { count, euros, gameName, type Strings } from './i18n';
 
-const FEED_KEEP = 20;
+const FEED_KEEP = 50;
+const LINES = 12;
 
-/** The wins feed and the prizes left per open block, live. */
+/** One line of the feed: one player's wins, the newest first (the server masks pseudonyms: « Ali*** »). */
+interface WinLine {
+  readonly pseudonym: string;
+  readonly wins: Win[];
+}
+
+/** Wins grouped by player, newest line first: one player playing AUTO fills one line, not the feed. */
+export function groupWins(wins: readonly Win[]): WinLine[] {
+  const lines = new Map<string, WinLine>();
+  for (const w of wins) {
+    const line = lines.get(w.pseudonym);
+    if (line) line.wins.push(w);
+    else lines.set(w.pseudonym, { pseudonym: w.pseudonym, wins: [w] });
+  }
+  return [...lines.values()].slice(0, LINES);
+}
+
+/** The wins feed and the prizes left per open block, live; it reconnects by itself. */
 export function Feed({ s, catalog }: { s: Strings; catalog: GameCatalogEntry[] }) {
   const [wins, setWins] = useState<Win[]>([]);
   const [left, setLeft] = useState<readonly PrizesLeft[]>([]);
-  const [connection, setConnection] = useState<Connection>('connecting');
-  useEffect(() => {
-    let joined: Room | undefined;
-    const leaving = { current: false };
-    const add = (more: readonly Win[]) => setWins((w) => [...more.slice().reverse(), ...w].slice(0, FEED_KEEP));
-    newClient().joinOrCreate('feed').then((r) => {
-      joined = r;
-      r.onMessage('recent', (m: FeedMessages['recent']) => setWins(m.wins.slice().reverse().slice(0, FEED_KEEP)));
-      r.onMessage('wins', (m: FeedMessages['wins']) => add(m.wins));
-      r.onMessage('prizes_left', (p: FeedMessages['prizes_left']) => setLeft(p));
-      r.onMessage('prizes_changed', (changes: FeedMessages['prizes_changed']) => setLeft((l) => applyPrizeChanges(l, changes)));
-      watchConnection(r, setConnection, leaving);
-      setConnection('connected');
-    }, () => setConnection('closed'));
-    return () => {
-      leaving.current = true;
-      void joined?.leave();
-    };
-  }, []);
+  const live = useLiveRoom(() => newClient().joinOrCreate('feed'), (r) => {
+    // Newest first.
+    r.onMessage('recent', (m: FeedMessages['recent']) => setWins(m.wins.slice().reverse().slice(0, FEED_KEEP)));
+    r.onMessage('wins', (m: FeedMessages['wins']) => setWins((w) => [...m.wins.slice().reverse(), ...w].slice(0, FEED_KEEP)));
+    r.onMessage('prizes_left', (p: FeedMessages['prizes_left']) => setLeft(p));
+    r.onMessage('prizes_changed', (changes: FeedMessages['prizes_changed']) => setLeft((l) => applyPrizeChanges(l, changes)));
+  }, { deps: [] });
   return (
     <aside class="panel feed" aria-labelledby="feed-title">
-      <h2 id="feed-title">{s.feed}</h2>
-      <ConnectionState s={s} state={connection} />
-      <ul class="wins" data-testid="feed">
-        {wins.map((w, i) => (
-          <li key={`${w.at}-${i}`}>{w.pseudonym} — {gameName(w.game, catalog, s)} — <b>{euros(w.amount, s)}</b></li>
-        ))}
+      <div class="feed-head">
+        <h2 id="feed-title">{s.feed}</h2>
+        <ConnectionState s={s} live={live} />
+      </div>
+      <ul class="wins" data-testid="feed" tabIndex={0} aria-labelledby="feed-title">
+        {groupWins(wins).map((line) => {
+          const newest = line.wins[0]!;
+          const total = line.wins.reduce((sum, w) => sum + w.amount, 0);
+          return (
+            <li key={`${line.pseudonym}-${newest.at}`} data-count={line.wins.length}>
+              <span class="who">{line.pseudonym}</span> — {gameName(newest.game, catalog, s)} — <b>{euros(newest.amount, s)}</b>
+              {line.wins.length > 1 && <small> ({s.winsGrouped(line.wins.length, euros(total, s))})</small>}
+            </li>
+          );
+        })}
       </ul>
       <details>
         <summary>{s.prizesLeft}</summary>
         <ul class="left">
           {left.map((b) => (
             <li key={b.blockId}>
-              {gameName(b.game, catalog, s)} {euros(b.stake, s)} : {b.tiers.map((t) => `${euros(t.prize, s)} × ${count(t.left, s)}`).join(', ')}
+              {gameName(b.game, catalog, s)} {euros(b.stake, s)}{'\u00a0'}: {b.tiers.map((t) => `${euros(t.prize, s)} × ${count(t.left, s)}`).join(', ')}
             </li>
           ))}
         </ul>

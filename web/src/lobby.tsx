@@ -3,28 +3,44 @@ import { http, type Session } from './api';
 import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { OpenTable } from '../../src/protocol/http';
 import type { HistoryLine } from '../../src/protocol/recall';
+import { Sym, TILE_ART } from './art';
 import { euros, gameName, STRINGS, type Strings } from './i18n';
 
-export function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: Strings; session: Session; catalog: GameCatalogEntry[]; onGame: (g: string) => void; onWatch: (t: OpenTable) => void; onRecall: (id: string) => void }) {
+/** The games as tiles: price, top prize and odds from the catalog. Open to all; playing asks to sign in. */
+export function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: Strings; session: Session | undefined; catalog: GameCatalogEntry[]; onGame: (g: string) => void; onWatch: (t: OpenTable) => void; onRecall: (id: string) => void }) {
   return (
     <>
-      <section class="panel">
-        <h2>{s.games}</h2>
+      <section class="panel" aria-labelledby="games-title">
+        <h2 id="games-title" tabIndex={-1}>{s.games}</h2>
         <ul class="games">
-          {catalog.map((g) => (
-            <li key={g.id}>
-              <button type="button" class="game-card" onClick={() => onGame(g.id)}>
-                <b>{gameName(g.id, catalog, s)}</b>
-                <span>{g.prices.map((p) => euros(p.stake, s)).join(' · ')}</span>
-                {g.description && <small>{g.description[s === STRINGS.en ? 'en' : 'fr']}</small>}
-              </button>
-            </li>
-          ))}
+          {catalog.map((g) => <GameTile key={g.id} s={s} game={g} catalog={catalog} onGame={onGame} />)}
         </ul>
       </section>
       <OpenTables s={s} catalog={catalog} onWatch={onWatch} />
-      <History s={s} session={session} catalog={catalog} onRecall={onRecall} refreshKey={0} />
+      {session && <History s={s} session={session} catalog={catalog} onRecall={onRecall} refreshKey={0} />}
     </>
+  );
+}
+
+function GameTile({ s, game, catalog, onGame }: { s: Strings; game: GameCatalogEntry; catalog: GameCatalogEntry[]; onGame: (g: string) => void }) {
+  const name = gameName(game.id, catalog, s);
+  const prices = game.prices.map((p) => euros(p.stake, s)).join(' · ');
+  const top = s.upTo(euros(Math.max(...game.prices.flatMap((p) => p.tiers.map((t) => t.prize))), s));
+  const first = game.prices[0];
+  const odds = first ? s.odds(new Intl.NumberFormat(s.locale, { maximumFractionDigits: 1 }).format(first.blockSize / first.winningUnits)) : '';
+  // The parts of the name are read apart (« RAIN DIAMONDS, jusqu’à 5 000 €, … »), not run together.
+  const apart = <span class="sr-only">,</span>;
+  return (
+    <li class={`game-card tile-${game.id}`}>
+      <button type="button" class="tile-button" onClick={() => onGame(game.id)} aria-describedby={`tile-${game.id}`}>
+        <span class="tile-art" aria-hidden="true">{(TILE_ART[game.id] ?? []).map((id, i) => <Sym key={i} id={id} class={id.startsWith('gem-') ? id : `sym-${id}`} />)}</span>
+        <b class="tile-name">{name}{apart}</b>
+        <span class="tile-top">{top}{apart}</span>
+        <span class="tile-prices">{prices}{apart}</span>
+        <span class="tile-odds">{odds}</span>
+      </button>
+      {game.description && <p class="tile-description" id={`tile-${game.id}`}>{game.description[s === STRINGS.en ? 'en' : 'fr']}</p>}
+    </li>
   );
 }
 
@@ -40,11 +56,11 @@ export function OpenTables({ s, catalog, onWatch }: { s: Strings; catalog: GameC
   }, []);
   return (
     <section class="panel" aria-labelledby="tables-title">
-      <h2 id="tables-title">{s.tables}</h2>
+      <h2 id="tables-title" tabIndex={-1}>{s.tables}</h2>
       {tables.length === 0 ? <p class="hint">{s.noTables}</p> : (
         <ul class="tables">
           {tables.map((t) => (
-            <li key={t.roomId}>{gameName(t.game, catalog, s)} — {t.pseudonym} ({s.watchersCount(t.watchers)}) <button type="button" onClick={() => onWatch(t)} aria-label={`${s.watch} ${t.pseudonym}`}>{s.watch}</button></li>
+            <li key={t.roomId}><span>{gameName(t.game, catalog, s)} — {t.pseudonym} ({s.watchersCount(t.watchers)})</span> <button type="button" class="small" onClick={() => onWatch(t)} aria-label={`${s.watch} ${t.pseudonym}`}>{s.watch}</button></li>
           ))}
         </ul>
       )}
@@ -59,17 +75,24 @@ export function History({ s, session, catalog, onRecall, refreshKey }: { s: Stri
   }, [session.token, refreshKey]);
   return (
     <section class="panel" aria-labelledby="history-title">
-      <h2 id="history-title">{s.history}</h2>
+      <h2 id="history-title" tabIndex={-1}>{s.history}</h2>
       {lines && lines.length === 0 && <p class="hint">{s.noHistory}</p>}
       <ul class="history">
         {lines?.map((l) => (
           <li key={l.unitId}>
-            {new Date(l.soldAt).toLocaleTimeString(s.locale)} — {gameName(l.game, catalog, s)} {euros(l.stake, s)} —{' '}
-            {l.prize === null ? s.inProgress : l.prize > 0 ? s.won(euros(l.prize, s)) : s.lost}{' '}
-            <button type="button" onClick={() => onRecall(l.unitId)} aria-label={`${s.recall} ${l.unitId}`}>{s.recall}</button>
+            <span class="history-line">
+              <time dateTime={l.soldAt}>{playedAt(l.soldAt, s)}</time> — {gameName(l.game, catalog, s)} {euros(l.stake, s)} —{' '}
+              {l.prize === null ? s.inProgress : l.prize > 0 ? s.won(euros(l.prize, s)) : s.lost}
+            </span>
+            <button type="button" class="small" data-unit-id={l.unitId} onClick={() => onRecall(l.unitId)} aria-label={`${s.recall} — ${s.recallOf(gameName(l.game, catalog, s), euros(l.stake, s), playedAt(l.soldAt, s))}`}>{s.recall}</button>
           </li>
         ))}
       </ul>
     </section>
   );
+}
+
+/** When a unit was sold, date and time, in the page's language. */
+export function playedAt(iso: string, s: Strings): string {
+  return new Date(iso).toLocaleString(s.locale, { dateStyle: 'short', timeStyle: 'short' });
 }

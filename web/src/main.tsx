@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { http, storage, type Session } from './api';
 import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { OpenTable } from '../../src/protocol/http';
@@ -7,10 +7,11 @@ import type { RecallRecord } from '../../src/protocol/recall';
 import type { Wallet } from '../../src/protocol/wallet';
 import { Feed } from './feed';
 import { euros, refusalSentence, STRINGS, type Locale } from './i18n';
-import { Lobby, OpenTables } from './lobby';
+import { Lobby } from './lobby';
 import { RecallViewer } from './recall-viewer';
 import { SignIn } from './sign-in';
-import { TableView } from './table-view';
+import { soundSetting } from './sound';
+import { GamePreview, TableView } from './table-view';
 import { WatchView } from './watch-view';
 import './styles.css';
 
@@ -30,6 +31,10 @@ function App() {
   const [watching, setWatching] = useState<OpenTable | undefined>();
   const [game, setGame] = useState<string | null>(() => (storage.session() ? storage.game() : null));
   const [recall, setRecall] = useState<RecallRecord | undefined>();
+  // « Jouer » before signing in: the sign-in form, then that game.
+  const [askSignIn, setAskSignIn] = useState(false);
+  const [sound, setSound] = useState(soundSetting.get);
+  const main = useRef<HTMLElement>(null);
   // The last balance the server gave (dev login, table join, replies), kept across a reload.
   const [wallet, setWallet] = useState<Wallet | undefined>(() => storage.wallet());
   useEffect(() => storage.saveWallet(wallet), [wallet]);
@@ -43,13 +48,32 @@ function App() {
     // For the browser tests' time-to-interactive: the page has its handlers from here on.
     document.documentElement.dataset['interactiveAt'] = String(Math.round(performance.now()));
   }, []);
+  // A new screen: its heading takes the focus (a screen reader hears where it is), without scrolling.
+  const firstScreen = useRef(true);
+  useEffect(() => {
+    if (firstScreen.current) {
+      firstScreen.current = false;
+      return;
+    }
+    (main.current?.querySelector<HTMLElement>('.prompt input') ?? main.current?.querySelector<HTMLElement>('h2'))?.focus({ preventScroll: true });
+  }, [game, watching, recall, askSignIn, !!session]);
 
+  const chooseGame = (g: string | null) => {
+    storage.saveGame(g);
+    setGame(g);
+  };
   const signOut = () => {
     storage.saveSession(undefined);
-    storage.saveGame(null);
-    setGame(null);
+    chooseGame(null);
     setWallet(undefined);
     setSession(undefined);
+  };
+  const signedIn = (sess: Session, balance?: number) => {
+    storage.saveSession(sess);
+    storage.saveGame(game);
+    setSession(sess);
+    setAskSignIn(false);
+    if (balance !== undefined) setWallet({ balance, held: 0 });
   };
   const openRecall = (unitId: string) => {
     if (!session) return;
@@ -59,31 +83,36 @@ function App() {
   return (
     <>
       <header class="top">
-        <h1>{s.title}</h1>
-        <button type="button" class="link" onClick={() => setLocale(locale === 'fr' ? 'en' : 'fr')} lang={locale === 'fr' ? 'en' : 'fr'}>{s.otherLocale}</button>
+        <h1><span class="logo" aria-hidden="true">◆</span> {s.title}</h1>
         {session && (
           <p class="balance" data-testid="balance" data-cents={wallet?.balance ?? ''}>
-            {s.balance} : <b>{wallet ? euros(wallet.balance, s) : '…'}</b>
-            {wallet && wallet.held > 0 && <small> ({s.held} {euros(wallet.held, s)})</small>}
+            <span class="balance-label">{s.balance}{'\u00a0'}: </span><b>{wallet ? euros(wallet.balance, s) : '…'}</b>
+            {wallet && wallet.held > 0 && <small class="held">{euros(wallet.held, s)} {s.held}<span class="held-where"> {s.heldWhere}</span></small>}
           </p>
         )}
-        {session && <button type="button" class="link" onClick={signOut}>{s.signOut}</button>}
+        <nav class="top-links" aria-label={s.menu}>
+          <button type="button" class="link" aria-pressed={sound} onClick={() => { soundSetting.set(!sound); setSound(!sound); }}>{s.sound}</button>
+          <button type="button" class="link" onClick={() => setLocale(locale === 'fr' ? 'en' : 'fr')} lang={locale === 'fr' ? 'en' : 'fr'}>{s.otherLocale}</button>
+          {session && <button type="button" class="link" onClick={signOut}>{s.signOut}</button>}
+        </nav>
       </header>
-      {error && <p class="error" role="alert">{error} <button type="button" class="link" aria-label={s.close} onClick={() => setError('')}>×</button></p>}
-      <main>
+      {error && <p class="error" role="alert">{error} <button type="button" class="close" aria-label={s.closeMessage} onClick={() => setError('')}>×</button></p>}
+      <main ref={main}>
         {recall ? (
           <RecallViewer s={s} recall={recall} catalog={catalog} onClose={() => setRecall(undefined)} />
         ) : watching ? (
           <WatchView s={s} table={watching} catalog={catalog} onClose={() => setWatching(undefined)} onError={setError} />
-        ) : !session ? (
+        ) : !session && (askSignIn || !game) ? (
           <>
-            <SignIn s={s} onSession={(sess, balance) => { storage.saveSession(sess); setSession(sess); if (balance !== undefined) setWallet({ balance, held: 0 }); }} onError={setError} />
-            <OpenTables s={s} catalog={catalog} onWatch={setWatching} />
+            <SignIn s={s} onSession={signedIn} onError={setError} prompt={askSignIn} />
+            <Lobby s={s} session={undefined} catalog={catalog} onGame={chooseGame} onWatch={setWatching} onRecall={openRecall} />
           </>
-        ) : game ? (
-          <TableView key={game} s={s} session={session} game={game} catalog={catalog} wallet={wallet} setWallet={setWallet} onBack={() => { storage.saveGame(null); setGame(null); }} onError={setError} onRecall={openRecall} onSignOut={signOut} />
+        ) : !session && game ? (
+          <GamePreview s={s} game={game} catalog={catalog} onBack={() => chooseGame(null)} onPlay={() => setAskSignIn(true)} />
+        ) : session && game ? (
+          <TableView key={game} s={s} session={session} game={game} catalog={catalog} wallet={wallet} setWallet={setWallet} sound={sound} onBack={() => chooseGame(null)} onError={setError} onRecall={openRecall} onSignOut={signOut} />
         ) : (
-          <Lobby s={s} session={session} catalog={catalog} onGame={(g) => { storage.saveGame(g); setGame(g); }} onWatch={setWatching} onRecall={openRecall} />
+          <Lobby s={s} session={session} catalog={catalog} onGame={chooseGame} onWatch={setWatching} onRecall={openRecall} />
         )}
         <Feed s={s} catalog={catalog} />
       </main>

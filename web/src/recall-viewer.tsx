@@ -16,17 +16,16 @@ export function RecallViewer({ s, recall, catalog, onClose }: { s: Strings; reca
   return (
     <section class="panel recall" aria-labelledby="recall-title">
       <div class="table-head">
-        <button type="button" class="link" onClick={onClose}>← {s.close}</button>
-        <h2 id="recall-title">{s.recall} — {gameName(recall.game, catalog, s)} {euros(recall.stake, s)}</h2>
+        <button type="button" class="link back" onClick={onClose}>← {s.close}</button>
+        <h2 id="recall-title" tabIndex={-1}>{s.recall} — {gameName(recall.game, catalog, s)} {euros(recall.stake, s)}</h2>
       </div>
-      <p class="hint">{recall.unitId}</p>
       <p>
         <button type="button" disabled={step === 0} onClick={() => setStep(step - 1)}>{s.previous}</button>{' '}
         <span data-testid="recall-step" aria-live="polite">{s.step(step + 1, last + 1)}</span>{' '}
         <button type="button" disabled={step === last} onClick={() => setStep(step + 1)}>{s.next}</button>
       </p>
-      {screen && <screen.View s={s} units={[unit]} readOnly act={() => undefined} rub={() => undefined} />}
-      {end && <p class="outcome" data-testid="recall-outcome" data-prize={String(end['prize'])}>{(end['prize'] as number) > 0 ? s.won(euros(end['prize'] as number, s)) : s.lost}</p>}
+      <div class={`stage stage-${recall.game}`}>{screen && <screen.View s={s} units={[unit]} readOnly act={() => undefined} rub={() => undefined} />}</div>
+      {end && <p class={`outcome ${(end['prize'] as number) > 0 ? 'win' : 'loss'}`} data-testid="recall-outcome" data-prize={String(end['prize'])}>{(end['prize'] as number) > 0 ? s.won(euros(end['prize'] as number, s)) : s.lost}</p>}
     </section>
   );
 }

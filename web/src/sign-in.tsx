@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { http, type Session } from './api';
 import { refusalSentence, type Strings } from './i18n';
 
-export function SignIn({ s, onSession, onError }: { s: Strings; onSession: (s: Session, balance?: number) => void; onError: (m: string) => void }) {
+export function SignIn({ s, onSession, onError, prompt }: { s: Strings; onSession: (s: Session, balance?: number) => void; onError: (m: string) => void; prompt: boolean }) {
   const [name, setName] = useState('');
   const [token, setToken] = useState('');
   const [busy, setBusy] = useState(false);
@@ -20,8 +20,9 @@ export function SignIn({ s, onSession, onError }: { s: Strings; onSession: (s: S
     }
   };
   return (
-    <section class="panel signin">
-      <h2>{s.signIn}</h2>
+    <section class={`panel signin${prompt ? ' prompt' : ''}`} aria-labelledby="signin-title">
+      <h2 id="signin-title" tabIndex={-1}>{s.signIn}</h2>
+      {prompt && <p class="notice">{s.signInToPlay}</p>}
       <form onSubmit={devLogin}>
         <p class="hint">{s.signInHelp}</p>
         <label>{s.pseudonym} <input name="pseudonym" required maxLength={32} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} autocomplete="nickname" /></label>

@@ -1,15 +1,16 @@
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { newClient, type Room, type Session } from './api';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { newClient, type Session } from './api';
 import type { GameCatalogEntry, StakePrize } from '../../src/protocol/catalog';
 import type { PurchasePick, TableMessages } from '../../src/protocol/table';
 import type { Wallet } from '../../src/protocol/wallet';
-import { ConnectionState, watchConnection, type Connection } from './connection';
-import { SCREENS, describeEvent } from './games';
-import { count, euros, gameName, refusalSentence, STRINGS, type Strings } from './i18n';
+import { ConnectionState, useLiveRoom } from './connection';
+import { announcement, SCREENS } from './games';
+import { LampPicks, type LampPick } from './games/lampe';
+import { count, euros, gameName, refusalOf, refusalSentence, STRINGS, type Strings } from './i18n';
 import { History } from './lobby';
 import { usePaced } from './pacing';
+import { playWin } from './sound';
 import { Sender, followUnits, unitsOf, type UnitView } from './table';
-
 
 /** A purchase's idempotency key: random, from the platform (not an outcome: no game RNG needed). */
 function requestId(): string {
@@ -17,7 +18,11 @@ function requestId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function PrizeTable({ s, game, stake }: { s: Strings; game: GameCatalogEntry | undefined; stake: number }) {
+const LAMP = 'mysteres-de-la-lampe';
+/** A prize this many times the stake is celebrated as a big win. */
+const BIG_WIN = 20;
+
+export function PrizeTable({ s, game, stake, open = false }: { s: Strings; game: GameCatalogEntry | undefined; stake: number; open?: boolean }) {
   const price = game?.prices.find((p) => p.stake === stake);
   if (!game || !price) return null;
   const lang = s === STRINGS.en ? 'en' : 'fr';
@@ -33,9 +38,9 @@ function PrizeTable({ s, game, stake }: { s: Strings; game: GameCatalogEntry | u
     }),
   ];
   return (
-    <details class="rules">
+    <details class="rules" open={open}>
       <summary>{s.rules} · {s.prizeTable}</summary>
-      {game.reglement && <p class="hint reglement-title">{s.reglement} : {game.reglement.title}</p>}
+      {game.reglement && <p class="hint reglement-title">{s.reglement}{'\u00a0'}: {game.reglement.title}</p>}
       {game.rules?.map((r, i) => <p class="rule" key={i}>{r[lang]}</p>)}
       <table>
         <caption>{s.prizeTable} — {euros(stake, s)}</caption>
@@ -58,59 +63,117 @@ function PrizeTable({ s, game, stake }: { s: Strings; game: GameCatalogEntry | u
   );
 }
 
+/** The prices offered, as big radio buttons. */
+function Prices({ s, game, stake, setStake, disabled }: { s: Strings; game: GameCatalogEntry | undefined; stake: number | undefined; setStake: (n: number) => void; disabled: boolean }) {
+  return (
+    <fieldset class="prices" disabled={disabled}>
+      <legend>{s.price}</legend>
+      {game?.prices.map((p) => (
+        <label key={p.stake} class="price"><input type="radio" name="stake" value={p.stake} checked={stake === p.stake} onChange={() => setStake(p.stake)} /> {euros(p.stake, s)}</label>
+      ))}
+    </fieldset>
+  );
+}
+
+/** The outcome, in proportion: nothing to celebrate for a prize not above the stake. */
+function Outcome({ s, prize, stake }: { s: Strings; prize: number; stake: number }) {
+  const size = prize === 0 ? 'loss' : prize <= stake ? 'win win-small' : prize >= BIG_WIN * stake ? 'win win-big' : 'win';
+  return (
+    <p class={`outcome ${size}`} data-testid="outcome" data-prize={prize} tabIndex={-1}>
+      {prize > 0 ? s.won(euros(prize, s)) : s.lost}
+      {prize > 0 && prize <= stake && <small> — {s.refund}</small>}
+      {prize >= BIG_WIN * stake && <span class="burst" aria-hidden="true" />}
+    </p>
+  );
+}
+
+/**
+ * Moves the focus to the next meaningful control when an action removed or disabled the one
+ * that had it (it would fall to `<body>`): the next thing to scratch, open or rub, else the buy
+ * button. Only after the person acted here, and without scrolling the page.
+ */
+function useFocusNext(root: { current: HTMLElement | null }): void {
+  const acted = useRef(false);
+  useEffect(() => {
+    const el = root.current;
+    if (!el) return;
+    const mark = () => (acted.current = true);
+    el.addEventListener('pointerdown', mark);
+    el.addEventListener('keydown', mark);
+    return () => {
+      el.removeEventListener('pointerdown', mark);
+      el.removeEventListener('keydown', mark);
+    };
+  }, []);
+  useLayoutEffect(() => {
+    const rescue = () => {
+      const active = document.activeElement;
+      if (!acted.current || (active && active !== document.body && document.contains(active))) return;
+      const next = root.current?.querySelector<HTMLElement>('.stage button:not(:disabled), .controls button.auto:not(:disabled), .buy-button:not(:disabled)');
+      next?.focus({ preventScroll: true });
+    };
+    rescue();
+    // A button disabled by this render keeps the focus until the browser's next frame lets it go.
+    let later: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (later = setTimeout(rescue, 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(later);
+    };
+  });
+}
+
 /** The player's table: buy, reveal, AUTO; the balance moves when the screen shows the result. */
-export function TableView({ s, session, game, catalog, wallet, setWallet, onBack, onError, onRecall, onSignOut }: {
+export function TableView({ s, session, game, catalog, wallet, setWallet, onBack, onError, onRecall, onSignOut, sound }: {
   s: Strings; session: Session; game: string; catalog: GameCatalogEntry[]; onBack: () => void; onError: (m: string) => void; onRecall: (id: string) => void; onSignOut: () => void;
-  wallet: Wallet | undefined; setWallet: (w: Wallet) => void;
+  wallet: Wallet | undefined; setWallet: (w: Wallet) => void; sound: boolean;
 }) {
   const entry = catalog.find((g) => g.id === game);
-  const [room, setRoom] = useState<Room | undefined>();
-  const [connection, setConnection] = useState<Connection>('connecting');
   const [units, setUnits] = useState<UnitView[]>([]);
   const [instant, setInstant] = useState<ReadonlySet<string>>(new Set());
   // The wallet of a reply that ended a reveal, until the screen has shown that end.
   const [pendingWallet, setPendingWallet] = useState<Wallet | undefined>();
   const [stake, setStake] = useState<number | undefined>();
-  const [lampPick, setLampPick] = useState<{ colour: string; symbol: string }>({ colour: '', symbol: '' });
+  const [lampPick, setLampPick] = useState<LampPick>({ colour: '', symbol: '' });
   const [open, setOpen] = useState(false);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
-  const [generation, setGeneration] = useState(0);
   const [historyKey, setHistoryKey] = useState(0);
-  const leaving = useRef(false);
+  const root = useRef<HTMLElement>(null);
+  useFocusNext(root);
+
+  const live = useLiveRoom(() => newClient(session.token).create('table', { game }), (r, rejoined) => {
+    // Units already on the table (a reveal put back) show at once; later steps are paced.
+    setInstant(new Set(unitsOf(r).map((u) => u.unitId)));
+    followUnits(r, setUnits);
+    r.onMessage('wallet', (w: TableMessages['wallet']) => setWallet(w));
+    r.onMessage('resumed', () => setNotice(s.resumed));
+    r.onMessage('refused', (reason: TableMessages['refused']) => onError(refusalSentence(reason, s)));
+    if (rejoined) onError('');
+  }, {
+    deps: [game, session.token],
+    fatal: (err) => {
+      const { code } = refusalOf(err);
+      if (!code?.startsWith('auth/') && !code?.startsWith('table/')) return false;
+      // A demo account's token no longer valid: the embedded server restarted and kept nothing.
+      onError(code === 'auth/invalid' && session.pseudonym ? s.demoRestarted : refusalSentence(err, s));
+      if (code.startsWith('auth/')) onSignOut();
+      return true;
+    },
+    closed: (reason) => reason && onError(refusalSentence({ message: reason }, s)),
+  });
+  const { room, connection } = live;
   const sender = useMemo(() => (room ? new Sender(room) : undefined), [room]);
 
   useEffect(() => {
     if (stake === undefined && entry) setStake(entry.prices[0]?.stake);
   }, [entry]);
 
-  useEffect(() => {
-    leaving.current = false;
-    let joined: Room | undefined;
-    setConnection('connecting');
-    newClient(session.token).create('table', { game }).then((r) => {
-      joined = r;
-      // Units already on the table (a reveal put back) show at once; later steps are paced.
-      setInstant(new Set(unitsOf(r).map((u) => u.unitId)));
-      followUnits(r, setUnits);
-      r.onMessage('wallet', (w: TableMessages['wallet']) => setWallet(w));
-      r.onMessage('resumed', () => setNotice(s.resumed));
-      r.onMessage('refused', (reason: TableMessages['refused']) => onError(refusalSentence(reason, s)));
-      watchConnection(r, setConnection, leaving, (reason) => onError(refusalSentence({ message: reason }, s)));
-      setConnection('connected');
-      setRoom(r);
-    }, (err: unknown) => {
-      setConnection('closed');
-      onError(refusalSentence(err, s));
-      if (/auth\//.test(String((err as Error)?.message))) onSignOut();
-    });
-    return () => {
-      leaving.current = true;
-      void joined?.leave();
-    };
-  }, [game, session.token, generation]);
-
   const { shown, caughtUp } = usePaced(units, instant);
+  const unfinished = units.some((u) => u.status !== 'finished');
+  const over = units.length > 0 && !unfinished && caughtUp;
+  const totalPrize = units.reduce((sum, u) => sum + u.prize, 0);
+  const totalStake = units.reduce((sum, u) => sum + u.stake, 0);
   // The prize enters the balance on screen when the screen shows the result, not before.
   useEffect(() => {
     if (caughtUp && pendingWallet) {
@@ -119,36 +182,35 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
       setHistoryKey((k) => k + 1);
     }
   }, [caughtUp, pendingWallet]);
+  useEffect(() => {
+    if (over && sound && totalPrize > totalStake) playWin(totalPrize / totalStake);
+  }, [over]);
 
-  const unfinished = units.some((u) => u.status !== 'finished');
-  const over = units.length > 0 && !unfinished && caughtUp;
   const screen = SCREENS[game];
-  const lastEvent = shown.flatMap((u) => u.events).slice(-1)[0];
-  const announcement = lastEvent ? describeEvent(game, lastEvent, s) : '';
-
-  const fail = (err: unknown) => onError(refusalSentence(err, s));
+  const fail = (err: unknown) => onError(connection === 'connected' ? refusalSentence(err, s) : s.connectionCut);
+  const keepWallet = (reply: { wallet?: Wallet }) => {
+    if (reply.wallet) setPendingWallet(reply.wallet);
+  };
   const act = (action: unknown) => {
     if (!sender) return;
     onError('');
-    sender.request('act', { action }).then((reply) => {
-      if (reply.wallet) setPendingWallet(reply.wallet);
-    }, fail);
+    sender.request('act', { action }).then(keepWallet, fail);
   };
   const rub = (progress: number) => {
-    sender?.rub(progress)?.then((reply) => {
-      if (reply.wallet) setPendingWallet(reply.wallet);
-    }, fail);
+    // A unit the server has finished takes no more rubs, whatever the paced screen still shows.
+    if (unfinished) sender?.rub(progress)?.then(keepWallet, fail);
   };
-  const buy = async () => {
-    if (!sender || stake === undefined) return;
-    const lampPicks = game === 'mysteres-de-la-lampe'
-      ? [lampPick.colour && { kind: 'colour', choice: lampPick.colour }, lampPick.symbol && { kind: 'symbol', choice: lampPick.symbol }].filter((p): p is PurchasePick => !!p)
-      : undefined;
+  const picks: PurchasePick[] | undefined = game === LAMP
+    ? [lampPick.colour && { kind: 'colour', choice: lampPick.colour }, lampPick.symbol && { kind: 'symbol', choice: lampPick.symbol }].filter((p): p is PurchasePick => !!p)
+    : undefined;
+  const unitsBought = picks ? picks.length : 1;
+  const buy = async (): Promise<boolean> => {
+    if (!sender || stake === undefined) return false;
     setBusy(true);
     onError('');
     setNotice('');
     try {
-      const reply = await sender.request('buy', { stake, requestId: requestId(), ...(lampPicks ? { picks: lampPicks } : {}) });
+      const reply = await sender.request('buy', { stake, requestId: requestId(), ...(picks ? { picks } : {}) });
       // A reveal that ended at purchase (Mine d'or without EXTRA) has its prize in this wallet
       // already: the screen shows the stake paid, and the prize once the grid is drawn.
       if (reply.wallet.held === 0 && wallet) {
@@ -157,76 +219,92 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
       } else {
         setWallet(reply.wallet);
       }
+      return true;
     } catch (err) {
       fail(err);
+      return false;
     } finally {
       setBusy(false);
     }
   };
+  const stage = useRef<HTMLDivElement>(null);
+  const buyAndShow = async (): Promise<boolean> => {
+    const bought = await buy();
+    // The board, not the buy button under it, is where the game goes on.
+    if (bought) stage.current?.scrollIntoView({ block: 'nearest' });
+    return bought;
+  };
+  const buyAndReveal = async () => {
+    if (await buyAndShow()) act({ type: 'auto' });
+  };
   const toggleWatchers = () => {
     sender?.request('watchers', { open: !open }).then((r) => setOpen(r.open), fail);
   };
-  const lampReady = game !== 'mysteres-de-la-lampe' || lampPick.colour !== '' || lampPick.symbol !== '';
-  const totalPrize = units.reduce((sum, u) => sum + u.prize, 0);
+  const canBuy = !!sender && !busy && stake !== undefined && unitsBought > 0 && !unfinished && caughtUp;
+  const autoNow = unfinished && !!screen?.autoOffered?.(shown.flatMap((u) => u.events));
+  const eventsShown = shown.reduce((n, u) => n + u.events.length, 0);
 
   return (
-    <section class="panel table" aria-labelledby="game-title">
+    <section class="panel table" aria-labelledby="game-title" ref={root}>
       <div class="table-head">
-        <button type="button" class="link" onClick={onBack}>← {s.back}</button>
-        <h2 id="game-title">{gameName(game, catalog, s)}</h2>
-        <ConnectionState s={s} state={connection} onRejoin={() => setGeneration((g) => g + 1)} />
+        <button type="button" class="link back" onClick={onBack}>← {s.back}</button>
+        <h2 id="game-title" tabIndex={-1}>{gameName(game, catalog, s)}</h2>
+        <ConnectionState s={s} live={live} onRejoin={live.rejoin} />
       </div>
-      {notice && <p class="notice">{notice}</p>}
-      {!unfinished && (
-        <div class="buy">
-          <fieldset class="prices">
-            <legend>{s.price}</legend>
-            {entry?.prices.map((p) => (
-              <label key={p.stake}><input type="radio" name="stake" value={p.stake} checked={stake === p.stake} onChange={() => setStake(p.stake)} /> {euros(p.stake, s)}</label>
-            ))}
-          </fieldset>
-          {game === 'mysteres-de-la-lampe' && (
-            <fieldset class="lamp-picks">
-              <legend>{s.lampe.pickOne}</legend>
-              <label>{s.lampe.yourColour}{' '}
-                <select name="colour" value={lampPick.colour} onChange={(e) => setLampPick({ ...lampPick, colour: (e.target as HTMLSelectElement).value })}>
-                  <option value="">{s.lampe.none}</option>
-                  {Object.entries(s.lampe.colours).map(([id, label]) => <option key={id} value={id}>{label}</option>)}
-                </select>
-              </label>
-              <label>{s.lampe.yourSymbol}{' '}
-                <select name="symbol" value={lampPick.symbol} onChange={(e) => setLampPick({ ...lampPick, symbol: (e.target as HTMLSelectElement).value })}>
-                  <option value="">{s.lampe.none}</option>
-                  {Object.entries(s.lampe.symbols).map(([id, label]) => <option key={id} value={id}>{label}</option>)}
-                </select>
-              </label>
-            </fieldset>
-          )}
-          <button type="button" class="primary buy-button" disabled={!sender || busy || stake === undefined || !lampReady || !caughtUp} onClick={buy}>
-            {s.buy(stake === undefined ? '' : euros(stake, s))}
+      <div class={`stage stage-${game}`} ref={stage} {...(units.length > 0 ? { 'data-events': eventsShown } : {})}>
+        {screen && <screen.View key={shown.map((u) => u.unitId).join()} s={s} units={shown} readOnly={!unfinished} act={act} rub={rub} />}
+      </div>
+      <div class="status-line">
+        {over ? <Outcome s={s} prize={totalPrize} stake={totalStake} /> : notice && <p class="notice">{notice}</p>}
+      </div>
+      <div class="controls">
+        {game === LAMP && <LampPicks s={s} pick={lampPick} onPick={setLampPick} disabled={unfinished} />}
+        <Prices s={s} game={entry} stake={stake} setStake={setStake} disabled={unfinished} />
+        <div class="actions">
+          <button type="button" class="primary buy-button" disabled={!canBuy} onClick={() => void buyAndShow()}>
+            {s.buyUnits(euros((stake ?? 0) * Math.max(1, unitsBought), s), unitsBought, euros(stake ?? 0, s))}
           </button>
+          {screen?.autoOffered && (
+            unfinished || !screen.autoAtPurchase
+              ? <button type="button" class="auto" disabled={!autoNow} onClick={() => act({ type: 'auto' })}>{s.auto}</button>
+              : <button type="button" class="auto" disabled={!canBuy} onClick={() => void buyAndReveal()}>{s.autoBuy}</button>
+          )}
         </div>
-      )}
+      </div>
+      <p class="sr-only" aria-live="polite" data-testid="announce">{announcement(game, shown, s)}</p>
       {stake !== undefined && <PrizeTable s={s} game={entry} stake={units[0]?.stake ?? stake} />}
-      {screen && units.length > 0 && (
-        <div class="stage" data-events={shown.reduce((n, u) => n + u.events.length, 0)}>
-          <screen.View s={s} units={shown} readOnly={!unfinished} act={act} rub={rub} />
-          {unfinished && screen.autoOffered(shown.flatMap((u) => u.events)) && (
-            <button type="button" class="auto" onClick={() => act({ type: 'auto' })}>{s.auto}</button>
-          )}
-          {over && (
-            <p class={`outcome ${totalPrize > 0 ? 'win' : 'loss'}`} data-testid="outcome" data-prize={totalPrize}>
-              {totalPrize > 0 ? s.won(euros(totalPrize, s)) : s.lost}
-            </p>
-          )}
-        </div>
-      )}
-      <p class="sr-only" aria-live="polite" data-testid="announce">{announcement}</p>
-      <p>
+      <p class="watchers-line">
         <button type="button" disabled={!sender} onClick={toggleWatchers} aria-pressed={open}>{open ? s.watchersClose : s.watchersOpen}</button>
         {open && <span class="hint"> {s.tableOpen}</span>}
       </p>
       <History s={s} session={session} catalog={catalog} onRecall={onRecall} refreshKey={historyKey} />
+    </section>
+  );
+}
+
+/** A game before signing in: its board, prices, rules and prize tables; « Jouer » asks to sign in. */
+export function GamePreview({ s, game, catalog, onBack, onPlay }: { s: Strings; game: string; catalog: GameCatalogEntry[]; onBack: () => void; onPlay: () => void }) {
+  const entry = catalog.find((g) => g.id === game);
+  const [stake, setStake] = useState<number | undefined>();
+  const chosen = stake ?? entry?.prices[0]?.stake;
+  const screen = SCREENS[game];
+  return (
+    <section class="panel table" aria-labelledby="game-title">
+      <div class="table-head">
+        <button type="button" class="link back" onClick={onBack}>← {s.back}</button>
+        <h2 id="game-title" tabIndex={-1}>{gameName(game, catalog, s)}</h2>
+      </div>
+      <div class={`stage stage-${game}`}>
+        {screen && <screen.View s={s} units={[]} readOnly act={() => undefined} rub={() => undefined} />}
+      </div>
+      <div class="controls">
+        <Prices s={s} game={entry} stake={chosen} setStake={setStake} disabled={false} />
+        <div class="actions">
+          <button type="button" class="primary buy-button" onClick={onPlay}>{s.play}</button>
+          <span class="hint">{s.signInToPlay}</span>
+        </div>
+      </div>
+      {chosen !== undefined && <PrizeTable s={s} game={entry} stake={chosen} open />}
     </section>
   );
 }

@@ -64,15 +64,20 @@ export class Sender {
   private chain: Promise<unknown> = Promise.resolve();
   private lastSentAt = 0;
   private pendingRub: { progress: number } | undefined;
+  /** The furthest rub sent or waiting for this purchase: a rub no further is not sent (the server refuses it, and one past 100 % finds the unit over). */
+  private rubbedTo = 0;
 
   constructor(private readonly room: Room) {}
 
   request<K extends TableRequestType>(type: K, message: TableRequests[K]['request']): Promise<TableRequests[K]['reply']> {
+    if (type === 'buy') this.rubbedTo = 0;
     return this.requestLazy(type, () => message);
   }
 
   /** Rubs the lamp to `progress` %: one `act` for every unit on the table (both lamp units). */
   rub(progress: number): Promise<ActReply> | undefined {
+    if (progress <= this.rubbedTo) return undefined;
+    this.rubbedTo = progress;
     if (this.pendingRub) {
       this.pendingRub.progress = Math.max(this.pendingRub.progress, progress);
       return undefined;

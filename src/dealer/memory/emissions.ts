@@ -5,7 +5,11 @@ import type { MemoryBlock, MemoryBooks, MemoryEmission } from './books';
 
 /** Emissions in memory: printing is synchronous, so the next block is always there when needed. */
 export class MemoryEmissions implements Emissions {
-  constructor(private readonly books: MemoryBooks) {}
+  constructor(
+    private readonly books: MemoryBooks,
+    /** Each printed block's seed (MemoryStoreOptions.printSeed); undefined: the CSPRNG. */
+    private readonly printSeed?: () => Uint8Array,
+  ) {}
 
   async openEmission(request: OpenEmissionRequest): Promise<EmissionInfo> {
     assertOpenEmission(request);
@@ -65,7 +69,7 @@ export class MemoryEmissions implements Emissions {
     const block: MemoryBlock = {
       index,
       blockId: blockIdOf(emission.emissionId, index),
-      printed: printNewBlock(emission.table),
+      printed: printNewBlock(emission.table, this.printSeed?.()),
       state: 'printed',
       sold: 0,
       soldPerTier: new Array<number>(emission.table.tiers.length + 1).fill(0),

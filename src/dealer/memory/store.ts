@@ -22,6 +22,8 @@ export interface MemoryStoreOptions {
   readonly keepSettled?: KeepSettled;
   /** Told the units just forgotten (their action logs can go too). */
   readonly forgotten?: (unitIds: readonly string[]) => void;
+  /** Each printed block's seed. Default: the operating system's CSPRNG; a fixed one only for a demo that must not change (the page's screenshots). */
+  readonly printSeed?: () => Uint8Array;
 }
 
 /**
@@ -37,7 +39,7 @@ export class MemoryStore extends RoleStore {
       throw new RangeError(`keepSettled needs whole numbers ≥ 1: ${JSON.stringify(keep)}`);
     }
     const books = new MemoryBooks();
-    const emissions = new MemoryEmissions(books);
+    const emissions = new MemoryEmissions(books, options.printSeed);
     super({
       emissions,
       sales: new MemorySales(books, emissions, idempotencyWindow(options.idempotencyWindowMs), keep, options.forgotten),

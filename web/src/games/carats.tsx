@@ -3,6 +3,10 @@ import type { GameEvent } from '../../../src/protocol/recall';
 import { euros, type Strings } from '../i18n';
 import type { GameViewProps } from './types';
 
+const NUMBERS = 24;
+const PER_ROW = 6;
+const WINNING = 6;
+
 interface Revealed {
   number: number;
   amount: number;
@@ -10,25 +14,29 @@ interface Revealed {
 }
 
 export function describeCarats(e: GameEvent, s: Strings): string | undefined {
-  if (e.type === 'winning_numbers_revealed') return `${s.carats.winning} : ${(e['numbers'] as number[]).join(', ')}`;
+  if (e.type === 'winning_numbers_revealed') return `${s.carats.winning}\u00a0: ${(e['numbers'] as number[]).join(', ')}`;
   if (e.type === 'number_revealed') return s.carats.revealed(e['number'] as number, euros(e['amount'] as number, s), e['matched'] as boolean);
   return undefined;
 }
 
+/**
+ * A scratch card: « Numéros gagnants » on top, « Vos numéros » under a silver layer. A click (or
+ * Enter) scratches one number, a drag over several scratches them in one `reveal_many`; a
+ * vertical swipe scrolls the page (the grid only takes horizontal gestures).
+ */
 export function Carats({ s, units, readOnly, act }: GameViewProps) {
   const unit = units[0];
   const drag = useRef<{ indexes: number[] } | null>(null);
-  if (!unit) return null;
   let winning: number[] | null = null;
-  const numbers: (Revealed | null)[] = Array(24).fill(null);
-  for (const e of unit.events) {
+  const numbers: (Revealed | null)[] = Array(NUMBERS).fill(null);
+  for (const e of unit?.events ?? []) {
     if (e.type === 'winning_numbers_revealed') winning = e['numbers'] as number[];
     if (e.type === 'number_revealed') numbers[e['index'] as number] = { number: e['number'] as number, amount: e['amount'] as number, matched: e['matched'] as boolean };
   }
-  const over = unit.events.some((e) => e.type === 'finished');
+  const over = !unit || unit.events.some((e) => e.type === 'finished');
   const canScratch = !readOnly && !over && winning !== null;
+  const hits = new Set(numbers.filter((n) => n?.matched).map((n) => n!.number));
 
-  // A drag over several numbers scratches them in one `reveal_many`, a click one `reveal`.
   const indexAt = (x: number, y: number): number | undefined => {
     const el = document.elementFromPoint(x, y)?.closest('[data-index]');
     const i = el ? Number(el.getAttribute('data-index')) : NaN;
@@ -38,8 +46,6 @@ export function Carats({ s, units, readOnly, act }: GameViewProps) {
     if (!canScratch) return;
     const i = indexAt(ev.clientX, ev.clientY);
     if (i === undefined) return;
-    ev.preventDefault();
-    (ev.currentTarget as HTMLElement).setPointerCapture(ev.pointerId);
     drag.current = { indexes: [i] };
   };
   const onMove = (ev: PointerEvent) => {
@@ -53,30 +59,42 @@ export function Carats({ s, units, readOnly, act }: GameViewProps) {
     act(d.indexes.length === 1 ? { type: 'reveal', index: d.indexes[0] } : { type: 'reveal_many', indexes: d.indexes });
   };
 
+  const rows = Array.from({ length: NUMBERS / PER_ROW }, (_, r) => numbers.slice(r * PER_ROW, (r + 1) * PER_ROW));
   return (
     <div class="carats">
-      <p class="label">{s.carats.winning}</p>
-      <div class="winning">
+      <h3 class="label" id="carats-winning">{s.carats.winning}</h3>
+      <div class="winning" {...(winning || readOnly || over ? { role: 'list', 'aria-labelledby': 'carats-winning' } : {})}>
         {winning
-          ? (winning as number[]).map((n) => <span class="ball" key={n}>{n}</span>)
-          : <button type="button" class="primary" disabled={readOnly || over} onClick={() => act({ type: 'reveal_winning' })}>{s.carats.revealWinning}</button>}
+          ? winning.map((n) => <span role="listitem" class={`ball${hits.has(n) ? ' hit' : ''}`} key={n}>{n}{hits.has(n) && <span class="sr-only">, {s.carats.match}</span>}</span>)
+          : readOnly || over
+            ? Array.from({ length: WINNING }, (_, i) => <span role="listitem" class="ball ball-hidden" key={i}><span class="sr-only">{s.hiddenCell}</span></span>)
+            : <button type="button" class="primary reveal-winning" onClick={() => act({ type: 'reveal_winning' })}>{s.carats.revealWinning}</button>}
       </div>
-      <p class="label">{s.carats.yours}</p>
-      {canScratch && <p class="hint">{s.carats.dragHint}</p>}
-      <div class="carats-grid" onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => (drag.current = null)}>
-        {numbers.map((n, i) => (
-          <button
-            type="button"
-            key={i}
-            data-index={i}
-            class={`scratch${n ? ' scratched' : ''}${n?.matched ? ' matched' : ''}`}
-            disabled={!canScratch || n !== null}
-            aria-label={n ? s.carats.revealed(n.number, euros(n.amount, s), n.matched) : s.carats.cell(i)}
-            // Keyboard activation (Enter, Space) has no pointer: detail is 0.
-            onClick={(ev) => (ev.detail === 0 ? act({ type: 'reveal', index: i }) : undefined)}
-          >
-            {n ? <><b>{n.number}</b><small>{euros(n.amount, s)}</small></> : ''}
-          </button>
+      <h3 class="label" id="carats-yours">{s.carats.yours}</h3>
+      <p class="hint">{canScratch ? s.carats.dragHint : '\u00a0'}</p>
+      <div class="carats-grid" role="grid" aria-labelledby="carats-yours" onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => (drag.current = null)}>
+        {rows.map((row, r) => (
+          <div role="row" class="carats-row" key={r}>
+            {row.map((n, c) => {
+              const i = r * PER_ROW + c;
+              if (n) {
+                return (
+                  <span role="gridcell" key={i} class={`scratch scratched${n.matched ? ' matched' : ''}`}>
+                    <b>{n.number}</b><small>{euros(n.amount, s)}</small>
+                    {n.matched && <span class="sr-only">, {s.carats.match}</span>}
+                  </span>
+                );
+              }
+              return (
+                <span role="gridcell" key={i} class="scratch-cell">
+                  {canScratch
+                    // Keyboard activation (Enter, Space) has no pointer: detail is 0.
+                    ? <button type="button" data-index={i} class="scratch" aria-label={s.carats.cell(i)} onClick={(ev) => (ev.detail === 0 ? act({ type: 'reveal', index: i }) : undefined)} />
+                    : <span class="scratch covered" aria-label={`${s.carats.cell(i)}\u00a0: ${s.hiddenCell}`} role="img" />}
+                </span>
+              );
+            })}
+          </div>
         ))}
       </div>
     </div>

@@ -12,17 +12,19 @@ interface GameScreen {
   readonly View: ComponentType<GameViewProps>;
   /** A sentence for screen readers about one event, when it says something. */
   readonly describe: (e: GameEvent, s: Strings) => string | undefined;
-  /** Whether AUTO is offered given the events so far. */
-  readonly autoOffered: (events: readonly GameEvent[]) => boolean;
+  /** Whether AUTO is offered given the events so far; absent: the game has no AUTO. */
+  readonly autoOffered?: (events: readonly GameEvent[]) => boolean;
+  /** The règlement offers a buy-and-reveal button (« Auto » beside « Jouer »). */
+  readonly autoAtPurchase?: boolean;
 }
 
 const always = () => true;
 
 export const SCREENS: Record<string, GameScreen> = {
   'rain-diamonds': { View: RainDiamonds, describe: describeRain, autoOffered: always },
-  '500000-carats': { View: Carats, describe: describeCarats, autoOffered: always },
+  '500000-carats': { View: Carats, describe: describeCarats, autoOffered: always, autoAtPurchase: true },
   // The rules make the Noël player choose: no AUTO before the pick, and the pick reveals all.
-  'noel-de-la-chance': { View: Noel, describe: describeNoel, autoOffered: () => false },
+  'noel-de-la-chance': { View: Noel, describe: describeNoel },
   'mine-d-or': { View: MineDOr, describe: describeMine, autoOffered: always },
   'mysteres-de-la-lampe': { View: Lampe, describe: describeLampe, autoOffered: always },
 };
@@ -30,4 +32,14 @@ export const SCREENS: Record<string, GameScreen> = {
 export function describeEvent(game: string, e: GameEvent, s: Strings): string | undefined {
   if (e.type === 'finished') return (e['prize'] as number) > 0 ? s.won(euros(e['prize'] as number, s)) : s.lost;
   return SCREENS[game]?.describe(e, s);
+}
+
+/** What the live region says: the last event shown that says something (it stays until the next one does). */
+export function announcement(game: string, units: readonly { events: readonly GameEvent[] }[], s: Strings): string {
+  const events = units.flatMap((u) => u.events);
+  for (let i = events.length - 1; i >= 0; i--) {
+    const said = describeEvent(game, events[i]!, s);
+    if (said) return said;
+  }
+  return '';
 }

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import type { GameEvent } from '../../../src/protocol/recall';
+import { LampArt, Sym } from '../art';
 import { euros, type Strings } from '../i18n';
 import type { GameViewProps } from './types';
 
@@ -8,6 +9,14 @@ const PX_PER_PERCENT = 6;
 /** What the « Frotter » button (keyboard) adds. */
 const RUB_STEP = 25;
 
+export const LAMP_COLOURS = ['red', 'blue', 'green', 'gold'] as const;
+export const LAMP_SYMBOLS = ['star', 'moon', 'sun', 'key'] as const;
+
+export interface LampPick {
+  readonly colour: string;
+  readonly symbol: string;
+}
+
 export function describeLampe(e: GameEvent, s: Strings): string | undefined {
   if (e.type === 'potential_gain_shown') return s.lampe.potentialGain(euros(e['amount'] as number, s));
   if (e.type === 'rub_progress') return s.lampe.progress(e['progress'] as number);
@@ -15,21 +24,59 @@ export function describeLampe(e: GameEvent, s: Strings): string | undefined {
   return undefined;
 }
 
+/** « couleur or », « symbole clé »: a colour's name never read as a word of the sentence. */
 function resultLabel(result: string, s: Strings): string {
-  return s.lampe.colours[result] ?? s.lampe.symbols[result] ?? result;
+  const colour = s.lampe.colours[result];
+  if (colour) return s.lampe.colourOf(colour);
+  const symbol = s.lampe.symbols[result];
+  return symbol ? s.lampe.symbolOf(symbol) : result;
 }
 
-/** One lamp for one or two units: each rub advances both, the lamp opens once for both. */
+/**
+ * The choices offered on screen before paying (article 4): a colour, a symbol, or both; each
+ * is a toggle, pressed again to take it back.
+ */
+export function LampPicks({ s, pick, onPick, disabled }: { s: Strings; pick: LampPick; onPick: (p: LampPick) => void; disabled: boolean }) {
+  const group = (kind: 'colour' | 'symbol', ids: readonly string[]) => (
+    <div class="lamp-pick-group" role="group" aria-labelledby={`lamp-${kind}`}>
+      <span class="label" id={`lamp-${kind}`}>{kind === 'colour' ? s.lampe.yourColour : s.lampe.yourSymbol}</span>
+      <span class="lamp-choices">
+        {ids.map((id) => {
+          const name = kind === 'colour' ? s.lampe.colours[id]! : s.lampe.symbols[id]!;
+          const pressed = pick[kind] === id;
+          return (
+            <button type="button" key={id} class={`lamp-choice lamp-${kind}-${id}`} aria-pressed={pressed} disabled={disabled}
+              aria-label={kind === 'colour' ? s.lampe.colourOf(name) : s.lampe.symbolOf(name)}
+              onClick={() => onPick({ ...pick, [kind]: pressed ? '' : id })}>
+              <Sym id={kind === 'colour' ? 'swatch' : id} /><span aria-hidden="true">{name}</span>
+            </button>
+          );
+        })}
+      </span>
+    </div>
+  );
+  return (
+    <div class="lamp-picks">
+      <p class="hint">{s.lampe.pickOne}</p>
+      {group('colour', LAMP_COLOURS)}
+      {group('symbol', LAMP_SYMBOLS)}
+    </div>
+  );
+}
+
+/**
+ * One lamp for one or two units: each rub advances both, the lamp opens once for both. Drawn
+ * per purchase (the table keys it by its units): nothing of the last lamp's rub stays.
+ */
 export function Lampe({ s, units, readOnly, rub }: GameViewProps) {
   const rubbing = useRef<{ x: number; y: number; travelled: number } | null>(null);
   const [local, setLocal] = useState(0);
-  if (units.length === 0) return null;
   const progressOf = (events: readonly GameEvent[]) => Math.max(0, ...events.filter((e) => e.type === 'rub_progress').map((e) => e['progress'] as number));
-  const progress = Math.min(...units.map((u) => progressOf(u.events)));
+  const progress = units.length > 0 ? Math.min(...units.map((u) => progressOf(u.events))) : 0;
   const opened = units.map((u) => u.events.find((e) => e.type === 'lamp_opened')?.['result'] as string | undefined);
-  const over = units.every((u) => u.events.some((e) => e.type === 'finished'));
+  const over = units.length === 0 || units.every((u) => u.events.some((e) => e.type === 'finished'));
   const canRub = !readOnly && !over;
-  // The glow follows the pointer at once; the progress written is the server's, as it comes back.
+  // The glow follows the finger at once; the progress written is the server's, as it comes back.
   const glow = Math.max(progress, canRub ? local : 0);
 
   const rubTo = (target: number) => {
@@ -38,18 +85,16 @@ export function Lampe({ s, units, readOnly, rub }: GameViewProps) {
   };
   const onDown = (ev: PointerEvent) => {
     if (!canRub) return;
-    ev.preventDefault();
-    (ev.currentTarget as HTMLElement).setPointerCapture(ev.pointerId);
     rubbing.current = { x: ev.clientX, y: ev.clientY, travelled: Math.max(progress, local) * PX_PER_PERCENT };
   };
   const onMove = (ev: PointerEvent) => {
     const r = rubbing.current;
-    if (!r) return;
+    if (!r || !canRub) return;
     r.travelled += Math.hypot(ev.clientX - r.x, ev.clientY - r.y);
     r.x = ev.clientX;
     r.y = ev.clientY;
-    const target = r.travelled / PX_PER_PERCENT;
-    setLocal(Math.min(100, Math.floor(target)));
+    const target = Math.min(100, r.travelled / PX_PER_PERCENT);
+    setLocal(Math.floor(target));
     rubTo(target);
   };
   const onUp = () => (rubbing.current = null);
@@ -62,41 +107,33 @@ export function Lampe({ s, units, readOnly, rub }: GameViewProps) {
           const gain = shown?.['amount'] as number | undefined;
           const pick = shown?.['pick'] as { kind: string; choice: string } | undefined;
           const result = opened[i];
+          const won = pick !== undefined && result === pick.choice;
           return (
-            <section class="lampe-unit" key={u.unitId}>
+            <section class={`lampe-unit${won ? ' won' : ''}`} key={u.unitId}>
               <h3>{pick?.kind === 'symbol' ? s.lampe.yourSymbol : s.lampe.yourColour}</h3>
-              {pick && <p class="pick">{pick.kind === 'symbol' ? s.lampe.symbols[pick.choice] : s.lampe.colours[pick.choice]}</p>}
+              {pick && <p class={`pick lamp-${pick.kind}-${pick.choice}`}><Sym id={pick.kind === 'symbol' ? pick.choice : 'swatch'} /> {pick.kind === 'symbol' ? s.lampe.symbols[pick.choice] : s.lampe.colours[pick.choice]}</p>}
               {gain !== undefined && <p class="potential">{s.lampe.potentialGain(euros(gain, s))}</p>}
-              {result && <p class={`result${pick?.choice === result ? ' matched' : ''}`}>{s.lampe.result(resultLabel(result, s))}</p>}
+              <p class="result">{result ? s.lampe.result(resultLabel(result, s)) : '\u00a0'}</p>
             </section>
           );
         })}
       </div>
       <div
-        class={`lamp${over ? ' lamp-open' : ''}`}
+        class={`lamp${over && units.length > 0 ? ' lamp-open' : ''}${canRub ? ' lamp-live' : ''}`}
         role="img"
         aria-label={`${s.lampe.lamp} — ${s.lampe.progress(progress)}`}
-        style={{ '--glow': String(glow / 100) }}
         onPointerDown={onDown}
         onPointerMove={onMove}
         onPointerUp={onUp}
         onPointerCancel={onUp}
       >
-        <svg class="lamp-body" viewBox="0 0 120 70" aria-hidden="true">
-          <path d="M10 30 Q30 28 40 40 L80 40 Q95 40 112 22 Q104 46 86 54 L34 54 Q14 50 10 30 Z" />
-          <ellipse cx="60" cy="38" rx="16" ry="6" />
-          <path d="M52 32 Q60 14 68 32 Z" />
-          <rect x="44" y="56" width="32" height="8" rx="3" />
-        </svg>
-        <span class="lamp-progress" aria-hidden="true" style={{ width: `${progress}%` }} />
+        <LampArt glow={glow / 100} open={opened.some((r) => r !== undefined)} />
+        <span class="lamp-meter" aria-hidden="true"><span style={{ width: `${progress}%` }} /></span>
       </div>
-      <p class="hint">{s.lampe.progress(progress)}</p>
-      {canRub && (
-        <p>
-          <span class="hint">{s.lampe.rubHint}</span>{' '}
-          <button type="button" onClick={() => rubTo(progress + RUB_STEP)}>{s.lampe.rub}</button>
-        </p>
-      )}
+      <p class="lamp-controls">
+        <span class={`hint${canRub ? '' : ' idle'}`}>{s.lampe.rubHint}</span>{' '}
+        <button type="button" disabled={!canRub} onClick={() => rubTo(progress + RUB_STEP)}>{s.lampe.rub}</button>
+      </p>
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import type { GameEvent } from '../../../src/protocol/recall';
+import { Sym } from '../art';
 import { euros, type Strings } from '../i18n';
+import { SymbolGrid } from './symbol-grid';
 import type { GameViewProps } from './types';
 
 interface Combination {
@@ -15,45 +17,51 @@ export function describeMine(e: GameEvent, s: Strings): string | undefined {
   return `${stage === 0 ? s.mine.main : s.mine.stage(stage)} — ${s.mine.gridGain(euros(e['gain'] as number, s))}`;
 }
 
+/** The main grid, then each Extra stage beside it; a winning line is marked, an aligned one doubled. */
 export function MineDOr({ s, units, readOnly, act }: GameViewProps) {
   const unit = units[0];
-  if (!unit) return null;
-  const grids = unit.events.filter((e) => e.type === 'grid_revealed');
+  const grids = unit?.events.filter((e) => e.type === 'grid_revealed') ?? [];
   const last = grids[grids.length - 1];
   const pending = last ? (last['extrasPending'] as number) : 0;
-  const over = unit.events.some((e) => e.type === 'finished');
+  const over = !unit || unit.events.some((e) => e.type === 'finished');
+  const name = (symbol: string) => s.mine.symbols[symbol] ?? symbol;
   return (
     <div class="mine">
       <div class="mine-stages">
+        {grids.length === 0 && (
+          <section class="mine-stage">
+            <h3>{s.mine.main}</h3>
+            <SymbolGrid s={s} label={s.mine.main} cols={3} cells={Array(9).fill(null)} />
+          </section>
+        )}
         {grids.map((g) => {
           const stage = g['stage'] as number;
+          const title = stage === 0 ? s.mine.main : s.mine.stage(stage);
           const combos = g['combinations'] as Combination[];
           const inCombo = new Map<number, Combination>();
           for (const c of combos) for (const cell of c.cells) inCombo.set(cell, c);
+          const cells = (g['symbols'] as string[]).map((symbol, i) => {
+            const combo = inCombo.get(i);
+            return { symbol, name: name(symbol), mark: combo ? (combo.aligned ? 'aligned' as const : 'matched' as const) : undefined };
+          });
           return (
-            <section class="mine-stage" key={stage} aria-label={stage === 0 ? s.mine.main : s.mine.stage(stage)}>
-              <h3>{stage === 0 ? s.mine.main : s.mine.stage(stage)}</h3>
-              <div class="mine-grid">
-                {(g['symbols'] as string[]).map((symbol, i) => (
-                  <span key={i} class={`cell shown${inCombo.has(i) ? (inCombo.get(i)!.aligned ? ' matched aligned' : ' matched') : ''}} sym-${symbol}`}>
-                    {s.mine.symbols[symbol]}
-                  </span>
-                ))}
-              </div>
+            <section class="mine-stage" key={stage}>
+              <h3>{title}</h3>
+              <SymbolGrid s={s} label={title} cols={3} cells={cells} />
               <ul class="combos">
-                {combos.map((c) => <li key={c.symbol}>{s.mine.combination(s.mine.symbols[c.symbol] ?? c.symbol, euros(c.gain, s), c.aligned)}</li>)}
+                {combos.map((c) => <li key={c.symbol} class={c.aligned ? 'aligned' : ''}><Sym id={c.symbol} /> {s.mine.combination(name(c.symbol), euros(c.gain, s), c.aligned)}</li>)}
               </ul>
-              <p>{s.mine.gridGain(euros(g['gain'] as number, s))}</p>
+              <p class="grid-gain">{s.mine.gridGain(euros(g['gain'] as number, s))}</p>
             </section>
           );
         })}
       </div>
-      {!over && pending > 0 && (
-        <p>
-          {s.mine.extrasPending(pending)}{' '}
+      <p class="mine-extra">
+        {!over && pending > 0 && <>
+          <span>{s.mine.extrasPending(pending)}</span>{' '}
           <button type="button" class="primary" disabled={readOnly} onClick={() => act({ type: 'extra' })}>{s.mine.extra}</button>
-        </p>
-      )}
+        </>}
+      </p>
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import type { GameEvent } from '../../../src/protocol/recall';
+import { Sym } from '../art';
 import type { Strings } from '../i18n';
+import { SymbolGrid } from './symbol-grid';
 import type { GameViewProps } from './types';
 
 const GAME_SYMBOLS = ['star', 'bell', 'gift'];
@@ -18,34 +20,30 @@ function offered(events: readonly GameEvent[]): string[] {
   return GAME_SYMBOLS;
 }
 
+/** The player picks a game symbol; the 18 cells show, the chosen symbol's cells marked and counted. */
 export function Noel({ s, units, readOnly, act }: GameViewProps) {
   const unit = units[0];
-  if (!unit) return null;
-  const picked = unit.events.find((e) => e.type === 'symbol_picked')?.['symbol'] as string | undefined;
+  const events = unit?.events ?? [];
+  const picked = events.find((e) => e.type === 'symbol_picked')?.['symbol'] as string | undefined;
   const grid: (string | null)[] = Array(18).fill(null);
-  for (const e of unit.events) if (e.type === 'cell_revealed') grid[(e['row'] as number) * 6 + (e['col'] as number)] = e['symbol'] as string;
+  for (const e of events) if (e.type === 'cell_revealed') grid[(e['row'] as number) * 6 + (e['col'] as number)] = e['symbol'] as string;
   const matches = picked ? grid.filter((x) => x === picked).length : 0;
+  const name = (symbol: string) => s.noel.symbols[symbol] ?? symbol;
   return (
     <div class="noel">
-      {!picked ? (
+      <div class="noel-head">{!picked ? (
         <fieldset class="choices">
           <legend>{s.noel.choose}</legend>
-          {offered(unit.events).map((symbol) => (
-            <button type="button" class="symbol-choice" key={symbol} disabled={readOnly} onClick={() => act({ type: 'pick', symbol })}>
-              <span class={`sym sym-${symbol}`} aria-hidden="true" /> {s.noel.symbols[symbol]}
+          {offered(events).map((symbol) => (
+            <button type="button" class={`symbol-choice sym-${symbol}`} key={symbol} disabled={readOnly || !unit} onClick={() => act({ type: 'pick', symbol })}>
+              <Sym id={symbol} /> {name(symbol)}
             </button>
           ))}
         </fieldset>
       ) : (
-        <p class="label">{s.noel.picked(s.noel.symbols[picked] ?? picked)} — {s.noel.count(matches, s.noel.symbols[picked] ?? picked)}</p>
-      )}
-      <div class="noel-grid">
-        {grid.map((symbol, i) => (
-          <span key={i} class={`cell${symbol ? ` shown sym-${symbol}` : ''}${symbol && symbol === picked ? ' matched' : ''}`}>
-            {symbol ? s.noel.symbols[symbol] : ''}
-          </span>
-        ))}
-      </div>
+        <p class="label noel-picked"><Sym id={picked} /> {s.noel.picked(name(picked))} — {s.noel.count(matches, name(picked))}</p>
+      )}</div>
+      <SymbolGrid s={s} label={s.noel.grid} cols={6} cells={grid.map((symbol) => (symbol ? { symbol, name: name(symbol), ...(symbol === picked ? { mark: 'matched' as const } : {}) } : null))} />
     </div>
   );
 }

@@ -1,0 +1,107 @@
+import { strict as assert } from 'node:assert';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { buildWebIfStale } from '../../scripts/build-web';
+import { MemoryStore } from '../../src/dealer/memory/store';
+import type { RunningServer } from '../../src/server/app';
+import { MemoryActionLog } from '../../src/units/action-log';
+import { startTestServer } from '../support/game-server';
+import { launchBrowser } from './browser';
+import { buy, chooseLamp, DESKTOP, GAMES, moreEvents, newPlayer, openGame, PHONE, shownEvents, signIn, WAIT } from './ui';
+
+/**
+ * The README's screenshots: each game on a laptop and on a phone, before buying, mid-reveal and
+ * on a win. The server prints its blocks from a fixed seed and the players play the same units
+ * in the same order, so a run draws the same screens as the last one (`git status` shows no
+ * change unless the page's look changed: then commit them).
+ */
+
+const SHOTS = join('docs', 'screenshots');
+const SEED = new Uint8Array(32).fill(27);
+const STAKE: Record<string, number> = { 'rain-diamonds': 50, '500000-carats': 500, 'noel-de-la-chance': 100, 'mine-d-or': 100, 'mysteres-de-la-lampe': 50 };
+const LAMP = { colour: 'or', symbol: 'lune' };
+
+/** Plays part of the reveal: what « mid-reveal » shows of each game. */
+async function halfway(page: Page, game: string): Promise<void> {
+  const step = async (selector: string) => {
+    const before = await shownEvents(page);
+    await page.locator(selector).click();
+    await moreEvents(page, before);
+  };
+  switch (game) {
+    case 'rain-diamonds':
+      await step('.box[aria-label="Case 2"]');
+      await step('.box[aria-label="Case 4"]');
+      break;
+    case '500000-carats':
+      await step('.reveal-winning');
+      for (const i of [0, 1, 2, 3, 4, 5, 8, 9, 14]) await step(`.scratch[data-index="${i}"]`);
+      break;
+    case 'mysteres-de-la-lampe':
+      await step('.lamp-controls button');
+      await step('.lamp-controls button');
+      break;
+    // Le Noël de la chance waits for the symbol to be chosen, Mine d'or shows its main grid.
+  }
+}
+
+async function shoot(page: Page, name: string): Promise<void> {
+  // The history's dates change from run to run: hidden from the picture only.
+  await page.evaluate(() => document.querySelectorAll<HTMLElement>('time').forEach((t) => (t.style.visibility = 'hidden')));
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled', caret: 'hide' });
+}
+
+describe('the screenshots of the README', function () {
+  this.timeout(180_000);
+  let server: RunningServer;
+  let browser: Browser;
+
+  before(async () => {
+    buildWebIfStale();
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startTestServer({ DEMO_BALANCE_CENTS: '100000', FEED_BATCH_MS: '0' }, { stores: { dealer: new MemoryStore({ printSeed: () => SEED }), actions: new MemoryActionLog() } });
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  for (const [size, device, player] of [['desktop', DESKTOP, 'Alice'], ['phone', PHONE, 'Bruno']] as const) {
+    it(`shows each game on a ${size}: before, mid-reveal and a win, from a fixed seed`, async () => {
+      const { context, page } = await newPlayer(browser, device);
+      try {
+        await signIn(page, player, `http://127.0.0.1:${server.port}`);
+        for (const game of GAMES) {
+          await openGame(page, game);
+          const stake = STAKE[game]!;
+          if (game === 'mysteres-de-la-lampe') await chooseLamp(page, LAMP);
+          await page.getByRole('radio', { name: new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', minimumFractionDigits: stake % 100 ? 2 : 0 }).format(stake / 100) }).check();
+          await page.evaluate(() => window.scrollTo(0, 0));
+          await shoot(page, `${game}-${size}-1-before`);
+          let won = false;
+          for (let unit = 0; unit < 40 && !won; unit++) {
+            await buy(page, game, stake, LAMP);
+            if (unit === 0) {
+              await halfway(page, game);
+              await shoot(page, `${game}-${size}-2-mid`);
+            }
+            if (game === 'noel-de-la-chance') await page.locator('.symbol-choice.sym-star').click();
+            else if (await page.getByRole('button', { name: 'AUTO' }).isEnabled()) await page.getByRole('button', { name: 'AUTO' }).click();
+            await page.getByTestId('outcome').waitFor(WAIT);
+            // A win worth showing: more than the stakes.
+            won = Number(await page.getByTestId('outcome').getAttribute('data-prize')) > stake * (game === 'mysteres-de-la-lampe' ? 2 : 1);
+          }
+          assert.ok(won, `${game}: a win within 40 units`);
+          await page.locator('.stage').scrollIntoViewIfNeeded();
+          await page.getByTestId('outcome').scrollIntoViewIfNeeded();
+          await shoot(page, `${game}-${size}-3-win`);
+          await page.getByRole('button', { name: '← Retour' }).click();
+        }
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

@@ -1,0 +1,278 @@
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
+
+/**
+ * What a person does on the page, for the browser tests: sign in, open a game, buy, reveal with
+ * the mouse, a finger or the keyboard; and what the tests read back (events shown, balance,
+ * recall) or check (axe-core, layout).
+ */
+
+export const WAIT = { timeout: 20_000 };
+
+/** The two screens every game is played on: a laptop with a mouse, a phone with a finger. */
+export const DESKTOP = { viewport: { width: 1280, height: 800 } } as const;
+export const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 } as const;
+
+export const GAMES = ['rain-diamonds', '500000-carats', 'noel-de-la-chance', 'mine-d-or', 'mysteres-de-la-lampe'] as const;
+
+export const GAME_BUTTONS: Record<string, RegExp> = {
+  'rain-diamonds': /^RAIN DIAMONDS/,
+  '500000-carats': /^500 000 CARATS/,
+  'noel-de-la-chance': /^Le Noël de la chance/,
+  'mine-d-or': /^Mine d’or/,
+  'mysteres-de-la-lampe': /^Les mystères de la lampe/,
+};
+
+export function euroLabel(cents: number): string {
+  return new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', minimumFractionDigits: cents % 100 === 0 ? 0 : 2 }).format(cents / 100);
+}
+
+/** « Gagné : 2 € » or « Perdu », as the page says it. */
+export function outcomeSentence(prize: number): string {
+  return prize > 0 ? `Gagné\u00a0: ${euroLabel(prize)}` : 'Perdu';
+}
+
+export async function signIn(page: Page, name: string, at: string, query = '?pace=0'): Promise<void> {
+  await page.goto(`${at}/${query}`);
+  await page.getByLabel('Pseudonyme').fill(name);
+  await page.getByRole('button', { name: 'Jouer', exact: true }).click();
+  await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
+}
+
+export async function openGame(page: Page, game: string): Promise<void> {
+  await page.getByRole('button', { name: GAME_BUTTONS[game]! }).click();
+  await page.locator('.table .connection[data-state=connected]').waitFor(WAIT);
+  await page.locator('[data-testid=balance][data-cents]:not([data-cents=""])').waitFor(WAIT);
+}
+
+/** Where an element is on the page (not the screen): it must not move when a unit starts or ends. */
+export async function pageTop(page: Page, selector: string): Promise<number> {
+  return page.locator(selector).first().evaluate((el) => Math.round(el.getBoundingClientRect().top + window.scrollY));
+}
+
+export async function balance(page: Page): Promise<number> {
+  return Number(await page.getByTestId('balance').getAttribute('data-cents'));
+}
+
+export async function shownEvents(page: Page): Promise<number> {
+  return Number(await page.locator('.stage[data-events]').getAttribute('data-events'));
+}
+
+/** Waits until the screen shows more events than `before`. */
+export async function moreEvents(page: Page, before: number): Promise<void> {
+  await page.waitForFunction((b) => Number(document.querySelector('.stage[data-events]')?.getAttribute('data-events')) > b, before, WAIT);
+}
+
+/** Presses the lamp's choice buttons until exactly these are chosen (« couleur or », « symbole lune »). */
+export async function chooseLamp(page: Page, lamp: { colour?: string; symbol?: string }): Promise<void> {
+  for (const button of await page.locator('.lamp-choice').all()) {
+    const name = (await button.getAttribute('aria-label'))!;
+    const wanted = name === `couleur ${lamp.colour}` || name === `symbole ${lamp.symbol}`;
+    if (wanted !== ((await button.getAttribute('aria-pressed')) === 'true')) await button.click();
+  }
+}
+
+/** Buys at `stake` (the lamp with its picks); resolves when the new unit's opening is on screen. */
+export async function buy(page: Page, game: string, stake: number, lamp: { colour?: string; symbol?: string } = { colour: 'or' }): Promise<void> {
+  await page.getByRole('radio', { name: euroLabel(stake) }).check();
+  if (game === 'mysteres-de-la-lampe') await chooseLamp(page, lamp);
+  const events = page.locator('.stage[data-events]');
+  const before = (await events.count()) > 0 ? await events.getAttribute('data-events') : null;
+  await page.locator('.buy-button').click();
+  await page.waitForFunction((b) => {
+    const count = document.querySelector('.stage[data-events]')?.getAttribute('data-events');
+    return count !== undefined && count !== null && count !== b;
+  }, before, WAIT);
+}
+
+async function centre(page: Page, selector: string): Promise<{ x: number; y: number }> {
+  await page.locator(selector).scrollIntoViewIfNeeded();
+  const box = (await page.locator(selector).boundingBox())!;
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/** A pointer (mouse or finger) dragged from one point through others. */
+export interface Gesture {
+  drag(points: readonly { x: number; y: number }[]): Promise<void>;
+  tap(selector: string): Promise<void>;
+}
+
+export function mouse(page: Page): Gesture {
+  return {
+    async drag(points) {
+      await page.mouse.move(points[0]!.x, points[0]!.y);
+      await page.mouse.down();
+      for (const p of points.slice(1)) await page.mouse.move(p.x, p.y, { steps: 4 });
+      await page.mouse.up();
+    },
+    tap: (selector) => page.locator(selector).first().click(),
+  };
+}
+
+/** Chromium's own touch events (a context with a touch screen). */
+export async function finger(page: Page, context: BrowserContext): Promise<Gesture> {
+  const cdp = await context.newCDPSession(page);
+  const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x = 0, y = 0) =>
+    cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+  return {
+    async drag(points) {
+      await touch('touchStart', points[0]!.x, points[0]!.y);
+      for (const p of points.slice(1)) await touch('touchMove', p.x, p.y);
+      await touch('touchEnd');
+    },
+    tap: (selector) => page.locator(selector).first().tap(),
+  };
+}
+
+/** Rubs the lamp back and forth until the outcome shows. */
+export async function rubLamp(page: Page, gesture: Gesture): Promise<void> {
+  const outcome = page.getByTestId('outcome');
+  await page.locator('.lamp').scrollIntoViewIfNeeded();
+  const lamp = (await page.locator('.lamp').boundingBox())!;
+  const y = lamp.y + lamp.height / 2;
+  for (let i = 0; i < 40 && !(await outcome.isVisible()); i++) {
+    const points = Array.from({ length: 8 }, (_, k) => ({ x: lamp.x + 20 + ((k % 2) * (lamp.width - 40)), y: y + (k % 3) * 4 }));
+    await gesture.drag(points);
+  }
+}
+
+/** Reveals the bought unit through the UI with a mouse or a finger; resolves when the outcome shows. */
+export async function revealThroughUI(page: Page, game: string, gesture: Gesture = mouse(page), moment?: () => Promise<void>): Promise<void> {
+  const outcome = page.getByTestId('outcome');
+  switch (game) {
+    case 'rain-diamonds':
+      for (const box of [3, 1, 5, 2, 4]) {
+        const before = await shownEvents(page);
+        await gesture.tap(`.box[aria-label="Case ${box}"]`);
+        await moreEvents(page, before);
+        if (box === 1) await moment?.();
+      }
+      break;
+    case '500000-carats': {
+      let before = await shownEvents(page);
+      await gesture.tap('.reveal-winning');
+      await moreEvents(page, before);
+      // Two numbers one by one, then the rest row by row with a drag.
+      for (const i of [0, 1]) {
+        before = await shownEvents(page);
+        await gesture.tap(`.scratch[data-index="${i}"]`);
+        await moreEvents(page, before);
+      }
+      for (let row = 0; row < 4; row++) {
+        const first = row === 0 ? 2 : row * 6;
+        const cells = await Promise.all(Array.from({ length: (row + 1) * 6 - first }, (_, k) => centre(page, `.scratch[data-index="${first + k}"]`)));
+        before = await shownEvents(page);
+        await gesture.drag(cells);
+        await moreEvents(page, before);
+        if (row === 1) await moment?.();
+      }
+      break;
+    }
+    case 'noel-de-la-chance':
+      await moment?.();
+      await gesture.tap('.symbol-choice.sym-bell');
+      break;
+    case 'mine-d-or':
+      await moment?.();
+      while (!(await outcome.isVisible())) {
+        const extra = page.getByRole('button', { name: 'EXTRA', exact: true });
+        await Promise.race([extra.waitFor(WAIT), outcome.waitFor(WAIT)]);
+        if (await outcome.isVisible()) break;
+        const before = await shownEvents(page);
+        await gesture.tap('.mine-extra button');
+        await moreEvents(page, before);
+      }
+      break;
+    case 'mysteres-de-la-lampe':
+      await moment?.();
+      await rubLamp(page, gesture);
+      break;
+  }
+  await outcome.waitFor(WAIT);
+}
+
+/** Reveals with the keyboard only: Tab to the next control, Enter; the focus must never fall to the page. */
+export async function revealByKeyboard(page: Page, game: string): Promise<void> {
+  const outcome = page.getByTestId('outcome');
+  for (let presses = 0; presses < 60 && !(await outcome.isVisible()); presses++) {
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      return el && el !== document.body ? (el.getAttribute('aria-label') ?? el.textContent ?? '') : null;
+    });
+    assert.notEqual(focused, null, `${game}: the focus fell to the page after ${presses} presses`);
+    const target = game === 'noel-de-la-chance' ? /cloche/ : game === 'mysteres-de-la-lampe' ? /^Frotter$/ : /./;
+    if (!target.test(focused!) || /JOUER|Retour|AUTO|automatique/.test(focused!)) {
+      await page.keyboard.press('Tab');
+      continue;
+    }
+    const before = await shownEvents(page);
+    await page.keyboard.press('Enter');
+    await Promise.race([moreEvents(page, before), outcome.waitFor(WAIT)]);
+  }
+  await outcome.waitFor(WAIT);
+}
+
+export async function tokenOf(page: Page): Promise<string> {
+  const saved = await page.evaluate(() => sessionStorage.getItem('instant-games.session'));
+  return (JSON.parse(saved!) as { token: string }).token;
+}
+
+export async function history(page: Page, at: string): Promise<HistoryPage['units']> {
+  const res = await fetch(`${at}/history?limit=5`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } });
+  return ((await res.json()) as HistoryPage).units;
+}
+
+/** The recall of a unit the page played to its end. */
+export async function recallOf(page: Page, at: string, unitId: string): Promise<RecallRecord & { readonly prize: number }> {
+  const res = await fetch(`${at}/history/${encodeURIComponent(unitId)}`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } });
+  assert.equal(res.status, 200);
+  const recall = (await res.json()) as RecallRecord;
+  assert.ok(recall.status === 'finished' && recall.prize !== null, `unit ${unitId} is finished`);
+  return { ...recall, prize: recall.prize };
+}
+
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+interface AxeResults {
+  violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[];
+}
+
+/**
+ * axe-core run in the page (injected from the npm package, never fetched): no serious or
+ * critical violation of WCAG 2.x A/AA on what the screen shows now.
+ */
+export async function assertAccessible(page: Page, where: string): Promise<void> {
+  // Evaluated through the DevTools protocol: the page's CSP (scripts from itself only) does not apply.
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(AXE_SOURCE);
+  const results = await page.evaluate(() => (window as unknown as { axe: { run(ctx: Document, o: object): Promise<AxeResults> } }).axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    resultTypes: ['violations'],
+  }));
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(serious.map((v) => `${v.id} (${v.help}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(', ')}`), [], `axe-core on ${where}`);
+}
+
+/** Nothing wider than the screen: no sideways scroll. */
+export async function assertNoSidewaysScroll(page: Page, where: string): Promise<void> {
+  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  assert.ok(scroll <= width, `${where}: the page is ${scroll} px wide on a ${width} px screen`);
+}
+
+/** Every visible button, link, radio and summary is at least 44 × 44 px (WCAG 2.5.5's size). */
+export async function assertTargets(page: Page, where: string): Promise<void> {
+  const small = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('button, a[href], summary, label:has(input[type=radio])')]
+    .filter((el) => el.offsetParent !== null && !el.closest('.sr-only'))
+    .map((el) => ({ el, box: el.getBoundingClientRect() }))
+    .filter(({ box }) => box.width < 43.5 || box.height < 43.5)
+    .map(({ el, box }) => `${el.getAttribute('aria-label') ?? el.textContent?.trim()} ${Math.round(box.width)}×${Math.round(box.height)}`));
+  assert.deepEqual(small, [], `${where}: targets under 44 px`);
+}
+
+/** A new context with the page's size and input; the caller closes it. */
+export async function newPlayer(browser: Browser, device: typeof DESKTOP | typeof PHONE): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext(device);
+  return { context, page: await context.newPage() };
+}
