@@ -47,6 +47,8 @@ export const REFUSALS = {
   'table/full': { meaning: 'The table has all the watchers it takes (WATCHERS_MAX).', retryable: true, page: 'tableFull' },
   'table/not_joined': { meaning: 'The client sent a message before it joined the table as its player.', retryable: false, page: 'joinFirst' },
   'table/flood': { meaning: 'Too many messages in one second: the table closed the connection; joining again resumes the unit.', retryable: false, page: 'flooded' },
+  'table/player_left': { meaning: 'The table’s player left: the table closed and sent its watchers away (a watcher’s close reason).', retryable: false, page: 'playerLeft' },
+  'table/closed_to_watchers': { meaning: 'The player closed the table to watchers, who are sent away (a watcher’s close reason).', retryable: false, page: 'closedToWatchers' },
   'watchers/malformed': { meaning: 'The watchers message is not of the documented shape.', retryable: false, page: 'watchersMalformed' },
   'watchers/off': { meaning: 'This server takes no watchers (WATCHERS_MAX=0).', retryable: false, page: 'watchersOff' },
   'spectator/read_only': { meaning: 'Spectators watch: whatever they send is refused.', retryable: false, page: 'readOnly' },

@@ -35,7 +35,7 @@ export function WatchView({ s, table, catalog, onClose, onError }: { s: Strings;
   const screen = SCREENS[table.game];
   const over = caughtUp && units.length > 0 && units.every((u) => u.status === 'finished');
   const prize = units.reduce((sum, u) => sum + u.prize, 0);
-  const told = { here: '', away: s.playerAway, back: s.playerBack, left: s.playerLeft, closed: s.closedToWatchers }[player];
+  const told = { here: '', away: s.playerAway, back: s.playerBack, left: s.refusals.playerLeft, closed: s.refusals.closedToWatchers }[player];
   return (
     <section class="panel table watch" aria-labelledby="watch-title">
       <div class="table-head">

@@ -71,8 +71,6 @@ export const en: Strings = {
   demoRestarted: 'The demo server restarted and kept nothing (accounts and games): sign in again.',
   playerAway: 'The player is disconnected: the table waits for them.',
   playerBack: 'The player is back.',
-  playerLeft: 'The player left the table: it is closed.',
-  closedToWatchers: 'The player closed their table to watchers.',
   winsGrouped: (n, total) => `${n} wins, ${total} in all`,
   recallOf: (game, price, when) => `${game}, ${price}, ${when}`,
   gridCell: (row, col, what) => `row ${row}, column ${col}: ${what}`,
@@ -136,6 +134,8 @@ export const en: Strings = {
     symbolOf: (x) => `symbol ${x}`,
   },
   refusals: {
+    playerLeft: 'The player left the table: it is closed.',
+    closedToWatchers: 'The player closed their table to watchers.',
     purchaseMalformed: 'This purchase could not be understood.',
     notSoldAtPrice: 'This game is not sold at this price.',
     gameClosed: 'This game is not on sale right now.',

@@ -77,8 +77,6 @@ export const fr = {
   demoRestarted: 'Le serveur de démonstration a redémarré et n’a rien gardé (comptes et parties)\u00a0: reconnectez-vous.',
   playerAway: 'Le joueur s’est déconnecté\u00a0: la table attend son retour.',
   playerBack: 'Le joueur est revenu.',
-  playerLeft: 'Le joueur a quitté la table\u00a0: elle est fermée.',
-  closedToWatchers: 'Le joueur a fermé sa table aux spectateurs.',
   winsGrouped: (n: number, total: string) => `${n} gains, ${total} au total`,
   recallOf: (game: string, price: string, when: string) => `${game}, ${price}, ${when}`,
   gridCell: (row: number, col: number, what: string) => `ligne ${row}, colonne ${col}\u00a0: ${what}`,
@@ -143,6 +141,8 @@ export const fr = {
     symbolOf: (x: string) => `symbole ${x}`,
   },
   refusals: {
+    playerLeft: 'Le joueur a quitté la table\u00a0: elle est fermée.',
+    closedToWatchers: 'Le joueur a fermé sa table aux spectateurs.',
     purchaseMalformed: 'Cet achat n’a pas pu être compris.',
     notSoldAtPrice: 'Ce jeu n’est pas proposé à ce prix.',
     gameClosed: 'Ce jeu n’est pas en vente en ce moment.',
