@@ -6,6 +6,7 @@ import { collectBooks, type Collected, type Deadline } from './collect';
 import { FinishBoard, inShare, SyntheticPlayer, WHOLE, type Share, type Target } from './player';
 import type { MachineSampler, ProcSampler } from './samplers';
 import { FeedSpectator, TableWatcher, TIMED_FEED_SPECTATORS } from './spectator';
+import { playerPseudonym } from './pseudonyms';
 import { errorCode, Stats } from './stats';
 
 /**
@@ -136,7 +137,7 @@ function makePlayers(settings: DriveSettings, share: Share, stats: Stats, board:
   for (let i = share.index; i < options.players; i += share.of) {
     players.push(new SyntheticPlayer(
       i,
-      `${settings.prefix}${i}`,
+      playerPseudonym(settings.prefix, i),
       settings.endpoints,
       {
         target,

@@ -1,6 +1,7 @@
 import type { Client, Room } from '@colyseus/sdk';
 import type { FeedMessages, Win } from '../src/protocol/feed';
 import { inShare, type FinishBoard, type SyntheticPlayer } from './player';
+import { playerIndexOf } from './pseudonyms';
 import { joinWithin, withTimeout, type Stats } from './stats';
 
 const JOIN_TIMEOUT_MS = 20_000;
@@ -36,7 +37,7 @@ export class FeedSpectator {
     private readonly client: InstanceType<typeof Client>,
     private readonly stats: Stats,
     private readonly board: FinishBoard,
-    /** Pseudonyms of this run's players are this prefix and their index; other wins are not ours to time. */
+    /** The run's prefix (pseudonyms.ts): wins of other players are not ours to time. */
     private readonly prefix: string,
     /** Times each win it gets (see TIMED_FEED_SPECTATORS); otherwise only counts them. */
     private readonly timed: boolean,
@@ -63,9 +64,8 @@ export class FeedSpectator {
   }
 
   private indexOf(pseudonym: unknown): number | undefined {
-    if (typeof pseudonym !== 'string' || !pseudonym.startsWith(this.prefix)) return undefined;
-    const index = Number(pseudonym.slice(this.prefix.length));
-    return Number.isInteger(index) && index >= 0 && index < this.matched.length ? index : undefined;
+    const index = playerIndexOf(pseudonym, this.prefix);
+    return index !== undefined && index < this.matched.length ? index : undefined;
   }
 
   /** One message, timed per win: every win of the batch arrived now. */
