@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { MemoryStore } from '../../src/dealer/memory/store';
+import { maskPseudonym } from '../../src/feed/win-feed';
 import type { RunningServer } from '../../src/server/app';
 import { MemoryActionLog } from '../../src/units/action-log';
 import { startTestServer } from '../support/game-server';
@@ -46,6 +47,20 @@ async function halfway(page: Page, game: string): Promise<void> {
   }
 }
 
+/** The wins played so far are all in the feed (one line, grouped): it comes a moment after the screen. */
+async function feedHas(page: Page, player: string, wins: number): Promise<void> {
+  if (wins === 0) return;
+  await page.waitForFunction(([who, n]) => [...document.querySelectorAll('[data-testid=feed] li')]
+    .some((li) => li.querySelector('.who')?.textContent === who && Number(li.getAttribute('data-count')) === n), [maskPseudonym(player), wins] as const, WAIT);
+}
+
+/** The winning units the screen shows finished (the lamp's two units count two): each is a win in the feed. */
+async function winsShown(page: Page, game: string): Promise<number> {
+  if (!(await page.getByTestId('outcome').isVisible())) return 0;
+  if (game === 'mysteres-de-la-lampe') return page.locator('.lampe-unit.won').count();
+  return Number(await page.getByTestId('outcome').getAttribute('data-prize')) > 0 ? 1 : 0;
+}
+
 async function shoot(page: Page, name: string): Promise<void> {
   // The history's dates change from run to run: hidden from the picture only.
   await page.evaluate(() => document.querySelectorAll<HTMLElement>('time').forEach((t) => (t.style.visibility = 'hidden')));
@@ -73,29 +88,35 @@ describe('the screenshots of the README', function () {
       const { context, page } = await newPlayer(browser, device);
       try {
         await signIn(page, player, `http://127.0.0.1:${server.port}`);
+        let wins = 0;
         for (const game of GAMES) {
           await openGame(page, game);
           const stake = STAKE[game]!;
           if (game === 'mysteres-de-la-lampe') await chooseLamp(page, LAMP);
           await page.getByRole('radio', { name: new Intl.NumberFormat('fr-FR', { style: 'currency', currency: 'EUR', minimumFractionDigits: stake % 100 ? 2 : 0 }).format(stake / 100) }).check();
           await page.evaluate(() => window.scrollTo(0, 0));
+          await feedHas(page, player, wins);
           await shoot(page, `${game}-${size}-1-before`);
           let won = false;
           for (let unit = 0; unit < 40 && !won; unit++) {
             await buy(page, game, stake, LAMP);
             if (unit === 0) {
               await halfway(page, game);
+              await feedHas(page, player, wins + (await winsShown(page, game)));
               await shoot(page, `${game}-${size}-2-mid`);
             }
             if (game === 'noel-de-la-chance') await page.locator('.symbol-choice.sym-star').click();
             else if (await page.getByRole('button', { name: 'AUTO' }).isEnabled()) await page.getByRole('button', { name: 'AUTO' }).click();
             await page.getByTestId('outcome').waitFor(WAIT);
-            // A win worth showing: more than the stakes.
-            won = Number(await page.getByTestId('outcome').getAttribute('data-prize')) > stake * (game === 'mysteres-de-la-lampe' ? 2 : 1);
+            wins += await winsShown(page, game);
+            // A win worth showing: more than the stakes; Mine d'or's on one grid, so that the picture shows where it came from.
+            won = Number(await page.getByTestId('outcome').getAttribute('data-prize')) > stake * (game === 'mysteres-de-la-lampe' ? 2 : 1)
+              && (game !== 'mine-d-or' || (await page.locator('.mine-stage').count()) === 1);
           }
           assert.ok(won, `${game}: a win within 40 units`);
           await page.locator('.stage').scrollIntoViewIfNeeded();
           await page.getByTestId('outcome').scrollIntoViewIfNeeded();
+          await feedHas(page, player, wins);
           await shoot(page, `${game}-${size}-3-win`);
           await page.getByRole('button', { name: '← Retour' }).click();
         }

@@ -79,12 +79,13 @@ export async function chooseLamp(page: Page, lamp: { colour?: string; symbol?: s
 export async function buy(page: Page, game: string, stake: number, lamp: { colour?: string; symbol?: string } = { colour: 'or' }): Promise<void> {
   await page.getByRole('radio', { name: euroLabel(stake) }).check();
   if (game === 'mysteres-de-la-lampe') await chooseLamp(page, lamp);
-  const events = page.locator('.stage[data-events]');
-  const before = (await events.count()) > 0 ? await events.getAttribute('data-events') : null;
+  const stage = page.locator('.stage[data-units]');
+  const before = (await stage.count()) > 0 ? await stage.getAttribute('data-units') : null;
   await page.locator('.buy-button').click();
+  // The new units are on the table.
   await page.waitForFunction((b) => {
-    const count = document.querySelector('.stage[data-events]')?.getAttribute('data-events');
-    return count !== undefined && count !== null && count !== b;
+    const units = document.querySelector('.stage[data-units]')?.getAttribute('data-units');
+    return units !== undefined && units !== null && units !== b;
   }, before, WAIT);
 }
 

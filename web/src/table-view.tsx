@@ -251,7 +251,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
         <h2 id="game-title" tabIndex={-1}>{gameName(game, catalog, s)}</h2>
         <ConnectionState s={s} live={live} onRejoin={live.rejoin} />
       </div>
-      <div class={`stage stage-${game}`} ref={stage} {...(units.length > 0 ? { 'data-events': eventsShown } : {})}>
+      <div class={`stage stage-${game}`} ref={stage} {...(units.length > 0 ? { 'data-events': eventsShown, 'data-units': units.map((u) => u.unitId).join(' ') } : {})}>
         {screen && <screen.View key={shown.map((u) => u.unitId).join()} s={s} units={shown} readOnly={!unfinished} act={act} rub={rub} />}
       </div>
       <div class="status-line">
