@@ -113,7 +113,8 @@ function threeProcesses(name: string, startRedis: () => Promise<SharedRedis>): v
       const tables = new Map<number, { player: Player; room: Room; name: string }>();
       for (let attempt = 0; attempt < 30 && tables.size < 3; attempt++) {
         const through = attempt % 3;
-        const name = `Player${attempt}`;
+        // The feed shows a pseudonym's first three characters: each player's differ.
+        const name = `P${String(attempt).padStart(2, '0')} player`;
         const player = await login(through, name);
         const { room } = await openLamp(player);
         const host = await hostOf(room.roomId);
