@@ -1,6 +1,7 @@
 import '../node-websocket';
 import { Client, type Room } from '@colyseus/sdk';
 import { joinWithin, withTimeout } from '../stats';
+import { playerIndexOf, playerPseudonym } from '../pseudonyms';
 import type { FeedWinSeen } from './feed-order';
 
 /**
@@ -70,8 +71,10 @@ export class FeedWatch {
     const wallAt = Date.now();
     const got: Omit<FeedWinSeen, 'checkedAt'>[] = [];
     for (const w of wins) {
-      if (typeof w.pseudonym !== 'string' || !w.pseudonym.startsWith(this.prefix)) continue;
-      got.push({ spectator: this.index, pseudonym: w.pseudonym, game: String(w.game), stake: Number(w.stake), amount: Number(w.amount), wallAt });
+      // The feed masks pseudonyms; the first characters still name this run's player (pseudonyms.ts).
+      const player = playerIndexOf(w.pseudonym, this.prefix);
+      if (player === undefined) continue;
+      got.push({ spectator: this.index, pseudonym: playerPseudonym(this.prefix, player), game: String(w.game), stake: Number(w.stake), amount: Number(w.amount), wallAt });
     }
     if (got.length === 0) return;
     // After the poll phase: the player's frames read in this same turn count as before the win.

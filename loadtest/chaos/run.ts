@@ -185,6 +185,8 @@ async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: r
   await Promise.all(found.feeds.map((f) => f.stop()));
   found.feed = checkFeedOrder(found.feeds.flatMap((f) => f.wins), tally.sightings, options.abandonAfterS * 1000);
   found.problems.push(...found.feed.problems);
+  // A feed check that saw no win while units won checked nothing: its spectators were blind.
+  if (found.feed.wins === 0 && tally.sightings.some((u) => (u.prize ?? 0) > 0)) found.failures.push('the feed spectators saw none of the wins played: the feed order was not checked');
   await phase.close();
 }
 
