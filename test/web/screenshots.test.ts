@@ -14,8 +14,9 @@ import { buy, chooseLamp, DESKTOP, GAMES, moreEvents, newPlayer, openGame, PHONE
 /**
  * The README's screenshots: each game on a laptop and on a phone, before buying, mid-reveal and
  * on a win. The server prints its blocks from a fixed seed and the players play the same units
- * in the same order, so a run draws the same screens as the last one (`git status` shows no
- * change unless the page's look changed: then commit them).
+ * in the same order, so a run draws the same screens as the last one (Chromium's gradients may
+ * differ by a few pixels: commit the pictures when the page's look changed, else
+ * `git checkout docs/screenshots`).
  */
 
 const SHOTS = join('docs', 'screenshots');
