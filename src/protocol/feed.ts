@@ -29,8 +29,9 @@ export interface PrizesLeft {
 
 /**
  * What the feed room (`joinOrCreate('feed')`, no token) sends: `recent` once on joining (oldest
- * first), then `wins` as they are published, and `prizes_left` with PRIZES_LEFT (also
- * `GET /prizes-left`). Whatever a spectator sends is refused `spectator/read_only`.
+ * first), then `wins` as they are published, and with PRIZES_LEFT `prizes_left` (also
+ * `GET /prizes-left`) followed by `prizes_changed`. Whatever a spectator sends is refused
+ * `spectator/read_only`.
  */
 export interface FeedMessages {
   readonly recent: { readonly wins: readonly Win[] };

@@ -7,11 +7,10 @@
  * applies them.
  */
 
-/** What the changes need to know of the prizes left (`PrizesLeft` of feed.ts). */
-interface BlockLeft {
-  readonly blockId: string;
-  readonly tiers: readonly { readonly tierId: number; readonly left: number }[];
-}
+import type { PrizesLeft, TierLeft } from './feed';
+
+/** What the changes need to know of the prizes left. */
+type BlockLeft = Pick<PrizesLeft, 'blockId'> & { readonly tiers: readonly Pick<TierLeft, 'tierId' | 'left'>[] };
 
 /** The counts that moved from `before` to `after`, or undefined when the blocks or tiers differ (send the whole list). */
 export function prizeChanges(before: readonly BlockLeft[], after: readonly BlockLeft[]): number[] | undefined {
