@@ -1,3 +1,5 @@
+import type { RefusalDetails } from './protection';
+
 /**
  * Every refusal the server sends, by its code (`namespace/snake_case`; clients depend on these
  * strings: never rename one). A refusal reaches its client as `{ code, message }`: the
@@ -15,6 +17,15 @@ export const REFUSALS = {
   'purchase/game_closed': { meaning: 'The emission of this game and price is sold out.', retryable: false, page: 'gameClosed' },
   'purchase/insufficient_funds': { meaning: 'The balance is below the stake.', retryable: false, page: 'balanceTooLow' },
   'purchase/unfinished_unit': { meaning: 'The player has an unfinished unit of this game: it must be finished first (GLI-19 4.16).', retryable: false, page: 'finishFirst' },
+  'limit/not_set': { meaning: 'No weekly stake limit is set yet: no purchase before the player sets one.', retryable: false, page: 'limitNotSet' },
+  'limit/stake_week': { meaning: 'The purchase would take the stakes of the last 7 days above the player’s weekly stake limit.', retryable: true, page: 'stakeWeekReached' },
+  'limit/stake_day': { meaning: 'The purchase would take the stakes of the last 24 hours above the player’s daily stake limit.', retryable: true, page: 'stakeDayReached' },
+  'limit/deposit_week': { meaning: 'The deposit would take the deposits of the last 7 days above the player’s weekly deposit limit.', retryable: true, page: 'depositWeekReached' },
+  'limit/malformed': { meaning: 'The limits request is not of the documented shape (whole cents 100–100000000, or null).', retryable: false, page: 'limitMalformed' },
+  'protection/excluded': { meaning: 'The player excluded themself from play until the date given.', retryable: false, page: 'selfExcluded' },
+  'protection/blocked': { meaning: 'The operator blocked the player from play (the reason is never told to anyone else).', retryable: false, page: 'playBlocked' },
+  'protection/reality_check': { meaning: 'The session’s play time reached the reality check: the player acknowledges its summary first.', retryable: true, page: 'realityCheck' },
+  'protection/malformed': { meaning: 'The exclusion or block request is not of the documented shape.', retryable: false, page: 'protectionMalformed' },
   'picks/malformed': { meaning: 'The purchase-time picks are not of the shape the game takes.', retryable: false, page: 'choiceMalformed' },
   'picks/out_of_range': { meaning: 'A pick names a colour or symbol the game does not offer.', retryable: false, page: 'choiceNotOffered' },
   'picks/not_allowed': { meaning: 'The game takes no picks at purchase.', retryable: false, page: 'noChoiceAtPurchase' },
@@ -90,6 +101,8 @@ export type RefusalSentenceKey = (typeof REFUSALS)[RefusalCode]['page'];
 export interface RefusalMessage {
   readonly code: RefusalCode;
   readonly message: string;
+  /** With `limit/…` and `protection/…` refusals: which limit, what is left, until when. */
+  readonly details?: RefusalDetails;
 }
 
 /** The body of every HTTP error answer. */

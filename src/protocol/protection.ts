@@ -1,0 +1,89 @@
+import type { Cents } from './money';
+
+/**
+ * Player protection as the page and the operator see it (docs/responsible-gaming.md): the
+ * limits a player sets, their self-exclusion, the operator's block, the session's reality check,
+ * and the journal of every change. The dealer enforces all of it in the purchase step itself.
+ */
+
+/** The limits a player may set, in the order `ProtectionState.limits` lists them. */
+export const LIMIT_KINDS = ['stake_week', 'stake_day', 'deposit_week'] as const;
+export type LimitKind = (typeof LIMIT_KINDS)[number];
+
+export interface LimitView {
+  readonly kind: LimitKind;
+  /** null: no limit of this kind set. */
+  readonly amount: Cents | null;
+  /** A raise (or removal) waiting `LIMIT_RAISE_DELAY_HOURS` before it applies. */
+  readonly pending?: { readonly amount: Cents | null; readonly effectiveAt: number };
+  /** Stakes (or deposits) counted in the rolling window. */
+  readonly used: Cents;
+  /** amount − used, at least 0; null without a limit. */
+  readonly left: Cents | null;
+  /** When the oldest counted cent leaves the window (ms), null if none is counted. */
+  readonly nextFreeAt: number | null;
+}
+
+/** The self-exclusion lengths a player may choose. */
+export const EXCLUSION_DURATIONS = ['24h', '7d', '30d', '3m', '6m', '12m'] as const;
+export type ExclusionDuration = (typeof EXCLUSION_DURATIONS)[number];
+
+/** Why the operator blocked a player. */
+export const BLOCK_REASONS = ['national_ban', 'minor', 'identity'] as const;
+export type BlockReason = (typeof BLOCK_REASONS)[number];
+
+/** One line of the protection journal (the history shown in « Mes limites »). */
+export interface ProtectionChange {
+  readonly at: number;
+  readonly by: 'player' | 'operator';
+  readonly what: 'limit' | 'exclusion' | 'block' | 'unblock' | 'reality_check_ack';
+  readonly kind?: LimitKind;
+  readonly amount?: Cents | null;
+  readonly effectiveAt?: number;
+  readonly until?: number;
+  readonly reason?: BlockReason;
+}
+
+export interface ProtectionState {
+  /** Always the three kinds, in the order of `LIMIT_KINDS`. */
+  readonly limits: readonly LimitView[];
+  /** false: the player cannot buy before setting a weekly stake limit. */
+  readonly stakeLimitSet: boolean;
+  /** The self-exclusion's end (ms), null if none is running. */
+  readonly excludedUntil: number | null;
+  /** The operator's block; `until` null: until lifted. */
+  readonly blocked: { readonly reason: BlockReason; readonly until: number | null } | null;
+  readonly session: {
+    readonly startedAt: number | null;
+    readonly playedMs: number;
+    readonly staked: Cents;
+    readonly won: Cents;
+    /** won − staked. */
+    readonly net: Cents;
+    readonly realityCheckEveryMs: number;
+    readonly realityCheckDue: boolean;
+  };
+  /** Newest first, at most `PROTECTION_HISTORY_MAX`. */
+  readonly history: readonly ProtectionChange[];
+  /** The server's time of this answer (ms). */
+  readonly now: number;
+}
+
+export const PROTECTION_HISTORY_MAX = 50;
+
+/** Details sent with `limit/…` and `protection/…` refusals (`RefusalMessage.details`). */
+export interface RefusalDetails {
+  readonly limit?: LimitKind;
+  readonly left?: Cents;
+  readonly nextFreeAt?: number | null;
+  readonly until?: number | null;
+  readonly playedMs?: number;
+  readonly net?: Cents;
+}
+
+/** `PUT /protection/limits`: each field absent leaves that limit as it is; null removes it. */
+export type LimitsRequest = { readonly [K in LimitKind]?: Cents | null };
+
+/** A limit's bounds, in whole cents (1 € to 1 000 000 €). */
+export const LIMIT_MIN_CENTS = 100;
+export const LIMIT_MAX_CENTS = 100_000_000;
