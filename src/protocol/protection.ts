@@ -1,4 +1,5 @@
 import type { Cents } from './money';
+import type { RefusalCode } from './refusals';
 
 /**
  * Player protection as the page and the operator see it (docs/responsible-gaming.md): the
@@ -32,16 +33,34 @@ export type ExclusionDuration = (typeof EXCLUSION_DURATIONS)[number];
 export const BLOCK_REASONS = ['national_ban', 'minor', 'identity'] as const;
 export type BlockReason = (typeof BLOCK_REASONS)[number];
 
-/** One line of the protection journal (the history shown in « Mes limites »). */
+/** The refusals of a purchase for the player's protection, journaled as `what: 'refusal'`. */
+export type ProtectionRefusalCode = Extract<RefusalCode, `limit/${string}` | `protection/${string}`>;
+
+export function isProtectionRefusal(code: RefusalCode): code is ProtectionRefusalCode {
+  return code.startsWith('limit/') || code.startsWith('protection/');
+}
+
+/**
+ * One line of the protection journal (the history shown in « Mes limites »): a change, or a
+ * purchase refused for the player's protection (`refusal`, by the player who tried to buy).
+ */
 export interface ProtectionChange {
   readonly at: number;
   readonly by: 'player' | 'operator';
-  readonly what: 'limit' | 'exclusion' | 'block' | 'unblock' | 'reality_check_ack';
+  readonly what: 'limit' | 'exclusion' | 'block' | 'unblock' | 'reality_check_ack' | 'refusal';
   readonly kind?: LimitKind;
   readonly amount?: Cents | null;
   readonly effectiveAt?: number;
   readonly until?: number;
   readonly reason?: BlockReason;
+  /** `refusal`: the purchase's refusal code. */
+  readonly code?: ProtectionRefusalCode;
+  /**
+   * `refusal`: refusals of this code in a row, the first at `firstAt`, the last at `at` (a
+   * player retrying makes one line, not a thousand that would push the changes out).
+   */
+  readonly count?: number;
+  readonly firstAt?: number;
 }
 
 export interface ProtectionState {

@@ -12,6 +12,7 @@ import {
   limitRefusal,
   NO_LIMIT,
   openSession,
+  PROTECTION_JOURNAL_KEEP,
   realityCheckRefusal,
   WINDOW_HOURS,
   type HourBucket,
@@ -176,7 +177,10 @@ export class MemoryProtections implements Protections {
   async changeProtection(playerId: PlayerId, update: ProtectionUpdate, now: number): Promise<void> {
     if (!isPlayerId(playerId)) throw new RangeError(`not a player id: ${playerId}`);
     const p = this.books.walletOf(playerId).protection;
-    const journal = (change: Omit<ProtectionChange, 'at' | 'by'>, by: ProtectionChange['by'] = 'player') => p.journal.unshift({ at: now, by, ...change });
+    const journal = (change: Omit<ProtectionChange, 'at' | 'by'>, by: ProtectionChange['by'] = 'player') => {
+      p.journal.unshift({ at: now, by, ...change });
+      p.journal.length = Math.min(p.journal.length, PROTECTION_JOURNAL_KEEP);
+    };
     switch (update.what) {
       case 'limits':
         for (const kind of LIMIT_KINDS) {
@@ -203,6 +207,13 @@ export class MemoryProtections implements Protections {
         if (p.session) p.session = { ...p.session, checkedAt: now };
         journal({ what: 'reality_check_ack' });
         return;
+      case 'refusal': {
+        const last = p.journal[0];
+        if (last?.what === 'refusal' && last.code === update.code) {
+          p.journal[0] = { ...last, at: Math.max(last.at, now), count: (last.count ?? 1) + 1 };
+        } else journal({ what: 'refusal', code: update.code, count: 1, firstAt: now });
+        return;
+      }
     }
   }
 }
