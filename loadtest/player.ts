@@ -9,6 +9,7 @@ import type { Wallet } from '../src/protocol/wallet';
 import type { Choices, RevealLengths } from './mix';
 import { errorCode, joinWithin, withTimeout, type Stats } from './stats';
 import { StepClock } from './step-clock';
+import { setHarnessStakeLimit } from '../tools/stake-limit';
 
 /**
  * One synthetic player: logs in (dev login), opens a table, and plays units one after another
@@ -172,6 +173,7 @@ export class SyntheticPlayer {
     });
     if (!res.ok) throw Object.assign(new Error(`dev login: ${res.status} ${await res.text()}`), { code: 'harness/login_failed' });
     const body = (await res.json()) as DevLoginReply;
+    await setHarnessStakeLimit(this.endpoint, body.token, AbortSignal.timeout(this.settings.requestTimeoutMs));
     this.token = body.token;
     this.playerId = body.playerId;
     this.initialBalance = body.balance;

@@ -99,6 +99,8 @@ async function dealerRound(stores: readonly RedisStore[], round: number): Promis
         game: TABLE.game,
         stake: TABLE.stake,
         now: Date.now(),
+        // The play service's checks, as the server asks them (the limits are set at setup).
+        protection: BENCH_PROTECTION,
       });
       if (!result.ok) throw new Error(`purchase refused: ${result.code} ${result.message}`);
       done++;
@@ -145,7 +147,13 @@ async function prepare(store: RedisStore, lanes = 1): Promise<void> {
   await store.openEmission({ emissionId: 'bench', table: TABLE, blockCount, now: Date.now() });
   const funds = PURCHASES * ROUNDS * TABLE.stake;
   await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.deposit(`p${p}`, funds, 'bench', Date.now())));
+  // Limits each player's purchases check in the purchase step (week and day), never reached.
+  const limits = { stake_week: funds, stake_day: funds };
+  await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.changeProtection(`p${p}`, { what: 'limits', limits, raiseDelayMs: 48 * 3_600_000 }, Date.now())));
 }
+
+/** A reality check no bench run reaches: the session is kept, as in play. */
+const BENCH_PROTECTION = { realityCheckMs: 24 * 3_600_000, sessionIdleMs: 30 * 60_000 };
 
 async function onOneRedis(server: RedisServer, name: string, options: RedisStoreOptions): Promise<Setup> {
   const clients = Array.from({ length: CONNECTIONS }, () => new Redis(server.url, { enableAutoPipelining: true }));

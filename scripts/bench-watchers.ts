@@ -27,6 +27,7 @@ import { spawnChild } from '../tools/child-processes';
 import { optionsOrExit, UsageError, whole, type CommandLine } from '../tools/command-line';
 import { freePort } from '../tools/redis-server';
 import { ChildServer } from '../tools/server-process';
+import { setHarnessStakeLimit } from '../tools/stake-limit';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -246,6 +247,7 @@ async function play(room: Room, samples: number, pauseMs: number, requestIds: ()
 /** The player's client, logged in on the server. */
 async function playerClient(port: number): Promise<Client> {
   const login = await (await fetch(`http://127.0.0.1:${port}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Bench' }) })).json() as { token: string };
+  await setHarnessStakeLimit(`http://127.0.0.1:${port}`, login.token);
   const client = new Client(`http://127.0.0.1:${port}`);
   client.auth.token = login.token;
   return client;

@@ -51,6 +51,17 @@ export interface Config {
   /** A unit untouched this long is completed by the server and its prize credited. */
   readonly abandonAfterMs: number;
   readonly sweepEveryMs: number;
+  /** Player protection (docs/responsible-gaming.md). */
+  readonly protection: {
+    /** REALITY_CHECK_MINUTES: a session's play before its reality check. */
+    readonly realityCheckMs: number;
+    /** SESSION_IDLE_MINUTES: a session ends after this long without a purchase. */
+    readonly sessionIdleMs: number;
+    /** LIMIT_RAISE_DELAY_HOURS: a raise or removal of a limit waits this long (never below 48 h). */
+    readonly raiseDelayMs: number;
+    /** DEMO_STAKE_LIMIT_WEEK_CENTS: the weekly stake limit the embedded demo's page proposes (the player confirms it). */
+    readonly demoStakeLimitWeek: number;
+  };
   /** Bearer token of the operator endpoints (`/admin/*`); unset: they are off. */
   readonly operatorToken: string | undefined;
   /** Blocks per emission opened at start for each (game, price) that has none. */
@@ -194,6 +205,12 @@ export function loadConfig(env: Env = process.env): Config {
     abandonAfterMs: int(env, 'ABANDON_AFTER_SECONDS', 900, 1, 30 * 86_400) * 1000,
     sweepEveryMs: int(env, 'SWEEP_EVERY_SECONDS', 30, 1, 3600) * 1000,
     operatorToken: text(env, 'OPERATOR_TOKEN'),
+    protection: {
+      realityCheckMs: int(env, 'REALITY_CHECK_MINUTES', 60, 1, 24 * 60) * 60_000,
+      sessionIdleMs: int(env, 'SESSION_IDLE_MINUTES', 30, 1, 24 * 60) * 60_000,
+      raiseDelayMs: int(env, 'LIMIT_RAISE_DELAY_HOURS', 48, 48, 8760) * 3_600_000,
+      demoStakeLimitWeek: int(env, 'DEMO_STAKE_LIMIT_WEEK_CENTS', 10_000, 100, 100_000_000),
+    },
     emissionBlocks: int(env, 'EMISSION_BLOCKS', 10, 1, 10_000),
     embeddedKeep: {
       perPlayer: int(env, 'EMBEDDED_KEEP_UNITS_PER_PLAYER', 1000, 1, 1_000_000),

@@ -1,5 +1,7 @@
 import type { Cents } from '../money';
+import type { ProtectionChange } from '../protocol/protection';
 import type { UnitProof } from './merkle';
+import type { ProtectionRecord, SessionMoney } from './protection';
 import type {
   Archiving,
   BlockInfo,
@@ -11,6 +13,8 @@ import type {
   OpenEmissionRequest,
   PageCommitment,
   PlayerId,
+  ProtectionUpdate,
+  Protections,
   PurchaseRequest,
   PurchaseResult,
   Sale,
@@ -28,6 +32,7 @@ export interface DealerRoles {
   readonly wallets: Wallets;
   readonly pages: FairnessPages;
   readonly archiving: Archiving;
+  readonly protections: Protections;
 }
 
 /**
@@ -92,6 +97,16 @@ export abstract class RoleStore implements DealerStore {
   }
   unitProof(unitId: string): Promise<UnitProof | undefined> {
     return this.roles.pages.unitProof(unitId);
+  }
+
+  protectionRecord(playerId: PlayerId): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }> {
+    return this.roles.protections.protectionRecord(playerId);
+  }
+  sessionMoney(playerId: PlayerId, since: number): Promise<SessionMoney> {
+    return this.roles.protections.sessionMoney(playerId, since);
+  }
+  changeProtection(playerId: PlayerId, update: ProtectionUpdate, now: number): Promise<void> {
+    return this.roles.protections.changeProtection(playerId, update, now);
   }
 
   archivableBlocks(closedBefore: number): Promise<string[]> {

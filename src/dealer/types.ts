@@ -1,6 +1,8 @@
 import type { Cents } from '../money';
 import type { GameId, PrizeTable } from '../games/types';
+import type { BlockReason, LimitsRequest, ProtectionChange, RefusalDetails } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
+import type { ProtectionRecord, ProtectionSettings, SessionMoney } from './protection';
 import type { JournalKind, JournalLine, Wallet } from '../protocol/wallet';
 
 export type { JournalKind, Wallet };
@@ -83,6 +85,14 @@ export interface PurchaseRequest {
    * (the dealer's own benchmark and proofs, which deal without playing).
    */
   readonly boughtTogether?: readonly string[];
+  /**
+   * The play service's protection checks (docs/responsible-gaming.md), in the same atomic step:
+   * when given, the purchase is refused without a weekly stake limit (`limit/not_set`) and once
+   * the session's play reaches the reality check unacknowledged (`protection/reality_check`),
+   * and the session is kept. Limits set, self-exclusions and blocks apply to every purchase,
+   * with it or without. Absent: the dealer's own proofs, which deal without playing.
+   */
+  readonly protection?: ProtectionSettings;
 }
 
 export interface Sale {
@@ -107,11 +117,11 @@ export interface Sale {
 }
 
 /** The dealer's refusals are codes of the protocol's table (src/protocol/refusals.ts). */
-export type PurchaseRefusalCode = Extract<RefusalCode, `purchase/${string}`>;
+export type PurchaseRefusalCode = Extract<RefusalCode, `purchase/${string}` | `limit/${string}` | `protection/${string}`>;
 
 export type PurchaseResult =
   | { readonly ok: true; readonly sale: Sale; readonly replayed: boolean }
-  | { readonly ok: false; readonly code: PurchaseRefusalCode; readonly message: string };
+  | { readonly ok: false; readonly code: PurchaseRefusalCode; readonly message: string; readonly details?: RefusalDetails };
 
 export type SettleResult =
   | { readonly ok: true; readonly credited: boolean; readonly prize: Cents; readonly balance: Cents }
@@ -167,7 +177,10 @@ export interface Sales {
 
 /** Players' money: deposits, withdrawals, balances and the journal. */
 export interface Wallets {
-  /** Idempotent on `ref`: the same deposit twice credits once. */
+  /**
+   * Idempotent on `ref`: the same deposit twice credits once. Throws `DepositLimitError`
+   * (protection.ts) when it would take the week's deposits above the player's limit.
+   */
   deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents>;
   /**
    * Debits `amount` once per `ref` (idempotent, as deposits; a withdrawal's ref must differ from
@@ -178,6 +191,25 @@ export interface Wallets {
   /** The balance and the stakes held by every unsettled unit, in one read (0 and 0 for an unknown player). */
   wallet(playerId: PlayerId): Promise<Wallet>;
   journal(playerId: PlayerId): Promise<JournalEntry[]>;
+}
+
+/** A change of a player's protection, made and journaled atomically (`ProtectionChange`). */
+export type ProtectionUpdate =
+  | { readonly what: 'limits'; readonly limits: LimitsRequest; readonly raiseDelayMs: number }
+  /** Extends only: an end before the one running changes nothing. */
+  | { readonly what: 'exclusion'; readonly until: number }
+  | { readonly what: 'block'; readonly reason: BlockReason; readonly until: number | null }
+  | { readonly what: 'unblock' }
+  | { readonly what: 'reality_check_ack' };
+
+/** Players' protection (docs/responsible-gaming.md): what the purchase step and deposits check. */
+export interface Protections {
+  /** The player's protection as stored, and the newest changes first (at most 50). */
+  protectionRecord(playerId: PlayerId): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }>;
+  /** The player's stakes and prizes journaled at or after `since`. */
+  sessionMoney(playerId: PlayerId, since: number): Promise<SessionMoney>;
+  /** Applies and journals a change (`by` the player, or the operator for blocks). */
+  changeProtection(playerId: PlayerId, update: ProtectionUpdate, now: number): Promise<void>;
 }
 
 /** What proves the dealing fair: block seeds, recorded tiers, Merkle pages and unit proofs. */
@@ -230,6 +262,6 @@ export interface Archiving {
  * The whole dealer, every role: what both implementations are and what the server's wiring
  * builds. Consumers take the roles they use.
  */
-export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, Archiving {
+export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, Archiving, Protections {
   close(): Promise<void>;
 }

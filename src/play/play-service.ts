@@ -1,6 +1,7 @@
 import type { Player } from '../auth/tokens';
 import type { FairnessPages, Sale, Sales, Wallet, Wallets } from '../dealer/types';
 import { unitSeed } from '../dealer/printing';
+import type { ProtectionSettings } from '../dealer/protection';
 import { findPrizeTable } from '../games/prize-tables';
 import { rulesOf } from '../games/registry';
 import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
@@ -69,6 +70,11 @@ export class PlayService {
     private readonly dealer: Sales & Pick<Wallets, 'wallet'> & Pick<FairnessPages, 'blockSeed'> & RecallDealer,
     private readonly log: ActionLog,
     private readonly now: () => number,
+    /**
+     * The protection checks every purchase asks of the dealer (docs/responsible-gaming.md): the
+     * server always gives them; unit tests of play alone may not (limits set still apply).
+     */
+    private readonly protection?: ProtectionSettings,
   ) {}
 
   wallet(playerId: string): Promise<Wallet> {
@@ -116,9 +122,10 @@ export class PlayService {
         now: this.now(),
         picks: JSON.stringify(pick ?? null),
         boughtTogether: requestIds,
+        ...(this.protection ? { protection: this.protection } : {}),
       });
       if (!result.ok) {
-        if (units.length === 0) return refuse(result.code, result.message);
+        if (units.length === 0) return result.details ? { ...refuse(result.code, result.message), details: result.details } : refuse(result.code, result.message);
         break; // the first lamp unit is bought and will be played; say so by returning it alone
       }
       // A unit dealt by this very call has no action yet: its log need not be read.

@@ -25,7 +25,7 @@ export function isRefusal(value: unknown): value is Refusal {
  * (`room.request`), or as a `refused` message `{ code, message }` for a plain `room.send`.
  */
 export function answerRefusal(client: Client, ctx: MessageContext | undefined, refusal: Refusal): unknown {
-  const reason: RefusalMessage = { code: refusal.code, message: refusal.message };
+  const reason: RefusalMessage = refusal.details ? { code: refusal.code, message: refusal.message, details: refusal.details } : { code: refusal.code, message: refusal.message };
   if (ctx?.id !== undefined) return ctx.reject(reason);
   client.send('refused', reason satisfies TableMessages['refused']);
   return undefined;

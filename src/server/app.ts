@@ -11,6 +11,7 @@ import type { DealerStore, Emissions } from '../dealer/types';
 import { WinFeed } from '../feed/win-feed';
 import { gameCatalog } from '../games/catalog';
 import { PRIZE_TABLES } from '../games/prize-tables';
+import { ProtectionService } from '../play/protection-service';
 import { PlayService } from '../play/play-service';
 import { Seats } from '../rooms/seats';
 import { Sweeper } from '../rooms/sweeper';
@@ -163,9 +164,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     sharedPresence: usesRedis(config),
     log,
   }, now);
-  const play = new PlayService(dealer, actions, now);
+  const protection = new ProtectionService(dealer, config.protection, now);
+  const play = new PlayService(dealer, actions, now, protection.settings);
   const verifier = await TokenVerifier.fromConfig(config);
-  const services: Services = { config, verifier, dealer, actions, play, feed };
+  const services: Services = { config, verifier, dealer, actions, play, protection, feed };
   const seats = new Seats(presence, config.redisPrefix);
 
   // What Colyseus does with presence and driver, it does not always wait for: failures are

@@ -3,6 +3,7 @@ import { matchMaker } from '@colyseus/core';
 import type { Application, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import type { HttpRefusal, RefusalCode, RefusalMessage } from '../protocol/refusals';
+import type { RefusalDetails } from '../protocol/protection';
 
 /**
  * The HTTP edge, in front of every route (ours through express, Colyseus's own matchmaking
@@ -44,8 +45,8 @@ const securityHeaders = helmet({
 });
 
 /** The one way an HTTP route or the edge refuses: `{ error: { code, message } }` (the protocol's `HttpRefusal`). */
-export function sendRefusal(res: ServerResponse, status: number, code: RefusalCode, message: string): void {
-  const refusal: HttpRefusal = { error: { code, message } };
+export function sendRefusal(res: ServerResponse, status: number, code: RefusalCode, message: string, details?: RefusalDetails): void {
+  const refusal: HttpRefusal = { error: details ? { code, message, details } : { code, message } };
   const body = JSON.stringify(refusal);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);

@@ -5,11 +5,13 @@ import { normalizePseudonym } from '../auth/pseudonym';
 import { AuthError, type Player } from '../auth/tokens';
 import { blocksReport, verifyBlockReport } from '../dealer/operator-report';
 import { isPlayerId } from '../dealer/identifiers';
+import { DepositLimitError } from '../dealer/protection';
 import { toHistoryLine } from '../play/recall';
 import type { DevLoginReply, WalletReply } from '../protocol/http';
 import type { HistoryPage } from '../protocol/recall';
 import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
 import { mountFairnessRoutes } from './fairness-routes';
+import { mountProtectionRoutes } from './protection-routes';
 import { RateLimiter } from './rate-limit';
 import { mountCatalogRoutes } from './catalog-routes';
 import { mountSpectatorRoutes } from './spectator-routes';
@@ -36,7 +38,7 @@ function bearer(req: Request): string | undefined {
 }
 
 /** The player behind the request's bearer token, or an error answer (401) and undefined. */
-async function playerOf(req: Request, res: Response, services: Services): Promise<Player | undefined> {
+export async function playerOf(req: Request, res: Response, services: Services): Promise<Player | undefined> {
   try {
     return await services.verifier.verify(bearer(req));
   } catch (err) {
@@ -79,6 +81,8 @@ export function mountRoutes(app: Application, services: Services): void {
     res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance } satisfies DevLoginReply);
   }));
 
+  mountProtectionRoutes(app, services);
+
   app.get('/history', asyncRoute(async (req, res) => {
     const player = await playerOf(req, res, services);
     if (!player) return;
@@ -113,7 +117,11 @@ export function mountRoutes(app: Application, services: Services): void {
       const body = FUNDING_REQUEST.safeParse(req.body);
       if (!body.success) return sendRefusal(res, 400, 'wallet/malformed', 'give { amount: whole cents ≥ 1, requestId: 1–64 of A-Z a-z 0-9 _ - }');
       const { amount, requestId } = body.data;
-      const result = await funding[operation](playerId, amount, requestId, Date.now());
+      const result = await funding[operation](playerId, amount, requestId, Date.now()).catch((err: unknown) => {
+        if (err instanceof DepositLimitError) return err.refusal;
+        throw err;
+      });
+      if (!result.ok && 'details' in result) return sendRefusal(res, 409, result.code, result.message, result.details);
       if (!result.ok) return sendRefusal(res, 409, result.code, result.message);
       res.json({ playerId, balance: result.balance, entry: result.entry });
     }));

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { DealerStore } from '../dealer/types';
 import type { WinFeed } from '../feed/win-feed';
 import type { PlayService } from '../play/play-service';
+import type { ProtectionService } from '../play/protection-service';
 import type { ActionLog } from '../units/action-log';
 
 /** What one process's rooms and routes are given when the server starts (`startServer`). */
@@ -12,5 +13,6 @@ export interface Services {
   readonly dealer: DealerStore;
   readonly actions: ActionLog;
   readonly play: PlayService;
+  readonly protection: ProtectionService;
   readonly feed: WinFeed;
 }

@@ -191,6 +191,111 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       });
     });
 
+    describe('player protection', () => {
+      const HOUR = 3_600_000;
+      const SETTINGS = { realityCheckMs: 60 * 60_000, sessionIdleMs: 30 * 60_000 };
+      const at = (store: DealerStore, playerId: string, now: number, extra: Partial<PurchaseRequest> = {}) => buy(store, playerId, { now, ...extra });
+      const refusedWith = (result: PurchaseResult, code: string) => {
+        assert.ok(!result.ok, `refused ${code}`);
+        assert.equal(result.code, code, result.message);
+        return result;
+      };
+
+      it('sells up to the weekly stake limit exactly, then refuses one cent more, saying what is left and when it frees', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 3 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        for (let i = 0; i < 3; i++) sold(await at(store, 'p1', T0 + i));
+        const refused = refusedWith(await at(store, 'p1', T0 + 10), 'limit/stake_week');
+        assert.deepEqual(refused.details, { limit: 'stake_week', left: 0, nextFreeAt: (Math.floor(T0 / HOUR) + 169) * HOUR });
+        // The stakes leave the window at the end of their hour plus 7 days, not a millisecond before.
+        refusedWith(await at(store, 'p1', (Math.floor(T0 / HOUR) + 169) * HOUR - 1), 'limit/stake_week');
+        sold(await at(store, 'p1', (Math.floor(T0 / HOUR) + 169) * HOUR));
+      });
+
+      it('refuses a purchase with the protection checks before a weekly limit is set, and passes one without them', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 10 * STAKE, 'd1', T0);
+        refusedWith(await at(store, 'p1', T0, { protection: SETTINGS }), 'limit/not_set');
+        sold(await at(store, 'p1', T0 + 1));
+      });
+
+      it('applies a lowering to the next purchase and a raise only 48 hours after it is asked', async () => {
+        const store = await dealer();
+        await openTen(store, 10);
+        await store.deposit('p1', 100 * STAKE, 'd1', T0);
+        const limits = (stake_day: number) => ({ what: 'limits' as const, limits: { stake_week: 100 * STAKE, stake_day }, raiseDelayMs: 48 * HOUR });
+        await store.changeProtection('p1', limits(2 * STAKE), T0);
+        sold(await at(store, 'p1', T0 + 1));
+        await store.changeProtection('p1', limits(STAKE), T0 + 2);
+        refusedWith(await at(store, 'p1', T0 + 3), 'limit/stake_day');
+        await store.changeProtection('p1', limits(5 * STAKE), T0 + 4);
+        // The day's first stake has left its window: one stake fits the old limit, not two.
+        sold(await at(store, 'p1', T0 + 4 + 48 * HOUR - 2));
+        refusedWith(await at(store, 'p1', T0 + 4 + 48 * HOUR - 1), 'limit/stake_day');
+        sold(await at(store, 'p1', T0 + 4 + 48 * HOUR));
+      });
+
+      it('refuses an excluded or blocked player on every handle at once, and sells again once unblocked', async () => {
+        const [a, b] = await dealers(2);
+        await openTen(a!);
+        await a!.deposit('p1', 10 * STAKE, 'd1', T0);
+        await a!.changeProtection('p1', { what: 'block', reason: 'national_ban', until: null }, T0);
+        assert.deepEqual(refusedWith(await at(b!, 'p1', T0 + 1), 'protection/blocked').details, { until: null });
+        await b!.changeProtection('p1', { what: 'unblock' }, T0 + 2);
+        const unit = sold(await at(a!, 'p1', T0 + 3));
+        await b!.changeProtection('p1', { what: 'exclusion', until: T0 + 24 * HOUR }, T0 + 4);
+        await a!.changeProtection('p1', { what: 'exclusion', until: T0 + HOUR }, T0 + 5);
+        assert.deepEqual(refusedWith(await at(a!, 'p1', T0 + 6), 'protection/excluded').details, { until: T0 + 24 * HOUR });
+        // The unit bought before still finishes and pays.
+        assert.equal((await b!.settle(unit.unitId, T0 + 7)).ok, true);
+        sold(await at(a!, 'p1', T0 + 24 * HOUR));
+        const { history } = await b!.protectionRecord('p1');
+        assert.deepEqual(history.map((c) => [c.what, c.by]), [['exclusion', 'player'], ['exclusion', 'player'], ['unblock', 'operator'], ['block', 'operator']]);
+      });
+
+      it('refuses once the session reaches the reality check, and sells again after the acknowledgement', async () => {
+        const store = await dealer();
+        await openTen(store, 10);
+        await store.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        sold(await at(store, 'p1', T0, { protection: SETTINGS }));
+        sold(await at(store, 'p1', T0 + 20 * 60_000, { protection: SETTINGS }));
+        sold(await at(store, 'p1', T0 + 40 * 60_000, { protection: SETTINGS }));
+        const refused = refusedWith(await at(store, 'p1', T0 + 60 * 60_000, { protection: SETTINGS }), 'protection/reality_check');
+        assert.deepEqual(refused.details, { playedMs: 60 * 60_000, net: -3 * STAKE });
+        await store.changeProtection('p1', { what: 'reality_check_ack' }, T0 + 61 * 60_000);
+        sold(await at(store, 'p1', T0 + 62 * 60_000, { protection: SETTINGS }));
+      });
+
+      it('refuses a deposit past the weekly deposit limit, to the cent', async () => {
+        const store = await dealer();
+        await store.changeProtection('p1', { what: 'limits', limits: { deposit_week: 1000 }, raiseDelayMs: 48 * HOUR }, T0);
+        assert.equal(await store.deposit('p1', 1000, 'd1', T0), 1000);
+        await assert.rejects(() => store.deposit('p1', 1, 'd2', T0 + 1), (err: Error & { refusal?: { code: string; details?: { left?: number } } }) => {
+          assert.equal(err.refusal?.code, 'limit/deposit_week');
+          assert.equal(err.refusal?.details?.left, 0);
+          return true;
+        });
+        assert.equal(await store.deposit('p1', 1000, 'd1', T0 + 2), 1000, 'a replay is not a new deposit');
+      });
+
+      it('never lets two handles racing one player’s purchases past the weekly stake limit', async () => {
+        const [a, b] = await dealers(2);
+        await openTen(a!, 30);
+        await a!.deposit('p1', 1000 * STAKE, 'd1', T0);
+        for (let round = 0; round < 100; round++) {
+          const player = `race${round}`;
+          await a!.deposit(player, 10 * STAKE, `d-${round}`, T0);
+          await a!.changeProtection(player, { what: 'limits', limits: { stake_week: STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+          const results = await Promise.all([at(a!, player, T0 + 1), at(b!, player, T0 + 1)]);
+          assert.equal(results.filter((r) => r.ok).length, 1, `round ${round}: one sale of two`);
+        }
+      });
+    });
+
     describe('dealing', () => {
       it('deals each unit once, block after block (on each lane), with the tier counts of the table', async () => {
         const store = await dealer();

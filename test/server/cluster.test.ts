@@ -10,6 +10,7 @@ import { RedisServer } from '../../tools/redis-server';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { eventually, leaveQuietly, playLampUnit, reasonOf, sleep, winsReceived } from '../rooms/helpers';
 import { freePort } from '../../tools/redis-server';
+import { setHarnessStakeLimit } from '../../tools/stake-limit';
 
 const ENV = {
   JWT_SECRET: 'cluster-secret-of-at-least-thirty-two-chars',
@@ -87,6 +88,7 @@ function threeProcesses(name: string, startRedis: () => Promise<SharedRedis>): v
       const res = await fetch(`${url(through)}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name }) });
       assert.equal(res.status, 200);
       const body = (await res.json()) as { token: string; playerId: string };
+      await setHarnessStakeLimit(url(through), body.token);
       const c = client(through);
       c.auth.token = body.token;
       return { ...body, client: c };
@@ -215,6 +217,7 @@ describe('a seated player’s unit finished by a sweeper of another process', fu
   it('reaches the player’s table first, then the feed spectator of the other process', async () => {
     const url = (i: number) => `http://127.0.0.1:${cluster.processes[i]!.port}`;
     const login = await (await fetch(`${url(0)}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Away' }) })).json() as { token: string };
+    await setHarnessStakeLimit(url(0), login.token);
     const player = new Client(url(0));
     player.auth.token = login.token;
     const table = await player.create('table', { game: 'mysteres-de-la-lampe' });

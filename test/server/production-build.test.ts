@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { Client } from '@colyseus/sdk';
 import { freePort } from '../../tools/redis-server';
 import { decodedUnits, record, until } from '../support/game-server';
+import { setHarnessStakeLimit } from '../../tools/stake-limit';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -71,6 +72,7 @@ describe('production build', function () {
     assert.match(await page.text(), /<div id="app">/);
     const client = new Client(`http://127.0.0.1:${port}`);
     client.auth.token = ((await login.json()) as { token: string }).token;
+    await setHarnessStakeLimit(`http://127.0.0.1:${port}`, client.auth.token);
     const room = await client.create('table', { game: 'rain-diamonds' });
     record(room);
     await room.request('buy', { stake: 50, requestId: 'built_1' });

@@ -4,6 +4,7 @@ import { Client } from '@colyseus/sdk';
 import { decodedUnits, record, until } from '../support/game-server';
 import { RedisServer } from '../../tools/redis-server';
 import { freePort } from '../../tools/redis-server';
+import { setHarnessStakeLimit } from '../../tools/stake-limit';
 
 
 /** `npm start`'s entry point as a child process; resolves once it listens. */
@@ -74,6 +75,7 @@ describe('server process', function () {
     const env = { PORT: String(port), REDIS_URL: redis.url, REDIS_PREFIX: 'shutdown', JWT_SECRET: 'shutdown-test-secret-of-32-characters!', DEV_LOGIN: 'true', EMISSION_BLOCKS: '1' };
     const first = await startProcess(env);
     const login = (await (await fetch(`http://127.0.0.1:${port}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Carol"}' })).json()) as { token: string };
+    await setHarnessStakeLimit(`http://127.0.0.1:${port}`, login.token);
     const client = new Client(`http://127.0.0.1:${port}`);
     client.auth.token = login.token;
     const room = await client.create('table', { game: 'mine-d-or' });

@@ -7,6 +7,7 @@ import type { GameId } from '../../src/games/types';
 import type { Wallet } from '../../src/protocol/wallet';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, until, type TestPlayer } from '../support/game-server';
+import { HARNESS_STAKE_LIMIT_WEEK_CENTS } from '../../tools/stake-limit';
 
 const SECRET = 'test-secret-of-at-least-thirty-two-characters';
 const DEMO = 2_000;
@@ -22,6 +23,7 @@ let poorCounter = 0;
 async function playerWith(balance: number): Promise<TestPlayer> {
   const playerId = `poor-${++poorCounter}`;
   await server.services.dealer.deposit(playerId, balance, `test-${playerId}`, Date.now());
+  await server.services.protection.setLimits(playerId, { stake_week: HARNESS_STAKE_LIMIT_WEEK_CENTS });
   const token = await new SignJWT({ name: 'Poor' }).setProtectedHeader({ alg: 'HS256' }).setSubject(playerId).setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
   const { client } = await devLogin(server);
   client.auth.token = token;

@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config';
 import { decodeStep } from '../../src/games/step-codec';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/app';
 import { createLogger } from '../../src/server/logger';
+import { setHarnessStakeLimit } from '../../tools/stake-limit';
 
 /** An embedded (or Redis) server on a free port, for one test file; stop it in `after`. */
 export async function startTestServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
@@ -25,6 +26,7 @@ export async function devLogin(server: RunningServer, name = 'Alice'): Promise<T
   });
   if (!res.ok) throw new Error(`dev login: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { token: string; playerId: string };
+  await setHarnessStakeLimit(`http://127.0.0.1:${server.port}`, body.token);
   const client = new Client(`http://127.0.0.1:${server.port}`);
   client.auth.token = body.token;
   return { token: body.token, playerId: body.playerId, client };

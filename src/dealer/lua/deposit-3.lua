@@ -15,12 +15,16 @@
   Output:
     {1, balance}  credited
     {0, balance}  this reference was credited before: nothing changed
+    {-18, left, next free at or -1}  over the weekly deposit limit (includes/protection)
 ]]
 --- @include "includes/int"
+--- @include "includes/protection"
 --- @include "includes/journalLine"
 
 local balance = tonumber(redis.call('HGET', KEYS[1], 'balance') or '0')
 if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return {0, balance} end
+local refused = depositRefusal(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[3]))
+if refused then return refused end
 balance = balance + tonumber(ARGV[1])
 local seq = redis.call('RPUSH', KEYS[3], journalLine('deposit', ARGV[1], int(balance), ARGV[3], ARGV[2]))
 redis.call('HSET', KEYS[1], 'balance', int(balance))

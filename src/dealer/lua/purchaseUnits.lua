@@ -38,9 +38,10 @@
     ARGV[1] stake (cents)
     ARGV[2] game
     ARGV[3] time to live of KEYS[4] in ms (to the end of the next window)
-    for purchase i, ARGV[3 + 5(i-1) + 1..5]: playerId, requestId, now (ms since the epoch),
+    for purchase i, ARGV[3 + 6(i-1) + 1..6]: playerId, requestId, now (ms since the epoch),
       picks, the request ids bought together, comma-separated, its own among them ('': no
-      finish-first check)
+      finish-first check), the protection settings ('<reality check ms>|<session idle ms>',
+      '': no limit-set or reality check; includes/protection)
 
   Dealing (the block, the sequence's records): includes/sequenceDealing, shared with
   dealUnits-5.lua. Sale record: includes/saleRecord. Journal line (includes/journalLine):
@@ -58,14 +59,19 @@
     {-4, emissionId, index}  the open block is sold out and block <index> (the lane's next)
                              is not printed yet
     {-9}                     the player has an unfinished unit of this game (finish it first)
+    {-13 … -17, …}           refused for the player's protection (includes/protection: block,
+                             self-exclusion, no weekly limit, reality check, a stake limit),
+                             checked after finish-first and before the balance; a sale counts
+                             its stake in the player's windows
 ]]
 --- @include "includes/int"
 --- @include "includes/journalLine"
 --- @include "includes/saleRecord"
+--- @include "includes/protection"
 
 local n = (#KEYS - 5) / 2
 local requestOf = {}
-for i = 1, n do requestOf[i] = ARGV[5 * i - 1] .. '|' .. ARGV[5 * i] end
+for i = 1, n do requestOf[i] = ARGV[6 * i - 2] .. '|' .. ARGV[6 * i - 1] end
 --- @include "includes/sequenceDealing"
 if not emissionId then
   for i = 1, n do results[i + 2] = {-1} end
@@ -93,7 +99,7 @@ local function boughtWith(wallet, playerId, requestId, together)
 end
 
 local function purchase(i)
-  local k, a = 5 + 2 * (i - 1), 3 + 5 * (i - 1)
+  local k, a = 5 + 2 * (i - 1), 3 + 6 * (i - 1)
   local wallet = KEYS[k + 1]
   local playerId, requestId, now, together = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 5]
   local previous = servedAlready(i)
@@ -104,6 +110,8 @@ local function purchase(i)
   local balance = tonumber(balanceText)
   local inPlay = tonumber(held[2] or '0')
   if together ~= '' and inPlay > 0 and inPlay > boughtWith(wallet, playerId, requestId, together) then return {-9} end
+  local refused, checked = stakeRefusal(wallet, stake, tonumber(now), ARGV[a + 6])
+  if refused then return refused end
   if balance < stake then return {-3, balance} end
   local position, tier = dealNext(now, n - i)
   if not position then return {-4, emissionId, index + lanes} end
@@ -112,6 +120,7 @@ local function purchase(i)
   local unitId = emissionId .. '.' .. index .. ':' .. position
 
   redis.call('HSET', wallet, 'balance', after, 'u:' .. unitId, now, inPlayField, int(inPlay + 1))
+  countStake(wallet, checked, stake, tonumber(now))
   redis.call('RPUSH', KEYS[k + 2], journalLine('stake', debit, after, now, unitId))
   recordSale(i, position, tier, unitId, now, saleRecord(playerId, requestId, tier, prizes[tier], now, balanceText, after, ARGV[a + 4]))
   return {1, soldIndex, position, tier, balance}

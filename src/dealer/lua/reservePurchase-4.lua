@@ -29,8 +29,14 @@
                                        with what was recorded
     {-3, available}                    the balance less what is held is below the stake
     {-9}                               the player has another unit of this game in play or pending
+    {-13 … -17, …}                     refused for the player's protection (includes/protection),
+                                       after finish-first, before the balance; a hold counts its
+                                       stake in the player's windows (a refund takes it back)
+
+    ARGV[8] the protection settings ('<reality check ms>|<session idle ms>', '': none)
 ]]
 --- @include "includes/int"
+--- @include "includes/protection"
 
 local sequence, requestId, stake = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local field = sequence .. '|' .. requestId
@@ -62,8 +68,12 @@ if together ~= '' and inPlay > 0 then
   end
   if inPlay > with then return {-9} end
 end
+local now = tonumber(ARGV[5])
+local refused, checked = stakeRefusal(KEYS[1], stake, now, ARGV[8])
+if refused then return refused end
 local available = balance - held
 if available < stake then return {-3, available} end
 redis.call('HSET', KEYS[1], 'held', int(held + stake), inPlayField, int(inPlay + 1))
+countStake(KEYS[1], checked, stake, now)
 redis.call('HSET', KEYS[2], field, int(available) .. '|' .. ARGV[5] .. '|' .. ARGV[6])
 return {1, available}

@@ -4,6 +4,7 @@ import { readArchivedUnit } from '../archive';
 import { parseBlockId, parseUnitId } from '../identifiers';
 import { pageCount, PageTreeCache, pageTreeOfPrint, rootOfPage, type PageTree } from '../merkle';
 import type { PrintedBlock } from '../printing';
+import { newProtection, type MemoryProtection } from './protection';
 import type { BlockState, JournalEntry, JournalKind, PageCommitment, PlayerId, Sale } from '../types';
 
 export interface MemoryBlock {
@@ -50,6 +51,8 @@ export interface MemoryWallet {
   readonly unsettled: Set<string>;
   /** The player's settled units still kept, in order of settlement. */
   readonly settled: Set<string>;
+  /** Limits, windows, exclusion, block, session and their journal (protection.ts). */
+  readonly protection: MemoryProtection;
 }
 
 /**
@@ -78,7 +81,7 @@ export class MemoryBooks {
   walletOf(playerId: PlayerId): MemoryWallet {
     let wallet = this.wallets.get(playerId);
     if (!wallet) {
-      wallet = { balance: 0, journal: [], posted: 0, requests: new Map(), deposits: new Set(), sales: [], unsettled: new Set(), settled: new Set() };
+      wallet = { balance: 0, journal: [], posted: 0, requests: new Map(), deposits: new Set(), sales: [], unsettled: new Set(), settled: new Set(), protection: newProtection() };
       this.wallets.set(playerId, wallet);
     }
     return wallet;

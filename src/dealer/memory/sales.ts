@@ -15,6 +15,7 @@ import { buildSale, purchaseField } from '../records';
 import type { PlayerId, PurchaseRequest, PurchaseResult, Sale, Sales, SettleResult } from '../types';
 import type { MemoryBooks, MemoryWallet } from './books';
 import type { MemoryEmissions } from './emissions';
+import { countStake, stakeRefusal } from './protection';
 
 /** How many settled units the store keeps: per player, and in all. */
 export interface KeepSettled {
@@ -52,6 +53,8 @@ export class MemorySales implements Sales {
       const unfinished = [...wallet.unsettled].some((id) => books.sales.get(id)!.game === request.game && !boughtWith.has(id));
       if (unfinished) return unfinishedUnit(request.game);
     }
+    const protectionRefused = stakeRefusal(books.walletOf(request.playerId), request);
+    if (protectionRefused) return protectionRefused;
     const balance = wallet?.balance ?? 0;
     if (balance < request.stake) return insufficientFunds(balance, request.stake);
 
@@ -75,6 +78,7 @@ export class MemorySales implements Sales {
     const { unitId } = sale;
     const debited = books.walletOf(request.playerId);
     books.post(debited, 'stake', -request.stake, unitId, request.now);
+    countStake(debited, request);
     this.remember(debited, purchaseField(request.game, request.stake, request.requestId), unitId, window);
     debited.sales.push(unitId);
     debited.unsettled.add(unitId);

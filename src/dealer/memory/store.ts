@@ -4,6 +4,7 @@ import { MemoryArchiving } from './archiving';
 import { MemoryBooks } from './books';
 import { MemoryEmissions } from './emissions';
 import { MemoryPages } from './pages';
+import { MemoryProtections } from './protection';
 import { MemorySales, type KeepSettled } from './sales';
 import { MemoryWallets } from './wallets';
 
@@ -46,6 +47,7 @@ export class MemoryStore extends RoleStore {
       wallets: new MemoryWallets(books),
       pages: new MemoryPages(books),
       archiving: new MemoryArchiving(books),
+      protections: new MemoryProtections(books),
     });
   }
 

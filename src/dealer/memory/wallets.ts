@@ -1,7 +1,9 @@
 import type { Cents } from '../../money';
 import { assertDeposit, isPlayerId } from '../identifiers';
 import type { JournalEntry, PlayerId, Wallet, Wallets, WithdrawResult } from '../types';
+import { DepositLimitError } from '../protection';
 import type { MemoryBooks } from './books';
+import { depositRefusal } from './protection';
 
 export class MemoryWallets implements Wallets {
   constructor(private readonly books: MemoryBooks) {}
@@ -10,6 +12,8 @@ export class MemoryWallets implements Wallets {
     assertDeposit(playerId, amount, ref, now);
     const wallet = this.books.walletOf(playerId);
     if (!wallet.deposits.has(ref)) {
+      const refused = depositRefusal(wallet, amount, now);
+      if (refused) throw new DepositLimitError(refused);
       wallet.deposits.add(ref);
       this.books.post(wallet, 'deposit', amount, ref, now);
     }

@@ -9,6 +9,7 @@ import type { RedisContext } from './context';
 import type { RedisEmissions } from './emissions';
 import { firstLane, laneName } from './keys';
 import type { RedisPages } from './pages';
+import { protectionAnswer, type RedisProtections } from './protection';
 import type { BlockPrinter } from './printer';
 import type { SaleReader } from './sale-reader';
 
@@ -56,6 +57,7 @@ export class LaneDealing {
     private readonly printer: BlockPrinter,
     private readonly pages: RedisPages,
     private readonly sales: SaleReader,
+    private readonly protections: RedisProtections,
     private readonly batchScript: BatchScript,
   ) {}
 
@@ -123,6 +125,7 @@ export class LaneDealing {
       case 'purchase/unfinished_unit':
         return unfinishedUnit(request.game);
       default:
+        if (error.detail.protection) return protectionAnswer(error.detail.protection, (since) => this.protections.sessionMoney(request.playerId, since));
         throw error;
     }
   }

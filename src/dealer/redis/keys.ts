@@ -99,7 +99,8 @@ export interface PlayerKeys {
   /**
    * Hash: balance; u:<unitId> → sale time for each unit bought and not settled yet (the units in
    * play: few, so listing them reads this hash whole); n:<game> → how many of them are of that
-   * game ("finish your unit first").
+   * game ("finish your unit first"); p:… the player's protection (lua/includes/protection.lua),
+   * there so that the purchase step checks it on the wallet's slot.
    */
   readonly wallet: string;
   /** Hash: deposit ref → journal seq, the idempotency record of each deposit. */
@@ -109,6 +110,8 @@ export interface PlayerKeys {
    * (ref = unit id) are also the player's history: one record per purchase, not two.
    */
   readonly journal: string;
+  /** List: the protection journal, JSON `ProtectionChange` lines, newest first (changeProtection-2.lua). */
+  readonly protection: string;
   /**
    * Hash (per-slot protocol): `<game>:<stake>|<requestId>` → `<balance before>|<time>|<picks>`,
    * the purchases whose stake is held and whose unit is not dealt or not debited yet.
@@ -182,6 +185,7 @@ export class DealerKeys {
       deposits: `${base}deposits`,
       journal: `${base}journal`,
       pending: `${base}pending`,
+      protection: `${base}protection`,
       requests: (window) => `${base}requests:${window}`,
     };
   }

@@ -1,4 +1,4 @@
-import { purchaseUnits, type BatchedPurchase } from '../scripts/purchase-units';
+import { protectionArg, purchaseUnits, type BatchedPurchase } from '../scripts/purchase-units';
 import { settleUnit } from '../scripts/settle-unit';
 import type { PurchaseRequest, PurchaseResult, SettleResult } from '../types';
 import { LaneDealing, type QueuedPurchase } from './dealing';
@@ -14,8 +14,8 @@ export class OneScriptPurchase implements PurchaseProtocol {
   private readonly dealing: LaneDealing;
 
   constructor(private readonly parts: ProtocolParts) {
-    const { ctx, catalog, emissions, printer, pages, sales } = parts;
-    this.dealing = new LaneDealing(ctx, catalog, emissions, printer, pages, sales, (keys, requestsTtlMs, batch) => {
+    const { ctx, catalog, emissions, printer, pages, sales, protections } = parts;
+    this.dealing = new LaneDealing(ctx, catalog, emissions, printer, pages, sales, protections, (keys, requestsTtlMs, batch) => {
       const { game, stake } = batch[0]!.request;
       return purchaseUnits(ctx.run, keys, { stake, game, requestsTtlMs }, batch.map(({ request }) => this.batched(request)));
     });
@@ -56,6 +56,7 @@ export class OneScriptPurchase implements PurchaseProtocol {
       now: request.now,
       picks: request.picks ?? '',
       boughtTogether: request.boughtTogether ?? [],
+      protection: protectionArg(request.protection),
     };
   }
 }

@@ -6,7 +6,9 @@ import { dealUnits } from '../scripts/deal-units';
 import { finishPurchase } from '../scripts/finish-purchase';
 import { forgetPending } from '../scripts/forget-pending';
 import { refundPurchase } from '../scripts/refund-purchase';
+import { protectionArg } from '../scripts/purchase-units';
 import { reservePurchase } from '../scripts/reserve-purchase';
+import { protectionAnswer } from './protection';
 import { settleSale } from '../scripts/settle-sale';
 import type { PurchaseRequest, PurchaseResult, SettleResult } from '../types';
 import { LaneDealing } from './dealing';
@@ -28,8 +30,8 @@ export class PerSlotPurchase implements PurchaseProtocol {
   private readonly dealing: LaneDealing;
 
   constructor(private readonly parts: ProtocolParts) {
-    const { ctx, catalog, emissions, printer, pages, sales } = parts;
-    this.dealing = new LaneDealing(ctx, catalog, emissions, printer, pages, sales, (keys, requestsTtlMs, batch) =>
+    const { ctx, catalog, emissions, printer, pages, sales, protections } = parts;
+    this.dealing = new LaneDealing(ctx, catalog, emissions, printer, pages, sales, protections, (keys, requestsTtlMs, batch) =>
       dealUnits(ctx.run, keys, { stake: batch[0]!.request.stake, requestsTtlMs }, batch.map(({ request, reservation, passMarked }) => ({
         playerId: request.playerId,
         requestId: request.requestId,
@@ -51,7 +53,7 @@ export class PerSlotPurchase implements PurchaseProtocol {
     const reserved = await reservePurchase(
       ctx.run,
       { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
-      { gamePrice: gamePrice(game, stake), requestId, stake, game, now, picks: request.picks ?? '', boughtTogether: request.boughtTogether ?? [] },
+      { gamePrice: gamePrice(game, stake), requestId, stake, game, now, picks: request.picks ?? '', boughtTogether: request.boughtTogether ?? [], protection: protectionArg(request.protection) },
     );
     // The hold must outlive its master too: a hold lost in a failover while its unit is dealt
     // would let a settlement of that unit find nothing to finish, and the retry debit it after.
@@ -63,6 +65,8 @@ export class PerSlotPurchase implements PurchaseProtocol {
         return (await this.emissionRefusal(game, stake, now)) ?? insufficientFunds(reserved.available, stake);
       case 'unfinished_unit':
         return (await this.emissionRefusal(game, stake, now)) ?? unfinishedUnit(game);
+      case 'protected':
+        return (await this.emissionRefusal(game, stake, now)) ?? protectionAnswer(reserved.reply, (since) => this.parts.protections.sessionMoney(playerId, since));
       case 'held':
         return this.completePurchase(request, { balanceBefore: reserved.balanceBefore, now, picks: request.picks ?? '' });
       case 'pending':

@@ -3,6 +3,7 @@ import type { EmissionCatalog } from './catalog';
 import type { RedisContext } from './context';
 import type { RedisEmissions } from './emissions';
 import type { RedisPages } from './pages';
+import type { RedisProtections } from './protection';
 import type { BlockPrinter } from './printer';
 import type { FoundSale, SaleReader } from './sale-reader';
 
@@ -32,4 +33,5 @@ export interface ProtocolParts {
   readonly printer: BlockPrinter;
   readonly pages: RedisPages;
   readonly sales: SaleReader;
+  readonly protections: RedisProtections;
 }

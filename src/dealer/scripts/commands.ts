@@ -100,7 +100,9 @@ export type DealerScriptName =
   | 'refundPurchase'
   | 'settleSale'
   | 'creditPrize'
-  | 'forgetPending';
+  | 'forgetPending'
+  // Player protection (docs/responsible-gaming.md).
+  | 'changeProtection';
 export type DealerRunScript = RunScript<DealerScriptName>;
 
 const DEALER_LUA = new URL('../lua/', import.meta.url);

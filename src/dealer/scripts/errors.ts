@@ -1,3 +1,5 @@
+import type { ProtectionReply } from './protection-reply';
+
 /**
  * The one error factory of the dealer's Lua scripts: every negative return code of
  * src/dealer/lua/*.lua and src/units/lua/*.lua maps here to a namespaced code and a sentence. The store turns the
@@ -17,6 +19,13 @@ const RETURN_CODES = {
   [-10]: ['dealer/block_not_archivable', 'the block is unknown, not closed, or has units not settled'],
   [-11]: ['wallet/insufficient_funds', 'the balance is below the amount'],
   [-12]: ['dealer/lane_passed', 'this lane turned this request away before, sold out then (its walk goes on)'],
+  // -13 … -18: refusals for the player's protection (lua/includes/protection.lua): `detail.protection`.
+  [-13]: ['protection/blocked', 'the operator blocked play on this account'],
+  [-14]: ['protection/excluded', 'the player excluded themself from play'],
+  [-15]: ['limit/not_set', 'no weekly stake limit is set'],
+  [-16]: ['protection/reality_check', 'the reality check is due'],
+  [-17]: ['limit/stake_week', 'a stake limit would be passed'],
+  [-18]: ['limit/deposit_week', 'the weekly deposit limit would be passed'],
 } as const;
 
 type ReturnCode = keyof typeof RETURN_CODES;
@@ -27,6 +36,8 @@ export interface ScriptErrorDetail {
   readonly emissionId?: string;
   readonly index?: number;
   readonly balance?: number;
+  /** Codes -13 … -18: the refusal as the player gets it (scripts/protection-reply.ts). */
+  readonly protection?: ProtectionReply;
 }
 
 export class DealerScriptError extends Error {

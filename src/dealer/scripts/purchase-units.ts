@@ -1,5 +1,6 @@
 import type { DealerRunScript } from './commands';
 import { scriptError, type DealerScriptError } from './errors';
+import { protectionReply } from './protection-reply';
 import { int, replyList } from './reply';
 
 export interface LaneKeysForPurchase {
@@ -27,6 +28,8 @@ export interface BatchedPurchase {
   readonly picks: string;
   /** Request ids bought together, this one's among them; empty: no finish-first check. */
   readonly boughtTogether: readonly string[];
+  /** `PurchaseRequest.protection` as the scripts take it (`protectionArg`). */
+  readonly protection: string;
 }
 
 export type PurchaseUnitResult =
@@ -41,7 +44,8 @@ export type PurchaseUnitResult =
   | { readonly kind: 'replayed'; readonly unitId: string }
   /**
    * From the error factory: `purchase/unknown_game`, `purchase/game_closed`,
-   * `purchase/insufficient_funds` (with the balance), `purchase/unfinished_unit`, or
+   * `purchase/insufficient_funds` (with the balance), `purchase/unfinished_unit`, a refusal for
+   * the player's protection (`limit/…`, `protection/…`, with `detail.protection`), or
    * `dealer/next_block_not_printed` (with the emission and index of the block to print).
    */
   | { readonly kind: 'refused'; readonly error: DealerScriptError };
@@ -70,8 +74,10 @@ export function unitResult(script: string, reply: unknown, balanceBefore?: numbe
       return { kind: 'refused', error: scriptError(script, code, { balance: int(list[1]) }) };
     case -4:
       return { kind: 'refused', error: scriptError(script, code, { emissionId: String(list[1]), index: int(list[2]) }) };
-    default:
-      return { kind: 'refused', error: scriptError(script, code) };
+    default: {
+      const protection = protectionReply(list);
+      return { kind: 'refused', error: scriptError(script, code, protection ? { protection } : {}) };
+    }
   }
 }
 
@@ -86,10 +92,15 @@ export async function purchaseUnits(
   const args: (string | number)[] = [batch.stake, batch.game, batch.requestsTtlMs];
   for (const p of purchases) {
     keyList.push(p.wallet, p.journal);
-    args.push(p.playerId, p.requestId, p.now, p.picks, p.boughtTogether.join(','));
+    args.push(p.playerId, p.requestId, p.now, p.picks, p.boughtTogether.join(','), p.protection);
   }
   const reply = await run('purchaseUnits', keyList, args);
   if (!Array.isArray(reply) || reply.length !== purchases.length + 2) throw scriptError('purchaseUnits', Number.NaN);
   const opened = int(reply[1]);
   return { emissionId: String(reply[0]), openedIndex: opened >= 0 ? opened : undefined, results: reply.slice(2).map((r: unknown) => unitResult('purchaseUnits', r)) };
+}
+
+/** `PurchaseRequest.protection` as the scripts take it: `<reality check ms>|<session idle ms>`, '' for none. */
+export function protectionArg(settings: { readonly realityCheckMs: number; readonly sessionIdleMs: number } | undefined): string {
+  return settings ? `${settings.realityCheckMs}|${settings.sessionIdleMs}` : '';
 }

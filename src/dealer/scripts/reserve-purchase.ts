@@ -1,5 +1,6 @@
 import type { DealerRunScript } from './commands';
 import { scriptError } from './errors';
+import { protectionReply, type ProtectionReply } from './protection-reply';
 import { int, replyList } from './reply';
 
 export interface PlayerPurchaseKeys {
@@ -13,7 +14,8 @@ export type ReserveResult =
   /** Pending from an earlier call: deal it with what was recorded then. */
   | { readonly kind: 'pending'; readonly balanceBefore: number; readonly now: number; readonly picks: string }
   | { readonly kind: 'insufficient_funds'; readonly available: number }
-  | { readonly kind: 'unfinished_unit' };
+  | { readonly kind: 'unfinished_unit' }
+  | { readonly kind: 'protected'; readonly reply: ProtectionReply };
 
 /** reservePurchase-4.lua: the player's first step of a purchase on a cluster. */
 export async function reservePurchase(
@@ -27,6 +29,8 @@ export async function reservePurchase(
     readonly now: number;
     readonly picks: string;
     readonly boughtTogether: readonly string[];
+    /** `protectionArg`. */
+    readonly protection: string;
   },
 ): Promise<ReserveResult> {
   const reply = replyList(
@@ -39,6 +43,7 @@ export async function reservePurchase(
       args.now,
       args.picks,
       args.boughtTogether.join(','),
+      args.protection,
     ]),
   );
   const code = int(reply[0]);
@@ -53,7 +58,10 @@ export async function reservePurchase(
       return { kind: 'insufficient_funds', available: int(reply[1]) };
     case -9:
       return { kind: 'unfinished_unit' };
-    default:
+    default: {
+      const protection = protectionReply(reply);
+      if (protection) return { kind: 'protected', reply: protection };
       throw scriptError('reservePurchase', code);
+    }
   }
 }

@@ -21,7 +21,7 @@ export async function reserveThenDie(store: RedisStore, client: RedisClient, pla
   const held = await reservePurchase(
     defineDealerScripts(client),
     { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
-    { gamePrice: gamePrice(GAME, STAKE), requestId, stake: STAKE, game: GAME, now, picks: '', boughtTogether: [requestId] },
+    { gamePrice: gamePrice(GAME, STAKE), requestId, stake: STAKE, game: GAME, now, picks: '', boughtTogether: [requestId], protection: '' },
   );
   assert.equal(held.kind, 'held');
 }

@@ -1,0 +1,71 @@
+--[[
+  Changes a player's protection (fields of the wallet hash: includes/protection) and journals
+  the change, in one step, so that two changes at once (two processes, a player and the
+  operator) never lose one. The rules are src/dealer/protection.ts's (`changedLimit`): a first
+  limit or a lowering applies at once and cancels a pending raise; a raise or a removal waits
+  the delay, the same raise asked again keeps its date. A self-exclusion only extends.
+
+  Input:
+    KEYS[1] the player's wallet (hash)
+    KEYS[2] the player's protection journal (list of JSON `ProtectionChange`, newest first,
+            kept to its 1,000 newest)
+
+    ARGV[1] what: limits | exclusion | block | unblock | reality_check_ack
+    ARGV[2] now (ms since the epoch)
+    limits:     ARGV[3] the raise delay (ms), then pairs: kind, amount ('' for none)
+    exclusion:  ARGV[3] its end (ms)
+    block:      ARGV[3] reason, ARGV[4] until (ms, '' until lifted)
+
+  Output: 1
+]]
+--- @include "includes/int"
+
+local what, now = ARGV[1], tonumber(ARGV[2])
+local JOURNAL_KEEP = 1000
+
+local function journal(change)
+  change.at = now
+  change.by = change.by or 'player'
+  change.what = change.what or what
+  redis.call('LPUSH', KEYS[2], cjson.encode(change))
+  redis.call('LTRIM', KEYS[2], 0, JOURNAL_KEEP - 1)
+end
+
+if what == 'limits' then
+  local delay = tonumber(ARGV[3])
+  for i = 4, #ARGV, 2 do
+    local kind, asked = ARGV[i], tonumber(ARGV[i + 1])
+    local field = 'p:l:' .. kind
+    local amount, pending, at = string.match(redis.call('HGET', KEYS[1], field) or '||', '^([^|]*)|([^|]*)|([^|]*)$')
+    if at ~= '' and now >= tonumber(at) then amount, pending, at = pending, '', '' end
+    local current = tonumber(amount)
+    local text, effectiveAt
+    if not current or (asked and asked <= current) then
+      text, effectiveAt = (asked and int(asked) or '') .. '||', now
+    elseif at ~= '' and tonumber(pending) == asked then
+      text, effectiveAt = amount .. '|' .. pending .. '|' .. at, tonumber(at)
+    else
+      effectiveAt = now + delay
+      text = amount .. '|' .. (asked and int(asked) or '') .. '|' .. int(effectiveAt)
+    end
+    redis.call('HSET', KEYS[1], field, text)
+    journal({what = 'limit', kind = kind, amount = asked or cjson.null, effectiveAt = effectiveAt})
+  end
+elseif what == 'exclusion' then
+  local ends = math.max(tonumber(redis.call('HGET', KEYS[1], 'p:x') or '0'), tonumber(ARGV[3]))
+  redis.call('HSET', KEYS[1], 'p:x', int(ends))
+  journal({['until'] = ends})
+elseif what == 'block' then
+  redis.call('HSET', KEYS[1], 'p:b', ARGV[3] .. '|' .. ARGV[4])
+  journal({by = 'operator', reason = ARGV[3], ['until'] = tonumber(ARGV[4])})
+elseif what == 'unblock' then
+  redis.call('HDEL', KEYS[1], 'p:b')
+  journal({by = 'operator'})
+elseif what == 'reality_check_ack' then
+  local session = redis.call('HGET', KEYS[1], 'p:r')
+  if session then
+    redis.call('HSET', KEYS[1], 'p:r', string.match(session, '^([^|]*|[^|]*)|') .. '|' .. int(now))
+  end
+  journal({})
+end
+return 1

@@ -1,0 +1,208 @@
+import type { Cents } from '../../money';
+import { LIMIT_KINDS, PROTECTION_HISTORY_MAX, type BlockReason, type LimitKind, type ProtectionChange } from '../../protocol/protection';
+import { isPlayerId } from '../identifiers';
+import {
+  blockedRefusal,
+  changedLimit,
+  effectiveLimit,
+  excludedRefusal,
+  freedAt,
+  HOUR_MS,
+  limitNotSetRefusal,
+  limitRefusal,
+  NO_LIMIT,
+  openSession,
+  realityCheckRefusal,
+  WINDOW_HOURS,
+  type HourBucket,
+  type ProtectionRecord,
+  type ProtectionRefusal,
+  type SessionMoney,
+  type StoredLimit,
+  type StoredSession,
+} from '../protection';
+import type { PlayerId, ProtectionUpdate, Protections, PurchaseRequest } from '../types';
+import type { MemoryBooks, MemoryWallet } from './books';
+
+/**
+ * A rolling window of hour buckets with running totals over the week and the last day: each
+ * bucket is added once and passed once by each total's start, so O(1) amortized per stake.
+ */
+export class HourWindow {
+  private buckets: { hour: number; cents: Cents }[] = [];
+  private weekStart = 0;
+  private dayStart = 0;
+  private weekSum = 0;
+  private daySum = 0;
+
+  /** Drops what left the week and the day at hour `nowHour`; the totals then. */
+  advance(nowHour: number): { week: Cents; day: Cents; weekFreeAt: number | null; dayFreeAt: number | null } {
+    const { buckets } = this;
+    while (this.dayStart < buckets.length && buckets[this.dayStart]!.hour < nowHour - WINDOW_HOURS.stake_day) this.daySum -= buckets[this.dayStart++]!.cents;
+    while (this.weekStart < buckets.length && buckets[this.weekStart]!.hour < nowHour - WINDOW_HOURS.stake_week) this.weekSum -= buckets[this.weekStart++]!.cents;
+    if (this.weekStart > 64) {
+      this.buckets = buckets.slice(this.weekStart);
+      this.dayStart -= this.weekStart;
+      this.weekStart = 0;
+    }
+    const week = this.buckets[this.weekStart];
+    const day = this.buckets[this.dayStart];
+    return {
+      week: this.weekSum,
+      day: this.daySum,
+      weekFreeAt: week ? freedAt('stake_week', week.hour) : null,
+      dayFreeAt: day ? freedAt('stake_day', day.hour) : null,
+    };
+  }
+
+  /** Counts `cents` at `hour`, or in the newest bucket when a clock behind gives an earlier hour (later is never early). */
+  add(hour: number, cents: Cents): void {
+    const last = this.buckets[this.buckets.length - 1];
+    if (last && hour <= last.hour && this.weekStart < this.buckets.length) last.cents += cents;
+    else this.buckets.push({ hour, cents });
+    this.weekSum += cents;
+    this.daySum += cents;
+  }
+
+  counted(): HourBucket[] {
+    return this.buckets.slice(this.weekStart).map((b) => ({ ...b }));
+  }
+}
+
+/** One player's protection in memory. */
+export interface MemoryProtection {
+  readonly limits: Record<LimitKind, StoredLimit>;
+  readonly stakes: HourWindow;
+  readonly deposits: HourWindow;
+  excludedUntil: number | null;
+  blocked: { reason: BlockReason; until: number | null } | null;
+  session: StoredSession | undefined;
+  /** Newest first. */
+  readonly journal: ProtectionChange[];
+}
+
+export function newProtection(): MemoryProtection {
+  return {
+    limits: { stake_week: NO_LIMIT, stake_day: NO_LIMIT, deposit_week: NO_LIMIT },
+    stakes: new HourWindow(),
+    deposits: new HourWindow(),
+    excludedUntil: null,
+    blocked: null,
+    session: undefined,
+    journal: [],
+  };
+}
+
+/**
+ * The purchase step's protection checks, in order: block, self-exclusion, (with
+ * `request.protection`) a weekly limit set and the reality check, then the week's and the
+ * day's stakes. Before the balance's: a blocked player is told so, not that the balance is low.
+ */
+export function stakeRefusal(wallet: MemoryWallet, request: PurchaseRequest): ProtectionRefusal | undefined {
+  const p = wallet.protection;
+  const { now, stake, protection: settings } = request;
+  if (p.blocked && (p.blocked.until === null || p.blocked.until > now)) return blockedRefusal(p.blocked.until);
+  if (p.excludedUntil !== null && p.excludedUntil > now) return excludedRefusal(p.excludedUntil);
+  const week = effectiveLimit(p.limits.stake_week, now);
+  if (settings && week === null) return limitNotSetRefusal();
+  const session = settings && openSession(p.session, now, settings);
+  if (session && now - session.checkedAt >= settings.realityCheckMs) {
+    const money = moneySince(wallet, session.startedAt);
+    return realityCheckRefusal(now - session.startedAt, money.won - money.staked);
+  }
+  const used = p.stakes.advance(Math.floor(now / HOUR_MS));
+  if (week !== null && used.week + stake > week) return limitRefusal('stake_week', Math.max(0, week - used.week), used.weekFreeAt);
+  const day = effectiveLimit(p.limits.stake_day, now);
+  if (day !== null && used.day + stake > day) return limitRefusal('stake_day', Math.max(0, day - used.day), used.dayFreeAt);
+  return undefined;
+}
+
+/** Counts a sold stake in the windows and keeps the session (with `request.protection`). */
+export function countStake(wallet: MemoryWallet, request: PurchaseRequest): void {
+  const p = wallet.protection;
+  const { now, protection: settings } = request;
+  p.stakes.add(Math.floor(now / HOUR_MS), request.stake);
+  if (!settings) return;
+  const session = openSession(p.session, now, settings);
+  p.session = session ? { ...session, lastAt: Math.max(session.lastAt, now) } : { startedAt: now, lastAt: now, checkedAt: now };
+}
+
+/** The weekly deposit limit's check; on a pass the deposit is counted. */
+export function depositRefusal(wallet: MemoryWallet, amount: Cents, now: number): ProtectionRefusal | undefined {
+  const p = wallet.protection;
+  const hour = Math.floor(now / HOUR_MS);
+  const used = p.deposits.advance(hour);
+  const limit = effectiveLimit(p.limits.deposit_week, now);
+  if (limit !== null && used.week + amount > limit) return limitRefusal('deposit_week', Math.max(0, limit - used.week), used.weekFreeAt);
+  p.deposits.add(hour, amount);
+  return undefined;
+}
+
+/** The stakes and prizes of a journal at or after `since`, read from its end. */
+export function moneySince(wallet: MemoryWallet | undefined, since: number): SessionMoney {
+  let staked = 0;
+  let won = 0;
+  const journal = wallet?.journal ?? [];
+  for (let i = journal.length - 1; i >= 0 && journal[i]!.at >= since; i--) {
+    const line = journal[i]!;
+    if (line.kind === 'stake') staked -= line.amount;
+    else if (line.kind === 'prize') won += line.amount;
+  }
+  return { staked, won };
+}
+
+export class MemoryProtections implements Protections {
+  constructor(private readonly books: MemoryBooks) {}
+
+  async protectionRecord(playerId: PlayerId): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }> {
+    const p = (isPlayerId(playerId) ? this.books.wallets.get(playerId)?.protection : undefined) ?? newProtection();
+    return {
+      record: {
+        limits: { ...p.limits },
+        stakes: p.stakes.counted(),
+        deposits: p.deposits.counted(),
+        excludedUntil: p.excludedUntil,
+        blocked: p.blocked && { ...p.blocked },
+        session: p.session,
+      },
+      history: p.journal.slice(0, PROTECTION_HISTORY_MAX),
+    };
+  }
+
+  async sessionMoney(playerId: PlayerId, since: number): Promise<SessionMoney> {
+    return moneySince(this.books.wallets.get(playerId), since);
+  }
+
+  async changeProtection(playerId: PlayerId, update: ProtectionUpdate, now: number): Promise<void> {
+    if (!isPlayerId(playerId)) throw new RangeError(`not a player id: ${playerId}`);
+    const p = this.books.walletOf(playerId).protection;
+    const journal = (change: Omit<ProtectionChange, 'at' | 'by'>, by: ProtectionChange['by'] = 'player') => p.journal.unshift({ at: now, by, ...change });
+    switch (update.what) {
+      case 'limits':
+        for (const kind of LIMIT_KINDS) {
+          const amount = update.limits[kind];
+          if (amount === undefined) continue;
+          const next = changedLimit(p.limits[kind], amount, now, update.raiseDelayMs);
+          p.limits[kind] = next;
+          journal({ what: 'limit', kind, amount, effectiveAt: next.pending?.effectiveAt ?? now });
+        }
+        return;
+      case 'exclusion':
+        p.excludedUntil = Math.max(p.excludedUntil ?? 0, update.until);
+        journal({ what: 'exclusion', until: p.excludedUntil });
+        return;
+      case 'block':
+        p.blocked = { reason: update.reason, until: update.until };
+        journal({ what: 'block', reason: update.reason, ...(update.until === null ? {} : { until: update.until }) }, 'operator');
+        return;
+      case 'unblock':
+        p.blocked = null;
+        journal({ what: 'unblock' }, 'operator');
+        return;
+      case 'reality_check_ack':
+        if (p.session) p.session = { ...p.session, checkedAt: now };
+        journal({ what: 'reality_check_ack' });
+        return;
+    }
+  }
+}

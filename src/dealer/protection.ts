@@ -1,0 +1,246 @@
+import type { Cents } from '../money';
+import {
+  LIMIT_KINDS,
+  PROTECTION_HISTORY_MAX,
+  type BlockReason,
+  type ExclusionDuration,
+  type LimitKind,
+  type LimitView,
+  type ProtectionChange,
+  type ProtectionState,
+  type RefusalDetails,
+} from '../protocol/protection';
+import type { RefusalCode } from '../protocol/refusals';
+
+/**
+ * Player protection's rules, shared by both stores (docs/responsible-gaming.md): the rolling
+ * windows of stakes and deposits, when a limit change applies, the session of the reality
+ * check, and the state as the player and the operator read it. The purchase step applies them
+ * (memory/protection.ts, lua/includes/protection.lua); nothing here reads a clock.
+ */
+
+export const HOUR_MS = 3_600_000;
+/**
+ * The windows, in hour buckets. A stake (or deposit) counts in the bucket of its hour, until
+ * that hour's end plus the window: never freed early, at most an hour late.
+ */
+export const WINDOW_HOURS: Readonly<Record<LimitKind, number>> = { stake_week: 168, stake_day: 24, deposit_week: 168 };
+
+/** What the purchase step and the state need of the server's settings. */
+export interface ProtectionSettings {
+  /** REALITY_CHECK_MINUTES in ms: play since the session began (or its last acknowledgement) before a check. */
+  readonly realityCheckMs: number;
+  /** SESSION_IDLE_MINUTES in ms: a session ends after this long without a purchase. */
+  readonly sessionIdleMs: number;
+}
+
+/** A limit as stored: its amount, and a raise or removal waiting until `effectiveAt`. */
+export interface StoredLimit {
+  readonly amount: Cents | null;
+  readonly pending?: { readonly amount: Cents | null; readonly effectiveAt: number };
+}
+
+export const NO_LIMIT: StoredLimit = { amount: null };
+
+/** The amount that applies at `now`: the pending one once its time came. */
+export function effectiveLimit(limit: StoredLimit, now: number): Cents | null {
+  return limit.pending && now >= limit.pending.effectiveAt ? limit.pending.amount : limit.amount;
+}
+
+/**
+ * A limit after the player asks for `amount` (null: none) at `now`: a first limit or a lowering
+ * applies at once and cancels a pending raise; a raise or a removal waits `raiseDelayMs`, and
+ * the same raise asked again keeps its date.
+ */
+export function changedLimit(limit: StoredLimit, amount: Cents | null, now: number, raiseDelayMs: number): StoredLimit {
+  const current = effectiveLimit(limit, now);
+  if (current === null || (amount !== null && amount <= current)) return { amount };
+  if (limit.pending && now < limit.pending.effectiveAt && limit.pending.amount === amount) return { amount: current, pending: limit.pending };
+  return { amount: current, pending: { amount, effectiveAt: now + raiseDelayMs } };
+}
+
+/** A limit's text in the store: `<amount>|<pending amount>|<effective at>`, '' for none. */
+export function encodeLimit(limit: StoredLimit): string {
+  const pending = limit.pending ? `${limit.pending.amount ?? ''}|${limit.pending.effectiveAt}` : '|';
+  return `${limit.amount ?? ''}|${pending}`;
+}
+
+export function decodeLimit(text: string | undefined | null): StoredLimit {
+  if (!text) return NO_LIMIT;
+  const [amount = '', pending = '', at = ''] = text.split('|');
+  const stored: StoredLimit = { amount: amount === '' ? null : Number(amount) };
+  return at === '' ? stored : { ...stored, pending: { amount: pending === '' ? null : Number(pending), effectiveAt: Number(at) } };
+}
+
+const DAY_MS = 24 * HOUR_MS;
+
+/** When a self-exclusion asked at `now` ends: hours and days exactly, months by the calendar (UTC). */
+export function exclusionEnd(duration: ExclusionDuration, now: number): number {
+  switch (duration) {
+    case '24h':
+      return now + DAY_MS;
+    case '7d':
+      return now + 7 * DAY_MS;
+    case '30d':
+      return now + 30 * DAY_MS;
+    default: {
+      const end = new Date(now);
+      end.setUTCMonth(end.getUTCMonth() + Number(duration.slice(0, -1)));
+      return end.getTime();
+    }
+  }
+}
+
+/** The session of the reality check as stored: when it began, its last purchase, its last check. */
+export interface StoredSession {
+  readonly startedAt: number;
+  readonly lastAt: number;
+  readonly checkedAt: number;
+}
+
+export function encodeSession(s: StoredSession): string {
+  return `${s.startedAt}|${s.lastAt}|${s.checkedAt}`;
+}
+
+export function decodeSession(text: string | undefined | null): StoredSession | undefined {
+  if (!text) return undefined;
+  const [startedAt, lastAt, checkedAt] = text.split('|').map(Number);
+  return { startedAt: startedAt!, lastAt: lastAt!, checkedAt: checkedAt! };
+}
+
+/** The session still open at `now` (a purchase less than `sessionIdleMs` ago), if any. */
+export function openSession(session: StoredSession | undefined, now: number, settings: ProtectionSettings): StoredSession | undefined {
+  return session && now - session.lastAt < settings.sessionIdleMs ? session : undefined;
+}
+
+export function blockText(reason: BlockReason, until: number | null): string {
+  return `${reason}|${until ?? ''}`;
+}
+
+export function decodeBlock(text: string | undefined | null): { reason: BlockReason; until: number | null } | null {
+  if (!text) return null;
+  const [reason, until = ''] = text.split('|');
+  return { reason: reason as BlockReason, until: until === '' ? null : Number(until) };
+}
+
+/** An hour bucket of a rolling window: the cents counted in hour `hour` (⌊time / HOUR_MS⌋). */
+export interface HourBucket {
+  readonly hour: number;
+  readonly cents: Cents;
+}
+
+/** Everything a store holds of a player's protection, as both stores read it. */
+export interface ProtectionRecord {
+  readonly limits: Readonly<Record<LimitKind, StoredLimit>>;
+  /** The stake buckets still counted in the week, oldest first. */
+  readonly stakes: readonly HourBucket[];
+  /** The deposit buckets still counted in the week, oldest first. */
+  readonly deposits: readonly HourBucket[];
+  readonly excludedUntil: number | null;
+  readonly blocked: { readonly reason: BlockReason; readonly until: number | null } | null;
+  readonly session: StoredSession | undefined;
+}
+
+/** What the journal says of the open session: the stakes and prizes since it began. */
+export interface SessionMoney {
+  readonly staked: Cents;
+  readonly won: Cents;
+}
+
+function limitView(kind: LimitKind, limit: StoredLimit, buckets: readonly HourBucket[], now: number): LimitView {
+  const amount = effectiveLimit(limit, now);
+  const firstCounted = Math.floor(now / HOUR_MS) - WINDOW_HOURS[kind];
+  const counted = buckets.filter((b) => b.hour >= firstCounted && b.cents > 0);
+  const used = counted.reduce((sum, b) => sum + b.cents, 0);
+  const pending = limit.pending && now < limit.pending.effectiveAt ? { pending: limit.pending } : {};
+  return {
+    kind,
+    amount,
+    ...pending,
+    used,
+    left: amount === null ? null : Math.max(0, amount - used),
+    nextFreeAt: counted.length === 0 ? null : freedAt(kind, counted[0]!.hour),
+  };
+}
+
+/** When the cents of bucket `hour` leave the window of `kind`. */
+export function freedAt(kind: LimitKind, hour: number): number {
+  return (hour + 1 + WINDOW_HOURS[kind]) * HOUR_MS;
+}
+
+/** The state a player (or the operator) reads, from the store's record, journal and history. */
+export function protectionView(
+  record: ProtectionRecord,
+  money: SessionMoney,
+  history: readonly ProtectionChange[],
+  now: number,
+  settings: ProtectionSettings,
+): ProtectionState {
+  const limits = LIMIT_KINDS.map((kind) => limitView(kind, record.limits[kind], kind === 'deposit_week' ? record.deposits : record.stakes, now));
+  const session = openSession(record.session, now, settings);
+  return {
+    limits,
+    stakeLimitSet: limits[0]!.amount !== null,
+    excludedUntil: record.excludedUntil !== null && record.excludedUntil > now ? record.excludedUntil : null,
+    blocked: record.blocked && (record.blocked.until === null || record.blocked.until > now) ? record.blocked : null,
+    session: {
+      startedAt: session?.startedAt ?? null,
+      playedMs: session ? now - session.startedAt : 0,
+      staked: session ? money.staked : 0,
+      won: session ? money.won : 0,
+      net: session ? money.won - money.staked : 0,
+      realityCheckEveryMs: settings.realityCheckMs,
+      realityCheckDue: session !== undefined && now - session.checkedAt >= settings.realityCheckMs,
+    },
+    history: history.slice(0, PROTECTION_HISTORY_MAX),
+    now,
+  };
+}
+
+/** A refusal of the purchase step or of a deposit for the player's protection. */
+export interface ProtectionRefusal {
+  readonly ok: false;
+  readonly code: Extract<RefusalCode, `limit/${string}` | `protection/${string}`>;
+  readonly message: string;
+  readonly details?: RefusalDetails;
+}
+
+export function blockedRefusal(until: number | null): ProtectionRefusal {
+  // The reason is the operator's: the player's answer never says it.
+  return { ok: false, code: 'protection/blocked', message: 'play is blocked on this account', details: { until } };
+}
+
+export function excludedRefusal(until: number): ProtectionRefusal {
+  return { ok: false, code: 'protection/excluded', message: `you excluded yourself from play until ${new Date(until).toISOString()}`, details: { until } };
+}
+
+export function limitNotSetRefusal(): ProtectionRefusal {
+  return { ok: false, code: 'limit/not_set', message: 'set your weekly stake limit before your first stake' };
+}
+
+export function realityCheckRefusal(playedMs: number, net: Cents): ProtectionRefusal {
+  return {
+    ok: false,
+    code: 'protection/reality_check',
+    message: `you have played ${Math.floor(playedMs / 60_000)} minutes this session: acknowledge the summary to go on`,
+    details: { playedMs, net },
+  };
+}
+
+export function limitRefusal(limit: LimitKind, left: Cents, nextFreeAt: number | null): ProtectionRefusal {
+  const what = limit === 'deposit_week' ? 'deposits of the last 7 days' : limit === 'stake_day' ? 'stakes of the last 24 hours' : 'stakes of the last 7 days';
+  return {
+    ok: false,
+    code: `limit/${limit}`,
+    message: `this would take your ${what} above your limit: ${left} cents left`,
+    details: { limit, left, nextFreeAt },
+  };
+}
+
+/** Thrown by `Wallets.deposit` when the weekly deposit limit refuses it (deposits answer a balance). */
+export class DepositLimitError extends Error {
+  constructor(readonly refusal: ProtectionRefusal) {
+    super(refusal.message);
+    this.name = 'DepositLimitError';
+  }
+}

@@ -1,0 +1,31 @@
+import { LIMIT_KINDS } from '../../protocol/protection';
+import type { ProtectionUpdate } from '../types';
+import type { DealerRunScript, ScriptArg } from './commands';
+
+/** changeProtection-2.lua: applies and journals one change of a player's protection. */
+export async function changeProtection(
+  run: DealerRunScript,
+  keys: { readonly wallet: string; readonly protection: string },
+  update: ProtectionUpdate,
+  now: number,
+): Promise<void> {
+  const args: ScriptArg[] = [update.what, now];
+  switch (update.what) {
+    case 'limits':
+      args.push(update.raiseDelayMs);
+      for (const kind of LIMIT_KINDS) {
+        const amount = update.limits[kind];
+        if (amount !== undefined) args.push(kind, amount ?? '');
+      }
+      break;
+    case 'exclusion':
+      args.push(update.until);
+      break;
+    case 'block':
+      args.push(update.reason, update.until ?? '');
+      break;
+    default:
+      break;
+  }
+  await run('changeProtection', [keys.wallet, keys.protection], args);
+}

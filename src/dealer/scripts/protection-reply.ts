@@ -1,0 +1,38 @@
+import {
+  blockedRefusal,
+  excludedRefusal,
+  limitNotSetRefusal,
+  limitRefusal,
+  realityCheckRefusal,
+  type ProtectionRefusal,
+} from '../protection';
+import { int } from './reply';
+
+/** A protection refusal as lua/includes/protection.lua answers it, with the session's start for a reality check. */
+export interface ProtectionReply {
+  readonly refusal: ProtectionRefusal;
+  /** A reality check's: the session's start, whose stakes and prizes give the net (read after). */
+  readonly sessionStart?: number;
+}
+
+const orNull = (value: unknown): number | null => (int(value) < 0 ? null : int(value));
+
+/** The refusal of a reply of return code -13 … -18, or undefined for another code. */
+export function protectionReply(list: readonly unknown[]): ProtectionReply | undefined {
+  switch (int(list[0])) {
+    case -13:
+      return { refusal: blockedRefusal(orNull(list[1])) };
+    case -14:
+      return { refusal: excludedRefusal(int(list[1])) };
+    case -15:
+      return { refusal: limitNotSetRefusal() };
+    case -16:
+      return { refusal: realityCheckRefusal(int(list[1]), 0), sessionStart: int(list[2]) };
+    case -17:
+      return { refusal: limitRefusal(int(list[1]) === 1 ? 'stake_week' : 'stake_day', int(list[2]), orNull(list[3])) };
+    case -18:
+      return { refusal: limitRefusal('deposit_week', int(list[1]), orNull(list[2])) };
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+import { exclusionEnd, protectionView, type ProtectionSettings } from '../dealer/protection';
+import type { PlayerId, ProtectionUpdate, Protections } from '../dealer/types';
+import type { BlockReason, ExclusionDuration, LimitsRequest, ProtectionState } from '../protocol/protection';
+
+export interface ProtectionServiceSettings extends ProtectionSettings {
+  /** LIMIT_RAISE_DELAY_HOURS in ms. */
+  readonly raiseDelayMs: number;
+}
+
+/**
+ * A player's protection as the routes use it (docs/responsible-gaming.md): each change made by
+ * the store atomically and journaled, each answer the state after it. The purchase step
+ * enforces it (PlayService passes `settings` with every purchase).
+ */
+export class ProtectionService {
+  constructor(
+    private readonly dealer: Protections,
+    readonly settings: ProtectionServiceSettings,
+    private readonly now: () => number,
+  ) {}
+
+  async state(playerId: PlayerId): Promise<ProtectionState> {
+    const now = this.now();
+    const { record, history } = await this.dealer.protectionRecord(playerId);
+    const since = record.session?.startedAt;
+    const money = since === undefined ? { staked: 0, won: 0 } : await this.dealer.sessionMoney(playerId, since);
+    return protectionView(record, money, history, now, this.settings);
+  }
+
+  setLimits(playerId: PlayerId, limits: LimitsRequest): Promise<ProtectionState> {
+    return this.change(playerId, { what: 'limits', limits, raiseDelayMs: this.settings.raiseDelayMs });
+  }
+
+  exclude(playerId: PlayerId, duration: ExclusionDuration): Promise<ProtectionState> {
+    return this.change(playerId, { what: 'exclusion', until: exclusionEnd(duration, this.now()) });
+  }
+
+  block(playerId: PlayerId, reason: BlockReason, until: number | null): Promise<ProtectionState> {
+    return this.change(playerId, { what: 'block', reason, until });
+  }
+
+  unblock(playerId: PlayerId): Promise<ProtectionState> {
+    return this.change(playerId, { what: 'unblock' });
+  }
+
+  acknowledgeRealityCheck(playerId: PlayerId): Promise<ProtectionState> {
+    return this.change(playerId, { what: 'reality_check_ack' });
+  }
+
+  /** Blocked by the operator now (the dev login and the table's join refuse such a player). */
+  async blocked(playerId: PlayerId): Promise<{ until: number | null } | null> {
+    return (await this.state(playerId)).blocked;
+  }
+
+  private async change(playerId: PlayerId, update: ProtectionUpdate): Promise<ProtectionState> {
+    await this.dealer.changeProtection(playerId, update, this.now());
+    return this.state(playerId);
+  }
+}

@@ -1,0 +1,72 @@
+import type { Application, Request, Response } from 'express';
+import { z } from 'zod';
+import { isPlayerId } from '../dealer/identifiers';
+import { BLOCK_REASONS, EXCLUSION_DURATIONS, LIMIT_MAX_CENTS, LIMIT_MIN_CENTS } from '../protocol/protection';
+import { asyncRoute, sendRefusal } from './edge';
+import { isOperator, playerOf } from './routes';
+import type { Services } from './services';
+
+const AMOUNT = z.number().int().min(LIMIT_MIN_CENTS).max(LIMIT_MAX_CENTS);
+/** `stake_week` cannot be removed once set: null is only for the others. */
+const LIMITS = z.object({ stake_week: AMOUNT.optional(), stake_day: AMOUNT.nullable().optional(), deposit_week: AMOUNT.nullable().optional() }).strict();
+const EXCLUSION = z.object({ duration: z.enum(EXCLUSION_DURATIONS) }).strict();
+const BLOCK = z.object({ reason: z.enum(BLOCK_REASONS), until: z.number().int().min(0).max(8.64e15).nullable().optional() }).strict();
+
+/** The operator's routes name a player: the id must be one. */
+function playerParam(req: Request, res: Response, services: Services): string | undefined {
+  if (!isOperator(req, services)) return void sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
+  const playerId = String(req.params['playerId']);
+  if (!isPlayerId(playerId)) return void sendRefusal(res, 400, 'protection/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
+  return playerId;
+}
+
+/** Player protection (docs/responsible-gaming.md): the player's own, and the operator's view and blocks. */
+export function mountProtectionRoutes(app: Application, services: Services): void {
+  const { protection } = services;
+
+  app.get('/protection', asyncRoute(async (req, res) => {
+    const player = await playerOf(req, res, services);
+    if (player) res.json(await protection.state(player.playerId));
+  }));
+
+  app.put('/protection/limits', asyncRoute(async (req, res) => {
+    const player = await playerOf(req, res, services);
+    if (!player) return;
+    const body = LIMITS.safeParse(req.body);
+    if (!body.success || Object.keys(body.data).length === 0) {
+      return sendRefusal(res, 400, 'limit/malformed', `give { stake_week?, stake_day?, deposit_week? }: whole cents ${LIMIT_MIN_CENTS}–${LIMIT_MAX_CENTS}, or null to remove (not stake_week)`);
+    }
+    res.json(await protection.setLimits(player.playerId, body.data));
+  }));
+
+  app.post('/protection/exclusion', asyncRoute(async (req, res) => {
+    const player = await playerOf(req, res, services);
+    if (!player) return;
+    const body = EXCLUSION.safeParse(req.body);
+    if (!body.success) return sendRefusal(res, 400, 'protection/malformed', `give { duration: ${EXCLUSION_DURATIONS.join(' | ')} }`);
+    res.json(await protection.exclude(player.playerId, body.data.duration));
+  }));
+
+  app.post('/protection/reality-check', asyncRoute(async (req, res) => {
+    const player = await playerOf(req, res, services);
+    if (player) res.json(await protection.acknowledgeRealityCheck(player.playerId));
+  }));
+
+  app.get('/admin/players/:playerId/protection', asyncRoute(async (req, res) => {
+    const playerId = playerParam(req, res, services);
+    if (playerId) res.json(await protection.state(playerId));
+  }));
+
+  app.put('/admin/players/:playerId/block', asyncRoute(async (req, res) => {
+    const playerId = playerParam(req, res, services);
+    if (!playerId) return;
+    const body = BLOCK.safeParse(req.body);
+    if (!body.success) return sendRefusal(res, 400, 'protection/malformed', `give { reason: ${BLOCK_REASONS.join(' | ')}, until?: ms or null }`);
+    res.json(await protection.block(playerId, body.data.reason, body.data.until ?? null));
+  }));
+
+  app.delete('/admin/players/:playerId/block', asyncRoute(async (req, res) => {
+    const playerId = playerParam(req, res, services);
+    if (playerId) res.json(await protection.unblock(playerId));
+  }));
+}
