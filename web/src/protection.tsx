@@ -58,7 +58,7 @@ export function SessionClock({ s, state }: { s: Strings; state: ProtectionState 
   const net = state ? signedEuros(state.session.net, s) : '…';
   return (
     <p class="session-clock" data-testid="session" aria-label={s.protection.sessionLabel(time, net)}>
-      <span class="session-word">{s.protection.session}</span> <span>{time}</span> · <b class={state && state.session.net < 0 ? 'net-loss' : 'net'}>{net}</b>
+      <span class="session-word">{s.protection.session}</span> <span class="session-time">{time}</span> · <b class={state && state.session.net < 0 ? 'net-loss' : 'net'}>{net}</b>
     </p>
   );
 }
