@@ -9,6 +9,8 @@ export interface DevLoginReply {
   readonly playerId: string;
   readonly pseudonym: string;
   readonly balance: Cents;
+  /** The weekly stake limit the demo proposes (DEMO_STAKE_LIMIT_WEEK_CENTS): the page prefills it, the player confirms it. */
+  readonly stakeLimitProposal: Cents;
 }
 
 /** One table open to watchers, as `GET /tables` lists it. */

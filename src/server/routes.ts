@@ -78,7 +78,7 @@ export function mountRoutes(app: Application, services: Services): void {
     const player: Player = { playerId: `demo-${randomUUID()}`, pseudonym: name };
     const token = await services.verifier.signDemo(player, DEV_TOKEN_TTL_SECONDS);
     await services.dealer.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, Date.now());
-    res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance } satisfies DevLoginReply);
+    res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance, stakeLimitProposal: services.config.protection.demoStakeLimitWeek } satisfies DevLoginReply);
   }));
 
   mountProtectionRoutes(app, services);

@@ -248,6 +248,7 @@ describe('web page', function () {
       const jwt = await new SignJWT({ name: 'Zoé' }).setProtectedHeader({ alg: 'RS256' }).setSubject(playerId).setIssuedAt().setExpirationTime('1h').sign(privateKey);
       await page.goto(`${at}/?pace=0#token=${jwt}`);
       await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
+      await ui.setFirstLimits(page);
       assert.equal(new URL(page.url()).hash, '', 'the token left the address bar');
       const devLogin = await fetch(`${at}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"x"}' });
       assert.notEqual(devLogin.status, 200, 'no dev login in production');

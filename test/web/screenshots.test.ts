@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { MemoryStore } from '../../src/dealer/memory/store';
 import { maskPseudonym } from '../../src/feed/win-feed';
+import type { ProtectionState } from '../../src/protocol/protection';
 import type { RunningServer } from '../../src/server/app';
 import { MemoryActionLog } from '../../src/units/action-log';
 import { startTestServer } from '../support/game-server';
@@ -63,8 +64,12 @@ async function winsShown(page: Page, game: string): Promise<number> {
 }
 
 async function shoot(page: Page, name: string): Promise<void> {
-  // The history's dates change from run to run: hidden from the picture only.
-  await page.evaluate(() => document.querySelectorAll<HTMLElement>('time').forEach((t) => (t.style.visibility = 'hidden')));
+  // The dates and the session's clock change from run to run: hidden from the picture only.
+  await page.evaluate(() => {
+    document.querySelectorAll<HTMLElement>('time, .session-time').forEach((t) => (t.style.visibility = 'hidden'));
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) node.textContent = node.textContent!.replace(/\d\d\/\d\d\/\d{4} \d\d:\d\d/g, '··/··/···· ··:··');
+  });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled', caret: 'hide' });
 }
 
@@ -83,6 +88,46 @@ describe('the screenshots of the README', function () {
     await browser?.close();
     await server?.stop();
   });
+
+  for (const [size, device, player] of [['desktop', DESKTOP, 'Chloé'], ['phone', PHONE, 'David']] as const) {
+    it(`shows player protection on a ${size}: the first limits, « Mes limites » with a raise waiting, the exclusion's confirm step, the reality check`, async () => {
+      const { context, page } = await newPlayer(browser, device);
+      try {
+        await page.goto(`http://127.0.0.1:${server.port}/?pace=0`);
+        await page.getByLabel('Pseudonyme').fill(player);
+        await page.getByRole('button', { name: 'Jouer', exact: true }).click();
+        const first = page.getByRole('dialog', { name: 'Vos limites de jeu' });
+        await first.waitFor(WAIT);
+        await shoot(page, `protection-${size}-1-first-limits`);
+        await first.getByLabel(/^Mises sur 24 heures/).fill('20');
+        await first.getByRole('button', { name: 'Confirmer mes limites' }).click();
+        await first.waitFor({ ...WAIT, state: 'detached' });
+        await openGame(page, 'rain-diamonds');
+        await page.getByRole('button', { name: 'Mes limites' }).click();
+        const panel = page.getByRole('dialog', { name: 'Mes limites' });
+        await panel.getByLabel(/^Mises sur 7 jours/).fill('150');
+        await panel.getByRole('button', { name: 'Enregistrer' }).click();
+        await panel.getByText('Limites enregistrées.').waitFor(WAIT);
+        await panel.locator('h2').focus();
+        await shoot(page, `protection-${size}-2-my-limits`);
+        await panel.getByRole('button', { name: 'Continuer…' }).click();
+        await panel.locator('.confirm-exclusion').scrollIntoViewIfNeeded();
+        await shoot(page, `protection-${size}-3-exclusion-confirm`);
+        await panel.getByRole('button', { name: 'Annuler' }).click();
+        await page.keyboard.press('Escape');
+        // The check falls due after REALITY_CHECK_MINUTES of play: its answer is drawn without waiting an hour.
+        await page.route('**/protection', async (route) => {
+          const answer = (await (await route.fetch()).json()) as ProtectionState;
+          await route.fulfill({ json: { ...answer, session: { ...answer.session, playedMs: 3_720_000, staked: 4_250, won: 2_800, net: -1_450, realityCheckDue: true } } });
+        });
+        await page.reload();
+        await page.getByRole('dialog', { name: 'Le point sur votre session' }).waitFor(WAIT);
+        await shoot(page, `protection-${size}-4-reality-check`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 
   for (const [size, device, player] of [['desktop', DESKTOP, 'Alice'], ['phone', PHONE, 'Bruno']] as const) {
     it(`shows each game on a ${size}: before, mid-reveal and a win, from a fixed seed`, async () => {

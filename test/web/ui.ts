@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
 
 /**
@@ -35,11 +35,25 @@ export function outcomeSentence(prize: number): string {
   return prize > 0 ? `Gagné\u00a0: ${euroLabel(prize)}` : 'Perdu';
 }
 
+/** A weekly stake limit high enough for every test's purchases (in euros, as the player types it). */
+export const TEST_STAKE_LIMIT = '100000';
+
+/** The first sign-in's dialog: the weekly stake limit typed and confirmed, as a player does before any purchase. */
+export async function setFirstLimits(page: Page, weekly = TEST_STAKE_LIMIT): Promise<void> {
+  const dialog = page.getByRole('dialog', { name: 'Vos limites de jeu' });
+  await dialog.waitFor(WAIT);
+  await dialog.getByLabel(/^Mises sur 7 jours/).fill(weekly);
+  await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
+  await dialog.waitFor({ ...WAIT, state: 'detached' });
+}
+
+/** Signs in with a pseudonym (the dev login) and sets the weekly stake limit the first sign-in asks for. */
 export async function signIn(page: Page, name: string, at: string, query = '?pace=0'): Promise<void> {
   await page.goto(`${at}/${query}`);
   await page.getByLabel('Pseudonyme').fill(name);
   await page.getByRole('button', { name: 'Jouer', exact: true }).click();
   await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
+  await setFirstLimits(page);
 }
 
 export async function openGame(page: Page, game: string): Promise<void> {
@@ -273,7 +287,7 @@ export async function assertTargets(page: Page, where: string): Promise<void> {
 }
 
 /** A new context with the page's size and input; the caller closes it. */
-export async function newPlayer(browser: Browser, device: typeof DESKTOP | typeof PHONE): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPlayer(browser: Browser, device: BrowserContextOptions): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext(device);
   return { context, page: await context.newPage() };
 }

@@ -1,6 +1,7 @@
 import { Client, type Room } from '@colyseus/sdk';
 import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { DevLoginReply, OpenTable } from '../../src/protocol/http';
+import type { ExclusionDuration, LimitsRequest, ProtectionState, RefusalDetails } from '../../src/protocol/protection';
 import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
 import type { HttpRefusal } from '../../src/protocol/refusals';
 import type { Wallet } from '../../src/protocol/wallet';
@@ -11,11 +12,13 @@ const ORIGIN = window.location.origin;
 export interface Session {
   readonly token: string;
   readonly pseudonym: string;
+  /** The embedded demo's proposed weekly stake limit (dev login), which the player confirms or changes. */
+  readonly stakeLimitProposal?: number;
 }
 
-/** A refusal from an HTTP route: `{ error: { code, message } }`. */
+/** A refusal from an HTTP route: `{ error: { code, message, details? } }`. */
 export class Refusal extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(readonly code: string, message: string, readonly details?: RefusalDetails) {
     super(message);
   }
 }
@@ -23,15 +26,27 @@ export class Refusal extends Error {
 async function json<T>(path: string, init?: RequestInit): Promise<T> {
   const res = await fetch(`${ORIGIN}${path}`, init);
   const body = (await res.json().catch(() => ({}))) as Partial<HttpRefusal>;
-  if (!res.ok) throw new Refusal(body.error?.code ?? 'network', body.error?.message ?? `HTTP ${res.status}`);
+  if (!res.ok) throw new Refusal(body.error?.code ?? 'network', body.error?.message ?? `HTTP ${res.status}`, body.error?.details);
   return body as T;
 }
+
+const signed = (token: string) => ({ authorization: `Bearer ${token}` });
+/** A player's request with a JSON body (or none). */
+const send = (method: string, token: string, body?: unknown): RequestInit => ({
+  method,
+  headers: body === undefined ? signed(token) : { ...signed(token), 'content-type': 'application/json' },
+  ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+});
 
 export const http = {
   games: () => json<GameCatalogEntry[]>('/games'),
   tables: () => json<OpenTable[]>('/tables'),
-  history: (token: string) => json<HistoryPage>('/history?limit=20', { headers: { authorization: `Bearer ${token}` } }),
-  recall: (token: string, unitId: string) => json<RecallRecord>(`/history/${encodeURIComponent(unitId)}`, { headers: { authorization: `Bearer ${token}` } }),
+  history: (token: string) => json<HistoryPage>('/history?limit=20', { headers: signed(token) }),
+  recall: (token: string, unitId: string) => json<RecallRecord>(`/history/${encodeURIComponent(unitId)}`, { headers: signed(token) }),
+  protection: (token: string) => json<ProtectionState>('/protection', { headers: signed(token) }),
+  setLimits: (token: string, limits: LimitsRequest) => json<ProtectionState>('/protection/limits', send('PUT', token, limits)),
+  exclude: (token: string, duration: ExclusionDuration) => json<ProtectionState>('/protection/exclusion', send('POST', token, { duration })),
+  acknowledgeRealityCheck: (token: string) => json<ProtectionState>('/protection/reality-check', send('POST', token)),
   devLogin: (name: string) => json<DevLoginReply>('/auth/dev-login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

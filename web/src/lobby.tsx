@@ -4,7 +4,7 @@ import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { OpenTable } from '../../src/protocol/http';
 import type { HistoryLine } from '../../src/protocol/recall';
 import { Sym, TILE_ART } from './art';
-import { euros, gameName, STRINGS, type Strings } from './i18n';
+import { dateTime, euros, gameName, STRINGS, type Strings } from './i18n';
 
 /** The games as tiles: price, top prize and odds from the catalog. Open to all; playing asks to sign in. */
 export function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: Strings; session: Session | undefined; catalog: GameCatalogEntry[]; onGame: (g: string) => void; onWatch: (t: OpenTable) => void; onRecall: (id: string) => void }) {
@@ -81,18 +81,13 @@ export function History({ s, session, catalog, onRecall, refreshKey }: { s: Stri
         {lines?.map((l) => (
           <li key={l.unitId}>
             <span class="history-line">
-              <time dateTime={l.soldAt}>{playedAt(l.soldAt, s)}</time> — {gameName(l.game, catalog, s)} {euros(l.stake, s)} —{' '}
+              <time dateTime={l.soldAt}>{dateTime(l.soldAt, s)}</time> — {gameName(l.game, catalog, s)} {euros(l.stake, s)} —{' '}
               {l.prize === null ? s.inProgress : l.prize > 0 ? s.won(euros(l.prize, s)) : s.lost}
             </span>
-            <button type="button" class="small" data-unit-id={l.unitId} onClick={() => onRecall(l.unitId)} aria-label={`${s.recall} — ${s.recallOf(gameName(l.game, catalog, s), euros(l.stake, s), playedAt(l.soldAt, s))}`}>{s.recall}</button>
+            <button type="button" class="small" data-unit-id={l.unitId} onClick={() => onRecall(l.unitId)} aria-label={`${s.recall} — ${s.recallOf(gameName(l.game, catalog, s), euros(l.stake, s), dateTime(l.soldAt, s))}`}>{s.recall}</button>
           </li>
         ))}
       </ul>
     </section>
   );
-}
-
-/** When a unit was sold, date and time, in the page's language. */
-export function playedAt(iso: string, s: Strings): string {
-  return new Date(iso).toLocaleString(s.locale, { dateStyle: 'short', timeStyle: 'short' });
 }

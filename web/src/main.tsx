@@ -7,7 +7,9 @@ import type { RecallRecord } from '../../src/protocol/recall';
 import type { Wallet } from '../../src/protocol/wallet';
 import { Feed } from './feed';
 import { euros, refusalSentence, STRINGS, type Locale } from './i18n';
+import { FirstLimits, LimitsPanel, RealityCheck } from './limits';
 import { Lobby } from './lobby';
+import { SessionClock, useProtection, WarningBand } from './protection';
 import { RecallViewer } from './recall-viewer';
 import { SignIn } from './sign-in';
 import { soundSetting } from './sound';
@@ -38,6 +40,22 @@ function App() {
   // The last balance the server gave (dev login, table join, replies), kept across a reload.
   const [wallet, setWallet] = useState<Wallet | undefined>(() => storage.wallet());
   useEffect(() => storage.saveWallet(wallet), [wallet]);
+  const protection = useProtection(session);
+  // The protection dialogs: « Mes limites », the first limits (until set), the reality check.
+  const [dialog, setDialog] = useState<'limits' | 'first' | 'reality' | null>(null);
+  const [firstPutOff, setFirstPutOff] = useState(false);
+  const realityDue = !!protection.state?.session.realityCheckDue;
+  useEffect(() => {
+    if (protection.state && !protection.state.stakeLimitSet && !firstPutOff && !dialog) setDialog('first');
+  }, [protection.state, firstPutOff]);
+  // Shown once when it falls due (a refusal shows it again); Escape leaves it, « JOUER » stays off.
+  useEffect(() => {
+    if (realityDue && !dialog) setDialog('reality');
+  }, [realityDue]);
+  const closeDialog = () => {
+    if (dialog === 'first') setFirstPutOff(true);
+    setDialog(null);
+  };
 
   useEffect(() => {
     document.documentElement.lang = locale;
@@ -65,6 +83,8 @@ function App() {
   const signOut = () => {
     storage.saveSession(undefined);
     chooseGame(null);
+    setDialog(null);
+    setFirstPutOff(false);
     setWallet(undefined);
     setSession(undefined);
   };
@@ -90,12 +110,14 @@ function App() {
             {wallet && wallet.held > 0 && <small class="held">{euros(wallet.held, s)} {s.held}<span class="held-where"> {s.heldWhere}</span></small>}
           </p>
         )}
+        {session && <SessionClock s={s} state={protection.state} />}
         <nav class="top-links" aria-label={s.menu}>
           <button type="button" class="link" aria-pressed={sound} onClick={() => { soundSetting.set(!sound); setSound(!sound); }}>{s.sound}</button>
           <button type="button" class="link" onClick={() => setLocale(locale === 'fr' ? 'en' : 'fr')} lang={locale === 'fr' ? 'en' : 'fr'}>{s.otherLocale}</button>
           {session && <button type="button" class="link" onClick={signOut}>{s.signOut}</button>}
         </nav>
       </header>
+      <WarningBand s={s} onLimits={session && protection.state ? () => setDialog('limits') : undefined} />
       {error && <p class="error" role="alert">{error} <button type="button" class="close" aria-label={s.closeMessage} onClick={() => setError('')}>×</button></p>}
       <main ref={main}>
         {recall ? (
@@ -110,12 +132,18 @@ function App() {
         ) : !session && game ? (
           <GamePreview s={s} game={game} catalog={catalog} onBack={() => chooseGame(null)} onPlay={() => setAskSignIn(true)} />
         ) : session && game ? (
-          <TableView key={game} s={s} session={session} game={game} catalog={catalog} wallet={wallet} setWallet={setWallet} sound={sound} onBack={() => chooseGame(null)} onError={setError} onRecall={openRecall} onSignOut={signOut} />
+          <TableView key={game} s={s} session={session} game={game} catalog={catalog} wallet={wallet} setWallet={setWallet} sound={sound} onBack={() => chooseGame(null)} onError={setError} onRecall={openRecall} onSignOut={signOut} protection={protection} onDialog={setDialog} />
         ) : (
           <Lobby s={s} session={session} catalog={catalog} onGame={chooseGame} onWatch={setWatching} onRecall={openRecall} />
         )}
         <Feed s={s} catalog={catalog} />
       </main>
+      {session && protection.state && (
+        dialog === 'first' ? <FirstLimits s={s} session={session} state={protection.state} proposedWeek={session.stakeLimitProposal} onState={protection.set} onClose={closeDialog} />
+          : dialog === 'limits' ? <LimitsPanel s={s} session={session} state={protection.state} onState={protection.set} onClose={closeDialog} />
+            : dialog === 'reality' ? <RealityCheck s={s} session={session} state={protection.state} onState={protection.set} onClose={closeDialog} />
+              : null
+      )}
     </>
   );
 }

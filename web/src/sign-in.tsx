@@ -12,7 +12,7 @@ export function SignIn({ s, onSession, onError, prompt }: { s: Strings; onSessio
     try {
       const answer = await http.devLogin(name.trim());
       onError('');
-      onSession({ token: answer.token, pseudonym: answer.pseudonym }, answer.balance);
+      onSession({ token: answer.token, pseudonym: answer.pseudonym, stakeLimitProposal: answer.stakeLimitProposal }, answer.balance);
     } catch (err) {
       onError(refusalSentence(err, s));
     } finally {

@@ -9,6 +9,7 @@ import { LampPicks, type LampPick } from './games/lampe';
 import { count, euros, gameName, refusalOf, refusalSentence, STRINGS, type Strings } from './i18n';
 import { History } from './lobby';
 import { usePaced } from './pacing';
+import { buyGate, type Protection } from './protection';
 import { playWin } from './sound';
 import { Sender, followUnits, unitsOf, type UnitView } from './table';
 
@@ -124,9 +125,10 @@ function useFocusNext(root: { current: HTMLElement | null }): void {
 }
 
 /** The player's table: buy, reveal, AUTO; the balance moves when the screen shows the result. */
-export function TableView({ s, session, game, catalog, wallet, setWallet, onBack, onError, onRecall, onSignOut, sound }: {
+export function TableView({ s, session, game, catalog, wallet, setWallet, onBack, onError, onRecall, onSignOut, sound, protection, onDialog }: {
   s: Strings; session: Session; game: string; catalog: GameCatalogEntry[]; onBack: () => void; onError: (m: string) => void; onRecall: (id: string) => void; onSignOut: () => void;
   wallet: Wallet | undefined; setWallet: (w: Wallet) => void; sound: boolean;
+  protection: Protection; onDialog: (d: 'limits' | 'first' | 'reality') => void;
 }) {
   const entry = catalog.find((g) => g.id === game);
   const [units, setUnits] = useState<UnitView[]>([]);
@@ -180,6 +182,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
       setWallet(pendingWallet);
       setPendingWallet(undefined);
       setHistoryKey((k) => k + 1);
+      protection.refresh();
     }
   }, [caughtUp, pendingWallet]);
   useEffect(() => {
@@ -222,6 +225,10 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
       return true;
     } catch (err) {
       fail(err);
+      // A limit reached, an exclusion, a block, a reality check: the page learns the state that refused it.
+      const { code } = refusalOf(err);
+      if (code?.startsWith('limit/') || code?.startsWith('protection/')) protection.refresh();
+      if (code === 'protection/reality_check') onDialog('reality');
       return false;
     } finally {
       setBusy(false);
@@ -240,7 +247,10 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
   const toggleWatchers = () => {
     sender?.request('watchers', { open: !open }).then((r) => setOpen(r.open), fail);
   };
-  const canBuy = !!sender && !busy && stake !== undefined && unitsBought > 0 && !unfinished && caughtUp;
+  const cost = (stake ?? 0) * unitsBought;
+  // Off, and said why, when the server would refuse it: no limit set, excluded, blocked, reality check, balance or limit left below the price.
+  const gate = unfinished || stake === undefined ? undefined : buyGate(protection.state, wallet?.balance, cost, s);
+  const canBuy = !!sender && !busy && stake !== undefined && unitsBought > 0 && !unfinished && caughtUp && !gate;
   const autoNow = unfinished && !!screen?.autoOffered?.(shown.flatMap((u) => u.events));
   const eventsShown = shown.reduce((n, u) => n + u.events.length, 0);
 
@@ -261,15 +271,21 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
         {game === LAMP && <LampPicks s={s} pick={lampPick} onPick={setLampPick} disabled={unfinished} />}
         <Prices s={s} game={entry} stake={stake} setStake={setStake} disabled={unfinished} />
         <div class="actions">
-          <button type="button" class="primary buy-button" disabled={!canBuy} onClick={() => void buyAndShow()}>
+          <button type="button" class="primary buy-button" disabled={!canBuy} onClick={() => void buyAndShow()} aria-describedby={gate ? 'buy-gate' : undefined}>
             {s.buyUnits(euros((stake ?? 0) * Math.max(1, unitsBought), s), unitsBought, euros(stake ?? 0, s))}
           </button>
           {screen?.autoOffered && (
             unfinished || !screen.autoAtPurchase
               ? <button type="button" class="auto" disabled={!autoNow} onClick={() => act({ type: 'auto' })}>{s.auto}</button>
-              : <button type="button" class="auto" disabled={!canBuy} onClick={() => void buyAndReveal()}>{s.autoBuy}</button>
+              : <button type="button" class="auto" disabled={!canBuy} onClick={() => void buyAndReveal()} aria-describedby={gate ? 'buy-gate' : undefined}>{s.autoBuy}</button>
           )}
         </div>
+        {gate && (
+          <p class="buy-gate" id="buy-gate" data-testid="buy-gate">
+            {gate.reason}
+            {gate.opens && <> <button type="button" class="small" onClick={() => onDialog(gate.opens === 'limits' ? 'first' : 'reality')}>{gate.opens === 'limits' ? s.protection.setLimitNow : s.protection.realityOpen}</button></>}
+          </p>
+        )}
       </div>
       <p class="sr-only" aria-live="polite" data-testid="announce">{announcement(game, shown, s)}</p>
       {stake !== undefined && <PrizeTable s={s} game={entry} stake={units[0]?.stake ?? stake} />}

@@ -1,4 +1,5 @@
 import type { GameCatalogEntry } from '../../../src/protocol/catalog';
+import type { RefusalDetails } from '../../../src/protocol/protection';
 import { REFUSALS, type RefusalCode } from '../../../src/protocol/refusals';
 import { en } from './en';
 import { fr, type Strings } from './fr';
@@ -17,22 +18,52 @@ export function count(n: number, s: Strings): string {
   return new Intl.NumberFormat(s.locale).format(n);
 }
 
-/** A refusal as a sentence: ours when the protocol's table knows the code, else the server's own words. */
-export function refusalSentence(error: unknown, s: Strings): string {
-  const { code, message } = refusalOf(error);
-  if (code === 'network') return s.refusals.network;
-  if (code !== undefined && Object.hasOwn(REFUSALS, code)) return s.refusals[REFUSALS[code as RefusalCode].page];
-  return s.refusedGeneric(message || code || String(error));
+/** A moment (ISO text or ms since the epoch), date and time, in the page's language. */
+export function dateTime(at: string | number, s: Strings): string {
+  return new Date(at).toLocaleString(s.locale, { dateStyle: 'short', timeStyle: 'short' });
 }
 
-/** The `{ code, message }` of a refusal, whichever way it came (request rejection, HTTP error, matchmaking). */
-export function refusalOf(error: unknown): { code?: string; message?: string } {
+/** A length of play, to the minute (« 1 h 05 min »). */
+export function playTime(ms: number, s: Strings): string {
+  const minutes = Math.floor(ms / 60_000);
+  return s.protection.playTime(Math.floor(minutes / 60), minutes % 60);
+}
+
+/** A net result with its sign (« +2,50 € », « −3 € »). */
+export function signedEuros(cents: number, s: Strings): string {
+  return cents > 0 ? `+${euros(cents, s)}` : cents < 0 ? `\u2212${euros(-cents, s)}` : euros(0, s);
+}
+
+/** What a `limit/…` or `protection/…` refusal adds: what is left and from when, until when, the session so far. */
+export function detailsSentence(d: RefusalDetails, s: Strings): string {
+  const p = s.protection;
+  return [
+    d.left !== undefined && p.left(euros(d.left, s)),
+    d.nextFreeAt != null && p.freesAt(dateTime(d.nextFreeAt, s)),
+    d.until != null && p.until(dateTime(d.until, s)),
+    d.playedMs !== undefined && d.net !== undefined && p.sessionSoFar(playTime(d.playedMs, s), signedEuros(d.net, s)),
+  ].filter((part): part is string => !!part).join(' ');
+}
+
+/** A refusal as a sentence: ours when the protocol's table knows the code, else the server's own words; then its details. */
+export function refusalSentence(error: unknown, s: Strings): string {
+  const { code, message, details } = refusalOf(error);
+  if (code === 'network') return s.refusals.network;
+  const sentence = code !== undefined && Object.hasOwn(REFUSALS, code) ? s.refusals[REFUSALS[code as RefusalCode].page] : s.refusedGeneric(message || code || String(error));
+  const more = details && detailsSentence(details, s);
+  return more ? `${sentence} ${more}` : sentence;
+}
+
+/** The `{ code, message, details }` of a refusal, whichever way it came (request rejection, HTTP error, matchmaking). */
+export function refusalOf(error: unknown): { code?: string; message?: string; details?: RefusalDetails } {
   if (error && typeof error === 'object') {
-    // A rejected `room.request` carries the server's `{ code, message }` as its reason.
+    // A rejected `room.request` carries the server's `{ code, message, details? }` as its reason.
     const reason = (error as { reason?: unknown }).reason;
     if (reason && typeof reason === 'object') return refusalOf(reason);
-    const e = error as { code?: unknown; message?: unknown };
-    if (typeof e.code === 'string' && e.code.includes('/')) return { code: e.code, message: typeof e.message === 'string' ? e.message : '' };
+    const e = error as { code?: unknown; message?: unknown; details?: unknown };
+    if (typeof e.code === 'string' && e.code.includes('/')) {
+      return { code: e.code, message: typeof e.message === 'string' ? e.message : '', ...(e.details && typeof e.details === 'object' ? { details: e.details as RefusalDetails } : {}) };
+    }
     if (typeof e.message === 'string') {
       // Matchmaking errors carry "code: sentence" in their message.
       const m = /^([a-z_]+\/[a-z_]+)(?::\s*(.*))?$/.exec(e.message);

@@ -1,0 +1,296 @@
+import { strict as assert } from 'node:assert';
+import { Client } from '@colyseus/sdk';
+import type { Browser, Page } from 'playwright-core';
+import { buildWebIfStale } from '../../scripts/build-web';
+import type { ProtectionState } from '../../src/protocol/protection';
+import type { RunningServer } from '../../src/server/app';
+import { startTestServer } from '../support/game-server';
+import { launchBrowser } from './browser';
+import { reasonOf } from '../rooms/helpers';
+import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, newPlayer, openGame, setFirstLimits, signIn, tokenOf, WAIT } from './ui';
+
+/**
+ * Player protection on the page (issue 28): the 18+ notice and the legal warning on every
+ * screen, the weekly stake limit asked at first sign-in, « Mes limites » (limits, raises
+ * waiting, history, self-exclusion), refusals with what is left and until when, « JOUER » off
+ * when the server would refuse, the reality check. Each dialog is checked by axe-core.
+ */
+
+/** The warning of the arrêté du 29 juillet 2022, as the law writes it: the page shows it unmodified. */
+const WARNING = 'Les jeux d\'argent et de hasard peuvent être dangereux : pertes d\'argent, conflits familiaux, addiction… Retrouvez nos conseils sur joueurs-info-service.fr (09 74 75 13 13 - appel non surtaxé)';
+/** The smallest phone the page is made for. */
+const SMALL_PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 } as const;
+const DEMO_PROPOSAL_CENTS = 10_000;
+
+let server: RunningServer;
+let browser: Browser;
+let base: string;
+let names = 0;
+const nextName = (prefix: string) => `${prefix}${++names}`;
+
+/** As the page formats a moment (fr-FR, short date and time); the browser runs in this machine's time zone. */
+const frenchDateTime = (ms: number) => new Date(ms).toLocaleString('fr-FR', { dateStyle: 'short', timeStyle: 'short' });
+
+async function protectionOf(page: Page): Promise<ProtectionState> {
+  const res = await fetch(`${base}/protection`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } });
+  assert.equal(res.status, 200);
+  return (await res.json()) as ProtectionState;
+}
+
+/** Signs in by pseudonym without answering the first sign-in's dialog. */
+async function signInOnly(page: Page, name: string): Promise<void> {
+  await page.goto(`${base}/?pace=0`);
+  await page.getByLabel('Pseudonyme').fill(name);
+  await page.getByRole('button', { name: 'Jouer', exact: true }).click();
+  await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
+}
+
+/** The 18+ notice and the warning, whole and readable, in the flow of the page (over nothing); « Mes limites » once signed in. */
+async function assertWarning(page: Page, where: string, signedIn: boolean): Promise<void> {
+  const band = page.getByTestId('warning');
+  await band.waitFor(WAIT);
+  assert.equal(await band.locator('.legal-warning').innerText(), WARNING, `${where}: the warning, verbatim`);
+  assert.ok(await band.getByText('Interdit aux moins de 18 ans').isVisible(), `${where}: the 18+ notice`);
+  assert.equal(await band.getByRole('button', { name: 'Mes limites' }).count(), signedIn ? 1 : 0, `${where}: « Mes limites » when signed in`);
+  const fontPx = await band.locator('.legal-warning').evaluate((el) => parseFloat(getComputedStyle(el).fontSize));
+  assert.ok(fontPx >= 12, `${where}: the warning is ${fontPx} px`);
+  assert.equal(await band.evaluate((el) => getComputedStyle(el).position), 'static', `${where}: in the flow, never over the game`);
+}
+
+/** A purchase from a second table of the same player (another tab, another device): the page's state is now behind. */
+async function buyElsewhere(page: Page, stake: number): Promise<void> {
+  const client = new Client(base);
+  client.auth.token = await tokenOf(page);
+  const room = await client.create('table', { game: 'mine-d-or' });
+  try {
+    await room.request('buy', { stake, requestId: `elsewhere-${++names}` });
+  } finally {
+    await room.leave();
+  }
+}
+
+describe('the page protects the player', function () {
+  this.timeout(120_000);
+
+  before(async () => {
+    buildWebIfStale();
+    server = await startTestServer({ DEMO_BALANCE_CENTS: '100000', DEMO_STAKE_LIMIT_WEEK_CENTS: String(DEMO_PROPOSAL_CENTS), FEED_BATCH_MS: '0' });
+    base = `http://127.0.0.1:${server.port}`;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it('asks for the weekly stake limit at first sign-in, prefilled with the demo’s proposal; nothing can be bought before it is set', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signInOnly(page, nextName('First'));
+      const dialog = page.getByRole('dialog', { name: 'Vos limites de jeu' });
+      await dialog.waitFor(WAIT);
+      assert.equal(await page.evaluate(() => document.activeElement?.id), 'first-limits-title', 'the dialog is read from its heading');
+      assert.equal(await dialog.getByLabel(/^Mises sur 7 jours/).inputValue(), String(DEMO_PROPOSAL_CENTS / 100), 'the proposal, to confirm');
+      assert.equal(await dialog.getByLabel(/^Mises sur 24 heures/).inputValue(), '', 'the daily limit is optional');
+      await assertAccessible(page, 'the first limits dialog');
+      // Put off: nothing can be bought, and the table says why and how to go on.
+      await dialog.getByRole('button', { name: 'Plus tard' }).click();
+      await dialog.waitFor({ ...WAIT, state: 'detached' });
+      await page.getByRole('button', { name: /^RAIN DIAMONDS/ }).click();
+      await page.locator('.table .connection[data-state=connected]').waitFor(WAIT);
+      assert.ok(await page.locator('.buy-button').isDisabled(), '« JOUER » is off without a limit');
+      assert.equal(await page.getByTestId('buy-gate').innerText(), 'Fixez votre limite de mises sur 7 jours pour jouer. Fixer ma limite');
+      await page.getByRole('button', { name: 'Fixer ma limite' }).click();
+      await dialog.getByLabel(/^Mises sur 7 jours/).fill('20');
+      await dialog.getByLabel(/^Mises sur 24 heures/).fill('5,50');
+      await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
+      await dialog.waitFor({ ...WAIT, state: 'detached' });
+      await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.buy-button')?.disabled, undefined, WAIT);
+      const state = await protectionOf(page);
+      assert.equal(state.stakeLimitSet, true);
+      assert.deepEqual(state.limits.map((l) => [l.kind, l.amount]), [['stake_week', 2_000], ['stake_day', 550], ['deposit_week', null]]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows a refused purchase as its sentence with what is left and when it frees; « JOUER » is off while the limit left is below the price', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signInOnly(page, nextName('Limit'));
+      await setFirstLimits(page, '1');
+      await openGame(page, 'rain-diamonds');
+      await buy(page, 'rain-diamonds', 50);
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      // The page knows 0,50 € is left; another table of the player takes it.
+      await buyElsewhere(page, 50);
+      await page.locator('.buy-button').click();
+      const alert = page.getByRole('alert').filter({ hasText: 'Cette mise dépasserait votre limite de mises sur 7 jours.' });
+      await alert.waitFor(WAIT);
+      const { nextFreeAt } = (await protectionOf(page)).limits[0]!;
+      assert.ok(nextFreeAt !== null);
+      assert.match(await alert.innerText(), new RegExp(`Il vous reste 0\\s€\\. Le prochain centime se libère le ${frenchDateTime(nextFreeAt)}\\.`));
+      // The page learnt the state that refused it: « JOUER » off, and why.
+      await page.getByTestId('buy-gate').waitFor(WAIT);
+      assert.ok(await page.locator('.buy-button').isDisabled());
+      assert.match(await page.getByTestId('buy-gate').innerText(), /^Mises sur 7 jours\s: il vous reste 0\s€, moins que ce prix\. Le prochain centime se libère le /);
+      await assertAccessible(page, 'a table with its limit reached');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('turns « JOUER » off when the balance is below the price', async () => {
+    const small = await startTestServer({ DEMO_BALANCE_CENTS: '50' });
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signIn(page, nextName('Poor'), `http://127.0.0.1:${small.port}`);
+      await openGame(page, 'mine-d-or');
+      await page.getByRole('radio', { name: '1 €' }).check();
+      assert.ok(await page.locator('.buy-button').isDisabled(), '1 € with 0,50 € on the balance');
+      assert.equal(await page.getByTestId('buy-gate').innerText(), 'Votre solde ne suffit pas pour ce prix.');
+      await page.getByRole('radio', { name: '0,50 €' }).check();
+      assert.ok(await page.locator('.buy-button').isEnabled(), '0,50 € with 0,50 €');
+    } finally {
+      await context.close();
+      await small.stop();
+    }
+  });
+
+  it('« Mes limites » shows a raise waiting 48 hours with its date, a lowering at once, and the history of changes', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signInOnly(page, nextName('Panel'));
+      await setFirstLimits(page, '50');
+      await page.getByRole('button', { name: 'Mes limites' }).click();
+      const panel = page.getByRole('dialog', { name: 'Mes limites' });
+      await panel.waitFor(WAIT);
+      await panel.getByLabel(/^Mises sur 7 jours/).fill('80');
+      await panel.getByLabel(/^Mises sur 24 heures/).fill('10');
+      await panel.getByRole('button', { name: 'Enregistrer' }).click();
+      await panel.getByText('Limites enregistrées.').waitFor(WAIT);
+      const week = (await protectionOf(page)).limits[0]!;
+      assert.equal(week.amount, 5_000, 'a raise waits');
+      assert.equal(week.pending?.amount, 8_000);
+      assert.equal(await panel.getByTestId('pending-stake_week').innerText(), `Passera à 80\u00a0€ le ${frenchDateTime(week.pending!.effectiveAt)} (hausse en attente de 48\u00a0h).`);
+      assert.equal(await panel.locator('[data-kind=stake_week] .limit-amount').innerText(), '50\u00a0€', 'the limit in force meanwhile');
+      assert.equal(await panel.locator('[data-kind=stake_day] .limit-amount').innerText(), '10\u00a0€', 'a new limit applies at once');
+      assert.equal(await panel.getByTestId('left-stake_week').innerText(), '50\u00a0€');
+      assert.ok((await panel.locator('.changes li').count()) >= 3, 'the history: the first limit, the raise, the daily limit');
+      await assertAccessible(page, '« Mes limites »');
+      // Escape closes it, and the focus goes back where it was.
+      await page.keyboard.press('Escape');
+      await panel.waitFor({ ...WAIT, state: 'detached' });
+      assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Mes limites');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('self-exclusion asks to confirm that it cannot be undone, then takes effect at once: « JOUER » off, purchases refused', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signIn(page, nextName('Out'), base);
+      await openGame(page, 'rain-diamonds');
+      await page.getByRole('button', { name: 'Mes limites' }).click();
+      const panel = page.getByRole('dialog', { name: 'Mes limites' });
+      await panel.getByRole('radio', { name: '7 jours' }).check();
+      await panel.getByRole('button', { name: 'Continuer…' }).click();
+      const confirm = panel.getByRole('group', { name: 'Vous exclure pendant 7 jours\u00a0?' });
+      await confirm.getByText('Cette exclusion commence tout de suite et ne pourra être ni annulée ni raccourcie avant sa fin.').waitFor(WAIT);
+      await assertAccessible(page, 'the exclusion’s confirm step');
+      await confirm.getByRole('button', { name: 'Oui, m’exclure' }).click();
+      const { excludedUntil } = await protectionOf(page);
+      assert.ok(excludedUntil !== null && excludedUntil > Date.now() + 6 * 86_400_000);
+      const until = `jusqu’au ${frenchDateTime(excludedUntil)}`;
+      assert.match(await panel.getByTestId('excluded-until').innerText(), new RegExp(until));
+      assert.equal(await panel.getByRole('radio', { name: '7 jours' }).count(), 0, 'no exclusion offered while one runs');
+      await panel.getByRole('button', { name: 'Fermer' }).click();
+      assert.ok(await page.locator('.buy-button').isDisabled(), '« JOUER » off at once');
+      assert.match(await page.getByTestId('buy-gate').innerText(), new RegExp(`exclu du jeu ${until}`));
+      // The server refuses it too, from any table of the player.
+      await assert.rejects(buyElsewhere(page, 50), (err: unknown) => reasonOf(err).includes('protection/excluded'));
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the reality check when it falls due: time played and net result; « J’ai compris » acknowledges it', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signIn(page, nextName('Clock'), base);
+      await openGame(page, 'rain-diamonds');
+      await buy(page, 'rain-diamonds', 50);
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      const played = await protectionOf(page);
+      const net = played.session.net;
+      // An hour of play is not waited for: the server's answer says the check is due, as it will after REALITY_CHECK_MINUTES.
+      await page.route('**/protection', async (route) => {
+        const answer = (await (await route.fetch()).json()) as ProtectionState;
+        await route.fulfill({ json: { ...answer, session: { ...answer.session, playedMs: 3_720_000, realityCheckDue: true } } });
+      });
+      const ack = page.waitForRequest((r) => r.url().endsWith('/protection/reality-check') && r.method() === 'POST');
+      await page.reload();
+      const dialog = page.getByRole('dialog', { name: 'Le point sur votre session' });
+      await dialog.waitFor(WAIT);
+      assert.equal(await dialog.getByTestId('reality-time').innerText(), '1\u00a0h\u00a002\u00a0min');
+      assert.equal(await dialog.getByTestId('reality-net').innerText(), net > 0 ? `+${euroLabel(net)}` : net < 0 ? `\u2212${euroLabel(-net)}` : euroLabel(0), 'the net result');
+      assert.match(await page.getByTestId('session').innerText(), /1\s?h\s?02\s?min/, 'the header says the session too');
+      await assertAccessible(page, 'the reality check');
+      await page.unroute('**/protection');
+      await dialog.getByRole('button', { name: 'J’ai compris' }).click();
+      await ack;
+      await dialog.waitFor({ ...WAIT, state: 'detached' });
+      await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.buy-button')?.disabled, undefined, WAIT);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('shows the warning on every screen at 360 × 740: sign-in, lobby, table, watch, recall, and the dialogs fit', async () => {
+    const { context, page } = await newPlayer(browser, SMALL_PHONE);
+    const watcher = await context.newPage();
+    try {
+      await page.goto(`${base}/?pace=0`);
+      await assertWarning(page, 'sign-in', false);
+      await assertAccessible(page, 'the sign-in, small phone');
+      await page.getByLabel('Pseudonyme').fill(nextName('Every'));
+      await page.getByRole('button', { name: 'Jouer', exact: true }).click();
+      await setFirstLimits(page);
+      await assertWarning(page, 'lobby', true);
+      await assertNoSidewaysScroll(page, 'lobby, small phone');
+      assert.match(await page.getByTestId('session').innerText(), /0\s?min · 0\s€/, 'the header: the session’s time and net');
+      const header = (await page.locator('header.top').boundingBox())!;
+      assert.ok(header.height <= 110, `the header is ${header.height} px high`);
+      await openGame(page, 'rain-diamonds');
+      await assertWarning(page, 'table', true);
+      const band = (await page.getByTestId('warning').boundingBox())!;
+      const stage = (await page.locator('.stage').boundingBox())!;
+      assert.ok(band.y + band.height <= stage.y, 'the warning is above the board, not over it');
+      await page.getByRole('button', { name: 'Mes limites' }).click();
+      await page.getByRole('dialog', { name: 'Mes limites' }).waitFor(WAIT);
+      await assertAccessible(page, '« Mes limites », small phone');
+      await assertTargets(page, '« Mes limites », small phone');
+      await assertNoSidewaysScroll(page, '« Mes limites », small phone');
+      await page.keyboard.press('Escape');
+      // A watcher, not signed in, sees it on the watched table.
+      await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
+      await watcher.goto(`${base}/?pace=0`);
+      await watcher.getByRole('button', { name: 'Regarder' }).first().click();
+      await watcher.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
+      await assertWarning(watcher, 'watch', false);
+      await buy(page, 'rain-diamonds', 50);
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      await page.getByRole('button', { name: 'Revoir' }).first().click();
+      await page.getByTestId('recall-step').waitFor(WAIT);
+      await assertWarning(page, 'recall', true);
+      await assertAccessible(page, 'a recall, small phone');
+      await assertNoSidewaysScroll(page, 'a recall, small phone');
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,265 @@
+import { useState } from 'preact/hooks';
+import { http, type Session } from './api';
+import {
+  EXCLUSION_DURATIONS, LIMIT_KINDS, LIMIT_MAX_CENTS, LIMIT_MIN_CENTS,
+  type ExclusionDuration, type LimitKind, type LimitsRequest, type LimitView, type ProtectionChange, type ProtectionState,
+} from '../../src/protocol/protection';
+import { Dialog } from './dialog';
+import { dateTime, euros, playTime, refusalSentence, signedEuros, type Strings } from './i18n';
+
+/** An amount typed in euros (« 100 », « 12,50 ») as cents; undefined when it is not one the server takes. */
+export function centsOf(text: string): number | undefined {
+  const t = text.replace(/[\s\u00a0€]/g, '').replace(',', '.');
+  if (!/^\d+(\.\d{1,2})?$/.test(t)) return undefined;
+  const cents = Math.round(Number(t) * 100);
+  return cents >= LIMIT_MIN_CENTS && cents <= LIMIT_MAX_CENTS ? cents : undefined;
+}
+
+/** Cents as the field shows them: « 100 », « 12,50 » (no currency sign: the label says €). */
+function fieldOf(cents: number | null | undefined, s: Strings): string {
+  return cents == null ? '' : new Intl.NumberFormat(s.locale, { minimumFractionDigits: cents % 100 === 0 ? 0 : 2, useGrouping: false }).format(cents / 100);
+}
+
+/** One field per limit kind, in euros; `required` kinds may not be left empty. */
+function LimitFields({ s, values, setValues, required, hints }: {
+  s: Strings; values: Record<LimitKind, string>; setValues: (v: Record<LimitKind, string>) => void; required: readonly LimitKind[]; hints?: Partial<Record<LimitKind, string>>;
+}) {
+  return (
+    <>
+      {LIMIT_KINDS.map((kind) => (
+        <p class="limit-field" key={kind}>
+          <label for={`limit-${kind}`}>{s.protection.kinds[kind]} (€){required.includes(kind) ? '' : ` — ${s.protection.optional}`}</label>
+          <input id={`limit-${kind}`} name={kind} inputMode="decimal" autocomplete="off" required={required.includes(kind)} value={values[kind]}
+            aria-describedby={hints?.[kind] ? `limit-${kind}-hint` : undefined}
+            onInput={(e) => setValues({ ...values, [kind]: (e.target as HTMLInputElement).value })} />
+          {hints?.[kind] && <small class="hint" id={`limit-${kind}-hint`}>{hints[kind]}</small>}
+        </p>
+      ))}
+    </>
+  );
+}
+
+/**
+ * The limits typed, as the request that changes them: only the kinds whose amount differs from
+ * the one in force (or pending); an empty field removes an optional limit. Undefined when a
+ * field is not an amount the server takes.
+ */
+function requestOf(values: Record<LimitKind, string>, state: ProtectionState): LimitsRequest | undefined {
+  const request: { [K in LimitKind]?: number | null } = {};
+  for (const view of state.limits) {
+    const text = values[view.kind].trim();
+    const wanted = text === '' ? null : centsOf(text);
+    if (wanted === undefined || (wanted === null && view.kind === 'stake_week')) return undefined;
+    const current = view.pending ? view.pending.amount : view.amount;
+    if (wanted !== current) request[view.kind] = wanted;
+  }
+  return request;
+}
+
+const fieldsOf = (state: ProtectionState, s: Strings, proposedWeek?: number): Record<LimitKind, string> =>
+  Object.fromEntries(state.limits.map((l) => [l.kind, fieldOf(l.pending ? l.pending.amount : l.amount ?? (l.kind === 'stake_week' ? proposedWeek : null), s)])) as Record<LimitKind, string>;
+
+/**
+ * The first sign-in (no weekly stake limit yet): the player sets it before any purchase,
+ * prefilled with the demo's proposal, which they must confirm; the daily stake and weekly
+ * deposit limits are optional. « Plus tard » leaves it unset: nothing can be bought until then.
+ */
+export function FirstLimits({ s, session, state, proposedWeek, onState, onClose }: {
+  s: Strings; session: Session; state: ProtectionState; proposedWeek: number | undefined; onState: (p: ProtectionState) => void; onClose: () => void;
+}) {
+  const [values, setValues] = useState(() => fieldsOf(state, s, proposedWeek));
+  const [error, setError] = useState('');
+  const [busy, setBusy] = useState(false);
+  const submit = async (ev: Event) => {
+    ev.preventDefault();
+    const request = requestOf(values, state);
+    if (!request) return setError(s.refusals.limitMalformed);
+    setBusy(true);
+    try {
+      onState(await http.setLimits(session.token, request));
+      onClose();
+    } catch (err) {
+      setError(refusalSentence(err, s));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog labelledBy="first-limits-title" onClose={onClose} class="first-limits">
+      <form onSubmit={submit}>
+        <h2 id="first-limits-title" tabIndex={-1}>{s.protection.firstTitle}</h2>
+        <p>{s.protection.firstIntro}</p>
+        <LimitFields s={s} values={values} setValues={setValues} required={['stake_week']} hints={proposedWeek === undefined ? {} : { stake_week: s.protection.demoDefault }} />
+        {error && <p class="dialog-error" role="alert">{error}</p>}
+        <p class="dialog-actions">
+          <button type="submit" class="primary" disabled={busy}>{s.protection.confirm}</button>
+          <button type="button" onClick={onClose}>{s.protection.later}</button>
+        </p>
+      </form>
+    </Dialog>
+  );
+}
+
+/** One limit in « Mes limites »: its amount, a raise waiting, what is used and left, when the next cent frees. */
+function LimitSummary({ s, view }: { s: Strings; view: LimitView }) {
+  const p = s.protection;
+  return (
+    <div class="limit-summary" data-kind={view.kind}>
+      <h3>{p.kinds[view.kind]}</h3>
+      <p class="limit-amount">{view.amount === null ? p.none : euros(view.amount, s)}</p>
+      {view.pending && (
+        <p class="pending" data-testid={`pending-${view.kind}`}>
+          {view.pending.amount === null ? p.pendingRemoval(dateTime(view.pending.effectiveAt, s)) : p.pendingRaise(euros(view.pending.amount, s), dateTime(view.pending.effectiveAt, s))}
+        </p>
+      )}
+      <dl>
+        <dt>{p.used}</dt><dd>{euros(view.used, s)}</dd>
+        {view.left !== null && <><dt>{p.leftNow}</dt><dd data-testid={`left-${view.kind}`}>{euros(view.left, s)}</dd></>}
+        {view.nextFreeAt !== null && <><dt>{p.nextFree}</dt><dd>{dateTime(view.nextFreeAt, s)}</dd></>}
+      </dl>
+    </div>
+  );
+}
+
+/** One line of the history of changes, in words. */
+function changeLine(c: ProtectionChange, s: Strings): string {
+  const p = s.protection;
+  switch (c.what) {
+    case 'limit':
+      return p.change_limit(p.kinds[c.kind ?? 'stake_week']!, c.amount == null ? p.none : euros(c.amount, s)) + (c.effectiveAt !== undefined && c.effectiveAt > c.at ? p.change_from(dateTime(c.effectiveAt, s)) : '');
+    case 'exclusion':
+      return p.change_exclusion(c.until === undefined ? '…' : dateTime(c.until, s));
+    case 'block':
+      return c.until === undefined ? p.change_block : `${p.change_block} — ${p.until(dateTime(c.until, s))}`;
+    case 'unblock':
+      return p.change_unblock;
+    case 'reality_check_ack':
+      return p.change_ack;
+  }
+}
+
+/** Self-exclusion: a duration, then a confirm step that says it cannot be undone. */
+function SelfExclusion({ s, session, onState }: { s: Strings; session: Session; onState: (p: ProtectionState) => void }) {
+  const p = s.protection;
+  const [duration, setDuration] = useState<ExclusionDuration>('24h');
+  const [confirming, setConfirming] = useState(false);
+  const [error, setError] = useState('');
+  const exclude = async () => {
+    try {
+      onState(await http.exclude(session.token, duration));
+      setConfirming(false);
+    } catch (err) {
+      setError(refusalSentence(err, s));
+    }
+  };
+  return (
+    <section class="self-exclusion" aria-labelledby="exclusion-title">
+      <h3 id="exclusion-title">{p.exclusion}</h3>
+      <p class="hint">{p.exclusionHelp}</p>
+      {!confirming ? (
+        <>
+          <fieldset class="durations">
+            <legend>{p.exclusion}</legend>
+            {EXCLUSION_DURATIONS.map((d) => (
+              <label key={d} class="price"><input type="radio" name="exclusion" value={d} checked={duration === d} onChange={() => setDuration(d)} /> {p.durations[d]}</label>
+            ))}
+          </fieldset>
+          <p><button type="button" onClick={() => { setError(''); setConfirming(true); }}>{p.excludeAsk}</button></p>
+        </>
+      ) : (
+        <div class="confirm-exclusion" role="group" aria-labelledby="exclusion-confirm-title">
+          <h4 id="exclusion-confirm-title">{p.excludeConfirmTitle(p.durations[duration]!)}</h4>
+          <p class="warning-text">{p.excludeWarning}</p>
+          <p class="dialog-actions">
+            <button type="button" class="danger" onClick={() => void exclude()} ref={(el) => el?.focus({ preventScroll: true })}>{p.excludeConfirm}</button>
+            <button type="button" onClick={() => setConfirming(false)}>{p.cancel}</button>
+          </p>
+        </div>
+      )}
+      {error && <p class="dialog-error" role="alert">{error}</p>}
+    </section>
+  );
+}
+
+/**
+ * « Mes limites »: the limits in force, raises waiting with their date, what is used and left
+ * and when the next cent frees; changing them; self-exclusion; the history of changes.
+ */
+export function LimitsPanel({ s, session, state, onState, onClose }: { s: Strings; session: Session; state: ProtectionState; onState: (p: ProtectionState) => void; onClose: () => void }) {
+  const p = s.protection;
+  const [values, setValues] = useState(() => fieldsOf(state, s));
+  const [said, setSaid] = useState<{ text: string; error: boolean }>({ text: '', error: false });
+  const save = async (ev: Event) => {
+    ev.preventDefault();
+    const request = requestOf(values, state);
+    if (!request) return setSaid({ text: s.refusals.limitMalformed, error: true });
+    try {
+      const next = await http.setLimits(session.token, request);
+      onState(next);
+      setValues(fieldsOf(next, s));
+      setSaid({ text: p.saved, error: false });
+    } catch (err) {
+      setSaid({ text: refusalSentence(err, s), error: true });
+    }
+  };
+  return (
+    <Dialog labelledBy="limits-title" onClose={onClose} class="limits-panel">
+      <div class="dialog-head">
+        <h2 id="limits-title" tabIndex={-1}>{p.myLimits}</h2>
+        <button type="button" class="close" aria-label={s.close} onClick={onClose}>×</button>
+      </div>
+      {state.blocked && <p class="notice" role="status">{state.blocked.until === null ? p.blocked : p.blockedUntil(dateTime(state.blocked.until, s))}</p>}
+      {state.excludedUntil !== null && <p class="notice" role="status" data-testid="excluded-until">{p.excludedUntil(dateTime(state.excludedUntil, s))}</p>}
+      <div class="limit-summaries">
+        {state.limits.map((view) => <LimitSummary key={view.kind} s={s} view={view} />)}
+      </div>
+      <form class="change-limits" onSubmit={save} aria-labelledby="change-limits-title">
+        <h3 id="change-limits-title">{p.change}</h3>
+        <p class="hint">{p.changeHelp}</p>
+        <LimitFields s={s} values={values} setValues={setValues} required={['stake_week']} />
+        <p class="dialog-actions"><button type="submit" class="primary">{p.save}</button></p>
+        {said.text && <p class={said.error ? 'dialog-error' : 'notice'} role={said.error ? 'alert' : 'status'}>{said.text}</p>}
+      </form>
+      {state.excludedUntil === null && <SelfExclusion s={s} session={session} onState={onState} />}
+      <section aria-labelledby="changes-title">
+        <h3 id="changes-title">{p.historyTitle}</h3>
+        {state.history.length === 0 ? <p class="hint">{p.noChanges}</p> : (
+          <ul class="changes">
+            {state.history.map((c, i) => (
+              <li key={i}><time dateTime={new Date(c.at).toISOString()}>{dateTime(c.at, s)}</time> — {changeLine(c, s)}{c.by === 'operator' ? ` (${p.byOperator})` : ''}</li>
+            ))}
+          </ul>
+        )}
+      </section>
+    </Dialog>
+  );
+}
+
+/** The reality check: time played and net result; « J'ai compris » acknowledges it and play goes on. */
+export function RealityCheck({ s, session, state, onState, onClose }: { s: Strings; session: Session; state: ProtectionState; onState: (p: ProtectionState) => void; onClose: () => void }) {
+  const p = s.protection;
+  const [error, setError] = useState('');
+  const acknowledge = async () => {
+    try {
+      onState(await http.acknowledgeRealityCheck(session.token));
+      onClose();
+    } catch (err) {
+      setError(refusalSentence(err, s));
+    }
+  };
+  const { session: played } = state;
+  return (
+    <Dialog labelledBy="reality-title" onClose={onClose} class="reality-check">
+      <h2 id="reality-title" tabIndex={-1}>{p.realityTitle}</h2>
+      <p>{p.realityIntro}</p>
+      <dl class="reality-figures">
+        <dt>{p.timePlayed}</dt><dd data-testid="reality-time">{playTime(played.playedMs, s)}</dd>
+        <dt>{p.staked}</dt><dd>{euros(played.staked, s)}</dd>
+        <dt>{p.won}</dt><dd>{euros(played.won, s)}</dd>
+        <dt>{p.net}</dt><dd data-testid="reality-net">{signedEuros(played.net, s)}</dd>
+      </dl>
+      {error && <p class="dialog-error" role="alert">{error}</p>}
+      <p class="dialog-actions"><button type="button" class="primary" onClick={() => void acknowledge()}>{p.understood}</button></p>
+    </Dialog>
+  );
+}
