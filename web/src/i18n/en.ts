@@ -171,6 +171,8 @@ export const en: Strings = {
     notWatchable: 'This table is no longer open to watchers.',
     tableFull: 'This table has all the watchers it takes.',
     joinFirst: 'Join the table first.',
+    roomGone: 'This table or feed is no longer open: open another one.',
+    seatExpired: 'Joining took too long: try again.',
     flooded: 'Too many messages in one second: the table was closed. Come back to it, the game resumes where it was.',
     watchersMalformed: 'This request to open the table to watchers could not be understood.',
     watchersOff: 'Watching is off on this server.',

@@ -178,6 +178,8 @@ export const fr = {
     notWatchable: 'Cette table n’est plus ouverte aux spectateurs.',
     tableFull: 'Cette table a déjà tous les spectateurs qu’elle accepte.',
     joinFirst: 'Rejoignez d’abord la table.',
+    roomGone: 'Cette table ou ce fil n’est plus ouvert : ouvrez-en un autre.',
+    seatExpired: 'La connexion a pris trop de temps : réessayez.',
     flooded: 'Trop de messages en une seconde : la table a été fermée. Revenez-y, la partie reprendra où elle en était.',
     watchersMalformed: 'Cette demande d’ouverture aux spectateurs n’a pas pu être comprise.',
     watchersOff: 'Les spectateurs sont désactivés sur ce serveur.',
