@@ -1,5 +1,5 @@
 /**
- * `target` with every promise its methods return observed: a rejection is reported (`onError`)
+ * `target` with every promise (or thenable) its methods return observed: a rejection is reported (`onError`)
  * even when the caller fires and forgets — Colyseus persists its room counts through presence
  * that way, and an outage would otherwise surface as an unhandled rejection — and it still
  * reaches every caller that waits for it, as `translate` makes it.
@@ -11,8 +11,9 @@ export function observed<T extends object>(target: T, onError: (method: string, 
       if (typeof value !== 'function') return value;
       return (...args: unknown[]) => {
         const result: unknown = value.apply(object, args);
-        if (!(result instanceof Promise)) return result;
-        const answered = result.catch((err: unknown) => {
+        // The Redis driver's `findOne` answers a thenable query, awaited like a promise.
+        if (typeof (result as PromiseLike<unknown> | undefined)?.then !== 'function') return result;
+        const answered = Promise.resolve(result).catch((err: unknown) => {
           onError(String(property), err);
           throw translate(err);
         });
