@@ -62,6 +62,7 @@ export const en: Strings = {
   upTo: (amount) => `up to ${amount}`,
   odds: (n) => `1 chance in ${n}`,
   signInToPlay: 'Sign in to play: a pseudonym is enough.',
+  brokenTokenLink: 'The link that brought you here carries an unreadable sign-in: sign in below, or go back to your operator’s site.',
   buyUnits: (total, n, each) => `PLAY ${total}${n > 1 ? ` (${n} × ${each})` : ''}`,
   autoBuy: 'Play automatically',
   refund: 'your stake back',

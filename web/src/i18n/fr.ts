@@ -68,6 +68,7 @@ export const fr = {
   upTo: (amount: string) => `jusqu’à ${amount}`,
   odds: (n: string) => `1 chance sur ${n}`,
   signInToPlay: 'Connectez-vous pour jouer\u00a0: un pseudonyme suffit.',
+  brokenTokenLink: 'Le lien qui vous a mené ici porte une connexion illisible\u00a0: connectez-vous ci-dessous, ou revenez sur le site de votre opérateur.',
   buyUnits: (total: string, n: number, each: string) => `JOUER ${total}${n > 1 ? ` (${n} × ${each})` : ''}`,
   autoBuy: 'Jouer en automatique',
   refund: 'votre mise vous est rendue',
