@@ -1,8 +1,13 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
 import { Fleet } from '../../tools/fleet';
 import type { ChildServer } from '../../tools/server-process';
 import { exited } from '../../tools/child-processes';
+import type { NegativeControl } from './options';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
 
 /**
  * What a chaos run starts and breaks: a fleet (tools/fleet.ts) of one `redis-server`
@@ -46,8 +51,10 @@ export class ChaosCluster {
   ) {}
 
   /** The fleet: Redis (append-only), then the servers, with `env`; the watchdog on. */
-  static async start(count: number, env: Record<string, string>, log: (line: string) => void, onCluster = false): Promise<ChaosCluster> {
-    const fleet = await Fleet.start({ processes: count, redis: { cluster: onCluster, appendOnly: true }, env, log });
+  static async start(count: number, env: Record<string, string>, log: (line: string) => void, onCluster = false, negativeControl: NegativeControl | null = null): Promise<ChaosCluster> {
+    const preload = negativeControl ? ['--import', join(HERE, 'negative-control', `${negativeControl}.mjs`)] : [];
+    if (negativeControl) log(`negative control: every server runs with ${negativeControl} put back (the run must fail)`);
+    const fleet = await Fleet.start({ processes: count, redis: { cluster: onCluster, appendOnly: true }, env, log, nodeArgs: () => preload });
     const cluster = new ChaosCluster(fleet, log);
     cluster.watchdog = setInterval(() => cluster.restartExited(), WATCH_EVERY_MS);
     cluster.watchdog.unref();

@@ -8,10 +8,14 @@ import type { FeedWinSeen } from './feed-order';
  * Feed spectators of a chaos run: each stays on the wins feed through the faults (its
  * connection lost, it joins again on the next endpoint) and keeps every win of this run's
  * players it gets, with the end of the event-loop turn that read it, for `checkFeedOrder`.
+ * Like the page's lobby, each also reads `GET /tables` of its process every 2 s, so that the
+ * faults meet the room listing's reads as they meet the page's.
  */
 
 const JOIN_TIMEOUT_MS = 10_000;
 const REJOIN_MS = 500;
+/** The page's lobby reads the open tables this often (web/src/lobby.tsx). */
+const TABLES_EVERY_MS = 2000;
 
 interface Win {
   readonly game?: unknown;
@@ -37,7 +41,24 @@ export class FeedWatch {
     this.endpointIndex = index % endpoints.length;
   }
 
+  private tablesTimer: NodeJS.Timeout | undefined;
+
+  /** Reads `/tables` of its current process every 2 s until stopped; a failure is counted (`tables/http_<status>`, `tables/failed`). */
+  private pollTables(): void {
+    this.tablesTimer = setInterval(() => {
+      fetch(`${this.endpoints[this.endpointIndex]!}/tables`, { signal: AbortSignal.timeout(JOIN_TIMEOUT_MS) }).then(
+        async (res) => {
+          await res.arrayBuffer();
+          if (!res.ok) this.onError(`tables/http_${res.status}`);
+        },
+        () => this.onError('tables/failed'),
+      );
+    }, TABLES_EVERY_MS);
+    this.tablesTimer.unref();
+  }
+
   async join(): Promise<void> {
+    if (!this.tablesTimer) this.pollTables();
     const room = await joinWithin(new Client(this.endpoints[this.endpointIndex]!).joinOrCreate('feed'), JOIN_TIMEOUT_MS);
     room.reconnection.enabled = false;
     this.room = room;
@@ -86,6 +107,7 @@ export class FeedWatch {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    clearInterval(this.tablesTimer);
     const room = this.room;
     this.room = undefined;
     if (room) await withTimeout(room.leave(true), JOIN_TIMEOUT_MS, 'leave/timeout').catch(() => undefined);

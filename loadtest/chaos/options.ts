@@ -3,6 +3,13 @@ import { FAULT_KINDS, type FaultKind } from './plan';
 
 /** Command-line options of `npm run chaos`; every count and duration is bounded. */
 
+/**
+ * Faults fixed in the server, put back on purpose to show that the run catches them (each a
+ * `node --import` module of negative-control/, loaded into every server process).
+ */
+export const NEGATIVE_CONTROLS = ['kept-room-list-failure'] as const;
+export type NegativeControl = (typeof NEGATIVE_CONTROLS)[number];
+
 export interface ChaosOptions {
   /** Minutes of faults (the window), after the ramp. */
   readonly minutes: number;
@@ -27,6 +34,8 @@ export interface ChaosOptions {
   readonly progress: boolean;
   /** A Redis Cluster (3 + 3) instead of one redis-server: the Redis faults hit one master. */
   readonly redisCluster: boolean;
+  /** A fixed fault put back into every server: the run must fail (docs/reliability.md). */
+  readonly negativeControl: NegativeControl | null;
 }
 
 export const CHAOS_DEFAULTS: ChaosOptions = {
@@ -47,6 +56,7 @@ export const CHAOS_DEFAULTS: ChaosOptions = {
   minFaults: 0,
   progress: true,
   redisCluster: false,
+  negativeControl: null,
 };
 
 const D = CHAOS_DEFAULTS;
@@ -87,6 +97,15 @@ const FLAGS: readonly Flag<ChaosOptions>[] = [
     name: '--redis-cluster',
     help: 'a Redis Cluster of 3 masters + 3 replicas instead of one redis-server:\nkill-redis SIGKILLs a master (started again after its replica took over),\nfreeze-redis SIGSTOPs one',
     set: (o) => (o.redisCluster = true),
+  },
+  {
+    name: '--negative-control',
+    value: 'NAME',
+    help: `put a fixed fault back into every server, to see the run fail (${NEGATIVE_CONTROLS.join(', ')})`,
+    set: (o, v) => {
+      if (!(NEGATIVE_CONTROLS as readonly string[]).includes(v)) throw new UsageError(`takes one of ${NEGATIVE_CONTROLS.join(', ')}, got ${JSON.stringify(v)}`);
+      o.negativeControl = v as NegativeControl;
+    },
   },
   { name: '--quiet', help: 'no progress lines', set: (o) => (o.progress = false) },
 ];

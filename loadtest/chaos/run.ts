@@ -4,6 +4,7 @@ import { checkPhaseBooks, httpBlocks, readBlocks, type Collected } from '../coll
 import { drive, type PhaseResult } from '../drive';
 import { DEFAULTS } from '../options';
 import type { SyntheticPlayer } from '../player';
+import { playerPseudonym } from '../pseudonyms';
 import { randomToken, syntheticPlayersEnv } from '../server-env';
 import { ChaosCluster, type ServerExit } from './cluster';
 import { checkFeedOrder, type FeedOrderResult, type UnitSighting } from './feed-order';
@@ -11,13 +12,15 @@ import { FeedWatch } from './feed-watch';
 import { FaultInjector } from './faults';
 import type { ChaosOptions } from './options';
 import { countByKind, planFaults, type Fault, type FaultKind } from './plan';
+import { checkEveryProcess, type ServiceCheck } from './service-check';
 
 /**
  * One chaos run: Redis (AOF, fsync always) and K server processes; synthetic players (the
  * load-test harness, resilient) and feed spectators; the faults of the seeded plan during the
  * window; then everything restored, the players and the sweeper finish every unit, and the
  * books are checked as the load test checks them, plus: every unit finished and credited, and
- * no feed win ahead of its player (feed-order.ts).
+ * no feed win ahead of its player (feed-order.ts); last, every process still serves what a client
+ * needs (service-check.ts).
  */
 
 export interface ChaosReport {
@@ -34,6 +37,8 @@ export interface ChaosReport {
   readonly units: { readonly bought: number; readonly finished: number; readonly seenFinishedByPlayer: number; readonly finishedUnseen: number; readonly unfinished: number };
   readonly feed: FeedOrderResult & { readonly rejoins: number };
   readonly books: Pick<BooksResult, 'checked' | 'problemCount'>;
+  /** After the faults, on every process: the feed joined, `/tables` read, every (game, price) sold (failures are in `failures`). */
+  readonly afterFaults: Omit<ServiceCheck, 'failures'> & { readonly failed: number };
   /** Books problems + units left unfinished + feed wins ahead of their player or matching no unit. */
   readonly mismatches: number;
   readonly problems: readonly string[];
@@ -75,6 +80,7 @@ interface Findings {
   injector: FaultInjector | undefined;
   books: BooksResult | undefined;
   feed: FeedOrderResult;
+  afterFaults: ServiceCheck;
   units: ChaosReport['units'];
   readonly problems: string[];
   unfinishedProblems: number;
@@ -188,6 +194,12 @@ async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: r
   // A feed check that saw no win while units won checked nothing: its spectators were blind.
   if (found.feed.wins === 0 && tally.sightings.some((u) => (u.prize ?? 0) > 0)) found.failures.push('the feed spectators saw none of the wins played: the feed order was not checked');
   await phase.close();
+
+  // Last, once the books are read (its sales are no player's): a process the faults left
+  // half-broken fails the run, though its players had moved on to the others.
+  found.afterFaults = await checkEveryProcess(endpoints, (i) => playerPseudonym(prefix, options.players + i));
+  log(`after the faults, every process serves? ${found.afterFaults.failures.length === 0 ? `yes: ${endpoints.length} processes, feed joined, /tables read, ${found.afterFaults.sold} (game, price) sold` : `no: ${found.afterFaults.failures.length} failures`}`);
+  found.failures.push(...found.afterFaults.failures.map((f) => `after the faults, ${f}`));
 }
 
 export async function runChaos(options: ChaosOptions, command: string, log: (line: string) => void): Promise<ChaosReport> {
@@ -200,13 +212,14 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     ...syntheticPlayersEnv(randomToken(36), operatorToken),
     ABANDON_AFTER_SECONDS: String(options.abandonAfterS),
     SWEEP_EVERY_SECONDS: String(options.sweepEveryS),
-  }, log, options.redisCluster);
+  }, log, options.redisCluster, options.negativeControl);
   const found: Findings = {
     clientErrors: new Map(),
     feeds: [],
     injector: undefined,
     books: undefined,
     feed: checkFeedOrder([], [], 0),
+    afterFaults: { processes: 0, sold: 0, failures: [] },
     units: { bought: 0, finished: 0, seenFinishedByPlayer: 0, finishedUnseen: 0, unfinished: 0 },
     problems: [],
     unfinishedProblems: 0,
@@ -237,6 +250,7 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     units: found.units,
     feed: { ...found.feed, rejoins: found.feeds.reduce((n, f) => n + f.rejoins, 0) },
     books: { checked: found.books?.checked ?? { players: 0, units: 0, unitsFinished: 0, recallsRescored: 0, blocks: 0, stakes: 0, prizes: 0 }, problemCount: found.books?.problemCount ?? 1 },
+    afterFaults: { processes: found.afterFaults.processes, sold: found.afterFaults.sold, failed: found.afterFaults.failures.length },
     mismatches,
     problems: found.problems.slice(0, 50),
     clientErrors: Object.fromEntries([...found.clientErrors].sort((a, b) => b[1] - a[1])),

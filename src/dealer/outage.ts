@@ -1,3 +1,6 @@
+/** What a client is told when the store cannot be reached (`server/unavailable`). */
+export const OUTAGE_SENTENCE = 'the server cannot reach its store right now: try again in a moment';
+
 /**
  * Whether `err` says the store could not be reached (Redis down, frozen, or restarting) rather
  * than that the request itself was wrong: ioredis's own errors for a command that timed out

@@ -60,6 +60,8 @@ export const REFUSALS = {
   'table/flood': { meaning: 'Too many messages in one second: the table closed the connection; joining again resumes the unit.', retryable: false, page: 'flooded' },
   'table/player_left': { meaning: 'The table’s player left: the table closed and sent its watchers away (a watcher’s close reason).', retryable: false, page: 'playerLeft' },
   'table/closed_to_watchers': { meaning: 'The player closed the table to watchers, who are sent away (a watcher’s close reason).', retryable: false, page: 'closedToWatchers' },
+  'join/no_room': { meaning: 'No room of this name, or with this id, is open (it closed, or its process stopped): join or open another.', retryable: false, page: 'roomGone' },
+  'join/expired': { meaning: 'The seat matchmaking reserved, or the reconnection token, expired or was used already: join again.', retryable: true, page: 'seatExpired' },
   'watchers/malformed': { meaning: 'The watchers message is not of the documented shape.', retryable: false, page: 'watchersMalformed' },
   'watchers/off': { meaning: 'This server takes no watchers (WATCHERS_MAX=0).', retryable: false, page: 'watchersOff' },
   'spectator/read_only': { meaning: 'Spectators watch: whatever they send is refused.', retryable: false, page: 'readOnly' },

@@ -1,5 +1,6 @@
 import { ServerError, type Client, type MessageContext } from '@colyseus/core';
 import type { z } from 'zod';
+import { isStoreOutage, OUTAGE_SENTENCE } from '../dealer/outage';
 import { refuse, type Refusal } from '../games/types';
 import type { RefusalCode, RefusalMessage } from '../protocol/refusals';
 import type { TableMessages } from '../protocol/table';
@@ -34,4 +35,13 @@ export function answerRefusal(client: Client, ctx: MessageContext | undefined, r
 /** A join refused at matchmaking: the client's error carries `<code>: <sentence>` and `status`. */
 export function joinRefused(status: number, code: RefusalCode, message: string): ServerError {
   return new ServerError(status, `${code}: ${message}`);
+}
+
+/**
+ * An outage of the store met by matchmaking (Colyseus's presence or room listing) as a refused
+ * join, `server/unavailable` (503), instead of the Redis client's own words; other errors as
+ * they are.
+ */
+export function outageAsRefusal(err: unknown): unknown {
+  return isStoreOutage(err) ? joinRefused(503, 'server/unavailable', OUTAGE_SENTENCE) : err;
 }

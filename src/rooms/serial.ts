@@ -1,4 +1,4 @@
-import { isStoreOutage } from '../dealer/outage';
+import { isStoreOutage, OUTAGE_SENTENCE } from '../dealer/outage';
 import { refuse, type Refusal } from '../games/types';
 
 /**
@@ -13,7 +13,7 @@ export class Serial {
 
   run<T>(task: () => Promise<T>): Promise<T | Refusal> {
     const next = this.tail.then(task).catch((err: unknown): Refusal => {
-      if (isStoreOutage(err)) return refuse('server/unavailable', 'the server cannot reach its store right now: try again in a moment (a purchase with the same requestId)');
+      if (isStoreOutage(err)) return refuse('server/unavailable', `${OUTAGE_SENTENCE} (a purchase with the same requestId)`);
       this.logError(err);
       return refuse('server/error', 'the server could not do this; try again');
     });

@@ -13,6 +13,7 @@ import { gameCatalog } from '../games/catalog';
 import { PRIZE_TABLES } from '../games/prize-tables';
 import { ProtectionService } from '../play/protection-service';
 import { PlayService } from '../play/play-service';
+import { outageAsRefusal } from '../rooms/refusals';
 import { Seats } from '../rooms/seats';
 import { Sweeper } from '../rooms/sweeper';
 import { feedRoomType, tableRoomType } from '../rooms/room-types';
@@ -183,8 +184,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     // Across processes, rooms and matchmaking go through Redis.
     // Colyseus shuts its presence down before the feed has published what the last rooms
     // showed: it gets a view whose shutdown waits for `stop()` below.
-    presence: observed(Object.create(presence, { shutdown: { value: () => undefined, configurable: true } }) as Presence, reportOutage),
-    ...(usesRedis(config) ? { driver: observed(roomDriver(connectRedis(config, logger, metrics, 'driver')), reportOutage) } : {}),
+    presence: observed(Object.create(presence, { shutdown: { value: () => undefined, configurable: true } }) as Presence, reportOutage, outageAsRefusal),
+    ...(usesRedis(config) ? { driver: observed(roomDriver(connectRedis(config, logger, metrics, 'driver')), reportOutage, outageAsRefusal) } : {}),
     ...(config.publicAddress ? { publicAddress: config.publicAddress } : {}),
     gracefullyShutdown: false,
     greet: false,

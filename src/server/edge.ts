@@ -1,14 +1,17 @@
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
-import { matchMaker } from '@colyseus/core';
+import { ErrorCode, matchMaker, ServerError } from '@colyseus/core';
 import type { Application, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
-import type { HttpRefusal, RefusalCode, RefusalMessage } from '../protocol/refusals';
+import { isStoreOutage, OUTAGE_SENTENCE } from '../dealer/outage';
 import type { RefusalDetails } from '../protocol/protection';
+import { REFUSALS, type HttpRefusal, type RefusalCode, type RefusalMessage } from '../protocol/refusals';
 
 /**
  * The HTTP edge, in front of every route (ours through express, Colyseus's own matchmaking
  * router): security headers, CORS from an allow-list, body size limits, and one JSON shape for
- * every error, `{ error: { code, message } }`, with no stack trace and no path.
+ * every error, `{ error: { code, message } }`, with no stack trace and no path: an outage of the
+ * store is `503 server/unavailable` on every route, and Colyseus's matchmaking errors (its own
+ * statuses 520–524 and shape `{ code, error }`) are put in that shape too.
  */
 
 export interface EdgeOptions {
@@ -50,6 +53,87 @@ export function sendRefusal(res: ServerResponse, status: number, code: RefusalCo
   const body = JSON.stringify(refusal);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** `"<code>: <sentence>"`, as a room refuses a join (src/rooms/refusals.ts `joinRefused`). */
+const CODED_SENTENCE = /^([a-z][a-z_]*\/[a-z][a-z_]*): ([^]*)$/;
+
+/** A code of the refusals' table (never an arbitrary string a message happens to start with). */
+function isRefusalCode(code: string | undefined): code is RefusalCode {
+  return code !== undefined && Object.hasOwn(REFUSALS, code);
+}
+
+/**
+ * The refusal an error thrown in a route or in matchmaking stands for: an outage of the store
+ * (`server/unavailable`, 503), or a refusal carried by a Colyseus `ServerError` (an HTTP status
+ * and `"<code>: <sentence>"`, as `joinRefused` makes them); undefined for anything else.
+ */
+export function refusalOfError(err: unknown): Refusal | undefined {
+  if (isStoreOutage(err)) return { status: 503, code: 'server/unavailable', message: OUTAGE_SENTENCE };
+  if (!(err instanceof ServerError) || typeof err.code !== 'number' || err.code < 400 || err.code > 599) return undefined;
+  const [, code, message] = CODED_SENTENCE.exec(err.message) ?? [];
+  return isRefusalCode(code) ? { status: err.code, code, message: message! } : undefined;
+}
+
+/**
+ * What Colyseus's matchmaking route answered with an error status, as a refusal: its body is
+ * `{ code, error }`, `error` our `"<code>: <sentence>"` when a room refused the join (its status
+ * ours), else Colyseus's own words under its own statuses, given a code of the table here.
+ */
+function matchmakingRefusal(status: number, body: string): Refusal {
+  let said: unknown;
+  try {
+    said = (JSON.parse(body) as { error?: unknown }).error;
+  } catch {
+    said = undefined;
+  }
+  const [, code, message] = typeof said === 'string' ? CODED_SENTENCE.exec(said) ?? [] : [];
+  if (isRefusalCode(code)) return { status: status >= 400 && status < 520 ? status : 500, code, message: message! };
+  switch (status) {
+    case ErrorCode.MATCHMAKE_NO_HANDLER:
+      return { status: 404, code: 'join/no_room', message: 'no room of this name' };
+    case ErrorCode.MATCHMAKE_INVALID_ROOM_ID:
+      return { status: 404, code: 'join/no_room', message: 'no room with this id is open: it closed, or its process stopped' };
+    case ErrorCode.MATCHMAKE_INVALID_CRITERIA:
+      return { status: 400, code: 'request/invalid', message: 'the matchmaking request could not be read' };
+    case ErrorCode.MATCHMAKE_EXPIRED:
+      return { status: 410, code: 'join/expired', message: 'the reserved seat or the reconnection token expired or was used already: join again' };
+    case 503:
+      // Colyseus's own answer while its process shuts down.
+      return { status: 503, code: 'server/unavailable', message: 'this process is shutting down: join again' };
+    case 413:
+      return { status: 413, code: 'request/too_large', message: 'the request body is too large' };
+    default:
+      if (status < 500) return { status, code: 'request/invalid', message: 'the matchmaking request could not be read' };
+      return { status: 500, code: 'server/error', message: 'the server could not match this join; try again' };
+  }
+}
+
+/**
+ * Colyseus's matchmaking route writes its own answers: an error one (status 400 or more) is
+ * held back and answered instead as `{ error: { code, message } }`, with the Colyseus SDK's
+ * `message` beside it (`"<code>: <sentence>"`, what the SDK puts in the error it throws).
+ */
+function answerMatchmakingErrorsInOurShape(res: ServerResponse): void {
+  const { writeHead, write, end } = res;
+  res.writeHead = function heldBack(this: ServerResponse, status: number, ...rest: unknown[]) {
+    if (status < 400) return (writeHead as (...a: unknown[]) => ServerResponse).call(this, status, ...rest);
+    const chunks: Buffer[] = [];
+    const keep = (chunk: unknown) => {
+      if (typeof chunk === 'string' || chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+    };
+    res.write = ((chunk: unknown) => (keep(chunk), true)) as typeof res.write;
+    res.end = ((chunk?: unknown) => {
+      keep(chunk);
+      Object.assign(res, { writeHead, write, end });
+      const refusal = matchmakingRefusal(status, Buffer.concat(chunks).toString('utf8'));
+      const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message }, message: `${refusal.code}: ${refusal.message}` });
+      res.removeHeader('content-length');
+      res.writeHead(refusal.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+      return res.end(body);
+    }) as typeof res.end;
+    return res;
+  } as typeof res.writeHead;
 }
 
 /** Same host as the request: the page this server serves calling it back. */
@@ -100,7 +184,7 @@ export function guardHttpServer(server: HttpServer, options: EdgeOptions): void 
       if (req.method === 'OPTIONS') {
         if (!corsAllowed) return sendRefusal(res, 403, 'cors/origin_not_allowed', 'this origin may not call this server');
         res.writeHead(204, {
-          'Access-Control-Allow-Methods': 'GET, POST, OPTIONS',
+          'Access-Control-Allow-Methods': 'GET, POST, PUT, DELETE, OPTIONS',
           'Access-Control-Allow-Headers': 'Content-Type, Authorization',
           'Access-Control-Max-Age': '600',
         });
@@ -113,6 +197,7 @@ export function guardHttpServer(server: HttpServer, options: EdgeOptions): void 
         sendRefusal(res, refusal.status, refusal.code, refusal.message);
         return void req.destroy();
       }
+      if (req.url?.startsWith(`/${matchMaker.controller.matchmakeRoute}/`)) answerMatchmakingErrorsInOurShape(res);
       for (const listener of listeners) listener.call(server, req, res);
     });
   });
@@ -127,6 +212,8 @@ export function prepareExpress(app: Application, trustProxy: number): void {
 
 /** What the body parser and routes throw, as a status, a code and a sentence. */
 function describeError(err: unknown): Refusal | undefined {
+  const refusal = refusalOfError(err);
+  if (refusal) return refusal;
   const e = err as { type?: unknown; status?: unknown };
   switch (e?.type) {
     case 'entity.parse.failed':

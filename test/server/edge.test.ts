@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { request } from 'node:http';
+import { Client } from '@colyseus/sdk';
 import { SignJWT } from 'jose';
 import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
@@ -69,6 +70,46 @@ describe('the HTTP edge', function () {
       const res = await fetch(`${base}/no/such/route`);
       assert.equal(res.status, 404);
       assert.equal((await errorOf(res)).code, 'request/not_found');
+    });
+  });
+
+  describe('matchmaking errors', () => {
+    /** A matchmaking answer: the one error shape, and the SDK's `message` beside it. */
+    async function matchmakingError(res: Response): Promise<{ code: string; message: string }> {
+      const raw = await res.text();
+      const body = JSON.parse(raw) as { error: { code: string; message: string }; message: string };
+      assert.equal(body.message, `${body.error.code}: ${body.error.message}`, raw);
+      assert.doesNotMatch(raw, /"error":"/, 'not Colyseus\'s own { code, error } shape');
+      return body.error;
+    }
+
+    it('answers a room name nobody defined 404 join/no_room, not Colyseus\'s 520', async () => {
+      const res = await post('/matchmake/joinOrCreate/no_such_room', '{}');
+      assert.equal(res.status, 404);
+      assert.equal((await matchmakingError(res)).code, 'join/no_room');
+    });
+
+    it('answers a room id that is not open 404 join/no_room, not 522', async () => {
+      const res = await post('/matchmake/joinById/abcdefghi', '{}');
+      assert.equal(res.status, 404);
+      assert.equal((await matchmakingError(res)).code, 'join/no_room');
+    });
+
+    it('answers a reconnection token that is not valid 410 join/expired, not 524', async () => {
+      const feed = await new Client(base).joinOrCreate('feed');
+      try {
+        const res = await post(`/matchmake/reconnect/${feed.roomId}`, JSON.stringify({ reconnectionToken: `${feed.roomId}:not-a-session` }));
+        const error = await matchmakingError(res);
+        assert.deepEqual([res.status, error.code], [410, 'join/expired'], error.message);
+      } finally {
+        await feed.leave();
+      }
+    });
+
+    it('keeps a room\'s own refusal, its status and code, in the same shape', async () => {
+      const res = await post('/matchmake/create/table', JSON.stringify({ game: 'rain-diamonds' }));
+      assert.equal(res.status, 401);
+      assert.equal((await matchmakingError(res)).code, 'auth/missing');
     });
   });
 

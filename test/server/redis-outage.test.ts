@@ -65,6 +65,36 @@ describe('a Redis outage', function () {
     await table.leave();
   });
 
+  it('answers 503 server/unavailable, in the one error shape, on every route and at matchmaking while Redis is gone', async () => {
+    const player = await devLogin(server, 'Outaged');
+    const base = `http://127.0.0.1:${server.port}`;
+    const bearer = { authorization: `Bearer ${player.token}` };
+    const json = { 'content-type': 'application/json' };
+    await redis.kill();
+    try {
+      const answers = {
+        'GET /tables': await fetch(`${base}/tables`),
+        'GET /history': await fetch(`${base}/history`, { headers: bearer }),
+        'POST /auth/dev-login': await fetch(`${base}/auth/dev-login`, { method: 'POST', headers: json, body: JSON.stringify({ name: 'Late' }) }),
+        'creating a table': await fetch(`${base}/matchmake/create/table`, { method: 'POST', headers: { ...json, ...bearer }, body: JSON.stringify({ game: 'rain-diamonds' }) }),
+        'joining the feed': await fetch(`${base}/matchmake/joinOrCreate/feed`, { method: 'POST', headers: json, body: '{}' }),
+      };
+      for (const [what, res] of Object.entries(answers)) {
+        const raw = await res.text();
+        assert.equal(res.status, 503, `${what}: ${raw}`);
+        const body = JSON.parse(raw) as { error: { code: string; message: string } };
+        assert.equal(body.error.code, 'server/unavailable', `${what}: ${raw}`);
+        assert.doesNotMatch(body.error.message, /retries|ioredis|Command|Connection/i, `${what}: the Redis client's own words`);
+      }
+      // What the SDK makes of it: the page reads `<code>: <sentence>`.
+      await assert.rejects(player.client.create('table', { game: 'rain-diamonds' }), (err: Error & { code?: unknown }) => err.code === 503 && /^server\/unavailable: /.test(err.message));
+    } finally {
+      await redis.restart();
+    }
+    // (Not /tables: its answer is cached a moment, and the next test needs it to fail.)
+    await eventually(async () => (await fetch(`${base}/history`, { headers: bearer })).status, (status) => status === 200, 'GET /history answered', 15_000);
+  });
+
   it('lists tables and lets spectators join the feed again once Redis is back, after failing during the outage', async () => {
     const tables = () => fetch(`http://127.0.0.1:${server.port}/tables`);
     await redis.kill();

@@ -273,6 +273,26 @@ describe('web page', function () {
     }
   });
 
+  it('shows the sign-in with a sentence when the link\'s #token cannot be read, and signs in from there', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const failures: string[] = [];
+    page.on('pageerror', (err) => failures.push(err.message));
+    try {
+      await page.goto(`${base}/?pace=0#token=%E0%A4%A`);
+      await page.getByRole('heading', { name: 'Se connecter' }).waitFor(WAIT);
+      assert.match(await page.getByRole('alert').innerText(), /^Le lien qui vous a mené ici porte une connexion illisible/);
+      assert.equal(new URL(page.url()).hash, '', 'the broken token left the address bar');
+      assert.deepEqual(failures, [], 'no script error');
+      await page.getByLabel('Pseudonyme').fill(`F${++nameCounter}`);
+      await page.getByRole('button', { name: 'Jouer', exact: true }).click();
+      await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
+      assert.equal(await page.getByRole('alert').count(), 0, 'the sentence is gone once signed in');
+    } finally {
+      await context.close();
+    }
+  });
+
   it('resumes at the same step after a reload mid-reveal', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

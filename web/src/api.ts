@@ -58,17 +58,26 @@ const SESSION_KEY = 'instant-games.session';
 const GAME_KEY = 'instant-games.game';
 const WALLET_KEY = 'instant-games.wallet';
 
+/** An operator's link whose `#token=` cannot be read (not percent-encoded UTF-8): it signs nobody in. */
+export class BrokenTokenLink extends Error {}
+
 /**
  * The sign-in survives a reload (sessionStorage: this tab only, gone with it). An operator's
  * site sends the player to `/#token=<jwt>`: the fragment never reaches a server, and the page
- * takes it out of the address bar at once.
+ * takes it out of the address bar at once (a broken one too: `BrokenTokenLink`).
  */
 export const storage = {
   session(): Session | undefined {
     const fromOperator = /(?:^#|&)token=([^&]+)/.exec(window.location.hash);
     if (fromOperator) {
       history.replaceState(null, '', window.location.pathname + window.location.search);
-      const session = { token: decodeURIComponent(fromOperator[1]!), pseudonym: '' };
+      let token: string;
+      try {
+        token = decodeURIComponent(fromOperator[1]!);
+      } catch {
+        throw new BrokenTokenLink('the token in the address cannot be read');
+      }
+      const session = { token, pseudonym: '' };
       this.saveSession(session);
       return session;
     }

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { http, storage, type Session } from './api';
+import { BrokenTokenLink, http, storage, type Session } from './api';
 import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { OpenTable } from '../../src/protocol/http';
 import type { RecallRecord } from '../../src/protocol/recall';
@@ -24,14 +24,26 @@ function initialLocale(): Locale {
   return asked === 'en' ? 'en' : 'fr';
 }
 
+/** The session kept, or brought by an operator's link; a link whose token cannot be read brings none. */
+function initialSession(): { readonly session: Session | undefined; readonly brokenLink: boolean } {
+  try {
+    return { session: storage.session(), brokenLink: false };
+  } catch (err) {
+    if (err instanceof BrokenTokenLink) return { session: undefined, brokenLink: true };
+    throw err;
+  }
+}
+
 function App() {
   const [locale, setLocale] = useState<Locale>(initialLocale);
   const s = STRINGS[locale];
-  const [session, setSession] = useState<Session | undefined>(() => storage.session());
+  const [first] = useState(initialSession);
+  const [session, setSession] = useState<Session | undefined>(first.session);
   const [catalog, setCatalog] = useState<GameCatalogEntry[]>([]);
-  const [error, setError] = useState('');
+  // A broken link shows the sign-in, with a sentence saying why.
+  const [error, setError] = useState(first.brokenLink ? s.brokenTokenLink : '');
   const [watching, setWatching] = useState<OpenTable | undefined>();
-  const [game, setGame] = useState<string | null>(() => (storage.session() ? storage.game() : null));
+  const [game, setGame] = useState<string | null>(() => (first.session ? storage.game() : null));
   const [recall, setRecall] = useState<RecallRecord | undefined>();
   // « Jouer » before signing in: the sign-in form, then that game.
   const [askSignIn, setAskSignIn] = useState(false);

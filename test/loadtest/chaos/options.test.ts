@@ -17,6 +17,12 @@ describe('chaos options', () => {
     assert.equal(parseChaosOptions(['--redis-cluster'], drawn).redisCluster, true);
   });
 
+  it('puts no fixed fault back unless a negative control is named', () => {
+    assert.equal(parseChaosOptions([], drawn).negativeControl, null);
+    assert.equal(parseChaosOptions(['--negative-control', 'kept-room-list-failure'], drawn).negativeControl, 'kept-room-list-failure');
+    assert.throws(() => parseChaosOptions(['--negative-control', 'everything'], drawn), /takes one of kept-room-list-failure/);
+  });
+
   it('refuses what is out of bounds or unknown, with a sentence', () => {
     assert.throws(() => parseChaosOptions(['--minutes', '500'], drawn), /between 0.1 and 180/);
     assert.throws(() => parseChaosOptions(['--freeze-ms', '9000-4000'], drawn), /MIN-MAX/);
