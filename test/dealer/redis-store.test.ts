@@ -363,7 +363,7 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       // The buyer's step of a settlement ran, the sequence's did not (its process died).
       const player = store.keys.player('p1');
       const credit = await creditPrize(defineDealerScripts(client), { ...player, requests: player.requests(Math.floor(T0 / IDEMPOTENCY_WINDOW_MS)) }, {
-        field: `${GAME}:${STAKE}|r1`, unitId: sale.unitId, stake: STAKE, soldAt: T0, requestsTtlMs: IDEMPOTENCY_WINDOW_MS, prize: sale.prize, now: T0 + 1, game: GAME,
+        field: `${GAME}:${STAKE}|r1`, unitId: sale.unitId, stake: STAKE, soldAt: T0, requestsTtlMs: IDEMPOTENCY_WINDOW_MS, prize: sale.prize, now: T0 + 1, game: GAME, playerId: 'p1', withdrawalThreshold: undefined,
       });
       assert.equal(credit.credited, true);
       assert.equal((await store.getSale(sale.unitId))?.settledAt, undefined, 'not marked settled yet');

@@ -32,4 +32,6 @@ export interface ProtocolParts {
   readonly printer: BlockPrinter;
   readonly pages: RedisPages;
   readonly sales: SaleReader;
+  /** The automatic withdrawal threshold in cents (RedisStoreOptions); undefined: off. */
+  readonly withdrawalThreshold: number | undefined;
 }

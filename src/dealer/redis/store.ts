@@ -13,6 +13,7 @@ import { BlockPrinter } from './printer';
 import type { PurchaseProtocol } from './purchase-protocol';
 import { SaleReader } from './sale-reader';
 import { RedisSales } from './sales';
+import { RedisOperatorEvents } from './operator-events';
 import { RedisWallets } from './wallets';
 
 export interface RedisStoreOptions {
@@ -47,6 +48,11 @@ export interface RedisStoreOptions {
    * only with `protocol: 'per-slot'`. Default 1.
    */
   readonly sequenceLanes?: number;
+  /**
+   * The automatic withdrawal threshold, in cents: a prize credit that takes a balance from at
+   * or below it to above it adds an event to the operator's events (`events`). Default: off.
+   */
+  readonly withdrawalThreshold?: number;
 }
 
 /**
@@ -82,10 +88,21 @@ export class RedisStore extends RoleStore {
     const pages = new RedisPages(ctx, catalog, sales);
     const printer = new BlockPrinter(ctx, catalog, pages);
     const emissions = new RedisEmissions(ctx, catalog, printer, pages, lanes);
-    const parts = { ctx, catalog, emissions, printer, pages, sales };
+    const withdrawalThreshold = options.withdrawalThreshold;
+    if (withdrawalThreshold !== undefined && !(Number.isSafeInteger(withdrawalThreshold) && withdrawalThreshold >= 0)) {
+      throw new RangeError(`withdrawalThreshold must be a whole number of cents: ${withdrawalThreshold}`);
+    }
+    const parts = { ctx, catalog, emissions, printer, pages, sales, withdrawalThreshold };
     const protocol = perSlot ? new PerSlotPurchase(parts) : new OneScriptPurchase(parts);
-    const wallets = new RedisWallets(ctx, catalog);
-    super({ emissions, sales: new RedisSales(ctx, protocol, sales, wallets), wallets, pages, archiving: new RedisArchiving(ctx, catalog) });
+    const wallets = new RedisWallets(ctx);
+    super({
+      emissions,
+      sales: new RedisSales(ctx, protocol, sales, wallets),
+      wallets,
+      pages,
+      archiving: new RedisArchiving(ctx, catalog),
+      events: new RedisOperatorEvents(ctx),
+    });
     this.keys = keys;
     this.protocol = protocol;
     this.printer = printer;

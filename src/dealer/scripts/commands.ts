@@ -100,6 +100,7 @@ export type DealerScriptName =
   | 'refundPurchase'
   | 'settleSale'
   | 'creditPrize'
+  | 'relayEvent'
   | 'forgetPending';
 export type DealerRunScript = RunScript<DealerScriptName>;
 

@@ -17,6 +17,7 @@ const RETURN_CODES = {
   [-10]: ['dealer/block_not_archivable', 'the block is unknown, not closed, or has units not settled'],
   [-11]: ['wallet/insufficient_funds', 'the balance is below the amount'],
   [-12]: ['dealer/lane_passed', 'this lane turned this request away before, sold out then (its walk goes on)'],
+  [-13]: ['request/mismatch', 'this reference was used before for another amount or operation'],
 } as const;
 
 type ReturnCode = keyof typeof RETURN_CODES;
