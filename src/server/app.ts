@@ -94,6 +94,7 @@ function storeOptions(config: Config): RedisStoreOptions {
     waitReplicas: config.redisWaitReplicas,
     replicaTimeoutMs: config.redisWaitTimeoutMs,
     sequenceLanes: config.redisSequenceLanes,
+    withdrawalThreshold: config.withdrawalThreshold,
   };
 }
 
@@ -124,7 +125,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     actions = new RedisActionLog(redis, config.redisPrefix);
   } else {
     const memoryLog = new MemoryActionLog();
-    store = new MemoryStore({ keepSettled: config.embeddedKeep, forgotten: (unitIds) => memoryLog.forget(unitIds) });
+    store = new MemoryStore({
+      keepSettled: config.embeddedKeep,
+      forgotten: (unitIds) => memoryLog.forget(unitIds),
+      withdrawalThreshold: config.withdrawalThreshold,
+    });
     actions = memoryLog;
   }
   const dealer: DealerStore = new ObservedDealer(store, metrics, logger);
