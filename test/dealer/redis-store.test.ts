@@ -15,6 +15,7 @@ import { storeBlock } from '../../src/dealer/scripts/store-block';
 import { pageTreeOfPrint, rootOfPage } from '../../src/dealer/merkle';
 import { printNewBlock } from '../../src/dealer/printing';
 import { isStoreOutage } from '../../src/dealer/outage';
+import { NOT_COMMANDS } from '../support/redis-commands';
 import { storeConformance, type StoreOptions } from './store-conformance';
 import { dealOnLane, reserveThenDie } from './support/cut-purchase';
 import { TEN_UNIT_TABLE } from './support/test-tables';
@@ -234,9 +235,6 @@ describe('dealer store (redis) specifics', () => {
     }
   });
 });
-
-/** Calls of the client that are not Redis commands (no failure injected into them). */
-const NOT_COMMANDS = new Set(['defineCommand', 'pipeline', 'multi', 'duplicate', 'on', 'once', 'off', 'emit', 'quit', 'disconnect', 'connect']);
 
 /**
  * The client, with its `failAt`-th command failing as a blip would: `before` it reaches Redis

@@ -9,6 +9,7 @@ import type { RunningServer } from '../../src/server/app';
 import { MemoryActionLog } from '../../src/units/action-log';
 import { RedisServer } from '../../tools/redis-server';
 import { startTestServer } from '../support/game-server';
+import { NOT_COMMANDS } from '../support/redis-commands';
 
 const SECRET = 'wallet-read-cost-secret-of-32-chars-or-more';
 const OPERATOR = 'operator-token-for-the-wallet-cost-tests';
@@ -28,9 +29,6 @@ interface Cost {
 }
 
 const zero = (): Cost => ({ wholeJournals: 0, pageLines: 0, commands: 0, replyBytes: 0 });
-
-/** Calls of the client that are not Redis commands. */
-const NOT_COMMANDS = new Set(['defineCommand', 'pipeline', 'multi', 'duplicate', 'on', 'once', 'off', 'emit', 'quit', 'disconnect', 'connect']);
 
 /** The client, every command and the bytes of its reply counted into `cost.current`. */
 function metered(client: Redis, cost: { current: Cost }): Redis {
