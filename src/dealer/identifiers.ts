@@ -200,6 +200,12 @@ export function unsettledLimit(limit: number): number {
   return Math.max(0, limit);
 }
 
+/** The automatic withdrawal threshold a store is given, checked: whole cents ≥ 0, or undefined (off). */
+export function withdrawalThreshold(cents: number | undefined): number | undefined {
+  if (cents !== undefined && !(Number.isSafeInteger(cents) && cents >= 0)) throw new RangeError(`withdrawalThreshold must be a whole number of cents: ${cents}`);
+  return cents;
+}
+
 /** How long a purchase's request id is remembered at least, by default: 24 h. */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 

@@ -1,4 +1,4 @@
-import { idempotencyWindow } from '../identifiers';
+import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
 import { RoleStore } from '../role-store';
 import { MemoryArchiving } from './archiving';
 import { MemoryBooks } from './books';
@@ -41,10 +41,7 @@ export class MemoryStore extends RoleStore {
     if (keep && !(Number.isSafeInteger(keep.perPlayer) && keep.perPlayer >= 1 && Number.isSafeInteger(keep.total) && keep.total >= 1)) {
       throw new RangeError(`keepSettled needs whole numbers ≥ 1: ${JSON.stringify(keep)}`);
     }
-    const threshold = options.withdrawalThreshold;
-    if (threshold !== undefined && !(Number.isSafeInteger(threshold) && threshold >= 0)) {
-      throw new RangeError(`withdrawalThreshold must be a whole number of cents: ${threshold}`);
-    }
+    const threshold = withdrawalThreshold(options.withdrawalThreshold);
     const books = new MemoryBooks();
     const emissions = new MemoryEmissions(books, options.printSeed);
     super({

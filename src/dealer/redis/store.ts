@@ -1,4 +1,4 @@
-import { idempotencyWindow } from '../identifiers';
+import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
 import { RoleStore } from '../role-store';
 import { defineDealerScripts, type RedisClient } from '../scripts/commands';
 import { RedisArchiving } from './archiving';
@@ -88,11 +88,7 @@ export class RedisStore extends RoleStore {
     const pages = new RedisPages(ctx, catalog, sales);
     const printer = new BlockPrinter(ctx, catalog, pages);
     const emissions = new RedisEmissions(ctx, catalog, printer, pages, lanes);
-    const withdrawalThreshold = options.withdrawalThreshold;
-    if (withdrawalThreshold !== undefined && !(Number.isSafeInteger(withdrawalThreshold) && withdrawalThreshold >= 0)) {
-      throw new RangeError(`withdrawalThreshold must be a whole number of cents: ${withdrawalThreshold}`);
-    }
-    const parts = { ctx, catalog, emissions, printer, pages, sales, withdrawalThreshold };
+    const parts = { ctx, catalog, emissions, printer, pages, sales, withdrawalThreshold: withdrawalThreshold(options.withdrawalThreshold) };
     const protocol = perSlot ? new PerSlotPurchase(parts) : new OneScriptPurchase(parts);
     const wallets = new RedisWallets(ctx);
     super({
