@@ -46,6 +46,11 @@ export interface Config {
   /** The documented dev login that creates demo accounts (on by default in embedded mode). */
   readonly devLogin: boolean;
   readonly demoBalance: number;
+  /**
+   * The automatic withdrawal threshold (cents): a prize that takes a balance above it makes an
+   * event the operator's system reads (`GET /admin/events`) to pay the excess out. Unset: off.
+   */
+  readonly withdrawalThreshold: number | undefined;
   /** Dev logins one address may make per minute. */
   readonly devLoginPerMinute: number;
   /** A unit untouched this long is completed by the server and its prize credited. */
@@ -201,6 +206,7 @@ export function loadConfig(env: Env = process.env): Config {
     // On by default only where nothing else can sign tokens: embedded, without operator keys.
     devLogin: bool(env, 'DEV_LOGIN', !shared && !text(env, 'JWT_PUBLIC_KEY') && !text(env, 'JWT_JWKS_URL')),
     demoBalance: int(env, 'DEMO_BALANCE_CENTS', 10_000, 0, 100_000_000),
+    withdrawalThreshold: env['WITHDRAWAL_THRESHOLD_CENTS'] ? int(env, 'WITHDRAWAL_THRESHOLD_CENTS', 0, 0, 1_000_000_000) : undefined,
     devLoginPerMinute: int(env, 'DEV_LOGIN_PER_MINUTE', 10, 1, 100_000),
     abandonAfterMs: int(env, 'ABANDON_AFTER_SECONDS', 900, 1, 30 * 86_400) * 1000,
     sweepEveryMs: int(env, 'SWEEP_EVERY_SECONDS', 30, 1, 3600) * 1000,

@@ -1,5 +1,5 @@
 import { GAME_IDS, type GameId } from '../games/types';
-import type { OpenEmissionRequest, PurchaseRefusalCode, PurchaseRequest, PurchaseResult } from './types';
+import type { FundingMismatch, JournalPageRequest, OpenEmissionRequest, PurchaseRefusalCode, PurchaseRequest, PurchaseResult } from './types';
 import { assertPrintable } from './printing';
 
 /**
@@ -155,9 +155,55 @@ export function salesPage(offset: number, limit: number): { offset: number; limi
   return { offset: Math.max(0, offset), limit: Math.min(MAX_SALES_PAGE, Math.max(0, limit)) };
 }
 
+/** A deposit's or withdrawal's ref met again with another amount or for the other operation. */
+export function requestMismatch(balance: number): FundingMismatch {
+  return { ok: false, code: 'request/mismatch', message: 'this reference was used before for another amount or operation', balance };
+}
+
+/** The most journal lines, or operator events, one page gives. */
+export const MAX_PAGE = 500;
+
+/**
+ * A page of a journal, checked: `before` a seq ≥ 1 when given, `offset` ≥ 0, `limit` clamped to
+ * 0–500.
+ */
+export function journalPage(page: JournalPageRequest): { before: number | undefined; offset: number; limit: number } {
+  const { before, offset = 0, limit } = page;
+  if ((before !== undefined && (!Number.isSafeInteger(before) || before < 1)) || !Number.isSafeInteger(offset) || !Number.isSafeInteger(limit)) {
+    throw new RangeError(`journal page ${JSON.stringify(page)}`);
+  }
+  return { before, offset: Math.max(0, offset), limit: Math.min(MAX_PAGE, Math.max(0, limit)) };
+}
+
+/** An operator event id as a store gives it: a Redis stream id, `<ms>-<n>` (or one number). */
+const EVENT_ID = /^\d{1,20}(?:-\d{1,20})?$/;
+
+export function isEventId(id: string): boolean {
+  return EVENT_ID.test(id);
+}
+
+/** Whether event id `a` comes after `b` in a stream's order (`<ms>-<n>`; `<ms>` alone is `<ms>-0`). */
+export function eventIdAfter(a: string, b: string): boolean {
+  const [am = 0n, an = 0n] = a.split('-').map(BigInt);
+  const [bm = 0n, bn = 0n] = b.split('-').map(BigInt);
+  return am > bm || (am === bm && an > bn);
+}
+
+/** A page of operator events, checked: `after` an event id when given, `limit` clamped to 0–500. */
+export function eventsPage(after: string | undefined, limit: number): { after: string | undefined; limit: number } {
+  if ((after !== undefined && !isEventId(after)) || !Number.isSafeInteger(limit)) throw new RangeError(`events page ${after}, ${limit}`);
+  return { after, limit: Math.min(MAX_PAGE, Math.max(0, limit)) };
+}
+
 export function unsettledLimit(limit: number): number {
   if (!Number.isSafeInteger(limit)) throw new RangeError(`limit ${limit}`);
   return Math.max(0, limit);
+}
+
+/** The automatic withdrawal threshold a store is given, checked: whole cents ≥ 0, or undefined (off). */
+export function withdrawalThreshold(cents: number | undefined): number | undefined {
+  if (cents !== undefined && !(Number.isSafeInteger(cents) && cents >= 0)) throw new RangeError(`withdrawalThreshold must be a whole number of cents: ${cents}`);
+  return cents;
 }
 
 /** How long a purchase's request id is remembered at least, by default: 24 h. */

@@ -240,9 +240,3 @@ export function limitRefusal(limit: LimitKind, left: Cents, nextFreeAt: number |
 }
 
 /** Thrown by `Wallets.deposit` when the weekly deposit limit refuses it (deposits answer a balance). */
-export class DepositLimitError extends Error {
-  constructor(readonly refusal: ProtectionRefusal) {
-    super(refusal.message);
-    this.name = 'DepositLimitError';
-  }
-}

@@ -1,7 +1,7 @@
 import type { GameId } from '../games/types';
 import type { Cents } from '../money';
 import { gamePrice, unitIdOf } from './identifiers';
-import type { JournalEntry, JournalKind, PageCommitment, Sale } from './types';
+import type { JournalEntry, JournalKind, PageCommitment, Sale, WithdrawalThresholdEvent } from './types';
 
 /**
  * The dealer's record formats, in one place: the `Sale` builder both stores use, and the
@@ -71,6 +71,15 @@ export function decodeSale(record: string): SaleRecord {
 export function decodeJournalLine(line: string): Omit<JournalEntry, 'seq'> {
   const [kind, amount, balance, at, ref] = line.split('|');
   return { kind: kind as JournalKind, amount: Number(amount), balance: Number(balance), ref: ref!, at: Number(at) };
+}
+
+/**
+ * A withdrawal threshold event as thresholdEvent.lua records it,
+ * `<playerId>|<balance after>|<threshold>|<at>`, with the id its stream gave it.
+ */
+export function decodeThresholdEvent(id: string, record: string): WithdrawalThresholdEvent {
+  const [playerId, balance, threshold, at] = record.split('|');
+  return { id, at: Number(at), playerId: playerId!, kind: 'withdrawal_threshold', balance: Number(balance), threshold: Number(threshold) };
 }
 
 /** A page record as publishPage-1.lua stores it: `<root hex>|<publishedAt>`. */

@@ -6,11 +6,15 @@ import type {
   Archiving,
   BlockInfo,
   DealerStore,
+  DepositResult,
   EmissionInfo,
   Emissions,
   FairnessPages,
   JournalEntry,
+  JournalPageRequest,
   OpenEmissionRequest,
+  OperatorEvents,
+  OperatorEventsPage,
   PageCommitment,
   PlayerId,
   ProtectionUpdate,
@@ -33,6 +37,7 @@ export interface DealerRoles {
   readonly pages: FairnessPages;
   readonly archiving: Archiving;
   readonly protections: Protections;
+  readonly events: OperatorEvents;
 }
 
 /**
@@ -70,7 +75,7 @@ export abstract class RoleStore implements DealerStore {
     return this.roles.sales.unsettledSales(soldBefore, limit, playerId);
   }
 
-  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
+  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult> {
     return this.roles.wallets.deposit(playerId, amount, ref, now);
   }
   withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
@@ -84,6 +89,9 @@ export abstract class RoleStore implements DealerStore {
   }
   journal(playerId: PlayerId): Promise<JournalEntry[]> {
     return this.roles.wallets.journal(playerId);
+  }
+  journalPage(playerId: PlayerId, page: JournalPageRequest): Promise<JournalEntry[]> {
+    return this.roles.wallets.journalPage(playerId, page);
   }
 
   blockSeed(blockId: string): Promise<Uint8Array> {
@@ -117,5 +125,9 @@ export abstract class RoleStore implements DealerStore {
   }
   markArchived(blockId: string, path: string, now: number): Promise<boolean> {
     return this.roles.archiving.markArchived(blockId, path, now);
+  }
+
+  events(after: string | undefined, limit: number): Promise<OperatorEventsPage> {
+    return this.roles.events.events(after, limit);
   }
 }

@@ -3,9 +3,10 @@ import type { GameId, PrizeTable } from '../games/types';
 import type { BlockReason, LimitsRequest, ProtectionChange, ProtectionRefusalCode, RefusalDetails } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
 import type { ProtectionRecord, ProtectionSettings, SessionMoney } from './protection';
-import type { JournalKind, JournalLine, Wallet } from '../protocol/wallet';
+import type { OperatorEventsReply } from '../protocol/http';
+import type { JournalKind, JournalLine, OperatorEvent, Wallet, WithdrawalThresholdEvent } from '../protocol/wallet';
 
-export type { JournalKind, Wallet };
+export type { JournalKind, OperatorEvent, Wallet, WithdrawalThresholdEvent };
 import type { UnitProof } from './merkle';
 
 /**
@@ -136,9 +137,51 @@ export interface PageCommitment {
   readonly publishedAt: number;
 }
 
+/**
+ * A reference used before with another amount (or for the other operation): the funding
+ * request it names was another one; nothing changed.
+ */
+export interface FundingMismatch {
+  readonly ok: false;
+  readonly code: Extract<RefusalCode, 'request/mismatch'>;
+  readonly message: string;
+  readonly balance: Cents;
+}
+
+/**
+ * `entry`: the journal line of this reference, the same on a replay (its amount, its time, the
+ * balance after it); `balance`: the balance now.
+ */
+export type DepositResult =
+  | { readonly ok: true; readonly balance: Cents; readonly replayed: boolean; readonly entry: JournalEntry }
+  | FundingMismatch
+  | DepositLimitRefusal;
+
+/** A deposit that would take the last 7 days' deposits above the player's limit: nothing changed. */
+export interface DepositLimitRefusal {
+  readonly ok: false;
+  readonly code: Extract<RefusalCode, 'limit/deposit_week'>;
+  readonly message: string;
+  readonly details: RefusalDetails;
+}
+
 export type WithdrawResult =
-  | { readonly ok: true; readonly balance: Cents; readonly replayed: boolean }
-  | { readonly ok: false; readonly code: Extract<RefusalCode, 'wallet/insufficient_funds'>; readonly message: string; readonly balance: Cents };
+  | { readonly ok: true; readonly balance: Cents; readonly replayed: boolean; readonly entry: JournalEntry }
+  | { readonly ok: false; readonly code: Extract<RefusalCode, 'wallet/insufficient_funds'>; readonly message: string; readonly balance: Cents }
+  | FundingMismatch;
+
+/**
+ * A page of a player's journal, newest first: the lines whose seq is below `before` (every line
+ * when absent), the `offset` newest of them skipped, at most `limit` (1–500).
+ */
+export interface JournalPageRequest {
+  readonly before?: number;
+  readonly offset?: number;
+  readonly limit: number;
+}
+
+/** The operator's events after an id; `next`: the id to read on from (the last event's, or the `after` given when none). */
+export type OperatorEventsPage = OperatorEventsReply;
 
 /** One line of a player's journal, its time in ms since the epoch (the protocol's shape). */
 export type JournalEntry = JournalLine;
@@ -178,19 +221,39 @@ export interface Sales {
 /** Players' money: deposits, withdrawals, balances and the journal. */
 export interface Wallets {
   /**
-   * Idempotent on `ref`: the same deposit twice credits once. Throws `DepositLimitError`
-   * (protection.ts) when it would take the week's deposits above the player's limit.
+   * Idempotent on `ref`: the same deposit twice credits once; the same ref with another amount,
+   * or a withdrawal's ref, is refused (`request/mismatch`), atomically with the check; a new
+   * deposit that would take the last 7 days' deposits above the player's limit is refused
+   * (`limit/deposit_week`, docs/responsible-gaming.md).
    */
-  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents>;
+  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult>;
   /**
-   * Debits `amount` once per `ref` (idempotent, as deposits; a withdrawal's ref must differ from
-   * every deposit's), refused when the balance would go below zero.
+   * Debits `amount` once per `ref` (idempotent, as deposits, and refused as they are when the
+   * ref was used with another amount or for a deposit), refused when the balance would go
+   * below zero.
    */
   withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult>;
   balance(playerId: PlayerId): Promise<Cents>;
-  /** The balance and the stakes held by every unsettled unit, in one read (0 and 0 for an unknown player). */
+  /**
+   * The balance and the stakes held by every unsettled unit, from running totals: its cost does
+   * not grow with the journal nor with the units in play (0 and 0 for an unknown player).
+   */
   wallet(playerId: PlayerId): Promise<Wallet>;
+  /** The whole journal, oldest first (recalls, proofs): its cost grows with it. */
   journal(playerId: PlayerId): Promise<JournalEntry[]>;
+  /** A page of the journal, newest first, read without the rest of it (`JournalPageRequest`). */
+  journalPage(playerId: PlayerId, page: JournalPageRequest): Promise<JournalEntry[]>;
+}
+
+/**
+ * What the operator's system reads of what happened to players' money: today, a prize credit
+ * that took a balance above the automatic withdrawal threshold. Each event is written with the
+ * credit that caused it (or, on a cluster, before that unit's settlement completes: a cut
+ * settlement is completed again by the sweeper), once per credit.
+ */
+export interface OperatorEvents {
+  /** Events after `after` (from the first when absent), oldest first, at most `limit` (1–500). */
+  events(after: string | undefined, limit: number): Promise<OperatorEventsPage>;
 }
 
 /** A change of a player's protection, made and journaled atomically (`ProtectionChange`). */
@@ -267,6 +330,6 @@ export interface Archiving {
  * The whole dealer, every role: what both implementations are and what the server's wiring
  * builds. Consumers take the roles they use.
  */
-export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, Archiving, Protections {
+export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, Archiving, OperatorEvents, Protections {
   close(): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import type { JournalLine } from './wallet';
+import type { JournalLine, OperatorEvent } from './wallet';
 import type { Cents } from './money';
 
 /** The HTTP routes' answers the page and the load test read (docs/server.md, "HTTP routes"). */
@@ -25,4 +25,27 @@ export interface OpenTable {
 export interface WalletReply {
   readonly balance: Cents;
   readonly journal: readonly JournalLine[];
+}
+
+/** `GET /admin/wallets/:playerId`: the balance and the stakes of the units not settled. */
+export interface OperatorWalletReply {
+  readonly playerId: string;
+  readonly balance: Cents;
+  readonly held: Cents;
+}
+
+/**
+ * `GET /admin/wallets/:playerId/journal`: a page of the journal, newest first; `next`: the
+ * `before` of the next (older) page, null at the first line.
+ */
+export interface OperatorJournalReply {
+  readonly playerId: string;
+  readonly journal: readonly JournalLine[];
+  readonly next: number | null;
+}
+
+/** `GET /admin/events`: events after `after`, oldest first; `next`: the `after` to read on from. */
+export interface OperatorEventsReply {
+  readonly events: readonly OperatorEvent[];
+  readonly next: string;
 }

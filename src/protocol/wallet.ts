@@ -21,3 +21,22 @@ export interface JournalLine<Time = number> {
   /** Ms since the epoch (wallet routes), or ISO text (a recall's ledger). */
   readonly at: Time;
 }
+
+/**
+ * A prize credit took the player's balance from at or below the automatic withdrawal threshold
+ * (WITHDRAWAL_THRESHOLD_CENTS) to above it: the operator pays the excess out.
+ */
+export interface WithdrawalThresholdEvent {
+  /** Opaque, increasing: read on with `after` = the last id seen. */
+  readonly id: string;
+  /** When the prize was credited (ms since the epoch). */
+  readonly at: number;
+  readonly playerId: string;
+  readonly kind: 'withdrawal_threshold';
+  /** The balance after that credit. */
+  readonly balance: Cents;
+  readonly threshold: Cents;
+}
+
+/** What the operator's system reads from `GET /admin/events`. */
+export type OperatorEvent = WithdrawalThresholdEvent;

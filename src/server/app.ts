@@ -96,6 +96,7 @@ function storeOptions(config: Config): RedisStoreOptions {
     waitReplicas: config.redisWaitReplicas,
     replicaTimeoutMs: config.redisWaitTimeoutMs,
     sequenceLanes: config.redisSequenceLanes,
+    withdrawalThreshold: config.withdrawalThreshold,
   };
 }
 
@@ -126,7 +127,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     actions = new RedisActionLog(redis, config.redisPrefix);
   } else {
     const memoryLog = new MemoryActionLog();
-    store = new MemoryStore({ keepSettled: config.embeddedKeep, forgotten: (unitIds) => memoryLog.forget(unitIds) });
+    store = new MemoryStore({
+      keepSettled: config.embeddedKeep,
+      forgotten: (unitIds) => memoryLog.forget(unitIds),
+      withdrawalThreshold: config.withdrawalThreshold,
+    });
     actions = memoryLog;
   }
   const dealer: DealerStore = new ObservedDealer(store, metrics, logger);

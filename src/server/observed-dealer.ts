@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseUnitId } from '../dealer/identifiers';
 import { RoleStore } from '../dealer/role-store';
-import type { DealerStore, Emissions, PlayerId, PurchaseRequest, PurchaseResult, Sales, SettleResult, Wallets, WithdrawResult } from '../dealer/types';
+import type { DealerStore, DepositResult, Emissions, JournalPageRequest, PlayerId, PurchaseRequest, PurchaseResult, Sales, SettleResult, Wallets, WithdrawResult } from '../dealer/types';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
@@ -17,7 +17,7 @@ export class ObservedDealer extends RoleStore {
     metrics: Metrics,
     logger: Logger,
   ) {
-    super({ emissions: store, sales: new ObservedSales(store, metrics, logger), wallets: new ObservedWallets(store, logger), pages: store, archiving: store, protections: store });
+    super({ emissions: store, sales: new ObservedSales(store, metrics, logger), wallets: new ObservedWallets(store, logger), pages: store, archiving: store, events: store, protections: store });
   }
 
   close(): Promise<void> {
@@ -89,10 +89,10 @@ class ObservedWallets implements Wallets {
     private readonly logger: Logger,
   ) {}
 
-  async deposit(playerId: PlayerId, amount: number, ref: string, now: number) {
-    const balance = await this.dealer.deposit(playerId, amount, ref, now);
-    this.logger.info({ playerId, ref }, 'deposit');
-    return balance;
+  async deposit(playerId: PlayerId, amount: number, ref: string, now: number): Promise<DepositResult> {
+    const result = await this.dealer.deposit(playerId, amount, ref, now);
+    this.logger.info({ playerId, ref, ...(result.ok ? {} : { code: result.code }) }, result.ok ? 'deposit' : 'deposit refused');
+    return result;
   }
   async withdraw(playerId: PlayerId, amount: number, ref: string, now: number): Promise<WithdrawResult> {
     const result = await this.dealer.withdraw(playerId, amount, ref, now);
@@ -107,5 +107,8 @@ class ObservedWallets implements Wallets {
   }
   journal(playerId: PlayerId) {
     return this.dealer.journal(playerId);
+  }
+  journalPage(playerId: PlayerId, page: JournalPageRequest) {
+    return this.dealer.journalPage(playerId, page);
   }
 }

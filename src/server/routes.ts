@@ -4,10 +4,9 @@ import { z } from 'zod';
 import { normalizePseudonym } from '../auth/pseudonym';
 import { AuthError, type Player } from '../auth/tokens';
 import { blocksReport, verifyBlockReport } from '../dealer/operator-report';
-import { isPlayerId } from '../dealer/identifiers';
-import { DepositLimitError } from '../dealer/protection';
+import { isEventId, isPlayerId, MAX_PAGE } from '../dealer/identifiers';
 import { toHistoryLine } from '../play/recall';
-import type { DevLoginReply, WalletReply } from '../protocol/http';
+import type { DevLoginReply, OperatorEventsReply, OperatorJournalReply, OperatorWalletReply, WalletReply } from '../protocol/http';
 import type { HistoryPage } from '../protocol/recall';
 import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
 import { mountFairnessRoutes } from './fairness-routes';
@@ -25,6 +24,18 @@ const HISTORY_QUERY = z.object({
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });
+
+/** The operator's journal view: newest first, `before` a seq (the `next` of the page before). */
+const JOURNAL_QUERY = z.object({
+  before: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(100),
+}).strict();
+
+/** The operator's events: `after` an event id (the `next` of the page before). */
+const EVENTS_QUERY = z.object({
+  after: z.string().refine(isEventId).optional(),
+  limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(100),
+}).strict();
 
 const FUNDING_REQUEST = z.object({
   /** Whole cents, at most 10 million euros at once. */
@@ -117,21 +128,40 @@ export function mountRoutes(app: Application, services: Services): void {
       const body = FUNDING_REQUEST.safeParse(req.body);
       if (!body.success) return sendRefusal(res, 400, 'wallet/malformed', 'give { amount: whole cents ≥ 1, requestId: 1–64 of A-Z a-z 0-9 _ - }');
       const { amount, requestId } = body.data;
-      const result = await funding[operation](playerId, amount, requestId, Date.now()).catch((err: unknown) => {
-        if (err instanceof DepositLimitError) return err.refusal;
-        throw err;
-      });
+      const result = await funding[operation](playerId, amount, requestId, Date.now());
       if (!result.ok && 'details' in result) return sendRefusal(res, 409, result.code, result.message, result.details);
       if (!result.ok) return sendRefusal(res, 409, result.code, result.message);
       res.json({ playerId, balance: result.balance, entry: result.entry });
     }));
   }
 
+  // The operator's wallet view: the balance and the stakes held, without the journal (paged below).
   app.get('/admin/wallets/:playerId', asyncRoute(async (req, res) => {
     if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
     const playerId = String(req.params['playerId']);
     if (!isPlayerId(playerId)) return sendRefusal(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
-    res.json({ playerId, balance: await funding.balance(playerId), journal: await funding.journal(playerId) });
+    const { balance, held } = await funding.wallet(playerId);
+    res.json({ playerId, balance, held } satisfies OperatorWalletReply);
+  }));
+
+  app.get('/admin/wallets/:playerId/journal', asyncRoute(async (req, res) => {
+    if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
+    const playerId = String(req.params['playerId']);
+    const query = JOURNAL_QUERY.safeParse(req.query);
+    if (!isPlayerId(playerId) || !query.success) {
+      return sendRefusal(res, 400, 'wallet/malformed', `a player id is 1–64 of A-Z a-z 0-9 _ . : -; before a seq ≥ 1, limit 1–${MAX_PAGE}`);
+    }
+    const journal = await funding.journalPage(playerId, query.data);
+    const oldest = journal.at(-1)?.seq ?? 1;
+    res.json({ playerId, journal, next: oldest > 1 ? oldest : null } satisfies OperatorJournalReply);
+  }));
+
+  // The operator's system reads what it must act on (withdrawals above the threshold) from here.
+  app.get('/admin/events', asyncRoute(async (req, res) => {
+    if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
+    const query = EVENTS_QUERY.safeParse(req.query);
+    if (!query.success) return sendRefusal(res, 400, 'events/malformed', `after is an event id (the next of a page), limit 1–${MAX_PAGE}`);
+    res.json((await services.dealer.events(query.data.after, query.data.limit)) satisfies OperatorEventsReply);
   }));
 
   // A player's own wallet: its balance and its journal, newest first.
@@ -140,9 +170,8 @@ export function mountRoutes(app: Application, services: Services): void {
     if (!player) return;
     const query = HISTORY_QUERY.safeParse(req.query);
     if (!query.success) return sendRefusal(res, 400, 'history/malformed', 'offset and limit must be whole numbers (limit 1–100)');
-    const journal = (await funding.journal(player.playerId)).reverse();
-    const { offset, limit } = query.data;
-    res.json({ balance: await funding.balance(player.playerId), journal: journal.slice(offset, offset + limit) } satisfies WalletReply);
+    const [{ balance }, journal] = await Promise.all([funding.wallet(player.playerId), funding.journalPage(player.playerId, query.data)]);
+    res.json({ balance, journal } satisfies WalletReply);
   }));
 
   app.get('/history/:unitId', asyncRoute(async (req, res) => {

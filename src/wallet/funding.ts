@@ -1,25 +1,31 @@
-import type { JournalEntry, PlayerId, Wallets } from '../dealer/types';
+import type { DepositLimitRefusal, FundingMismatch, JournalEntry, JournalPageRequest, PlayerId, Wallet, Wallets } from '../dealer/types';
 import type { Cents } from '../money';
 
 /**
  * How money enters and leaves a player's wallet from outside the games: the operator's
- * deposits and withdrawals. One small interface: today the dealer's own wallet keeps the money
- * (`DealerWalletFunding`); a seamless-wallet adapter (the operator's wallet over HTTP) would
- * implement the same calls.
+ * deposits and withdrawals, and what the operator and the player read of it. One small
+ * interface: today the dealer's own wallet keeps the money (`DealerWalletFunding`); a
+ * seamless-wallet adapter (the operator's wallet over HTTP) would implement the same calls.
  */
 export type FundingResult =
   /** `entry`: the journal line of this request, the same on a retry (its amount, its time). */
   | { readonly ok: true; readonly balance: Cents; readonly entry: JournalEntry }
-  | { readonly ok: false; readonly code: 'wallet/insufficient_funds'; readonly message: string; readonly balance: Cents };
+  | { readonly ok: false; readonly code: 'wallet/insufficient_funds'; readonly message: string; readonly balance: Cents }
+  | FundingMismatch
+  | DepositLimitRefusal;
 
 export interface WalletFunding {
-  /** Credits `amount` once per `requestId`. */
+  /**
+   * Credits `amount` once per `requestId`; the same id with another amount is refused
+   * (`request/mismatch`), and so is a deposit over the player's weekly deposit limit (`limit/deposit_week`).
+   */
   deposit(playerId: PlayerId, amount: Cents, requestId: string, now: number): Promise<FundingResult>;
-  /** Debits `amount` once per `requestId`, refused below zero. */
+  /** Debits `amount` once per `requestId`, refused below zero, and as deposits are with another amount. */
   withdraw(playerId: PlayerId, amount: Cents, requestId: string, now: number): Promise<FundingResult>;
-  balance(playerId: PlayerId): Promise<Cents>;
-  /** Every debit and credit, oldest first: deposits, withdrawals, stakes and prizes. */
-  journal(playerId: PlayerId): Promise<JournalEntry[]>;
+  /** The balance and the stakes held, without reading the journal. */
+  wallet(playerId: PlayerId): Promise<Wallet>;
+  /** A page of the journal, newest first: deposits, withdrawals, stakes and prizes. */
+  journalPage(playerId: PlayerId, page: JournalPageRequest): Promise<JournalEntry[]>;
 }
 
 /** The dealer's wallet, funded by the operator; references name the operation and the request. */
@@ -27,30 +33,18 @@ export class DealerWalletFunding implements WalletFunding {
   constructor(private readonly dealer: Wallets) {}
 
   async deposit(playerId: PlayerId, amount: Cents, requestId: string, now: number): Promise<FundingResult> {
-    const ref = `deposit:${requestId}`;
-    const balance = await this.dealer.deposit(playerId, amount, ref, now);
-    return { ok: true, balance, entry: await this.entryOf(playerId, ref) };
+    return this.dealer.deposit(playerId, amount, `deposit:${requestId}`, now);
   }
 
   async withdraw(playerId: PlayerId, amount: Cents, requestId: string, now: number): Promise<FundingResult> {
-    const ref = `withdraw:${requestId}`;
-    const result = await this.dealer.withdraw(playerId, amount, ref, now);
-    if (!result.ok) return result;
-    return { ok: true, balance: result.balance, entry: await this.entryOf(playerId, ref) };
+    return this.dealer.withdraw(playerId, amount, `withdraw:${requestId}`, now);
   }
 
-  balance(playerId: PlayerId): Promise<Cents> {
-    return this.dealer.balance(playerId);
+  wallet(playerId: PlayerId): Promise<Wallet> {
+    return this.dealer.wallet(playerId);
   }
 
-  journal(playerId: PlayerId): Promise<JournalEntry[]> {
-    return this.dealer.journal(playerId);
-  }
-
-  /** Reads the journal whole: operator calls are rare beside purchases. */
-  private async entryOf(playerId: PlayerId, ref: string): Promise<JournalEntry> {
-    const entry = (await this.dealer.journal(playerId)).findLast((e) => e.ref === ref);
-    if (!entry) throw new Error(`no journal line for ${ref}`);
-    return entry;
+  journalPage(playerId: PlayerId, page: JournalPageRequest): Promise<JournalEntry[]> {
+    return this.dealer.journalPage(playerId, page);
   }
 }

@@ -5,14 +5,17 @@ import { join } from 'node:path';
 import { writeBlockArchive } from '../../src/dealer/archive';
 import { Redis } from 'ioredis';
 import { RedisStore, type RedisStoreOptions } from '../../src/dealer/redis/store';
+import type { Sale } from '../../src/dealer/types';
 import { RedisServer } from '../../tools/redis-server';
 import { IDEMPOTENCY_WINDOW_MS } from '../../src/dealer/identifiers';
 import { defineDealerScripts } from '../../src/dealer/scripts/commands';
 import { creditPrize } from '../../src/dealer/scripts/credit-prize';
+import { relayEvent } from '../../src/dealer/scripts/relay-event';
 import { storeBlock } from '../../src/dealer/scripts/store-block';
 import { pageTreeOfPrint, rootOfPage } from '../../src/dealer/merkle';
 import { printNewBlock } from '../../src/dealer/printing';
 import { isStoreOutage } from '../../src/dealer/outage';
+import { NOT_COMMANDS } from '../support/redis-commands';
 import { storeConformance, type StoreOptions } from './store-conformance';
 import { dealOnLane, reserveThenDie } from './support/cut-purchase';
 import { TEN_UNIT_TABLE } from './support/test-tables';
@@ -200,10 +203,39 @@ describe('dealer store (redis) specifics', () => {
       await close();
     }
   });
-});
 
-/** Calls of the client that are not Redis commands (no failure injected into them). */
-const NOT_COMMANDS = new Set(['defineCommand', 'pipeline', 'multi', 'duplicate', 'on', 'once', 'off', 'emit', 'quit', 'disconnect', 'connect']);
+  it('replays a funding reference recorded before its line was kept (its seq alone) from the journal, bound to its amount', async () => {
+    const { stores, clients, close } = await openStores(1);
+    try {
+      const [store] = stores;
+      const first = await store!.deposit('p1', 500, 'd1', T0);
+      await clients[0]!.hset(store!.keys.player('p1').deposits, 'd1', '1');
+      assert.deepEqual(await store!.deposit('p1', 500, 'd1', T0 + 1), { ...first, replayed: true });
+      assert.equal((await store!.deposit('p1', 501, 'd1', T0 + 2)).ok, false);
+      assert.equal((await store!.withdraw('p1', 500, 'd1', T0 + 3)).ok, false);
+      assert.equal(await store!.balance('p1'), 500);
+    } finally {
+      await close();
+    }
+  });
+
+  it('never shows negative stakes held for units bought before the wallet kept their total', async () => {
+    const { stores, clients, close } = await openStores(1);
+    try {
+      const [store] = stores;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+      await store!.deposit('p1', 1_000, 'd1', T0);
+      const bought = await buy(store!, 'r1');
+      assert.ok(bought.ok);
+      await clients[0]!.hdel(store!.keys.player('p1').wallet, 'staked');
+      await store!.settle(bought.sale.unitId, T0 + 1);
+      assert.deepEqual(await store!.wallet('p1'), { balance: 1_000 - TEN_UNIT_TABLE.stake + bought.sale.prize, held: 0 });
+      assert.equal(await clients[0]!.hexists(store!.keys.player('p1').wallet, 'staked'), 0);
+    } finally {
+      await close();
+    }
+  });
+});
 
 /**
  * The client, with its `failAt`-th command failing as a blip would: `before` it reaches Redis
@@ -390,12 +422,64 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       const settled = await Promise.all([store.settle('e.0:0', T0 + 1), store.settle('e.0:0', T0 + 2)]);
       assert.equal(settled.filter((s) => s.ok && s.credited).length, 1, 'credited once');
       const prize = unit!.prize;
-      assert.equal(await store.balance('p1'), 1_000 - STAKE + prize);
+      assert.deepEqual(await store.wallet('p1'), { balance: 1_000 - STAKE + prize, held: 0 }, 'its stake held, then no more');
       const journal = await store.journal('p1');
       assert.deepEqual(journal.map((j) => j.kind), ['deposit', 'stake', ...(prize > 0 ? ['prize'] : [])]);
       assert.equal(journal.at(-1)!.balance, 1_000 - STAKE + prize);
       assert.equal(await store.recoverPurchases(T0 + 10), 0, 'nothing left to recover');
     }));
+
+  it('tells the operator once of a threshold crossed by a settlement cut after its credit, or after its relay', async () => {
+    const THRESHOLD = 500;
+    const { stores, clients, close } = await openStores(1, { protocol: 'per-slot', withdrawalThreshold: THRESHOLD });
+    try {
+      const [store] = stores;
+      const client = clients[0]!;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+      await store!.deposit('p1', 1_000, 'd1', T0);
+      const sales: Sale[] = [];
+      for (let i = 0; i < 10; i++) {
+        const bought = await store!.purchase({ playerId: 'p1', requestId: `r${i}`, game: GAME, stake: STAKE, now: T0 });
+        assert.ok(bought.ok);
+        sales.push(bought.sale);
+      }
+      const [first, second] = sales.filter((s) => s.prize > 0);
+      const player = store!.keys.player('p1');
+      const run = defineDealerScripts(client);
+      const creditOnly = (unitId: string, prize: number, now: number) =>
+        creditPrize(run, { ...player, requests: player.requests(Math.floor(T0 / IDEMPOTENCY_WINDOW_MS)) }, {
+          field: `${GAME}:${STAKE}|${sales.find((s) => s.unitId === unitId)!.requestId}`, unitId, stake: STAKE, soldAt: T0, requestsTtlMs: IDEMPOTENCY_WINDOW_MS, prize, now, game: GAME, playerId: 'p1', withdrawalThreshold: THRESHOLD,
+        });
+      const streamLength = () => client.xlen(store!.keys.events);
+
+      // Cut after the credit: the event waits in the wallet; the sweeper's settlement relays it.
+      const credit = await creditOnly(first!.unitId, first!.prize, T0 + 1);
+      assert.ok(credit.credited && credit.event !== undefined);
+      assert.equal(await streamLength(), 0);
+      assert.equal((await store!.unsettledSales(T0 + 1, 10)).some((s) => s.unitId === first!.unitId), true, 'left for the sweeper');
+      await store!.settle(first!.unitId, T0 + 2);
+      assert.equal(await streamLength(), 1);
+      assert.equal(await client.hexists(player.wallet, `e:${first!.unitId}`), 0);
+      assert.deepEqual((await store!.events(undefined, 10)).events.map(({ id: _, ...e }) => e), [
+        { at: T0 + 1, playerId: 'p1', kind: 'withdrawal_threshold', balance: THRESHOLD + first!.prize, threshold: THRESHOLD },
+      ], 'the credit\'s time and balance');
+
+      // Cut after the relay, before the wallet dropped it: relayed again, added once.
+      assert.ok((await store!.withdraw('p1', first!.prize, 'paid-out', T0 + 3)).ok);
+      const again = await creditOnly(second!.unitId, second!.prize, T0 + 4);
+      await relayEvent(run, { events: store!.keys.events, relayed: store!.keys.relayedEvents(Math.floor((T0 + 4) / IDEMPOTENCY_WINDOW_MS)) }, {
+        key: `p1|${second!.unitId}`, event: again.event!, relayedTtlMs: IDEMPOTENCY_WINDOW_MS,
+      });
+      assert.equal(await streamLength(), 2);
+      await store!.settle(second!.unitId, T0 + 5);
+      await store!.settle(second!.unitId, T0 + 6);
+      assert.equal(await streamLength(), 2, 'no duplicate');
+      assert.equal(await client.hexists(player.wallet, `e:${second!.unitId}`), 0);
+      assert.ok(!(await store!.unsettledSales(T0 + 10, 10)).some((s) => s.unitId === second!.unitId), 'marked settled');
+    } finally {
+      await close();
+    }
+  });
 
   it('credits a settlement cut after its credit once, and the sweeper\'s settlement marks it', () =>
     withStore(2, async (store, client) => {
@@ -405,7 +489,7 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       // The buyer's step of a settlement ran, the sequence's did not (its process died).
       const player = store.keys.player('p1');
       const credit = await creditPrize(defineDealerScripts(client), { ...player, requests: player.requests(Math.floor(T0 / IDEMPOTENCY_WINDOW_MS)) }, {
-        field: `${GAME}:${STAKE}|r1`, unitId: sale.unitId, stake: STAKE, soldAt: T0, requestsTtlMs: IDEMPOTENCY_WINDOW_MS, prize: sale.prize, now: T0 + 1, game: GAME,
+        field: `${GAME}:${STAKE}|r1`, unitId: sale.unitId, stake: STAKE, soldAt: T0, requestsTtlMs: IDEMPOTENCY_WINDOW_MS, prize: sale.prize, now: T0 + 1, game: GAME, playerId: 'p1', withdrawalThreshold: undefined,
       });
       assert.equal(credit.credited, true);
       assert.equal((await store.getSale(sale.unitId))?.settledAt, undefined, 'not marked settled yet');

@@ -18,6 +18,7 @@ export type StoreFactory = (handles: number, options?: StoreOptions) => Promise<
 
 export interface StoreOptions {
   readonly idempotencyWindowMs?: number;
+  readonly withdrawalThreshold?: number;
 }
 
 const GAME = TEN_UNIT_TABLE.game;
@@ -711,15 +712,15 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
     });
 
     describe('wallet and journal', () => {
-      it('credits a deposit once per reference', async () => {
+      it('credits a deposit once per reference, answering a replay with the line it journaled', async () => {
         const store = await dealer();
-        assert.equal(await store.deposit('p1', 500, 'd1', T0), 500);
-        assert.equal(await store.deposit('p1', 500, 'd1', T0 + 1), 500);
-        assert.equal(await store.deposit('p1', 250, 'd2', T0 + 2), 750);
-        assert.deepEqual(await store.journal('p1'), [
-          { seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 },
-          { seq: 2, kind: 'deposit', amount: 250, balance: 750, ref: 'd2', at: T0 + 2 },
-        ]);
+        const d1 = { seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 } as const;
+        const d2 = { seq: 2, kind: 'deposit', amount: 250, balance: 750, ref: 'd2', at: T0 + 2 } as const;
+        assert.deepEqual(await store.deposit('p1', 500, 'd1', T0), { ok: true, balance: 500, replayed: false, entry: d1 });
+        assert.deepEqual(await store.deposit('p1', 500, 'd1', T0 + 1), { ok: true, balance: 500, replayed: true, entry: d1 });
+        assert.deepEqual(await store.deposit('p1', 250, 'd2', T0 + 2), { ok: true, balance: 750, replayed: false, entry: d2 });
+        assert.deepEqual(await store.deposit('p1', 500, 'd1', T0 + 3), { ok: true, balance: 750, replayed: true, entry: d1 }, 'the balance now, the line then');
+        assert.deepEqual(await store.journal('p1'), [d1, d2]);
         await assert.rejects(() => store.deposit('p1', 0, 'd3', T0));
         await assert.rejects(() => store.deposit('p1', 1.5, 'd3', T0));
         await assert.rejects(() => store.deposit('p1', 100, 'bad|ref', T0));
@@ -728,19 +729,41 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('debits a withdrawal once per reference, journaled, and never below zero', async () => {
         const store = await dealer();
         await store.deposit('p1', 500, 'd1', T0);
-        assert.deepEqual(await store.withdraw('p1', 200, 'w1', T0 + 1), { ok: true, balance: 300, replayed: false });
-        assert.deepEqual(await store.withdraw('p1', 200, 'w1', T0 + 2), { ok: true, balance: 300, replayed: true });
+        const w1 = { seq: 2, kind: 'withdrawal', amount: -200, balance: 300, ref: 'w1', at: T0 + 1 } as const;
+        const w2 = { seq: 3, kind: 'withdrawal', amount: -300, balance: 0, ref: 'w2', at: T0 + 4 } as const;
+        assert.deepEqual(await store.withdraw('p1', 200, 'w1', T0 + 1), { ok: true, balance: 300, replayed: false, entry: w1 });
+        assert.deepEqual(await store.withdraw('p1', 200, 'w1', T0 + 2), { ok: true, balance: 300, replayed: true, entry: w1 });
         assert.deepEqual(await store.withdraw('p1', 301, 'w2', T0 + 3), { ok: false, code: 'wallet/insufficient_funds', message: 'the balance is below the amount', balance: 300 });
-        assert.deepEqual(await store.withdraw('p1', 300, 'w2', T0 + 4), { ok: true, balance: 0, replayed: false });
-        assert.deepEqual(await store.journal('p1'), [
-          { seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 },
-          { seq: 2, kind: 'withdrawal', amount: -200, balance: 300, ref: 'w1', at: T0 + 1 },
-          { seq: 3, kind: 'withdrawal', amount: -300, balance: 0, ref: 'w2', at: T0 + 4 },
-        ]);
+        assert.deepEqual(await store.withdraw('p1', 300, 'w2', T0 + 4), { ok: true, balance: 0, replayed: false, entry: w2 });
+        assert.deepEqual(await store.journal('p1'), [{ seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 }, w1, w2]);
         assert.equal(await store.balance('p1'), 0);
         await assert.rejects(() => store.withdraw('p1', 0, 'w3', T0));
         await assert.rejects(() => store.withdraw('p1', 2.5, 'w3', T0));
         await assert.rejects(() => store.withdraw('p1', 1, 'bad|ref', T0));
+      });
+
+      it('refuses a reference met again with another amount, or for the other operation, and changes nothing', async () => {
+        const store = await dealer();
+        await store.deposit('p1', 500, 'd1', T0);
+        await store.withdraw('p1', 100, 'w1', T0 + 1);
+        const mismatch = { ok: false, code: 'request/mismatch', message: 'this reference was used before for another amount or operation', balance: 400 };
+        assert.deepEqual(await store.deposit('p1', 501, 'd1', T0 + 2), mismatch);
+        assert.deepEqual(await store.withdraw('p1', 99, 'w1', T0 + 3), mismatch);
+        assert.deepEqual(await store.withdraw('p1', 500, 'd1', T0 + 4), mismatch, 'a deposit\'s ref is no withdrawal');
+        assert.deepEqual(await store.deposit('p1', 100, 'w1', T0 + 5), mismatch, 'a withdrawal\'s ref is no deposit');
+        assert.equal(await store.balance('p1'), 400);
+        assert.equal((await store.journal('p1')).length, 2);
+        assert.ok((await store.deposit('p1', 500, 'd1', T0 + 6)).ok, 'the same request again still answers as the first');
+      });
+
+      it('credits once and refuses the others when one reference is sent at once with two amounts', async () => {
+        const stores = await dealers(2);
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % 2]!.deposit('p1', i % 2 ? 300 : 200, 'd1', T0)));
+        const credited = results.filter((r) => r.ok && !r.replayed);
+        assert.equal(credited.length, 1);
+        const amount = credited[0]!.ok ? credited[0]!.entry.amount : 0;
+        for (const [i, r] of results.entries()) assert.equal(r.ok, (i % 2 ? 300 : 200) === amount, `deposit ${i}: ${JSON.stringify(r)}`);
+        assert.equal(await stores[1]!.balance('p1'), amount);
       });
 
       it('withdraws once when the same withdrawal is in flight many times at once', async () => {
@@ -800,6 +823,37 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.deepEqual(await store.wallet('not a player id!'), { balance: 0, held: 0 });
       });
 
+      it('keeps the stakes held through the lamp pair and through concurrent settlements', async () => {
+        const stores = await dealers(2);
+        await openTen(stores[0]!);
+        await stores[0]!.deposit('p1', 1_000, 'd1', T0);
+        const pair = [`pair-0`, `pair-1`];
+        const units = [];
+        for (const requestId of pair) units.push(sold(await stores[0]!.purchase({ playerId: 'p1', requestId, game: GAME, stake: STAKE, now: T0 + 1, boughtTogether: pair })));
+        assert.deepEqual(await stores[1]!.wallet('p1'), { balance: 1_000 - 2 * STAKE, held: 2 * STAKE });
+        await Promise.all(units.flatMap((u) => [stores[0]!.settle(u.unitId, T0 + 2), stores[1]!.settle(u.unitId, T0 + 3)]));
+        assert.deepEqual(await stores[1]!.wallet('p1'), { balance: 1_000 - 2 * STAKE + units[0]!.prize + units[1]!.prize, held: 0 });
+      });
+
+      it('pages the journal newest first, by seq or by offset, without the lines around the page', async () => {
+        const store = await dealer();
+        for (let i = 1; i <= 12; i++) await store.deposit('p1', i, `d${i}`, T0 + i);
+        const seqs = (entries: { seq: number }[]) => entries.map((e) => e.seq);
+        assert.deepEqual(seqs(await store.journalPage('p1', { limit: 5 })), [12, 11, 10, 9, 8]);
+        assert.deepEqual(seqs(await store.journalPage('p1', { before: 8, limit: 5 })), [7, 6, 5, 4, 3]);
+        assert.deepEqual(seqs(await store.journalPage('p1', { before: 3, limit: 5 })), [2, 1]);
+        assert.deepEqual(seqs(await store.journalPage('p1', { before: 1, limit: 5 })), []);
+        assert.deepEqual(seqs(await store.journalPage('p1', { before: 100, limit: 2 })), [12, 11], 'a seq past the end: from the newest');
+        assert.deepEqual(seqs(await store.journalPage('p1', { offset: 10, limit: 5 })), [2, 1]);
+        assert.deepEqual(seqs(await store.journalPage('p1', { before: 10, offset: 2, limit: 3 })), [7, 6, 5]);
+        assert.deepEqual(seqs(await store.journalPage('p1', { offset: 12, limit: 5 })), []);
+        assert.deepEqual(await store.journalPage('p1', { limit: 1 }), [{ seq: 12, kind: 'deposit', amount: 12, balance: 78, ref: 'd12', at: T0 + 12 }]);
+        assert.equal((await store.journalPage('p1', { limit: 10_000 })).length, 12, 'at most 500 a page');
+        assert.deepEqual(await store.journalPage('nobody', { limit: 5 }), []);
+        await assert.rejects(() => store.journalPage('p1', { before: 0, limit: 5 }));
+        await assert.rejects(() => store.journalPage('p1', { limit: 1.5 }));
+      });
+
       it('keeps the purchase-time picks and the balances with the sale', async () => {
         const store = await dealer();
         await openTen(store);
@@ -813,6 +867,75 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.deepEqual(await store.getSale(sale.unitId), sale);
         assert.equal(sold(await buy(store, 'p1')).picks, '');
         assert.equal(await store.getSale('noel-test.0:9'), undefined);
+      });
+    });
+
+    describe('withdrawal threshold', () => {
+      const THRESHOLD = 500;
+
+      /** p1 funded with 10 €, every unit of a 10-unit block bought (balance 5 €: the threshold); its winners and losers. */
+      async function boughtBlock(store: DealerStore): Promise<{ winners: Sale[]; losers: Sale[] }> {
+        await openTen(store, 1);
+        await store.deposit('p1', 1_000, 'd1', T0);
+        const sales: Sale[] = [];
+        for (let i = 0; i < 10; i++) sales.push(sold(await buy(store, 'p1')));
+        assert.equal(await store.balance('p1'), THRESHOLD);
+        return { winners: sales.filter((s) => s.prize > 0), losers: sales.filter((s) => s.prize === 0) };
+      }
+
+      it('tells the operator once when a prize takes the balance above it, and again once it was back at or below', async () => {
+        const store = (await dealers(1, { withdrawalThreshold: THRESHOLD }))[0]!;
+        const { winners, losers } = await boughtBlock(store);
+        const [first, second, third] = winners;
+        await store.settle(losers[0]!.unitId, T0 + 100);
+        assert.deepEqual((await store.events(undefined, 10)).events, [], 'no prize, no event');
+        await store.settle(first!.unitId, T0 + 101);
+        await store.settle(second!.unitId, T0 + 102);
+        const balance = THRESHOLD + first!.prize;
+        let page = await store.events(undefined, 10);
+        assert.deepEqual(page.events.map(({ id: _, ...e }) => e), [{ at: T0 + 101, playerId: 'p1', kind: 'withdrawal_threshold', balance, threshold: THRESHOLD }], 'the second prize found it above already');
+        assert.equal(page.next, page.events[0]!.id);
+        const above = await store.balance('p1');
+        assert.ok((await store.withdraw('p1', above - THRESHOLD, 'paid-out', T0 + 103)).ok);
+        await store.settle(third!.unitId, T0 + 104);
+        page = await store.events(page.next, 10);
+        assert.deepEqual(page.events.map(({ id: _, ...e }) => e), [{ at: T0 + 104, playerId: 'p1', kind: 'withdrawal_threshold', balance: THRESHOLD + third!.prize, threshold: THRESHOLD }]);
+        assert.deepEqual(await store.events(page.next, 10), { events: [], next: page.next }, 'nothing after the last');
+      });
+
+      it('tells once per credit whatever the concurrent settlements of the unit', async () => {
+        const stores = await dealers(3, { withdrawalThreshold: THRESHOLD });
+        const { winners } = await boughtBlock(stores[0]!);
+        await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.settle(winners[0]!.unitId, T0 + 100)));
+        assert.equal((await stores[1]!.events(undefined, 10)).events.length, 1);
+      });
+
+      it('gives the events in order, a page at a time', async () => {
+        const store = (await dealers(1, { withdrawalThreshold: 0 }))[0]!;
+        await openTen(store, 1);
+        const players = Array.from({ length: 10 }, (_, i) => `p${i}`);
+        for (const p of players) await store.deposit(p, STAKE, `d-${p}`, T0);
+        const sales: Sale[] = [];
+        // Each player stakes all, down to 0, the threshold: the 6 whose unit wins cross it.
+        for (const p of players) sales.push(sold(await buy(store, p)));
+        for (const [i, s] of sales.entries()) await store.settle(s.unitId, T0 + 100 + i);
+        const winners = sales.filter((s) => s.prize > 0).map((s) => s.playerId);
+        const all = await store.events(undefined, 500);
+        assert.deepEqual(all.events.map((e) => e.playerId), winners);
+        const ids = all.events.map((e) => e.id);
+        assert.equal(new Set(ids).size, ids.length);
+        const first = await store.events(undefined, 1);
+        assert.deepEqual(first.events.map((e) => e.id), ids.slice(0, 1));
+        assert.deepEqual((await store.events(first.next, 500)).events.map((e) => e.id), ids.slice(1));
+        assert.deepEqual(await store.events(undefined, 0), { events: [], next: '0' });
+        await assert.rejects(() => store.events('not an id', 10));
+      });
+
+      it('tells nothing when it is off', async () => {
+        const store = await dealer();
+        const { winners } = await boughtBlock(store);
+        for (const w of winners) await store.settle(w.unitId, T0 + 100);
+        assert.deepEqual(await store.events(undefined, 10), { events: [], next: '0' });
       });
     });
 

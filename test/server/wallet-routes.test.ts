@@ -52,9 +52,53 @@ describe('wallet funding (operator API)', function () {
     };
     assert.equal(wallet.balance, 500);
     assert.deepEqual(wallet.journal.map((e) => [e.kind, e.amount, e.balance]), [['withdrawal', -1500, 500], ['deposit', 2000, 2000]]);
-    const admin = (await (await fetch(`${base}/admin/wallets/acct-2`, { headers: { authorization: `Bearer ${OPERATOR}` } })).json()) as { balance: number; journal: unknown[] };
-    assert.equal(admin.balance, 500);
-    assert.equal(admin.journal.length, 2);
+    const admin = await (await fetch(`${base}/admin/wallets/acct-2`, { headers: { authorization: `Bearer ${OPERATOR}` } })).json();
+    assert.deepEqual(admin, { playerId: 'acct-2', balance: 500, held: 0 });
+  });
+
+  it('refuses a request id sent again with another amount (409 request/mismatch), and answers the same request as the first', async () => {
+    await call('deposit', 'acct-4', { amount: 1000, requestId: 'dep-1' });
+    await call('withdraw', 'acct-4', { amount: 300, requestId: 'wd-1' });
+    for (const [operation, amount, requestId] of [['deposit', 1001, 'dep-1'], ['withdraw', 301, 'wd-1']] as const) {
+      const res = await call(operation, 'acct-4', { amount, requestId });
+      assert.equal(res.status, 409, `${operation} ${amount}`);
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'request/mismatch');
+    }
+    const again = await call('deposit', 'acct-4', { amount: 1000, requestId: 'dep-1' });
+    assert.equal(again.status, 200);
+    assert.deepEqual(((await again.json()) as { entry: { seq: number; amount: number } }).entry.seq, 1);
+    assert.equal(await server.services.dealer.balance('acct-4'), 700);
+  });
+
+  it('pages the operator\'s journal view newest first, with the seq to read on from', async () => {
+    for (let i = 1; i <= 5; i++) await call('deposit', 'acct-5', { amount: i, requestId: `dep-${i}` });
+    const page = async (query: string) => {
+      const res = await fetch(`${base}/admin/wallets/acct-5/journal${query}`, { headers: { authorization: `Bearer ${OPERATOR}` } });
+      return { status: res.status, body: (await res.json()) as { journal?: { seq: number }[]; next?: number | null; error?: { code: string } } };
+    };
+    const first = await page('?limit=2');
+    assert.deepEqual([first.body.journal!.map((e) => e.seq), first.body.next], [[5, 4], 4]);
+    const second = await page(`?before=${first.body.next}&limit=2`);
+    assert.deepEqual([second.body.journal!.map((e) => e.seq), second.body.next], [[3, 2], 2]);
+    const last = await page(`?before=${second.body.next}&limit=2`);
+    assert.deepEqual([last.body.journal!.map((e) => e.seq), last.body.next], [[1], null]);
+    assert.equal((await page('')).body.journal!.length, 5, 'a default page of 100');
+    for (const query of ['?limit=0', '?limit=501', '?before=0', '?before=x', '?limit=2&offset=1']) {
+      const refused = await page(query);
+      assert.deepEqual([refused.status, refused.body.error?.code], [400, 'wallet/malformed'], query);
+    }
+    assert.equal((await fetch(`${base}/admin/wallets/acct-5/journal`)).status, 401);
+  });
+
+  it('gives the operator\'s events after an id, to the operator only', async () => {
+    const res = await fetch(`${base}/admin/events?limit=10`, { headers: { authorization: `Bearer ${OPERATOR}` } });
+    assert.deepEqual(await res.json(), { events: [], next: '0' }, 'no threshold set: no event');
+    for (const query of ['?limit=0', '?limit=501', '?after=abc', '?after=1-2-3', '?since=1']) {
+      const refused = await fetch(`${base}/admin/events${query}`, { headers: { authorization: `Bearer ${OPERATOR}` } });
+      assert.equal(refused.status, 400, query);
+      assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'events/malformed');
+    }
+    assert.equal((await fetch(`${base}/admin/events`)).status, 401);
   });
 
   it('refuses callers without the operator token, and amounts that are not whole positive cents', async () => {
@@ -67,5 +111,38 @@ describe('wallet funding (operator API)', function () {
     }
     assert.equal((await call('deposit', 'bad%20id', { amount: 100, requestId: 'x' })).status, 400);
     assert.equal(await server.services.dealer.balance('acct-3'), 0);
+  });
+});
+
+describe('withdrawal threshold (WITHDRAWAL_THRESHOLD_CENTS)', function () {
+  this.timeout(30_000);
+  let server: RunningServer;
+
+  before(async () => {
+    server = await startTestServer({ JWT_SECRET: SECRET, OPERATOR_TOKEN: OPERATOR, WITHDRAWAL_THRESHOLD_CENTS: '0' });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('tells the operator\'s system when a prize takes a balance above the threshold', async () => {
+    const { dealer } = server.services;
+    const { game, stake } = (await dealer.listEmissions())[0]!;
+    // Each try stakes the whole balance (down to 0, the threshold): the first win crosses it.
+    let won;
+    for (let i = 0; !won && i < 100; i++) {
+      await dealer.deposit('acct-t', stake, `try-${i}`, Date.now());
+      const bought = await dealer.purchase({ playerId: 'acct-t', requestId: `r${i}`, game, stake, now: Date.now() });
+      assert.ok(bought.ok);
+      await dealer.settle(bought.sale.unitId, Date.now());
+      if (bought.sale.prize > 0) won = bought.sale;
+    }
+    assert.ok(won, 'a win within 100 units');
+    const res = await fetch(`http://127.0.0.1:${server.port}/admin/events`, { headers: { authorization: `Bearer ${OPERATOR}` } });
+    const body = (await res.json()) as { events: { id: string; playerId: string; kind: string; balance: number; threshold: number }[]; next: string };
+    assert.deepEqual(body.events.map(({ playerId, kind, balance, threshold }) => ({ playerId, kind, balance, threshold })), [
+      { playerId: 'acct-t', kind: 'withdrawal_threshold', balance: won.prize, threshold: 0 },
+    ]);
+    assert.equal(body.next, body.events[0]!.id);
   });
 });

@@ -5,6 +5,12 @@
   the sequence's step and the player's) is finished first (includes/finishPending), so the
   stake is debited before the prize is credited, each once.
 
+  A credit that takes the balance above the automatic withdrawal threshold records its event
+  in the wallet (e:<unitId>) in this same step: the operator's events are in another slot, so
+  the store relays it there (relayEvent-2.lua) and drops it from the wallet before the
+  sequence's step marks the unit settled. Until then the unit stays unsettled, and settling it
+  again (the sweeper does) answers the event again for the relay.
+
   Input:
     KEYS[1] the buyer's wallet (hash, as in reservePurchase-4.lua)
     KEYS[2] the buyer's pending purchases (hash)
@@ -19,26 +25,37 @@
     ARGV[6] prize (cents)
     ARGV[7] now (ms since the epoch)
     ARGV[8] the unit's game
+    ARGV[9] the buyer's playerId
+    ARGV[10] the withdrawal threshold (cents; '' when off)
 
   Journal line (includes/journalLine): prize|<prize>|<balance after>|<now>|<unitId>
 
   Output:
-    {1, balance}  taken out of play now (credited when prize > 0)
-    {0, balance}  done before: nothing changed
+    {1, balance, event}  taken out of play now (credited when prize > 0)
+    {0, balance, event}  done before: nothing changed
+    event: the threshold event (includes/thresholdEvent) of this unit's credit not relayed yet,
+    or ''
 ]]
 --- @include "includes/int"
 --- @include "includes/journalLine"
 --- @include "includes/finishPending"
+--- @include "includes/takeOutOfPlay"
+--- @include "includes/thresholdEvent"
 
+local eventField = 'e:' .. ARGV[2]
 finishPending(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5])
 local balance = tonumber(redis.call('HGET', KEYS[1], 'balance') or '0')
-if redis.call('HDEL', KEYS[1], 'u:' .. ARGV[2]) == 0 then return {0, balance} end
-local inPlay = 'n:' .. ARGV[8]
-if redis.call('HINCRBY', KEYS[1], inPlay, -1) <= 0 then redis.call('HDEL', KEYS[1], inPlay) end
+if not takeOutOfPlay(KEYS[1], ARGV[2], ARGV[8], tonumber(ARGV[3])) then
+  return {0, balance, redis.call('HGET', KEYS[1], eventField) or ''}
+end
 local prize = tonumber(ARGV[6])
+local event = nil
 if prize > 0 then
+  local before = balance
   balance = balance + prize
   redis.call('HSET', KEYS[1], 'balance', int(balance))
   redis.call('RPUSH', KEYS[3], journalLine('prize', int(prize), int(balance), ARGV[7], ARGV[2]))
+  event = thresholdEvent(ARGV[9], before, balance, ARGV[10], ARGV[7])
+  if event then redis.call('HSET', KEYS[1], eventField, event) end
 end
-return {1, balance}
+return {1, balance, event or ''}

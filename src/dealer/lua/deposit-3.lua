@@ -1,9 +1,10 @@
 --[[
-  Credits a deposit once per reference and journals it.
+  Credits a deposit once per reference and journals it. The reference is bound to its amount:
+  met again with another amount (or as a withdrawal's), it is refused and nothing changes.
 
   Input:
     KEYS[1] the player's wallet (hash: balance, ...)
-    KEYS[2] the player's deposits (hash: ref -> journal seq)
+    KEYS[2] the player's deposits (hash: ref -> includes/fundingRecord)
     KEYS[3] the player's journal (list)
 
     ARGV[1] amount (cents, > 0)
@@ -13,20 +14,25 @@
   Journal line (includes/journalLine): deposit|<amount>|<balance after>|<now>|<ref>
 
   Output:
-    {1, balance}  credited
-    {0, balance}  this reference was credited before: nothing changed
+    {1, balance, seq, line}  credited: the balance after, the journal line and its seq
+    {0, balance, seq, line}  this reference credited this amount before: nothing changed (the
+                             balance now, the line journaled then)
+    {-19, balance}           this reference was used for another amount or operation
     {-18, left, next free at or -1}  over the weekly deposit limit (includes/protection)
 ]]
 --- @include "includes/int"
 --- @include "includes/protection"
 --- @include "includes/journalLine"
+--- @include "includes/fundingRecord"
 
 local balance = tonumber(redis.call('HGET', KEYS[1], 'balance') or '0')
-if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return {0, balance} end
+local record = redis.call('HGET', KEYS[2], ARGV[2])
+if record then return replayFunding(record, KEYS[3], ARGV[1], balance) end
 local refused = depositRefusal(KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[3]))
 if refused then return refused end
 balance = balance + tonumber(ARGV[1])
-local seq = redis.call('RPUSH', KEYS[3], journalLine('deposit', ARGV[1], int(balance), ARGV[3], ARGV[2]))
+local line = journalLine('deposit', ARGV[1], int(balance), ARGV[3], ARGV[2])
+local seq = redis.call('RPUSH', KEYS[3], line)
 redis.call('HSET', KEYS[1], 'balance', int(balance))
-redis.call('HSET', KEYS[2], ARGV[2], seq)
-return {1, balance}
+redis.call('HSET', KEYS[2], ARGV[2], fundingRecord(seq, line))
+return {1, balance, seq, line}

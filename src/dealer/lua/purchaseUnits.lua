@@ -32,7 +32,7 @@
     KEYS[5] the same of the previous window
     for purchase i (1..n), KEYS[5 + 2(i-1) + 1..2]:
       the player's wallet (hash: balance; u:<unitId> -> sale time for each unit not settled;
-        n:<game> how many of them are of that game)
+        n:<game> how many of them are of that game; staked: the sum of their stakes)
       the player's journal (list; its stake lines are also the player's history)
 
     ARGV[1] stake (cents)
@@ -105,10 +105,10 @@ local function purchase(i)
   local previous = servedAlready(i)
   if previous then return {2, previous} end
   if state == 'closed' then return {-2} end
-  local held = redis.call('HMGET', wallet, 'balance', inPlayField)
-  local balanceText = held[1] or '0'
+  local w = redis.call('HMGET', wallet, 'balance', inPlayField, 'staked')
+  local balanceText = w[1] or '0'
   local balance = tonumber(balanceText)
-  local inPlay = tonumber(held[2] or '0')
+  local inPlay = tonumber(w[2] or '0')
   if together ~= '' and inPlay > 0 and inPlay > boughtWith(wallet, playerId, requestId, together) then return {-9} end
   local refused, checked = stakeRefusal(wallet, stake, tonumber(now), ARGV[a + 6])
   if refused then return refused end
@@ -119,7 +119,7 @@ local function purchase(i)
   local after = int(balance - stake)
   local unitId = emissionId .. '.' .. index .. ':' .. position
 
-  redis.call('HSET', wallet, 'balance', after, 'u:' .. unitId, now, inPlayField, int(inPlay + 1))
+  redis.call('HSET', wallet, 'balance', after, 'u:' .. unitId, now, inPlayField, int(inPlay + 1), 'staked', int(tonumber(w[3] or '0') + stake))
   countStake(wallet, checked, stake, tonumber(now))
   redis.call('RPUSH', KEYS[k + 2], journalLine('stake', debit, after, now, unitId))
   recordSale(i, position, tier, unitId, now, saleRecord(playerId, requestId, tier, prizes[tier], now, balanceText, after, ARGV[a + 4]))

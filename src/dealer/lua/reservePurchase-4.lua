@@ -7,7 +7,8 @@
 
   Input:
     KEYS[1] the player's wallet (hash: balance; held (stakes held by pending purchases);
-            u:<unitId> for each unit in play; n:<game> units in play or pending of that game)
+            u:<unitId> for each unit in play; staked (the sum of their stakes); n:<game> units
+            in play or pending of that game)
     KEYS[2] the player's pending purchases (hash: <game>:<stake>|<requestId> ->
             <balance before>|<time of the purchase>|<picks>)
     KEYS[3] the player's request ids of this window (hash: <game>:<stake>|<requestId> -> unitId)

@@ -1,10 +1,12 @@
 --[[
   Debits a withdrawal once per reference, never below zero nor into the stakes held by pending
-  purchases (`held`, on Redis Cluster: reservePurchase-4.lua), and journals it.
+  purchases (`held`, on Redis Cluster: reservePurchase-4.lua), and journals it. The reference
+  is bound to its amount: met again with another amount (or as a deposit's), it is refused and
+  nothing changes.
 
   Input:
     KEYS[1] the player's wallet (hash: balance, held, ...)
-    KEYS[2] the player's deposits (hash: ref -> journal seq; withdrawals share it, refs differ)
+    KEYS[2] the player's deposits (hash: ref -> includes/fundingRecord; withdrawals share it)
     KEYS[3] the player's journal (list)
 
     ARGV[1] amount (cents, > 0)
@@ -14,20 +16,25 @@
   Journal line (includes/journalLine): withdrawal|-<amount>|<balance after>|<now>|<ref>
 
   Output:
-    {1, balance}    debited
-    {0, balance}    this reference was debited before: nothing changed
-    {-11, balance}  the balance less what is held is below the amount: nothing changed
+    {1, balance, seq, line}  debited: the balance after, the journal line and its seq
+    {0, balance, seq, line}  this reference debited this amount before: nothing changed (the
+                             balance now, the line journaled then)
+    {-11, balance}           the balance less what is held is below the amount: nothing changed
+    {-19, balance}           this reference was used for another amount or operation
 ]]
 --- @include "includes/int"
 --- @include "includes/journalLine"
+--- @include "includes/fundingRecord"
 
 local w = redis.call('HMGET', KEYS[1], 'balance', 'held')
 local balance = tonumber(w[1] or '0')
-if redis.call('HEXISTS', KEYS[2], ARGV[2]) == 1 then return {0, balance} end
+local record = redis.call('HGET', KEYS[2], ARGV[2])
+if record then return replayFunding(record, KEYS[3], '-' .. ARGV[1], balance) end
 local amount = tonumber(ARGV[1])
 if balance - tonumber(w[2] or '0') < amount then return {-11, balance} end
 balance = balance - amount
-local seq = redis.call('RPUSH', KEYS[3], journalLine('withdrawal', '-' .. ARGV[1], int(balance), ARGV[3], ARGV[2]))
+local line = journalLine('withdrawal', '-' .. ARGV[1], int(balance), ARGV[3], ARGV[2])
+local seq = redis.call('RPUSH', KEYS[3], line)
 redis.call('HSET', KEYS[1], 'balance', int(balance))
-redis.call('HSET', KEYS[2], ARGV[2], seq)
-return {1, balance}
+redis.call('HSET', KEYS[2], ARGV[2], fundingRecord(seq, line))
+return {1, balance, seq, line}

@@ -5,7 +5,7 @@ import { parseBlockId, parseUnitId } from '../identifiers';
 import { pageCount, PageTreeCache, pageTreeOfPrint, rootOfPage, type PageTree } from '../merkle';
 import type { PrintedBlock } from '../printing';
 import { newProtection, type MemoryProtection } from './protection';
-import type { BlockState, JournalEntry, JournalKind, PageCommitment, PlayerId, Sale } from '../types';
+import type { BlockState, JournalEntry, JournalKind, PageCommitment, PlayerId, Sale, WithdrawalThresholdEvent } from '../types';
 
 export interface MemoryBlock {
   readonly index: number;
@@ -45,7 +45,10 @@ export interface MemoryWallet {
    * window's and the one before are kept.
    */
   readonly requests: Map<number, Map<string, string>>;
-  readonly deposits: Set<string>;
+  /** Deposit or withdrawal ref → the journal line it made (the request's amount, for replays). */
+  readonly deposits: Map<string, JournalEntry>;
+  /** The sum of the stakes of `unsettled` (what the player is shown as held). */
+  staked: Cents;
   /** The player's unit ids, oldest first. */
   readonly sales: string[];
   readonly unsettled: Set<string>;
@@ -70,6 +73,8 @@ export class MemoryBooks {
   readonly unsettled = new Set<string>();
   /** Settled unit ids still kept, in order of settlement (only with `keepSettled`). */
   readonly settledKept = new Set<string>();
+  /** The operator's events, oldest first (ids `0-<n>`). */
+  readonly events: WithdrawalThresholdEvent[] = [];
   /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
   private readonly pageTrees = new PageTreeCache();
 
@@ -81,15 +86,17 @@ export class MemoryBooks {
   walletOf(playerId: PlayerId): MemoryWallet {
     let wallet = this.wallets.get(playerId);
     if (!wallet) {
-      wallet = { balance: 0, journal: [], posted: 0, requests: new Map(), deposits: new Set(), sales: [], unsettled: new Set(), settled: new Set(), protection: newProtection() };
+      wallet = { balance: 0, journal: [], posted: 0, requests: new Map(), deposits: new Map(), staked: 0, sales: [], unsettled: new Set(), settled: new Set(), protection: newProtection() };
       this.wallets.set(playerId, wallet);
     }
     return wallet;
   }
 
-  post(wallet: MemoryWallet, kind: JournalKind, amount: Cents, ref: string, at: number): void {
+  post(wallet: MemoryWallet, kind: JournalKind, amount: Cents, ref: string, at: number): JournalEntry {
     wallet.balance += amount;
-    wallet.journal.push({ seq: ++wallet.posted, kind, amount, balance: wallet.balance, ref, at });
+    const entry = { seq: ++wallet.posted, kind, amount, balance: wallet.balance, ref, at };
+    wallet.journal.push(entry);
+    return entry;
   }
 
   async archivedSale(unitId: string): Promise<Sale | undefined> {

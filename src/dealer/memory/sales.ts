@@ -34,6 +34,8 @@ export class MemorySales implements Sales {
     private readonly windowMs: number,
     private readonly keep: KeepSettled | undefined,
     private readonly onForgotten: ((unitIds: readonly string[]) => void) | undefined,
+    /** The automatic withdrawal threshold in cents (MemoryStoreOptions); undefined: off. */
+    private readonly withdrawalThreshold: number | undefined,
   ) {}
 
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
@@ -82,6 +84,7 @@ export class MemorySales implements Sales {
     this.remember(debited, purchaseField(request.game, request.stake, request.requestId), unitId, window);
     debited.sales.push(unitId);
     debited.unsettled.add(unitId);
+    debited.staked += request.stake;
     books.sales.set(unitId, sale);
     books.unsettled.add(unitId);
     block.recorded![position] = tierId;
@@ -105,8 +108,15 @@ export class MemorySales implements Sales {
     if (sale.settledAt !== undefined) return { ok: true, credited: false, prize: sale.prize, balance: wallet.balance };
     books.sales.set(unitId, { ...sale, settledAt: now });
     books.unsettled.delete(unitId);
-    wallet.unsettled.delete(unitId);
-    if (sale.prize > 0) books.post(wallet, 'prize', sale.prize, unitId, now);
+    if (wallet.unsettled.delete(unitId)) wallet.staked -= sale.stake;
+    if (sale.prize > 0) {
+      const before = wallet.balance;
+      books.post(wallet, 'prize', sale.prize, unitId, now);
+      const threshold = this.withdrawalThreshold;
+      if (threshold !== undefined && before <= threshold && wallet.balance > threshold) {
+        books.events.push({ id: `0-${books.events.length + 1}`, at: now, playerId: sale.playerId, kind: 'withdrawal_threshold', balance: wallet.balance, threshold });
+      }
+    }
     if (this.keep) this.keepBounded(wallet, unitId, this.keep);
     return { ok: true, credited: true, prize: sale.prize, balance: wallet.balance };
   }

@@ -1,8 +1,9 @@
-import { idempotencyWindow } from '../identifiers';
+import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
 import { RoleStore } from '../role-store';
 import { MemoryArchiving } from './archiving';
 import { MemoryBooks } from './books';
 import { MemoryEmissions } from './emissions';
+import { MemoryOperatorEvents } from './operator-events';
 import { MemoryPages } from './pages';
 import { MemoryProtections } from './protection';
 import { MemorySales, type KeepSettled } from './sales';
@@ -25,6 +26,8 @@ export interface MemoryStoreOptions {
   readonly forgotten?: (unitIds: readonly string[]) => void;
   /** Each printed block's seed. Default: the operating system's CSPRNG; a fixed one only for a demo that must not change (the page's screenshots). */
   readonly printSeed?: () => Uint8Array;
+  /** As RedisStoreOptions.withdrawalThreshold. */
+  readonly withdrawalThreshold?: number;
 }
 
 /**
@@ -39,15 +42,17 @@ export class MemoryStore extends RoleStore {
     if (keep && !(Number.isSafeInteger(keep.perPlayer) && keep.perPlayer >= 1 && Number.isSafeInteger(keep.total) && keep.total >= 1)) {
       throw new RangeError(`keepSettled needs whole numbers ≥ 1: ${JSON.stringify(keep)}`);
     }
+    const threshold = withdrawalThreshold(options.withdrawalThreshold);
     const books = new MemoryBooks();
     const emissions = new MemoryEmissions(books, options.printSeed);
     super({
       emissions,
-      sales: new MemorySales(books, emissions, idempotencyWindow(options.idempotencyWindowMs), keep, options.forgotten),
+      sales: new MemorySales(books, emissions, idempotencyWindow(options.idempotencyWindowMs), keep, options.forgotten, threshold),
       wallets: new MemoryWallets(books),
       pages: new MemoryPages(books),
       archiving: new MemoryArchiving(books),
       protections: new MemoryProtections(books),
+      events: new MemoryOperatorEvents(books),
     });
   }
 

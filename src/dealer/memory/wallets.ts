@@ -1,33 +1,33 @@
 import type { Cents } from '../../money';
-import { assertDeposit, isPlayerId } from '../identifiers';
-import type { JournalEntry, PlayerId, Wallet, Wallets, WithdrawResult } from '../types';
-import { DepositLimitError } from '../protection';
+import { assertDeposit, isPlayerId, journalPage, requestMismatch } from '../identifiers';
+import type { DepositResult, JournalEntry, JournalPageRequest, PlayerId, Wallet, Wallets, WithdrawResult } from '../types';
 import type { MemoryBooks } from './books';
 import { depositRefusal } from './protection';
 
 export class MemoryWallets implements Wallets {
   constructor(private readonly books: MemoryBooks) {}
 
-  async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
+  async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult> {
     assertDeposit(playerId, amount, ref, now);
     const wallet = this.books.walletOf(playerId);
-    if (!wallet.deposits.has(ref)) {
-      const refused = depositRefusal(wallet, amount, now);
-      if (refused) throw new DepositLimitError(refused);
-      wallet.deposits.add(ref);
-      this.books.post(wallet, 'deposit', amount, ref, now);
-    }
-    return wallet.balance;
+    const before = wallet.deposits.get(ref);
+    if (before) return before.amount === amount ? { ok: true, balance: wallet.balance, replayed: true, entry: before } : requestMismatch(wallet.balance);
+    const refused = depositRefusal(wallet, amount, now);
+    if (refused) return { ...refused, code: 'limit/deposit_week', details: refused.details ?? {} };
+    const entry = this.books.post(wallet, 'deposit', amount, ref, now);
+    wallet.deposits.set(ref, entry);
+    return { ok: true, balance: wallet.balance, replayed: false, entry };
   }
 
   async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
     assertDeposit(playerId, amount, ref, now);
     const wallet = this.books.walletOf(playerId);
-    if (wallet.deposits.has(ref)) return { ok: true, balance: wallet.balance, replayed: true };
+    const before = wallet.deposits.get(ref);
+    if (before) return before.amount === -amount ? { ok: true, balance: wallet.balance, replayed: true, entry: before } : requestMismatch(wallet.balance);
     if (wallet.balance < amount) return { ok: false, code: 'wallet/insufficient_funds', message: 'the balance is below the amount', balance: wallet.balance };
-    wallet.deposits.add(ref);
-    this.books.post(wallet, 'withdrawal', -amount, ref, now);
-    return { ok: true, balance: wallet.balance, replayed: false };
+    const entry = this.books.post(wallet, 'withdrawal', -amount, ref, now);
+    wallet.deposits.set(ref, entry);
+    return { ok: true, balance: wallet.balance, replayed: false, entry };
   }
 
   async balance(playerId: PlayerId): Promise<Cents> {
@@ -36,12 +36,27 @@ export class MemoryWallets implements Wallets {
 
   async wallet(playerId: PlayerId): Promise<Wallet> {
     const wallet = isPlayerId(playerId) ? this.books.wallets.get(playerId) : undefined;
-    let held = 0;
-    for (const unitId of wallet?.unsettled ?? []) held += this.books.sales.get(unitId)!.stake;
-    return { balance: wallet?.balance ?? 0, held };
+    return { balance: wallet?.balance ?? 0, held: wallet?.staked ?? 0 };
   }
 
   async journal(playerId: PlayerId): Promise<JournalEntry[]> {
     return [...(this.books.wallets.get(playerId)?.journal ?? [])];
+  }
+
+  async journalPage(playerId: PlayerId, request: JournalPageRequest): Promise<JournalEntry[]> {
+    const { before, offset, limit } = journalPage(request);
+    const journal = this.books.wallets.get(playerId)?.journal ?? [];
+    // Lines are in seq order, with gaps where forgotten units' lines were: the end is found by seq.
+    let end = journal.length;
+    if (before !== undefined) {
+      let lo = 0;
+      while (lo < end) {
+        const mid = (lo + end) >>> 1;
+        if (journal[mid]!.seq < before) lo = mid + 1;
+        else end = mid;
+      }
+    }
+    end -= offset;
+    return journal.slice(Math.max(0, end - limit), Math.max(0, end)).reverse();
   }
 }

@@ -99,11 +99,17 @@ export interface PlayerKeys {
   /**
    * Hash: balance; u:<unitId> → sale time for each unit bought and not settled yet (the units in
    * play: few, so listing them reads this hash whole); n:<game> → how many of them are of that
-   * game ("finish your unit first"); p:… the player's protection (lua/includes/protection.lua),
-   * there so that the purchase step checks it on the wallet's slot.
+   * game ("finish your unit first"); staked → the sum of their stakes (what the player is shown
+   * as held, kept by the scripts that put units in play and take them out); per-slot protocol:
+   * held → the stakes of pending purchases, e:<unitId> → a withdrawal threshold event of that
+   * unit's credit not yet relayed to `events`; p:… the player's protection
+   * (lua/includes/protection.lua), there so that the purchase step checks it on the wallet's slot.
    */
   readonly wallet: string;
-  /** Hash: deposit ref → journal seq, the idempotency record of each deposit. */
+  /**
+   * Hash: deposit or withdrawal ref → `<seq>|<journal line>` (lua/includes/fundingRecord.lua),
+   * the idempotency record of each, bound to its amount by the line.
+   */
   readonly deposits: string;
   /**
    * List: journal lines `kind|amount|balance|at|ref`, seq = 1-based index. Its `stake` lines
@@ -134,11 +140,27 @@ export class DealerKeys {
   /** Hash: blockId → the archive of its units (archive.ts), for the action log's reads. */
   readonly archives: string;
 
+  /**
+   * Stream: the operator's events (field `e`: lua/includes/thresholdEvent.lua), read with
+   * `GET /admin/events`; ids are the stream's.
+   */
+  readonly events: string;
+
   constructor(prefix: string) {
     if (!PREFIX.test(prefix)) throw new RangeError(`Redis prefix must be 0–64 of [A-Za-z0-9_.:-]: ${prefix}`);
     this.prefix = prefix === '' || prefix.endsWith(':') ? prefix : `${prefix}:`;
     this.emissions = `${this.prefix}emissions`;
     this.archives = `${this.prefix}archives`;
+    this.events = `${this.prefix}{events}:stream`;
+  }
+
+  /**
+   * Hash (per-slot protocol), in the events' slot: `<playerId>|<unitId>` → stream id, the events
+   * relayed from the buyers' wallets whose time falls in idempotency window `window`
+   * (relayEvent-2.lua); it expires 2 W after the window began.
+   */
+  relayedEvents(window: number): string {
+    return `${this.prefix}{events}:relayed:${window}`;
   }
 
   /** Glob of every lane's request-id hashes, of any window (what the migration to a cluster scans). */

@@ -1,12 +1,13 @@
 import type { Cents } from '../../money';
 import { blockIdOf, gameClosed, gamePrice, insufficientFunds, unfinishedUnit, unitIdOf, unknownSequence } from '../identifiers';
-import { decodePending, purchaseField, type Reservation } from '../records';
+import { decodePending, decodeThresholdEvent, purchaseField, type Reservation } from '../records';
 import { creditPrize } from '../scripts/credit-prize';
 import { dealUnits } from '../scripts/deal-units';
 import { finishPurchase } from '../scripts/finish-purchase';
 import { forgetPending } from '../scripts/forget-pending';
 import { refundPurchase } from '../scripts/refund-purchase';
 import { protectionArg } from '../scripts/purchase-units';
+import { relayEvent } from '../scripts/relay-event';
 import { reservePurchase } from '../scripts/reserve-purchase';
 import { protectionAnswer } from './protection';
 import { settleSale } from '../scripts/settle-sale';
@@ -92,8 +93,11 @@ export class PerSlotPurchase implements PurchaseProtocol {
       prize: sale.prize,
       now,
       game: meta.game,
+      playerId: sale.playerId,
+      withdrawalThreshold: this.parts.withdrawalThreshold,
     });
     await ctx.replicated(player.wallet);
+    if (credit.event !== undefined) await this.relayEvent(sale.playerId, sale.unitId, credit.event);
     const laneUnsettled = ctx.keys.lane(meta.game, meta.stake, laneOfBlock(ref.index, meta.lanes)).unsettled;
     await settleSale(ctx.run, { sales: block.sales, settled: block.settled, laneUnsettled }, {
       position: ref.position,
@@ -103,6 +107,25 @@ export class PerSlotPurchase implements PurchaseProtocol {
     });
     await ctx.replicated(block.sales);
     return { ok: true, credited: credit.credited, prize: sale.prize, balance: credit.balance };
+  }
+
+  /**
+   * Moves a withdrawal threshold event from the buyer's wallet to the operator's events (once,
+   * whatever the repeats), then drops it from the wallet; both before the unit is marked
+   * settled, so that a cut here leaves the unit for the sweeper, whose settlement relays again.
+   */
+  private async relayEvent(playerId: string, unitId: string, event: string): Promise<void> {
+    const { ctx } = this.parts;
+    const at = decodeThresholdEvent('', event).at;
+    await relayEvent(ctx.run, { events: ctx.keys.events, relayed: ctx.keys.relayedEvents(ctx.window(at)) }, {
+      key: `${playerId}|${unitId}`,
+      event,
+      relayedTtlMs: ctx.requestsTtl(at),
+    });
+    await ctx.replicated(ctx.keys.events);
+    const wallet = ctx.keys.player(playerId).wallet;
+    await ctx.redis.hdel(wallet, `e:${unitId}`);
+    await ctx.replicated(wallet);
   }
 
   /**

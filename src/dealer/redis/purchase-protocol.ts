@@ -34,4 +34,6 @@ export interface ProtocolParts {
   readonly pages: RedisPages;
   readonly sales: SaleReader;
   readonly protections: RedisProtections;
+  /** The automatic withdrawal threshold in cents (RedisStoreOptions); undefined: off. */
+  readonly withdrawalThreshold: number | undefined;
 }

@@ -1,4 +1,4 @@
-import { idempotencyWindow } from '../identifiers';
+import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
 import { RoleStore } from '../role-store';
 import { defineDealerScripts, type RedisClient } from '../scripts/commands';
 import { RedisArchiving } from './archiving';
@@ -14,6 +14,7 @@ import { BlockPrinter } from './printer';
 import type { PurchaseProtocol } from './purchase-protocol';
 import { SaleReader } from './sale-reader';
 import { RedisSales } from './sales';
+import { RedisOperatorEvents } from './operator-events';
 import { RedisWallets } from './wallets';
 
 export interface RedisStoreOptions {
@@ -48,6 +49,11 @@ export interface RedisStoreOptions {
    * only with `protocol: 'per-slot'`. Default 1.
    */
   readonly sequenceLanes?: number;
+  /**
+   * The automatic withdrawal threshold, in cents: a prize credit that takes a balance from at
+   * or below it to above it adds an event to the operator's events (`events`). Default: off.
+   */
+  readonly withdrawalThreshold?: number;
 }
 
 /**
@@ -84,10 +90,18 @@ export class RedisStore extends RoleStore {
     const printer = new BlockPrinter(ctx, catalog, pages);
     const emissions = new RedisEmissions(ctx, catalog, printer, pages, lanes);
     const protections = new RedisProtections(ctx);
-    const parts = { ctx, catalog, emissions, printer, pages, sales, protections };
+    const parts = { ctx, catalog, emissions, printer, pages, sales, protections, withdrawalThreshold: withdrawalThreshold(options.withdrawalThreshold) };
     const protocol = perSlot ? new PerSlotPurchase(parts) : new OneScriptPurchase(parts);
-    const wallets = new RedisWallets(ctx, catalog);
-    super({ emissions, sales: new RedisSales(ctx, protocol, sales, wallets), wallets, pages, archiving: new RedisArchiving(ctx, catalog), protections });
+    const wallets = new RedisWallets(ctx);
+    super({
+      emissions,
+      sales: new RedisSales(ctx, protocol, sales, wallets),
+      wallets,
+      pages,
+      archiving: new RedisArchiving(ctx, catalog),
+      events: new RedisOperatorEvents(ctx),
+      protections,
+    });
     this.keys = keys;
     this.protocol = protocol;
     this.printer = printer;

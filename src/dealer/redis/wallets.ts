@@ -1,25 +1,21 @@
 import type { Cents } from '../../money';
-import { assertDeposit, isPlayerId, parseUnitId } from '../identifiers';
+import { assertDeposit, isPlayerId, journalPage } from '../identifiers';
 import { decodeJournalLine } from '../records';
 import { deposit } from '../scripts/deposit';
 import { withdraw } from '../scripts/withdraw';
-import type { JournalEntry, PlayerId, Wallet, Wallets, WithdrawResult } from '../types';
-import type { EmissionCatalog } from './catalog';
+import type { DepositResult, JournalEntry, JournalPageRequest, PlayerId, Wallet, Wallets, WithdrawResult } from '../types';
 import type { RedisContext } from './context';
 
 /** Wallets on Redis: one hash, one deposits hash and one journal list per player (keys.ts). */
 export class RedisWallets implements Wallets {
-  constructor(
-    private readonly ctx: RedisContext,
-    private readonly catalog: EmissionCatalog,
-  ) {}
+  constructor(private readonly ctx: RedisContext) {}
 
-  async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Cents> {
+  async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult> {
     assertDeposit(playerId, amount, ref, now);
     const keys = this.ctx.keys.player(playerId);
-    const balance = await deposit(this.ctx.run, keys, { amount, ref, now });
+    const result = await deposit(this.ctx.run, keys, { amount, ref, now });
     await this.ctx.replicated(keys.wallet);
-    return balance;
+    return result;
   }
 
   async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
@@ -37,21 +33,30 @@ export class RedisWallets implements Wallets {
 
   async wallet(playerId: PlayerId): Promise<Wallet> {
     if (!isPlayerId(playerId)) return { balance: 0, held: 0 };
-    // One read: the wallet holds the balance and a `u:<unitId>` field per unsettled unit, whose
-    // stake its emission gives (the ids name it; emissions are cached once read).
-    const fields = await this.ctx.redis.hgetall(this.ctx.keys.player(playerId).wallet);
-    let held = 0;
-    for (const field of Object.keys(fields)) {
-      const ref = field.startsWith('u:') ? parseUnitId(field.slice(2)) : undefined;
-      const meta = ref && (await this.catalog.meta(ref.emissionId));
-      if (meta) held += meta.stake;
-    }
-    return { balance: Number(fields.balance ?? 0), held };
+    // Two fields the scripts keep: neither the journal nor the units in play are read.
+    const [balance, staked] = await this.ctx.redis.hmget(this.ctx.keys.player(playerId).wallet, 'balance', 'staked');
+    return { balance: Number(balance ?? 0), held: Number(staked ?? 0) };
   }
 
   async journal(playerId: PlayerId): Promise<JournalEntry[]> {
     if (!isPlayerId(playerId)) return [];
     const lines = await this.ctx.redis.lrange(this.ctx.keys.player(playerId).journal, 0, -1);
     return lines.map((line, i) => ({ seq: i + 1, ...decodeJournalLine(line) }));
+  }
+
+  /**
+   * The journal's length (LLEN), then one LRANGE of the lines asked for: seq = index + 1, the
+   * journal being only appended to, so lines appended meanwhile shift nothing.
+   */
+  async journalPage(playerId: PlayerId, request: JournalPageRequest): Promise<JournalEntry[]> {
+    const { before, offset, limit } = journalPage(request);
+    if (!isPlayerId(playerId) || limit === 0) return [];
+    const journal = this.ctx.keys.player(playerId).journal;
+    const length = await this.ctx.redis.llen(journal);
+    const end = Math.min(length, (before ?? Infinity) - 1) - offset;
+    if (end < 1) return [];
+    const start = Math.max(1, end - limit + 1);
+    const lines = await this.ctx.redis.lrange(journal, start - 1, end - 1);
+    return lines.map((line, i) => ({ seq: start + i, ...decodeJournalLine(line) })).reverse();
   }
 }

@@ -100,6 +100,7 @@ export type DealerScriptName =
   | 'refundPurchase'
   | 'settleSale'
   | 'creditPrize'
+  | 'relayEvent'
   | 'forgetPending'
   // Player protection (docs/responsible-gaming.md).
   | 'changeProtection';

@@ -12,14 +12,20 @@ export interface CreditPrizeArgs {
   readonly prize: number;
   readonly now: number;
   readonly game: string;
+  readonly playerId: string;
+  /** The automatic withdrawal threshold in cents; undefined: off. */
+  readonly withdrawalThreshold: number | undefined;
 }
 
-/** creditPrize-4.lua: whether this call credited (took the unit out of play), and the balance. */
+/**
+ * creditPrize-4.lua: whether this call credited (took the unit out of play), the balance, and
+ * the threshold event of this unit's credit still to relay (thresholdEvent.lua), if any.
+ */
 export async function creditPrize(
   run: DealerRunScript,
   keys: PlayerPurchaseKeys & { readonly journal: string; readonly requests: string },
   args: CreditPrizeArgs,
-): Promise<{ credited: boolean; balance: number }> {
+): Promise<{ credited: boolean; balance: number; event: string | undefined }> {
   const reply = replyList(
     'creditPrize',
     await run('creditPrize', [keys.wallet, keys.pending, keys.journal, keys.requests], [
@@ -31,7 +37,9 @@ export async function creditPrize(
       args.prize,
       args.now,
       args.game,
+      args.playerId,
+      args.withdrawalThreshold ?? '',
     ]),
   );
-  return { credited: int(reply[0]) === 1, balance: int(reply[1]) };
+  return { credited: int(reply[0]) === 1, balance: int(reply[1]), event: reply[2] ? String(reply[2]) : undefined };
 }

@@ -1,22 +1,21 @@
+import type { DepositResult } from '../types';
 import type { DealerRunScript } from './commands';
+import { requestMismatch } from '../identifiers';
 import { scriptError } from './errors';
-import { DepositLimitError } from '../protection';
+import { FUNDING_MISMATCH, fundingEntry, type FundingArgs, type FundingKeys } from './funding-reply';
 import { protectionReply } from './protection-reply';
 import { int, replyList } from './reply';
 
 /**
- * deposit-3.lua: the balance after the deposit (or as it is, when `ref` was credited before);
- * throws `DepositLimitError` over the weekly deposit limit.
+ * deposit-3.lua: credited, replayed (`ref` credited this amount before), refused (`ref` was
+ * another request's), or refused over the weekly deposit limit.
  */
-export async function deposit(
-  run: DealerRunScript,
-  keys: { readonly wallet: string; readonly deposits: string; readonly journal: string },
-  args: { readonly amount: number; readonly ref: string; readonly now: number },
-): Promise<number> {
+export async function deposit(run: DealerRunScript, keys: FundingKeys, args: FundingArgs): Promise<DepositResult> {
   const reply = replyList('deposit', await run('deposit', [keys.wallet, keys.deposits, keys.journal], [args.amount, args.ref, args.now]));
   const code = int(reply[0]);
+  if (code === FUNDING_MISMATCH) return requestMismatch(int(reply[1]));
   const refused = protectionReply(reply);
-  if (refused) throw new DepositLimitError(refused.refusal);
+  if (refused) return { ...refused.refusal, code: 'limit/deposit_week', details: refused.refusal.details ?? {} };
   if (code < 0) throw scriptError('deposit', code);
-  return int(reply[1]);
+  return { ok: true, balance: int(reply[1]), replayed: code === 0, entry: fundingEntry(reply) };
 }

@@ -26,6 +26,7 @@ const RETURN_CODES = {
   [-16]: ['protection/reality_check', 'the reality check is due'],
   [-17]: ['limit/stake_week', 'a stake limit would be passed'],
   [-18]: ['limit/deposit_week', 'the weekly deposit limit would be passed'],
+  [-19]: ['request/mismatch', 'this reference was used before for another amount or operation'],
 } as const;
 
 type ReturnCode = keyof typeof RETURN_CODES;

@@ -8,6 +8,7 @@ export interface SettleUnitKeys {
   readonly laneUnsettled: string;
   readonly wallet: string;
   readonly journal: string;
+  readonly events: string;
 }
 
 export interface SettleUnitArgs {
@@ -16,9 +17,12 @@ export interface SettleUnitArgs {
   readonly playerId: string;
   readonly now: number;
   readonly game: string;
+  readonly stake: number;
+  /** The automatic withdrawal threshold in cents; undefined: off. */
+  readonly withdrawalThreshold: number | undefined;
 }
 
-/** settleUnit-5.lua. Throws `settle/unknown_unit` through the error factory. */
+/** settleUnit-6.lua. Throws `settle/unknown_unit` through the error factory. */
 export async function settleUnit(
   run: DealerRunScript,
   keys: SettleUnitKeys,
@@ -28,8 +32,8 @@ export async function settleUnit(
     'settleUnit',
     await run(
       'settleUnit',
-      [keys.sales, keys.settled, keys.laneUnsettled, keys.wallet, keys.journal],
-      [args.position, args.unitId, args.playerId, args.now, args.game],
+      [keys.sales, keys.settled, keys.laneUnsettled, keys.wallet, keys.journal, keys.events],
+      [args.position, args.unitId, args.playerId, args.now, args.game, args.stake, args.withdrawalThreshold ?? ''],
     ),
   );
   const code = int(reply[0]);

@@ -234,6 +234,8 @@ export const en: Strings = {
     withdrawalTooLarge: 'The balance is below the amount asked for.',
     walletRequestMalformed: 'This wallet operation could not be understood.',
     historyMalformed: 'This history request could not be understood.',
+    eventsMalformed: 'This events request could not be understood.',
+    requestMismatch: 'This request id was already used for another request: nothing was changed.',
     recallMalformed: 'This game look-up could not be understood.',
     unknownMessage: 'The server does not know this request.',
     tableGameUnknown: 'Choose a game on offer to open a table.',

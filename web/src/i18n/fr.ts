@@ -246,6 +246,8 @@ export const fr = {
     withdrawalTooLarge: 'Le solde est inférieur au montant demandé.',
     walletRequestMalformed: 'Cette opération sur le portefeuille n’a pas pu être comprise.',
     historyMalformed: 'Cette demande d’historique n’a pas pu être comprise.',
+    eventsMalformed: 'Cette demande d’événements n’a pas pu être comprise.',
+    requestMismatch: 'Cet identifiant de demande a déjà servi pour une autre demande : rien n’a été modifié.',
     recallMalformed: 'Cette demande de partie n’a pas pu être comprise.',
     unknownMessage: 'Le serveur ne connaît pas cette demande.',
     tableGameUnknown: 'Choisissez un jeu proposé pour ouvrir une table.',

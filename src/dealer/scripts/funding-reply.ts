@@ -1,0 +1,23 @@
+import { decodeJournalLine } from '../records';
+import type { JournalEntry } from '../types';
+import { int } from './reply';
+
+/** The return code of deposit-3.lua and withdraw-3.lua for a reference used by another request. */
+export const FUNDING_MISMATCH = -19;
+
+export interface FundingKeys {
+  readonly wallet: string;
+  readonly deposits: string;
+  readonly journal: string;
+}
+
+export interface FundingArgs {
+  readonly amount: number;
+  readonly ref: string;
+  readonly now: number;
+}
+
+/** The journal line a funding script answered: its seq, then the line (includes/fundingRecord.lua). */
+export function fundingEntry(reply: unknown[]): JournalEntry {
+  return { seq: int(reply[2]), ...decodeJournalLine(String(reply[3])) };
+}
