@@ -31,6 +31,11 @@ export interface Config {
   readonly redisCommandTimeoutMs: number;
   /** Address other processes and clients use to reach this one (Colyseus `publicAddress`). */
   readonly publicAddress: string | undefined;
+  /**
+   * Every process's public address in the deployment (`PUBLIC_ADDRESSES`, with this one's own):
+   * the page's CSP lets it open a WebSocket to those and nothing else besides its own origin.
+   */
+  readonly publicAddresses: readonly string[];
   /** HS256 secret of player tokens; in embedded mode a random one is made when unset. */
   readonly jwtSecret: string | undefined;
   /** PEM public key (RS256/ES256) of player tokens signed by the operator. */
@@ -155,6 +160,21 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
+/** A public address as Colyseus puts it in a seat reservation: `host[:port][/path]`, no scheme. */
+const PUBLIC_ADDRESS = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})(?::\d{1,5})?(?:\/[A-Za-z0-9._~-]+)*$/;
+
+function publicAddress(name: string, address: string): string {
+  if (!PUBLIC_ADDRESS.test(address)) throw new Error(`${name} takes addresses like node-3.games.example.com, 10.0.0.7:2567 or games.example.com/node-3 (no scheme); ${JSON.stringify(address)} is not one`);
+  return address;
+}
+
+/** PUBLIC_ADDRESS and PUBLIC_ADDRESSES (comma-separated), checked, each once. */
+function publicAddresses(env: Env): string[] {
+  const own = text(env, 'PUBLIC_ADDRESS');
+  const listed = (text(env, 'PUBLIC_ADDRESSES') ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+  return [...new Set([...(own === undefined ? [] : [publicAddress('PUBLIC_ADDRESS', own)]), ...listed.map((a) => publicAddress('PUBLIC_ADDRESSES', a))])];
+}
+
 export interface ClusterNode {
   readonly host: string;
   readonly port: number;
@@ -196,6 +216,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisPrefix: text(env, 'REDIS_PREFIX') ?? 'lottery',
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 5000, 100, 60_000),
     publicAddress: text(env, 'PUBLIC_ADDRESS'),
+    publicAddresses: publicAddresses(env),
     jwtSecret: text(env, 'JWT_SECRET'),
     jwtPublicKey: text(env, 'JWT_PUBLIC_KEY'),
     jwtJwksUrl: text(env, 'JWT_JWKS_URL'),

@@ -61,6 +61,14 @@ describe('config', () => {
     assert.throws(() => loadConfig({ METRICS_PORT: '2567' }), /METRICS_PORT must differ from PORT/);
     assert.throws(() => loadConfig({ CORS_ORIGINS: '*' }), /CORS_ORIGINS must list origins/);
     assert.throws(() => loadConfig({ CORS_ORIGINS: 'https://a.example/page' }), /CORS_ORIGINS must list origins/);
+    assert.throws(() => loadConfig({ PUBLIC_ADDRESS: 'wss://node-1.example' }), /PUBLIC_ADDRESS takes addresses like/);
+    assert.throws(() => loadConfig({ PUBLIC_ADDRESSES: "node-1.example, evil.example; script-src 'unsafe-inline'" }), /PUBLIC_ADDRESSES takes addresses like/);
+  });
+
+  it('reads every process\'s public address, its own among them, each once', () => {
+    const config = loadConfig({ PUBLIC_ADDRESS: 'node-2.games.example', PUBLIC_ADDRESSES: 'node-1.games.example, node-2.games.example,10.0.0.7:2567,games.example/node-4' });
+    assert.deepEqual(config.publicAddresses, ['node-2.games.example', 'node-1.games.example', '10.0.0.7:2567', 'games.example/node-4']);
+    assert.deepEqual(loadConfig({}).publicAddresses, []);
   });
 
   it('keeps the dev login off by default when tokens come from the operator', () => {

@@ -8,7 +8,7 @@ import { ChildServer } from './server-process';
  * run and `npm run cluster`: a private Redis if asked (one redis-server, or a Redis Cluster of
  * 3 masters + 3 replicas; append-only with fsync always for the chaos run, whose faults kill,
  * freeze and restart it), then N server processes on it, each on its own port with its own
- * PUBLIC_ADDRESS: the first alone (it opens the emissions: prints the blocks), then the others
+ * PUBLIC_ADDRESS (and the list of them all, PUBLIC_ADDRESSES): the first alone (it opens the emissions: prints the blocks), then the others
  * together, each ready once its `/ready` answers. `stop()` stops what it started: the servers
  * (SIGTERM, then SIGKILL), then the private Redis; if the harness exits first, every process is
  * killed on the way out (child-processes.ts).
@@ -39,6 +39,8 @@ export interface FleetOptions {
 
 export class Fleet {
   private stopped = false;
+  /** Every server's PUBLIC_ADDRESS, given to each as PUBLIC_ADDRESSES (its page's CSP lets it reach them all). */
+  private publicAddresses: string[] = [];
 
   private constructor(
     private readonly options: FleetOptions,
@@ -60,6 +62,7 @@ export class Fleet {
     const fleet = new Fleet(options, redis, redisEnv, [], script);
     try {
       const ports = options.ports ?? (await Promise.all(Array.from({ length: options.processes }, () => freePort())));
+      fleet.publicAddresses = ports.map((port) => fleet.publicAddress(port));
       fleet.servers.push(await fleet.launch(0, ports[0]!));
       const others = await Promise.allSettled(ports.slice(1).map((port, i) => fleet.launch(i + 1, port)));
       for (const o of others) if (o.status === 'fulfilled') fleet.servers.push(o.value);
@@ -86,6 +89,10 @@ export class Fleet {
     return server;
   }
 
+  private publicAddress(port: number): string {
+    return `${this.options.publicHost ?? '127.0.0.1'}:${port}`;
+  }
+
   /** The servers' addresses, in order. */
   get endpoints(): string[] {
     return this.servers.map((s) => s.url);
@@ -97,7 +104,7 @@ export class Fleet {
       name: `server-${index + 1}`,
       script: this.script,
       port,
-      env: { ...options.env, ...this.redisEnv, PUBLIC_ADDRESS: `${options.publicHost ?? '127.0.0.1'}:${port}` },
+      env: { ...options.env, ...this.redisEnv, PUBLIC_ADDRESS: this.publicAddress(port), PUBLIC_ADDRESSES: this.publicAddresses.join(',') },
       ...(options.host ? { host: options.host } : {}),
       ...(options.nodeArgs ? { nodeArgs: options.nodeArgs(index) } : {}),
       ...(options.onLine ? { onLine: (line: string) => options.onLine!(index, line) } : {}),

@@ -10,6 +10,11 @@ export interface Player {
   readonly pseudonym: string;
 }
 
+/** A player as a verified token shows them, with when that token dies (ms since the epoch). */
+export interface VerifiedPlayer extends Player {
+  readonly expiresAt: number;
+}
+
 export class AuthError extends Error {
   constructor(readonly code: Extract<RefusalCode, 'auth/missing' | 'auth/malformed' | 'auth/expired' | 'auth/invalid'>, message: string) {
     super(message);
@@ -57,7 +62,7 @@ export class TokenVerifier {
     return new TokenVerifier(secret, { ...options, algorithms: ['HS256'] }, secret, config.tokenMaxSeconds);
   }
 
-  async verify(token: unknown): Promise<Player> {
+  async verify(token: unknown): Promise<VerifiedPlayer> {
     if (token === undefined || token === null || token === '') throw new AuthError('auth/missing', 'a player token is required');
     if (typeof token !== 'string' || token.length > 4096 || token.split('.').length !== 3) {
       throw new AuthError('auth/malformed', 'the token is not a JWT');
@@ -80,7 +85,7 @@ export class TokenVerifier {
     if (typeof sub !== 'string' || !PLAYER_ID.test(sub)) throw new AuthError('auth/invalid', 'the token has no valid subject');
     // Spectators see the pseudonym: without a valid `name`, nothing derived from the account.
     const name = typeof payload['name'] === 'string' ? normalizePseudonym(payload['name']) : undefined;
-    return { playerId: sub, pseudonym: name ?? ANONYMOUS };
+    return { playerId: sub, pseudonym: name ?? ANONYMOUS, expiresAt: payload.exp! * 1000 };
   }
 
   /** Signs a demo token (dev login); only possible with an HS256 secret. */

@@ -1,5 +1,5 @@
-import { CloseCode, Room, type Client, type MessageContext } from '@colyseus/core';
-import type { Player, TokenVerifier } from '../auth/tokens';
+import { CloseCode, Room, type Client, type Delayed, type MessageContext } from '@colyseus/core';
+import type { TokenVerifier, VerifiedPlayer } from '../auth/tokens';
 import type { WinFeed } from '../feed/win-feed';
 import type { GameDescription } from '../protocol/catalog';
 import type { HistoryPage, RecallRecord } from '../protocol/recall';
@@ -42,6 +42,11 @@ export interface RoomLog {
 /** How long a dropped player's seat is kept; after that the unit still resumes in a new room. */
 const RECONNECT_SECONDS = 30;
 
+/** Close code of the player's connection when their token expires (4000–4999: the application's own). */
+export const EXPIRED_CLOSE_CODE = 4401;
+/** The longest a timer may wait (setTimeout's limit, ≈ 24.8 days); a token living longer is checked again then. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
  * One player's table for one game: parse each message, call the play service, show the steps it
  * returns, answer every refusal to the client that caused it. Messages are handled one at a
@@ -51,9 +56,14 @@ const RECONNECT_SECONDS = 30;
 export abstract class TableRoom extends Room<{ state: TableState; metadata: TableMetadata }> {
   protected abstract readonly services: TableServices;
   private game!: GameId;
-  private owner: Player | undefined;
-  /** The player's session (kept across a reconnection); every other client is a spectator. */
+  /** The player, as the token of their latest join says (its expiry ends play here). */
+  private owner: VerifiedPlayer | undefined;
+  /** The player's session (kept while their dropped seat waits); every other client is a spectator. */
   private ownerSession: string | undefined;
+  private ownerClient: Client | undefined;
+  /** The seat of a dropped player, kept for RECONNECT_SECONDS: their next join takes it back. */
+  private droppedSeat: ReturnType<Room['allowReconnection']> | undefined;
+  private expiry: Delayed | undefined;
   private units: readonly LiveUnit[] = [];
   private readonly logError = (message: string, err: unknown): void => this.services.log.error({ roomId: this.roomId, err }, message);
   private readonly serial = new Serial((err) => this.logError('table message failed', err));
@@ -88,20 +98,28 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.onMessage('*', (client, type) => answerRefusal(client, undefined, client.sessionId !== this.ownerSession ? readOnly('this table') : unknownType(type)));
   }
 
-  override async onJoin(client: Client, _options: unknown, auth: Player | SpectatorAuth): Promise<void> {
+  override async onJoin(client: Client, _options: unknown, auth: VerifiedPlayer | SpectatorAuth): Promise<void> {
     if ('spectator' in auth) {
       this.watchers.admit(client.sessionId);
       return this.playerFirst.addSpectator(client);
     }
     if (this.owner && this.owner.playerId !== auth.playerId) throw joinRefused(403, 'table/not_yours', 'this table belongs to another player');
-    if (this.ownerSession) throw joinRefused(403, 'table/taken', 'this table already has its player; open a new one');
     const { play, feed, seats } = this.services;
     // The line that ties this room to its player and game: the lines about its units carry
     // their own ids, not the room's (docs/operations.md, "Logs").
     if (!this.owner) this.services.log.info({ roomId: this.roomId, playerId: auth.playerId, game: this.game }, 'table opened');
+    // The same player again (a token verified at matchmaking, never a reconnection token): this
+    // connection takes the seat; a dropped one stops waiting, a live one is closed, told why.
+    const former = this.ownerClient;
     this.owner = auth;
     this.ownerSession = client.sessionId;
+    this.ownerClient = client;
+    if (this.droppedSeat) this.droppedSeat.reject(false);
+    else former?.leave(CloseCode.CONSENTED, 'table/replaced: this table was opened again from another connection');
+    this.droppedSeat = undefined;
+    this.endPlayWhenTokenExpires(auth.expiresAt);
     this.playerFirst.seatPlayer(client);
+    if (former) this.tellWatchers('back');
     await Promise.all([this.watchers.setPseudonym(auth.pseudonym), seats.take(auth.playerId, this.game, this.roomId), feed.rememberPseudonym(auth.playerId, auth.pseudonym)]);
     const resumed = await this.serial.run(async () => {
       // GLI-19 4.16: an unfinished unit of this game comes back exactly where it stopped; else
@@ -123,20 +141,33 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     if (client.sessionId !== this.ownerSession) return;
     this.playerFirst.playerDropped();
     this.tellWatchers('away');
-    if (!this.playerFirst.flooded(client)) await this.allowReconnection(client, RECONNECT_SECONDS);
+    if (this.playerFirst.flooded(client)) return;
+    // Taken back only by the player joining again (onJoin): the edge refuses reconnection tokens.
+    this.droppedSeat = this.allowReconnection(client, RECONNECT_SECONDS);
+    await this.droppedSeat.catch(() => undefined);
   }
-
-  override onReconnect = (client: Client): void => {
-    if (client.sessionId !== this.ownerSession) return;
-    this.playerFirst.seatPlayer(client);
-    this.tellWatchers('back');
-  };
 
   override onLeave(client: Client): void {
     if (this.watchers.remove(client.sessionId) || client.sessionId !== this.ownerSession) return;
+    this.droppedSeat = undefined;
+    this.expiry?.clear();
     // The player is gone for good: the table closes, its spectators are sent away, told why.
     this.playerFirst.playerGone();
     this.sendWatchersAway('table/player_left');
+  }
+
+  /**
+   * Play here lasts as long as the player's token: when it expires, the player's connection is
+   * closed (`auth/expired`, the page asks to sign in again) and every message still coming is
+   * refused; a join with a fresh token takes the seat back.
+   */
+  private endPlayWhenTokenExpires(expiresAt: number): void {
+    this.expiry?.clear();
+    const wait = expiresAt - Date.now();
+    this.expiry = this.clock.setTimeout(() => {
+      if (Date.now() < expiresAt) return this.endPlayWhenTokenExpires(expiresAt);
+      this.ownerClient?.leave(EXPIRED_CLOSE_CODE, 'auth/expired: the token has expired: sign in again');
+    }, Math.min(Math.max(0, wait), MAX_TIMER_MS));
   }
 
   /** Spectators hear at once that the player's connection dropped (`away`) or came back (`back`). */
@@ -239,6 +270,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   /** Every player message: one at a time, in order; refusals answered to their client. */
   private async handle(client: Client, ctx: MessageContext, task: () => Promise<unknown>): Promise<unknown> {
     if (client.sessionId !== this.ownerSession) return answerRefusal(client, ctx, this.owner ? readOnly('this table') : refuse('table/not_joined', 'join the table first'));
+    if (Date.now() >= this.owner!.expiresAt) return answerRefusal(client, ctx, refuse('auth/expired', 'the token has expired: sign in again'));
     // Discarded if sent before its client was closed for flooding.
     const reply = await this.serial.run(async () => (this.playerFirst.flooded(client) ? refuse('table/flood', 'closed for flooding') : task()));
     return isRefusal(reply) ? answerRefusal(client, ctx, reply) : reply;

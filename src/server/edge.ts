@@ -1,4 +1,5 @@
-import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ErrorCode, matchMaker, ServerError } from '@colyseus/core';
 import type { Application, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
@@ -18,6 +19,8 @@ export interface EdgeOptions {
   /** Origins allowed besides the server's own (`CORS_ORIGINS`). */
   readonly corsOrigins: readonly string[];
   readonly maxBodyBytes: number;
+  /** Every process's public address (`PUBLIC_ADDRESS`, `PUBLIC_ADDRESSES`): where a page may open its sockets. */
+  readonly publicAddresses: readonly string[];
 }
 
 /** A fault the edge found in a request, answered before any route sees it. */
@@ -27,14 +30,28 @@ interface Refusal extends RefusalMessage {
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-const securityHeaders = helmet({
+/**
+ * Where a page may connect: its own origin ('self', its WebSocket included) and the deployment's
+ * processes, whose rooms a seat reservation sends it to (`ws(s)://<publicAddress>/…`), and
+ * nothing else. An address with a path is a prefix (`/node-3/`).
+ */
+export function connectSources(publicAddresses: readonly string[]): string[] {
+  const sources = publicAddresses.flatMap((address) => {
+    const source = address.includes('/') ? `${address}/` : address;
+    return ['ws', 'wss', 'http', 'https'].map((scheme) => `${scheme}://${source}`);
+  });
+  return ["'self'", ...sources];
+}
+
+/** Helmet's headers, with the CSP's connect-src of this deployment. */
+const securityHeaders = (publicAddresses: readonly string[]) => helmet({
   contentSecurityPolicy: {
     useDefaults: false,
-    // The page served at `/` loads its own scripts and talks to this server only ('self'
-    // includes its WebSocket); plain http stays usable in development (no upgrade directive).
+    // The page served at `/` loads its own scripts and talks to this server and its fellow
+    // processes only; plain http stays usable in development (no upgrade directive).
     directives: {
       defaultSrc: ["'self'"],
-      connectSrc: ["'self'"],
+      connectSrc: connectSources(publicAddresses),
       imgSrc: ["'self'", 'data:'],
       styleSrc: ["'self'"],
       objectSrc: ["'none'"],
@@ -159,6 +176,31 @@ function bodyRefusal(req: IncomingMessage, maxBodyBytes: number): Refusal | unde
 }
 
 /**
+ * A reconnection token is a bearer secret in a URL (proxies log request lines), and it would
+ * outrank the player's token: this server takes none. A dropped player joins the table again
+ * by its id with their token in the `Authorization` header (docs/server.md, "Seats").
+ */
+const RECONNECTION_BY_TOKEN: Refusal = {
+  status: 403,
+  code: 'auth/reconnection_token',
+  message: 'reconnection tokens are not taken here: join the table again by its id, with your token',
+};
+
+/** Colyseus's reconnection: `POST /matchmake/reconnect/<roomId>`, or a WebSocket URL carrying `reconnectionToken`. */
+function reconnectsByToken(req: IncomingMessage): boolean {
+  const url = req.url ?? '/';
+  if (url.startsWith('/matchmake/reconnect/')) return true;
+  const query = url.indexOf('?');
+  return query >= 0 && new URLSearchParams(url.slice(query + 1)).has('reconnectionToken');
+}
+
+/** Answers a WebSocket upgrade with a refusal, in the one JSON shape, and closes the socket. */
+function refuseUpgrade(socket: Duplex, refusal: Refusal): void {
+  const body = JSON.stringify({ error: { code: refusal.code, message: refusal.message } } satisfies HttpRefusal);
+  socket.end(`HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+}
+
+/**
  * Puts the edge in front of every `request` listener of `server` (Colyseus's router and the
  * express app). Call it once the server listens (Colyseus binds its routes in `listen`).
  */
@@ -169,10 +211,17 @@ export function guardHttpServer(server: HttpServer, options: EdgeOptions): void 
   matchMaker.controller.getCorsHeaders = () => ({});
 
   const allowed = new Set(options.corsOrigins);
+  const headers = securityHeaders(options.publicAddresses);
+  const upgrades = server.listeners('upgrade') as ((req: IncomingMessage, socket: Duplex, head: Buffer) => void)[];
+  server.removeAllListeners('upgrade');
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (reconnectsByToken(req)) return refuseUpgrade(socket, RECONNECTION_BY_TOKEN);
+    for (const listener of upgrades) listener.call(server, req, socket, head);
+  });
   const listeners = server.listeners('request') as ((req: IncomingMessage, res: ServerResponse) => void)[];
   server.removeAllListeners('request');
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    securityHeaders(req, res, () => {
+    headers(req, res, () => {
       const origin = req.headers.origin;
       const corsAllowed = origin !== undefined && (allowed.has(origin) || isOwnOrigin(origin, req));
       if (corsAllowed) {
@@ -190,7 +239,7 @@ export function guardHttpServer(server: HttpServer, options: EdgeOptions): void 
         });
         return void res.end();
       }
-      const refusal = bodyRefusal(req, options.maxBodyBytes);
+      const refusal = reconnectsByToken(req) ? RECONNECTION_BY_TOKEN : bodyRefusal(req, options.maxBodyBytes);
       if (refusal) {
         // Nothing of the body is read: the connection closes after the answer.
         res.setHeader('Connection', 'close');

@@ -189,5 +189,5 @@ export function mountRoutes(app: Application, services: Services): void {
   mountSpectatorRoutes(app, services);
   mountFairnessRoutes(app, services.dealer);
   mountCatalogRoutes(app);
-  mountWebPage(app);
+  mountWebPage(app, services.config.publicAddresses);
 }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Application, type NextFunction, type Request, type Response } from 'express';
+import { connectSources } from './edge';
 
 /**
  * Where the built page is: seen from dist/src/server/ (the bundle of `npm run build`, where each
@@ -18,21 +19,24 @@ export const WEB_DIST = [new URL('../../web/dist/', import.meta.url), new URL('.
 export const COMPRESSIBLE = /\.(?:js|css|html|svg)$/;
 
 /**
- * The page may load only itself and talk only to this server (HTTP and WebSocket: 'self'
- * covers ws: on the same host); it may not be framed (no clickjacking of the buy button).
+ * The page may load only itself and talk only to this server and the deployment's other
+ * processes (HTTP and WebSocket: `connectSources`); it may not be framed (no clickjacking of the
+ * buy button).
  */
-const CONTENT_SECURITY_POLICY = [
-  "default-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "frame-ancestors 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-].join('; ');
+function contentSecurityPolicy(publicAddresses: readonly string[]): string {
+  return [
+    "default-src 'self'",
+    `connect-src ${connectSources(publicAddresses).join(' ')}`,
+    "img-src 'self' data:",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join('; ');
+}
 
-function secure(res: Response, path: string): void {
+function secure(res: Response, path: string, policy: string): void {
   res.set({
-    'content-security-policy': CONTENT_SECURITY_POLICY,
+    'content-security-policy': policy,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     // Bundled files carry their hash in their name: kept; the page itself is always asked again.
@@ -44,26 +48,27 @@ function secure(res: Response, path: string): void {
  * Sends the brotli (else gzip) copy the build made of a text file, when the browser takes it;
  * anything else goes on to the plain files.
  */
-function precompressed(req: Request, res: Response, next: NextFunction): void {
+function precompressed(policy: string, req: Request, res: Response, next: NextFunction): void {
   const path = req.path.endsWith('/') ? `${req.path}index.html` : req.path;
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !COMPRESSIBLE.test(path)) return next();
   const encoding = req.acceptsEncodings('br', 'gzip');
   if (encoding !== 'br' && encoding !== 'gzip') return next();
   const file = join(WEB_DIST, normalize(`/${path}`) + (encoding === 'br' ? '.br' : '.gz'));
   if (!existsSync(file)) return next();
-  secure(res, path);
+  secure(res, path, policy);
   res.set({ 'content-encoding': encoding, vary: 'accept-encoding' });
   res.type(extname(path));
   res.sendFile(file, { cacheControl: false, dotfiles: 'deny' }, (err) => err && next(err));
 }
 
 /** Serves the browser page at `/`, from its built folder; `/favicon.ico` is its SVG icon. */
-export function mountWebPage(app: Application): void {
-  app.use(precompressed);
-  app.use(express.static(WEB_DIST, { index: 'index.html', dotfiles: 'ignore', fallthrough: true, setHeaders: secure }));
+export function mountWebPage(app: Application, publicAddresses: readonly string[]): void {
+  const policy = contentSecurityPolicy(publicAddresses);
+  app.use(precompressed.bind(undefined, policy));
+  app.use(express.static(WEB_DIST, { index: 'index.html', dotfiles: 'ignore', fallthrough: true, setHeaders: (res, path) => secure(res, path, policy) }));
   app.get('/favicon.ico', (req, res, next) => {
     req.url = '/favicon.svg';
-    precompressed(req, res, () => res.type('svg').sendFile(join(WEB_DIST, 'favicon.svg'), { cacheControl: false }, (err) => err && next(err)));
+    precompressed(policy, req, res, () => res.type('svg').sendFile(join(WEB_DIST, 'favicon.svg'), { cacheControl: false }, (err) => err && next(err)));
   });
   app.get('/', (_req, res) => {
     // Reached only when the page is not built (npm start builds it first).

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { createServer } from 'node:http';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
-import { AuthError, TokenVerifier } from '../../src/auth/tokens';
+import { AuthError, TokenVerifier, type Player } from '../../src/auth/tokens';
 import { loadConfig } from '../../src/config';
 
 const SECRET = 's'.repeat(40);
@@ -16,18 +16,30 @@ async function code(promise: Promise<unknown>): Promise<string> {
   }
 }
 
+/** Who the token names, without its expiry. */
+function who({ playerId, pseudonym }: Player): Player {
+  return { playerId, pseudonym };
+}
+
 describe('token verifier', () => {
+  it('says when the token dies: its exp, in milliseconds', async () => {
+    const verifier = await TokenVerifier.fromConfig(loadConfig({ JWT_SECRET: SECRET }));
+    const exp = Math.floor(Date.now() / 1000) + 3600;
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('p-1').setExpirationTime(exp).sign(new TextEncoder().encode(SECRET));
+    assert.equal((await verifier.verify(token)).expiresAt, exp * 1000);
+  });
+
   it('accepts a token it signed for the dev login and reads the player from it', async () => {
     const verifier = await TokenVerifier.fromConfig(loadConfig({ JWT_SECRET: SECRET }));
     const token = await verifier.signDemo({ playerId: 'p-1', pseudonym: 'Alice' }, 60);
-    assert.deepEqual(await verifier.verify(token), { playerId: 'p-1', pseudonym: 'Alice' });
+    assert.deepEqual(who(await verifier.verify(token)), { playerId: 'p-1', pseudonym: 'Alice' });
   });
 
   it('gives a token without a valid name a pseudonym that says nothing of the account', async () => {
     const verifier = await TokenVerifier.fromConfig(loadConfig({ JWT_SECRET: SECRET }));
     const key = new TextEncoder().encode(SECRET);
     const token = await new SignJWT({ name: '<script>' }).setProtectedHeader({ alg: 'HS256' }).setSubject('account-123456').setExpirationTime('1h').sign(key);
-    assert.deepEqual(await verifier.verify(token), { playerId: 'account-123456', pseudonym: 'Anonymous' });
+    assert.deepEqual(who(await verifier.verify(token)), { playerId: 'account-123456', pseudonym: 'Anonymous' });
   });
 
   it('refuses missing, malformed, expired and forged tokens with their own codes', async () => {
@@ -48,7 +60,7 @@ describe('token verifier', () => {
     const pem = await exportSPKI(publicKey);
     const verifier = await TokenVerifier.fromConfig(loadConfig({ JWT_PUBLIC_KEY: pem, JWT_ALGORITHM: 'ES256', JWT_ISSUER: 'operator' }));
     const good = await new SignJWT({ name: 'Bob' }).setProtectedHeader({ alg: 'ES256' }).setSubject('acct-9').setIssuer('operator').setExpirationTime('1h').sign(privateKey);
-    assert.deepEqual(await verifier.verify(good), { playerId: 'acct-9', pseudonym: 'Bob' });
+    assert.deepEqual(who(await verifier.verify(good)), { playerId: 'acct-9', pseudonym: 'Bob' });
     const wrongIssuer = await new SignJWT({}).setProtectedHeader({ alg: 'ES256' }).setSubject('acct-9').setIssuer('someone').setExpirationTime('1h').sign(privateKey);
     assert.equal(await code(verifier.verify(wrongIssuer)), 'auth/invalid');
     // The classic algorithm-confusion attack: HS256 keyed with the public key's text.
@@ -101,7 +113,7 @@ describe('token verifier', () => {
       const url = `http://127.0.0.1:${(jwks.address() as { port: number }).port}/jwks.json`;
       const verifier = await TokenVerifier.fromConfig(loadConfig({ JWT_JWKS_URL: url }));
       const good = await new SignJWT({ name: 'Bob' }).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('acct-1').setExpirationTime('1h').sign(privateKey);
-      assert.deepEqual(await verifier.verify(good), { playerId: 'acct-1', pseudonym: 'Bob' });
+      assert.deepEqual(who(await verifier.verify(good)), { playerId: 'acct-1', pseudonym: 'Bob' });
       const other = await generateKeyPair('RS256');
       const stranger = await new SignJWT({}).setProtectedHeader({ alg: 'RS256', kid: 'k1' }).setSubject('acct-1').setExpirationTime('1h').sign(other.privateKey);
       assert.equal(await code(verifier.verify(stranger)), 'auth/invalid');

@@ -28,6 +28,8 @@ interface Scene {
   feed: Recorder;
   /** When each side first saw the unit finished (arrival numbers), and watcher frames ahead of the player. */
   seen: { player?: number; watcher?: number; feed?: number; ahead: string[] };
+  /** The player joins the table again by id (a dropped seat taken back), their view recorded as before. */
+  rejoin(): Promise<Room>;
 }
 
 /** A lamp table open to one watcher, and a feed spectator, all recording when they see `unitId` end. */
@@ -42,11 +44,13 @@ async function scene(server: RunningServer, name: string, unitOf: () => string |
   await feed.next('recent');
   const seen: Scene['seen'] = { ahead: [] };
   const finished = (r: Room) => decodedUnits(r).some((u) => u.unitId === unitOf() && u.status === 'finished');
-  room.onStateChange(() => {
-    if (seen.player === undefined && finished(room)) seen.player = ++arrivals;
+  const followPlayer = (r: Room) => r.onStateChange(() => {
+    if (seen.player === undefined && finished(r)) seen.player = ++arrivals;
   });
+  followPlayer(room);
+  let playerRoom = room;
   watcher.onStateChange(() => {
-    const mine = decodedUnits(room);
+    const mine = decodedUnits(playerRoom);
     for (const unit of decodedUnits(watcher)) {
       const players = mine.find((u) => u.unitId === unit.unitId);
       if (!players || players.steps.length < unit.steps.length) seen.ahead.push(`${unit.unitId}: watcher ${unit.steps.length} steps, player ${players?.steps.length ?? 0}`);
@@ -56,7 +60,13 @@ async function scene(server: RunningServer, name: string, unitOf: () => string |
   feedRoom.onMessage('wins', (message: { wins: { pseudonym: string }[] }) => {
     if (seen.feed === undefined && message.wins.some((w) => w.pseudonym === maskPseudonym(name))) seen.feed = ++arrivals;
   });
-  return { account, player: room, watcher, feed, seen };
+  const rejoin = async () => {
+    const back = await account.client.joinById(room.roomId);
+    playerRoom = back;
+    followPlayer(back);
+    return back;
+  };
+  return { account, player: room, watcher, feed, seen, rejoin };
 }
 
 /**
@@ -205,9 +215,8 @@ describe('player first', function () {
       let unitId: string | undefined;
       const s = await scene(server, 'Dropper', () => unitId);
       unitId = await buyWinningLamp(server, s.player);
-      // The SDK comes back by itself after a drop: late enough for the action to end meanwhile.
-      Object.assign(s.player.reconnection, { minUptime: 0, minDelay: 1500, delay: 1500, maxDelay: 3000 });
-      const back = new Promise<void>((resolve) => s.player.onReconnect(() => resolve()));
+      // The player comes back by joining the table again, once the action has ended meanwhile.
+      s.player.reconnection.enabled = false;
 
       store.shut();
       s.player.send('act', { action: { type: 'rub', progress: 100 } });
@@ -221,13 +230,13 @@ describe('player first', function () {
       assert.equal(s.seen.watcher, undefined, 'the watcher has not seen the end');
       assert.equal(s.seen.feed, undefined, 'the feed has not had the win');
 
-      await back;
+      const back = await s.rejoin();
       await eventually(() => s.seen.feed, (at) => at !== undefined, 'the win on the feed');
       await eventually(() => s.seen.watcher, (at) => at !== undefined, 'the watcher to see the end');
       assert.ok(s.seen.player! < s.seen.watcher!, 'the player saw the end before the watcher');
       assert.ok(s.seen.player! < s.seen.feed!, 'the player saw the end before the feed had the win');
       assert.deepEqual(s.seen.ahead, []);
-      await s.player.leave();
+      await back.leave();
     });
   });
 

@@ -175,8 +175,8 @@ describe('watching a table', function () {
   });
 
   it("tells its spectators when the player's connection drops and when it comes back", async () => {
-    const { room } = await openTable('Dropper', 'rain-diamonds');
-    room.reconnection.minUptime = 0;
+    const { player, room } = await openTable('Dropper', 'rain-diamonds');
+    room.reconnection.enabled = false;
     await room.request('watchers', { open: true });
     const spectator = await watch(room.roomId);
     const heard = record(spectator);
@@ -184,8 +184,9 @@ describe('watching a table', function () {
     (seat.ref as unknown as { _socket: { destroy(): void } })._socket.destroy();
     assert.deepEqual(await heard.next('player'), { state: 'away' });
     const since = heard.messages.length;
+    const back = await player.client.joinById(room.roomId);
     assert.deepEqual(await heard.next('player', since), { state: 'back' });
-    await room.leave();
+    await back.leave();
   });
 
   it('refuses a malformed watchers request and keeps the player’s table to the player', async () => {

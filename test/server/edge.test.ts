@@ -134,6 +134,26 @@ describe('the HTTP edge', function () {
       }
     });
 
+    it('lets a page connect to its own origin and to the deployment\'s processes, and nowhere else', async () => {
+      const fleet = await startTestServer({ JWT_SECRET: SECRET, PUBLIC_ADDRESS: '127.0.0.1:4001', PUBLIC_ADDRESSES: '127.0.0.1:4001,127.0.0.1:4002,games.example/node-3' });
+      try {
+        const res = await fetch(`http://127.0.0.1:${fleet.port}/health`);
+        const connectSrc = /connect-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1]?.split(' ');
+        assert.deepEqual(connectSrc, [
+          "'self'",
+          'ws://127.0.0.1:4001', 'wss://127.0.0.1:4001', 'http://127.0.0.1:4001', 'https://127.0.0.1:4001',
+          'ws://127.0.0.1:4002', 'wss://127.0.0.1:4002', 'http://127.0.0.1:4002', 'https://127.0.0.1:4002',
+          'ws://games.example/node-3/', 'wss://games.example/node-3/', 'http://games.example/node-3/', 'https://games.example/node-3/',
+        ]);
+        await res.body?.cancel();
+      } finally {
+        await fleet.stop();
+      }
+      const alone = await fetch(`${base}/health`);
+      assert.match(alone.headers.get('content-security-policy') ?? '', /connect-src 'self';/);
+      await alone.body?.cancel();
+    });
+
     it('allows only listed origins and the server\'s own, never any origin with credentials', async () => {
       const evil = await post('/matchmake/create/table', '{}', { origin: 'https://evil.example' });
       assert.equal(evil.headers.get('access-control-allow-origin'), null);

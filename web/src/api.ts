@@ -103,10 +103,30 @@ export const storage = {
   },
 };
 
+/**
+ * A client of the server; with the player's token, in the `Authorization` header of its
+ * matchmaking requests only. The SDK's `auth.token` would also write it into the WebSocket's
+ * URL (`?_authToken=`), which proxies log: never used here.
+ */
 export function newClient(token?: string): Client {
-  const client = new Client(ORIGIN);
-  if (token) client.auth.token = token;
-  return client;
+  return new Client(ORIGIN, token ? { headers: { authorization: `Bearer ${token}` } } : undefined);
+}
+
+/**
+ * The player's table of `game`. After a drop, the same table joined again by its id with the
+ * token (the server keeps the seat a while and shows it whole: a unit finished meanwhile too);
+ * when it is gone, a new table, where an unfinished unit resumes.
+ */
+export async function joinTable(token: string, game: string, dropped: Room | undefined): Promise<Room> {
+  const client = newClient(token);
+  if (dropped) {
+    try {
+      return await client.joinById(dropped.roomId);
+    } catch {
+      // The table closed (its seat expired, its process restarted): a new one below.
+    }
+  }
+  return client.create('table', { game });
 }
 
 export type { Room };

@@ -7,8 +7,8 @@ export type Connection = 'connecting' | 'connected' | 'reconnecting' | 'closed';
 /** The server closed the room on purpose (flood, a watcher sent away): coming back is the person's choice. */
 const CONSENTED = 4000;
 const FLOODED = 4429;
-/** The SDK's own reconnection to the same seat: a few quick tries (≈ 3 s), then ours joins anew. */
-const SEAT_RETRIES = 4;
+/** The player's token expired: the server closed the table (`auth/expired: …`); only a new sign-in helps. */
+const EXPIRED = 4401;
 /** Our back-off between two joins: 0.5 s, 1 s, 2 s… at most 10 s. */
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 10_000;
@@ -23,12 +23,13 @@ export interface LiveRoom {
 }
 
 /**
- * A room kept alive: a dropped connection is first resumed on the same seat by the SDK; when the
- * room itself is gone (a server restart), the page joins anew with back-off, for as long as it
- * shows the room. `fatal` says which join failures are final (a refused token); `closed` is told
- * why the server closed the room on purpose, and nothing is retried then.
+ * A room kept alive: after a dropped connection the page joins again with back-off, for as long
+ * as it shows the room, given the room that dropped (a table is joined again by its id: the same
+ * seat). The SDK's own reconnection is off: it sends a reconnection token in the WebSocket's URL,
+ * which the server refuses. `fatal` says which failures are final (a refused or expired token);
+ * `closed` is told why the server closed the room on purpose, and nothing is retried then.
  */
-export function useLiveRoom(join: () => Promise<Room>, attach: (room: Room, rejoined: boolean) => void, options: {
+export function useLiveRoom(join: (dropped: Room | undefined) => Promise<Room>, attach: (room: Room, rejoined: boolean) => void, options: {
   readonly deps: readonly unknown[];
   readonly fatal?: (err: unknown) => boolean;
   readonly closed?: (reason: string | undefined) => void;
@@ -43,6 +44,7 @@ export function useLiveRoom(join: () => Promise<Room>, attach: (room: Room, rejo
   useEffect(() => {
     let stopped = false;
     let current: Room | undefined;
+    let dropped: Room | undefined;
     let attempt = 0;
     let joinedOnce = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -57,24 +59,26 @@ export function useLiveRoom(join: () => Promise<Room>, attach: (room: Room, rejo
       timer = setTimeout(connect, delay);
     };
     const connect = () => {
-      join().then((r) => {
+      join(dropped).then((r) => {
         if (stopped) return void r.leave();
         current = r;
+        dropped = undefined;
         attempt = 0;
         clearInterval(countdown);
         setRetryIn(undefined);
-        r.reconnection.maxRetries = SEAT_RETRIES;
+        r.reconnection.enabled = false;
         attach(r, joinedOnce);
         joinedOnce = true;
-        r.onDrop(() => setConnection('reconnecting'));
-        r.onReconnect(() => setConnection('connected'));
         r.onLeave((code, reason) => {
           if (stopped || r !== current) return;
           setRoom(undefined);
-          if (code === CONSENTED || code === FLOODED) {
+          if (code === EXPIRED && latest.current.fatal?.(new Error(reason))) {
+            setConnection('closed');
+          } else if (code === CONSENTED || code === FLOODED) {
             setConnection('closed');
             latest.current.closed?.(reason);
           } else {
+            dropped = r;
             retry();
           }
         });

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { newClient, type Session } from './api';
+import { joinTable, type Session } from './api';
 import type { GameCatalogEntry, StakePrize } from '../../src/protocol/catalog';
 import type { PurchasePick, TableMessages } from '../../src/protocol/table';
 import type { Wallet } from '../../src/protocol/wallet';
@@ -144,7 +144,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
   const root = useRef<HTMLElement>(null);
   useFocusNext(root);
 
-  const live = useLiveRoom(() => newClient(session.token).create('table', { game }), (r, rejoined) => {
+  const live = useLiveRoom((dropped) => joinTable(session.token, game, dropped), (r, rejoined) => {
     // Units already on the table (a reveal put back) show at once; later steps are paced.
     setInstant(new Set(unitsOf(r).map((u) => u.unitId)));
     followUnits(r, setUnits);

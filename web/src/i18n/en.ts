@@ -240,6 +240,8 @@ export const en: Strings = {
     unknownMessage: 'The server does not know this request.',
     tableGameUnknown: 'Choose a game on offer to open a table.',
     notYourTable: 'This table belongs to another player.',
+    tableReplaced: 'This table is open elsewhere (another tab or device): it goes on there.',
+    reconnectionToken: 'The reconnection was refused: open the table again.',
     tableTaken: 'This table already has its player: open a new one.',
     notWatchable: 'This table is no longer open to watchers.',
     tableFull: 'This table has all the watchers it takes.',

@@ -252,6 +252,8 @@ export const fr = {
     unknownMessage: 'Le serveur ne connaît pas cette demande.',
     tableGameUnknown: 'Choisissez un jeu proposé pour ouvrir une table.',
     notYourTable: 'Cette table appartient à un autre joueur.',
+    tableReplaced: 'Cette table est ouverte ailleurs (un autre onglet ou appareil) : elle continue là-bas.',
+    reconnectionToken: 'La reconnexion a été refusée : rouvrez la table.',
     tableTaken: 'Cette table a déjà son joueur : ouvrez-en une nouvelle.',
     notWatchable: 'Cette table n’est plus ouverte aux spectateurs.',
     tableFull: 'Cette table a déjà tous les spectateurs qu’elle accepte.',
