@@ -1,5 +1,4 @@
 import type { Cents } from './money';
-import type { RefusalCode } from './refusals';
 
 /**
  * Player protection as the page and the operator see it (docs/responsible-gaming.md): the
@@ -33,11 +32,24 @@ export type ExclusionDuration = (typeof EXCLUSION_DURATIONS)[number];
 export const BLOCK_REASONS = ['national_ban', 'minor', 'identity'] as const;
 export type BlockReason = (typeof BLOCK_REASONS)[number];
 
-/** The refusals of a purchase for the player's protection, journaled as `what: 'refusal'`. */
-export type ProtectionRefusalCode = Extract<RefusalCode, `limit/${string}` | `protection/${string}`>;
+/**
+ * The refusals for the player's protection that a purchase (or a deposit) meets, journaled as
+ * `what: 'refusal'`: rows of the refusal table (src/protocol/refusals.ts), listed here because
+ * that table's details are these module's shapes.
+ */
+export const PROTECTION_REFUSALS = [
+  'limit/not_set',
+  'limit/stake_week',
+  'limit/stake_day',
+  'limit/deposit_week',
+  'protection/excluded',
+  'protection/blocked',
+  'protection/reality_check',
+] as const;
+export type ProtectionRefusalCode = (typeof PROTECTION_REFUSALS)[number];
 
-export function isProtectionRefusal(code: RefusalCode): code is ProtectionRefusalCode {
-  return code.startsWith('limit/') || code.startsWith('protection/');
+export function isProtectionRefusal(code: string): code is ProtectionRefusalCode {
+  return (PROTECTION_REFUSALS as readonly string[]).includes(code);
 }
 
 /**

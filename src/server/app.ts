@@ -27,6 +27,7 @@ import { ObservedDealer } from './observed-dealer';
 import { roomDriver } from './room-driver';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
 import { describeRedisTarget, redisClient, writeOncePerTurn } from './redis-client';
+import { mountProtectionRoutes } from './protection-routes';
 import { isOperator, mountRoutes } from './routes';
 import type { Services } from './services';
 
@@ -206,6 +207,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         });
       }
       mountRoutes(app, services);
+      // Here, not from routes.ts, whose `playerOf` and `isOperator` it takes (no import circle);
+      // after it, for its JSON body parser (the page's files before it are served only if present).
+      mountProtectionRoutes(app, services);
       finishExpress(app, (err) => logger.error({ err }, 'request failed'));
     },
   });

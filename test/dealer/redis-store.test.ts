@@ -407,8 +407,10 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       for (let i = 0; i < 10; i++) assert.ok((await store.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 })).ok);
       assert.equal(await store.recoverPurchases(T0), 1);
       assert.equal(await store.balance('p1'), 1_000);
-      const wallet = Object.entries(await client.hgetall(store.keys.player('p1').wallet)).filter(([field]) => !field.startsWith('p:'));
-      assert.deepEqual(Object.fromEntries(wallet), { balance: '1000' }, 'nothing held, nothing in play (p:…: the protection windows)');
+      const wallet = Object.entries(await client.hgetall(store.keys.player('p1').wallet));
+      assert.deepEqual(Object.fromEntries(wallet.filter(([field]) => !field.startsWith('p:'))), { balance: '1000' }, 'nothing held, nothing in play');
+      const { record } = await store.protectionRecord('p1');
+      assert.deepEqual(record.stakes.filter((bucket) => bucket.cents > 0), [], 'the held stake left the stake window');
       assert.deepEqual((await store.withdraw('p1', 1_000, 'w1', T0)).ok, true);
     }));
 

@@ -22,8 +22,19 @@ import {
   type StoredLimit,
   type StoredSession,
 } from '../protection';
-import type { PlayerId, ProtectionUpdate, Protections, PurchaseRequest } from '../types';
-import type { MemoryBooks, MemoryWallet } from './books';
+import type { JournalEntry, PlayerId, ProtectionUpdate, Protections, PurchaseRequest } from '../types';
+
+/** What the checks read of a player's wallet in the memory books (books.ts's wallets). */
+export interface ProtectedWallet {
+  readonly protection: MemoryProtection;
+  readonly journal: readonly JournalEntry[];
+}
+
+/** What `MemoryProtections` reads of the memory books (books.ts). */
+interface ProtectedBooks {
+  readonly wallets: ReadonlyMap<PlayerId, ProtectedWallet>;
+  walletOf(playerId: PlayerId): ProtectedWallet;
+}
 
 /**
  * A rolling window of hour buckets with running totals over the week and the last day: each
@@ -99,7 +110,7 @@ export function newProtection(): MemoryProtection {
  * `request.protection`) a weekly limit set and the reality check, then the week's and the
  * day's stakes. Before the balance's: a blocked player is told so, not that the balance is low.
  */
-export function stakeRefusal(wallet: MemoryWallet, request: PurchaseRequest): ProtectionRefusal | undefined {
+export function stakeRefusal(wallet: ProtectedWallet, request: PurchaseRequest): ProtectionRefusal | undefined {
   const p = wallet.protection;
   const { now, stake, protection: settings } = request;
   if (p.blocked && (p.blocked.until === null || p.blocked.until > now)) return blockedRefusal(p.blocked.until);
@@ -119,7 +130,7 @@ export function stakeRefusal(wallet: MemoryWallet, request: PurchaseRequest): Pr
 }
 
 /** Counts a sold stake in the windows and keeps the session (with `request.protection`). */
-export function countStake(wallet: MemoryWallet, request: PurchaseRequest): void {
+export function countStake(wallet: ProtectedWallet, request: PurchaseRequest): void {
   const p = wallet.protection;
   const { now, protection: settings } = request;
   p.stakes.add(Math.floor(now / HOUR_MS), request.stake);
@@ -129,7 +140,7 @@ export function countStake(wallet: MemoryWallet, request: PurchaseRequest): void
 }
 
 /** The weekly deposit limit's check; on a pass the deposit is counted. */
-export function depositRefusal(wallet: MemoryWallet, amount: Cents, now: number): ProtectionRefusal | undefined {
+export function depositRefusal(wallet: ProtectedWallet, amount: Cents, now: number): ProtectionRefusal | undefined {
   const p = wallet.protection;
   const hour = Math.floor(now / HOUR_MS);
   const used = p.deposits.advance(hour);
@@ -140,7 +151,7 @@ export function depositRefusal(wallet: MemoryWallet, amount: Cents, now: number)
 }
 
 /** The stakes and prizes of a journal at or after `since`, read from its end. */
-export function moneySince(wallet: MemoryWallet | undefined, since: number): SessionMoney {
+export function moneySince(wallet: ProtectedWallet | undefined, since: number): SessionMoney {
   let staked = 0;
   let won = 0;
   const journal = wallet?.journal ?? [];
@@ -153,7 +164,7 @@ export function moneySince(wallet: MemoryWallet | undefined, since: number): Ses
 }
 
 export class MemoryProtections implements Protections {
-  constructor(private readonly books: MemoryBooks) {}
+  constructor(private readonly books: ProtectedBooks) {}
 
   async protectionRecord(playerId: PlayerId): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }> {
     const p = (isPlayerId(playerId) ? this.books.wallets.get(playerId)?.protection : undefined) ?? newProtection();
