@@ -4,6 +4,9 @@
  */
 import { MAX_LANES } from './dealer/redis/keys';
 
+/** Lanes of each emission opened on a Redis Cluster when REDIS_SEQUENCE_LANES is not set. */
+export const CLUSTER_DEFAULT_LANES = 3;
+
 export interface Config {
   readonly port: number;
   readonly host: string;
@@ -212,7 +215,9 @@ export function loadConfig(env: Env = process.env): Config {
     redisClusterNodes,
     redisWaitReplicas: int(env, 'REDIS_WAIT_REPLICAS', redisClusterNodes ? 1 : 0, 0, 16),
     redisWaitTimeoutMs: int(env, 'REDIS_WAIT_TIMEOUT_MS', 1000, 10, 60_000),
-    redisSequenceLanes: int(env, 'REDIS_SEQUENCE_LANES', 1, 1, MAX_LANES),
+    // On a cluster, each (game, price) spread over three slots unless told otherwise: losing one
+    // master then stops a third of its dealing, not all of it (one Redis has one slot to give).
+    redisSequenceLanes: int(env, 'REDIS_SEQUENCE_LANES', redisClusterNodes ? CLUSTER_DEFAULT_LANES : 1, 1, MAX_LANES),
     redisPrefix: text(env, 'REDIS_PREFIX') ?? 'lottery',
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 5000, 100, 60_000),
     publicAddress: text(env, 'PUBLIC_ADDRESS'),

@@ -27,9 +27,11 @@ describe('config', () => {
     assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h:1', REDIS_URL: 'redis://h:1', JWT_SECRET: 'x'.repeat(32) }), /not both/);
   });
 
-  it('spreads each game and price over REDIS_SEQUENCE_LANES slots on a cluster only, 1 to 64', () => {
+  it('spreads each game and price over REDIS_SEQUENCE_LANES slots on a cluster only, 1 to 64, three unless told', () => {
     const cluster = { REDIS_CLUSTER_NODES: 'h:1', JWT_SECRET: 'x'.repeat(32) };
-    assert.equal(loadConfig(cluster).redisSequenceLanes, 1);
+    assert.equal(loadConfig(cluster).redisSequenceLanes, 3);
+    assert.equal(loadConfig({ ...cluster, REDIS_SEQUENCE_LANES: '1' }).redisSequenceLanes, 1);
+    assert.equal(loadConfig({ REDIS_URL: 'redis://h:1', JWT_SECRET: 'x'.repeat(32) }).redisSequenceLanes, 1, 'one Redis: one slot');
     assert.equal(loadConfig({ ...cluster, REDIS_SEQUENCE_LANES: '3' }).redisSequenceLanes, 3);
     assert.equal(loadConfig({ ...cluster, REDIS_SEQUENCE_LANES: '64' }).redisSequenceLanes, 64);
     assert.throws(() => loadConfig({ ...cluster, REDIS_SEQUENCE_LANES: '0' }), /REDIS_SEQUENCE_LANES must be between 1 and 64/);

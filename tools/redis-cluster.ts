@@ -7,15 +7,17 @@ import { RedisServer } from './redis-server';
 
 /**
  * A private Redis Cluster for a test or a benchmark: `masters` masters, each with one replica
- * (3 + 3 by default), on free loopback ports, made a cluster by `redis-cli --cluster create
- * … --cluster-replicas 1`. A master can be SIGKILLed (its replica takes over within about
- * twice the node timeout) and started again (it rejoins as a replica). Beside
- * tools/redis-server.ts, whose servers it runs.
+ * (3 + 3 by default) or two (`replicas: 2`, 3 + 6), on free loopback ports, made a cluster by
+ * `redis-cli --cluster create … --cluster-replicas N`. A master can be SIGKILLed (a replica
+ * takes over within about twice the node timeout; with two, the other follows the promoted one)
+ * and started again (it rejoins as a replica). Beside tools/redis-server.ts, whose servers it runs.
  */
 
 export interface RedisClusterOptions {
-  /** Masters (each gets one replica). Default 3. */
+  /** Masters. Default 3. */
   readonly masters?: number;
+  /** Replicas of each master: 1 (default) or 2 (at least 3 masters). */
+  readonly replicas?: 1 | 2;
   /** cluster-node-timeout: how long a silent master goes before its replica is promoted. Default 1000 ms. */
   readonly nodeTimeoutMs?: number;
   /** appendonly yes + appendfsync always on every node. Default off. */
@@ -48,10 +50,17 @@ async function freeNodePort(taken: Set<number>): Promise<number> {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class RedisCluster {
-  private constructor(readonly servers: readonly RedisServer[]) {}
+  private constructor(
+    readonly servers: readonly RedisServer[],
+    /** Masters it began with (as many shards). */
+    readonly shards: number,
+  ) {}
 
   static async start(options: RedisClusterOptions = {}): Promise<RedisCluster> {
-    const count = 2 * (options.masters ?? 3);
+    const masters = options.masters ?? 3;
+    const replicas = options.replicas ?? 1;
+    if (replicas > 1 && masters < 3) throw new Error('two replicas per master need 3 masters at least');
+    const count = masters * (1 + replicas);
     const taken = new Set<number>();
     const ports: number[] = [];
     for (let i = 0; i < count; i++) {
@@ -61,10 +70,10 @@ export class RedisCluster {
     }
     const args = ['--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', String(options.nodeTimeoutMs ?? 1000)];
     const servers = await Promise.all(ports.map((port) => RedisServer.start({ appendOnly: options.appendOnly ?? false, args, port })));
-    const cluster = new RedisCluster(servers);
+    const cluster = new RedisCluster(servers, masters);
     try {
-      if (count >= 6) {
-        await run(REDIS_CLI, ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', '1', '--cluster-yes']);
+      if (masters >= 3) {
+        await run(REDIS_CLI, ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes']);
       } else {
         await cluster.assemble(); // redis-cli wants 3 masters at least
       }
@@ -148,7 +157,7 @@ export class RedisCluster {
         redis.disconnect();
       }
     }
-    return masters === this.servers.length / 2 ? '' : `${masters} masters`;
+    return masters === this.shards ? '' : `${masters} masters`;
   }
 
   /** The node that serves `key`'s slot now (a master). */
@@ -182,17 +191,27 @@ export class RedisCluster {
     return masters;
   }
 
-  /** The running replica of `master` now. */
+  /** The running replica of `master` now (the first, with two). */
   async replicaOf(master: RedisServer): Promise<RedisServer> {
+    const [replica] = await this.replicasOf(master);
+    if (!replica) throw new Error(`no replica of ${master.port} runs`);
+    return replica;
+  }
+
+  /** The running replicas of `master` now. */
+  async replicasOf(master: RedisServer): Promise<RedisServer[]> {
+    const replicas: RedisServer[] = [];
     for (const server of this.servers.filter((s) => s.running && s !== master)) {
       const redis = new Redis(server.port, '127.0.0.1', PROBE);
       try {
-        if (new RegExp(`master_port:${master.port}\\b`).test(await redis.info('replication'))) return server;
+        if (new RegExp(`master_port:${master.port}\\b`).test(await redis.info('replication'))) replicas.push(server);
+      } catch {
+        // frozen or going down: no replica to count on
       } finally {
         redis.disconnect();
       }
     }
-    throw new Error(`no replica of ${master.port} runs`);
+    return replicas;
   }
 
   /** Kills every node and removes their directories. */

@@ -106,8 +106,22 @@ export class WinFeed {
   /** The player could not see this reveal's end: its win waits until they do (`releaseUnseen`). */
   keepUnseen(ended: EndedReveal, pseudonym: string): void {
     if (ended.unit.sale.prize <= 0) return;
-    const unseen = JSON.stringify(this.toUnseen(ended, pseudonym));
-    this.track(this.presence.hset(this.unseenKey, ended.unit.sale.unitId, unseen).then(() => undefined));
+    this.track(this.keep(ended, pseudonym));
+  }
+
+  /**
+   * Kept as `keepUnseen` does, under the player's last known pseudonym: a reveal whose end no
+   * table showed (its credit, left undone by a crash, done at a process's start). Resolves once kept.
+   */
+  keepUnshown(ended: EndedReveal): Promise<void> {
+    if (ended.unit.sale.prize <= 0) return Promise.resolve();
+    const kept = this.pseudonymOf(ended.unit.sale.playerId).then((pseudonym) => this.keep(ended, pseudonym));
+    this.track(kept);
+    return kept.catch(() => undefined);
+  }
+
+  private async keep(ended: EndedReveal, pseudonym: string): Promise<void> {
+    await this.presence.hset(this.unseenKey, ended.unit.sale.unitId, JSON.stringify(this.toUnseen(ended, pseudonym)));
   }
 
   /** The last unit of `game` whose end `playerId` has not seen, if any. */

@@ -13,8 +13,8 @@ const TABLE_CALL_MS = 5000;
  * prizes. A unit whose player still has its table open is finished by that table, on whatever
  * process, so the player sees the remaining steps before the feed hears of it; any other is
  * finished here and its win published at once. Safe on several processes at once: log appends
- * are conditional and settlement idempotent. Wins kept until their player saw them go out once
- * they are as old as an abandoned unit.
+ * are conditional and settlement idempotent. Wins kept until their player saw them (a crash's
+ * credits done at start among them) go out once they are as old as an abandoned unit.
  */
 export class Sweeper {
   constructor(
@@ -25,9 +25,13 @@ export class Sweeper {
     private readonly now: () => number,
   ) {}
 
-  /** At start: the credits a crash of some process left undone are done, their wins published. */
+  /**
+   * At start: the credits a crash of some process left undone are done. Their player never saw
+   * those reveals end, so each win waits, unseen, until the player is shown the unit (`resumed`
+   * on their next table of that game, or the recall), or until it is as old as an abandoned unit.
+   */
   async settleStranded(): Promise<void> {
-    for (const end of await this.play.settleStrandedUnits()) this.feed.publishUnshown(end);
+    for (const end of await this.play.settleStrandedUnits()) await this.feed.keepUnshown(end);
   }
 
   private sweeping = false;

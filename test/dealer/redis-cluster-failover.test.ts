@@ -78,3 +78,65 @@ describe('dealer store (redis cluster) failover', function () {
     assert.equal(await store.balance(playerId), 1_000 - STAKE);
   });
 });
+
+/**
+ * What keeps writes going when a master dies, with WAIT 1: its promoted replica must have a
+ * replica of its own at once. With one replica per master it has none until the old master is
+ * back (purchases on its slots refused meanwhile); with two, the other one follows it.
+ */
+describe('dealer store (redis cluster) topology: a master lost, before it is back', function () {
+  this.timeout(180_000);
+
+  async function loseTheSequenceMaster(replicas: 1 | 2) {
+    const cluster = await RedisCluster.start({ replicas });
+    const client = cluster.client({ enableAutoPipelining: true, slotsRefreshInterval: 500, redisOptions: { maxRetriesPerRequest: 1, commandTimeout: 2_000 } });
+    const store = new RedisStore(client, { prefix: `t${replicas}`, protocol: 'per-slot', waitReplicas: 1, replicaTimeoutMs: 1_000 });
+    const stop = async () => {
+      await store.close();
+      client.disconnect();
+      await cluster.stop();
+    };
+    try {
+      await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await store.deposit('p1', 1_000, 'd1', T0);
+      assert.ok((await store.purchase({ playerId: 'p1', requestId: 'before', game: GAME, stake: STAKE, now: T0 })).ok);
+      const master = await cluster.masterOf(store.keys.lane(GAME, STAKE).current);
+      await master.kill();
+      // A replica took the slots over (the old master stays down).
+      await cluster.ready(false);
+      return { cluster, store, master, stop };
+    } catch (err) {
+      await stop();
+      throw err;
+    }
+  }
+
+  it('with two replicas per master, keeps answering purchases on the lost master\'s slots', async () => {
+    const { cluster, store, master, stop } = await loseTheSequenceMaster(2);
+    try {
+      await cluster.ready(true);
+      const { result } = await buyUntilAnswered(store, 'p1', 'after', T0 + 1_000);
+      assert.ok(result.ok);
+      assert.equal(master.running, false, 'answered while the old master is still down');
+      assert.equal(await store.balance('p1'), 1_000 - 2 * STAKE);
+    } finally {
+      await stop();
+    }
+  });
+
+  it('with one replica per master, refuses them until the old master is back (what two replicas avoid)', async () => {
+    const { cluster, store, master, stop } = await loseTheSequenceMaster(1);
+    try {
+      const promoted = await cluster.masterOf(store.keys.lane(GAME, STAKE).current);
+      assert.deepEqual(await cluster.replicasOf(promoted), [], 'the promoted replica has no replica');
+      await assert.rejects(store.purchase({ playerId: 'p1', requestId: 'after', game: GAME, stake: STAKE, now: T0 + 1_000 }), (err: unknown) => isStoreOutage(err));
+      await master.restart();
+      await cluster.ready();
+      const { result } = await buyUntilAnswered(store, 'p1', 'after', T0 + 1_000);
+      assert.ok(result.ok);
+      assert.equal(await store.balance('p1'), 1_000 - 2 * STAKE, 'charged once');
+    } finally {
+      await stop();
+    }
+  });
+});
