@@ -178,7 +178,7 @@ function bodyRefusal(req: IncomingMessage, maxBodyBytes: number): Refusal | unde
 /**
  * A reconnection token is a bearer secret in a URL (proxies log request lines), and it would
  * outrank the player's token: this server takes none. A dropped player joins the table again
- * by its id with their token in the `Authorization` header (docs/server.md, "Seats").
+ * by its id with their token in the `Authorization` header (docs/server.md, "Seats and the handshake").
  */
 const RECONNECTION_BY_TOKEN: Refusal = {
   status: 403,
