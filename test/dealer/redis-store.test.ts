@@ -303,6 +303,8 @@ describe('dealer store (redis) after one failed call', () => {
   const T0 = 1_700_000_000_000;
   const PURCHASES = 21; // over three 10-unit blocks, two of them opened on the way (each printing the next ahead)
   const DEPOSIT = 100_000;
+  // Near the balance as the stakes take it down: some prizes take it back above.
+  const THRESHOLD = DEPOSIT - 3 * TEN_UNIT_TABLE.stake;
 
   /** `call`, again while the store is out, as a client retries with the same ids (3 tries). */
   async function retried<T>(what: string, call: () => Promise<T>): Promise<T> {
@@ -319,11 +321,11 @@ describe('dealer store (redis) after one failed call', () => {
   async function playThrough(protocol: 'one-script' | 'per-slot', failAt: number, when: 'before' | 'after'): Promise<number> {
     const setup = new Redis(server.url);
     const prefix = `blip${++prefixes}`;
-    const clean = new RedisStore(setup, { prefix, protocol });
+    const clean = new RedisStore(setup, { prefix, protocol, withdrawalThreshold: THRESHOLD });
     await clean.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 4, now: T0 });
     await clean.deposit('p1', DEPOSIT, 'd1', T0);
     const { client, calls } = failingOnce(setup.duplicate({ enableAutoPipelining: true }), failAt, when);
-    const store = new RedisStore(client, { prefix, protocol });
+    const store = new RedisStore(client, { prefix, protocol, withdrawalThreshold: THRESHOLD });
     const label = `${protocol}, call ${failAt} failing ${when}`;
     try {
       const units = new Set<string>();
@@ -342,6 +344,9 @@ describe('dealer store (redis) after one failed call', () => {
       assert.equal(await clean.balance('p1'), DEPOSIT - PURCHASES * TEN_UNIT_TABLE.stake + prizes, `${label}: each stake debited once, each prize credited once`);
       const blocks = (await clean.listEmissions())[0]!.blocks;
       assert.deepEqual(blocks.filter((b) => b.scheme !== 2).map((b) => b.blockId), [], `${label}: every block stored with its page 0 root`);
+      const crossings = (await clean.journal('p1')).filter((e) => e.kind === 'prize' && e.balance - e.amount <= THRESHOLD && e.balance > THRESHOLD);
+      const events = (await clean.events(undefined, 500)).events;
+      assert.deepEqual(events.map((e) => e.balance), crossings.map((e) => e.balance), `${label}: one withdrawal threshold event per crossing`);
       return calls();
     } finally {
       await clean.close();
