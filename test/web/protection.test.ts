@@ -21,6 +21,8 @@ const WARNING = 'Les jeux d\'argent et de hasard peuvent être dangereux : perte
 /** The smallest phone the page is made for. */
 const SMALL_PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 } as const;
 const DEMO_PROPOSAL_CENTS = 10_000;
+const DEMO_BALANCE_CENTS = 100_000;
+const OPERATOR_TOKEN = 'operator-token-for-the-protection-tests';
 
 let server: RunningServer;
 let browser: Browser;
@@ -62,8 +64,9 @@ async function buyElsewhere(page: Page, stake: number): Promise<void> {
   const client = new Client(base);
   client.auth.token = await tokenOf(page);
   const room = await client.create('table', { game: 'mine-d-or' });
+  room.onMessage('wallet', () => undefined);
   try {
-    await room.request('buy', { stake, requestId: `elsewhere-${++names}` });
+    await room.request('buy', { stake, requestId: `elsewhere_${++names}` });
   } finally {
     await room.leave();
   }
@@ -74,7 +77,7 @@ describe('the page protects the player', function () {
 
   before(async () => {
     buildWebIfStale();
-    server = await startTestServer({ DEMO_BALANCE_CENTS: '100000', DEMO_STAKE_LIMIT_WEEK_CENTS: String(DEMO_PROPOSAL_CENTS), FEED_BATCH_MS: '0' });
+    server = await startTestServer({ DEMO_BALANCE_CENTS: String(DEMO_BALANCE_CENTS), OPERATOR_TOKEN, DEMO_STAKE_LIMIT_WEEK_CENTS: String(DEMO_PROPOSAL_CENTS), FEED_BATCH_MS: '0' });
     base = `http://127.0.0.1:${server.port}`;
     browser = await launchBrowser();
   });
@@ -142,10 +145,18 @@ describe('the page protects the player', function () {
   });
 
   it('turns « JOUER » off when the balance is below the price', async () => {
-    const small = await startTestServer({ DEMO_BALANCE_CENTS: '50' });
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signIn(page, nextName('Poor'), `http://127.0.0.1:${small.port}`);
+      await signIn(page, nextName('Poor'), base);
+      // The operator pays out all but 0,50 €.
+      const token = await tokenOf(page);
+      const playerId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+      const withdrawal = await fetch(`${base}/admin/wallets/${encodeURIComponent(playerId)}/withdraw`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
+        body: JSON.stringify({ amount: DEMO_BALANCE_CENTS - 50, requestId: 'pay_out' }),
+      });
+      assert.equal(withdrawal.status, 200);
       await openGame(page, 'mine-d-or');
       await page.getByRole('radio', { name: '1 €' }).check();
       assert.ok(await page.locator('.buy-button').isDisabled(), '1 € with 0,50 € on the balance');
@@ -154,7 +165,6 @@ describe('the page protects the player', function () {
       assert.ok(await page.locator('.buy-button').isEnabled(), '0,50 € with 0,50 €');
     } finally {
       await context.close();
-      await small.stop();
     }
   });
 
