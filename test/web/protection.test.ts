@@ -7,7 +7,7 @@ import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { reasonOf } from '../rooms/helpers';
-import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, newPlayer, openGame, setFirstLimits, signIn, tokenOf, WAIT } from './ui';
+import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, newPlayer, openGame, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT } from './ui';
 
 /**
  * Player protection on the page (issue 28): the 18+ notice and the legal warning on every
@@ -37,14 +37,6 @@ async function protectionOf(page: Page): Promise<ProtectionState> {
   const res = await fetch(`${base}/protection`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } });
   assert.equal(res.status, 200);
   return (await res.json()) as ProtectionState;
-}
-
-/** Signs in by pseudonym without answering the first sign-in's dialog. */
-async function signInOnly(page: Page, name: string): Promise<void> {
-  await page.goto(`${base}/?pace=0`);
-  await page.getByLabel('Pseudonyme').fill(name);
-  await page.getByRole('button', { name: 'Jouer', exact: true }).click();
-  await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
 }
 
 /** The 18+ notice and the warning, whole and readable, in the flow of the page (over nothing); « Mes limites » once signed in. */
@@ -89,7 +81,7 @@ describe('the page protects the player', function () {
   it('asks for the weekly stake limit at first sign-in, prefilled with the demo’s proposal; nothing can be bought before it is set', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signInOnly(page, nextName('First'));
+      await signInByPseudonym(page, nextName('First'), base);
       const dialog = page.getByRole('dialog', { name: 'Vos limites de jeu' });
       await dialog.waitFor(WAIT);
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'first-limits-title', 'the dialog is read from its heading');
@@ -120,7 +112,7 @@ describe('the page protects the player', function () {
   it('shows a refused purchase as its sentence with what is left and when it frees; « JOUER » is off while the limit left is below the price', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signInOnly(page, nextName('Limit'));
+      await signInByPseudonym(page, nextName('Limit'), base);
       await setFirstLimits(page, '1');
       await openGame(page, 'rain-diamonds');
       await buy(page, 'rain-diamonds', 50);
@@ -171,7 +163,7 @@ describe('the page protects the player', function () {
   it('« Mes limites » shows a raise waiting 48 hours with its date, a lowering at once, and the history of changes', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signInOnly(page, nextName('Panel'));
+      await signInByPseudonym(page, nextName('Panel'), base);
       await setFirstLimits(page, '50');
       await page.getByRole('button', { name: 'Mes limites' }).click();
       const panel = page.getByRole('dialog', { name: 'Mes limites' });
