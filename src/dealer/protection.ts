@@ -7,10 +7,10 @@ import {
   type LimitKind,
   type LimitView,
   type ProtectionChange,
+  type ProtectionRefusalCode,
   type ProtectionState,
   type RefusalDetails,
 } from '../protocol/protection';
-import type { RefusalCode } from '../protocol/refusals';
 
 /**
  * Player protection's rules, shared by both stores (docs/responsible-gaming.md): the rolling
@@ -20,6 +20,8 @@ import type { RefusalCode } from '../protocol/refusals';
  */
 
 export const HOUR_MS = 3_600_000;
+/** The protection journal keeps its newest lines (changeProtection-2.lua's JOURNAL_KEEP). */
+export const PROTECTION_JOURNAL_KEEP = 1000;
 /**
  * The windows, in hour buckets. A stake (or deposit) counts in the bucket of its hour, until
  * that hour's end plus the window: never freed early, at most an hour late.
@@ -200,7 +202,7 @@ export function protectionView(
 /** A refusal of the purchase step or of a deposit for the player's protection. */
 export interface ProtectionRefusal {
   readonly ok: false;
-  readonly code: Extract<RefusalCode, `limit/${string}` | `protection/${string}`>;
+  readonly code: ProtectionRefusalCode;
   readonly message: string;
   readonly details?: RefusalDetails;
 }

@@ -1,6 +1,6 @@
 import type { Cents } from '../money';
 import type { GameId, PrizeTable } from '../games/types';
-import type { BlockReason, LimitsRequest, ProtectionChange, RefusalDetails } from '../protocol/protection';
+import type { BlockReason, LimitsRequest, ProtectionChange, ProtectionRefusalCode, RefusalDetails } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
 import type { ProtectionRecord, ProtectionSettings, SessionMoney } from './protection';
 import type { JournalKind, JournalLine, Wallet } from '../protocol/wallet';
@@ -117,7 +117,7 @@ export interface Sale {
 }
 
 /** The dealer's refusals are codes of the protocol's table (src/protocol/refusals.ts). */
-export type PurchaseRefusalCode = Extract<RefusalCode, `purchase/${string}` | `limit/${string}` | `protection/${string}`>;
+export type PurchaseRefusalCode = Extract<RefusalCode, `purchase/${string}`> | ProtectionRefusalCode;
 
 export type PurchaseResult =
   | { readonly ok: true; readonly sale: Sale; readonly replayed: boolean }
@@ -200,7 +200,12 @@ export type ProtectionUpdate =
   | { readonly what: 'exclusion'; readonly until: number }
   | { readonly what: 'block'; readonly reason: BlockReason; readonly until: number | null }
   | { readonly what: 'unblock' }
-  | { readonly what: 'reality_check_ack' };
+  | { readonly what: 'reality_check_ack' }
+  /**
+   * A purchase refused for the player's protection: no money moved, the refusal is only
+   * journaled; the same code again right after the last line counts in that line.
+   */
+  | { readonly what: 'refusal'; readonly code: ProtectionRefusalCode };
 
 /** Players' protection (docs/responsible-gaming.md): what the purchase step and deposits check. */
 export interface Protections {

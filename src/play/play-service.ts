@@ -1,13 +1,14 @@
 import type { Player } from '../auth/tokens';
 import type { FairnessPages, Sale, Sales, Wallet, Wallets } from '../dealer/types';
 import { unitSeed } from '../dealer/printing';
-import type { ProtectionSettings } from '../dealer/protection';
 import { findPrizeTable } from '../games/prize-tables';
 import { rulesOf } from '../games/registry';
 import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
+import { isProtectionRefusal } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
 import type { ActionLog, LoggedAction } from '../units/action-log';
 import type { EndedReveal, LiveUnit } from './live-unit';
+import type { ProtectionService } from './protection-service';
 import type { RecallRecord } from '../protocol/recall';
 import { toRecall, type RecallDealer } from './recall';
 import { SERVER_COMPLETE, replay } from './replay';
@@ -71,10 +72,11 @@ export class PlayService {
     private readonly log: ActionLog,
     private readonly now: () => number,
     /**
-     * The protection checks every purchase asks of the dealer (docs/responsible-gaming.md): the
-     * server always gives them; unit tests of play alone may not (limits set still apply).
+     * The protection checks every purchase asks of the dealer, and the journal of the purchases
+     * they refuse (docs/responsible-gaming.md): the server always gives them; unit tests of play
+     * alone may not (limits set still apply, their refusals unjournaled).
      */
-    private readonly protection?: ProtectionSettings,
+    private readonly protection?: Pick<ProtectionService, 'settings' | 'refused'>,
   ) {}
 
   wallet(playerId: string): Promise<Wallet> {
@@ -122,9 +124,11 @@ export class PlayService {
         now: this.now(),
         picks: JSON.stringify(pick ?? null),
         boughtTogether: requestIds,
-        ...(this.protection ? { protection: this.protection } : {}),
+        ...(this.protection ? { protection: this.protection.settings } : {}),
       });
       if (!result.ok) {
+        // Journaled with who and when, as the changes are: a refusal for the player's protection.
+        if (this.protection && isProtectionRefusal(result.code)) await this.protection.refused(player.playerId, result.code);
         if (units.length === 0) return result.details ? { ...refuse(result.code, result.message), details: result.details } : refuse(result.code, result.message);
         break; // the first lamp unit is bought and will be played; say so by returning it alone
       }

@@ -1,6 +1,6 @@
 import { exclusionEnd, protectionView, type ProtectionSettings } from '../dealer/protection';
 import type { PlayerId, ProtectionUpdate, Protections } from '../dealer/types';
-import type { BlockReason, ExclusionDuration, LimitsRequest, ProtectionState } from '../protocol/protection';
+import type { BlockReason, ExclusionDuration, LimitsRequest, ProtectionRefusalCode, ProtectionState } from '../protocol/protection';
 
 export interface ProtectionServiceSettings extends ProtectionSettings {
   /** LIMIT_RAISE_DELAY_HOURS in ms. */
@@ -10,7 +10,7 @@ export interface ProtectionServiceSettings extends ProtectionSettings {
 /**
  * A player's protection as the routes use it (docs/responsible-gaming.md): each change made by
  * the store atomically and journaled, each answer the state after it. The purchase step
- * enforces it (PlayService passes `settings` with every purchase).
+ * enforces it (PlayService passes `settings` with every purchase, and journals its refusals here).
  */
 export class ProtectionService {
   constructor(
@@ -47,9 +47,9 @@ export class ProtectionService {
     return this.change(playerId, { what: 'reality_check_ack' });
   }
 
-  /** Blocked by the operator now (the dev login and the table's join refuse such a player). */
-  async blocked(playerId: PlayerId): Promise<{ until: number | null } | null> {
-    return (await this.state(playerId)).blocked;
+  /** Journals a purchase refused for the player's protection (the purchase step moved no money). */
+  async refused(playerId: PlayerId, code: ProtectionRefusalCode): Promise<void> {
+    await this.dealer.changeProtection(playerId, { what: 'refusal', code }, this.now());
   }
 
   private async change(playerId: PlayerId, update: ProtectionUpdate): Promise<ProtectionState> {

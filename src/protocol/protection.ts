@@ -32,16 +32,47 @@ export type ExclusionDuration = (typeof EXCLUSION_DURATIONS)[number];
 export const BLOCK_REASONS = ['national_ban', 'minor', 'identity'] as const;
 export type BlockReason = (typeof BLOCK_REASONS)[number];
 
-/** One line of the protection journal (the history shown in « Mes limites »). */
+/**
+ * The refusals for the player's protection that a purchase (or a deposit) meets, journaled as
+ * `what: 'refusal'`: rows of the refusal table (src/protocol/refusals.ts), listed here because
+ * that table's details are these module's shapes.
+ */
+export const PROTECTION_REFUSALS = [
+  'limit/not_set',
+  'limit/stake_week',
+  'limit/stake_day',
+  'limit/deposit_week',
+  'protection/excluded',
+  'protection/blocked',
+  'protection/reality_check',
+] as const;
+export type ProtectionRefusalCode = (typeof PROTECTION_REFUSALS)[number];
+
+export function isProtectionRefusal(code: string): code is ProtectionRefusalCode {
+  return (PROTECTION_REFUSALS as readonly string[]).includes(code);
+}
+
+/**
+ * One line of the protection journal (the history shown in « Mes limites »): a change, or a
+ * purchase refused for the player's protection (`refusal`, by the player who tried to buy).
+ */
 export interface ProtectionChange {
   readonly at: number;
   readonly by: 'player' | 'operator';
-  readonly what: 'limit' | 'exclusion' | 'block' | 'unblock' | 'reality_check_ack';
+  readonly what: 'limit' | 'exclusion' | 'block' | 'unblock' | 'reality_check_ack' | 'refusal';
   readonly kind?: LimitKind;
   readonly amount?: Cents | null;
   readonly effectiveAt?: number;
   readonly until?: number;
   readonly reason?: BlockReason;
+  /** `refusal`: the purchase's refusal code. */
+  readonly code?: ProtectionRefusalCode;
+  /**
+   * `refusal`: refusals of this code in a row, the first at `firstAt`, the last at `at` (a
+   * player retrying makes one line, not a thousand that would push the changes out).
+   */
+  readonly count?: number;
+  readonly firstAt?: number;
 }
 
 export interface ProtectionState {

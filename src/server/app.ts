@@ -26,6 +26,7 @@ import { ObservedDealer } from './observed-dealer';
 import { roomDriver } from './room-driver';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
 import { describeRedisTarget, redisClient, writeOncePerTurn } from './redis-client';
+import { mountProtectionRoutes } from './protection-routes';
 import { isOperator, mountRoutes } from './routes';
 import type { Services } from './services';
 
@@ -165,7 +166,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     log,
   }, now);
   const protection = new ProtectionService(dealer, config.protection, now);
-  const play = new PlayService(dealer, actions, now, protection.settings);
+  const play = new PlayService(dealer, actions, now, protection);
   const verifier = await TokenVerifier.fromConfig(config);
   const services: Services = { config, verifier, dealer, actions, play, protection, feed };
   const seats = new Seats(presence, config.redisPrefix);
@@ -200,6 +201,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         });
       }
       mountRoutes(app, services);
+      // Here, not from routes.ts, whose `playerOf` and `isOperator` it takes (no import circle);
+      // after it, for its JSON body parser (the page's files before it are served only if present).
+      mountProtectionRoutes(app, services);
       finishExpress(app, (err) => logger.error({ err }, 'request failed'));
     },
   });

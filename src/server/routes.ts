@@ -11,7 +11,6 @@ import type { DevLoginReply, WalletReply } from '../protocol/http';
 import type { HistoryPage } from '../protocol/recall';
 import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
 import { mountFairnessRoutes } from './fairness-routes';
-import { mountProtectionRoutes } from './protection-routes';
 import { RateLimiter } from './rate-limit';
 import { mountCatalogRoutes } from './catalog-routes';
 import { mountSpectatorRoutes } from './spectator-routes';
@@ -80,8 +79,6 @@ export function mountRoutes(app: Application, services: Services): void {
     await services.dealer.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, Date.now());
     res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance, stakeLimitProposal: services.config.protection.demoStakeLimitWeek } satisfies DevLoginReply);
   }));
-
-  mountProtectionRoutes(app, services);
 
   app.get('/history', asyncRoute(async (req, res) => {
     const player = await playerOf(req, res, services);

@@ -226,6 +226,47 @@ function failingOnce(client: Redis, failAt: number, when: 'before' | 'after'): {
   return { client: proxy, calls: () => calls };
 }
 
+describe('dealer store (redis): player protection across a restart of every process', () => {
+  const T0 = 1_700_000_000_000;
+  const HOUR = 3_600_000;
+  const SETTINGS = { realityCheckMs: 60 * 60_000, sessionIdleMs: 30 * 60_000 };
+
+  for (const protocol of ['one-script', 'per-slot'] as const) {
+    it(`still refuses an excluded player, and keeps the limits, the block and the journal, once every store was closed and new ones opened (${protocol})`, async () => {
+      const prefix = `restart-${protocol}`;
+      const first = await openStores(2, { protocol }, prefix);
+      const [a, b] = first.stores;
+      await a!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await a!.deposit('p1', 10_000, 'd1', T0);
+      await a!.deposit('p2', 10_000, 'd2', T0);
+      await b!.changeProtection('p1', { what: 'limits', limits: { stake_week: 5000 }, raiseDelayMs: 48 * HOUR }, T0);
+      await b!.changeProtection('p1', { what: 'exclusion', until: T0 + 30 * 24 * HOUR }, T0 + 1);
+      await a!.changeProtection('p2', { what: 'limits', limits: { stake_week: 5000 }, raiseDelayMs: 48 * HOUR }, T0);
+      await a!.changeProtection('p2', { what: 'block', reason: 'national_ban', until: null }, T0 + 1);
+      await first.close();
+
+      const second = await openStores(2, { protocol }, prefix);
+      try {
+        const [c, d] = second.stores;
+        const buy = (store: RedisStore, playerId: string, now: number) =>
+          store.purchase({ playerId, requestId: `r${now}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now, protection: SETTINGS });
+        const excluded = await buy(c!, 'p1', T0 + 2);
+        assert.ok(!excluded.ok);
+        assert.deepEqual([excluded.code, excluded.details], ['protection/excluded', { until: T0 + 30 * 24 * HOUR }]);
+        const blocked = await buy(d!, 'p2', T0 + 2);
+        assert.ok(!blocked.ok);
+        assert.equal(blocked.code, 'protection/blocked');
+        const { record, history } = await d!.protectionRecord('p1');
+        assert.equal(record.limits.stake_week.amount, 5000);
+        assert.deepEqual(history.map((change) => change.what), ['exclusion', 'limit']);
+        assert.ok((await buy(c!, 'p1', T0 + 30 * 24 * HOUR)).ok, 'the exclusion ends when it said');
+      } finally {
+        await second.close();
+      }
+    });
+  }
+});
+
 describe('dealer store (redis) after one failed call', () => {
   const T0 = 1_700_000_000_000;
   const PURCHASES = 21; // over three 10-unit blocks, two of them opened on the way (each printing the next ahead)
@@ -334,7 +375,10 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       for (let i = 0; i < 10; i++) assert.ok((await store.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 })).ok);
       assert.equal(await store.recoverPurchases(T0), 1);
       assert.equal(await store.balance('p1'), 1_000);
-      assert.deepEqual(await client.hgetall(store.keys.player('p1').wallet), { balance: '1000' }, 'nothing held, nothing in play');
+      const wallet = Object.entries(await client.hgetall(store.keys.player('p1').wallet));
+      assert.deepEqual(Object.fromEntries(wallet.filter(([field]) => !field.startsWith('p:'))), { balance: '1000' }, 'nothing held, nothing in play');
+      const { record } = await store.protectionRecord('p1');
+      assert.deepEqual(record.stakes.filter((bucket) => bucket.cents > 0), [], 'the held stake left the stake window');
       assert.deepEqual((await store.withdraw('p1', 1_000, 'w1', T0)).ok, true);
     }));
 

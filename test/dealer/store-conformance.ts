@@ -282,6 +282,25 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.equal(await store.deposit('p1', 1000, 'd1', T0 + 2), 1000, 'a replay is not a new deposit');
       });
 
+      it('journals refused purchases on every handle, a run of one code as one line with its count', async () => {
+        const [a, b] = await dealers(2);
+        await a!.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0);
+        await b!.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0 + 1);
+        await a!.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0 + 2);
+        await b!.changeProtection('p1', { what: 'refusal', code: 'protection/reality_check' }, T0 + 3);
+        await a!.changeProtection('p1', { what: 'reality_check_ack' }, T0 + 4);
+        await b!.changeProtection('p1', { what: 'refusal', code: 'protection/reality_check' }, T0 + 5);
+        const { history } = await a!.protectionRecord('p1');
+        assert.deepEqual(history, [
+          { at: T0 + 5, by: 'player', what: 'refusal', code: 'protection/reality_check', count: 1, firstAt: T0 + 5 },
+          { at: T0 + 4, by: 'player', what: 'reality_check_ack' },
+          { at: T0 + 3, by: 'player', what: 'refusal', code: 'protection/reality_check', count: 1, firstAt: T0 + 3 },
+          { at: T0 + 2, by: 'player', what: 'refusal', code: 'limit/stake_week', count: 3, firstAt: T0 },
+        ]);
+        const { record } = await b!.protectionRecord('p1');
+        assert.deepEqual([record.stakes, record.excludedUntil, record.blocked, record.session], [[], null, null, undefined], 'a refusal changes nothing but the journal');
+      });
+
       it('never lets two handles racing one player’s purchases past the weekly stake limit', async () => {
         const [a, b] = await dealers(2);
         await openTen(a!, 30);

@@ -3,6 +3,7 @@ import { MemoryStore } from '../../src/dealer/memory/store';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import { rulesOf } from '../../src/games/registry';
 import { PlayService } from '../../src/play/play-service';
+import { ProtectionService } from '../../src/play/protection-service';
 import { MemoryActionLog } from '../../src/units/action-log';
 
 /** A demo player that takes the first option of every choice: the same play each run. */
@@ -162,6 +163,45 @@ describe('play service', () => {
       assert.deepEqual(wallet, { balance: 1_000 - 50 + prize, held: 0 });
       assert.equal(recalled.record.balanceAfterPrize, wallet.balance);
     });
+  });
+});
+
+describe('play service with the player’s protection', () => {
+  const SETTINGS = { realityCheckMs: 60 * 60_000, sessionIdleMs: 30 * 60_000, raiseDelayMs: 48 * 3_600_000 };
+
+  it('journals each purchase refused for the player’s protection with who and when, and not the others', async () => {
+    let clock = 1_000_000;
+    const now = () => clock;
+    const { dealer } = await setUp(now);
+    const protection = new ProtectionService(dealer, SETTINGS, now);
+    const play = new PlayService(dealer, new MemoryActionLog(), now, protection);
+    const player = { playerId: 'p1', pseudonym: 'P' };
+    const buy = (requestId: string) => play.buy(player, { game: '500000-carats', stake: 500, requestId });
+    await dealer.deposit('p1', 400, 'd1', 0);
+    for (const requestId of ['r1', 'r1']) {
+      const refused = await buy(requestId);
+      assert.ok(!refused.ok);
+      assert.equal(refused.code, 'limit/not_set');
+    }
+    clock += 1000;
+    await protection.exclude('p1', '24h');
+    clock += 1000;
+    const excluded = await buy('r2');
+    assert.ok(!excluded.ok);
+    assert.equal(excluded.code, 'protection/excluded');
+    assert.deepEqual(excluded.details, { until: 1_001_000 + 24 * 3_600_000 });
+    const { history } = await protection.state('p1');
+    assert.deepEqual(history.map((c) => [c.what, c.by, c.code, c.count, c.firstAt, c.at]), [
+      ['refusal', 'player', 'protection/excluded', 1, 1_002_000, 1_002_000],
+      ['exclusion', 'player', undefined, undefined, undefined, 1_001_000],
+      ['refusal', 'player', 'limit/not_set', 2, 1_000_000, 1_000_000],
+    ]);
+    clock += 24 * 3_600_000;
+    await protection.setLimits('p1', { stake_week: 10_000 });
+    const poor = await buy('r3');
+    assert.ok(!poor.ok);
+    assert.equal(poor.code, 'purchase/insufficient_funds');
+    assert.equal((await protection.state('p1')).history[0]!.what, 'limit', 'a refusal for the balance is not the protection’s');
   });
 });
 

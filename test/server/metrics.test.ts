@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import type { RunningServer } from '../../src/server/app';
 import { freePort } from '../../tools/redis-server';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
+import { HARNESS_STAKE_LIMIT_WEEK_CENTS } from '../../tools/stake-limit';
 
 const OPERATOR = 'operator-token-for-the-metrics-tests';
 const SECRET = 'metrics-test-secret-of-at-least-32-chars';
@@ -47,6 +48,7 @@ describe('metrics', function () {
     // A player whose wallet was never funded: the dealer refuses the purchase.
     const broke = (await devLogin(server, 'Broke')).client;
     broke.auth.token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setSubject('broke-1').setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
+    await server.services.protection.setLimits('broke-1', { stake_week: HARNESS_STAKE_LIMIT_WEEK_CENTS });
     const brokeRoom = await broke.create('table', { game: 'rain-diamonds' });
     record(brokeRoom);
     await assert.rejects(brokeRoom.request('buy', { stake: 50, requestId: 'm_refused' }), (err: unknown) => /purchase\/insufficient_funds/.test(JSON.stringify(err)));

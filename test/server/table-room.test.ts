@@ -4,6 +4,7 @@ import { SignJWT } from 'jose';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import { rulesOf } from '../../src/games/registry';
 import type { GameId } from '../../src/games/types';
+import type { ProtectionState } from '../../src/protocol/protection';
 import type { Wallet } from '../../src/protocol/wallet';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, until, type TestPlayer } from '../support/game-server';
@@ -206,6 +207,43 @@ describe('table room (embedded default)', function () {
     await assert.rejects(second.room.request('act', { action: { type: 'reveal', index: 5 } }), (err: Error) => /already/.test(JSON.stringify(err) + err.message));
     await second.room.request('act', { action: { type: 'auto' } });
     await until(second.room, () => decodedUnits(second.room)[0]!.status === 'finished', 'the unit to finish');
+    await second.room.leave();
+  });
+
+  it('lets a player blocked with a unit in play sign in, see the block, join and finish the unit, and refuses the next purchase without the reason', async () => {
+    const player = await devLogin(server);
+    const first = await openTable(player, '500000-carats');
+    const { unitIds } = await buy(first.room, '500000-carats', 500);
+    await first.room.request('act', { action: { type: 'reveal_winning' } });
+    await first.room.leave();
+    const http = (method: string, path: string, token: string, body?: unknown) => fetch(`http://127.0.0.1:${server.port}${path}`, {
+      method,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    assert.equal((await http('PUT', `/admin/players/${player.playerId}/block`, OPERATOR, { reason: 'national_ban' })).status, 200);
+
+    // Sign-in: the page reads the player's state, which says so.
+    const state = (await (await http('GET', '/protection', player.token)).json()) as ProtectionState;
+    assert.deepEqual(state.blocked, { reason: 'national_ban', until: null });
+    // The table still opens (GLI-19 4.16: the unit owed finishes) and its join says nothing of the block.
+    const second = await openTable(player, '500000-carats');
+    assert.deepEqual(((await second.rec.next('resumed')) as { unitIds: string[] }).unitIds, unitIds);
+    assert.deepEqual(second.wallet, { balance: DEMO - 500, held: 500 });
+    assert.doesNotMatch(JSON.stringify(second.rec.messages) + JSON.stringify(second.room.state), /blocked|national_ban|protection/);
+    await second.room.request('act', { action: { type: 'auto' } });
+    await until(second.room, () => decodedUnits(second.room)[0]!.status === 'finished', 'the unit to finish');
+    const prize = decodedUnits(second.room)[0]!.prize;
+    assert.deepEqual(await second.room.request('wallet'), { balance: DEMO - 500 + prize, held: 0 }, 'the unit paid');
+
+    await assert.rejects(buy(second.room, '500000-carats', 500), (err: unknown) => {
+      const text = JSON.stringify(err);
+      assert.match(text, /protection\/blocked/);
+      assert.doesNotMatch(text, /national_ban/, 'the refusal never says why');
+      return true;
+    });
+    const after = (await (await http('GET', '/protection', player.token)).json()) as ProtectionState;
+    assert.deepEqual(after.history.slice(0, 2).map((c) => [c.what, c.by, c.code]), [['refusal', 'player', 'protection/blocked'], ['block', 'operator', undefined]]);
     await second.room.leave();
   });
 

@@ -10,11 +10,13 @@
     KEYS[2] the player's protection journal (list of JSON `ProtectionChange`, newest first,
             kept to its 1,000 newest)
 
-    ARGV[1] what: limits | exclusion | block | unblock | reality_check_ack
+    ARGV[1] what: limits | exclusion | block | unblock | reality_check_ack | refusal
     ARGV[2] now (ms since the epoch)
     limits:     ARGV[3] the raise delay (ms), then pairs: kind, amount ('' for none)
     exclusion:  ARGV[3] its end (ms)
     block:      ARGV[3] reason, ARGV[4] until (ms, '' until lifted)
+    refusal:    ARGV[3] the purchase's refusal code (journal only: the wallet is untouched;
+                the same code as the newest line counts in that line: count, firstAt)
 
   Output: 1
 ]]
@@ -67,5 +69,15 @@ elseif what == 'reality_check_ack' then
     redis.call('HSET', KEYS[1], 'p:r', string.match(session, '^([^|]*|[^|]*)|') .. '|' .. int(now))
   end
   journal({})
+elseif what == 'refusal' then
+  local newest = redis.call('LINDEX', KEYS[2], 0)
+  local last = newest and cjson.decode(newest)
+  if last and last.what == 'refusal' and last.code == ARGV[3] then
+    last.at = math.max(last.at, now)
+    last.count = (last.count or 1) + 1
+    redis.call('LSET', KEYS[2], 0, cjson.encode(last))
+  else
+    journal({code = ARGV[3], count = 1, firstAt = now})
+  end
 end
 return 1

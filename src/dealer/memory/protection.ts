@@ -12,6 +12,7 @@ import {
   limitRefusal,
   NO_LIMIT,
   openSession,
+  PROTECTION_JOURNAL_KEEP,
   realityCheckRefusal,
   WINDOW_HOURS,
   type HourBucket,
@@ -21,8 +22,19 @@ import {
   type StoredLimit,
   type StoredSession,
 } from '../protection';
-import type { PlayerId, ProtectionUpdate, Protections, PurchaseRequest } from '../types';
-import type { MemoryBooks, MemoryWallet } from './books';
+import type { JournalEntry, PlayerId, ProtectionUpdate, Protections, PurchaseRequest } from '../types';
+
+/** What the checks read of a player's wallet in the memory books (books.ts's wallets). */
+export interface ProtectedWallet {
+  readonly protection: MemoryProtection;
+  readonly journal: readonly JournalEntry[];
+}
+
+/** What `MemoryProtections` reads of the memory books (books.ts). */
+interface ProtectedBooks {
+  readonly wallets: ReadonlyMap<PlayerId, ProtectedWallet>;
+  walletOf(playerId: PlayerId): ProtectedWallet;
+}
 
 /**
  * A rolling window of hour buckets with running totals over the week and the last day: each
@@ -98,7 +110,7 @@ export function newProtection(): MemoryProtection {
  * `request.protection`) a weekly limit set and the reality check, then the week's and the
  * day's stakes. Before the balance's: a blocked player is told so, not that the balance is low.
  */
-export function stakeRefusal(wallet: MemoryWallet, request: PurchaseRequest): ProtectionRefusal | undefined {
+export function stakeRefusal(wallet: ProtectedWallet, request: PurchaseRequest): ProtectionRefusal | undefined {
   const p = wallet.protection;
   const { now, stake, protection: settings } = request;
   if (p.blocked && (p.blocked.until === null || p.blocked.until > now)) return blockedRefusal(p.blocked.until);
@@ -118,7 +130,7 @@ export function stakeRefusal(wallet: MemoryWallet, request: PurchaseRequest): Pr
 }
 
 /** Counts a sold stake in the windows and keeps the session (with `request.protection`). */
-export function countStake(wallet: MemoryWallet, request: PurchaseRequest): void {
+export function countStake(wallet: ProtectedWallet, request: PurchaseRequest): void {
   const p = wallet.protection;
   const { now, protection: settings } = request;
   p.stakes.add(Math.floor(now / HOUR_MS), request.stake);
@@ -128,7 +140,7 @@ export function countStake(wallet: MemoryWallet, request: PurchaseRequest): void
 }
 
 /** The weekly deposit limit's check; on a pass the deposit is counted. */
-export function depositRefusal(wallet: MemoryWallet, amount: Cents, now: number): ProtectionRefusal | undefined {
+export function depositRefusal(wallet: ProtectedWallet, amount: Cents, now: number): ProtectionRefusal | undefined {
   const p = wallet.protection;
   const hour = Math.floor(now / HOUR_MS);
   const used = p.deposits.advance(hour);
@@ -139,7 +151,7 @@ export function depositRefusal(wallet: MemoryWallet, amount: Cents, now: number)
 }
 
 /** The stakes and prizes of a journal at or after `since`, read from its end. */
-export function moneySince(wallet: MemoryWallet | undefined, since: number): SessionMoney {
+export function moneySince(wallet: ProtectedWallet | undefined, since: number): SessionMoney {
   let staked = 0;
   let won = 0;
   const journal = wallet?.journal ?? [];
@@ -152,7 +164,7 @@ export function moneySince(wallet: MemoryWallet | undefined, since: number): Ses
 }
 
 export class MemoryProtections implements Protections {
-  constructor(private readonly books: MemoryBooks) {}
+  constructor(private readonly books: ProtectedBooks) {}
 
   async protectionRecord(playerId: PlayerId): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }> {
     const p = (isPlayerId(playerId) ? this.books.wallets.get(playerId)?.protection : undefined) ?? newProtection();
@@ -176,7 +188,10 @@ export class MemoryProtections implements Protections {
   async changeProtection(playerId: PlayerId, update: ProtectionUpdate, now: number): Promise<void> {
     if (!isPlayerId(playerId)) throw new RangeError(`not a player id: ${playerId}`);
     const p = this.books.walletOf(playerId).protection;
-    const journal = (change: Omit<ProtectionChange, 'at' | 'by'>, by: ProtectionChange['by'] = 'player') => p.journal.unshift({ at: now, by, ...change });
+    const journal = (change: Omit<ProtectionChange, 'at' | 'by'>, by: ProtectionChange['by'] = 'player') => {
+      p.journal.unshift({ at: now, by, ...change });
+      p.journal.length = Math.min(p.journal.length, PROTECTION_JOURNAL_KEEP);
+    };
     switch (update.what) {
       case 'limits':
         for (const kind of LIMIT_KINDS) {
@@ -203,6 +218,13 @@ export class MemoryProtections implements Protections {
         if (p.session) p.session = { ...p.session, checkedAt: now };
         journal({ what: 'reality_check_ack' });
         return;
+      case 'refusal': {
+        const last = p.journal[0];
+        if (last?.what === 'refusal' && last.code === update.code) {
+          p.journal[0] = { ...last, at: Math.max(last.at, now), count: (last.count ?? 1) + 1 };
+        } else journal({ what: 'refusal', code: update.code, count: 1, firstAt: now });
+        return;
+      }
     }
   }
 }

@@ -1,7 +1,7 @@
 import { PROTECTION_HISTORY_MAX, type ProtectionChange } from '../../protocol/protection';
 import { isPlayerId } from '../identifiers';
 import { decodeBlock, decodeLimit, decodeSession, realityCheckRefusal, type HourBucket, type ProtectionRecord, type ProtectionRefusal, type SessionMoney } from '../protection';
-import type { ProtectionReply } from '../scripts/protection-reply';
+import type { ProtectionReply } from '../scripts/errors';
 import { decodeJournalLine } from '../records';
 import { changeProtection } from '../scripts/change-protection';
 import type { PlayerId, ProtectionUpdate, Protections } from '../types';

@@ -24,6 +24,9 @@ export async function changeProtection(
     case 'block':
       args.push(update.reason, update.until ?? '');
       break;
+    case 'refusal':
+      args.push(update.code);
+      break;
     default:
       break;
   }

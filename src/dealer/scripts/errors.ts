@@ -1,4 +1,4 @@
-import type { ProtectionReply } from './protection-reply';
+import type { ProtectionRefusal } from '../protection';
 
 /**
  * The one error factory of the dealer's Lua scripts: every negative return code of
@@ -38,6 +38,13 @@ export interface ScriptErrorDetail {
   readonly balance?: number;
   /** Codes -13 … -18: the refusal as the player gets it (scripts/protection-reply.ts). */
   readonly protection?: ProtectionReply;
+}
+
+/** A protection refusal as lua/includes/protection.lua answers it (protection-reply.ts reads it). */
+export interface ProtectionReply {
+  readonly refusal: ProtectionRefusal;
+  /** A reality check's: the session's start, whose stakes and prizes give the net (read after). */
+  readonly sessionStart?: number;
 }
 
 export class DealerScriptError extends Error {

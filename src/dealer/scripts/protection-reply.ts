@@ -1,19 +1,6 @@
-import {
-  blockedRefusal,
-  excludedRefusal,
-  limitNotSetRefusal,
-  limitRefusal,
-  realityCheckRefusal,
-  type ProtectionRefusal,
-} from '../protection';
+import { blockedRefusal, excludedRefusal, limitNotSetRefusal, limitRefusal, realityCheckRefusal } from '../protection';
+import type { ProtectionReply } from './errors';
 import { int } from './reply';
-
-/** A protection refusal as lua/includes/protection.lua answers it, with the session's start for a reality check. */
-export interface ProtectionReply {
-  readonly refusal: ProtectionRefusal;
-  /** A reality check's: the session's start, whose stakes and prizes give the net (read after). */
-  readonly sessionStart?: number;
-}
 
 const orNull = (value: unknown): number | null => (int(value) < 0 ? null : int(value));
 

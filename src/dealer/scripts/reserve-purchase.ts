@@ -1,6 +1,6 @@
 import type { DealerRunScript } from './commands';
-import { scriptError } from './errors';
-import { protectionReply, type ProtectionReply } from './protection-reply';
+import { scriptError, type ProtectionReply } from './errors';
+import { protectionReply } from './protection-reply';
 import { int, replyList } from './reply';
 
 export interface PlayerPurchaseKeys {
