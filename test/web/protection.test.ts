@@ -131,6 +131,9 @@ describe('the page protects the player', function () {
       assert.ok(await page.locator('.buy-button').isDisabled());
       assert.match(await page.getByTestId('buy-gate').innerText(), /^Mises sur 7 jours\s: il vous reste 0\s€, moins que ce prix\. Le prochain centime se libère le /);
       await assertAccessible(page, 'a table with its limit reached');
+      // The refusal is in the history of « Mes limites ».
+      await page.getByRole('button', { name: 'Mes limites' }).click();
+      await page.getByRole('dialog', { name: 'Mes limites' }).locator('.changes li', { hasText: 'Achat refusé\u00a0: Cette mise dépasserait votre limite de mises sur 7 jours.' }).waitFor(WAIT);
     } finally {
       await context.close();
     }

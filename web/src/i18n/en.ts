@@ -121,6 +121,7 @@ export const en: Strings = {
     change_block: 'Play blocked',
     change_unblock: 'Play allowed again',
     change_ack: 'Session summary read',
+    change_refusal: (sentence, n) => `Purchase refused${n > 1 ? ` (${n} times)` : ''}: ${sentence}`,
     setLimitFirst: 'Set your stake limit over 7 days to play.',
     setLimitNow: 'Set my limit',
     limitLeft: (kind, amount) => `${kind}: you have ${amount} left, less than this price.`,

@@ -130,6 +130,7 @@ export const fr = {
     change_block: 'Accès au jeu bloqué',
     change_unblock: 'Accès au jeu rétabli',
     change_ack: 'Point sur la session lu',
+    change_refusal: (sentence: string, n: number) => `Achat refusé${n > 1 ? ` (${n} fois)` : ''}\u00a0: ${sentence}`,
     // Why « JOUER » is disabled.
     setLimitFirst: 'Fixez votre limite de mises sur 7 jours pour jouer.',
     setLimitNow: 'Fixer ma limite',
