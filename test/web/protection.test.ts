@@ -7,7 +7,7 @@ import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { reasonOf } from '../rooms/helpers';
-import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, newPlayer, openGame, setFirstLimits, signIn, tokenOf, WAIT } from './ui';
+import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, newPlayer, openGame, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT } from './ui';
 
 /**
  * Player protection on the page (issue 28): the 18+ notice and the legal warning on every
@@ -21,6 +21,8 @@ const WARNING = 'Les jeux d\'argent et de hasard peuvent être dangereux : perte
 /** The smallest phone the page is made for. */
 const SMALL_PHONE = { viewport: { width: 360, height: 740 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 } as const;
 const DEMO_PROPOSAL_CENTS = 10_000;
+const DEMO_BALANCE_CENTS = 100_000;
+const OPERATOR_TOKEN = 'operator-token-for-the-protection-tests';
 
 let server: RunningServer;
 let browser: Browser;
@@ -35,14 +37,6 @@ async function protectionOf(page: Page): Promise<ProtectionState> {
   const res = await fetch(`${base}/protection`, { headers: { authorization: `Bearer ${await tokenOf(page)}` } });
   assert.equal(res.status, 200);
   return (await res.json()) as ProtectionState;
-}
-
-/** Signs in by pseudonym without answering the first sign-in's dialog. */
-async function signInOnly(page: Page, name: string): Promise<void> {
-  await page.goto(`${base}/?pace=0`);
-  await page.getByLabel('Pseudonyme').fill(name);
-  await page.getByRole('button', { name: 'Jouer', exact: true }).click();
-  await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
 }
 
 /** The 18+ notice and the warning, whole and readable, in the flow of the page (over nothing); « Mes limites » once signed in. */
@@ -62,8 +56,9 @@ async function buyElsewhere(page: Page, stake: number): Promise<void> {
   const client = new Client(base);
   client.auth.token = await tokenOf(page);
   const room = await client.create('table', { game: 'mine-d-or' });
+  room.onMessage('wallet', () => undefined);
   try {
-    await room.request('buy', { stake, requestId: `elsewhere-${++names}` });
+    await room.request('buy', { stake, requestId: `elsewhere_${++names}` });
   } finally {
     await room.leave();
   }
@@ -74,7 +69,7 @@ describe('the page protects the player', function () {
 
   before(async () => {
     buildWebIfStale();
-    server = await startTestServer({ DEMO_BALANCE_CENTS: '100000', DEMO_STAKE_LIMIT_WEEK_CENTS: String(DEMO_PROPOSAL_CENTS), FEED_BATCH_MS: '0' });
+    server = await startTestServer({ DEMO_BALANCE_CENTS: String(DEMO_BALANCE_CENTS), OPERATOR_TOKEN, DEMO_STAKE_LIMIT_WEEK_CENTS: String(DEMO_PROPOSAL_CENTS), FEED_BATCH_MS: '0' });
     base = `http://127.0.0.1:${server.port}`;
     browser = await launchBrowser();
   });
@@ -86,7 +81,7 @@ describe('the page protects the player', function () {
   it('asks for the weekly stake limit at first sign-in, prefilled with the demo’s proposal; nothing can be bought before it is set', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signInOnly(page, nextName('First'));
+      await signInByPseudonym(page, nextName('First'), base);
       const dialog = page.getByRole('dialog', { name: 'Vos limites de jeu' });
       await dialog.waitFor(WAIT);
       assert.equal(await page.evaluate(() => document.activeElement?.id), 'first-limits-title', 'the dialog is read from its heading');
@@ -117,7 +112,7 @@ describe('the page protects the player', function () {
   it('shows a refused purchase as its sentence with what is left and when it frees; « JOUER » is off while the limit left is below the price', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signInOnly(page, nextName('Limit'));
+      await signInByPseudonym(page, nextName('Limit'), base);
       await setFirstLimits(page, '1');
       await openGame(page, 'rain-diamonds');
       await buy(page, 'rain-diamonds', 50);
@@ -136,16 +131,27 @@ describe('the page protects the player', function () {
       assert.ok(await page.locator('.buy-button').isDisabled());
       assert.match(await page.getByTestId('buy-gate').innerText(), /^Mises sur 7 jours\s: il vous reste 0\s€, moins que ce prix\. Le prochain centime se libère le /);
       await assertAccessible(page, 'a table with its limit reached');
+      // The refusal is in the history of « Mes limites ».
+      await page.getByRole('button', { name: 'Mes limites' }).click();
+      await page.getByRole('dialog', { name: 'Mes limites' }).locator('.changes li', { hasText: 'Achat refusé\u00a0: Cette mise dépasserait votre limite de mises sur 7 jours.' }).waitFor(WAIT);
     } finally {
       await context.close();
     }
   });
 
   it('turns « JOUER » off when the balance is below the price', async () => {
-    const small = await startTestServer({ DEMO_BALANCE_CENTS: '50' });
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signIn(page, nextName('Poor'), `http://127.0.0.1:${small.port}`);
+      await signIn(page, nextName('Poor'), base);
+      // The operator pays out all but 0,50 €.
+      const token = await tokenOf(page);
+      const playerId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+      const withdrawal = await fetch(`${base}/admin/wallets/${encodeURIComponent(playerId)}/withdraw`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${OPERATOR_TOKEN}` },
+        body: JSON.stringify({ amount: DEMO_BALANCE_CENTS - 50, requestId: 'pay_out' }),
+      });
+      assert.equal(withdrawal.status, 200);
       await openGame(page, 'mine-d-or');
       await page.getByRole('radio', { name: '1 €' }).check();
       assert.ok(await page.locator('.buy-button').isDisabled(), '1 € with 0,50 € on the balance');
@@ -154,14 +160,13 @@ describe('the page protects the player', function () {
       assert.ok(await page.locator('.buy-button').isEnabled(), '0,50 € with 0,50 €');
     } finally {
       await context.close();
-      await small.stop();
     }
   });
 
   it('« Mes limites » shows a raise waiting 48 hours with its date, a lowering at once, and the history of changes', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signInOnly(page, nextName('Panel'));
+      await signInByPseudonym(page, nextName('Panel'), base);
       await setFirstLimits(page, '50');
       await page.getByRole('button', { name: 'Mes limites' }).click();
       const panel = page.getByRole('dialog', { name: 'Mes limites' });

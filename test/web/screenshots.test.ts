@@ -10,7 +10,7 @@ import type { RunningServer } from '../../src/server/app';
 import { MemoryActionLog } from '../../src/units/action-log';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
-import { buy, chooseLamp, DESKTOP, GAMES, moreEvents, newPlayer, openGame, PHONE, shownEvents, signIn, WAIT } from './ui';
+import { buy, chooseLamp, DESKTOP, GAMES, moreEvents, newPlayer, openGame, PHONE, shownEvents, signIn, signInByPseudonym, WAIT } from './ui';
 
 /**
  * The README's screenshots: each game on a laptop and on a phone, before buying, mid-reveal and
@@ -93,9 +93,7 @@ describe('the screenshots of the README', function () {
     it(`shows player protection on a ${size}: the first limits, « Mes limites » with a raise waiting, the exclusion's confirm step, the reality check`, async () => {
       const { context, page } = await newPlayer(browser, device);
       try {
-        await page.goto(`http://127.0.0.1:${server.port}/?pace=0`);
-        await page.getByLabel('Pseudonyme').fill(player);
-        await page.getByRole('button', { name: 'Jouer', exact: true }).click();
+        await signInByPseudonym(page, player, `http://127.0.0.1:${server.port}`);
         const first = page.getByRole('dialog', { name: 'Vos limites de jeu' });
         await first.waitFor(WAIT);
         await shoot(page, `protection-${size}-1-first-limits`);

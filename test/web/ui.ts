@@ -47,12 +47,17 @@ export async function setFirstLimits(page: Page, weekly = TEST_STAKE_LIMIT): Pro
   await dialog.waitFor({ ...WAIT, state: 'detached' });
 }
 
-/** Signs in with a pseudonym (the dev login) and sets the weekly stake limit the first sign-in asks for. */
-export async function signIn(page: Page, name: string, at: string, query = '?pace=0'): Promise<void> {
+/** Signs in with a pseudonym (the dev login), leaving the first sign-in's dialog open. */
+export async function signInByPseudonym(page: Page, name: string, at: string, query = '?pace=0'): Promise<void> {
   await page.goto(`${at}/${query}`);
   await page.getByLabel('Pseudonyme').fill(name);
   await page.getByRole('button', { name: 'Jouer', exact: true }).click();
   await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
+}
+
+/** Signs in with a pseudonym and sets the weekly stake limit the first sign-in asks for. */
+export async function signIn(page: Page, name: string, at: string, query = '?pace=0'): Promise<void> {
+  await signInByPseudonym(page, name, at, query);
   await setFirstLimits(page);
 }
 

@@ -135,6 +135,8 @@ function changeLine(c: ProtectionChange, s: Strings): string {
       return p.change_unblock;
     case 'reality_check_ack':
       return p.change_ack;
+    case 'refusal':
+      return p.change_refusal(c.code ? refusalSentence({ code: c.code }, s) : '', c.count ?? 1);
   }
 }
 

@@ -52,13 +52,14 @@ export function WarningBand({ s, onLimits }: { s: Strings; onLimits: (() => void
   );
 }
 
-/** The header's session line: time played and net result, always (« Session : 12 min · −3 € »). */
+/** The header's session line: time played and net result, always (« Session 12 min · −3 € »; on a phone the word for screen readers only). */
 export function SessionClock({ s, state }: { s: Strings; state: ProtectionState | undefined }) {
   const time = state ? playTime(state.session.playedMs, s) : '…';
   const net = state ? signedEuros(state.session.net, s) : '…';
   return (
-    <p class="session-clock" data-testid="session" aria-label={s.protection.sessionLabel(time, net)}>
-      <span class="session-word">{s.protection.session}</span> <span class="session-time">{time}</span> · <b class={state && state.session.net < 0 ? 'net-loss' : 'net'}>{net}</b>
+    <p class="session-clock" data-testid="session">
+      <svg class="clock" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" /><path d="M8 4.5V8l2.5 1.5" /></svg>
+      <span class="session-word">{s.protection.session} </span><span class="session-time">{time}</span> · <b class={state && state.session.net < 0 ? 'net-loss' : 'net'}>{net}</b>
     </p>
   );
 }

@@ -87,7 +87,6 @@ export const fr = {
     adultsOnly: 'Interdit aux moins de 18 ans',
     myLimits: 'Mes limites',
     session: 'Session',
-    sessionLabel: (time: string, net: string) => `Session de jeu\u00a0: ${time}, résultat ${net}`,
     playTime: (h: number, min: number) => (h > 0 ? `${h}\u00a0h\u00a0${String(min).padStart(2, '0')}\u00a0min` : `${min}\u00a0min`),
     left: (amount: string) => `Il vous reste ${amount}.`,
     freesAt: (when: string) => `Le prochain centime se libère le ${when}.`,
@@ -99,7 +98,6 @@ export const fr = {
     firstIntro: 'Avant votre première mise, fixez le montant maximal que vous pourrez miser sur 7 jours glissants. Vous pourrez le changer à tout moment\u00a0: une baisse s’applique tout de suite, une hausse 48\u00a0heures après la demande.',
     demoDefault: 'Montant proposé par le serveur de démonstration\u00a0: vérifiez-le et confirmez-le.',
     optional: 'facultatif',
-    euros: '€',
     confirm: 'Confirmer mes limites',
     later: 'Plus tard',
     // The « Mes limites » panel.
@@ -133,6 +131,7 @@ export const fr = {
     change_block: 'Accès au jeu bloqué',
     change_unblock: 'Accès au jeu rétabli',
     change_ack: 'Point sur la session lu',
+    change_refusal: (sentence: string, n: number) => `Achat refusé${n > 1 ? ` (${n} fois)` : ''}\u00a0: ${sentence}`,
     // Why « JOUER » is disabled.
     setLimitFirst: 'Fixez votre limite de mises sur 7 jours pour jouer.',
     setLimitNow: 'Fixer ma limite',
