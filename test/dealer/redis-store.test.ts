@@ -419,6 +419,22 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       assert.deepEqual((await store.withdraw('p1', 1_000, 'w1', T0)).ok, true);
     }));
 
+  it('takes the released stake back from the bucket of the hold\'s hour once the player bought in a later hour', () =>
+    withStore(1, async (store, client) => {
+      const HOUR = 3_600_000;
+      await reserveThenDie(store, client, 'p1', 'r1', T0);
+      // A later hour's purchase makes the hold's hour a bucket of its own, no longer the newest.
+      assert.ok((await store.purchase({ playerId: 'p1', requestId: 'r2', game: GAME, stake: STAKE, now: T0 + 2 * HOUR })).ok);
+      await store.deposit('p2', 1_000, 'd2', T0);
+      for (let i = 0; i < 9; i++) assert.ok((await store.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 + 2 * HOUR })).ok);
+      assert.equal(await store.recoverPurchases(T0 + 2 * HOUR), 1);
+      const { record } = await store.protectionRecord('p1');
+      assert.deepEqual(record.stakes, [
+        { hour: Math.floor(T0 / HOUR), cents: 0 },
+        { hour: Math.floor(T0 / HOUR) + 2, cents: STAKE },
+      ]);
+    }));
+
   it('debits then credits, each once, a unit dealt whose purchase was never finished, when it is settled', () =>
     withStore(2, async (store, client) => {
       await reserveThenDie(store, client, 'p1', 'r1', T0);

@@ -223,6 +223,38 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         sold(await at(store, 'p1', T0 + 1));
       });
 
+      it('counts each stake in the bucket of its hour over days: the day frees hour by hour, the week after 7 days', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 5 * STAKE, stake_day: 3 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        const H = Math.floor(T0 / HOUR) + 1;
+        const hour = (h: number) => (H + h) * HOUR;
+        const stakes = async () => (await store.protectionRecord('p1')).record.stakes.filter((b) => b.cents > 0).map((b) => [b.hour - H, b.cents / STAKE]);
+        for (const h of [0, 1, 2]) sold(await at(store, 'p1', hour(h) + 10));
+        assert.deepEqual(await stakes(), [[0, 1], [1, 1], [2, 1]]);
+        const day = refusedWith(await at(store, 'p1', hour(3)), 'limit/stake_day');
+        assert.deepEqual(day.details, { limit: 'stake_day', left: 0, nextFreeAt: hour(25) });
+        refusedWith(await at(store, 'p1', hour(25) - 1), 'limit/stake_day');
+        sold(await at(store, 'p1', hour(25)));
+        refusedWith(await at(store, 'p1', hour(25) + 1), 'limit/stake_day');
+        sold(await at(store, 'p1', hour(26)));
+        const week = refusedWith(await at(store, 'p1', hour(27)), 'limit/stake_week');
+        assert.deepEqual(week.details, { limit: 'stake_week', left: 0, nextFreeAt: hour(169) });
+        assert.deepEqual(await stakes(), [[0, 1], [1, 1], [2, 1], [25, 1], [26, 1]]);
+        sold(await at(store, 'p1', hour(169)));
+        assert.deepEqual(await stakes(), [[1, 1], [2, 1], [25, 1], [26, 1], [169, 1]], 'the first hour left the week');
+        // Every bucket, the newest too, leaves the week: the window starts again.
+        sold(await at(store, 'p1', hour(400)));
+        sold(await at(store, 'p1', hour(401)));
+        assert.deepEqual(await stakes(), [[400, 1], [401, 1]]);
+        // A clock behind counts in the newest bucket: later, never earlier.
+        sold(await at(store, 'p1', hour(400) + 2));
+        assert.deepEqual(await stakes(), [[400, 1], [401, 2]]);
+        const full = refusedWith(await at(store, 'p1', hour(401) + 1), 'limit/stake_day');
+        assert.deepEqual(full.details, { limit: 'stake_day', left: 0, nextFreeAt: hour(425) });
+      });
+
       it('applies a lowering to the next purchase and a raise only 48 hours after it is asked', async () => {
         const store = await dealer();
         await openTen(store, 10);

@@ -7,8 +7,9 @@
   block opens in the same step. Batching lets many purchases in
   flight share one script call (the dealer gathers those of one event-loop turn).
 
-  Per purchase it writes the player's wallet and journal (two commands); what it writes to the
-  sequence (sales, request ids, unsettled units, counts) goes out once per batch.
+  Per purchase it reads the player's wallet and writes it and the journal (three commands, the
+  player's protection read and written with the wallet's fields: includes/protection); what it
+  writes to the sequence (sales, request ids, unsettled units, counts) goes out once per batch.
 
   "Finish your unit first" (GLI-19 4.16) is checked here, in the same step as the sale, so no
   interleaving of dealers can sell a player a second unfinished unit of a game: a purchase that
@@ -105,12 +106,12 @@ local function purchase(i)
   local previous = servedAlready(i)
   if previous then return {2, previous} end
   if state == 'closed' then return {-2} end
-  local w = redis.call('HMGET', wallet, 'balance', inPlayField, 'staked')
+  local w = redis.call('HMGET', wallet, 'balance', inPlayField, 'staked', unpack(PURCHASE_FIELDS))
   local balanceText = w[1] or '0'
   local balance = tonumber(balanceText)
   local inPlay = tonumber(w[2] or '0')
   if together ~= '' and inPlay > 0 and inPlay > boughtWith(wallet, playerId, requestId, together) then return {-9} end
-  local refused, checked = stakeRefusal(wallet, stake, tonumber(now), ARGV[a + 6])
+  local refused, checked = stakeRefusal(wallet, w, 3, stake, tonumber(now), ARGV[a + 6])
   if refused then return refused end
   if balance < stake then return {-3, balance} end
   local position, tier = dealNext(now, n - i)
@@ -119,8 +120,9 @@ local function purchase(i)
   local after = int(balance - stake)
   local unitId = emissionId .. '.' .. index .. ':' .. position
 
-  redis.call('HSET', wallet, 'balance', after, 'u:' .. unitId, now, inPlayField, int(inPlay + 1), 'staked', int(tonumber(w[3] or '0') + stake))
-  countStake(wallet, checked, stake, tonumber(now))
+  local writes = {'balance', after, 'u:' .. unitId, now, inPlayField, int(inPlay + 1), 'staked', int(tonumber(w[3] or '0') + stake)}
+  countStake(wallet, checked, stake, tonumber(now), writes)
+  redis.call('HSET', wallet, unpack(writes))
   redis.call('RPUSH', KEYS[k + 2], journalLine('stake', debit, after, now, unitId))
   recordSale(i, position, tier, unitId, now, saleRecord(playerId, requestId, tier, prizes[tier], now, balanceText, after, ARGV[a + 4]))
   return {1, soldIndex, position, tier, balance}

@@ -24,16 +24,28 @@ local pending = redis.call('HGET', KEYS[2], ARGV[1])
 if not pending then return 0 end
 redis.call('HDEL', KEYS[2], ARGV[1])
 local heldAt = tonumber(string.match(pending, '^[^|]*|([^|]*)|'))
-local windowField = redis.call('HGET', KEYS[1], 'p:s')
-if windowField then
-  local window, heldHour = readWindow(windowField), math.floor(heldAt / HOUR)
+local inPlayField = 'n:' .. ARGV[3]
+local w = redis.call('HMGET', KEYS[1], 'held', inPlayField, 'p:s')
+local held, inPlay = tonumber(w[1] or '0') - tonumber(ARGV[2]), tonumber(w[2] or '0') - 1
+-- What is left above zero is written in one HSET, what reached zero deleted in one HDEL.
+local writes, gone = {}, {}
+local function keep(field, value)
+  if value > 0 then
+    writes[#writes + 1] = field
+    writes[#writes + 1] = int(value)
+  else
+    gone[#gone + 1] = field
+  end
+end
+keep('held', held)
+keep(inPlayField, inPlay)
+if w[3] then
+  local window, heldHour = readWindow(w[3]), math.floor(heldAt / HOUR)
   advanceWindow(KEYS[1], 'p:s:', window, heldHour)
   takeFromWindow(KEYS[1], 'p:s:', window, heldHour, tonumber(ARGV[2]))
-  redis.call('HSET', KEYS[1], 'p:s', windowText(window))
+  writes[#writes + 1] = 'p:s'
+  writes[#writes + 1] = windowText(window)
 end
-local inPlayField = 'n:' .. ARGV[3]
-local w = redis.call('HMGET', KEYS[1], 'held', inPlayField)
-local held, inPlay = tonumber(w[1] or '0') - tonumber(ARGV[2]), tonumber(w[2] or '0') - 1
-if held > 0 then redis.call('HSET', KEYS[1], 'held', int(held)) else redis.call('HDEL', KEYS[1], 'held') end
-if inPlay > 0 then redis.call('HSET', KEYS[1], inPlayField, int(inPlay)) else redis.call('HDEL', KEYS[1], inPlayField) end
+if #writes > 0 then redis.call('HSET', KEYS[1], unpack(writes)) end
+if #gone > 0 then redis.call('HDEL', KEYS[1], unpack(gone)) end
 return 1

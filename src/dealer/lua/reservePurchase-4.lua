@@ -50,7 +50,7 @@ if pending then
 end
 
 local inPlayField = 'n:' .. ARGV[4]
-local w = redis.call('HMGET', KEYS[1], 'balance', 'held', inPlayField)
+local w = redis.call('HMGET', KEYS[1], 'balance', 'held', inPlayField, unpack(PURCHASE_FIELDS))
 local balance, held, inPlay = tonumber(w[1] or '0'), tonumber(w[2] or '0'), tonumber(w[3] or '0')
 local together = ARGV[7]
 if together ~= '' and inPlay > 0 then
@@ -70,11 +70,12 @@ if together ~= '' and inPlay > 0 then
   if inPlay > with then return {-9} end
 end
 local now = tonumber(ARGV[5])
-local refused, checked = stakeRefusal(KEYS[1], stake, now, ARGV[8])
+local refused, checked = stakeRefusal(KEYS[1], w, 3, stake, now, ARGV[8])
 if refused then return refused end
 local available = balance - held
 if available < stake then return {-3, available} end
-redis.call('HSET', KEYS[1], 'held', int(held + stake), inPlayField, int(inPlay + 1))
-countStake(KEYS[1], checked, stake, now)
+local writes = {'held', int(held + stake), inPlayField, int(inPlay + 1)}
+countStake(KEYS[1], checked, stake, now, writes)
+redis.call('HSET', KEYS[1], unpack(writes))
 redis.call('HSET', KEYS[2], field, int(available) .. '|' .. ARGV[5] .. '|' .. ARGV[6])
 return {1, available}

@@ -10,12 +10,18 @@ import type { RedisContext } from './context';
 /** Journal lines read at once, from the end, for the session's stakes and prizes. */
 const JOURNAL_PAGE = 200;
 
-/** The buckets of a window (`p:s:<hour>` or `p:d:<hour>` fields), oldest first. */
-function buckets(fields: Record<string, string>, prefix: string): HourBucket[] {
+/**
+ * The buckets of a window, oldest first: its `p:s:<hour>` (or `p:d:<hour>`) fields, and the
+ * newest, whose cents the window's own field keeps (`…|<newest hour>|<its cents>`).
+ */
+function buckets(fields: Record<string, string>, window: 'p:s' | 'p:d'): HourBucket[] {
   const found: HourBucket[] = [];
+  const prefix = `${window}:`;
   for (const [field, value] of Object.entries(fields)) {
     if (field.startsWith(prefix)) found.push({ hour: Number(field.slice(prefix.length)), cents: Number(value.split('|')[0]) });
   }
+  const [, , , , newest = '', cents = ''] = (fields[window] ?? '').split('|');
+  if (newest !== '') found.push({ hour: Number(newest), cents: Number(cents) });
   return found.sort((a, b) => a.hour - b.hour);
 }
 
@@ -31,8 +37,8 @@ export class RedisProtections implements Protections {
     ]);
     const record: ProtectionRecord = {
       limits: { stake_week: decodeLimit(fields['p:l:stake_week']), stake_day: decodeLimit(fields['p:l:stake_day']), deposit_week: decodeLimit(fields['p:l:deposit_week']) },
-      stakes: buckets(fields, 'p:s:'),
-      deposits: buckets(fields, 'p:d:'),
+      stakes: buckets(fields, 'p:s'),
+      deposits: buckets(fields, 'p:d'),
       excludedUntil: fields['p:x'] ? Number(fields['p:x']) : null,
       blocked: decodeBlock(fields['p:b']),
       session: decodeSession(fields['p:r']),

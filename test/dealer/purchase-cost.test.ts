@@ -1,0 +1,155 @@
+import { strict as assert } from 'node:assert';
+import { Redis } from 'ioredis';
+import { RedisStore, type RedisStoreOptions } from '../../src/dealer/redis/store';
+import { RedisServer } from '../../tools/redis-server';
+import { NOEL_50, scaledTable } from './support/test-tables';
+
+/**
+ * What player protection costs the purchase step in Redis commands (issue 28: the dealer's
+ * benchmark within 5 % of its figure before protection). Each `redis.call` of a script costs
+ * Redis a few µs whatever it does, so the count is the cost, measured deterministically with
+ * `INFO commandstats`: in the hour of their newest stake, a player with limits set and the
+ * protection checks asked makes exactly the commands a purchase made before player protection.
+ */
+
+let server: RedisServer;
+let client: Redis;
+before(async function () {
+  this.timeout(30_000);
+  server = await RedisServer.start();
+  client = new Redis(server.url);
+});
+after(async () => {
+  client?.disconnect();
+  await server?.stop();
+});
+
+/** Redis's count of each command since its start, less what the scripts' callers send (scripts, INFO). */
+async function commandCounts(): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const match of (await client.info('commandstats')).matchAll(/^cmdstat_([^:]+):calls=(\d+)/gm)) {
+    if (!['evalsha', 'eval', 'info', 'script'].includes(match[1]!)) counts.set(match[1]!, Number(match[2]));
+  }
+  return counts;
+}
+
+/** The commands run by `work`, by name (only those it ran). */
+async function commandsOf(work: () => Promise<void>): Promise<Record<string, number>> {
+  const before = await commandCounts();
+  await work();
+  const after = await commandCounts();
+  const ran: Record<string, number> = {};
+  for (const [command, calls] of [...after].sort(([a], [b]) => a.localeCompare(b))) {
+    if (calls > (before.get(command) ?? 0)) ran[command] = calls - (before.get(command) ?? 0);
+  }
+  return ran;
+}
+
+const T0 = 1_699_999_200_000; // on an hour: ⌊T0 / 3 600 000⌋ = T0 / 3 600 000
+const HOUR = 3_600_000;
+const MINUTE = 60_000;
+const TABLE = scaledTable(NOEL_50, 1000); // no block closes in these tests: the batches are alike
+const SETTINGS = { realityCheckMs: 24 * HOUR, sessionIdleMs: 2 * HOUR };
+const PURCHASES = 20;
+
+/**
+ * A purchase's commands, one purchase a batch, as counted on the code before player protection
+ * (its windows, limits, session): the wallet's HMGET and HSET and the journal's RPUSH (and on
+ * the per-slot protocol the hold's and the finish's), the rest the batch's own (the block, the
+ * sale, the request id, the unsettled set, the tier counts).
+ */
+const BEFORE_PROTECTION: Readonly<Record<NonNullable<RedisStoreOptions['protocol']>, Readonly<Record<string, number>>>> = {
+  'one-script': { get: 1, getrange: 1, hincrby: 1, hmget: 5, hset: 4, pexpire: 1, rpush: 1, zadd: 1 },
+  'per-slot': { get: 1, getrange: 1, hdel: 2, hget: 3, hincrby: 1, hmget: 6, hset: 7, pexpire: 2, rpush: 1, zadd: 2 },
+};
+
+/** `commands` `times` over, plus `extra`. */
+function times(commands: Readonly<Record<string, number>>, count: number, extra: Record<string, number> = {}): Record<string, number> {
+  return Object.fromEntries(Object.entries(commands).map(([command, calls]) => [command, calls * count + (extra[command] ?? 0)]));
+}
+let prefixes = 0;
+let requests = 0;
+
+for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly RedisStoreOptions['protocol'][]) {
+  describe(`the purchase step's Redis commands with player protection (${protocol})`, () => {
+    let store: RedisStore;
+    let storeClient: Redis;
+    beforeEach(async () => {
+      storeClient = new Redis(server.url);
+      store = new RedisStore(storeClient, { prefix: `cost${++prefixes}`, protocol });
+      await store.openEmission({ emissionId: 'e', table: TABLE, blockCount: 2, now: T0 });
+    });
+    afterEach(async () => {
+      await store.close();
+      storeClient.disconnect();
+    });
+
+    /** A player with a balance; with `protected`, weekly and daily stake limits too. */
+    async function player(playerId: string, limited: boolean): Promise<void> {
+      await store.deposit(playerId, 1_000_000, `${playerId}-d`, T0);
+      if (limited) await store.changeProtection(playerId, { what: 'limits', limits: { stake_week: 500_000, stake_day: 100_000 }, raiseDelayMs: 48 * HOUR }, T0);
+    }
+
+    /** The commands of PURCHASES purchases one after the other (one a batch), the i-th at `at(i)`. */
+    function purchases(playerId: string, limited: boolean, at: (i: number) => number) {
+      return commandsOf(async () => {
+        for (let i = 0; i < PURCHASES; i++) {
+          const bought = await store.purchase({
+            playerId,
+            requestId: `r${++requests}`,
+            game: TABLE.game,
+            stake: TABLE.stake,
+            now: at(i),
+            ...(limited ? { protection: SETTINGS } : {}),
+          });
+          assert.ok(bought.ok, `${playerId}'s purchase ${i}: ${bought.ok ? '' : bought.code}`);
+        }
+      });
+    }
+
+    it('costs a player with limits and the checks, in the hour of their newest stake, the commands of a purchase before player protection', async () => {
+      await player('plain', false);
+      await player('limited', true);
+      // The first purchase of each opens their windows (and the limited one's session): not counted.
+      await purchases('plain', false, () => T0);
+      await purchases('limited', true, () => T0);
+      const plain = await purchases('plain', false, (i) => T0 + MINUTE + i);
+      const limited = await purchases('limited', true, (i) => T0 + MINUTE + i);
+      assert.deepEqual(plain, times(BEFORE_PROTECTION[protocol], PURCHASES), 'without limits or the checks');
+      assert.deepEqual(limited, times(BEFORE_PROTECTION[protocol], PURCHASES), 'with limits and the checks');
+      const { record } = await store.protectionRecord('limited');
+      assert.deepEqual(record.stakes, [{ hour: T0 / HOUR, cents: 2 * PURCHASES * TABLE.stake }], 'every stake counted in the newest bucket');
+    });
+
+    it('costs one command more when the newest hour moves on (the previous newest bucket is written), and none after it in the hour', async () => {
+      await player('plain', false);
+      await player('limited', true);
+      await purchases('plain', false, () => T0);
+      await purchases('limited', true, () => T0);
+      // A purchase every 15 minutes: 5 hours, so the newest hour moves on 5 times.
+      const every15 = (i: number) => T0 + (i + 1) * 15 * MINUTE;
+      const plain = await purchases('plain', false, every15);
+      const limited = await purchases('limited', true, every15);
+      assert.deepEqual(plain, times(BEFORE_PROTECTION[protocol], PURCHASES, { hset: 5 }), 'without limits or the checks');
+      assert.deepEqual(limited, times(BEFORE_PROTECTION[protocol], PURCHASES, { hset: 5 }), 'with limits and the checks');
+      const { record } = await store.protectionRecord('limited');
+      assert.deepEqual(
+        record.stakes,
+        [PURCHASES + 3, 4, 4, 4, 4, 1].map((units, h) => ({ hour: T0 / HOUR + h, cents: units * TABLE.stake })),
+        'each stake in the bucket of its hour',
+      );
+    });
+
+    it('makes a deposit within a deposit limit, in the hour of the newest, with as many commands as a deposit before protection: read the wallet and the reference, journal, write both', async () => {
+      await player('limited', true);
+      await store.changeProtection('limited', { what: 'limits', limits: { deposit_week: 5_000_000 }, raiseDelayMs: 48 * HOUR }, T0);
+      const deposit = await commandsOf(async () => {
+        const credited = await store.deposit('limited', 1000, 'limited-d2', T0 + MINUTE);
+        assert.ok(credited.ok);
+      });
+      assert.deepEqual(deposit, { hget: 1, hmget: 1, hset: 2, rpush: 1 }); // before: HGET balance, HEXISTS reference, RPUSH, HSET ×2
+      const { record } = await store.protectionRecord('limited');
+      assert.deepEqual(record.deposits, [{ hour: T0 / HOUR, cents: 1_000_000 + 1000 }], 'both deposits counted in the newest bucket');
+    });
+  });
+}
