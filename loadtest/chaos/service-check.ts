@@ -5,6 +5,7 @@ import { rulesOf } from '../../src/games/registry';
 import { GAME_IDS, type GameId } from '../../src/games/types';
 import { Choices } from '../mix';
 import { errorCode, joinWithin, withTimeout } from '../stats';
+import { setHarnessStakeLimit } from '../../tools/stake-limit';
 
 /**
  * The chaos run's last check, after its faults are over and its books are checked: on every
@@ -65,6 +66,7 @@ async function signIn(endpoint: string, name: string, timeoutMs: number): Promis
   });
   if (!res.ok) throw new Error(`dev login answered ${res.status} ${(await res.text()).slice(0, 200)}`);
   const { token } = (await res.json()) as { token: string };
+  await setHarnessStakeLimit(endpoint, token, AbortSignal.timeout(timeoutMs));
   const client = new Client(endpoint);
   client.auth.token = token;
   return { endpoint, token, client };
