@@ -100,16 +100,6 @@ export interface StoredSession {
   readonly checkedAt: number;
 }
 
-export function encodeSession(s: StoredSession): string {
-  return `${s.startedAt}|${s.lastAt}|${s.checkedAt}`;
-}
-
-export function decodeSession(text: string | undefined | null): StoredSession | undefined {
-  if (!text) return undefined;
-  const [startedAt, lastAt, checkedAt] = text.split('|').map(Number);
-  return { startedAt: startedAt!, lastAt: lastAt!, checkedAt: checkedAt! };
-}
-
 /** The session still open at `now` (a purchase less than `sessionIdleMs` ago), if any. */
 export function openSession(session: StoredSession | undefined, now: number, settings: ProtectionSettings): StoredSession | undefined {
   return session && now - session.lastAt < settings.sessionIdleMs ? session : undefined;

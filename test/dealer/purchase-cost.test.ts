@@ -121,7 +121,7 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
       assert.deepEqual(record.stakes, [{ hour: T0 / HOUR, cents: 2 * PURCHASES * TABLE.stake }], 'every stake counted in the newest bucket');
     });
 
-    it('costs one command more when the newest hour moves on (the previous newest bucket is written), and none after it in the hour', async () => {
+    it('costs two commands more when the newest hour moves on (the checks read in full, the previous newest bucket written), and none after it in the hour', async () => {
       await player('plain', false);
       await player('limited', true);
       await purchases('plain', false, () => T0);
@@ -130,8 +130,8 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
       const every15 = (i: number) => T0 + (i + 1) * 15 * MINUTE;
       const plain = await purchases('plain', false, every15);
       const limited = await purchases('limited', true, every15);
-      assert.deepEqual(plain, times(BEFORE_PROTECTION[protocol], PURCHASES, { hset: 5 }), 'without limits or the checks');
-      assert.deepEqual(limited, times(BEFORE_PROTECTION[protocol], PURCHASES, { hset: 5 }), 'with limits and the checks');
+      assert.deepEqual(plain, times(BEFORE_PROTECTION[protocol], PURCHASES, { hmget: 5, hset: 5 }), 'without limits or the checks');
+      assert.deepEqual(limited, times(BEFORE_PROTECTION[protocol], PURCHASES, { hmget: 5, hset: 5 }), 'with limits and the checks');
       const { record } = await store.protectionRecord('limited');
       assert.deepEqual(
         record.stakes,

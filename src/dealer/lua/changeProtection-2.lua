@@ -21,8 +21,11 @@
   Output: 1
 ]]
 --- @include "includes/int"
+--- @include "includes/protection"
 
 local what, now = ARGV[1], tonumber(ARGV[2])
+-- Every change ends the allowance that the purchases took within (includes/protection).
+if what ~= 'refusal' then dropAllowance(KEYS[1]) end
 local JOURNAL_KEEP = 1000
 
 local function journal(change)
@@ -64,10 +67,7 @@ elseif what == 'unblock' then
   redis.call('HDEL', KEYS[1], 'p:b')
   journal({by = 'operator'})
 elseif what == 'reality_check_ack' then
-  local session = redis.call('HGET', KEYS[1], 'p:r')
-  if session then
-    redis.call('HSET', KEYS[1], 'p:r', string.match(session, '^([^|]*|[^|]*)|') .. '|' .. int(now))
-  end
+  if redis.call('HEXISTS', KEYS[1], 'p:rl') == 1 then redis.call('HSET', KEYS[1], 'p:rc', int(now)) end
   journal({})
 elseif what == 'refusal' then
   local newest = redis.call('LINDEX', KEYS[2], 0)

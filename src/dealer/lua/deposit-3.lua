@@ -25,16 +25,17 @@
 --- @include "includes/journalLine"
 --- @include "includes/fundingRecord"
 
--- The deposit limit's fields read with the balance, the window written with it (includes/protection).
-local w = redis.call('HMGET', KEYS[1], 'balance', 'p:l:deposit_week', 'p:d')
+-- The deposit limit read with the balance, the deposit window written with it (includes/protection).
+local w = redis.call('HMGET', KEYS[1], 'balance', 'p:l:deposit_week', windowFields('p:d'))
 local balance = tonumber(w[1] or '0')
 local record = redis.call('HGET', KEYS[2], ARGV[2])
 if record then return replayFunding(record, KEYS[3], ARGV[1], balance) end
-local refused, window = depositRefusal(KEYS[1], w[2], w[3], tonumber(ARGV[1]), tonumber(ARGV[3]))
-if refused then return refused end
 balance = balance + tonumber(ARGV[1])
+local writes = {'balance', int(balance)}
+local refused = depositRefusal(KEYS[1], w[2], windowOf(w[3], w[4], w[5], w[6]), tonumber(ARGV[1]), tonumber(ARGV[3]), writes)
+if refused then return refused end
 local line = journalLine('deposit', ARGV[1], int(balance), ARGV[3], ARGV[2])
 local seq = redis.call('RPUSH', KEYS[3], line)
-redis.call('HSET', KEYS[1], 'balance', int(balance), 'p:d', window)
+redis.call('HSET', KEYS[1], unpack(writes))
 redis.call('HSET', KEYS[2], ARGV[2], fundingRecord(seq, line))
 return {1, balance, seq, line}

@@ -111,7 +111,7 @@ local function purchase(i)
   local balance = tonumber(balanceText)
   local inPlay = tonumber(w[2] or '0')
   if together ~= '' and inPlay > 0 and inPlay > boughtWith(wallet, playerId, requestId, together) then return {-9} end
-  local refused, checked = stakeRefusal(wallet, w, 3, stake, tonumber(now), ARGV[a + 6])
+  local refused, checked = stakeRefusal(wallet, w, 3, stake, tonumber(now), now, ARGV[a + 6])
   if refused then return refused end
   if balance < stake then return {-3, balance} end
   local position, tier = dealNext(now, n - i)

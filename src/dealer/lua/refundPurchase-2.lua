@@ -25,7 +25,8 @@ if not pending then return 0 end
 redis.call('HDEL', KEYS[2], ARGV[1])
 local heldAt = tonumber(string.match(pending, '^[^|]*|([^|]*)|'))
 local inPlayField = 'n:' .. ARGV[3]
-local w = redis.call('HMGET', KEYS[1], 'held', inPlayField, 'p:s')
+dropAllowance(KEYS[1])
+local w = redis.call('HMGET', KEYS[1], 'held', inPlayField, windowFields('p:s'))
 local held, inPlay = tonumber(w[1] or '0') - tonumber(ARGV[2]), tonumber(w[2] or '0') - 1
 -- What is left above zero is written in one HSET, what reached zero deleted in one HDEL.
 local writes, gone = {}, {}
@@ -39,12 +40,11 @@ local function keep(field, value)
 end
 keep('held', held)
 keep(inPlayField, inPlay)
-if w[3] then
-  local window, heldHour = readWindow(w[3]), math.floor(heldAt / HOUR)
-  advanceWindow(KEYS[1], 'p:s:', window, heldHour)
-  takeFromWindow(KEYS[1], 'p:s:', window, heldHour, tonumber(ARGV[2]))
-  writes[#writes + 1] = 'p:s'
-  writes[#writes + 1] = windowText(window)
+if w[6] then
+  local window, heldHour = windowOf(w[3], w[4], w[5], w[6]), math.floor(heldAt / HOUR)
+  advanceWindow(KEYS[1], 'p:s', window, heldHour)
+  takeFromWindow(KEYS[1], 'p:s', window, heldHour, tonumber(ARGV[2]))
+  windowWrites('p:s', window, writes)
 end
 if #writes > 0 then redis.call('HSET', KEYS[1], unpack(writes)) end
 if #gone > 0 then redis.call('HDEL', KEYS[1], unpack(gone)) end

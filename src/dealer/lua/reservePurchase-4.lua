@@ -70,7 +70,7 @@ if together ~= '' and inPlay > 0 then
   if inPlay > with then return {-9} end
 end
 local now = tonumber(ARGV[5])
-local refused, checked = stakeRefusal(KEYS[1], w, 3, stake, now, ARGV[8])
+local refused, checked = stakeRefusal(KEYS[1], w, 3, stake, now, ARGV[5], ARGV[8])
 if refused then return refused end
 local available = balance - held
 if available < stake then return {-3, available} end

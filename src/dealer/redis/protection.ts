@@ -1,6 +1,6 @@
 import { PROTECTION_HISTORY_MAX, type ProtectionChange } from '../../protocol/protection';
 import { isPlayerId } from '../identifiers';
-import { decodeBlock, decodeLimit, decodeSession, realityCheckRefusal, type HourBucket, type ProtectionRecord, type ProtectionRefusal, type SessionMoney } from '../protection';
+import { decodeBlock, decodeLimit, realityCheckRefusal, type HourBucket, type ProtectionRecord, type ProtectionRefusal, type SessionMoney, type StoredSession } from '../protection';
 import type { ProtectionReply } from '../scripts/errors';
 import { decodeJournalLine } from '../records';
 import { changeProtection } from '../scripts/change-protection';
@@ -12,17 +12,31 @@ const JOURNAL_PAGE = 200;
 
 /**
  * The buckets of a window, oldest first: its `p:s:<hour>` (or `p:d:<hour>`) fields, and the
- * newest, whose cents the window's own field keeps (`…|<newest hour>|<its cents>`).
+ * newest, whose hour ends the window's `p:s` (`<oldest>|<oldest in the day>|<newest>`) and
+ * whose cents are in `p:sn` plus, for stakes, what the allowance took (lua/includes/protection.lua).
  */
-function buckets(fields: Record<string, string>, window: 'p:s' | 'p:d'): HourBucket[] {
+function buckets(fields: Record<string, string>, window: 'p:s' | 'p:d', taken = 0): HourBucket[] {
   const found: HourBucket[] = [];
   const prefix = `${window}:`;
   for (const [field, value] of Object.entries(fields)) {
     if (field.startsWith(prefix)) found.push({ hour: Number(field.slice(prefix.length)), cents: Number(value.split('|')[0]) });
   }
-  const [, , , , newest = '', cents = ''] = (fields[window] ?? '').split('|');
-  if (newest !== '') found.push({ hour: Number(newest), cents: Number(cents) });
+  const [, , newest = ''] = (fields[window] ?? '').split('|');
+  if (newest !== '') found.push({ hour: Number(newest), cents: Number(fields[`${window}n`]) + taken });
   return found.sort((a, b) => a.hour - b.hour);
+}
+
+/** The allowance (`p:ok`: left|last purchase|valid until|granted|settings): what it took, its last purchase. */
+function allowance(text: string | undefined): { taken: number; lastAt: number } {
+  if (text === undefined) return { taken: 0, lastAt: 0 };
+  const [left, lastAt, , granted] = text.split('|').map(Number);
+  return { taken: granted! - left!, lastAt: lastAt! };
+}
+
+/** The reality check's session: its start, last check and last purchase (`p:rs`, `p:rc`, `p:rl` or the allowance's). */
+function session(fields: Record<string, string>, allowedLastAt: number): StoredSession | undefined {
+  if (fields['p:rs'] === undefined) return undefined;
+  return { startedAt: Number(fields['p:rs']), checkedAt: Number(fields['p:rc']), lastAt: Math.max(Number(fields['p:rl']), allowedLastAt) };
 }
 
 /** Player protection on Redis: fields of the wallet hash and a journal list (lua/includes/protection.lua). */
@@ -35,13 +49,14 @@ export class RedisProtections implements Protections {
       this.ctx.redis.hgetall(keys.wallet),
       this.ctx.redis.lrange(keys.protection, 0, PROTECTION_HISTORY_MAX - 1),
     ]);
+    const allowed = allowance(fields['p:ok']);
     const record: ProtectionRecord = {
       limits: { stake_week: decodeLimit(fields['p:l:stake_week']), stake_day: decodeLimit(fields['p:l:stake_day']), deposit_week: decodeLimit(fields['p:l:deposit_week']) },
-      stakes: buckets(fields, 'p:s'),
+      stakes: buckets(fields, 'p:s', allowed.taken),
       deposits: buckets(fields, 'p:d'),
       excludedUntil: fields['p:x'] ? Number(fields['p:x']) : null,
       blocked: decodeBlock(fields['p:b']),
-      session: decodeSession(fields['p:r']),
+      session: session(fields, allowed.lastAt),
     };
     return { record, history: lines.map((line) => JSON.parse(line) as ProtectionChange) };
   }

@@ -6,20 +6,31 @@
   src/dealer/memory/protection.ts. Fields:
     p:l:<kind>   a limit (stake_week, stake_day, deposit_week): <amount>|<pending amount>|<effective at>,
                  '' for none; the pending amount applies from its time on (no timer)
-    p:s, p:d     the stake and deposit windows: <week total>|<day total>|<oldest hour counted in
-                 the week>|<oldest in the day>|<newest hour>|<newest hour's cents> (hours are
-                 ⌊ms / 3600000⌋)
+    p:s          the stake window's hours: <oldest hour counted in the week>|<oldest in the
+                 day>|<newest hour> (hours are ⌊ms / 3600000⌋)
+    p:sw, p:sd, p:sn  its week's total, its day's total and its newest hour's cents
+    p:d, p:dw, p:dd, p:dn  the same for deposits
     p:s:<hour>, p:d:<hour>  a bucket before the newest: <cents>|<next bucket's hour>, written
-                 once, when the newest hour moves on from it (the newest's cents are the window's)
+                 once, when the newest hour moves on from it (the newest's cents are in p:sn)
+    p:ok         the allowance: <cents left>|<last purchase ms>|<valid until ms>|<cents left
+                 when granted>|<purchase settings>, written by a purchase that passed every
+                 check: until then, and while the session stays open under the same settings,
+                 a stake within the cents left passes every check too (nothing else can have
+                 changed: every protection change drops the allowance first). Such a stake
+                 only lowers the cents left; the stakes it took (granted − left) belong to the
+                 window's newest hour and are folded into p:sw, p:sd and p:sn by the next
+                 purchase that checks in full, a refund, a change, or a reader.
     p:x          the self-exclusion's end (ms)
     p:b          the operator's block: <reason>|<until> ('' until lifted)
-    p:r          the reality check's session: <started at>|<last purchase>|<last check>
+    p:rs, p:rc, p:rl  the reality check's session: started at, last check, last purchase (ms;
+                 a newer last purchase may be in p:ok)
   A bucket counts until its hour's end plus the window (168 or 24 hours): never freed early.
   The buckets form a list from the oldest, each passed once by each total's start: O(1)
-  amortized per stake. A stake in the newest bucket's hour costs no command of its own: the
-  purchase steps read these fields in their one HMGET of the wallet and write them in their
-  one HSET (stakeRefusal, countStake); only a new hour (the previous newest's field written)
-  or a bucket leaving the window (the window written at once) costs one more.
+  amortized per stake. Cost: a purchase reads one field (p:ok) in the purchase step's one
+  HMGET of the wallet and, within its allowance, writes it back in its one HSET: one match and
+  two numbers formatted (stakeRefusal, countStake). A purchase past the allowance's cents or
+  time (a new hour, the reality check due, a session idle) reads the rest in one more HMGET
+  and checks in full.
 ]]
 local HOUR = 3600000
 local WEEK_HOURS, DAY_HOURS = 168, 24
@@ -32,33 +43,67 @@ local function effectiveLimit(text, now)
   return tonumber(amount)
 end
 
-local function readWindow(text)
-  local w = {week = 0, day = 0, tailCents = 0}
-  if text then
-    local week, day, head, dayHead, tail, tailCents = string.match(text, '^([^|]*)|([^|]*)|([^|]*)|([^|]*)|([^|]*)|([^|]*)$')
-    w.week, w.day, w.head, w.dayHead, w.tail = tonumber(week), tonumber(day), tonumber(head), tonumber(dayHead), tonumber(tail)
-    w.tailCents = tonumber(tailCents) or 0
+-- A window from its fields: totals, newest cents and hours text (p:sw, p:sd, p:sn, p:s).
+local function windowOf(week, day, newest, hours)
+  local w = {week = tonumber(week or '0'), day = tonumber(day or '0'), tailCents = tonumber(newest or '0')}
+  if hours then
+    local head, dayHead, tail = string.match(hours, '^([^|]*)|([^|]*)|([^|]*)$')
+    w.head, w.dayHead, w.tail = tonumber(head), tonumber(dayHead), tonumber(tail)
   end
   return w
 end
 
+-- The fields of window `prefix` ('p:s' or 'p:d') that windowOf takes, in its order.
+local function windowFields(prefix) return prefix .. 'w', prefix .. 'd', prefix .. 'n', prefix end
+
 local function hourText(hour) return hour and int(hour) or '' end
 
-local function windowText(w)
-  return int(w.week) .. '|' .. int(w.day) .. '|' .. hourText(w.head) .. '|' .. hourText(w.dayHead) .. '|' .. hourText(w.tail)
-    .. '|' .. (w.tail and int(w.tailCents) or '')
+-- Appends window `w`'s fields (all four) to `writes`, an HSET's field-value list.
+local function windowWrites(prefix, w, writes)
+  local n = #writes
+  writes[n + 1], writes[n + 2] = prefix .. 'w', w.week
+  writes[n + 3], writes[n + 4] = prefix .. 'd', w.day
+  writes[n + 5], writes[n + 6] = prefix .. 'n', w.tail and w.tailCents or 0
+  writes[n + 7], writes[n + 8] = prefix, hourText(w.head) .. '|' .. hourText(w.dayHead) .. '|' .. hourText(w.tail)
+end
+
+-- Adds to stake window `w` what allowance `ok` (p:ok) took since granted, in the newest hour;
+-- returns the session's last purchase, `lastAt` (p:rl) or the allowance's if later.
+local function foldAllowance(w, ok, lastAt)
+  local left, last, granted = string.match(ok, '^(%d+)|(%d+)|%d+|(%d+)|')
+  local taken = tonumber(granted) - tonumber(left)
+  w.week, w.day, w.tailCents = w.week + taken, w.day + taken, w.tailCents + taken
+  return math.max(lastAt or 0, tonumber(last))
+end
+
+-- Writes stake window `w` (an allowance folded in) and the session's last purchase, and drops
+-- the allowance.
+local function keepFolded(wallet, w, lastAt)
+  local writes = {'p:rl', lastAt}
+  windowWrites('p:s', w, writes)
+  redis.call('HSET', wallet, unpack(writes))
+  redis.call('HDEL', wallet, 'p:ok')
+end
+
+-- Folds the allowance, if any, into the stake window: before any change of the player's
+-- protection (changeProtection-2.lua) and a refund (refundPurchase-2.lua).
+local function dropAllowance(wallet)
+  local f = redis.call('HMGET', wallet, 'p:ok', 'p:rl', 'p:sw', 'p:sd', 'p:sn', 'p:s')
+  if not f[1] then return end
+  local w = windowOf(f[3], f[4], f[5], f[6])
+  keepFolded(wallet, w, foldAllowance(w, f[1], tonumber(f[2])))
 end
 
 -- Bucket `hour`'s cents and the next bucket's hour (nil for the newest, whose cents are in
 -- the window's own field).
 local function bucket(wallet, prefix, w, hour)
   if hour == w.tail then return w.tailCents, nil end
-  local cents, nextHour = string.match(redis.call('HGET', wallet, prefix .. int(hour)), '^([^|]*)|(.*)$')
+  local cents, nextHour = string.match(redis.call('HGET', wallet, prefix .. ':' .. int(hour)), '^([^|]*)|(.*)$')
   return tonumber(cents), tonumber(nextHour)
 end
 
 -- Drops from the totals what left the day and the week at hour `nowHour` (the week's buckets
--- go); true when something left (the window's field is then to be written).
+-- go); true when something left (the window's fields are then to be written).
 local function advanceWindow(wallet, prefix, w, nowHour)
   local before = w.dayHead
   while w.dayHead and w.dayHead < nowHour - DAY_HOURS do
@@ -67,7 +112,7 @@ local function advanceWindow(wallet, prefix, w, nowHour)
   end
   while w.head and w.head < nowHour - WEEK_HOURS do
     local cents, nextHour = bucket(wallet, prefix, w, w.head)
-    if nextHour then redis.call('HDEL', wallet, prefix .. int(w.head)) end
+    if nextHour then redis.call('HDEL', wallet, prefix .. ':' .. int(w.head)) end
     w.week, w.head, before = w.week - cents, nextHour, -1
   end
   if not w.head then w.tail, w.tailCents = nil, 0 end
@@ -83,7 +128,7 @@ local function addToWindow(wallet, prefix, w, hour, cents)
     w.dayHead = w.dayHead or w.tail
   else
     if w.tail then
-      redis.call('HSET', wallet, prefix .. int(w.tail), int(w.tailCents) .. '|' .. int(hour))
+      redis.call('HSET', wallet, prefix .. ':' .. int(w.tail), int(w.tailCents) .. '|' .. int(hour))
     else
       w.head = hour
     end
@@ -100,7 +145,7 @@ local function takeFromWindow(wallet, prefix, w, hour, cents)
     if w.tailCents < cents then return end
     w.tailCents = w.tailCents - cents
   else
-    local field = prefix .. int(hour)
+    local field = prefix .. ':' .. int(hour)
     local text = redis.call('HGET', wallet, field)
     if not text then return end
     local old, nextHour = string.match(text, '^([^|]*)|(.*)$')
@@ -111,90 +156,162 @@ local function takeFromWindow(wallet, prefix, w, hour, cents)
   if w.dayHead and hour >= w.dayHead then w.day = w.day - cents end
 end
 
--- The session open at `now` (a purchase less than `idleMs` ago): started, last, checked; or nil.
-local function openSession(text, now, idleMs)
-  if not text then return nil end
-  local started, last, checked = string.match(text, '^([^|]*)|([^|]*)|([^|]*)$')
-  started, last, checked = tonumber(started), tonumber(last), tonumber(checked)
-  if now - last >= idleMs then return nil end
-  return {started = started, last = last, checked = checked}
+-- The purchase settings ('<reality check ms>|<session idle ms>', '' for none), parsed once
+-- per script call: a batch's purchases share them.
+local settingsText, realityCheckMs, sessionIdleMs
+local function purchaseSettings(text)
+  if text ~= settingsText then
+    local reality, idle = string.match(text, '^(%d+)|(%d+)$')
+    settingsText, realityCheckMs, sessionIdleMs = text, tonumber(reality), tonumber(idle)
+  end
+  return realityCheckMs, sessionIdleMs
 end
 
--- The wallet's fields that stakeRefusal reads: the caller reads them after its own in its one
+-- The wallet's field that stakeRefusal reads: the caller reads it after its own in its one
 -- HMGET of the wallet.
-local PURCHASE_FIELDS = {'p:b', 'p:x', 'p:l:stake_week', 'p:l:stake_day', 'p:s', 'p:r'}
+local PURCHASE_FIELDS = {'p:ok'}
+
+-- What a purchase checked in full reads, in one more HMGET.
+local CHECK_FIELDS = {'p:b', 'p:x', 'p:l:stake_week', 'p:l:stake_day', 'p:rc', 'p:rl', windowFields('p:s')}
+
+-- No limit: an allowance no stake reaches.
+local UNLIMITED = 1e15
+
+--[[
+  The purchase's checks in full (stakeRefusal's, past the allowance), with `ok` the allowance
+  if any (folded into the window first).
+]]
+local function checkInFull(wallet, ok, stake, now, settings)
+  local blocked, excluded, weekLimit, dayLimit, checkedAt, lastAt, week, day, newest, hours =
+    unpack(redis.call('HMGET', wallet, unpack(CHECK_FIELDS)))
+  local w = windowOf(week, day, newest, hours)
+  lastAt = tonumber(lastAt)
+  if ok then lastAt = foldAllowance(w, ok, lastAt) end
+  local hour = math.floor(now / HOUR)
+  local moved = advanceWindow(wallet, 'p:s', w, hour)
+  -- A refusal keeps what the window became (the allowance folded, hours passed).
+  local function refuse(reply)
+    if ok then keepFolded(wallet, w, lastAt)
+    elseif moved then
+      local writes = {}
+      windowWrites('p:s', w, writes)
+      redis.call('HSET', wallet, unpack(writes))
+    end
+    return reply
+  end
+  if blocked then
+    local blockedUntil = string.match(blocked, '|(.*)$')
+    if blockedUntil == '' or tonumber(blockedUntil) > now then return refuse({-13, tonumber(blockedUntil) or -1}) end
+  end
+  if excluded and tonumber(excluded) > now then return refuse({-14, tonumber(excluded)}) end
+  local weekAmount = effectiveLimit(weekLimit, now)
+  local realityMs, idleMs = purchaseSettings(settings)
+  -- The open session's last purchase and last check; none: this purchase opens one.
+  local session
+  if realityMs then
+    if not weekAmount then return refuse({-15}) end
+    if lastAt and now - lastAt < idleMs then
+      checkedAt = tonumber(checkedAt)
+      if now - checkedAt >= realityMs then
+        local started = tonumber(redis.call('HGET', wallet, 'p:rs'))
+        return refuse({-16, now - started, started})
+      end
+      session = {last = lastAt, checked = checkedAt}
+    end
+  end
+  if weekAmount and w.week + stake > weekAmount then
+    return refuse({-17, 1, math.max(0, weekAmount - w.week), w.head and (w.head + 1 + WEEK_HOURS) * HOUR or -1})
+  end
+  local dayAmount = effectiveLimit(dayLimit, now)
+  if dayAmount and w.day + stake > dayAmount then
+    return refuse({-17, 2, math.max(0, dayAmount - w.day), w.dayHead and (w.dayHead + 1 + DAY_HOURS) * HOUR or -1})
+  end
+  return nil, {window = w, hour = hour, session = session, realityMs = realityMs, settings = settings,
+    weekAmount = weekAmount, dayAmount = dayAmount, lastAt = lastAt}
+end
 
 --[[
   The purchase step's protection checks, before the balance's: block, self-exclusion, then
   with `settings` ('<reality check ms>|<session idle ms>', '' for none) a weekly limit set and
   the reality check, then the week's and the day's stakes. `f` is the caller's HMGET of the
-  wallet, PURCHASE_FIELDS at f[from + 1 …]. Returns the refusal's reply, or nil and what
-  `countStake` needs:
+  wallet, PURCHASE_FIELDS at f[from + 1]; `now` the time in ms, `nowText` the same as the
+  caller's argument. Within the allowance, nothing else is read. Returns
+  the refusal's reply, or nil and what `countStake` needs:
     {-13, until or -1}                     blocked by the operator
     {-14, until}                           self-excluded
     {-15}                                  no weekly stake limit set
     {-16, played ms, session start}        the reality check is due
     {-17, 1 (week) or 2 (day), left, next free at or -1}  the stake would pass that limit
 ]]
-local function stakeRefusal(wallet, f, from, stake, now, settings)
-  local blocked, excluded, weekLimit, dayLimit, window, session = unpack(f, from + 1, from + 6)
-  if blocked then
-    local blockedUntil = string.match(blocked, '|(.*)$')
-    if blockedUntil == '' or tonumber(blockedUntil) > now then return {-13, tonumber(blockedUntil) or -1} end
+local function stakeRefusal(wallet, f, from, stake, now, nowText, settings)
+  local ok = f[from + 1]
+  if ok then
+    local left, lastText, rest, validUntil, grantedUnder = string.match(ok, '^(%d+)|(%d+)|((%d+)|%d+|(.*))$')
+    local last = tonumber(lastText)
+    left = tonumber(left)
+    if grantedUnder == settings and stake <= left and now < tonumber(validUntil) then
+      local _, idleMs = purchaseSettings(settings)
+      if not idleMs or now - last < idleMs then
+        return nil, int(left - stake) .. '|' .. (now > last and nowText or lastText) .. '|' .. rest
+      end
+    end
   end
-  if excluded and tonumber(excluded) > now then return {-14, tonumber(excluded)} end
-  local week = effectiveLimit(weekLimit, now)
-  local realityMs, idleMs = string.match(settings, '^(%d+)|(%d+)$')
-  local open
-  if realityMs then
-    realityMs, idleMs = tonumber(realityMs), tonumber(idleMs)
-    if not week then return {-15} end
-    open = openSession(session, now, idleMs)
-    if open and now - open.checked >= realityMs then return {-16, now - open.started, open.started} end
-  end
-  local w = readWindow(window)
-  local hour = math.floor(now / HOUR)
-  if advanceWindow(wallet, 'p:s:', w, hour) then redis.call('HSET', wallet, 'p:s', windowText(w)) end
-  if week and w.week + stake > week then
-    return {-17, 1, math.max(0, week - w.week), w.head and (w.head + 1 + WEEK_HOURS) * HOUR or -1}
-  end
-  local day = effectiveLimit(dayLimit, now)
-  if day and w.day + stake > day then
-    return {-17, 2, math.max(0, day - w.day), w.dayHead and (w.dayHead + 1 + DAY_HOURS) * HOUR or -1}
-  end
-  return nil, {window = w, hour = hour, session = open, settings = realityMs and true}
+  return checkInFull(wallet, ok, stake, now, settings)
 end
 
--- Counts a sold (or held) stake and keeps the session; `checked` is what stakeRefusal gave.
--- Appends the wallet's fields to write (p:s, p:r) to `writes`, the caller's one HSET of the
--- wallet.
+-- Counts a sold (or held) stake and keeps the session; `checked` is what stakeRefusal gave
+-- (the allowance's new text, or what checkInFull gave). Appends the wallet's fields to write
+-- to `writes`, the caller's one HSET of the wallet.
 local function countStake(wallet, checked, stake, now, writes)
-  addToWindow(wallet, 'p:s:', checked.window, checked.hour, stake)
   local n = #writes
-  writes[n + 1], writes[n + 2] = 'p:s', windowText(checked.window)
-  if checked.settings then
-    local s = checked.session
-    local started, last, at = now, now, now
-    if s then started, last, at = s.started, math.max(s.last, now), s.checked end
-    writes[n + 3], writes[n + 4] = 'p:r', int(started) .. '|' .. int(last) .. '|' .. int(at)
+  if type(checked) == 'string' then
+    writes[n + 1], writes[n + 2] = 'p:ok', checked
+    return
   end
+  local w = checked.window
+  addToWindow(wallet, 'p:s', w, checked.hour, stake)
+  windowWrites('p:s', w, writes)
+  local last, validUntil = math.max(checked.lastAt or 0, now), (w.tail + 1) * HOUR
+  if checked.realityMs then
+    local s = checked.session
+    n = #writes
+    if s then
+      last = math.max(s.last, now)
+      validUntil = math.min(validUntil, s.checked + checked.realityMs)
+    else
+      writes[n + 1], writes[n + 2], writes[n + 3], writes[n + 4] = 'p:rs', now, 'p:rc', now
+      last, validUntil = now, math.min(validUntil, now + checked.realityMs)
+    end
+    writes[#writes + 1], writes[#writes + 2] = 'p:rl', last
+  end
+  local left = UNLIMITED
+  if checked.weekAmount then left = math.min(left, checked.weekAmount - w.week) end
+  if checked.dayAmount then left = math.min(left, checked.dayAmount - w.day) end
+  left = int(math.max(0, left))
+  n = #writes
+  writes[n + 1], writes[n + 2] = 'p:ok', left .. '|' .. int(last) .. '|' .. int(validUntil) .. '|' .. left .. '|' .. checked.settings
 end
 
 --[[
-  The weekly deposit limit (deposit-3.lua), given the wallet's p:l:deposit_week and p:d (read
-  with the caller's fields): nil and the p:d field's text to write with the credit when the
-  deposit passes (counted in it); else
+  The weekly deposit limit (deposit-3.lua), given the wallet's p:l:deposit_week and its deposit
+  window's fields (windowFields('p:d'), read with the caller's): nil and the window's fields
+  appended to `writes` (the caller's HSET with the credit) when the deposit passes (counted in
+  it); else
     {-18, left, next free at or -1}
 ]]
-local function depositRefusal(wallet, limitText, window, amount, now)
-  local w = readWindow(window)
+local function depositRefusal(wallet, limitText, w, amount, now, writes)
   local hour = math.floor(now / HOUR)
-  local advanced = advanceWindow(wallet, 'p:d:', w, hour)
+  local advanced = advanceWindow(wallet, 'p:d', w, hour)
   local limit = effectiveLimit(limitText, now)
   if limit and w.week + amount > limit then
-    if advanced then redis.call('HSET', wallet, 'p:d', windowText(w)) end
+    if advanced then
+      local moved = {}
+      windowWrites('p:d', w, moved)
+      redis.call('HSET', wallet, unpack(moved))
+    end
     return {-18, math.max(0, limit - w.week), w.head and (w.head + 1 + WEEK_HOURS) * HOUR or -1}
   end
-  addToWindow(wallet, 'p:d:', w, hour, amount)
-  return nil, windowText(w)
+  addToWindow(wallet, 'p:d', w, hour, amount)
+  windowWrites('p:d', w, writes)
+  return nil
 end
