@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { unitSeed } from '../../src/dealer/printing';
 import { PRIZE_TABLES, findPrizeTable, prizeOfTier } from '../../src/games/prize-tables';
@@ -124,6 +125,13 @@ describe('game test vectors', () => {
       assert.deepEqual(first.purchasePicks, second.purchasePicks);
       assert.deepEqual([first.picks, second.picks], second.purchasePicks);
     }
+  });
+
+  it('is re-generated scenario for scenario by docs/games/recipes.py, written from the recipes alone', function () {
+    const run = spawnSync('python3', ['docs/games/recipes.py'], { encoding: 'utf8' });
+    if (run.error) this.skip(); // no Python on this machine
+    assert.equal(run.status, 0, run.stdout + run.stderr);
+    assert.equal((run.stdout.match(/re-generated exactly/g) ?? []).length, GAME_IDS.length);
   });
 
   it('notices a vector altered in one shown value or one action', () => {
