@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """
-The five generators of docs/games/*.md ("Generator, byte for byte"), written in Python from those
-recipes and docs/games/README.md alone, without the project's code, and checked against every
-test vector of docs/games/vectors/: each vector's unit seed, tier and pick must give its
-scenario exactly.
+The five generators of docs/games/*.md ("Generator, byte for byte") and their steps, written in
+Python from those recipes and docs/games/README.md alone, without the project's code, and checked
+against every test vector of docs/games/vectors/: each vector's unit seed, tier and pick must
+give its scenario exactly, and its actions every step's events, in order.
 
     python3 docs/games/recipes.py    # per game, the vectors re-generated; exit 1 on a mismatch
 
@@ -428,6 +428,177 @@ def mine(seed, stake, prize, _pick):
         grids.append(cells)
     return {'stake': stake, 'grids': grids}
 
+# ------------------------------------------------------------------ the steps (each page's "Steps")
+
+def _finished(prize):
+    return {'type': 'finished', 'prize': prize}
+
+
+class LampReveal:
+    def __init__(self, scenario, prize, pick):
+        self.s, self.prize, self.pick, self.done = scenario, prize, pick, False
+
+    def start(self):
+        return [{'type': 'potential_gain_shown', 'pick': self.pick, 'amount': self.s['potentialGain']}]
+
+    def act(self, action):
+        progress = action.get('progress', 100) if action['type'] == 'rub' else 100
+        events = [{'type': 'rub_progress', 'progress': progress}]
+        if progress == 100:
+            self.done = True
+            events += [{'type': 'lamp_opened', 'result': self.s['result']}, _finished(self.prize)]
+        return events
+
+
+class NoelReveal:
+    def __init__(self, scenario, prize, _pick):
+        self.s, self.prize, self.done = scenario, prize, False
+
+    def start(self):
+        return [{'type': 'symbols_offered', 'symbols': list(NOEL_G)}]
+
+    def act(self, _action):
+        self.done = True
+        cells = [{'type': 'cell_revealed', 'row': i // 6, 'col': i % 6, 'symbol': c} for i, c in enumerate(self.s['cells'])]
+        return [{'type': 'symbol_picked', 'symbol': self.s['symbol']}] + cells + [_finished(self.prize)]
+
+
+class CaratsReveal:
+    def __init__(self, scenario, prize, _pick):
+        self.s, self.prize, self.winning_shown, self.shown, self.done = scenario, prize, False, set(), False
+
+    def start(self):
+        return []
+
+    def _numbers(self, indexes):
+        events = []
+        for i in indexes:
+            self.shown.add(i)
+            n = self.s['numbers'][i]
+            events.append({'type': 'number_revealed', 'index': i, 'number': n, 'amount': self.s['amounts'][i],
+                           'matched': n in self.s['winning']})
+        if len(self.shown) == 24:
+            self.done = True
+            events.append(_finished(self.prize))
+        return events
+
+    def act(self, action):
+        events = []
+        if action['type'] in ('reveal_winning', 'auto', 'server_complete') and not self.winning_shown:
+            self.winning_shown = True
+            events.append({'type': 'winning_numbers_revealed', 'numbers': list(self.s['winning'])})
+        if action['type'] == 'reveal':
+            events += self._numbers([action['index']])
+        elif action['type'] == 'reveal_many':
+            events += self._numbers(action['indexes'])
+        elif action['type'] in ('auto', 'server_complete'):
+            events += self._numbers([i for i in range(24) if i not in self.shown])
+        return events
+
+
+class RainReveal:
+    def __init__(self, scenario, prize, _pick):
+        self.s, self.prize, self.done = scenario, prize, False
+        self.grid = [list(col) for col in scenario['grid']]
+        self.used, self.opened, self.total = [0] * 5, [], {}
+
+    def start(self):
+        return [{'type': 'grid_shown', 'grid': self.s['grid']}]
+
+    def _open(self, box):
+        n = len(self.opened) + 1
+        c = self.s['boxes'][n - 1]
+        self.opened.append(box)
+        cells = [{'col': col, 'row': row} for col in range(5) for row in range(4) if self.grid[col][row] == c]
+        self.total[c] = self.total.get(c, 0) + len(cells)
+        moves, entered = [], []
+        for col in range(5):
+            stay = [(row, g) for row, g in enumerate(self.grid[col]) if g != c]
+            new = [None] * 4
+            to = 3
+            for row, g in reversed(stay):  # the lowest moving gem first
+                if row != to:
+                    moves.append({'col': col, 'fromRow': row, 'toRow': to})
+                new[to] = g
+                to -= 1
+            while to >= 0:  # the lowest hole first, in the queue's order
+                g = self.s['queues'][col][self.used[col]]
+                self.used[col] += 1
+                new[to] = g
+                entered.append({'col': col, 'row': to, 'colour': g})
+                to -= 1
+            self.grid[col] = new
+        events = [{'type': 'box_opened', 'box': box, 'colour': c, 'order': n},
+                  {'type': 'gems_collected', 'colour': c, 'cells': cells, 'total': self.total[c]}]
+        if moves:
+            events.append({'type': 'gems_fell', 'moves': moves})
+        if entered:
+            events.append({'type': 'gems_entered', 'cells': entered})
+        if n == 5:
+            self.done = True
+            events.append(_finished(self.prize))
+        return events
+
+    def act(self, action):
+        if action['type'] == 'open':
+            return self._open(action['box'])
+        events = []
+        for box in range(5):
+            if box not in self.opened and not self.done:
+                events += self._open(box)
+        return events
+
+
+def _combinations(symbols, stake):
+    found = []
+    for i, name in enumerate(MINE_NAMES):
+        cells = [c for c in range(9) if symbols[c] == name]
+        if len(cells) == 3:
+            aligned = set(cells) in MINE_LINES
+            found.append({'symbol': name, 'cells': cells, 'aligned': aligned,
+                          'gain': MINE_GAINS[i] * (stake // 50) * (2 if aligned else 1)})
+    return found
+
+
+class MineReveal:
+    def __init__(self, scenario, prize, _pick):
+        self.s, self.prize, self.shown, self.done = scenario, prize, 0, False
+
+    def _show(self, until):
+        events = []
+        grids = self.s['grids']
+        for g in range(self.shown, until):
+            combos = _combinations(grids[g], self.s['stake'])
+            earned = sum(grid.count('extra') for grid in grids[:g + 1])
+            events.append({'type': 'grid_revealed', 'stage': g, 'symbols': grids[g], 'combinations': combos,
+                           'gain': sum(c['gain'] for c in combos), 'extrasEarned': grids[g].count('extra'),
+                           'extrasPending': earned - g})
+        self.shown = until
+        if until == len(grids):
+            self.done = True
+            events.append(_finished(self.prize))
+        return events
+
+    def start(self):
+        return self._show(1)
+
+    def act(self, action):
+        return self._show(self.shown + 1 if action['type'] == 'extra' else len(self.s['grids']))
+
+
+REVEALS = {'rain-diamonds': RainReveal, '500000-carats': CaratsReveal, 'noel-de-la-chance': NoelReveal,
+           'mine-d-or': MineReveal, 'mysteres-de-la-lampe': LampReveal}
+
+
+def steps_of(game, vector, scenario):
+    """Each step's events from the scenario and the vector's actions."""
+    reveal = REVEALS[game](scenario, vector['prize'], vector['picks'])
+    steps = [reveal.start()]
+    for logged in vector['actions']:
+        steps.append(reveal.act(logged['action']))
+    return steps if reveal.done else None
+
+
 # ------------------------------------------------------------------ checking the vectors
 
 GENERATORS = {'rain-diamonds': rain, '500000-carats': carats, 'noel-de-la-chance': noel, 'mine-d-or': mine,
@@ -449,7 +620,11 @@ def main():
     for game, generate in GENERATORS.items():
         with open(os.path.join(VECTORS, game + '.json'), encoding='utf-8') as f:
             vectors = json.load(f)['vectors']
-        wrong = [v['case'] for v in vectors if generate(v['unitSeed'], v['stake'], v['prize'], choice_of(game, v)) != v['scenario']]
+        wrong = []
+        for v in vectors:
+            scenario = generate(v['unitSeed'], v['stake'], v['prize'], choice_of(game, v))
+            if scenario != v['scenario'] or steps_of(game, v, scenario) != [step['events'] for step in v['steps']]:
+                wrong.append(v['case'])
         for case in wrong:
             print('MISMATCH %s: %s' % (game, case))
         print('%s: %d of %d vectors re-generated exactly' % (game, len(vectors) - len(wrong), len(vectors)))

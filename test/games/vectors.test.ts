@@ -127,7 +127,7 @@ describe('game test vectors', () => {
     }
   });
 
-  it('is re-generated scenario for scenario by docs/games/recipes.py, written from the recipes alone', function () {
+  it('is re-generated, scenario and steps, by docs/games/recipes.py, written from the recipes alone', function () {
     const run = spawnSync('python3', ['docs/games/recipes.py'], { encoding: 'utf8' });
     if (run.error) this.skip(); // no Python on this machine
     assert.equal(run.status, 0, run.stdout + run.stderr);
