@@ -13,8 +13,8 @@ import { COLOURS as LAMP_COLOURS, SYMBOLS as LAMP_SYMBOLS } from '../src/games/m
 import { GAME_SYMBOLS } from '../src/games/noel-de-la-chance/scenario';
 import { rulesOf } from '../src/games/registry';
 import { GAME_IDS, type Cents, type GameId } from '../src/games/types';
+import { SERVER_COMPLETE } from '../src/games/replay';
 import {
-  SERVER_COMPLETE_TYPE,
   VECTORS_FORMAT,
   playVector,
   type TestVector,
@@ -55,7 +55,7 @@ interface PairCase {
 }
 
 const byPlayer = (action: unknown): VectorAction => ({ by: 'player', action });
-const SERVER: VectorAction = { by: 'server', action: { type: SERVER_COMPLETE_TYPE } };
+const SERVER: VectorAction = { by: 'server', action: SERVER_COMPLETE };
 const allEvents = (play: VectorPlay): Events => play.steps.flatMap((s) => s.events) as Events;
 
 /** The player's actions as logged: parsed, and cut where the reveal ends. */

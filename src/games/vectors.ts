@@ -1,6 +1,7 @@
 import { fromHex } from '../random/hex';
 import { findPrizeTable, prizeOfTier } from './prize-tables';
 import { rulesOf } from './registry';
+import { replay, type LoggedAction } from './replay';
 import { encodeStep, type StepBy } from './step-codec';
 import type { Cents, GameId } from './types';
 
@@ -13,14 +14,8 @@ import type { Cents, GameId } from './types';
 
 export const VECTORS_FORMAT = 'game-vectors/v1';
 
-/** The server finishing a unit on the player's behalf, as its log records it (`rules.complete`). */
-export const SERVER_COMPLETE_TYPE = 'server_complete';
-
-/** One logged action: the player's (parsed), or the server finishing the unit. */
-export interface VectorAction {
-  readonly by: 'player' | 'server';
-  readonly action: unknown;
-}
+/** One logged action without its time: the player's (parsed), or the server finishing the unit (`SERVER_COMPLETE`). */
+export type VectorAction = Omit<LoggedAction, 'at'>;
 
 /** What a vector fixes before play. */
 export interface VectorDeal {
@@ -71,7 +66,7 @@ export interface VectorFile {
 }
 
 /**
- * Plays a deal through the game's rules exactly as the server does (start, then each logged
+ * Plays a deal through the game's rules with the server's own `replay` (start, then each logged
  * action; `server_complete` is `complete`) and returns what it showed. Throws on a deal the
  * table does not have, a refused action, or a unit left unfinished: a vector is a finished unit.
  */
@@ -84,22 +79,9 @@ export function playVector(deal: VectorDeal): VectorPlay {
   if (!parsed.ok) throw new Error(`picks refused: ${parsed.code}`);
   if (!(deal.unit in parsed.value)) throw new RangeError(`the purchase has no unit ${deal.unit}`);
   const picks = parsed.value[deal.unit];
-  const first = rules.start({ stake: deal.stake, prize }, fromHex(deal.unitSeed), picks);
-  let state = first.state;
-  const steps: VectorStep[] = [{ seq: 0, by: 'purchase', action: null, events: first.events, wire: encodeStep('purchase', first.events) }];
-  deal.actions.forEach(({ by, action }, i) => {
-    const completes = by === 'server' && (action as { type?: unknown } | null)?.type === SERVER_COMPLETE_TYPE;
-    let step;
-    if (completes) step = rules.complete(state);
-    else {
-      const clean = rules.parseAction(action);
-      if (!clean.ok) throw new Error(`action ${i + 1} malformed: ${clean.code}`);
-      step = rules.reduce(state, clean.value);
-    }
-    if (!step.ok) throw new Error(`action ${i + 1} refused: ${step.code}`);
-    state = step.state;
-    steps.push({ seq: i + 1, by, action, events: step.events, wire: encodeStep(by, step.events) });
-  });
-  if (!rules.isFinished(state)) throw new Error(`the unit is not finished after ${deal.actions.length} actions`);
-  return { prize, picks: picks ?? null, scenario: rules.scenarioOf(state), steps };
+  const log = deal.actions.map(({ by, action }) => ({ by, action, at: 0 }));
+  const played = replay(rules, { stake: deal.stake, prize }, fromHex(deal.unitSeed), picks, 0, log);
+  if (!played.finished) throw new Error(`the unit is not finished after ${deal.actions.length} actions`);
+  const steps = played.steps.map(({ seq, by, action, events }) => ({ seq, by, action, events, wire: encodeStep(by, events) }));
+  return { prize, picks: picks ?? null, scenario: rules.scenarioOf(played.state), steps };
 }
