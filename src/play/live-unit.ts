@@ -1,6 +1,6 @@
 import type { Sale } from '../dealer/types';
 import type { AnyGameRules } from '../games/registry';
-import type { PlayedStep } from './replay';
+import type { PlayedStep } from '../games/replay';
 
 /** A unit being played: its sale and its reveal as rebuilt from the store. */
 export interface LiveUnit {

@@ -11,7 +11,7 @@ import type { EndedReveal, LiveUnit } from './live-unit';
 import type { ProtectionService } from './protection-service';
 import type { RecallRecord } from '../protocol/recall';
 import { toRecall, type RecallDealer } from './recall';
-import { SERVER_COMPLETE, replay } from './replay';
+import { SERVER_COMPLETE, replay } from '../games/replay';
 
 export interface BuyRequest {
   readonly game: string;

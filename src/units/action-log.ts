@@ -1,17 +1,14 @@
 import { readArchivedUnit } from '../dealer/archive';
 import { parseUnitId } from '../dealer/identifiers';
+import type { LoggedAction } from '../games/replay';
 
 /**
  * The append-only log of what the player (or the server, for an abandoned unit) did in a unit's
- * reveal. With the sale (outcome, seed, picks) it is all a recall or a resume needs: the games
- * are deterministic, so replaying the log rebuilds every step exactly.
+ * reveal (`LoggedAction`, defined with `replay` in src/games/replay.ts). With the sale (outcome,
+ * seed, picks) it is all a recall or a resume needs: the games are deterministic, so replaying
+ * the log rebuilds every step exactly.
  */
-export interface LoggedAction {
-  /** The parsed action as the game's reducer took it (JSON). */
-  readonly action: unknown;
-  readonly at: number;
-  readonly by: 'player' | 'server';
-}
+export type { LoggedAction };
 
 export interface ActionLog {
   /**

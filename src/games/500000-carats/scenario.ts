@@ -27,12 +27,17 @@ export type CaratsAction =
   | { readonly type: 'reveal_many'; readonly indexes: readonly number[] }
   | { readonly type: 'auto' };
 
+/** The six winning numbers at once, in display order (`scenario.winning`). */
 export interface WinningNumbersRevealedEvent {
   readonly type: 'winning_numbers_revealed';
   readonly numbers: readonly number[];
 }
 
-/** `matched` is public once shown: the winning numbers are always revealed first. */
+/**
+ * `matched` is public once shown: the winning numbers are always revealed first. A step lists
+ * its numbers in the order the action names them (a drag's `indexes` as sent); AUTO and the
+ * server's completion in increasing index.
+ */
 export interface NumberRevealedEvent {
   readonly type: 'number_revealed';
   readonly index: number;

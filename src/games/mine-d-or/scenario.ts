@@ -58,7 +58,11 @@ export type MineDOrChoices = undefined;
 /** `extra`: press EXTRA (reveal the next Extra stage). `auto`: reveal every pending stage. */
 export type MineDOrAction = { readonly type: 'extra' } | { readonly type: 'auto' };
 
-/** One grid shown: stage 0 is the main grid (shown at purchase), 1..4 the Extra stages. */
+/**
+ * One grid shown: stage 0 is the main grid (shown at purchase), 1..4 the Extra stages.
+ * `symbols` row-major (cells 0..8); `combinations` best symbol first (WINNING_SYMBOLS order, at
+ * most one per symbol), each combination's `cells` increasing.
+ */
 export interface GridRevealedEvent {
   readonly type: 'grid_revealed';
   readonly stage: number;

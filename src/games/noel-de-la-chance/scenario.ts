@@ -77,7 +77,7 @@ export interface AutoAction {
 }
 export type NoelAction = PickAction | AutoAction;
 
-/** Step 0: the three game symbols the player must choose from (article 4.3). */
+/** Step 0: the three game symbols the player must choose from (article 4.3), in GAME_SYMBOLS order. */
 export interface SymbolsOfferedEvent {
   readonly type: 'symbols_offered';
   readonly symbols: readonly GameSymbol[];
@@ -86,6 +86,7 @@ export interface SymbolPickedEvent {
   readonly type: 'symbol_picked';
   readonly symbol: GameSymbol;
 }
+/** One per cell, in reading order: row 0 left to right, then row 1, then row 2. */
 export interface CellRevealedEvent {
   readonly type: 'cell_revealed';
   readonly row: number;

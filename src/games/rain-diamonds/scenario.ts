@@ -51,7 +51,7 @@ export type RainDiamondsAction =
   | { readonly type: 'open'; readonly box: number }
   | { readonly type: 'auto' };
 
-/** The grid at purchase (columns top to bottom, as in the scenario). */
+/** The grid at purchase: `grid[col][row]`, columns from the left, each from the top (as in the scenario). */
 export interface GridShownEvent {
   readonly type: 'grid_shown';
   readonly grid: readonly (readonly Colour[])[];
@@ -63,19 +63,29 @@ export interface BoxOpenedEvent {
   readonly colour: Colour;
   readonly order: number;
 }
-/** The gems of `colour` taken out of the grid (possibly none); `total` is the running count. */
+/**
+ * The gems of `colour` taken out of the grid (possibly none); `total` is the running count.
+ * Order of `cells`: column by column from the left, each from the top (row 0) down.
+ */
 export interface GemsCollectedEvent {
   readonly type: 'gems_collected';
   readonly colour: Colour;
   readonly cells: readonly Cell[];
   readonly total: number;
 }
-/** Gems that moved down; only emitted when some gem moves. */
+/**
+ * Gems that moved down; only emitted when some gem moves. Order of `moves`: column by column
+ * from the left, each from the lowest moving gem up (`fromRow` decreasing), the order in which
+ * they can land without passing through one another.
+ */
 export interface GemsFellEvent {
   readonly type: 'gems_fell';
   readonly moves: readonly { readonly col: number; readonly fromRow: number; readonly toRow: number }[];
 }
-/** New gems that entered at the top; only emitted when some gem enters. */
+/**
+ * New gems that entered at the top; only emitted when some gem enters. Order of `cells`: column
+ * by column from the left, each in entry order (the queue's order), so from the lowest row up.
+ */
 export interface GemsEnteredEvent {
   readonly type: 'gems_entered';
   readonly cells: readonly (Cell & { readonly colour: Colour })[];

@@ -182,4 +182,20 @@ describe('mine-d-or reducer', () => {
     assert.ok(next.ok);
     assert.deepEqual(next.events.map((e) => (e.type === 'grid_revealed' ? e.stage : e.type)), [1]);
   });
+  it('lists combinations best symbol first, each with its cells increasing', () => {
+    const best = ['pepite', 'diamant', 'billet', 'bougie', 'cactus', 'pioche'];
+    fc.assert(
+      fc.property(outcomeArb, seedArb, (outcome, seed) => {
+        const { events } = rules.complete(rules.start(outcome, seed, undefined).state);
+        const shown = [...rules.start(outcome, seed, undefined).events, ...events];
+        for (const e of shown) {
+          if (e.type !== 'grid_revealed') continue;
+          const order = e.combinations.map((c) => best.indexOf(c.symbol));
+          assert.deepEqual(order, order.slice().sort((a, b) => a - b));
+          for (const c of e.combinations) assert.deepEqual(c.cells, c.cells.slice().sort((a, b) => a - b));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
 });

@@ -225,4 +225,25 @@ describe('rain-diamonds reducer', () => {
       { numRuns: 100 },
     );
   });
+  it('lists its cells in the documented order: collected top-down and entered bottom-up, column by column; falls from the lowest gem up', () => {
+    /** The list must already be sorted by its key (first number, then second). */
+    const inOrder = <T>(list: readonly T[], key: (x: T) => number[]) => {
+      const sorted = list.slice().sort((x, y) => {
+        const a = key(x), b = key(y);
+        return a[0]! - b[0]! || a[1]! - b[1]!;
+      });
+      assert.deepEqual(list, sorted);
+    };
+    fc.assert(
+      fc.property(unit, ({ seed, prize }) => {
+        const { events } = play(seed, prize, [{ type: 'auto' }]);
+        for (const e of events) {
+          if (e.type === 'gems_collected') inOrder(e.cells, (c) => [c.col, c.row]);
+          if (e.type === 'gems_fell') inOrder(e.moves, (m) => [m.col, -m.fromRow]);
+          if (e.type === 'gems_entered') inOrder(e.cells, (c) => [c.col, -c.row]);
+        }
+      }),
+      { numRuns: 100 },
+    );
+  });
 });

@@ -1,6 +1,13 @@
-import type { AnyGameRules } from '../games/registry';
-import type { Outcome } from '../games/types';
-import type { LoggedAction } from '../units/action-log';
+import type { AnyGameRules } from './registry';
+import type { Outcome } from './types';
+
+/** One entry of a unit's action log (src/units stores them): the parsed action, when, by whom. */
+export interface LoggedAction {
+  /** The parsed action as the game's reducer took it (JSON). */
+  readonly action: unknown;
+  readonly at: number;
+  readonly by: 'player' | 'server';
+}
 
 /** The log entry of the server finishing a unit on the player's behalf (`rules.complete`). */
 export const SERVER_COMPLETE = { type: 'server_complete' } as const;
