@@ -20,7 +20,8 @@ function startBuilt(cwd: string, env: Record<string, string>, script = 'dist/mai
   const child = spawn(process.execPath, [script], { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the built server did not start:\n${output}`)), 20_000);
+    // Generous: `npm start` may rebuild dist/ and the page first, slowly on a loaded machine.
+    const timer = setTimeout(() => reject(new Error(`the built server did not start:\n${output}`)), 150_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes('listening')) {
