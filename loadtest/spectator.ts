@@ -8,7 +8,7 @@ const JOIN_TIMEOUT_MS = 20_000;
 
 /**
  * Spectators, without an account: on the live-wins feed (`joinOrCreate('feed')`, `recent` then
- * `wins` messages, each a batch of wins), or watching a player's table (`joinById(roomId, { watch: true })`, the same
+ * `wins` messages, each a batch of wins), or watching a player's table (`joinOrCreate('watch', { table: roomId })`, the same
  * state patches as the player). Each measures how long after the player's own client it got
  * what it got.
  */
@@ -141,7 +141,7 @@ export class TableWatcher {
   private first = true;
 
   async join(): Promise<void> {
-    const room = await joinWithin(this.client.joinById(this.roomId, { watch: true }), JOIN_TIMEOUT_MS);
+    const room = await joinWithin(this.client.joinOrCreate('watch', { table: this.roomId }), JOIN_TIMEOUT_MS);
     this.room = room;
     room.onStateChange(() => this.onPatch());
     room.onMessage('*', () => this.stats.count.received++);

@@ -124,7 +124,7 @@ async function watchersWorker(): Promise<void> {
   const rooms: Room[] = [];
   for (let i = 0; i < count; i += JOIN_BATCH) {
     const batch = await Promise.all(Array.from({ length: Math.min(JOIN_BATCH, count - i) }, async () => {
-      const room = await new Client(`http://127.0.0.1:${port}`).joinById(roomId, { watch: true });
+      const room = await new Client(`http://127.0.0.1:${port}`).joinOrCreate('watch', { table: roomId });
       room.onMessage('*', () => undefined);
       watchSteps(room, (key, at) => {
         let list = arrivals.get(key);
