@@ -46,6 +46,8 @@ export abstract class WatchRoom extends Room<{ state: TableState }> {
   private stopFollowing: (() => void) | undefined;
   private coalescing!: Coalescing;
   private ending = false;
+  private lastSource: Uint8Array | undefined;
+  private lastCopy: Uint8Array | undefined;
 
   override async onCreate(options: unknown): Promise<void> {
     const { streams, maxClients, maxMessagesPerSecond, maxUnsent, coalesced } = this.services;
@@ -71,7 +73,7 @@ export abstract class WatchRoom extends Room<{ state: TableState }> {
       throw joinRefused(403, 'table/full', 'this table has all the watchers it takes');
     }
     const raw = client.raw.bind(client);
-    client.raw = (data, options, cb) => (this.coalescing.holds(client) ? undefined : raw(data, options, cb));
+    client.raw = (data, options, cb) => (this.coalescing.holds(client) ? undefined : raw(this.lasting(data), options, cb));
     if (this.player === 'away') client.send('player', { state: 'away' } satisfies TableMessages['player']);
   }
 
@@ -107,6 +109,19 @@ export abstract class WatchRoom extends Room<{ state: TableState }> {
     if (this.ending || !this.clients.includes(client)) return;
     (this as unknown as { sendFullState(client: Client): void }).sendFullState(client);
     if (this.player === 'away') client.send('player', { state: 'away' } satisfies TableMessages['player']);
+  }
+
+  /**
+   * A frame that outlives this turn: Colyseus encodes every patch (and full state) into one
+   * buffer that the next encoding overwrites, and a socket that cannot send at once keeps what
+   * it is given. One copy per frame serves every watcher of the room.
+   */
+  private lasting(data: Uint8Array): Uint8Array {
+    if (data !== this.lastSource) {
+      this.lastSource = data;
+      this.lastCopy = Uint8Array.prototype.slice.call(data);
+    }
+    return this.lastCopy!;
   }
 
   private checkTableAlive(): void {
