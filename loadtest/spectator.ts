@@ -165,6 +165,7 @@ export class TableWatcher {
       const count = unit.steps.length;
       next.set(unit.unitId, count);
       for (let seq = this.seen.get(unit.unitId) ?? (first ? count : 0); seq < count; seq++) {
+        this.stats.count.watchSteps++;
         const key = `${unit.unitId}:${seq}`;
         const delay = this.player.stepClock.watcher(key, now);
         if (delay !== undefined) this.stats.record(this.stats.watchDelay, delay);
