@@ -8,7 +8,8 @@ const JOIN_TIMEOUT_MS = 20_000;
 
 /**
  * Spectators, without an account: on the live-wins feed (`joinOrCreate('feed')`, `recent` then
- * `wins` messages, each a batch of wins), or watching a player's table (`joinOrCreate('watch', { table: roomId })`, the same
+ * `wins` messages, each a batch of wins), or watching a player's table (`joinOrCreate('watch', { table: roomId })`, a
+ * relay of it on any process; the echo baseline's `joinById(roomId, { watch: true })`), the same
  * state patches as the player). Each measures how long after the player's own client it got
  * what it got.
  */
@@ -134,6 +135,8 @@ export class TableWatcher {
     private readonly stats: Stats,
     private readonly player: SyntheticPlayer,
     private readonly roomId: string,
+    /** The echo baseline's watchers join its table itself (it has no watch rooms). */
+    private readonly atTheTable = false,
   ) {}
 
   /** Steps of each unit this watcher has seen. */
@@ -141,7 +144,8 @@ export class TableWatcher {
   private first = true;
 
   async join(): Promise<void> {
-    const room = await joinWithin(this.client.joinOrCreate('watch', { table: this.roomId }), JOIN_TIMEOUT_MS);
+    const joining = this.atTheTable ? this.client.joinById(this.roomId, { watch: true }) : this.client.joinOrCreate('watch', { table: this.roomId });
+    const room = await joinWithin(joining, JOIN_TIMEOUT_MS);
     this.room = room;
     room.onStateChange(() => this.onPatch());
     room.onMessage('*', () => this.stats.count.received++);
