@@ -62,7 +62,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   private game!: GameId;
   /** The player, as the token of their latest join says (its expiry ends play here). */
   private owner: VerifiedPlayer | undefined;
-  /** The player's session (kept while their dropped seat waits); every other client is a spectator. */
+  /** The player's session (kept while their dropped seat waits); another client is a former connection being replaced. */
   private ownerSession: string | undefined;
   private ownerClient: Client | undefined;
   /** The seat of a dropped player, kept for RECONNECT_SECONDS: their next join takes it back. */
@@ -208,7 +208,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     return acted.refusal;
   }
 
-  /** The player opens the table to watchers, or closes it (spectators present are sent away). */
+  /** The player opens the table to watchers, or closes it (its watchers, on every relay, are sent away). */
   private async openToWatchers(message: unknown): Promise<WatchersReply | Refusal> {
     const parsed = parseMessage(M.watchers, 'watchers/malformed', message);
     if (!parsed.ok) return parsed;
