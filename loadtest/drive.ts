@@ -215,7 +215,7 @@ async function rampSpectators(settings: DriveSettings, crowd: Crowd, share: Shar
     const roomId = crowd.roomIds.get(index);
     if (roomId === undefined) continue;
     watchJobs.push(async () => {
-      const watcher = new TableWatcher(clients[i % clients.length]!, stats, byIndex.get(index)!, roomId);
+      const watcher = new TableWatcher(clients[i % clients.length]!, stats, byIndex.get(index)!, roomId, settings.target === 'echo');
       await watcher.join();
       crowd.watchers.push(watcher);
     });

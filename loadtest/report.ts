@@ -68,6 +68,8 @@ export interface PhaseReport {
     readonly watch: LatencySummary;
     readonly watchAheadOfPlayer: number;
     readonly watchLeadMaxMs: number;
+    /** Steps the watchers received, each once per watcher. */
+    readonly watchStepsReceived: number;
   };
   readonly errors: {
     readonly total: number;
@@ -223,6 +225,7 @@ export function phaseReport(phase: PhaseSummary, endpoints: readonly string[], o
       watch: summarize(stats.watchDelay),
       watchAheadOfPlayer: w.watchAheadOfPlayer,
       watchLeadMaxMs: round(stats.watchLeadMaxMs, 3),
+      watchStepsReceived: w.watchSteps,
     },
     errors: {
       total: [...stats.errors.values()].reduce((a, b) => a + b, 0),
@@ -303,7 +306,7 @@ function phaseLines(name: string, p: PhaseReport): string[] {
     `    act        ${lat(p.latency.act)}`,
     `  feed delay   ${lat(p.spectatorDelays.feed)}; wins received ${p.spectatorDelays.feedWinsReceived}, ahead of the player ${p.spectatorDelays.feedAheadOfPlayer} (by ${p.spectatorDelays.feedLeadMaxMs} ms at most), unmatched ${p.spectatorDelays.feedUnmatched}`,
     `    by \`at\`   ${lat(p.spectatorDelays.feedAge)}`,
-    `  watch delay  ${lat(p.spectatorDelays.watch)}; ahead of the player ${p.spectatorDelays.watchAheadOfPlayer} (by ${p.spectatorDelays.watchLeadMaxMs} ms at most)`,
+    `  watch delay  ${lat(p.spectatorDelays.watch)}; steps received ${p.spectatorDelays.watchStepsReceived}, ahead of the player ${p.spectatorDelays.watchAheadOfPlayer} (by ${p.spectatorDelays.watchLeadMaxMs} ms at most)`,
     `  machine CPU  ${p.cpu.machine}% of ${cores * 100}% (this run ${p.cpu.run}%, other work ${p.cpu.others}%)`,
     `  errors       ${p.errors.total}: ${errors}${outside ? `; outside the window: ${outside}` : ''}`,
     ...Object.entries(p.errors.samples).slice(0, 10).map(([code, text]) => `    ${code}: ${text}`),

@@ -8,7 +8,8 @@ const JOIN_TIMEOUT_MS = 20_000;
 
 /**
  * Spectators, without an account: on the live-wins feed (`joinOrCreate('feed')`, `recent` then
- * `wins` messages, each a batch of wins), or watching a player's table (`joinById(roomId, { watch: true })`, the same
+ * `wins` messages, each a batch of wins), or watching a player's table (`joinOrCreate('watch', { table: roomId })`, a
+ * relay of it on any process; the echo baseline's `joinById(roomId, { watch: true })`), the same
  * state patches as the player). Each measures how long after the player's own client it got
  * what it got.
  */
@@ -134,6 +135,8 @@ export class TableWatcher {
     private readonly stats: Stats,
     private readonly player: SyntheticPlayer,
     private readonly roomId: string,
+    /** The echo baseline's watchers join its table itself (it has no watch rooms). */
+    private readonly atTheTable = false,
   ) {}
 
   /** Steps of each unit this watcher has seen. */
@@ -141,7 +144,8 @@ export class TableWatcher {
   private first = true;
 
   async join(): Promise<void> {
-    const room = await joinWithin(this.client.joinById(this.roomId, { watch: true }), JOIN_TIMEOUT_MS);
+    const joining = this.atTheTable ? this.client.joinById(this.roomId, { watch: true }) : this.client.joinOrCreate('watch', { table: this.roomId });
+    const room = await joinWithin(joining, JOIN_TIMEOUT_MS);
     this.room = room;
     room.onStateChange(() => this.onPatch());
     room.onMessage('*', () => this.stats.count.received++);
@@ -165,6 +169,7 @@ export class TableWatcher {
       const count = unit.steps.length;
       next.set(unit.unitId, count);
       for (let seq = this.seen.get(unit.unitId) ?? (first ? count : 0); seq < count; seq++) {
+        this.stats.count.watchSteps++;
         const key = `${unit.unitId}:${seq}`;
         const delay = this.player.stepClock.watcher(key, now);
         if (delay !== undefined) this.stats.record(this.stats.watchDelay, delay);

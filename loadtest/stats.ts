@@ -86,6 +86,8 @@ export class Stats {
     feedUnmatched: 0,
     /** Steps a watcher got before the player's own client (should be none). */
     watchAheadOfPlayer: 0,
+    /** Steps the watchers received (each step once per watcher): their deliveries at saturation. */
+    watchSteps: 0,
   };
   private atStart: Counters = { ...this.count };
   private atStop: Counters | undefined;

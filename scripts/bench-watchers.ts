@@ -1,13 +1,19 @@
 /**
- * `npm run bench:watchers [-- --watchers 1000 --samples 400 --pause-ms 50]`
+ * `npm run bench:watchers [-- --processes 3 --watchers 1000 --samples 400 --pause-ms 50]`
  *
  * A player's action-to-patch latency (from sending an `act` to receiving the patch that holds
  * its step, measured on the player's client) with 0 and then with N watchers on the table, in
- * one run. Three processes: the game server (embedded default, a child), the watchers (another
- * child: N SDK clients that join the table with `{ watch: true }` and decode every patch), and
- * this one, the player. The player plays 500 000 CARATS step by step (25 steps a unit), one
- * action `--pause-ms` after the reply to the previous one. The watchers also time when each step
- * reached them, which gives how far behind the player they are.
+ * one run. `--processes P` game servers (the built server, as `npm start` runs it) share a
+ * private redis-server; the watchers (another child: N SDK clients that join
+ * `joinOrCreate('watch', { table })` through the P processes in turn and decode every patch)
+ * are spread by matchmaking over relay rooms of `ceil(N / (P − 1))` watchers each (all N when
+ * P = 1), which go to the processes other than the table's when there are any; this process is
+ * the player. The player plays 500 000 CARATS step by step (25 steps a unit), one action
+ * `--pause-ms` after the reply to the previous one. The watchers also time when each step
+ * reached them, which gives how far behind the player they are. For each server process: its
+ * CPU time during each run (from /proc), its watchers, the frames it coalesced (its /metrics),
+ * and the CPU per watcher-step (the watched run's CPU less the quiet run's, per step delivered
+ * to its watchers).
  *
  * The watchers' clients stand for a thousand machines of their own; here they share this one,
  * so they run at the lowest CPU priority (`nice -n 19`; `--no-nice` to turn that off), and
@@ -21,13 +27,15 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { Client, type Room } from '@colyseus/sdk';
+import { Redis } from 'ioredis';
 import { builtServer } from '../tools/built-server';
 import { spawnChild } from '../tools/child-processes';
 import { optionsOrExit, UsageError, whole, type CommandLine } from '../tools/command-line';
-import { freePort } from '../tools/redis-server';
-import { ChildServer } from '../tools/server-process';
+import { freePort, RedisServer } from '../tools/redis-server';
 import { setHarnessStakeLimit } from '../tools/stake-limit';
+import { startCluster, type Cluster } from './start-cluster';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const SELF = fileURLToPath(import.meta.url);
@@ -36,6 +44,7 @@ const JOIN_BATCH = 50;
 const WARMUP_ACTIONS = 25;
 
 interface BenchOptions {
+  readonly processes: number;
   readonly watchers: number;
   readonly samples: number;
   readonly pauseMs: number;
@@ -46,9 +55,10 @@ interface BenchOptions {
 }
 
 const COMMAND_LINE: CommandLine<BenchOptions> = {
-  synopsis: 'npm run bench:watchers -- [--watchers 1000] [--samples 400] [--pause-ms 50] [--pin 0/1/1] [--no-nice]',
-  defaults: { watchers: 1000, samples: 400, pauseMs: 50, pins: undefined, niceWatchers: true },
+  synopsis: 'npm run bench:watchers -- [--processes 3] [--watchers 1000] [--samples 400] [--pause-ms 50] [--pin 0/1/1] [--no-nice]',
+  defaults: { processes: 3, watchers: 1000, samples: 400, pauseMs: 50, pins: undefined, niceWatchers: true },
   flags: [
+    { name: '--processes', value: 'P', help: 'game server processes sharing one Redis (default 3: the table on one, its watchers on the others)', set: (o, v) => (o.processes = whole(v, 1, 16)) },
     { name: '--watchers', value: 'N', help: 'watchers of the table in the second run (default 1000)', set: (o, v) => (o.watchers = whole(v, 0, 100_000)) },
     { name: '--samples', value: 'N', help: 'actions timed in each run (default 400)', set: (o, v) => (o.samples = whole(v, 1, 1_000_000)) },
     { name: '--pause-ms', value: 'T', help: 'pause after each reply before the next action (default 50)', set: (o, v) => (o.pauseMs = whole(v, 0, 60_000)) },
@@ -67,18 +77,18 @@ const COMMAND_LINE: CommandLine<BenchOptions> = {
 };
 
 interface WorkerOptions {
-  readonly port: number;
+  readonly ports: readonly number[];
   readonly room: string;
   readonly count: number;
 }
 
 /** The watchers process's own command line (this script, started by itself). */
 const WORKER_COMMAND_LINE: CommandLine<WorkerOptions> = {
-  synopsis: 'bench-watchers.ts --watchers-worker --port P --room R --count N',
-  defaults: { port: 0, room: '', count: 0 },
+  synopsis: 'bench-watchers.ts --watchers-worker --ports P1,P2 --room R --count N',
+  defaults: { ports: [], room: '', count: 0 },
   flags: [
     { name: '--watchers-worker', help: 'be the watchers process', set: () => undefined },
-    { name: '--port', value: 'P', help: "the server's port", set: (o, v) => (o.port = whole(v, 1, 65_535)) },
+    { name: '--ports', value: 'P1,P2', help: "the servers' ports, joined through in turn", set: (o, v) => (o.ports = v.split(',').map((p) => whole(p, 1, 65_535))) },
     { name: '--room', value: 'R', help: 'the table to watch', set: (o, v) => (o.room = v) },
     { name: '--count', value: 'N', help: 'watchers', set: (o, v) => (o.count = whole(v, 0, 100_000)) },
   ],
@@ -116,15 +126,16 @@ function watchSteps(room: Room, onStep: (key: string, at: number) => void): void
 }
 
 // ---------------------------------------------------------------------------------------------
-// The watchers process: `--watchers-worker --port P --room R --count N`.
+// The watchers process: `--watchers-worker --ports P1,P2 --room R --count N`.
 
 async function watchersWorker(): Promise<void> {
-  const { port, room: roomId, count } = optionsOrExit(WORKER_COMMAND_LINE);
+  const { ports, room: roomId, count } = optionsOrExit(WORKER_COMMAND_LINE);
   const arrivals = new Map<string, number[]>();
   const rooms: Room[] = [];
   for (let i = 0; i < count; i += JOIN_BATCH) {
-    const batch = await Promise.all(Array.from({ length: Math.min(JOIN_BATCH, count - i) }, async () => {
-      const room = await new Client(`http://127.0.0.1:${port}`).joinById(roomId, { watch: true });
+    const batch = await Promise.all(Array.from({ length: Math.min(JOIN_BATCH, count - i) }, async (_, j) => {
+      const port = ports[(i + j) % ports.length]!;
+      const room = await new Client(`http://127.0.0.1:${port}`).joinOrCreate('watch', { table: roomId });
       room.onMessage('*', () => undefined);
       watchSteps(room, (key, at) => {
         let list = arrivals.get(key);
@@ -134,8 +145,13 @@ async function watchersWorker(): Promise<void> {
       return room;
     }));
     rooms.push(...batch);
+    // Matchmaking counts each process's rooms about once a second: a relay room that opens
+    // when another fills goes to the least loaded process only once the counts are known.
+    if (batch.some((room) => rooms.filter((r) => r.roomId === room.roomId).length === 1)) await sleep(1200);
   }
-  console.log(`ready ${rooms.length}`);
+  const perRoom: Record<string, number> = {};
+  for (const room of rooms) perRoom[room.roomId] = (perRoom[room.roomId] ?? 0) + 1;
+  console.log(`ready ${JSON.stringify(perRoom)}`);
   const lines = createInterface({ input: process.stdin });
   for await (const line of lines) {
     if (line === 'count') {
@@ -176,28 +192,52 @@ function launcher(cpuList: string | undefined, niced = false): string[] {
   return [...(niced ? ['nice', '-n', '19'] : []), ...(cpuList === undefined ? [] : ['taskset', '-c', cpuList])];
 }
 
-/** The server as `npm start` runs it (dist/main.js, built first when stale), on the embedded store. */
-function startServer(options: BenchOptions, port: number): Promise<ChildServer> {
-  return ChildServer.start({
-    name: 'the server',
+const JWT_SECRET = 'bench-watchers-secret-of-thirty-two-chars';
+const OPERATOR_TOKEN = 'bench-watchers-operator-token';
+
+/** P servers as `npm start` runs them (dist/main.js, built first when stale), on a private redis-server. */
+async function startServers(options: BenchOptions): Promise<{ cluster: Cluster; redis: RedisServer }> {
+  const redis = await RedisServer.start();
+  const ports = await Promise.all(Array.from({ length: options.processes }, () => freePort()));
+  const perRelay = Math.ceil(options.watchers / Math.max(1, options.processes - 1));
+  const cluster = await startCluster({
+    ports,
     script: builtServer(),
-    port,
-    env: { REDIS_URL: '', WATCHERS_MAX: String(options.watchers), DEMO_BALANCE_CENTS: '10000000', MAX_MESSAGES_PER_SECOND: '1000' },
-    launcher: launcher(options.pins?.server),
+    env: {
+      REDIS_URL: redis.url, REDIS_PREFIX: 'bench', JWT_SECRET, DEV_LOGIN: 'true', DEV_LOGIN_PER_MINUTE: '100000', OPERATOR_TOKEN, LOG_LEVEL: 'warn',
+      WATCHERS_MAX: String(options.watchers), WATCH_ROOM_MAX_CLIENTS: String(Math.max(1, perRelay)),
+      DEMO_BALANCE_CENTS: '10000000', MAX_MESSAGES_PER_SECOND: '1000', EMISSION_BLOCKS: '2',
+    },
+    onLine: (i, line) => /warn|error/i.test(line) && console.log(`[p${i}] ${line}`),
   });
+  if (options.pins) for (const p of cluster.processes) spawnSync('taskset', ['-cp', options.pins.server, String(p.child.pid)], { stdio: 'ignore' });
+  return { cluster, redis };
+}
+
+/** CPU time (user + system, ms) a process has used so far (/proc, Linux). */
+function cpuMs(pid: number | undefined): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in USER_HZ (100)
+}
+
+/** Frames a process coalesced for its watchers so far (its /metrics). */
+async function coalescedFrames(port: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${port}/metrics`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } })).text();
+  const line = text.split('\n').find((l) => l.startsWith('lottery_spectator_frames_coalesced_total{room="watch"}'));
+  return line ? Number(line.split(' ').pop()) : 0;
 }
 
 /** The watchers' process: this script with --watchers-worker, joined to `roomId`. */
-async function startWatchers(options: BenchOptions, port: number, roomId: string): Promise<{ worker: ChildProcess; next: ReturnType<typeof lineReader> }> {
+async function startWatchers(options: BenchOptions, ports: readonly number[], roomId: string): Promise<{ worker: ChildProcess; next: ReturnType<typeof lineReader>; perRoom: Record<string, number> }> {
   // The watchers' clients stand for a thousand other machines: on this one they run at the
   // lowest CPU priority (--no-nice to run them at the same priority as the rest).
-  const [command, ...args] = [...launcher(options.pins?.watchers, options.niceWatchers), process.execPath, '--import', 'tsx', SELF, '--watchers-worker', '--port', String(port), '--room', roomId, '--count', String(options.watchers)];
+  const [command, ...args] = [...launcher(options.pins?.watchers, options.niceWatchers), process.execPath, '--import', 'tsx', SELF, '--watchers-worker', '--ports', ports.join(','), '--room', roomId, '--count', String(options.watchers)];
   const worker = spawnChild(command!, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const next = lineReader(worker);
   const started = Date.now();
-  await next('ready ', 180_000);
-  console.log(`${options.watchers} watchers joined in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return { worker, next };
+  const perRoom = JSON.parse(await next('ready ', 300_000)) as Record<string, number>;
+  console.log(`${options.watchers} watchers joined in ${((Date.now() - started) / 1000).toFixed(1)} s, in relay rooms of ${Object.values(perRoom).join(', ')}`);
+  return { worker, next, perRoom };
 }
 
 interface Phase {
@@ -260,13 +300,35 @@ async function newTable(client: Client): Promise<Room> {
   return room;
 }
 
+/** Which process (index) holds a room, from the matchmaker's listing in Redis. */
+async function hostOf(redis: Redis, cluster: Cluster, roomId: string): Promise<number> {
+  const cache = await redis.hget('roomcaches', roomId);
+  const address = cache ? (JSON.parse(cache) as { publicAddress: string }).publicAddress : '';
+  return cluster.processes.findIndex((p) => p.publicAddress === address);
+}
+
+interface Watched {
+  readonly watched: Phase;
+  readonly report: Record<string, number[]>;
+  /** The table's process, and each process's watchers. */
+  readonly tableProcess: number;
+  readonly watchersOn: number[];
+  /** Each process's CPU time during the watched play (ms). */
+  readonly cpuMs: number[];
+}
+
 /** The watched run: the watchers join, the player plays, then when each watcher got each step. */
-async function watchedRun(options: BenchOptions, port: number, client: Client, requestIds: () => string): Promise<{ watched: Phase; report: Record<string, number[]> }> {
+async function watchedRun(options: BenchOptions, cluster: Cluster, redis: Redis, client: Client, requestIds: () => string): Promise<Watched> {
   const room = await newTable(client);
   await room.request('watchers', { open: true });
-  const { worker, next } = await startWatchers(options, port, room.roomId);
+  const ports = cluster.processes.map((p) => p.port);
+  const { worker, next, perRoom } = await startWatchers(options, ports, room.roomId);
   try {
+    const tableProcess = await hostOf(redis, cluster, room.roomId);
+    const watchersOn = cluster.processes.map(() => 0);
+    for (const [roomId, n] of Object.entries(perRoom)) watchersOn[await hostOf(redis, cluster, roomId)]! += n;
     await sleep(1000);
+    const before = cluster.processes.map((p) => cpuMs(p.child.pid));
     const watched = await play(room, options.samples, options.pauseMs, requestIds);
     // Let the watchers receive the last steps (they may be far behind) before the report.
     const expected = options.watchers * watched.playerAt.size;
@@ -275,11 +337,12 @@ async function watchedRun(options: BenchOptions, port: number, client: Client, r
       if (Number(await next('count ', 10_000)) >= expected) break;
       await sleep(250);
     }
+    const used = cluster.processes.map((p, i) => cpuMs(p.child.pid) - before[i]!);
     worker.stdin!.write('report\n');
     const report = JSON.parse(await next('report ', 60_000)) as Record<string, number[]>;
     worker.stdin!.write('stop\n');
     await room.leave();
-    return { watched, report };
+    return { watched, report, tableProcess, watchersOn, cpuMs: used };
   } finally {
     worker.kill('SIGKILL');
   }
@@ -302,19 +365,41 @@ function watcherLags(watched: Phase, report: Record<string, number[]>): { lags: 
   return { lags, ahead, received };
 }
 
-function printResults(options: BenchOptions, alone: Phase, watched: Phase, report: Record<string, number[]>, loadAverageAtStart: number): void {
+interface Quiet {
+  readonly alone: Phase;
+  /** Each process's CPU time during the quiet play (ms). */
+  readonly cpuMs: number[];
+}
+
+function printResults(options: BenchOptions, quiet: Quiet, run: Watched, coalesced: number[], loadAverageAtStart: number): void {
   const { watchers } = options;
+  const { alone } = quiet;
+  const { watched, report } = run;
   const { lags, ahead, received } = watcherLags(watched, report);
   const zero = percentiles(alone.latencies);
   const many = percentiles(watched.latencies);
   const ratio = { p50: +(many.p50 / zero.p50).toFixed(2), p95: +(many.p95 / zero.p95).toFixed(2), p99: +(many.p99 / zero.p99).toFixed(2) };
   const lag = percentiles(lags);
+  const steps = watched.playerAt.size;
+  const processes = run.cpuMs.map((used, i) => ({
+    process: i,
+    table: i === run.tableProcess,
+    watchers: run.watchersOn[i]!,
+    cpuMsQuiet: Math.round(quiet.cpuMs[i]!),
+    cpuMsWatched: Math.round(used),
+    coalesced: coalesced[i]!,
+    // What the watchers added, per step delivered to one of them.
+    cpuUsPerWatcherStep: run.watchersOn[i]! > 0 ? Math.round(((used - quiet.cpuMs[i]!) * 1000) / (run.watchersOn[i]! * steps)) : null,
+  }));
   console.log(`${watchers} watchers: ${JSON.stringify(many)}`);
   console.log(`ratio (${watchers} / 0 watchers): p50 ×${ratio.p50}, p95 ×${ratio.p95}, p99 ×${ratio.p99}`);
-  console.log(`watchers behind the player: ${JSON.stringify(lag)} over ${received} step deliveries; ahead of the player: ${ahead}`);
+  console.log(`watchers behind the player: ${JSON.stringify(lag)} over ${received} step deliveries (${watchers} × ${steps} steps expected); ahead of the player: ${ahead}`);
+  for (const p of processes) console.log(`process ${p.process}${p.table ? ' (the table)' : ''}: ${p.watchers} watchers, CPU ${p.cpuMsQuiet} ms quiet → ${p.cpuMsWatched} ms watched, ${p.coalesced} frames coalesced${p.cpuUsPerWatcherStep === null ? '' : `, ${p.cpuUsPerWatcherStep} µs CPU per watcher-step`}`);
   console.log(JSON.stringify({
     bench: 'watchers',
     game: '500000-carats',
+    processes: options.processes,
+    watchers,
     samples: options.samples,
     pauseMs: options.pauseMs,
     pin: options.pins ? `${options.pins.server}/${options.pins.watchers}/${options.pins.player}` : null,
@@ -327,34 +412,41 @@ function printResults(options: BenchOptions, alone: Phase, watched: Phase, repor
     ratio,
     watcherLagMs: lag,
     watcherDeliveries: received,
+    expectedDeliveries: watchers * steps,
     watchersAhead: ahead,
+    perProcess: processes,
   }));
 }
 
 async function main(): Promise<void> {
   const options = optionsOrExit(COMMAND_LINE);
-  const { watchers, samples, pauseMs, pins } = options;
+  const { watchers, samples, pauseMs, pins, processes } = options;
   if (pins) spawnSync('taskset', ['-cp', pins.player, String(process.pid)], { stdio: 'ignore' });
-  const port = await freePort();
   const loadAverageAtStart = loadavg()[0]!;
   if (loadAverageAtStart > cpus().length / 2) {
     console.log(`warning: load average ${loadAverageAtStart.toFixed(2)} on ${cpus().length} CPUs: other work on this machine will show in the figures`);
   }
-  const pinned = pins ? `, pinned ${pins.server}/${pins.watchers}/${pins.player} (server/watchers/player)` : '';
-  console.log(`bench:watchers — ${samples} actions with 0 then ${watchers} watchers, ${pauseMs} ms between actions; watchers ${options.niceWatchers ? 'at nice 19' : 'not niced'}${pinned}; ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`);
-  const server = await startServer(options, port);
+  const pinned = pins ? `, pinned ${pins.server}/${pins.watchers}/${pins.player} (servers/watchers/player)` : '';
+  console.log(`bench:watchers — ${processes} server processes, ${samples} actions with 0 then ${watchers} watchers, ${pauseMs} ms between actions; watchers ${options.niceWatchers ? 'at nice 19' : 'not niced'}${pinned}; ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`);
+  const { cluster, redis } = await startServers(options);
+  const listing = new Redis(redis.url);
   try {
-    const client = await playerClient(port);
+    const client = await playerClient(cluster.processes[0]!.port);
     let n = 0;
     const requestIds = () => `bench_${++n}`;
-    const quiet = await newTable(client);
-    const alone = await play(quiet, samples, pauseMs, requestIds);
-    await quiet.leave();
+    const quietTable = await newTable(client);
+    const before = cluster.processes.map((p) => cpuMs(p.child.pid));
+    const alone = await play(quietTable, samples, pauseMs, requestIds);
+    const quiet = { alone, cpuMs: cluster.processes.map((p, i) => cpuMs(p.child.pid) - before[i]!) };
+    await quietTable.leave();
     console.log(`0 watchers: ${JSON.stringify(percentiles(alone.latencies))}`);
-    const { watched, report } = await watchedRun(options, port, client, requestIds);
-    printResults(options, alone, watched, report, loadAverageAtStart);
+    const run = await watchedRun(options, cluster, listing, client, requestIds);
+    const coalesced = await Promise.all(cluster.processes.map((p) => coalescedFrames(p.port)));
+    printResults(options, quiet, run, coalesced, loadAverageAtStart);
   } finally {
-    await server.stop();
+    listing.disconnect();
+    await cluster.stop();
+    await redis.stop();
   }
   process.exit(0);
 }

@@ -100,8 +100,15 @@ export interface Config {
   readonly feedRoomMaxClients: number;
   /** The live count of prizes left per open block (`GET /prizes-left`, `prizes_left`). */
   readonly prizesLeft: boolean;
-  /** Spectators a table open to watchers takes, besides its player. */
+  /** Spectators a table open to watchers takes, besides its player, over every watch room. */
   readonly watchersMax: number;
+  /** Watchers per watch room (a table's relay on one process); a full one is locked and the next watcher gets a new one. */
+  readonly watchRoomMaxClients: number;
+  /**
+   * Bytes a spectator's socket (watcher or feed) may hold unsent: past it, its updates are
+   * coalesced until it has caught up (docs/spectators.md, "Backpressure").
+   */
+  readonly spectatorMaxUnsentBytes: number;
   /** Origins (scheme://host[:port]) whose pages may call this server besides its own. */
   readonly corsOrigins: readonly string[];
   /** Largest request body, in bytes, on every route (matchmaking included). */
@@ -254,7 +261,9 @@ export function loadConfig(env: Env = process.env): Config {
     feedBatchMs: int(env, 'FEED_BATCH_MS', 250, 0, 5000),
     feedRoomMaxClients: int(env, 'FEED_ROOM_MAX_CLIENTS', 2000, 1, 1_000_000),
     prizesLeft: bool(env, 'PRIZES_LEFT', true),
-    watchersMax: int(env, 'WATCHERS_MAX', 1000, 0, 100_000),
+    watchersMax: int(env, 'WATCHERS_MAX', 1000, 0, 1_000_000),
+    watchRoomMaxClients: int(env, 'WATCH_ROOM_MAX_CLIENTS', 2000, 1, 1_000_000),
+    spectatorMaxUnsentBytes: int(env, 'SPECTATOR_MAX_UNSENT_BYTES', 65_536, 1, 64 * 1_048_576),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 16_384, 256, 1_048_576),
     trustProxy: int(env, 'TRUST_PROXY', 0, 0, 10),

@@ -62,6 +62,7 @@ export const REFUSALS = {
   'table/player_left': { meaning: 'The table’s player left: the table closed and sent its watchers away (a watcher’s close reason).', retryable: false, page: 'playerLeft' },
   'table/replaced': { meaning: 'The player joined the table again from another connection, which took the seat (the former connection’s close reason).', retryable: false, page: 'tableReplaced' },
   'table/closed_to_watchers': { meaning: 'The player closed the table to watchers, who are sent away (a watcher’s close reason).', retryable: false, page: 'closedToWatchers' },
+  'table/lost': { meaning: 'The watched table no longer answers (its server process stopped): its watchers are sent away (a watcher’s close reason).', retryable: false, page: 'tableLost' },
   'join/no_room': { meaning: 'No room of this name, or with this id, is open (it closed, or its process stopped): join or open another.', retryable: false, page: 'roomGone' },
   'join/expired': { meaning: 'The seat matchmaking reserved, or the reconnection token, expired or was used already: join again.', retryable: true, page: 'seatExpired' },
   'watchers/malformed': { meaning: 'The watchers message is not of the documented shape.', retryable: false, page: 'watchersMalformed' },

@@ -91,5 +91,8 @@ export interface TableMessages {
   readonly player: { readonly state: 'away' | 'back' };
 }
 
-/** Why a table closes a watcher's connection (the close's reason text): its player left, or closed it to watchers. */
-export type WatcherCloseReason = 'table/player_left' | 'table/closed_to_watchers';
+/**
+ * Why a watcher's connection is closed (the close's reason text): the player left, closed the
+ * table to watchers, or the table no longer answers (its process stopped).
+ */
+export type WatcherCloseReason = 'table/player_left' | 'table/closed_to_watchers' | 'table/lost';

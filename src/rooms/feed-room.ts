@@ -2,7 +2,7 @@ import { getMessageBytes, Protocol, Room, type Client, type MessageContext } fro
 import { Batcher } from '../feed/batcher';
 import type { WinFeed, WinMessage } from '../feed/win-feed';
 import type { FeedMessages, PrizesLeft, Win } from '../protocol/feed';
-import { SlicedSender } from './fan-out';
+import { Coalescing, SlicedSender } from './fan-out';
 import { prizeChanges } from '../protocol/prize-changes';
 import { answerRefusal, readOnly } from './refusals';
 
@@ -15,6 +15,10 @@ export interface FeedServices {
   readonly batchMs: number;
   readonly maxClients: number;
   readonly prizesLeft: boolean;
+  /** Bytes a spectator's socket may hold unsent before its updates are coalesced (SPECTATOR_MAX_UNSENT_BYTES). */
+  readonly maxUnsent: number;
+  /** Told of each frame dropped for a spectator held back (metrics). */
+  readonly coalesced?: () => void;
   /** Told of each batch of wins as it is sent to this room's spectators (metrics). */
   readonly winsSent?: (wins: readonly Win[]) => void;
   readonly logError: (message: string, err: unknown) => void;
@@ -38,6 +42,9 @@ const PLAYER_REQUESTS = ['buy', 'act', 'wallet', 'history', 'recall', 'watchers'
  *
  * `recent` holds only wins already sent: a win still waiting for its batch reaches a spectator
  * who joins meanwhile in that batch, so a joiner gets each win once.
+ *
+ * A spectator whose socket falls behind is held back (`Coalescing`): once caught up, it gets
+ * one `wins` with the wins it missed among the last FEED_RECENT, and the prizes left whole.
  */
 export abstract class FeedRoom extends Room {
   protected abstract readonly services: FeedServices;
@@ -49,6 +56,9 @@ export abstract class FeedRoom extends Room {
   private readonly seen = new Set<number>();
   private batch!: Batcher<WinMessage>;
   private readonly fanOut = new SlicedSender();
+  private coalescing!: Coalescing;
+  /** The last win each spectator was sent (its `seq`): one caught up after being held back gets the later ones. */
+  private readonly lastSent = new WeakMap<Client, number>();
   /** The prizes left as the spectators here hold them (joiners get it whole). */
   private prizes: PrizesLeft[] | undefined;
   private prizesTimer: { clear(): void } | undefined;
@@ -58,6 +68,7 @@ export abstract class FeedRoom extends Room {
     const { feed, batchMs, recent, maxClients, maxMessagesPerSecond, prizesLeft } = this.services;
     // First: Colyseus calls onDispose (which stops it) even when onCreate fails.
     this.batch = new Batcher(batchMs, (messages) => this.sendWins(messages));
+    this.coalescing = new Coalescing(this.services.maxUnsent, (client) => this.catchUp(client), this.services.coalesced);
     this.feed = feed;
     this.recentLimit = recent;
     this.maxClients = maxClients;
@@ -90,10 +101,16 @@ export abstract class FeedRoom extends Room {
   override onJoin(client: Client): void {
     // Synchronous on purpose: `recent` is queued before any `wins` can reach this client.
     client.send('recent', { wins: this.recentWins.map((m) => m.win) } satisfies FeedMessages['recent']);
+    this.lastSent.set(client, this.recentWins.at(-1)?.seq ?? 0);
     if (this.prizes) client.send('prizes_left', this.prizes satisfies FeedMessages['prizes_left']);
   }
 
+  override onLeave(client: Client): void {
+    this.coalescing.forget(client);
+  }
+
   override onDispose(): void {
+    this.coalescing?.stop();
     this.prizesTimer?.clear();
     this.batch.stop();
   }
@@ -111,15 +128,37 @@ export abstract class FeedRoom extends Room {
     messages.sort((a, b) => a.seq - b.seq);
     for (const message of messages) this.keep(message);
     const wins = messages.map((m) => m.win);
-    this.sendToAll('wins', { wins } satisfies FeedMessages['wins']);
+    const last = messages.at(-1)!.seq;
+    this.sendToAll('wins', { wins } satisfies FeedMessages['wins'], (client) => this.lastSent.set(client, last));
     this.services.winsSent?.(wins);
   }
 
-  /** One message to every spectator here now: encoded once, sent in slices (not in one turn of the event loop). */
-  private sendToAll(type: string, message: unknown): void {
+  /**
+   * One message to every spectator here now: encoded once, sent in slices (not in one turn of
+   * the event loop), but not to one held back (`sent` is told of each it went to).
+   */
+  private sendToAll(type: string, message: unknown, sent?: (client: Client) => void): void {
     const frame = getMessageBytes.raw(Protocol.ROOM_DATA, type, message);
-    for (const client of this.clients) this.fanOut.push(() => client.enqueueRaw(frame));
+    for (const client of this.clients) {
+      this.fanOut.push(() => {
+        if (this.coalescing.holds(client)) return;
+        client.enqueueRaw(frame);
+        sent?.(client);
+      });
+    }
     this.fanOut.flush();
+  }
+
+  /** A spectator held back has caught up: the wins it missed (of the last FEED_RECENT) in one message, and the prizes left. */
+  private catchUp(client: Client): void {
+    if (!this.clients.includes(client)) return;
+    const after = this.lastSent.get(client) ?? 0;
+    const missed = this.recentWins.filter((m) => m.seq > after);
+    if (missed.length > 0) {
+      client.send('wins', { wins: missed.map((m) => m.win) } satisfies FeedMessages['wins']);
+      this.lastSent.set(client, missed.at(-1)!.seq);
+    }
+    if (this.prizes) client.send('prizes_left', this.prizes satisfies FeedMessages['prizes_left']);
   }
 
   /** False when this win was already here (kept or waiting). */

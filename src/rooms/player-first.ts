@@ -3,18 +3,18 @@ import { ClientState, type Client, type Room } from '@colyseus/core';
 import { SlicedSender } from './fan-out';
 
 /**
- * Player first: nothing of a table reaches anyone else — a spectator's frame, a win on the feed —
- * before the player's client could see it. Every such thing waits in one queue, in order; the
+ * Player first: nothing of a table reaches anyone else — a view for its watchers, a win on the
+ * feed — before the player's client could see it. Every such thing waits in one queue, in order; the
  * queue is let through each time the player's frames so far have been written to their socket,
  * and kept shut while the player cannot see: their connection dropped (until the reconnected
  * client has its full state) or closed for flooding. When the player is gone for good, what
- * waited is told so (`seen` false) and spectators' frames are dropped.
+ * waited is told so (`seen` false).
  *
  * The one place that relies on Colyseus's private behaviour, checked against @colyseus/core
  * 0.18.17 and @colyseus/ws-transport 0.18.4; test/rooms/player-first.test.ts fails if an
  * upgrade changes any of it:
  * - a patch reaches each joined client through `client.raw(bytes)`, the bytes being one shared
- *   buffer that the next encoding overwrites (so a frame that waits is a copy);
+ *   buffer that the next encoding overwrites (so a frame held in a corked socket is a copy);
  * - with the ws transport `client.ref` is a `ws` WebSocket whose `_socket` is the TCP socket;
  * - every frame a client sends goes through `room._onMessage(client, buffer)`, bound at join;
  * - a client's full state goes out through `room.sendFullState(client)`, on its first join and
@@ -25,9 +25,8 @@ export class PlayerFirst {
   private playerSees = false;
   /** The player left for good: nothing waits any more (it would wait forever). */
   private playerLeft = false;
-  private patching = false;
   private corked: Socket | undefined;
-  /** What waits for the player, in order: spectators' frames and publications. */
+  /** What waits for the player, in order: views for the watchers and publications. */
   private waiting: ((seen: boolean) => void)[] = [];
   private readonly fanOut = new SlicedSender();
   /** The player's clients whose frames are copied (a corked socket keeps what it is given). */
@@ -41,7 +40,7 @@ export class PlayerFirst {
    * reconnection delay); what it sent past the limit is not read.
    */
   constructor(
-    private readonly room: Room,
+    room: Room,
     private readonly maxMessagesPerSecond: number,
   ) {
     room.maxMessagesPerSecond = Infinity;
@@ -58,18 +57,8 @@ export class PlayerFirst {
     };
     const sendFullState = internals.sendFullState.bind(room);
     internals.sendFullState = (client) => {
-      if (client === this.player) {
-        sendFullState(client);
-        return this.playerCanSee();
-      }
-      // A spectator's first view of the state waits behind the player's frames too.
-      this.patching = true;
-      try {
-        sendFullState(client);
-      } finally {
-        this.patching = false;
-        this.letThrough();
-      }
+      sendFullState(client);
+      if (client === this.player) this.playerCanSee();
     };
   }
 
@@ -77,7 +66,6 @@ export class PlayerFirst {
   seatPlayer(client: Client): void {
     this.player = client;
     this.playerSees = client.state === ClientState.JOINED;
-    this.keepPlayerLast();
   }
 
   /** The player's connection dropped: everything waits until they are back or gone. */
@@ -85,7 +73,7 @@ export class PlayerFirst {
     this.playerSees = false;
   }
 
-  /** The player is gone for good: what waited learns it was not seen; spectators' frames go. */
+  /** The player is gone for good: what waited learns it was not seen. */
   playerGone(): void {
     this.playerSees = false;
     this.playerLeft = true;
@@ -98,38 +86,13 @@ export class PlayerFirst {
     return this.flooders.has(client);
   }
 
-  /** A spectator: its frames of each patch wait behind the player's. */
-  addSpectator(client: Client): void {
-    const raw = client.raw.bind(client);
-    let lastSource: Uint8Array | Buffer | undefined;
-    let lastCopy: Uint8Array | undefined;
-    client.raw = (data, options, cb) => {
-      if (this.playerLeft) return; // the table is closing: spectators are being sent away
-      if (!this.patching) return raw(data, options, cb);
-      // One patch's frames share one buffer: one copy serves every spectator.
-      if (data !== lastSource) {
-        lastSource = data;
-        lastCopy = Uint8Array.prototype.slice.call(data);
-      }
-      const copy = lastCopy!;
-      this.waiting.push((seen) => seen && raw(copy, options, cb));
-    };
-    this.keepPlayerLast();
-  }
-
   /**
-   * Sends the state's changes: the player's frame first (corked with this turn's reply, so that
-   * both leave in one write), every spectator's queued behind it.
+   * Sends the state's changes to the player, corked with this turn's reply, so that both leave
+   * in one write.
    */
   patch(broadcastPatch: () => boolean): boolean {
     this.corkPlayer();
-    this.patching = true;
-    try {
-      return broadcastPatch();
-    } finally {
-      this.patching = false;
-      this.letThrough();
-    }
+    return broadcastPatch();
   }
 
   /** Runs `then(true)` once the player's frames so far are written; `then(false)` if never. */
@@ -141,7 +104,6 @@ export class PlayerFirst {
 
   private playerCanSee(): void {
     this.playerSees = true;
-    this.keepPlayerLast();
     this.letThrough();
   }
 
@@ -174,21 +136,6 @@ export class PlayerFirst {
       socket.uncork();
       this.letThrough();
     });
-  }
-
-  /**
-   * Colyseus sends a patch to the clients from the last to the first: the player's client is
-   * kept last, so that its frame is written before any spectator's is even looked at (only a
-   * matter of speed: the order itself is kept by the queue).
-   */
-  private keepPlayerLast(): void {
-    const clients = this.room.clients;
-    const player = this.player;
-    if (!player || clients[clients.length - 1] === player) return;
-    const i = clients.indexOf(player);
-    if (i < 0) return;
-    clients.splice(i, 1);
-    clients.push(player);
   }
 
   private overLimit(client: Client): boolean {

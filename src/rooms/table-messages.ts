@@ -21,14 +21,8 @@ export function parseMessage<T>(schema: z.ZodType<T>, code: RefusalCode, message
   return parsed.success ? { ok: true, value: parsed.data } : malformed(code, parsed.error);
 }
 
-/** What `onAuth` gives a spectator (`joinById(roomId, { watch: true })`, no token). */
-export interface SpectatorAuth {
-  readonly spectator: true;
-}
-
-/** Who joins a table: a player by their token, or a spectator, who needs none and shows none. */
-export async function authenticate(verifier: TokenVerifier, token: string, options: { token?: unknown; watch?: unknown } | undefined): Promise<Player | SpectatorAuth> {
-  if (options?.watch === true) return { spectator: true };
+/** Who joins a table: a player, by their token (watchers join a watch room, ./watch-room.ts). */
+export async function authenticate(verifier: TokenVerifier, token: string, options: { token?: unknown } | undefined): Promise<Player> {
   try {
     return await verifier.verify(token || options?.token);
   } catch (err) {

@@ -1,9 +1,10 @@
 import { CloseCode, Room, type Client, type Delayed, type MessageContext } from '@colyseus/core';
 import type { TokenVerifier, VerifiedPlayer } from '../auth/tokens';
+import type { TableStreams } from '../feed/table-stream';
 import type { WinFeed } from '../feed/win-feed';
 import type { GameDescription } from '../protocol/catalog';
 import type { HistoryPage, RecallRecord } from '../protocol/recall';
-import type { ActReply, BuyReply, TableMessages, WatcherCloseReason, WatchersReply } from '../protocol/table';
+import type { ActReply, BuyReply, TableMessages, WatchersReply } from '../protocol/table';
 import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
 import type { EndedReveal, LiveUnit } from '../play/live-unit';
 import type { PlayService } from '../play/play-service';
@@ -12,8 +13,8 @@ import { PlayerFirst } from './player-first';
 import { Serial } from './serial';
 import { answerRefusal, isRefusal, joinRefused, readOnly } from './refusals';
 import type { Seats } from './seats';
-import { parseMessage, TABLE_MESSAGES as M, type SpectatorAuth } from './table-messages';
-import { sendPatchesAsStepsHappen, showUnits, TableState } from './table-state';
+import { parseMessage, TABLE_MESSAGES as M } from './table-messages';
+import { sendPatchesAsStepsHappen, showUnits, TableState, watchedUnits } from './table-state';
 import { Watchers, type TableMetadata } from './watchers';
 
 /** What a table needs, given when the room type is defined (`tableRoomType`). */
@@ -21,11 +22,13 @@ export interface TableServices {
   readonly verifier: TokenVerifier;
   readonly play: PlayService;
   readonly feed: WinFeed;
+  /** Where the table publishes what its watchers see (the watch rooms of every process relay it). */
+  readonly streams: TableStreams;
   readonly seats: Seats;
   /** The games, their prices, prize tables, choices and actions (`GET /games`), sent on joining. */
   readonly catalog: readonly GameDescription[];
   readonly maxMessagesPerSecond: number;
-  /** Spectators a table open to watchers takes (0: tables cannot be opened). */
+  /** Spectators a table open to watchers takes, over every relay (0: tables cannot be opened). */
   readonly watchersMax: number;
   /** Told how long each action took from its message received to its patch sent (metrics). */
   readonly actionShown?: (game: GameId, seconds: number) => void;
@@ -50,15 +53,16 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /**
  * One player's table for one game: parse each message, call the play service, show the steps it
  * returns, answer every refusal to the client that caused it. Messages are handled one at a
- * time, in order. Open to watchers, the table streams the same state to spectators; nothing of
- * it reaches them, or the wins feed, before the player's client could see it (`PlayerFirst`).
+ * time, in order. Open to watchers, the table publishes each view its player has seen to the
+ * watch rooms (`Watchers`, ./watch-room.ts); nothing reaches them, or the wins feed, before the
+ * player's client could see it (`PlayerFirst`).
  */
 export abstract class TableRoom extends Room<{ state: TableState; metadata: TableMetadata }> {
   protected abstract readonly services: TableServices;
   private game!: GameId;
   /** The player, as the token of their latest join says (its expiry ends play here). */
   private owner: VerifiedPlayer | undefined;
-  /** The player's session (kept while their dropped seat waits); every other client is a spectator. */
+  /** The player's session (kept while their dropped seat waits); another client is a former connection being replaced. */
   private ownerSession: string | undefined;
   private ownerClient: Client | undefined;
   /** The seat of a dropped player, kept for RECONNECT_SECONDS: their next join takes it back. */
@@ -74,13 +78,12 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     const parsed = M.create.safeParse(options);
     if (!parsed.success) throw joinRefused(400, 'table/malformed', `choose a game among ${GAME_IDS.join(', ')}`);
     this.game = parsed.data.game;
-    const { maxMessagesPerSecond, watchersMax } = this.services;
+    const { maxMessagesPerSecond, watchersMax, streams } = this.services;
     this.playerFirst = new PlayerFirst(this, maxMessagesPerSecond);
-    this.watchers = new Watchers(this, this.game, watchersMax, this.logError);
-    // The player, up to WATCHERS_MAX spectators, and one spare seat so that one spectator too
-    // many is answered `table/full` rather than a bare "room is locked". Private: spectators
-    // join a table by id, matchmaking never sends anyone here.
-    this.maxClients = 2 + watchersMax;
+    this.watchers = new Watchers(this, this.game, streams, watchersMax, this.logError);
+    // The player, and the same player's next connection while it replaces the former one.
+    // Private: matchmaking never sends anyone here; watchers join a watch room.
+    this.maxClients = 2;
     await this.setMatchmaking({ private: true, metadata: { game: this.game, pseudonym: '', watchable: false, watchers: 0 } });
     this.setState(new TableState());
     this.state.game = this.game;
@@ -98,11 +101,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.onMessage('*', (client, type) => answerRefusal(client, undefined, client.sessionId !== this.ownerSession ? readOnly('this table') : unknownType(type)));
   }
 
-  override async onJoin(client: Client, _options: unknown, auth: VerifiedPlayer | SpectatorAuth): Promise<void> {
-    if ('spectator' in auth) {
-      this.watchers.admit(client.sessionId);
-      return this.playerFirst.addSpectator(client);
-    }
+  override async onJoin(client: Client, _options: unknown, auth: VerifiedPlayer): Promise<void> {
     if (this.owner && this.owner.playerId !== auth.playerId) throw joinRefused(403, 'table/not_yours', 'this table belongs to another player');
     const { play, feed, seats } = this.services;
     // The line that ties this room to its player and game: the lines about its units carry
@@ -119,7 +118,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.droppedSeat = undefined;
     this.endPlayWhenTokenExpires(auth.expiresAt);
     this.playerFirst.seatPlayer(client);
-    if (former) this.tellWatchers('back');
+    if (former) this.watchers.playerIs('here');
     await Promise.all([this.watchers.setPseudonym(auth.pseudonym), seats.take(auth.playerId, this.game, this.roomId), feed.rememberPseudonym(auth.playerId, auth.pseudonym)]);
     const resumed = await this.serial.run(async () => {
       // GLI-19 4.16: an unfinished unit of this game comes back exactly where it stopped; else
@@ -137,10 +136,10 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   }
 
   override async onDrop(client: Client): Promise<void> {
-    // The player's seat is kept for a while (not a flooder's); spectators just go.
+    // The player's seat is kept for a while (not a flooder's).
     if (client.sessionId !== this.ownerSession) return;
     this.playerFirst.playerDropped();
-    this.tellWatchers('away');
+    this.watchers.playerIs('away');
     if (this.playerFirst.flooded(client)) return;
     // Taken back only by the player joining again (onJoin): the edge refuses reconnection tokens.
     this.droppedSeat = this.allowReconnection(client, RECONNECT_SECONDS);
@@ -148,12 +147,12 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   }
 
   override onLeave(client: Client): void {
-    if (this.watchers.remove(client.sessionId) || client.sessionId !== this.ownerSession) return;
+    if (client.sessionId !== this.ownerSession) return;
     this.droppedSeat = undefined;
     this.expiry?.clear();
-    // The player is gone for good: the table closes, its spectators are sent away, told why.
+    // The player is gone for good: the table closes, its watchers are sent away, told why.
     this.playerFirst.playerGone();
-    this.sendWatchersAway('table/player_left');
+    void this.watchers.close('table/player_left');
   }
 
   /**
@@ -168,16 +167,6 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
       if (Date.now() < expiresAt) return this.endPlayWhenTokenExpires(expiresAt);
       this.ownerClient?.leave(EXPIRED_CLOSE_CODE, 'auth/expired: the token has expired: sign in again');
     }, Math.min(Math.max(0, wait), MAX_TIMER_MS));
-  }
-
-  /** Spectators hear at once that the player's connection dropped (`away`) or came back (`back`). */
-  private tellWatchers(state: TableMessages['player']['state']): void {
-    for (const client of this.clients) if (this.watchers.has(client.sessionId)) client.send('player', { state } satisfies TableMessages['player']);
-  }
-
-  /** Closes the spectators' connections with the reason their page shows. */
-  private sendWatchersAway(reason: WatcherCloseReason): void {
-    for (const client of [...this.clients]) if (this.watchers.has(client.sessionId)) client.leave(CloseCode.CONSENTED, reason);
   }
 
   override async onDispose(): Promise<void> {
@@ -219,14 +208,15 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     return acted.refusal;
   }
 
-  /** The player opens the table to watchers, or closes it (spectators present are sent away). */
+  /** The player opens the table to watchers, or closes it (its watchers, on every relay, are sent away). */
   private async openToWatchers(message: unknown): Promise<WatchersReply | Refusal> {
     const parsed = parseMessage(M.watchers, 'watchers/malformed', message);
     if (!parsed.ok) return parsed;
     const { open } = parsed.value;
     if (open && this.watchers.max === 0) return refuse('watchers/off', 'this server takes no watchers (WATCHERS_MAX=0)');
-    if (!open) this.sendWatchersAway('table/closed_to_watchers');
-    await this.watchers.setOpen(open);
+    // The player has seen the table as it is now (this message came after its last patch).
+    if (open) await this.watchers.openWith(watchedUnits(this.state));
+    else await this.watchers.close('table/closed_to_watchers');
     return { roomId: this.roomId, open };
   }
 
@@ -262,6 +252,10 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.units = units;
     showUnits(this.state, units);
     this.playerFirst.patch(() => this.broadcastPatch());
+    if (this.watchers.isOpen) {
+      const shown = watchedUnits(this.state);
+      this.playerFirst.afterPlayer((seen) => seen && this.watchers.show(shown));
+    }
     const { feed } = this.services, pseudonym = this.owner?.pseudonym ?? '';
     // Not seen: kept for when the player is shown it, unless the server completed it.
     for (const end of ended) this.playerFirst.afterPlayer((seen) => (seen || end.by === 'server' ? feed.publish(end, pseudonym) : feed.keepUnseen(end, pseudonym)));

@@ -2,6 +2,7 @@ import type { Room } from '@colyseus/core';
 import { ArraySchema, Schema, type } from '@colyseus/schema';
 import type { LiveUnit } from '../play/live-unit';
 import { encodeStep } from '../games/step-codec';
+import type { WatchedUnit } from '../feed/table-stream';
 
 /**
  * The room clock's tick for tables. Patches go out as steps happen, not on a timer, so the clock
@@ -60,25 +61,49 @@ export class TableState extends Schema {
  */
 export function showUnits(state: TableState, units: readonly LiveUnit[]): void {
   units.forEach((unit, i) => {
-    let view = state.units[i];
-    if (!view) {
-      view = new UnitState();
-      state.units[i] = view;
-    }
-    // The place is reset rather than given a new schema object: making and attaching one per
-    // purchase cost the encoder twice as much (docs/performance.md).
-    if (view.unitId !== unit.sale.unitId) {
-      view.unitId = unit.sale.unitId;
-      view.stake = unit.sale.stake;
-      view.status = 'in_progress';
-      view.prize = 0;
-      if (view.steps.length > 0) view.steps.clear();
-    }
+    const view = placeOf(state, i, unit.sale.unitId, unit.sale.stake);
     for (const { by, events } of unit.steps.slice(view.steps.length)) view.steps.push(encodeStep(by, events));
-    if (unit.finished && view.status !== 'finished') {
-      view.prize = unit.sale.prize;
-      view.status = 'finished';
-    }
+    if (unit.finished) finish(view, unit.sale.prize);
   });
   while (state.units.length > units.length) state.units.pop();
+}
+
+/** The units as a table's watchers are shown them (its stream's frames: src/feed/table-stream.ts). */
+export function watchedUnits(state: TableState): WatchedUnit[] {
+  return state.units.map((u) => ({ unitId: u.unitId, stake: u.stake, status: u.status, prize: u.prize, steps: [...u.steps] }));
+}
+
+/** Brings a relay's state up to a frame of the table's stream, as `showUnits` does at the table. */
+export function showWatchedUnits(state: TableState, units: readonly WatchedUnit[]): void {
+  units.forEach((unit, i) => {
+    const view = placeOf(state, i, unit.unitId, unit.stake);
+    for (const step of unit.steps.slice(view.steps.length)) view.steps.push(step);
+    if (unit.status === 'finished') finish(view, unit.prize);
+  });
+  while (state.units.length > units.length) state.units.pop();
+}
+
+/** The `i`th place of the state, showing the unit `unitId` (its steps so far kept when it already does). */
+function placeOf(state: TableState, i: number, unitId: string, stake: number): UnitState {
+  let view = state.units[i];
+  if (!view) {
+    view = new UnitState();
+    state.units[i] = view;
+  }
+  // The place is reset rather than given a new schema object: making and attaching one per
+  // purchase cost the encoder twice as much (docs/performance.md).
+  if (view.unitId !== unitId) {
+    view.unitId = unitId;
+    view.stake = stake;
+    view.status = 'in_progress';
+    view.prize = 0;
+    if (view.steps.length > 0) view.steps.clear();
+  }
+  return view;
+}
+
+function finish(view: UnitState, prize: number): void {
+  if (view.status === 'finished') return;
+  view.prize = prize;
+  view.status = 'finished';
 }

@@ -8,6 +8,7 @@ import { MemoryStore } from '../dealer/memory/store';
 import { RedisStore, type RedisStoreOptions } from '../dealer/redis/store';
 import type { RedisClient } from '../dealer/scripts/commands';
 import type { DealerStore, Emissions } from '../dealer/types';
+import { TableStreams } from '../feed/table-stream';
 import { WinFeed } from '../feed/win-feed';
 import { gameCatalog } from '../games/catalog';
 import { PRIZE_TABLES } from '../games/prize-tables';
@@ -16,7 +17,8 @@ import { PlayService } from '../play/play-service';
 import { outageAsRefusal } from '../rooms/refusals';
 import { Seats } from '../rooms/seats';
 import { Sweeper } from '../rooms/sweeper';
-import { feedRoomType, tableRoomType } from '../rooms/room-types';
+import { feedRoomType, tableRoomType, watchRoomType } from '../rooms/room-types';
+import { processForNewRoom } from '../rooms/watch-room';
 import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
 import { finishExpress, guardHttpServer, prepareExpress, sendRefusal } from './edge';
@@ -193,6 +195,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     presence: observed(Object.create(presence, { shutdown: { value: () => undefined, configurable: true } }) as Presence, reportOutage, outageAsRefusal),
     ...(usesRedis(config) ? { driver: observed(roomDriver(connectRedis(config, logger, metrics, 'driver')), reportOutage, outageAsRefusal) } : {}),
     ...(config.publicAddress ? { publicAddress: config.publicAddress } : {}),
+    // A table's relays go to processes other than the table's when there are any.
+    selectProcessIdToCreateRoom: processForNewRoom,
     gracefullyShutdown: false,
     greet: false,
     logger: colyseusLogger(logger),
@@ -214,13 +218,24 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     },
   });
   const { maxMessagesPerSecond, watchersMax } = config;
+  const streams = new TableStreams(presence, config.redisPrefix);
+  const catalog = gameCatalog();
   server.define('table', tableRoomType({
-    verifier, play, feed, seats, catalog: gameCatalog(), maxMessagesPerSecond, watchersMax,
+    verifier, play, feed, streams, seats, catalog, maxMessagesPerSecond, watchersMax,
     actionShown: (game, seconds) => metrics.actionToPatchSeconds.observe({ game }, seconds),
     log: logger,
   }));
+  server.define('watch', watchRoomType({
+    streams, catalog, maxMessagesPerSecond, watchersMax,
+    maxClients: config.watchRoomMaxClients,
+    maxUnsent: config.spectatorMaxUnsentBytes,
+    coalesced: () => metrics.spectatorFramesCoalesced.inc({ room: 'watch' }),
+    logError: (message, err) => logger.error({ err }, message),
+  })).filterBy(['table']);
   server.define('feed', feedRoomType({
     feed,
+    maxUnsent: config.spectatorMaxUnsentBytes,
+    coalesced: () => metrics.spectatorFramesCoalesced.inc({ room: 'feed' }),
     logError: (message, err) => logger.error({ err }, message),
     maxMessagesPerSecond,
     recent: config.feedRecent,

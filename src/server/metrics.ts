@@ -2,7 +2,6 @@ import { createServer, type Server as HttpServer } from 'node:http';
 import { matchMaker } from '@colyseus/core';
 import type { RedisClient } from '../dealer/scripts/commands';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { TableMetadata } from '../rooms/watchers';
 
 /**
  * The process's Prometheus metrics (prefix `lottery_`), on a registry of its own so that
@@ -18,6 +17,7 @@ export class Metrics {
   readonly purchaseSeconds: Histogram;
   readonly actionToPatchSeconds: Histogram<'game'>;
   readonly feedDelaySeconds: Histogram;
+  readonly spectatorFramesCoalesced: Counter<'room'>;
   readonly redisErrors: Counter;
   readonly redisReconnects: Counter;
 
@@ -45,6 +45,12 @@ export class Metrics {
       name: 'lottery_feed_delay_seconds',
       help: 'From a unit finished to its win sent to feed spectators',
       buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
+    this.spectatorFramesCoalesced = new Counter({
+      name: 'lottery_spectator_frames_coalesced_total',
+      help: 'Frames not sent to a spectator whose socket was behind (it got the latest state once caught up), by room type',
+      labelNames: ['room'],
       registers,
     });
     this.redisErrors = new Counter({ name: 'lottery_redis_errors_total', help: 'Errors reported by the Redis client', registers });
@@ -96,12 +102,9 @@ async function roomCensus(): Promise<RoomCensus> {
   let feedSpectators = 0;
   for (const room of await matchMaker.query({ processId: matchMaker.processId })) {
     perType.set(room.name, (perType.get(room.name) ?? 0) + 1);
-    if (room.name === 'table') {
-      // A table's clients are its player and its watchers.
-      const tableWatchers = (room.metadata as TableMetadata | undefined)?.watchers ?? 0;
-      watchers += tableWatchers;
-      players += Math.max(0, room.clients - tableWatchers);
-    } else if (room.name === 'feed') feedSpectators += room.clients;
+    if (room.name === 'table') players += room.clients;
+    else if (room.name === 'watch') watchers += room.clients;
+    else if (room.name === 'feed') feedSpectators += room.clients;
   }
   return { perType, players, watchers, feedSpectators };
 }

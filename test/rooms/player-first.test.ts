@@ -38,7 +38,7 @@ async function scene(server: RunningServer, name: string, unitOf: () => string |
   const room = await account.client.create('table', { game: 'mysteres-de-la-lampe' });
   await record(room).next('wallet');
   await room.request('watchers', { open: true });
-  const watcher = await anonymous(server).joinById(room.roomId, { watch: true });
+  const watcher = await anonymous(server).joinOrCreate('watch', { table: room.roomId });
   const feedRoom = await anonymous(server).joinOrCreate('feed');
   const feed = record(feedRoom);
   await feed.next('recent');

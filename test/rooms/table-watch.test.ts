@@ -32,7 +32,7 @@ describe('watching a table', function () {
   }
 
   async function watch(roomId: string): Promise<Room> {
-    const room = await anonymous(server).joinById(roomId, { watch: true });
+    const room = await anonymous(server).joinOrCreate('watch', { table: roomId });
     await until(room, () => (room.state as { game?: string }).game !== undefined && (room.state as { game: string }).game !== '', 'the table state');
     return room;
   }
@@ -58,7 +58,7 @@ describe('watching a table', function () {
 
   it('refuses spectators until the player opens the table, and lists only open tables', async () => {
     const { room } = await openTable('Closed', 'rain-diamonds');
-    await assert.rejects(anonymous(server).joinById(room.roomId, { watch: true }), (err: unknown) => {
+    await assert.rejects(anonymous(server).joinOrCreate('watch', { table: room.roomId }), (err: unknown) => {
       assert.match(reasonOf(err), /table\/not_watchable/);
       assert.match(reasonOf(err), /403/);
       return true;
@@ -154,12 +154,12 @@ describe('watching a table', function () {
     const { room } = await openTable('Full', 'rain-diamonds');
     await room.request('watchers', { open: true });
     const watchers = await Promise.all([1, 2, 3].map(() => watch(room.roomId)));
-    await assert.rejects(anonymous(server).joinById(room.roomId, { watch: true }), (err: unknown) => /table\/full/.test(reasonOf(err)));
+    await assert.rejects(anonymous(server).joinOrCreate('watch', { table: room.roomId }), (err: unknown) => /table\/full/.test(reasonOf(err)));
     assert.deepEqual(await room.request('wallet'), { balance: 10_000, held: 0 }, 'the player still plays');
     const left = watchers.map((w) => new Promise<string | undefined>((resolve) => w.onLeave((_code, reason) => resolve(reason))));
     assert.deepEqual(await room.request('watchers', { open: false }), { roomId: room.roomId, open: false });
     assert.deepEqual(await Promise.all(left), Array(3).fill('table/closed_to_watchers'), 'each spectator told why');
-    await assert.rejects(anonymous(server).joinById(room.roomId, { watch: true }), (err: unknown) => /table\/not_watchable/.test(reasonOf(err)));
+    await assert.rejects(anonymous(server).joinOrCreate('watch', { table: room.roomId }), (err: unknown) => /table\/not_watchable/.test(reasonOf(err)));
     await eventually(tables, (list) => !list.some((t) => t.roomId === room.roomId), 'the table gone from /tables');
     await room.leave();
   });

@@ -186,7 +186,7 @@ function threeProcesses(name: string, startRedis: () => Promise<SharedRedis>): v
       );
       assert.deepEqual(listed.find((t) => t.roomId === room.roomId), { roomId: room.roomId, game: 'mysteres-de-la-lampe', pseudonym: 'Host', watchers: 0 });
 
-      const spectator = await client(other).joinById(room.roomId, { watch: true });
+      const spectator = await client(other).joinOrCreate('watch', { table: room.roomId });
       rooms.push(spectator);
       const seen = record(spectator);
       await until(spectator, () => (spectator.state as { game: string }).game === 'mysteres-de-la-lampe', 'the table state');

@@ -31,7 +31,7 @@ describe('a Redis outage', function () {
     const table: Room = await player.client.create('table', { game: 'mysteres-de-la-lampe' });
     await record(table).next('wallet');
     await table.request('watchers', { open: true });
-    const watcher = await anonymous(server).joinById(table.roomId, { watch: true });
+    const watcher = await anonymous(server).joinOrCreate('watch', { table: table.roomId });
     const feed = await anonymous(server).joinOrCreate('feed');
     await record(feed).next('recent');
 

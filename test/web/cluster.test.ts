@@ -148,4 +148,17 @@ describe('the page on a deployment of three processes, each its own origin', fun
     }
     assert.deepEqual(tab.violations, []);
   });
+
+  it('tells a watcher in words when the process holding the watched table dies', async () => {
+    // The first test's tabs: players 0..2, then spectators 0..2, spectator 2 watching player 0.
+    const watcher = tabs[5]!;
+    const tables = (await (await fetch(`${origins[0]}/tables`)).json()) as { roomId: string; pseudonym: string }[];
+    const table = tables.find((t) => t.pseudonym === 'Joueur0')!;
+    const socket = tabs[0]!.sockets.find((url) => roomOf(url) === table.roomId)!;
+    const host = cluster.processes.find((p) => originOf(socket) === `127.0.0.1:${p.port}`)!;
+    host.child.kill('SIGKILL');
+    const told = watcher.page.locator('.table.watch [data-testid=player-state][data-state=lost]');
+    await told.waitFor({ timeout: 30_000 });
+    assert.equal(await told.textContent(), 'La table ne répond plus (son serveur s’est arrêté)\u00a0: le direct est terminé.');
+  });
 });

@@ -1,12 +1,16 @@
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { Decoder } from '@colyseus/schema';
+import { TableState } from '../../src/rooms/table-state';
 
-/** Colyseus's ROOM_STATE_PATCH, the first byte of a state patch (@colyseus/shared-types Protocol). */
+/** Colyseus's ROOM_STATE and ROOM_STATE_PATCH, the first byte of a full state and of a patch (@colyseus/shared-types Protocol). */
+const ROOM_STATE = 14;
 const ROOM_STATE_PATCH = 15;
 
 export interface TappedPatch {
   /** performance.now() of this test process when the bytes came out of the server's socket. */
   readonly at: number;
+  /** A full state (ROOM_STATE) or a patch (ROOM_STATE_PATCH), its first byte the protocol's code. */
   readonly bytes: Buffer;
 }
 
@@ -99,23 +103,47 @@ export class WireTap {
       }
       if (buffer.length < offset + length) return buffer;
       const payload = buffer.subarray(offset, offset + length);
-      if (opcode === 2 && payload[0] === ROOM_STATE_PATCH) this.patches.push({ at, bytes: Buffer.from(payload) });
+      if (opcode === 2 && (payload[0] === ROOM_STATE || payload[0] === ROOM_STATE_PATCH)) this.patches.push({ at, bytes: Buffer.from(payload) });
       buffer = buffer.subarray(offset + length);
     }
   }
 }
 
 /**
- * For each patch the watcher was sent, how long after the player was sent the same patch (ms;
- * negative: before). Patches are paired by their bytes, in order: a table's patch is one
- * encoding sent to every client of the room.
+ * When each step of a table reached a client's wire: its full states and patches decoded in
+ * order, as its SDK does, each step (`unitId#seq`) stamped with the time of the frame that first
+ * held it.
+ */
+function stepsSent(frames: readonly TappedPatch[]): Map<string, number> {
+  const state = new TableState();
+  const decoder = new Decoder(state);
+  const sent = new Map<string, number>();
+  for (const { at, bytes } of frames) {
+    decoder.decode(bytes, { offset: 1 });
+    for (const unit of state.units) {
+      for (let seq = 0; seq < unit.steps.length; seq++) {
+        const key = `${unit.unitId}#${seq}`;
+        if (!sent.has(key)) sent.set(key, at);
+      }
+    }
+  }
+  return sent;
+}
+
+/**
+ * For each step the watcher was sent (a watch room relays it: its own encoding, on its own
+ * connection), how long after the player was sent the same step (ms; negative: before). Steps
+ * the watcher had in its first state, from before it joined, are not counted.
  */
 export function watcherLags(player: readonly TappedPatch[], watcher: readonly TappedPatch[]): number[] {
-  const used = new Set<number>();
-  return watcher.map((w) => {
-    const i = player.findIndex((p, k) => !used.has(k) && p.bytes.equals(w.bytes));
-    if (i < 0) throw new Error(`the watcher was sent a patch (${w.bytes.length} bytes) the player never was`);
-    used.add(i);
-    return w.at - player[i]!.at;
-  });
+  const playerSent = stepsSent(player);
+  const first = stepsSent(watcher.slice(0, 1));
+  const lags: number[] = [];
+  for (const [key, at] of stepsSent(watcher)) {
+    if (first.has(key)) continue;
+    const playerAt = playerSent.get(key);
+    if (playerAt === undefined) throw new Error(`the watcher was sent a step (${key}) the player never was`);
+    lags.push(at - playerAt);
+  }
+  return lags;
 }

@@ -10,14 +10,16 @@ import { usePaced } from './pacing';
 import { followUnits, unitsOf, type UnitView } from './table';
 
 /** What the table tells its watchers about its player (`player` messages, and why it closed). */
-type PlayerState = 'here' | 'away' | 'back' | 'left' | 'closed';
+type PlayerState = 'here' | 'away' | 'back' | 'left' | 'closed' | 'lost';
+
+const CLOSED_STATE: Partial<Record<string, PlayerState>> = { 'table/closed_to_watchers': 'closed', 'table/lost': 'lost' };
 
 /** A table open to watchers, followed read-only; the watcher is told when its player goes. */
 export function WatchView({ s, table, catalog, onClose, onError }: { s: Strings; table: OpenTable; catalog: GameCatalogEntry[]; onClose: () => void; onError: (m: string) => void }) {
   const [units, setUnits] = useState<UnitView[]>([]);
   const [instant, setInstant] = useState<ReadonlySet<string>>(new Set());
   const [player, setPlayer] = useState<PlayerState>('here');
-  const live = useLiveRoom(() => newClient().joinById(table.roomId, { watch: true }), (r) => {
+  const live = useLiveRoom(() => newClient().joinOrCreate('watch', { table: table.roomId }), (r) => {
     setInstant(new Set(unitsOf(r).map((u) => u.unitId)));
     followUnits(r, setUnits);
     r.onMessage('player', (m: TableMessages['player']) => setPlayer(m.state));
@@ -29,13 +31,13 @@ export function WatchView({ s, table, catalog, onClose, onError }: { s: Strings;
       onClose();
       return true;
     },
-    closed: (reason) => setPlayer(reason === 'table/closed_to_watchers' ? 'closed' : 'left'),
+    closed: (reason) => setPlayer(CLOSED_STATE[reason ?? ''] ?? 'left'),
   });
   const { shown, caughtUp } = usePaced(units, instant);
   const screen = SCREENS[table.game];
   const over = caughtUp && units.length > 0 && units.every((u) => u.status === 'finished');
   const prize = units.reduce((sum, u) => sum + u.prize, 0);
-  const told = { here: '', away: s.playerAway, back: s.playerBack, left: s.refusals.playerLeft, closed: s.refusals.closedToWatchers }[player];
+  const told = { here: '', away: s.playerAway, back: s.playerBack, left: s.refusals.playerLeft, closed: s.refusals.closedToWatchers, lost: s.refusals.tableLost }[player];
   return (
     <section class="panel table watch" aria-labelledby="watch-title">
       <div class="table-head">

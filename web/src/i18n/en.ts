@@ -197,6 +197,7 @@ export const en: Strings = {
   refusals: {
     playerLeft: 'The player left the table: it is closed.',
     closedToWatchers: 'The player closed their table to watchers.',
+    tableLost: 'The table no longer answers (its server stopped): watching has ended.',
     purchaseMalformed: 'This purchase could not be understood.',
     notSoldAtPrice: 'This game is not sold at this price.',
     gameClosed: 'This game is not on sale right now.',

@@ -209,6 +209,7 @@ export const fr = {
   refusals: {
     playerLeft: 'Le joueur a quitté la table\u00a0: elle est fermée.',
     closedToWatchers: 'Le joueur a fermé sa table aux spectateurs.',
+    tableLost: 'La table ne répond plus (son serveur s’est arrêté)\u00a0: le direct est terminé.',
     purchaseMalformed: 'Cet achat n’a pas pu être compris.',
     notSoldAtPrice: 'Ce jeu n’est pas proposé à ce prix.',
     gameClosed: 'Ce jeu n’est pas en vente en ce moment.',
