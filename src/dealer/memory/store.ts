@@ -1,4 +1,5 @@
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
+import type { ArchiveOutbox } from '../outbox';
 import { RoleStore } from '../role-store';
 import { MemoryArchiving } from './archiving';
 import { MemoryBooks } from './books';
@@ -37,6 +38,9 @@ export interface MemoryStoreOptions {
  * archive's file). Nothing survives the process.
  */
 export class MemoryStore extends RoleStore {
+  /** The regulator's archive's outbox (src/dealer/outbox.ts): what the archive writer drains. */
+  readonly outbox: ArchiveOutbox;
+
   constructor(options: MemoryStoreOptions = {}) {
     const keep = options.keepSettled;
     if (keep && !(Number.isSafeInteger(keep.perPlayer) && keep.perPlayer >= 1 && Number.isSafeInteger(keep.total) && keep.total >= 1)) {
@@ -54,6 +58,7 @@ export class MemoryStore extends RoleStore {
       protections: new MemoryProtections(books),
       events: new MemoryOperatorEvents(books),
     });
+    this.outbox = books.outbox;
   }
 
   async close(): Promise<void> {}

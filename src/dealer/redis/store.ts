@@ -15,6 +15,7 @@ import type { PurchaseProtocol } from './purchase-protocol';
 import { SaleReader } from './sale-reader';
 import { RedisSales } from './sales';
 import { RedisOperatorEvents } from './operator-events';
+import { RedisOutbox } from './outbox';
 import { RedisWallets } from './wallets';
 
 export interface RedisStoreOptions {
@@ -69,6 +70,8 @@ export interface RedisStoreOptions {
  */
 export class RedisStore extends RoleStore {
   readonly keys: DealerKeys;
+  /** The regulator's archive's outbox (src/dealer/outbox.ts): what the archive writer drains. */
+  readonly outbox: RedisOutbox;
   private readonly protocol: PurchaseProtocol;
   private readonly printer: BlockPrinter;
   private readonly pages: RedisPages;
@@ -83,7 +86,7 @@ export class RedisStore extends RoleStore {
     const perSlot = options.protocol === 'per-slot';
     if (lanes > 1 && !perSlot) throw new RangeError('sequenceLanes above 1 needs the per-slot protocol');
     const keys = new DealerKeys(options.prefix ?? 'lottery');
-    const ctx = new RedisContext(redis, defineDealerScripts(redis), keys, idempotencyWindow(options.idempotencyWindowMs), options.waitReplicas ?? 0, options.replicaTimeoutMs ?? 1000);
+    const ctx = new RedisContext(redis, defineDealerScripts(redis), keys, idempotencyWindow(options.idempotencyWindowMs), options.waitReplicas ?? 0, options.replicaTimeoutMs ?? 1000, perSlot);
     const catalog = new EmissionCatalog(ctx);
     const sales = new SaleReader(ctx, catalog);
     const pages = new RedisPages(ctx, catalog, sales);
@@ -103,6 +106,7 @@ export class RedisStore extends RoleStore {
       protections,
     });
     this.keys = keys;
+    this.outbox = new RedisOutbox(ctx);
     this.protocol = protocol;
     this.printer = printer;
     this.pages = pages;

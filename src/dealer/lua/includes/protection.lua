@@ -1,7 +1,7 @@
 --[[
   A player's protection in the wallet hash (docs/responsible-gaming.md), read and kept by the
   purchase steps (purchaseUnits.lua, reservePurchase-4.lua), the refund of a hold
-  (refundPurchase-2.lua) and deposits (deposit-3.lua): on the wallet's slot, so atomic with the
+  (refundPurchase-2.lua) and deposits (deposit-4.lua): on the wallet's slot, so atomic with the
   debit on a cluster too. The rules are src/dealer/protection.ts's; the memory store's twin is
   src/dealer/memory/protection.ts. Fields:
     p:l:<kind>   a limit (stake_week, stake_day, deposit_week): <amount>|<pending amount>|<effective at>,
@@ -181,7 +181,7 @@ local function countStake(wallet, checked, stake, now, writes)
 end
 
 --[[
-  The weekly deposit limit (deposit-3.lua), given the wallet's p:l:deposit_week and p:d (read
+  The weekly deposit limit (deposit-4.lua), given the wallet's p:l:deposit_week and p:d (read
   with the caller's fields): nil and the p:d field's text to write with the credit when the
   deposit passes (counted in it); else
     {-18, left, next free at or -1}

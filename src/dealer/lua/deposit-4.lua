@@ -6,10 +6,13 @@
     KEYS[1] the player's wallet (hash: balance, ...)
     KEYS[2] the player's deposits (hash: ref -> includes/fundingRecord)
     KEYS[3] the player's journal (list)
+    KEYS[4] the regulator's archive's money stream (includes/archiveEntry); on a Redis Cluster
+            the player's own (docs/archive.md, "On a Redis Cluster")
 
     ARGV[1] amount (cents, > 0)
     ARGV[2] reference
     ARGV[3] now (ms since the epoch)
+    ARGV[4] the player's id (for the archive entry)
 
   Journal line (includes/journalLine): deposit|<amount>|<balance after>|<now>|<ref>
 
@@ -24,6 +27,7 @@
 --- @include "includes/protection"
 --- @include "includes/journalLine"
 --- @include "includes/fundingRecord"
+--- @include "includes/archiveEntry"
 
 -- The deposit limit's fields read with the balance, the window written with it (includes/protection).
 local w = redis.call('HMGET', KEYS[1], 'balance', 'p:l:deposit_week', 'p:d')
@@ -35,6 +39,7 @@ if refused then return refused end
 balance = balance + tonumber(ARGV[1])
 local line = journalLine('deposit', ARGV[1], int(balance), ARGV[3], ARGV[2])
 local seq = redis.call('RPUSH', KEYS[3], line)
+archiveEntry(KEYS[4], ARGV[4], line, '')
 redis.call('HSET', KEYS[1], 'balance', int(balance), 'p:d', window)
 redis.call('HSET', KEYS[2], ARGV[2], fundingRecord(seq, line))
 return {1, balance, seq, line}
