@@ -40,6 +40,7 @@ export interface MemoryStoreOptions {
 export class MemoryStore extends RoleStore {
   /** The regulator's archive's outbox (src/dealer/outbox.ts): what the archive writer drains. */
   readonly outbox: ArchiveOutbox;
+  private readonly books: MemoryBooks;
 
   constructor(options: MemoryStoreOptions = {}) {
     const keep = options.keepSettled;
@@ -59,6 +60,12 @@ export class MemoryStore extends RoleStore {
       events: new MemoryOperatorEvents(books),
     });
     this.outbox = books.outbox;
+    this.books = books;
+  }
+
+  /** The players with a wallet (what the archive's reconciliation reads the journals of). */
+  async journaledPlayers(): Promise<string[]> {
+    return [...this.books.wallets.keys()];
   }
 
   async close(): Promise<void> {}

@@ -73,6 +73,7 @@ export class RedisStore extends RoleStore {
   /** The regulator's archive's outbox (src/dealer/outbox.ts): what the archive writer drains. */
   readonly outbox: RedisOutbox;
   private readonly protocol: PurchaseProtocol;
+  private readonly ctx: RedisContext;
   private readonly printer: BlockPrinter;
   private readonly pages: RedisPages;
 
@@ -107,6 +108,7 @@ export class RedisStore extends RoleStore {
     });
     this.keys = keys;
     this.outbox = new RedisOutbox(ctx);
+    this.ctx = ctx;
     this.protocol = protocol;
     this.printer = printer;
     this.pages = pages;
@@ -118,6 +120,23 @@ export class RedisStore extends RoleStore {
    */
   recoverPurchases(olderThan: number): Promise<number> {
     return this.protocol.recoverPurchases(olderThan);
+  }
+
+  /**
+   * The players with a journal (SCAN of `{player:*}:journal`, one Redis), for the archive's
+   * reconciliation; a Redis Cluster would need each master scanned.
+   */
+  async journaledPlayers(): Promise<string[]> {
+    const match = this.keys.player('*').journal;
+    const players = new Set<string>();
+    const prefix = this.keys.player('').journal.split('{player:}')[0]!;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.ctx.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+      for (const key of keys) players.add(key.slice(`${prefix}{player:`.length, -'}:journal'.length));
+      cursor = next;
+    } while (cursor !== '0');
+    return [...players];
   }
 
   /** Waits for the blocks this process is printing ahead and the pages it is publishing; the Redis client stays open. */
