@@ -23,6 +23,8 @@ export interface VerifiedArchive {
 export interface VerifyOptions {
   /** The public keys; default: the archive's keyring.json. */
   readonly keyring?: Keyring;
+  /** The cold directory (retention.ts): its day files come first in each stream's chain. */
+  readonly coldDir?: string | undefined;
   /** The AES-256-GCM key of encrypted files. */
   readonly encryptionKey?: Buffer | undefined;
 }
@@ -102,12 +104,19 @@ export async function verifyArchive(dir: string, options: VerifyOptions = {}): P
   }
   for (const stream of manifest.streams) {
     const check = new StreamCheck(stream, keyring, problems);
-    const names = folders.includes(stream) ? (await readdir(join(dir, stream))).filter((n) => dayOfFile(n)).sort() : [];
+    const files = new Map<string, string>();
+    for (const base of options.coldDir === undefined ? [dir] : [options.coldDir, dir]) {
+      for (const name of (await readdir(join(base, stream)).catch(() => [] as string[])).filter((n) => dayOfFile(n))) {
+        if (files.has(name)) problems.push({ stream, file: name, line: 0, problem: 'in both the cold and the on-line directory' });
+        files.set(name, join(base, stream, name));
+      }
+    }
+    const names = [...files.keys()].sort();
     for (const name of names) {
       check.at(name, 0);
       let text: string;
       try {
-        text = decodeDayFile(await readFile(join(dir, stream, name)), dayOfFile(name)!.encrypted, options.encryptionKey);
+        text = decodeDayFile(await readFile(files.get(name)!), dayOfFile(name)!.encrypted, options.encryptionKey);
       } catch (err) {
         check.report(`unreadable: ${(err as Error).message}`);
         continue;
