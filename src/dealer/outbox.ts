@@ -57,10 +57,15 @@ export function idBefore(a: string, b: string): boolean {
   return am < bm || (am === bm && an < bn);
 }
 
-/** The outbox of the memory store: arrays, ids `0-<n>`. */
+/**
+ * The outbox of the memory store: arrays, ids `0-<n>`. Off (`keeping` false), it keeps nothing:
+ * the embedded default without an archive writer must not grow without end.
+ */
 export class MemoryOutbox implements ArchiveOutbox {
   private readonly streams = new Map<OutboxStream, OutboxEntry[]>(OUTBOX_STREAMS.map((s) => [s, []]));
   private next = 0;
+
+  constructor(private readonly keeping = true) {}
 
   /** What the memory store's journal posts call, in the same synchronous step. */
   money(playerId: string, kind: string, amount: number, balance: number, ref: string, at: number, game: string): void {
@@ -84,6 +89,6 @@ export class MemoryOutbox implements ArchiveOutbox {
   }
 
   private push(stream: OutboxStream, entry: (id: string) => OutboxEntry): void {
-    this.streams.get(stream)!.push(entry(`0-${++this.next}`));
+    if (this.keeping) this.streams.get(stream)!.push(entry(`0-${++this.next}`));
   }
 }

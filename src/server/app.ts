@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { LocalPresence, Server, type Presence } from '@colyseus/core';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
+import { startArchiveWriter } from '../archive/in-process';
 import { TokenVerifier } from '../auth/tokens';
 import { usesRedis, type Config } from '../config';
 import { MemoryStore } from '../dealer/memory/store';
@@ -120,6 +121,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let actions: ActionLog;
   let redis: RedisClient | undefined;
   let redisStore: RedisStore | undefined;
+  let memoryStore: MemoryStore | undefined;
   if (options.stores) {
     ({ dealer: store, actions } = options.stores);
   } else if (usesRedis(config)) {
@@ -128,7 +130,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     actions = new RedisActionLog(redis, config.redisPrefix);
   } else {
     const memoryLog = new MemoryActionLog();
-    store = new MemoryStore({
+    store = memoryStore = new MemoryStore({
+      archive: config.archive.dir !== undefined,
       keepSettled: config.embeddedKeep,
       forgotten: (unitIds) => memoryLog.forget(unitIds),
       withdrawalThreshold: config.withdrawalThreshold,
@@ -160,6 +163,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } else {
     await openMissingEmissions(dealer, config.emissionBlocks, now());
   }
+  const { dir: archiveDir } = config.archive;
+  const stopArchive = archiveDir !== undefined && memoryStore ? await startArchiveWriter({ ...config.archive, dir: archiveDir }, memoryStore.outbox, logger) : undefined;
   const readiness = new ReadinessProbe(redis);
   // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub.
   const presence: Presence = usesRedis(config) ? new RedisPresence(connectRedis(config, logger, metrics, 'presence')) : new LocalPresence();
@@ -273,6 +278,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await new Promise((resolve) => setImmediate(resolve));
         await actions.close();
         await dealer.close();
+        await stopArchive?.();
         if (redis) redis.disconnect();
       })();
       return stopping;

@@ -77,9 +77,13 @@ export class MemoryBooks {
   /** The operator's events, oldest first (ids `0-<n>`). */
   readonly events: WithdrawalThresholdEvent[] = [];
   /** The regulator's archive's outbox: each journal line's entry is added with it (`post`). */
-  readonly outbox = new MemoryOutbox();
+  readonly outbox: MemoryOutbox;
   /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
   private readonly pageTrees = new PageTreeCache();
+
+  constructor(archive: boolean) {
+    this.outbox = new MemoryOutbox(archive);
+  }
 
   findBlock(blockId: string): MemoryBlock | undefined {
     const ref = parseBlockId(blockId);

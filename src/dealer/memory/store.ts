@@ -29,6 +29,8 @@ export interface MemoryStoreOptions {
   readonly printSeed?: () => Uint8Array;
   /** As RedisStoreOptions.withdrawalThreshold. */
   readonly withdrawalThreshold?: number;
+  /** Whether the archive's outbox keeps its entries for a writer (`outbox`). Default true. */
+  readonly archive?: boolean;
 }
 
 /**
@@ -48,7 +50,7 @@ export class MemoryStore extends RoleStore {
       throw new RangeError(`keepSettled needs whole numbers ≥ 1: ${JSON.stringify(keep)}`);
     }
     const threshold = withdrawalThreshold(options.withdrawalThreshold);
-    const books = new MemoryBooks();
+    const books = new MemoryBooks(options.archive ?? true);
     const emissions = new MemoryEmissions(books, options.printSeed);
     super({
       emissions,
