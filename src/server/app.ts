@@ -21,6 +21,7 @@ import { feedRoomType, tableRoomType } from '../rooms/room-types';
 import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
 import { finishExpress, guardHttpServer, prepareExpress, sendRefusal } from './edge';
+import { archiveTrace } from './archive-trace';
 import { observed } from './observed';
 import { colyseusLogger, createLogger, type Logger } from './logger';
 import { listenMetrics, Metrics } from './metrics';
@@ -164,6 +165,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await openMissingEmissions(dealer, config.emissionBlocks, now());
   }
   const { dir: archiveDir } = config.archive;
+  // The tables' exchanges go to the archive where a writer drains them: ARCHIVE_DIR set (docs/archive.md).
+  const archiveOutbox = archiveDir === undefined ? undefined : (memoryStore ?? redisStore)?.outbox;
   const stopArchive = archiveDir !== undefined && memoryStore ? await startArchiveWriter({ ...config.archive, dir: archiveDir }, memoryStore.outbox, logger) : undefined;
   const readiness = new ReadinessProbe(redis);
   // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub.
@@ -223,6 +226,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     verifier, play, feed, seats, catalog: gameCatalog(), maxMessagesPerSecond, watchersMax,
     actionShown: (game, seconds) => metrics.actionToPatchSeconds.observe({ game }, seconds),
     log: logger,
+    ...(archiveOutbox && { trace: archiveTrace(archiveOutbox, now, (err) => logger.error({ err }, 'archive trace failed')) }),
   }));
   server.define('feed', feedRoomType({
     feed,

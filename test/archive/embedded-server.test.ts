@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { Keyring } from '../../src/archive/seal';
 import { verifyArchive } from '../../src/archive/verify';
-import { devLogin, startTestServer } from '../support/game-server';
+import { NOEL_TABLES } from '../../src/games/noel-de-la-chance/prize-table';
+import { devLogin, record, startTestServer } from '../support/game-server';
 import { tempDir } from './support/archive-fixture';
 
 describe('the embedded server with ARCHIVE_DIR', () => {
@@ -12,8 +13,16 @@ describe('the embedded server with ARCHIVE_DIR', () => {
       const server = await startTestServer({ ARCHIVE_DIR: dir, ARCHIVE_SEAL_SECONDS: '3600' });
       let published: Keyring;
       let playerId: string;
+      let unitId: string;
       try {
-        ({ playerId } = await devLogin(server));
+        const player = await devLogin(server);
+        playerId = player.playerId;
+        const room = await player.client.create('table', { game: 'noel-de-la-chance' });
+        await record(room).next('wallet');
+        const stake = NOEL_TABLES[0]!.stake;
+        await room.request('buy', { stake: 7, requestId: 'refused' }).catch(() => undefined);
+        ({ unitIds: [unitId] } = (await room.request('buy', { stake, requestId: 'traced' })) as { unitIds: [string] });
+        await room.leave();
         const res = await fetch(`http://127.0.0.1:${server.port}/archive/key`);
         assert.equal(res.status, 200);
         published = Keyring.parse(await res.text());
@@ -22,7 +31,12 @@ describe('the embedded server with ARCHIVE_DIR', () => {
       }
       const { problems, records } = await verifyArchive(dir, { keyring: published });
       assert.deepEqual(problems, []);
-      assert.deepEqual(records.get('money')!.filter((r) => r.player === playerId).map((r) => r.kind), ['deposit'], 'the dev login\'s deposit, drained on stop');
+      assert.deepEqual(records.get('money')!.filter((r) => r.player === playerId).map((r) => r.kind), ['deposit', 'stake'], 'drained on stop');
+      const play = records.get('play')!.filter((r) => r.player === playerId);
+      assert.deepEqual(play.map((r) => r.kind), ['sign_in', 'buy', 'buy']);
+      assert.ok(play.every((r) => r.session !== '' && r.table !== '' && r.process !== ''), 'session, table and process named');
+      assert.match(String(play[1]!.payload['refused']), /^purchase\//, 'a stake that is no price, refused');
+      assert.deepEqual((play[2]!.payload['reply'] as { unitIds: string[] }).unitIds, [unitId!]);
     } finally {
       await remove();
     }
