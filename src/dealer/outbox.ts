@@ -50,6 +50,12 @@ export function moneyEntry(id: string, playerId: string, line: string, game: str
   return { id, at, kind, player: playerId, session: '', table: '', process: '', payload: game === '' ? { amount, balance, ref } : { amount, balance, ref, game } };
 }
 
+/** A protection entry from a protection journal line (JSON `ProtectionChange`: what, at, by, …). */
+export function protectionEntry(id: string, playerId: string, line: string): OutboxEntry {
+  const change = JSON.parse(line) as { readonly at: number } & Record<string, OutboxValue>;
+  return { id, at: change.at, kind: 'protection', player: playerId, session: '', table: '', process: '', payload: change };
+}
+
 /** Whether stream id `a` comes before `b` (`<ms>-<n>`). */
 export function idBefore(a: string, b: string): boolean {
   const [am, an] = a.split('-').map(Number) as [number, number];
@@ -66,6 +72,11 @@ export class MemoryOutbox implements ArchiveOutbox {
   private next = 0;
 
   constructor(private readonly keeping = true) {}
+
+  /** What the memory store's protection journal calls with each line it adds, in the same step. */
+  protection(playerId: string, change: object): void {
+    this.push('money', (id) => protectionEntry(id, playerId, JSON.stringify(change)));
+  }
 
   /** What the memory store's journal posts call, in the same synchronous step. */
   money(playerId: string, kind: string, amount: number, balance: number, ref: string, at: number, game: string): void {

@@ -42,6 +42,22 @@ function outboxSuite(name: string, make: () => Promise<{ store: DealerStore & { 
       assert.deepEqual([...new Set(entries.filter((e) => e.kind === 'stake' || e.kind === 'prize').map((e) => e.payload['game']))], [game]);
     });
 
+    it('holds an entry for every line of the protection journal: limits, exclusions, blocks', async () => {
+      await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 5000 }, raiseDelayMs: 48 * 3_600_000 }, T0);
+      await store.changeProtection('p1', { what: 'exclusion', until: T0 + 86_400_000 }, T0 + 1);
+      await store.changeProtection('p1', { what: 'block', reason: 'national_ban', until: null }, T0 + 2);
+      const entries = await store.outbox.read('money', undefined, 100);
+      assert.deepEqual(
+        entries.map((e) => [e.kind, e.player, e.at, e.payload['what'], e.payload['by']]),
+        [
+          ['protection', 'p1', T0, 'limit', 'player'],
+          ['protection', 'p1', T0 + 1, 'exclusion', 'player'],
+          ['protection', 'p1', T0 + 2, 'block', 'operator'],
+        ],
+      );
+      assert.deepEqual(entries.map((e) => e.payload), (await store.protectionRecord('p1')).history.reverse());
+    });
+
     it('adds no entry for a replayed deposit or purchase', async () => {
       await store.deposit('p1', 10_000, 'd1', T0);
       await store.deposit('p1', 10_000, 'd1', T0);

@@ -117,7 +117,7 @@ export interface PlayerKeys {
    * (ref = unit id) are also the player's history: one record per purchase, not two.
    */
   readonly journal: string;
-  /** List: the protection journal, JSON `ProtectionChange` lines, newest first (changeProtection-2.lua). */
+  /** List: the protection journal, JSON `ProtectionChange` lines, newest first (changeProtection-3.lua). */
   readonly protection: string;
   /**
    * Hash (per-slot protocol): `<game>:<stake>|<requestId>` → `<balance before>|<time>|<picks>`,

@@ -1,4 +1,4 @@
-import { moneyEntry, type ArchiveOutbox, type OutboxEntry, type OutboxRecord, type OutboxStream } from '../outbox';
+import { moneyEntry, protectionEntry, type ArchiveOutbox, type OutboxEntry, type OutboxRecord, type OutboxStream } from '../outbox';
 import type { RedisContext } from './context';
 
 /** The field of a stream entry (`[name, value, name, value, …]`). */
@@ -9,8 +9,9 @@ function field(fields: readonly string[], name: string): string {
 
 /**
  * The archive's outbox on one Redis: a stream per outbox stream (`DealerKeys.outbox`). `money`
- * entries are XADDed by the money scripts (lua/includes/archiveEntry.lua: p, j, g); `play`
- * entries by `append` (field r: the record's JSON).
+ * entries are XADDed by the money scripts (lua/includes/archiveEntry.lua: p, j, g) and by
+ * changeProtection-3.lua (p, c: the protection journal's line); `play` entries by `append`
+ * (field r: the record's JSON).
  */
 export class RedisOutbox implements ArchiveOutbox {
   constructor(private readonly ctx: RedisContext) {}
@@ -22,7 +23,11 @@ export class RedisOutbox implements ArchiveOutbox {
   async read(stream: OutboxStream, after: string | undefined, count: number): Promise<OutboxEntry[]> {
     const entries = await this.ctx.redis.xrange(this.ctx.keys.outbox(stream), after === undefined ? '-' : `(${after}`, '+', 'COUNT', count);
     return entries.map(([id, fields]) =>
-      stream === 'money' ? moneyEntry(id, field(fields, 'p'), field(fields, 'j'), field(fields, 'g')) : { id, ...(JSON.parse(field(fields, 'r')) as OutboxRecord) },
+      stream === 'play'
+        ? { id, ...(JSON.parse(field(fields, 'r')) as OutboxRecord) }
+        : field(fields, 'c') !== ''
+          ? protectionEntry(id, field(fields, 'p'), field(fields, 'c'))
+          : moneyEntry(id, field(fields, 'p'), field(fields, 'j'), field(fields, 'g')),
     );
   }
 
