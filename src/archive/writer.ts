@@ -145,7 +145,8 @@ export class ArchiveWriter {
     const day = [dayOf(records[0]!.at), state.file?.slice(0, 10) ?? ''].sort().at(-1)!;
     const file = dayFileName(day, encryptionKey !== undefined);
     const chunk = encodeChunk([...records.map((r) => JSON.stringify(r)), JSON.stringify(seal)], encryptionKey);
-    const handle = await open(join(dir, stream, file), 'a');
+    // Players' data: readable by the operator's group (the regulator's access), no one else.
+    const handle = await open(join(dir, stream, file), 'a', 0o640);
     try {
       await handle.write(chunk);
       await handle.sync();
@@ -164,9 +165,11 @@ export class ArchiveWriter {
     const folder = join(this.options.dir, stream);
     await mkdir(folder, { recursive: true });
     const state = (await readJson<WriterState>(join(folder, STATE))) ?? START;
+    const lastDay = state.file === undefined ? '' : dayOfFile(state.file)!.day;
     for (const name of (await readdir(folder)).filter((n) => dayOfFile(n)).sort()) {
       const path = join(folder, name);
-      if (state.file === undefined || name > state.file) await unlink(path); // never sealed in a state: drained again
+      // A day after the state's was begun by a batch never sealed in a state: drained again.
+      if (dayOfFile(name)!.day > lastDay) await unlink(path);
       else if (name === state.file && (await stat(path)).size > state.length) await truncate(path, state.length);
     }
     return state;
