@@ -31,7 +31,7 @@ describe('the embedded server with ARCHIVE_DIR', () => {
       }
       const { problems, records } = await verifyArchive(dir, { keyring: published });
       assert.deepEqual(problems, []);
-      assert.deepEqual(records.get('money')!.filter((r) => r.player === playerId).map((r) => r.kind), ['deposit', 'stake'], 'drained on stop');
+      assert.deepEqual(records.get('money')!.filter((r) => r.player === playerId).map((r) => r.kind), ['deposit', 'protection', 'stake'], 'drained on stop (the dev login\'s deposit, the harness\'s weekly limit, the stake)');
       const play = records.get('play')!.filter((r) => r.player === playerId);
       assert.deepEqual(play.map((r) => r.kind), ['sign_in', 'buy', 'buy']);
       assert.ok(play.every((r) => r.session !== '' && r.table !== '' && r.process !== ''), 'session, table and process named');
