@@ -118,6 +118,28 @@ export interface Config {
   /** Set: `/metrics` on this port of 127.0.0.1 with no token; unset: on PORT with OPERATOR_TOKEN. */
   readonly metricsPort: number | undefined;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** The regulator's archive (docs/archive.md). */
+  readonly archive: ArchiveSettings;
+}
+
+/** The regulator's archive's settings (docs/archive.md, "Settings"). */
+export interface ArchiveSettings {
+  /** ARCHIVE_DIR: where the writer writes; unset: no writer runs (the outbox still fills). */
+  readonly dir: string | undefined;
+  /** ARCHIVE_SIGNING_KEY_FILE: the operator's Ed25519 key (PKCS#8 PEM); unset: one is made at start, and said so. */
+  readonly signingKeyFile: string | undefined;
+  /** ARCHIVE_ENCRYPTION_KEY: 64 hex digits, AES-256-GCM of the files at rest; unset: plain gzip. */
+  readonly encryptionKey: string | undefined;
+  /** ARCHIVE_SEAL_RECORDS: a seal at most every this many records of a stream. */
+  readonly sealRecords: number;
+  /** ARCHIVE_SEAL_SECONDS: and at least every this long while records come. */
+  readonly sealMs: number;
+  /** ARCHIVE_ONLINE_MONTHS: day files younger than this stay in `dir`; older ones move to `coldDir`. */
+  readonly onlineMonths: number;
+  /** ARCHIVE_RETENTION_YEARS: nothing is deleted before this age (the tool deletes nothing itself). */
+  readonly retentionYears: number;
+  /** ARCHIVE_COLD_DIR: where day files past the on-line window go; default `<dir>-cold`. */
+  readonly coldDir: string | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -210,6 +232,24 @@ export function usesRedis(config: Pick<Config, 'redisUrl' | 'redisClusterNodes'>
   return config.redisUrl !== undefined || config.redisClusterNodes !== undefined;
 }
 
+/** The archive's settings alone (the archive's command line reads them without the server's). */
+export function archiveSettings(env: Env = process.env): ArchiveSettings {
+  const dir = text(env, 'ARCHIVE_DIR');
+  const encryptionKey = text(env, 'ARCHIVE_ENCRYPTION_KEY');
+  if (encryptionKey !== undefined && !/^[0-9a-fA-F]{64}$/.test(encryptionKey)) throw new Error('ARCHIVE_ENCRYPTION_KEY must be 64 hex digits (a 32-byte AES-256 key)');
+  const settings: ArchiveSettings = {
+    dir,
+    signingKeyFile: text(env, 'ARCHIVE_SIGNING_KEY_FILE'),
+    encryptionKey,
+    sealRecords: int(env, 'ARCHIVE_SEAL_RECORDS', 1000, 1, 1_000_000),
+    sealMs: int(env, 'ARCHIVE_SEAL_SECONDS', 10, 1, 3600) * 1000,
+    onlineMonths: int(env, 'ARCHIVE_ONLINE_MONTHS', 12, 12, 120),
+    retentionYears: int(env, 'ARCHIVE_RETENTION_YEARS', 6, 6, 100),
+    coldDir: text(env, 'ARCHIVE_COLD_DIR') ?? (dir === undefined ? undefined : `${dir.replace(/\/+$/, '')}-cold`),
+  };
+  return settings;
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const redisUrl = text(env, 'REDIS_URL');
   const rawClusterNodes = text(env, 'REDIS_CLUSTER_NODES');
@@ -269,6 +309,7 @@ export function loadConfig(env: Env = process.env): Config {
     trustProxy: int(env, 'TRUST_PROXY', 0, 0, 10),
     metricsPort: env['METRICS_PORT'] ? int(env, 'METRICS_PORT', 0, 1, 65535) : undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    archive: archiveSettings(env),
   };
   if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) {
     throw new Error(`REDIS_URL must start with redis:// or rediss://, got ${JSON.stringify(config.redisUrl)}`);

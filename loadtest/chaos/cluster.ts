@@ -69,6 +69,11 @@ export class ChaosCluster {
     return this.fleet.endpoints;
   }
 
+  /** The one Redis's URL; undefined on a Redis Cluster. */
+  get redisUrl(): string | undefined {
+    return this.redis instanceof RedisServer ? this.redis.url : undefined;
+  }
+
   private get redis(): RedisServer | RedisCluster {
     return this.fleet.redis!;
   }

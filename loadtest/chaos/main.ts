@@ -20,6 +20,7 @@ function format(r: ChaosReport): string {
     `  fault effects: ${r.serverExits.count} server process exits of their own (each restarted)`,
     `units: ${r.units.bought} bought, ${r.units.finished} finished (${r.units.seenFinishedByPlayer} seen finished by their player's client, ${r.units.finishedUnseen} finished while it was away), ${r.units.unfinished} unfinished`,
     `books: ${r.books.checked.players} players, ${r.books.checked.units} units, ${r.books.checked.recallsRescored} recalls re-scored, ${r.books.checked.blocks} blocks, stakes ${r.books.checked.stakes} c, prizes ${r.books.checked.prizes} c: ${r.books.problemCount} problems`,
+    `archive: ${r.archive ? `${r.archive.records} records, ${r.archive.seals} seals, ${r.archive.drainErrors} drains retried through the faults: ${r.archive.problems} problems (chains, seals, sequence, against the journals)` : 'not checked on a Redis Cluster'}`,
     `feed: ${r.feed.wins} wins checked: ${r.feed.inOrder} after the player's client, ${r.feed.serverCompleted} of units the server finished, ${r.feed.releasedUnseen} released unseen, ${r.feed.repeated} repeated; ${r.feed.ahead} ahead of the player, ${r.feed.phantom} matching no unit (${r.feed.rejoins} spectator rejoins)`,
     `after the faults: ${r.afterFaults.processes} processes checked (feed, /tables, sales), ${r.afterFaults.sold} (game, price) sold, ${r.afterFaults.failed} failures`,
     `client errors met (retried or counted): ${Object.entries(r.clientErrors).map(([k, n]) => `${k} ${n}`).join(', ') || 'none'}`,

@@ -20,7 +20,7 @@ import {
  */
 
 export const HOUR_MS = 3_600_000;
-/** The protection journal keeps its newest lines (changeProtection-2.lua's JOURNAL_KEEP). */
+/** The protection journal keeps its newest lines (changeProtection-3.lua's JOURNAL_KEEP). */
 export const PROTECTION_JOURNAL_KEEP = 1000;
 /**
  * The windows, in hour buckets. A stake (or deposit) counts in the bucket of its hour, until

@@ -34,7 +34,12 @@ export interface TableServices {
   readonly actionShown?: (game: GameId, seconds: number) => void;
   /** The server's log; every line a table writes carries its `roomId`. */
   readonly log: RoomLog;
+  /** Records each exchange with the player for the regulator's archive (docs/archive.md); unset: none. */
+  readonly trace?: TableTrace;
 }
+
+/** A table's exchange with its player, as the regulator's archive records it (archive-trace.ts). */
+export type TableTrace = (exchange: { readonly kind: string; readonly player: string; readonly session: string; readonly table: string; readonly payload: Readonly<Record<string, unknown>> }) => void;
 
 /** What a table writes to the server's log (pino's logger is one). */
 export interface RoomLog {
@@ -90,12 +95,12 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.state.catalog = JSON.stringify(this.services.catalog.find((game) => game.id === this.game));
     sendPatchesAsStepsHappen(this);
 
-    this.onMessage('buy', (client, message, ctx) => this.handle(client, ctx, () => this.buy(message)));
+    this.onMessage('buy', (client, message, ctx) => this.handle(client, ctx, () => this.buy(message), 'buy', message));
     // An action is timed from its arrival (`performance.now()` bound now): its wait in the queue counts.
-    this.onMessage('act', (client, message, ctx) => this.handle(client, ctx, this.act.bind(this, client, message, performance.now())));
+    this.onMessage('act', (client, message, ctx) => this.handle(client, ctx, this.act.bind(this, client, message, performance.now()), 'act', message));
     this.onMessage('wallet', (client, _message, ctx) => this.handle(client, ctx, () => this.services.play.wallet(this.owner!.playerId)));
     this.onMessage('history', (client, message, ctx) => this.handle(client, ctx, () => this.history(message)));
-    this.onMessage('recall', (client, message, ctx) => this.handle(client, ctx, () => this.recall(message)));
+    this.onMessage('recall', (client, message, ctx) => this.handle(client, ctx, () => this.recall(message), 'recall', message));
     this.onMessage('watchers', (client, message, ctx) => this.handle(client, ctx, () => this.openToWatchers(message)));
     const unknownType = (type: unknown) => refuse('message/unknown_type', `unknown message type ${String(type)}`);
     this.onMessage('*', (client, type) => answerRefusal(client, undefined, client.sessionId !== this.ownerSession ? readOnly('this table') : unknownType(type)));
@@ -116,6 +121,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     if (this.droppedSeat) this.droppedSeat.reject(false);
     else former?.leave(CloseCode.CONSENTED, 'table/replaced: this table was opened again from another connection');
     this.droppedSeat = undefined;
+    this.trace(former ? 'resumption' : 'sign_in', client, { game: this.game });
     this.endPlayWhenTokenExpires(auth.expiresAt);
     this.playerFirst.seatPlayer(client);
     if (former) this.watchers.playerIs('here');
@@ -138,6 +144,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   override async onDrop(client: Client): Promise<void> {
     // The player's seat is kept for a while (not a flooder's).
     if (client.sessionId !== this.ownerSession) return;
+    this.trace('interruption', client, { game: this.game });
     this.playerFirst.playerDropped();
     this.watchers.playerIs('away');
     if (this.playerFirst.flooded(client)) return;
@@ -261,12 +268,21 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     for (const end of ended) this.playerFirst.afterPlayer((seen) => (seen || end.by === 'server' ? feed.publish(end, pseudonym) : feed.keepUnseen(end, pseudonym)));
   }
 
-  /** Every player message: one at a time, in order; refusals answered to their client. */
-  private async handle(client: Client, ctx: MessageContext, task: () => Promise<unknown>): Promise<unknown> {
+  /** Records an exchange with the player (`services.trace`). */
+  private trace(kind: string, client: Client, payload: Record<string, unknown>): void {
+    this.services.trace?.({ kind, player: this.owner!.playerId, session: client.sessionId, table: this.roomId, payload });
+  }
+
+  /**
+   * Every player message: one at a time, in order; refusals answered to their client. A message
+   * of a `traced` type is recorded with its answer (its refusal code, or the reply).
+   */
+  private async handle(client: Client, ctx: MessageContext, task: () => Promise<unknown>, traced?: string, message?: unknown): Promise<unknown> {
     if (client.sessionId !== this.ownerSession) return answerRefusal(client, ctx, this.owner ? readOnly('this table') : refuse('table/not_joined', 'join the table first'));
     if (Date.now() >= this.owner!.expiresAt) return answerRefusal(client, ctx, refuse('auth/expired', 'the token has expired: sign in again'));
     // Discarded if sent before its client was closed for flooding.
     const reply = await this.serial.run(async () => (this.playerFirst.flooded(client) ? refuse('table/flood', 'closed for flooding') : task()));
+    if (traced !== undefined) this.trace(traced, client, { game: this.game, message, ...(isRefusal(reply) ? { refused: reply.code } : { reply }) });
     return isRefusal(reply) ? answerRefusal(client, ctx, reply) : reply;
   }
 }

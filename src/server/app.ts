@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { LocalPresence, Server, type Presence } from '@colyseus/core';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
+import { startArchiveWriter } from '../archive/in-process';
 import { TokenVerifier } from '../auth/tokens';
 import { usesRedis, type Config } from '../config';
 import { MemoryStore } from '../dealer/memory/store';
@@ -22,6 +23,7 @@ import { processForNewRoom } from '../rooms/watch-room';
 import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
 import { finishExpress, guardHttpServer, prepareExpress, sendRefusal } from './edge';
+import { archiveTrace } from './archive-trace';
 import { observed } from './observed';
 import { colyseusLogger, createLogger, type Logger } from './logger';
 import { listenMetrics, Metrics } from './metrics';
@@ -122,6 +124,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let actions: ActionLog;
   let redis: RedisClient | undefined;
   let redisStore: RedisStore | undefined;
+  let memoryStore: MemoryStore | undefined;
   if (options.stores) {
     ({ dealer: store, actions } = options.stores);
   } else if (usesRedis(config)) {
@@ -130,7 +133,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     actions = new RedisActionLog(redis, config.redisPrefix);
   } else {
     const memoryLog = new MemoryActionLog();
-    store = new MemoryStore({
+    store = memoryStore = new MemoryStore({
+      archive: config.archive.dir !== undefined,
       keepSettled: config.embeddedKeep,
       forgotten: (unitIds) => memoryLog.forget(unitIds),
       withdrawalThreshold: config.withdrawalThreshold,
@@ -162,6 +166,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   } else {
     await openMissingEmissions(dealer, config.emissionBlocks, now());
   }
+  const { dir: archiveDir } = config.archive;
+  // The tables' exchanges go to the archive where a writer drains them: ARCHIVE_DIR set (docs/archive.md).
+  const archiveOutbox = archiveDir === undefined ? undefined : (memoryStore ?? redisStore)?.outbox;
+  const stopArchive = archiveDir !== undefined && memoryStore ? await startArchiveWriter({ ...config.archive, dir: archiveDir }, memoryStore.outbox, logger) : undefined;
   const readiness = new ReadinessProbe(redis);
   // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub.
   const presence: Presence = usesRedis(config) ? new RedisPresence(connectRedis(config, logger, metrics, 'presence')) : new LocalPresence();
@@ -224,6 +232,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     verifier, play, feed, streams, seats, catalog, maxMessagesPerSecond, watchersMax,
     actionShown: (game, seconds) => metrics.actionToPatchSeconds.observe({ game }, seconds),
     log: logger,
+    ...(archiveOutbox && { trace: archiveTrace(archiveOutbox, now, (err) => logger.error({ err }, 'archive trace failed')) }),
   }));
   server.define('watch', watchRoomType({
     streams, catalog, maxMessagesPerSecond, watchersMax,
@@ -288,6 +297,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
         await new Promise((resolve) => setImmediate(resolve));
         await actions.close();
         await dealer.close();
+        await stopArchive?.();
         if (redis) redis.disconnect();
       })();
       return stopping;

@@ -1,6 +1,9 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import express, { type Application, type Request, type Response } from 'express';
 import { z } from 'zod';
+import { KEYRING } from '../archive/files';
 import { normalizePseudonym } from '../auth/pseudonym';
 import { AuthError, type Player } from '../auth/tokens';
 import { blocksReport, verifyBlockReport } from '../dealer/operator-report';
@@ -74,6 +77,13 @@ export function mountRoutes(app: Application, services: Services): void {
   app.get('/health', (_req, res) => {
     res.json({ ok: true, mode: usesRedis(services.config) ? 'redis' : 'embedded' });
   });
+
+  // The archive's public keys (docs/archive.md, "Keys"): anyone may check its seals with them.
+  app.get('/archive/key', asyncRoute(async (_req, res) => {
+    const dir = services.config.archive.dir;
+    const text = dir === undefined ? undefined : await readFile(join(dir, KEYRING), 'utf8').catch(() => undefined);
+    res.type('application/json').send(text ?? '{"keys":[]}');
+  }));
 
   // Each dev login funds an account: a few per address and minute.
   const devLogins = new RateLimiter(services.config.devLoginPerMinute, 60_000, Date.now);

@@ -63,6 +63,25 @@ const BEFORE_PROTECTION: Readonly<Record<NonNullable<RedisStoreOptions['protocol
   'per-slot': { get: 1, getrange: 1, hdel: 2, hget: 3, hincrby: 1, hmget: 6, hset: 7, pexpire: 2, rpush: 1, zadd: 2 },
 };
 
+/**
+ * What the regulator's archive adds to a purchase (issue 30): on one Redis, the stake's entry
+ * in the archive's money stream, an XADD in the step of its journal line (16 commands where
+ * there were 15). The per-slot protocol does not archive its purchases yet (docs/archive.md).
+ */
+const ARCHIVE_ENTRY: Readonly<Record<NonNullable<RedisStoreOptions['protocol']>, Readonly<Record<string, number>>>> = {
+  'one-script': { xadd: 1 },
+  'per-slot': {},
+};
+
+/** A purchase's commands now: before protection, plus the archive's. */
+const PURCHASE = Object.fromEntries(
+  (['one-script', 'per-slot'] as const).map((protocol) => {
+    const commands: Record<string, number> = { ...BEFORE_PROTECTION[protocol] };
+    for (const [command, calls] of Object.entries(ARCHIVE_ENTRY[protocol])) commands[command] = (commands[command] ?? 0) + calls;
+    return [protocol, Object.fromEntries(Object.entries(commands).sort(([a], [b]) => a.localeCompare(b)))];
+  }),
+) as Record<NonNullable<RedisStoreOptions['protocol']>, Record<string, number>>;
+
 /** `commands` `times` over, plus `extra`. */
 function times(commands: Readonly<Record<string, number>>, count: number, extra: Record<string, number> = {}): Record<string, number> {
   return Object.fromEntries(Object.entries(commands).map(([command, calls]) => [command, calls * count + (extra[command] ?? 0)]));
@@ -115,8 +134,8 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
       await purchases('limited', true, () => T0);
       const plain = await purchases('plain', false, (i) => T0 + MINUTE + i);
       const limited = await purchases('limited', true, (i) => T0 + MINUTE + i);
-      assert.deepEqual(plain, times(BEFORE_PROTECTION[protocol], PURCHASES), 'without limits or the checks');
-      assert.deepEqual(limited, times(BEFORE_PROTECTION[protocol], PURCHASES), 'with limits and the checks');
+      assert.deepEqual(plain, times(PURCHASE[protocol], PURCHASES), 'without limits or the checks');
+      assert.deepEqual(limited, times(PURCHASE[protocol], PURCHASES), 'with limits and the checks');
       const { record } = await store.protectionRecord('limited');
       assert.deepEqual(record.stakes, [{ hour: T0 / HOUR, cents: 2 * PURCHASES * TABLE.stake }], 'every stake counted in the newest bucket');
     });
@@ -130,8 +149,8 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
       const every15 = (i: number) => T0 + (i + 1) * 15 * MINUTE;
       const plain = await purchases('plain', false, every15);
       const limited = await purchases('limited', true, every15);
-      assert.deepEqual(plain, times(BEFORE_PROTECTION[protocol], PURCHASES, { hmget: 5, hset: 5 }), 'without limits or the checks');
-      assert.deepEqual(limited, times(BEFORE_PROTECTION[protocol], PURCHASES, { hmget: 5, hset: 5 }), 'with limits and the checks');
+      assert.deepEqual(plain, times(PURCHASE[protocol], PURCHASES, { hmget: 5, hset: 5 }), 'without limits or the checks');
+      assert.deepEqual(limited, times(PURCHASE[protocol], PURCHASES, { hmget: 5, hset: 5 }), 'with limits and the checks');
       const { record } = await store.protectionRecord('limited');
       assert.deepEqual(
         record.stakes,
@@ -147,7 +166,8 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
         const credited = await store.deposit('limited', 1000, 'limited-d2', T0 + MINUTE);
         assert.ok(credited.ok);
       });
-      assert.deepEqual(deposit, { hget: 1, hmget: 1, hset: 2, rpush: 1 }); // before: HGET balance, HEXISTS reference, RPUSH, HSET ×2
+      // Before: HGET balance, HEXISTS reference, RPUSH, HSET ×2; and the archive's entry (XADD).
+      assert.deepEqual(deposit, { hget: 1, hmget: 1, hset: 2, rpush: 1, xadd: 1 });
       const { record } = await store.protectionRecord('limited');
       assert.deepEqual(record.deposits, [{ hour: T0 / HOUR, cents: 1_000_000 + 1000 }], 'both deposits counted in the newest bucket');
     });

@@ -23,7 +23,7 @@
   retry within W always finds its sale, and no record outlives 2 W.
 
   The number of keys depends on the batch, so this file has no `-<numKeys>` suffix: the caller
-  passes 5 + 2 × n keys.
+  passes 6 + 2 × n keys.
 
   Input:
     KEYS[1] the sequence's current-emission pointer (string)
@@ -31,7 +31,8 @@
     KEYS[3] the sequence's unsettled units (sorted set: unitId by sale time)
     KEYS[4] the sequence's request ids of this window (hash: <playerId>|<requestId> -> unitId)
     KEYS[5] the same of the previous window
-    for purchase i (1..n), KEYS[5 + 2(i-1) + 1..2]:
+    KEYS[6] the regulator's archive's money stream (includes/archiveEntry: one entry a stake)
+    for purchase i (1..n), KEYS[6 + 2(i-1) + 1..2]:
       the player's wallet (hash: balance; u:<unitId> -> sale time for each unit not settled;
         n:<game> how many of them are of that game; staked: the sum of their stakes)
       the player's journal (list; its stake lines are also the player's history)
@@ -69,8 +70,9 @@
 --- @include "includes/journalLine"
 --- @include "includes/saleRecord"
 --- @include "includes/protection"
+--- @include "includes/archiveEntry"
 
-local n = (#KEYS - 5) / 2
+local n = (#KEYS - 6) / 2
 local requestOf = {}
 for i = 1, n do requestOf[i] = ARGV[6 * i - 2] .. '|' .. ARGV[6 * i - 1] end
 --- @include "includes/sequenceDealing"
@@ -100,7 +102,7 @@ local function boughtWith(wallet, playerId, requestId, together)
 end
 
 local function purchase(i)
-  local k, a = 5 + 2 * (i - 1), 3 + 6 * (i - 1)
+  local k, a = 6 + 2 * (i - 1), 3 + 6 * (i - 1)
   local wallet = KEYS[k + 1]
   local playerId, requestId, now, together = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 5]
   local previous = servedAlready(i)
@@ -123,7 +125,9 @@ local function purchase(i)
   local writes = {'balance', after, 'u:' .. unitId, now, inPlayField, int(inPlay + 1), 'staked', int(tonumber(w[3] or '0') + stake)}
   countStake(wallet, checked, stake, tonumber(now), writes)
   redis.call('HSET', wallet, unpack(writes))
-  redis.call('RPUSH', KEYS[k + 2], journalLine('stake', debit, after, now, unitId))
+  local line = journalLine('stake', debit, after, now, unitId)
+  redis.call('RPUSH', KEYS[k + 2], line)
+  archiveEntry(KEYS[6], playerId, line, ARGV[2])
   recordSale(i, position, tier, unitId, now, saleRecord(playerId, requestId, tier, prizes[tier], now, balanceText, after, ARGV[a + 4]))
   return {1, soldIndex, position, tier, balance}
 end

@@ -2,6 +2,7 @@ import type { PrizeTable } from '../../games/types';
 import type { Cents } from '../../money';
 import { readArchivedUnit } from '../archive';
 import { parseBlockId, parseUnitId } from '../identifiers';
+import { MemoryOutbox } from '../outbox';
 import { pageCount, PageTreeCache, pageTreeOfPrint, rootOfPage, type PageTree } from '../merkle';
 import type { PrintedBlock } from '../printing';
 import { newProtection, type MemoryProtection } from './protection';
@@ -75,8 +76,14 @@ export class MemoryBooks {
   readonly settledKept = new Set<string>();
   /** The operator's events, oldest first (ids `0-<n>`). */
   readonly events: WithdrawalThresholdEvent[] = [];
+  /** The regulator's archive's outbox: each journal line's entry is added with it (`post`). */
+  readonly outbox: MemoryOutbox;
   /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
   private readonly pageTrees = new PageTreeCache();
+
+  constructor(archive: boolean) {
+    this.outbox = new MemoryOutbox(archive);
+  }
 
   findBlock(blockId: string): MemoryBlock | undefined {
     const ref = parseBlockId(blockId);
@@ -92,10 +99,12 @@ export class MemoryBooks {
     return wallet;
   }
 
-  post(wallet: MemoryWallet, kind: JournalKind, amount: Cents, ref: string, at: number): JournalEntry {
+  /** Journals a line of `playerId`'s wallet and its archive entry at once (`game`: '' for deposits and withdrawals). */
+  post(playerId: PlayerId, wallet: MemoryWallet, kind: JournalKind, amount: Cents, ref: string, at: number, game = ''): JournalEntry {
     wallet.balance += amount;
     const entry = { seq: ++wallet.posted, kind, amount, balance: wallet.balance, ref, at };
     wallet.journal.push(entry);
+    this.outbox.money(playerId, kind, amount, wallet.balance, ref, at, game);
     return entry;
   }
 

@@ -1,3 +1,4 @@
+import type { MemoryOutbox } from '../outbox';
 import type { Cents } from '../../money';
 import { LIMIT_KINDS, PROTECTION_HISTORY_MAX, type BlockReason, type LimitKind, type ProtectionChange } from '../../protocol/protection';
 import { isPlayerId } from '../identifiers';
@@ -34,6 +35,8 @@ export interface ProtectedWallet {
 interface ProtectedBooks {
   readonly wallets: ReadonlyMap<PlayerId, ProtectedWallet>;
   walletOf(playerId: PlayerId): ProtectedWallet;
+  /** The archive's outbox: each protection journal line added is also an entry. */
+  readonly outbox: Pick<MemoryOutbox, 'protection'>;
 }
 
 /**
@@ -189,8 +192,10 @@ export class MemoryProtections implements Protections {
     if (!isPlayerId(playerId)) throw new RangeError(`not a player id: ${playerId}`);
     const p = this.books.walletOf(playerId).protection;
     const journal = (change: Omit<ProtectionChange, 'at' | 'by'>, by: ProtectionChange['by'] = 'player') => {
-      p.journal.unshift({ at: now, by, ...change });
+      const line: ProtectionChange = { at: now, by, ...change };
+      p.journal.unshift(line);
       p.journal.length = Math.min(p.journal.length, PROTECTION_JOURNAL_KEEP);
+      this.books.outbox.protection(playerId, line);
     };
     switch (update.what) {
       case 'limits':

@@ -79,7 +79,7 @@ export class MemorySales implements Sales {
     });
     const { unitId } = sale;
     const debited = books.walletOf(request.playerId);
-    books.post(debited, 'stake', -request.stake, unitId, request.now);
+    books.post(request.playerId, debited, 'stake', -request.stake, unitId, request.now, request.game);
     countStake(debited, request);
     this.remember(debited, purchaseField(request.game, request.stake, request.requestId), unitId, window);
     debited.sales.push(unitId);
@@ -111,7 +111,7 @@ export class MemorySales implements Sales {
     if (wallet.unsettled.delete(unitId)) wallet.staked -= sale.stake;
     if (sale.prize > 0) {
       const before = wallet.balance;
-      books.post(wallet, 'prize', sale.prize, unitId, now);
+      books.post(sale.playerId, wallet, 'prize', sale.prize, unitId, now, sale.game);
       const threshold = this.withdrawalThreshold;
       if (threshold !== undefined && before <= threshold && wallet.balance > threshold) {
         books.events.push({ id: `0-${books.events.length + 1}`, at: now, playerId: sale.playerId, kind: 'withdrawal_threshold', balance: wallet.balance, threshold });

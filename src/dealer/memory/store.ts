@@ -1,4 +1,5 @@
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
+import type { ArchiveOutbox } from '../outbox';
 import { RoleStore } from '../role-store';
 import { MemoryArchiving } from './archiving';
 import { MemoryBooks } from './books';
@@ -28,6 +29,8 @@ export interface MemoryStoreOptions {
   readonly printSeed?: () => Uint8Array;
   /** As RedisStoreOptions.withdrawalThreshold. */
   readonly withdrawalThreshold?: number;
+  /** Whether the archive's outbox keeps its entries for a writer (`outbox`). Default true. */
+  readonly archive?: boolean;
 }
 
 /**
@@ -37,13 +40,17 @@ export interface MemoryStoreOptions {
  * archive's file). Nothing survives the process.
  */
 export class MemoryStore extends RoleStore {
+  /** The regulator's archive's outbox (src/dealer/outbox.ts): what the archive writer drains. */
+  readonly outbox: ArchiveOutbox;
+  private readonly books: MemoryBooks;
+
   constructor(options: MemoryStoreOptions = {}) {
     const keep = options.keepSettled;
     if (keep && !(Number.isSafeInteger(keep.perPlayer) && keep.perPlayer >= 1 && Number.isSafeInteger(keep.total) && keep.total >= 1)) {
       throw new RangeError(`keepSettled needs whole numbers ≥ 1: ${JSON.stringify(keep)}`);
     }
     const threshold = withdrawalThreshold(options.withdrawalThreshold);
-    const books = new MemoryBooks();
+    const books = new MemoryBooks(options.archive ?? true);
     const emissions = new MemoryEmissions(books, options.printSeed);
     super({
       emissions,
@@ -54,6 +61,13 @@ export class MemoryStore extends RoleStore {
       protections: new MemoryProtections(books),
       events: new MemoryOperatorEvents(books),
     });
+    this.outbox = books.outbox;
+    this.books = books;
+  }
+
+  /** The players with a wallet (what the archive's reconciliation reads the journals of). */
+  async journaledPlayers(): Promise<string[]> {
+    return [...this.books.wallets.keys()];
   }
 
   async close(): Promise<void> {}

@@ -14,7 +14,7 @@ export class MemoryWallets implements Wallets {
     if (before) return before.amount === amount ? { ok: true, balance: wallet.balance, replayed: true, entry: before } : requestMismatch(wallet.balance);
     const refused = depositRefusal(wallet, amount, now);
     if (refused) return { ...refused, code: 'limit/deposit_week', details: refused.details ?? {} };
-    const entry = this.books.post(wallet, 'deposit', amount, ref, now);
+    const entry = this.books.post(playerId, wallet, 'deposit', amount, ref, now);
     wallet.deposits.set(ref, entry);
     return { ok: true, balance: wallet.balance, replayed: false, entry };
   }
@@ -25,7 +25,7 @@ export class MemoryWallets implements Wallets {
     const before = wallet.deposits.get(ref);
     if (before) return before.amount === -amount ? { ok: true, balance: wallet.balance, replayed: true, entry: before } : requestMismatch(wallet.balance);
     if (wallet.balance < amount) return { ok: false, code: 'wallet/insufficient_funds', message: 'the balance is below the amount', balance: wallet.balance };
-    const entry = this.books.post(wallet, 'withdrawal', -amount, ref, now);
+    const entry = this.books.post(playerId, wallet, 'withdrawal', -amount, ref, now);
     wallet.deposits.set(ref, entry);
     return { ok: true, balance: wallet.balance, replayed: false, entry };
   }

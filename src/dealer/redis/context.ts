@@ -19,7 +19,14 @@ export class RedisContext {
     readonly windowMs: number,
     private readonly waitReplicas: number,
     private readonly replicaTimeoutMs: number,
+    /** Whether the store runs the per-slot protocol (one slot per script: a Redis Cluster). */
+    private readonly perSlot: boolean,
   ) {}
+
+  /** The archive's money stream a player's deposit or withdrawal writes (keys.ts: `outbox`, `playerOutbox`). */
+  moneyStream(playerId: string): string {
+    return this.perSlot ? this.keys.playerOutbox(playerId) : this.keys.outbox('money');
+  }
 
   /** The idempotency window of a time: ⌊now / W⌋. */
   window(now: number): number {

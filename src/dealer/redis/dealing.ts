@@ -189,6 +189,7 @@ export class LaneDealing {
       laneUnsettled: laneKeys.unsettled,
       requests: laneKeys.requests(window),
       previousRequests: laneKeys.requests(window - 1),
+      archive: this.ctx.keys.outbox('money'),
     };
     await this.pages.publishAhead(game, stake, lane, now);
     const { emissionId, openedIndex, results } = await this.batchScript(keys, this.ctx.requestsTtl(now), batch);

@@ -1,5 +1,6 @@
 import type { Cents } from '../../money';
 import { gamePrice } from '../identifiers';
+import type { OutboxStream } from '../outbox';
 
 /**
  * Every Redis key of the server's dealing and play, from one prefix: the one place that names
@@ -116,7 +117,7 @@ export interface PlayerKeys {
    * (ref = unit id) are also the player's history: one record per purchase, not two.
    */
   readonly journal: string;
-  /** List: the protection journal, JSON `ProtectionChange` lines, newest first (changeProtection-2.lua). */
+  /** List: the protection journal, JSON `ProtectionChange` lines, newest first (changeProtection-3.lua). */
   readonly protection: string;
   /**
    * Hash (per-slot protocol): `<game>:<stake>|<requestId>` → `<balance before>|<time>|<picks>`,
@@ -161,6 +162,22 @@ export class DealerKeys {
    */
   relayedEvents(window: number): string {
     return `${this.prefix}{events}:relayed:${window}`;
+  }
+
+  /**
+   * Stream: one stream of the regulator's archive's outbox (src/dealer/outbox.ts), under its own
+   * tag: on one Redis every money script writes `money` in the step of its journal line.
+   */
+  outbox(stream: OutboxStream): string {
+    return `${this.prefix}{archive}:${stream}`;
+  }
+
+  /**
+   * Stream (per-slot protocol on a Redis Cluster): the archive's money entries of one player's
+   * deposits and withdrawals, in the player's slot (docs/archive.md, "On a Redis Cluster").
+   */
+  playerOutbox(playerId: string): string {
+    return `${this.player(playerId).journal.slice(0, -'journal'.length)}archive`;
   }
 
   /** Glob of every lane's request-id hashes, of any window (what the migration to a cluster scans). */

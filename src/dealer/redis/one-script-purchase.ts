@@ -8,7 +8,7 @@ import type { FoundSale } from './sale-reader';
 
 /**
  * The purchase on one Redis: purchaseUnits.lua checks, debits, deals and journals a batch of
- * purchases of one lane, each atomically; settleUnit-6.lua marks and credits a unit at once
+ * purchases of one lane, each atomically; settleUnit-7.lua marks and credits a unit at once
  * (and adds its withdrawal threshold event, if any).
  */
 export class OneScriptPurchase implements PurchaseProtocol {
@@ -35,7 +35,7 @@ export class OneScriptPurchase implements PurchaseProtocol {
     const laneUnsettled = ctx.keys.lane(meta.game, meta.stake, laneOfBlock(ref.index, meta.lanes)).unsettled;
     const result = await settleUnit(
       ctx.run,
-      { sales: block.sales, settled: block.settled, laneUnsettled, wallet: player.wallet, journal: player.journal, events: ctx.keys.events },
+      { sales: block.sales, settled: block.settled, laneUnsettled, wallet: player.wallet, journal: player.journal, events: ctx.keys.events, archive: ctx.keys.outbox('money') },
       { position: ref.position, unitId: sale.unitId, playerId: sale.playerId, now, game: meta.game, stake: meta.stake, withdrawalThreshold: this.parts.withdrawalThreshold },
     );
     await ctx.replicated(block.sales);

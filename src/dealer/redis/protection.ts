@@ -81,7 +81,7 @@ export class RedisProtections implements Protections {
   async changeProtection(playerId: PlayerId, update: ProtectionUpdate, now: number): Promise<void> {
     if (!isPlayerId(playerId)) throw new RangeError(`not a player id: ${playerId}`);
     const keys = this.ctx.keys.player(playerId);
-    await changeProtection(this.ctx.run, keys, update, now);
+    await changeProtection(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, playerId, update, now);
     await this.ctx.replicated(keys.wallet);
   }
 }

@@ -15,6 +15,7 @@ import type { PurchaseProtocol } from './purchase-protocol';
 import { SaleReader } from './sale-reader';
 import { RedisSales } from './sales';
 import { RedisOperatorEvents } from './operator-events';
+import { RedisOutbox } from './outbox';
 import { RedisWallets } from './wallets';
 
 export interface RedisStoreOptions {
@@ -69,7 +70,10 @@ export interface RedisStoreOptions {
  */
 export class RedisStore extends RoleStore {
   readonly keys: DealerKeys;
+  /** The regulator's archive's outbox (src/dealer/outbox.ts): what the archive writer drains. */
+  readonly outbox: RedisOutbox;
   private readonly protocol: PurchaseProtocol;
+  private readonly ctx: RedisContext;
   private readonly printer: BlockPrinter;
   private readonly pages: RedisPages;
 
@@ -83,7 +87,7 @@ export class RedisStore extends RoleStore {
     const perSlot = options.protocol === 'per-slot';
     if (lanes > 1 && !perSlot) throw new RangeError('sequenceLanes above 1 needs the per-slot protocol');
     const keys = new DealerKeys(options.prefix ?? 'lottery');
-    const ctx = new RedisContext(redis, defineDealerScripts(redis), keys, idempotencyWindow(options.idempotencyWindowMs), options.waitReplicas ?? 0, options.replicaTimeoutMs ?? 1000);
+    const ctx = new RedisContext(redis, defineDealerScripts(redis), keys, idempotencyWindow(options.idempotencyWindowMs), options.waitReplicas ?? 0, options.replicaTimeoutMs ?? 1000, perSlot);
     const catalog = new EmissionCatalog(ctx);
     const sales = new SaleReader(ctx, catalog);
     const pages = new RedisPages(ctx, catalog, sales);
@@ -103,6 +107,8 @@ export class RedisStore extends RoleStore {
       protections,
     });
     this.keys = keys;
+    this.outbox = new RedisOutbox(ctx);
+    this.ctx = ctx;
     this.protocol = protocol;
     this.printer = printer;
     this.pages = pages;
@@ -114,6 +120,23 @@ export class RedisStore extends RoleStore {
    */
   recoverPurchases(olderThan: number): Promise<number> {
     return this.protocol.recoverPurchases(olderThan);
+  }
+
+  /**
+   * The players with a journal (SCAN of `{player:*}:journal`, one Redis), for the archive's
+   * reconciliation; a Redis Cluster would need each master scanned.
+   */
+  async journaledPlayers(): Promise<string[]> {
+    const match = this.keys.player('*').journal;
+    const players = new Set<string>();
+    const prefix = this.keys.player('').journal.split('{player:}')[0]!;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.ctx.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+      for (const key of keys) players.add(key.slice(`${prefix}{player:`.length, -'}:journal'.length));
+      cursor = next;
+    } while (cursor !== '0');
+    return [...players];
   }
 
   /** Waits for the blocks this process is printing ahead and the pages it is publishing; the Redis client stays open. */

@@ -13,7 +13,7 @@ export class RedisWallets implements Wallets {
   async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult> {
     assertDeposit(playerId, amount, ref, now);
     const keys = this.ctx.keys.player(playerId);
-    const result = await deposit(this.ctx.run, keys, { amount, ref, now });
+    const result = await deposit(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, { playerId, amount, ref, now });
     await this.ctx.replicated(keys.wallet);
     return result;
   }
@@ -21,7 +21,7 @@ export class RedisWallets implements Wallets {
   async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
     assertDeposit(playerId, amount, ref, now);
     const keys = this.ctx.keys.player(playerId);
-    const result = await withdraw(this.ctx.run, keys, { amount, ref, now });
+    const result = await withdraw(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, { playerId, amount, ref, now });
     await this.ctx.replicated(keys.wallet);
     return result;
   }

@@ -2,14 +2,15 @@ import { LIMIT_KINDS } from '../../protocol/protection';
 import type { ProtectionUpdate } from '../types';
 import type { DealerRunScript, ScriptArg } from './commands';
 
-/** changeProtection-2.lua: applies and journals one change of a player's protection. */
+/** changeProtection-3.lua: applies and journals one change of a player's protection (and its archive entry). */
 export async function changeProtection(
   run: DealerRunScript,
-  keys: { readonly wallet: string; readonly protection: string },
+  keys: { readonly wallet: string; readonly protection: string; readonly archive: string },
+  playerId: string,
   update: ProtectionUpdate,
   now: number,
 ): Promise<void> {
-  const args: ScriptArg[] = [update.what, now];
+  const args: ScriptArg[] = [update.what, now, playerId];
   switch (update.what) {
     case 'limits':
       args.push(update.raiseDelayMs);
@@ -30,5 +31,5 @@ export async function changeProtection(
     default:
       break;
   }
-  await run('changeProtection', [keys.wallet, keys.protection], args);
+  await run('changeProtection', [keys.wallet, keys.protection, keys.archive], args);
 }

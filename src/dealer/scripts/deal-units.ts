@@ -22,7 +22,7 @@ export interface DealtPurchase {
  */
 export async function dealUnits(
   run: DealerRunScript,
-  keys: LaneKeysForPurchase,
+  keys: Omit<LaneKeysForPurchase, 'archive'>,
   batch: { readonly stake: number; readonly requestsTtlMs: number },
   purchases: readonly DealtPurchase[],
 ): Promise<PurchaseUnitsResult> {

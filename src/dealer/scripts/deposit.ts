@@ -7,11 +7,11 @@ import { protectionReply } from './protection-reply';
 import { int, replyList } from './reply';
 
 /**
- * deposit-3.lua: credited, replayed (`ref` credited this amount before), refused (`ref` was
+ * deposit-4.lua: credited, replayed (`ref` credited this amount before), refused (`ref` was
  * another request's), or refused over the weekly deposit limit.
  */
 export async function deposit(run: DealerRunScript, keys: FundingKeys, args: FundingArgs): Promise<DepositResult> {
-  const reply = replyList('deposit', await run('deposit', [keys.wallet, keys.deposits, keys.journal], [args.amount, args.ref, args.now]));
+  const reply = replyList('deposit', await run('deposit', [keys.wallet, keys.deposits, keys.journal, keys.archive], [args.amount, args.ref, args.now, args.playerId]));
   const code = int(reply[0]);
   if (code === FUNDING_MISMATCH) return requestMismatch(int(reply[1]));
   const refused = protectionReply(reply);

@@ -2,16 +2,19 @@ import { decodeJournalLine } from '../records';
 import type { JournalEntry } from '../types';
 import { int } from './reply';
 
-/** The return code of deposit-3.lua and withdraw-3.lua for a reference used by another request. */
+/** The return code of deposit-4.lua and withdraw-4.lua for a reference used by another request. */
 export const FUNDING_MISMATCH = -19;
 
 export interface FundingKeys {
   readonly wallet: string;
   readonly deposits: string;
   readonly journal: string;
+  /** The archive's money stream (DealerKeys.moneyStream). */
+  readonly archive: string;
 }
 
 export interface FundingArgs {
+  readonly playerId: string;
   readonly amount: number;
   readonly ref: string;
   readonly now: number;

@@ -10,6 +10,8 @@ export interface LaneKeysForPurchase {
   /** The request ids of this idempotency window, and of the one before. */
   readonly requests: string;
   readonly previousRequests: string;
+  /** The archive's money stream. */
+  readonly archive: string;
 }
 
 export interface BatchArgs {
@@ -88,7 +90,7 @@ export async function purchaseUnits(
   batch: BatchArgs,
   purchases: readonly BatchedPurchase[],
 ): Promise<PurchaseUnitsResult> {
-  const keyList = [keys.current, keys.base, keys.laneUnsettled, keys.requests, keys.previousRequests];
+  const keyList = [keys.current, keys.base, keys.laneUnsettled, keys.requests, keys.previousRequests, keys.archive];
   const args: (string | number)[] = [batch.stake, batch.game, batch.requestsTtlMs];
   for (const p of purchases) {
     keyList.push(p.wallet, p.journal);

@@ -9,6 +9,8 @@ export interface SettleUnitKeys {
   readonly wallet: string;
   readonly journal: string;
   readonly events: string;
+  /** The archive's money stream. */
+  readonly archive: string;
 }
 
 export interface SettleUnitArgs {
@@ -22,7 +24,7 @@ export interface SettleUnitArgs {
   readonly withdrawalThreshold: number | undefined;
 }
 
-/** settleUnit-6.lua. Throws `settle/unknown_unit` through the error factory. */
+/** settleUnit-7.lua. Throws `settle/unknown_unit` through the error factory. */
 export async function settleUnit(
   run: DealerRunScript,
   keys: SettleUnitKeys,
@@ -32,7 +34,7 @@ export async function settleUnit(
     'settleUnit',
     await run(
       'settleUnit',
-      [keys.sales, keys.settled, keys.laneUnsettled, keys.wallet, keys.journal, keys.events],
+      [keys.sales, keys.settled, keys.laneUnsettled, keys.wallet, keys.journal, keys.events, keys.archive],
       [args.position, args.unitId, args.playerId, args.now, args.game, args.stake, args.withdrawalThreshold ?? ''],
     ),
   );

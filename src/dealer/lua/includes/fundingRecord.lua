@@ -1,5 +1,5 @@
 --[[
-  The idempotency record of a deposit or a withdrawal (deposit-3.lua, withdraw-3.lua), at
+  The idempotency record of a deposit or a withdrawal (deposit-4.lua, withdraw-4.lua), at
   field <ref> of the player's deposits hash:
     <seq>|<journal line>
   the line it journaled (includes/journalLine), whose amount binds the reference to its

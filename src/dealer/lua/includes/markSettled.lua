@@ -1,5 +1,5 @@
 --[[
-  The sequence's half of settling a unit (settleUnit-6.lua on one Redis, settleSale-3.lua on a
+  The sequence's half of settling a unit (settleUnit-7.lua on one Redis, settleSale-3.lua on a
   cluster): the sale's buyer must be `playerId`; the unit is marked settled once and leaves the
   sequence's unsettled units. Returns nil (no such sale of that player), or whether it was
   settled now and the prize (a number).

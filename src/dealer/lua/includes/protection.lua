@@ -1,7 +1,7 @@
 --[[
   A player's protection in the wallet hash (docs/responsible-gaming.md), read and kept by the
   purchase steps (purchaseUnits.lua, reservePurchase-4.lua), the refund of a hold
-  (refundPurchase-2.lua) and deposits (deposit-3.lua): on the wallet's slot, so atomic with the
+  (refundPurchase-2.lua) and deposits (deposit-4.lua): on the wallet's slot, so atomic with the
   debit on a cluster too. The rules are src/dealer/protection.ts's; the memory store's twin is
   src/dealer/memory/protection.ts. Fields:
     p:l:<kind>   a limit (stake_week, stake_day, deposit_week): <amount>|<pending amount>|<effective at>,
@@ -86,7 +86,7 @@ local function keepFolded(wallet, w, lastAt)
 end
 
 -- Folds the allowance, if any, into the stake window: before any change of the player's
--- protection (changeProtection-2.lua) and a refund (refundPurchase-2.lua).
+-- protection (changeProtection-3.lua) and a refund (refundPurchase-2.lua).
 local function dropAllowance(wallet)
   local f = redis.call('HMGET', wallet, 'p:ok', 'p:rl', 'p:sw', 'p:sd', 'p:sn', 'p:s')
   if not f[1] then return end
@@ -293,7 +293,7 @@ local function countStake(wallet, checked, stake, now, writes)
 end
 
 --[[
-  The weekly deposit limit (deposit-3.lua), given the wallet's p:l:deposit_week and its deposit
+  The weekly deposit limit (deposit-4.lua), given the wallet's p:l:deposit_week and its deposit
   window's fields (windowFields('p:d'), read with the caller's): nil and the window's fields
   appended to `writes` (the caller's HSET with the credit) when the deposit passes (counted in
   it); else

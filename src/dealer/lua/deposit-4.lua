@@ -6,10 +6,13 @@
     KEYS[1] the player's wallet (hash: balance, ...)
     KEYS[2] the player's deposits (hash: ref -> includes/fundingRecord)
     KEYS[3] the player's journal (list)
+    KEYS[4] the regulator's archive's money stream (includes/archiveEntry); on a Redis Cluster
+            the player's own (docs/archive.md, "On a Redis Cluster")
 
     ARGV[1] amount (cents, > 0)
     ARGV[2] reference
     ARGV[3] now (ms since the epoch)
+    ARGV[4] the player's id (for the archive entry)
 
   Journal line (includes/journalLine): deposit|<amount>|<balance after>|<now>|<ref>
 
@@ -24,6 +27,7 @@
 --- @include "includes/protection"
 --- @include "includes/journalLine"
 --- @include "includes/fundingRecord"
+--- @include "includes/archiveEntry"
 
 -- The deposit limit read with the balance, the deposit window written with it (includes/protection).
 local w = redis.call('HMGET', KEYS[1], 'balance', 'p:l:deposit_week', windowFields('p:d'))
@@ -36,6 +40,7 @@ local refused = depositRefusal(KEYS[1], w[2], windowOf(w[3], w[4], w[5], w[6]), 
 if refused then return refused end
 local line = journalLine('deposit', ARGV[1], int(balance), ARGV[3], ARGV[2])
 local seq = redis.call('RPUSH', KEYS[3], line)
+archiveEntry(KEYS[4], ARGV[4], line, '')
 redis.call('HSET', KEYS[1], unpack(writes))
 redis.call('HSET', KEYS[2], ARGV[2], fundingRecord(seq, line))
 return {1, balance, seq, line}

@@ -12,6 +12,7 @@
             u:<unitId> for each unit not settled; n:<game> how many of them are of that game)
     KEYS[5] the buyer's journal (list)
     KEYS[6] the operator's events (stream: field e -> includes/thresholdEvent)
+    KEYS[7] the regulator's archive's money stream (includes/archiveEntry: one entry a prize)
 
     ARGV[1] position
     ARGV[2] unitId
@@ -34,6 +35,7 @@
 --- @include "includes/markSettled"
 --- @include "includes/takeOutOfPlay"
 --- @include "includes/thresholdEvent"
+--- @include "includes/archiveEntry"
 
 local settledNow, prize = markSettled(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 if settledNow == nil then return {-5} end
@@ -44,7 +46,9 @@ if prize > 0 then
   local before = balance
   balance = balance + prize
   redis.call('HSET', KEYS[4], 'balance', int(balance))
-  redis.call('RPUSH', KEYS[5], journalLine('prize', int(prize), int(balance), ARGV[4], ARGV[2]))
+  local line = journalLine('prize', int(prize), int(balance), ARGV[4], ARGV[2])
+  redis.call('RPUSH', KEYS[5], line)
+  archiveEntry(KEYS[7], ARGV[3], line, ARGV[5])
   local event = thresholdEvent(ARGV[3], before, balance, ARGV[7], ARGV[4])
   if event then redis.call('XADD', KEYS[6], '*', 'e', event) end
 end

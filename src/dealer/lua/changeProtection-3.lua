@@ -9,14 +9,18 @@
     KEYS[1] the player's wallet (hash)
     KEYS[2] the player's protection journal (list of JSON `ProtectionChange`, newest first,
             kept to its 1,000 newest)
+    KEYS[3] the regulator's archive's money stream: each journal line added is also an entry
+            (fields p: the player, c: the line; docs/archive.md), in this step
 
     ARGV[1] what: limits | exclusion | block | unblock | reality_check_ack | refusal
     ARGV[2] now (ms since the epoch)
-    limits:     ARGV[3] the raise delay (ms), then pairs: kind, amount ('' for none)
-    exclusion:  ARGV[3] its end (ms)
-    block:      ARGV[3] reason, ARGV[4] until (ms, '' until lifted)
-    refusal:    ARGV[3] the purchase's refusal code (journal only: the wallet is untouched;
-                the same code as the newest line counts in that line: count, firstAt)
+    ARGV[3] the player's id (for the archive entry)
+    limits:     ARGV[4] the raise delay (ms), then pairs: kind, amount ('' for none)
+    exclusion:  ARGV[4] its end (ms)
+    block:      ARGV[4] reason, ARGV[5] until (ms, '' until lifted)
+    refusal:    ARGV[4] the purchase's refusal code (journal only: the wallet is untouched;
+                the same code as the newest line counts in that line: count, firstAt, and
+                adds no archive entry: the table's `buy` record has each refusal)
 
   Output: 1
 ]]
@@ -32,13 +36,15 @@ local function journal(change)
   change.at = now
   change.by = change.by or 'player'
   change.what = change.what or what
-  redis.call('LPUSH', KEYS[2], cjson.encode(change))
+  local line = cjson.encode(change)
+  redis.call('LPUSH', KEYS[2], line)
   redis.call('LTRIM', KEYS[2], 0, JOURNAL_KEEP - 1)
+  redis.call('XADD', KEYS[3], '*', 'p', ARGV[3], 'c', line)
 end
 
 if what == 'limits' then
-  local delay = tonumber(ARGV[3])
-  for i = 4, #ARGV, 2 do
+  local delay = tonumber(ARGV[4])
+  for i = 5, #ARGV, 2 do
     local kind, asked = ARGV[i], tonumber(ARGV[i + 1])
     local field = 'p:l:' .. kind
     local amount, pending, at = string.match(redis.call('HGET', KEYS[1], field) or '||', '^([^|]*)|([^|]*)|([^|]*)$')
@@ -57,12 +63,12 @@ if what == 'limits' then
     journal({what = 'limit', kind = kind, amount = asked or cjson.null, effectiveAt = effectiveAt})
   end
 elseif what == 'exclusion' then
-  local ends = math.max(tonumber(redis.call('HGET', KEYS[1], 'p:x') or '0'), tonumber(ARGV[3]))
+  local ends = math.max(tonumber(redis.call('HGET', KEYS[1], 'p:x') or '0'), tonumber(ARGV[4]))
   redis.call('HSET', KEYS[1], 'p:x', int(ends))
   journal({['until'] = ends})
 elseif what == 'block' then
-  redis.call('HSET', KEYS[1], 'p:b', ARGV[3] .. '|' .. ARGV[4])
-  journal({by = 'operator', reason = ARGV[3], ['until'] = tonumber(ARGV[4])})
+  redis.call('HSET', KEYS[1], 'p:b', ARGV[4] .. '|' .. ARGV[5])
+  journal({by = 'operator', reason = ARGV[4], ['until'] = tonumber(ARGV[5])})
 elseif what == 'unblock' then
   redis.call('HDEL', KEYS[1], 'p:b')
   journal({by = 'operator'})
@@ -72,12 +78,12 @@ elseif what == 'reality_check_ack' then
 elseif what == 'refusal' then
   local newest = redis.call('LINDEX', KEYS[2], 0)
   local last = newest and cjson.decode(newest)
-  if last and last.what == 'refusal' and last.code == ARGV[3] then
+  if last and last.what == 'refusal' and last.code == ARGV[4] then
     last.at = math.max(last.at, now)
     last.count = (last.count or 1) + 1
     redis.call('LSET', KEYS[2], 0, cjson.encode(last))
   else
-    journal({code = ARGV[3], count = 1, firstAt = now})
+    journal({code = ARGV[4], count = 1, firstAt = now})
   end
 end
 return 1

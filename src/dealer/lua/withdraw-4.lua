@@ -8,10 +8,13 @@
     KEYS[1] the player's wallet (hash: balance, held, ...)
     KEYS[2] the player's deposits (hash: ref -> includes/fundingRecord; withdrawals share it)
     KEYS[3] the player's journal (list)
+    KEYS[4] the regulator's archive's money stream (includes/archiveEntry); on a Redis Cluster
+            the player's own (docs/archive.md, "On a Redis Cluster")
 
     ARGV[1] amount (cents, > 0)
     ARGV[2] reference
     ARGV[3] now (ms since the epoch)
+    ARGV[4] the player's id (for the archive entry)
 
   Journal line (includes/journalLine): withdrawal|-<amount>|<balance after>|<now>|<ref>
 
@@ -25,6 +28,7 @@
 --- @include "includes/int"
 --- @include "includes/journalLine"
 --- @include "includes/fundingRecord"
+--- @include "includes/archiveEntry"
 
 local w = redis.call('HMGET', KEYS[1], 'balance', 'held')
 local balance = tonumber(w[1] or '0')
@@ -35,6 +39,7 @@ if balance - tonumber(w[2] or '0') < amount then return {-11, balance} end
 balance = balance - amount
 local line = journalLine('withdrawal', '-' .. ARGV[1], int(balance), ARGV[3], ARGV[2])
 local seq = redis.call('RPUSH', KEYS[3], line)
+archiveEntry(KEYS[4], ARGV[4], line, '')
 redis.call('HSET', KEYS[1], 'balance', int(balance))
 redis.call('HSET', KEYS[2], ARGV[2], fundingRecord(seq, line))
 return {1, balance, seq, line}

@@ -1,0 +1,157 @@
+/**
+ * `npm run archive -- <command>`: the regulator's archive (docs/archive.md).
+ *   run                 drains the dealer's archive outbox (REDIS_URL) into ARCHIVE_DIR until stopped
+ *   keygen <file>       writes a new Ed25519 signing key (PKCS#8 PEM, mode 600) and prints its id
+ *   verify <dir>        chains, sequence numbers, seals and signatures; with --books, also
+ *                       reconciles with the wallet journals of REDIS_URL
+ *   export <dir>        --player <id> | --game <id> | --summary, over --from/--to days
+ *   move-cold <dir>     moves day files past the on-line window to the cold directory
+ * Settings from the environment (ARCHIVE_*, REDIS_URL, REDIS_PREFIX: docs/operations.md).
+ * Exit codes: 0 ok, 1 problems found, 2 bad command line, 3 failure.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { moveCold } from '../src/archive/retention';
+import { dailySummary, selectRecords } from '../src/archive/export';
+import { encryptionKey } from '../src/archive/files';
+import { archiveKeys } from '../src/archive/operator-key';
+import { bookLines, moneyLines, reconcile } from '../src/archive/reconcile';
+import { Keyring, SealingKey } from '../src/archive/seal';
+import { formatProblem, verifyArchive } from '../src/archive/verify';
+import { ArchiveWriter } from '../src/archive/writer';
+import { archiveSettings } from '../src/config';
+import { OUTBOX_STREAMS } from '../src/dealer/outbox';
+import { RedisStore } from '../src/dealer/redis/store';
+import { connectOnce, redisUrlTarget } from '../src/server/redis-client';
+
+const USAGE = `usage: npm run archive -- <command> [options]
+
+  run                     drain the archive outbox of REDIS_URL into ARCHIVE_DIR (one writer)
+  keygen <file>           write a new Ed25519 signing key (PKCS#8 PEM) to <file>
+  verify <dir> [--keyring <file>] [--cold <dir>] [--books]
+                          check chains, sequence numbers, seals, signatures; --books: reconcile
+                          the money records with the wallet journals of REDIS_URL
+  export <dir> (--player <id> | --game <id> | --summary) [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--cold <dir>]
+                          records as JSON lines, or the daily summary per game
+  move-cold <dir>         move day files older than ARCHIVE_ONLINE_MONTHS to ARCHIVE_COLD_DIR
+
+ARCHIVE_ENCRYPTION_KEY is needed to read encrypted files.`;
+
+function usage(message: string): never {
+  console.error(`archive: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+async function redisStore(): Promise<{ store: RedisStore; close: () => void }> {
+  const url = process.env['REDIS_URL'];
+  if (!url) usage('REDIS_URL is needed (the dealer\'s Redis)');
+  const redis = await connectOnce(redisUrlTarget(url, 'REDIS_URL'));
+  return { store: new RedisStore(redis, { prefix: process.env['REDIS_PREFIX'] ?? 'lottery' }), close: () => redis.disconnect() };
+}
+
+async function main(): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        keyring: { type: 'string' },
+        cold: { type: 'string' },
+        books: { type: 'boolean', default: false },
+        player: { type: 'string' },
+        game: { type: 'string' },
+        summary: { type: 'boolean', default: false },
+        from: { type: 'string' },
+        to: { type: 'string' },
+        help: { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    usage((err as Error).message);
+  }
+  const { values, positionals } = parsed;
+  const [command, path] = positionals;
+  if (values.help || command === undefined) {
+    console.log(USAGE);
+    return;
+  }
+  const settings = archiveSettings();
+  const key = settings.encryptionKey === undefined ? undefined : encryptionKey(settings.encryptionKey);
+  switch (command) {
+    case 'run': {
+      if (!settings.dir) usage('ARCHIVE_DIR is needed');
+      const keys = await archiveKeys(settings);
+      if (keys.generated) console.warn(`archive: no ARCHIVE_SIGNING_KEY_FILE: sealing with key ${keys.key.id}, made now (its public key is in the keyring; the private one dies with this process)`);
+      const { store, close } = await redisStore();
+      const writer = await ArchiveWriter.open({ dir: settings.dir, outbox: store.outbox, key: keys.key, encryptionKey: keys.encryptionKey, sealRecords: settings.sealRecords, now: Date.now });
+      const stop = writer.run(settings.sealMs, (err) => console.error(`archive: ${(err as Error).message}; retrying`));
+      console.log(`archive: writing ${settings.dir}, key ${keys.key.id}`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGTERM', resolve);
+        process.once('SIGINT', resolve);
+      });
+      await stop();
+      await writer.drainAll();
+      close();
+      return;
+    }
+    case 'keygen': {
+      if (!path) usage('keygen needs a file');
+      const generated = SealingKey.generate();
+      await writeFile(path, generated.pem(), { mode: 0o600, flag: 'wx' });
+      console.log(JSON.stringify(generated.published));
+      return;
+    }
+    case 'verify': {
+      if (!path) usage('verify needs the archive directory');
+      const keyring = values.keyring === undefined ? undefined : Keyring.parse(await readFile(values.keyring, 'utf8'));
+      const verified = await verifyArchive(path, { keyring, encryptionKey: key, coldDir: values.cold });
+      const problems = verified.problems.map(formatProblem);
+      const counts = OUTBOX_STREAMS.map((s) => `${s} ${verified.records.get(s)?.length ?? 0}`).join(', ');
+      if (values.books) {
+        const { store, close } = await redisStore();
+        try {
+          // Entries still in the outbox are archived-to-be, not missing.
+          const pending = await store.outbox.read('money', verified.records.get('money')?.at(-1)?.src, Number.MAX_SAFE_INTEGER);
+          const result = reconcile(moneyLines([...(verified.records.get('money') ?? []), ...pending]), await bookLines(store));
+          problems.push(...result.differences.map((d) => `books: ${d}`));
+          console.log(`books: ${result.booked} journal lines, ${result.archived} archived (${pending.length} still in the outbox)`);
+        } finally {
+          close();
+        }
+      }
+      console.log(`${counts} records, ${verified.seals} seals; ${problems.length} problem(s)`);
+      for (const problem of problems) console.log(problem);
+      if (problems.length > 0) process.exitCode = 1;
+      return;
+    }
+    case 'export': {
+      if (!path) usage('export needs the archive directory');
+      const filter = { player: values.player, game: values.game, from: values.from, to: values.to };
+      if (!values.summary && values.player === undefined && values.game === undefined) usage('export needs --player, --game or --summary');
+      const verified = await verifyArchive(path, { encryptionKey: key, coldDir: values.cold });
+      if (verified.problems.length > 0) console.error(`archive: ${verified.problems.length} problem(s) found: run verify`);
+      if (values.summary) {
+        for (const row of dailySummary(verified.records.get('money') ?? [], filter)) console.log(JSON.stringify(row));
+      } else {
+        for (const stream of OUTBOX_STREAMS) for (const record of selectRecords(verified.records.get(stream) ?? [], filter)) console.log(JSON.stringify(record));
+      }
+      return;
+    }
+    case 'move-cold': {
+      if (!path) usage('move-cold needs the archive directory');
+      const cold = values.cold ?? settings.coldDir ?? `${path.replace(/\/+$/, '')}-cold`;
+      const result = await moveCold(path, cold, OUTBOX_STREAMS, Date.now(), settings.onlineMonths, settings.retentionYears);
+      for (const file of result.moved) console.log(`moved ${file} to ${cold}`);
+      for (const file of result.pastRetention) console.log(`past the retention (kept; the operator may delete it): ${file}`);
+      return;
+    }
+    default:
+      usage(`no command ${command}`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(`archive: ${String((err as Error)?.message ?? err)}`);
+  process.exitCode = 3;
+});

@@ -1,0 +1,146 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dayOfFile, decodeDayFile, KEYRING, MANIFEST } from './files';
+import { GENESIS, recordBytes, sha256Hex, type ArchiveRecord } from './records';
+import { Keyring, type ArchiveSeal } from './seal';
+import type { Manifest } from './writer';
+
+/** A problem `verify` found, with its place: the stream's file and the line (1-based; 0: the file or stream). */
+export interface ArchiveProblem {
+  readonly stream: string;
+  readonly file: string;
+  readonly line: number;
+  readonly problem: string;
+}
+
+export interface VerifiedArchive {
+  readonly problems: readonly ArchiveProblem[];
+  /** Every record read, per stream, in file order (what reconciliation and export read). */
+  readonly records: ReadonlyMap<string, readonly ArchiveRecord[]>;
+  readonly seals: number;
+}
+
+export interface VerifyOptions {
+  /** The public keys; default: the archive's keyring.json. */
+  readonly keyring?: Keyring;
+  /** The cold directory (retention.ts): its day files come first in each stream's chain. */
+  readonly coldDir?: string | undefined;
+  /** The AES-256-GCM key of encrypted files. */
+  readonly encryptionKey?: Buffer | undefined;
+}
+
+export function formatProblem(p: ArchiveProblem): string {
+  return `${p.stream}/${p.file}${p.line > 0 ? `:${p.line}` : ''}: ${p.problem}`;
+}
+
+/** Checks one stream's chain, sequence numbers and seals across its day files, in order. */
+class StreamCheck {
+  private expected = 1;
+  private prevHash = GENESIS;
+  private sealFrom = 1;
+  private place = { file: '', line: 0 };
+  seals = 0;
+  readonly records: ArchiveRecord[] = [];
+
+  constructor(
+    private readonly stream: string,
+    private readonly keyring: Keyring,
+    private readonly problems: ArchiveProblem[],
+  ) {}
+
+  at(file: string, line: number): void {
+    this.place = { file, line };
+  }
+
+  report(problem: string): void {
+    this.problems.push({ stream: this.stream, ...this.place, problem });
+  }
+
+  record(r: ArchiveRecord): void {
+    this.records.push(r);
+    if (r.stream !== this.stream) this.report(`record of stream ${JSON.stringify(r.stream)} in this stream`);
+    const { t: _t, hash, ...body } = r;
+    if (sha256Hex(recordBytes(body)) !== hash) this.report(`record ${r.seq} altered: its hash is not its content's`);
+    if (r.seq > this.expected) this.report(`record${r.seq - this.expected > 1 ? `s ${this.expected}…${r.seq - 1}` : ` ${this.expected}`} missing before record ${r.seq}`);
+    else if (r.seq < this.expected) this.report(`record ${r.seq} out of order or added: record ${this.expected} expected here`);
+    if (r.prev !== this.prevHash) this.report(`chain broken at record ${r.seq}: its prev is not the hash of the record before it`);
+    this.expected = r.seq + 1;
+    this.prevHash = hash;
+  }
+
+  seal(s: ArchiveSeal): void {
+    this.seals++;
+    const last = this.expected - 1;
+    if (s.stream !== this.stream) this.report(`seal of stream ${JSON.stringify(s.stream)} in this stream`);
+    if (s.first !== this.sealFrom || s.last !== last) this.report(`seal of records ${s.first}…${s.last} where ${this.sealFrom}…${last} precede it`);
+    if (s.hash !== this.prevHash) this.report(`seal of records ${s.first}…${s.last}: its hash is not record ${last}'s`);
+    if (!this.keyring.has(s.key)) this.report(`seal signed by key ${s.key}, not in the keyring`);
+    else if (!this.keyring.verify(s)) this.report(`seal of records ${s.first}…${s.last}: bad signature`);
+    this.sealFrom = last + 1;
+  }
+
+  end(): void {
+    const last = this.expected - 1;
+    if (this.sealFrom <= last) this.report(`records ${this.sealFrom}…${last} are not sealed`);
+  }
+}
+
+/**
+ * `npm run archive -- verify <dir>` (docs/archive.md, "Verifying"): every stream of the
+ * manifest, its day files in order, each line: a record's hash over its content, its sequence
+ * number the one after the record before, its prev that record's hash; a seal's range the
+ * records since the seal before, its hash the last one's, its signature by a key of the
+ * keyring. Anything altered, removed, reordered or added breaks one of these where it is.
+ */
+export async function verifyArchive(dir: string, options: VerifyOptions = {}): Promise<VerifiedArchive> {
+  const problems: ArchiveProblem[] = [];
+  const records = new Map<string, ArchiveRecord[]>();
+  let seals = 0;
+  const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Manifest;
+  const keyring = options.keyring ?? Keyring.parse(await readFile(join(dir, KEYRING), 'utf8'));
+  const folders = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
+  for (const folder of folders) {
+    if (!manifest.streams.includes(folder)) problems.push({ stream: folder, file: '', line: 0, problem: 'stream not in the manifest' });
+  }
+  for (const stream of manifest.streams) {
+    const check = new StreamCheck(stream, keyring, problems);
+    const files = new Map<string, string>();
+    for (const base of options.coldDir === undefined ? [dir] : [options.coldDir, dir]) {
+      for (const name of (await readdir(join(base, stream)).catch(() => [] as string[])).filter((n) => dayOfFile(n))) {
+        if (files.has(name)) problems.push({ stream, file: name, line: 0, problem: 'in both the cold and the on-line directory' });
+        files.set(name, join(base, stream, name));
+      }
+    }
+    const names = [...files.keys()].sort();
+    for (const name of names) {
+      check.at(name, 0);
+      let text: string;
+      try {
+        text = decodeDayFile(await readFile(files.get(name)!), dayOfFile(name)!.encrypted, options.encryptionKey);
+      } catch (err) {
+        check.report(`unreadable: ${(err as Error).message}`);
+        continue;
+      }
+      const lines = text.split('\n');
+      if (lines.at(-1) === '') lines.pop();
+      for (const [i, line] of lines.entries()) {
+        check.at(name, i + 1);
+        let parsed: { t?: unknown };
+        try {
+          parsed = JSON.parse(line) as { t?: unknown };
+        } catch {
+          check.report('not a JSON line');
+          continue;
+        }
+        if (parsed.t === 'r') check.record(parsed as ArchiveRecord);
+        else if (parsed.t === 's') check.seal(parsed as ArchiveSeal);
+        else check.report('neither a record nor a seal');
+      }
+    }
+    check.at(names.at(-1) ?? '', 0);
+    check.end();
+    records.set(stream, check.records);
+    seals += check.seals;
+  }
+  return { problems, records, seals };
+}

@@ -1,0 +1,177 @@
+import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { OUTBOX_STREAMS, type ArchiveOutbox, type OutboxStream } from '../dealer/outbox';
+import { dayFileName, dayOf, dayOfFile, encodeChunk, KEYRING, MANIFEST, STATE } from './files';
+import { chainRecord, GENESIS, type ArchiveRecord } from './records';
+import { Keyring, type SealingKey } from './seal';
+
+/** Where a stream's chain stands: its last sealed record, and the file bytes that hold it. */
+export interface WriterState {
+  readonly seq: number;
+  readonly hash: string;
+  /** The outbox id of the last sealed record (undefined: none yet). */
+  readonly src: string | undefined;
+  /** The day file written last and its length after that seal. */
+  readonly file: string | undefined;
+  readonly length: number;
+}
+
+const START: WriterState = { seq: 0, hash: GENESIS, src: undefined, file: undefined, length: 0 };
+
+export interface ArchiveWriterOptions {
+  readonly dir: string;
+  readonly outbox: ArchiveOutbox;
+  readonly key: SealingKey;
+  /** AES-256-GCM key of the files at rest; undefined: plain gzip. */
+  readonly encryptionKey?: Buffer | undefined;
+  /** Records per seal at most (N). */
+  readonly sealRecords: number;
+  readonly now: () => number;
+}
+
+/** The archive's manifest: the streams it holds, each its own chain. */
+export interface Manifest {
+  readonly format: 'instant-games-archive/1';
+  readonly streams: readonly string[];
+}
+
+async function readJson<T>(path: string): Promise<T | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as T;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw err;
+  }
+}
+
+/** Writes `text` to `path` whole or not at all (a temporary file, fsynced, renamed over). */
+async function writeAtomically(path: string, text: string): Promise<void> {
+  const temporary = `${path}.tmp`;
+  const file = await open(temporary, 'w');
+  try {
+    await file.writeFile(text);
+    await file.sync();
+  } finally {
+    await file.close();
+  }
+  await rename(temporary, path);
+}
+
+/**
+ * The archive writer (docs/archive.md, "The writer"): drains each outbox stream in order into
+ * chained records, appends them with their seal to the day file, fsyncs, records where the
+ * chain stands (state.json, renamed over), and only then trims the outbox. A crash anywhere
+ * leaves the outbox holding everything after the last state: on open, bytes written after it
+ * are cut and drained again, so the archive has no gap and no duplicate. One writer per
+ * archive directory.
+ */
+export class ArchiveWriter {
+  private readonly states = new Map<OutboxStream, WriterState>();
+
+  private constructor(private readonly options: ArchiveWriterOptions) {}
+
+  static async open(options: ArchiveWriterOptions): Promise<ArchiveWriter> {
+    if (!Number.isSafeInteger(options.sealRecords) || options.sealRecords < 1) throw new RangeError(`sealRecords must be a whole number ≥ 1: ${options.sealRecords}`);
+    const writer = new ArchiveWriter(options);
+    await mkdir(options.dir, { recursive: true });
+    const manifest: Manifest = { format: 'instant-games-archive/1', streams: [...OUTBOX_STREAMS] };
+    await writeAtomically(join(options.dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    // The signing key joins the keyring; the keys before it stay, so their seals still verify.
+    const keyringPath = join(options.dir, KEYRING);
+    const text = await readFile(keyringPath, 'utf8').catch(() => undefined);
+    const keyring = text === undefined ? new Keyring() : Keyring.parse(text);
+    if (!keyring.has(options.key.id)) {
+      keyring.add(options.key.published);
+      await writeAtomically(keyringPath, keyring.toJson());
+    }
+    for (const stream of OUTBOX_STREAMS) writer.states.set(stream, await writer.recover(stream));
+    return writer;
+  }
+
+  /** Where `stream`'s chain stands. */
+  state(stream: OutboxStream): WriterState {
+    return this.states.get(stream)!;
+  }
+
+  /** Drains every stream until empty; returns how many records it archived. */
+  async drainAll(): Promise<number> {
+    let total = 0;
+    for (const stream of OUTBOX_STREAMS) {
+      for (let written = -1; written !== 0; total += written) written = await this.drain(stream);
+    }
+    return total;
+  }
+
+  /**
+   * Drains every `sealMs` until `stop` is called (a full batch is sealed at once: a seal every N
+   * records or S seconds). Returns the stop, which waits for the drain under way.
+   */
+  run(sealMs: number, onError: (err: unknown) => void): () => Promise<void> {
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<void> = Promise.resolve();
+    const tick = () => {
+      running = this.drainAll().then(
+        () => undefined,
+        (err: unknown) => onError(err),
+      ).then(() => {
+        if (!stopped) timer = setTimeout(tick, sealMs);
+      });
+    };
+    tick();
+    return async () => {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    };
+  }
+
+  /** Archives and seals up to N records of `stream`; returns how many (0: nothing waiting). */
+  async drain(stream: OutboxStream): Promise<number> {
+    const { dir, outbox, key, encryptionKey, sealRecords, now } = this.options;
+    const state = this.state(stream);
+    const entries = await outbox.read(stream, state.src, sealRecords);
+    if (entries.length === 0) return 0;
+    const records: ArchiveRecord[] = [];
+    let prev = state.hash;
+    for (const [i, entry] of entries.entries()) {
+      const record = chainRecord(stream, entry, state.seq + 1 + i, prev);
+      records.push(record);
+      prev = record.hash;
+    }
+    const last = records.at(-1)!;
+    const seal = key.seal(stream, state.seq + 1, last.seq, last.hash, now());
+    // Files follow the chain: a batch goes to its first record's day, never to a day before the last file's.
+    const day = [dayOf(records[0]!.at), state.file?.slice(0, 10) ?? ''].sort().at(-1)!;
+    const file = dayFileName(day, encryptionKey !== undefined);
+    const chunk = encodeChunk([...records.map((r) => JSON.stringify(r)), JSON.stringify(seal)], encryptionKey);
+    // Players' data: readable by the operator's group (the regulator's access), no one else.
+    const handle = await open(join(dir, stream, file), 'a', 0o640);
+    try {
+      await handle.write(chunk);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    const next: WriterState = { seq: last.seq, hash: last.hash, src: last.src, file, length: (file === state.file ? state.length : 0) + chunk.length };
+    await writeAtomically(join(dir, stream, STATE), `${JSON.stringify(next)}\n`);
+    this.states.set(stream, next);
+    await outbox.trim(stream, last.src);
+    return records.length;
+  }
+
+  /** Reads `stream`'s state and cuts what a crash wrote after it. */
+  private async recover(stream: OutboxStream): Promise<WriterState> {
+    const folder = join(this.options.dir, stream);
+    await mkdir(folder, { recursive: true });
+    const state = (await readJson<WriterState>(join(folder, STATE))) ?? START;
+    const lastDay = state.file === undefined ? '' : dayOfFile(state.file)!.day;
+    for (const name of (await readdir(folder)).filter((n) => dayOfFile(n)).sort()) {
+      const path = join(folder, name);
+      // A day after the state's was begun by a batch never sealed in a state: drained again.
+      if (dayOfFile(name)!.day > lastDay) await unlink(path);
+      else if (name === state.file && (await stat(path)).size > state.length) await truncate(path, state.length);
+    }
+    return state;
+  }
+}

@@ -1,0 +1,105 @@
+import { decodeJournalLine } from './records';
+
+/**
+ * The regulator's archive's outbox (docs/archive.md): streams the archive writer (src/archive)
+ * drains into its chained, sealed files. The `money` stream is written by the dealer's own
+ * money writes, in the same atomic step as the wallet journal's line (a Lua script's XADD, the
+ * memory store's `post`), so no journal line can exist without its archive entry; the `play`
+ * stream takes what the process records (sign-in, actions, steps shown, recalls, …). Entries
+ * stay until the writer has sealed them and trims.
+ */
+
+export const OUTBOX_STREAMS = ['money', 'play'] as const;
+export type OutboxStream = (typeof OUTBOX_STREAMS)[number];
+
+export type OutboxValue = string | number | boolean | null | readonly OutboxValue[] | { readonly [key: string]: OutboxValue };
+
+/** An entry as the process appends it to the `play` stream. */
+export interface OutboxRecord {
+  /** Server time, UTC ms since the epoch. */
+  readonly at: number;
+  readonly kind: string;
+  readonly player: string;
+  readonly session: string;
+  readonly table: string;
+  readonly process: string;
+  /** Kind-specific fields (money: amount, balance, ref, game). */
+  readonly payload: Readonly<Record<string, OutboxValue>>;
+}
+
+/** An entry as read back: its stream id (`<ms>-<n>`, increasing) and its record. */
+export interface OutboxEntry extends OutboxRecord {
+  readonly id: string;
+}
+
+export interface ArchiveOutbox {
+  /** Appends a record of the process to `play` (money entries are the dealer's own writes). */
+  append(record: OutboxRecord): Promise<void>;
+  /** Up to `count` entries of `stream` after id `after` (from the first when undefined), in order. */
+  read(stream: OutboxStream, after: string | undefined, count: number): Promise<OutboxEntry[]>;
+  /** Drops the entries of `stream` up to and including id `through` (the writer sealed them). */
+  trim(stream: OutboxStream, through: string): Promise<void>;
+}
+
+/**
+ * A money entry from a journal line (`kind|amount|balance|at|ref`, includes/journalLine.lua),
+ * its player and its game ('' for deposits and withdrawals).
+ */
+export function moneyEntry(id: string, playerId: string, line: string, game: string): OutboxEntry {
+  const { kind, amount, balance, ref, at } = decodeJournalLine(line);
+  return { id, at, kind, player: playerId, session: '', table: '', process: '', payload: game === '' ? { amount, balance, ref } : { amount, balance, ref, game } };
+}
+
+/** A protection entry from a protection journal line (JSON `ProtectionChange`: what, at, by, …). */
+export function protectionEntry(id: string, playerId: string, line: string): OutboxEntry {
+  const change = JSON.parse(line) as { readonly at: number } & Record<string, OutboxValue>;
+  return { id, at: change.at, kind: 'protection', player: playerId, session: '', table: '', process: '', payload: change };
+}
+
+/** Whether stream id `a` comes before `b` (`<ms>-<n>`). */
+export function idBefore(a: string, b: string): boolean {
+  const [am, an] = a.split('-').map(Number) as [number, number];
+  const [bm, bn] = b.split('-').map(Number) as [number, number];
+  return am < bm || (am === bm && an < bn);
+}
+
+/**
+ * The outbox of the memory store: arrays, ids `0-<n>`. Off (`keeping` false), it keeps nothing:
+ * the embedded default without an archive writer must not grow without end.
+ */
+export class MemoryOutbox implements ArchiveOutbox {
+  private readonly streams = new Map<OutboxStream, OutboxEntry[]>(OUTBOX_STREAMS.map((s) => [s, []]));
+  private next = 0;
+
+  constructor(private readonly keeping = true) {}
+
+  /** What the memory store's protection journal calls with each line it adds, in the same step. */
+  protection(playerId: string, change: object): void {
+    this.push('money', (id) => protectionEntry(id, playerId, JSON.stringify(change)));
+  }
+
+  /** What the memory store's journal posts call, in the same synchronous step. */
+  money(playerId: string, kind: string, amount: number, balance: number, ref: string, at: number, game: string): void {
+    this.push('money', (id) => moneyEntry(id, playerId, `${kind}|${amount}|${balance}|${at}|${ref}`, game));
+  }
+
+  async append(record: OutboxRecord): Promise<void> {
+    this.push('play', (id) => ({ id, ...record }));
+  }
+
+  async read(stream: OutboxStream, after: string | undefined, count: number): Promise<OutboxEntry[]> {
+    const entries = this.streams.get(stream)!;
+    const from = after === undefined ? 0 : entries.findIndex((e) => idBefore(after, e.id));
+    return from < 0 ? [] : entries.slice(from, from + count);
+  }
+
+  async trim(stream: OutboxStream, through: string): Promise<void> {
+    const entries = this.streams.get(stream)!;
+    const keep = entries.findIndex((e) => idBefore(through, e.id));
+    entries.splice(0, keep < 0 ? entries.length : keep);
+  }
+
+  private push(stream: OutboxStream, entry: (id: string) => OutboxEntry): void {
+    if (this.keeping) this.streams.get(stream)!.push(entry(`0-${++this.next}`));
+  }
+}

@@ -1,0 +1,110 @@
+import { strict as assert } from 'node:assert';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { recordBytes, sha256Hex, type ArchiveRecord } from '../../src/archive/records';
+import { Keyring, SealingKey } from '../../src/archive/seal';
+import { formatProblem, verifyArchive } from '../../src/archive/verify';
+import { dayFile, openWriter, playedStore, tamper, tempDir } from './support/archive-fixture';
+
+const KEY = SealingKey.generate();
+
+describe('verifyArchive', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  beforeEach(async () => {
+    ({ dir, remove } = await tempDir());
+    const store = await playedStore(12);
+    await (await openWriter(dir, store, KEY)).drainAll();
+  });
+  afterEach(() => remove());
+
+  async function problems(): Promise<string[]> {
+    return (await verifyArchive(dir)).problems.map(formatProblem);
+  }
+
+  it('finds nothing wrong in an archive as written, and reads every record', async () => {
+    const verified = await verifyArchive(dir);
+    assert.deepEqual(verified.problems, []);
+    assert.ok(verified.records.get('money')!.length >= 13, 'a deposit, 12 stakes and the prizes');
+    assert.equal(verified.seals, Math.ceil(verified.records.get('money')!.length / 5));
+  });
+
+  it('verifies the seals with the published public key alone', async () => {
+    const verified = await verifyArchive(dir, { keyring: new Keyring([KEY.published]) });
+    assert.deepEqual(verified.problems, []);
+    const other = await verifyArchive(dir, { keyring: new Keyring([SealingKey.generate().published]) });
+    assert.ok(other.problems.length > 0 && other.problems.every((p) => /not in the keyring/.test(p.problem)));
+  });
+
+  it('finds a record altered, with its place', async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) =>
+      lines.map((l, i) => {
+        if (i !== 2) return l;
+        const record = JSON.parse(l) as ArchiveRecord;
+        return JSON.stringify({ ...record, payload: { ...record.payload, amount: 1 } });
+      }),
+    );
+    assert.deepEqual(await problems(), [`money/${(await dayFile(dir, 'money')).split('/').pop()}:3: record 3 altered: its hash is not its content's`]);
+  });
+
+  it('finds a record altered with its hash recomputed: the chain breaks at the next one', async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) =>
+      lines.map((l, i) => {
+        if (i !== 2) return l;
+        const { t: _t, hash: _h, ...body } = JSON.parse(l) as ArchiveRecord;
+        const altered = { ...body, payload: { ...body.payload, amount: -1 } };
+        return JSON.stringify({ t: 'r', ...altered, hash: sha256Hex(recordBytes(altered)) });
+      }),
+    );
+    const found = await problems();
+    assert.ok(found.some((p) => /:4: chain broken at record 4/.test(p)), found.join('\n'));
+  });
+
+  it('finds a record removed', async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) => lines.filter((_, i) => i !== 1));
+    const found = await problems();
+    assert.ok(found.some((p) => /:2: record 2 missing before record 3/.test(p)), found.join('\n'));
+  });
+
+  it('finds records reordered', async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) => [lines[0]!, lines[2]!, lines[1]!, ...lines.slice(3)]);
+    const found = await problems();
+    assert.ok(found.some((p) => /:2: record 2 missing before record 3/.test(p)), found.join('\n'));
+    assert.ok(found.some((p) => /:3: record 2 out of order or added/.test(p)), found.join('\n'));
+  });
+
+  it('finds a record added', async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) => [...lines.slice(0, 3), lines[2]!, ...lines.slice(3)]);
+    const found = await problems();
+    assert.ok(found.some((p) => /:4: record 3 out of order or added/.test(p)), found.join('\n'));
+  });
+
+  it('finds a seal whose signature is not its own', async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) =>
+      lines.map((l) => {
+        const parsed = JSON.parse(l) as { t: string; first?: number };
+        return parsed.t === 's' && parsed.first === 1 ? JSON.stringify({ ...parsed, first: 2 }) : l;
+      }),
+    );
+    const found = await problems();
+    assert.ok(found.some((p) => /:6: seal of records 2…5: bad signature/.test(p)), found.join('\n'));
+  });
+
+  it('finds records at the end that no seal covers', async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) => lines.slice(0, -1));
+    const found = await problems();
+    assert.ok(found.some((p) => /are not sealed/.test(p)), found.join('\n'));
+  });
+
+  it('keeps the seals of a key rotated out valid: the keyring keeps the old key', async () => {
+    const rotated = SealingKey.generate();
+    const store = await playedStore(3, 'p2');
+    await (await openWriter(dir, store, rotated)).drainAll();
+    const verified = await verifyArchive(dir);
+    assert.deepEqual(verified.problems, []);
+    const keyring = JSON.parse(await readFile(join(dir, 'keyring.json'), 'utf8')) as { keys: { id: string }[] };
+    assert.deepEqual(keyring.keys.map((k) => k.id).sort(), [KEY.id, rotated.id].sort());
+    await writeFile(join(dir, 'keyring.json'), new Keyring([rotated.published]).toJson());
+    assert.ok((await problems()).some((p) => new RegExp(`signed by key ${KEY.id}, not in the keyring`).test(p)), 'the old seals need the old key');
+  });
+});

@@ -1,0 +1,105 @@
+import { strict as assert } from 'node:assert';
+import { Redis } from 'ioredis';
+import { MemoryStore } from '../../src/dealer/memory/store';
+import type { ArchiveOutbox } from '../../src/dealer/outbox';
+import { RedisStore } from '../../src/dealer/redis/store';
+import type { DealerStore } from '../../src/dealer/types';
+import { RedisServer } from '../../tools/redis-server';
+import { TEN_UNIT_TABLE } from './support/test-tables';
+
+const T0 = 1_700_000_000_000;
+const { game, stake } = TEN_UNIT_TABLE;
+
+/** One suite, both implementations: the money stream is the journal, line for line. */
+function outboxSuite(name: string, make: () => Promise<{ store: DealerStore & { outbox: ArchiveOutbox }; done: () => Promise<void> }>): void {
+  describe(`the archive's outbox (${name})`, () => {
+    let store: DealerStore & { outbox: ArchiveOutbox };
+    let done: () => Promise<void>;
+    beforeEach(async () => {
+      ({ store, done } = await make());
+      await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+    });
+    afterEach(() => done());
+
+    it('holds an entry for every journal line of deposits, stakes, prizes and withdrawals, in the step of the line', async () => {
+      await store.deposit('p1', 10_000, 'd1', T0);
+      const units: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const bought = await store.purchase({ playerId: 'p1', requestId: `r${i}`, game, stake, now: T0 + i });
+        assert.ok(bought.ok);
+        units.push(bought.sale.unitId);
+        await store.settle(bought.sale.unitId, T0 + i);
+      }
+      await store.withdraw('p1', 100, 'w1', T0 + 20);
+      const entries = await store.outbox.read('money', undefined, 100);
+      const journal = await store.journal('p1');
+      assert.deepEqual(
+        entries.map((e) => ({ kind: e.kind, amount: e.payload['amount'], balance: e.payload['balance'], ref: e.payload['ref'], at: e.at })),
+        journal.map((j) => ({ kind: j.kind, amount: j.amount, balance: j.balance, ref: j.ref, at: j.at })),
+      );
+      assert.ok(journal.some((j) => j.kind === 'prize'), 'the table pays prizes');
+      assert.ok(entries.every((e) => e.player === 'p1'));
+      assert.deepEqual([...new Set(entries.filter((e) => e.kind === 'stake' || e.kind === 'prize').map((e) => e.payload['game']))], [game]);
+    });
+
+    it('holds an entry for every line of the protection journal: limits, exclusions, blocks', async () => {
+      await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 5000 }, raiseDelayMs: 48 * 3_600_000 }, T0);
+      await store.changeProtection('p1', { what: 'exclusion', until: T0 + 86_400_000 }, T0 + 1);
+      await store.changeProtection('p1', { what: 'block', reason: 'national_ban', until: null }, T0 + 2);
+      const entries = await store.outbox.read('money', undefined, 100);
+      assert.deepEqual(
+        entries.map((e) => [e.kind, e.player, e.at, e.payload['what'], e.payload['by']]),
+        [
+          ['protection', 'p1', T0, 'limit', 'player'],
+          ['protection', 'p1', T0 + 1, 'exclusion', 'player'],
+          ['protection', 'p1', T0 + 2, 'block', 'operator'],
+        ],
+      );
+      assert.deepEqual(entries.map((e) => e.payload), (await store.protectionRecord('p1')).history.reverse());
+    });
+
+    it('adds no entry for a replayed deposit or purchase', async () => {
+      await store.deposit('p1', 10_000, 'd1', T0);
+      await store.deposit('p1', 10_000, 'd1', T0);
+      await store.purchase({ playerId: 'p1', requestId: 'r', game, stake, now: T0 });
+      await store.purchase({ playerId: 'p1', requestId: 'r', game, stake, now: T0 });
+      assert.deepEqual((await store.outbox.read('money', undefined, 100)).map((e) => e.kind), ['deposit', 'stake']);
+    });
+
+    it('reads after an id, in order, and drops what is trimmed through an id', async () => {
+      for (let i = 0; i < 5; i++) await store.outbox.append({ at: T0 + i, kind: 'action', player: 'p1', session: 's', table: 't', process: 'x', payload: { i } });
+      const all = await store.outbox.read('play', undefined, 10);
+      assert.deepEqual(all.map((e) => e.payload['i']), [0, 1, 2, 3, 4]);
+      assert.deepEqual((await store.outbox.read('play', all[1]!.id, 2)).map((e) => e.payload['i']), [2, 3]);
+      await store.outbox.trim('play', all[2]!.id);
+      assert.deepEqual((await store.outbox.read('play', undefined, 10)).map((e) => e.payload['i']), [3, 4]);
+      assert.deepEqual(all[0], { id: all[0]!.id, at: T0, kind: 'action', player: 'p1', session: 's', table: 't', process: 'x', payload: { i: 0 } });
+    });
+  });
+}
+
+outboxSuite('memory', async () => {
+  const store = new MemoryStore();
+  return { store, done: () => store.close() };
+});
+
+let server: RedisServer;
+let prefixes = 0;
+describe('on Redis', () => {
+  before(async function () {
+    this.timeout(30_000);
+    server = await RedisServer.start();
+  });
+  after(() => server?.stop());
+  outboxSuite('Redis', async () => {
+    const client = new Redis(server.url);
+    const store = new RedisStore(client, { prefix: `outbox${++prefixes}` });
+    return {
+      store,
+      done: async () => {
+        await store.close();
+        client.disconnect();
+      },
+    };
+  });
+});
