@@ -172,7 +172,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     log,
   }, now);
   const protection = new ProtectionService(dealer, config.protection, now);
-  const play = new PlayService(dealer, actions, now, protection);
+  const play = new PlayService(dealer, actions, now, protection, config.fairnessOrigin);
   const verifier = await TokenVerifier.fromConfig(config);
   const services: Services = { config, verifier, dealer, actions, play, protection, feed };
   const seats = new Seats(presence, config.redisPrefix);

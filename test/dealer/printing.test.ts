@@ -50,7 +50,16 @@ describe('block printing', () => {
     assert.deepEqual([...units], [3, 7, 4, 6, 5, 0, 0, 6, 0, 0]);
     const commitment = createHash('sha256').update(Buffer.concat([SEED, units])).digest('hex');
     assert.equal(commitment, '73452734c323de5051936479bb7ac2f167d35efbc5c96b399bb9e57da6bcdacb');
-    assert.equal(commitmentOf(SEED, units), commitment);
+    assert.equal(commitmentOf(SEED, units, { version: 2 }), commitment);
+  });
+
+  it('commits under scheme 3 in the block\'s domain: the same seed commits differently in another block, game or price', () => {
+    const units = printBlock(TEN_UNIT_TABLE, SEED);
+    const domain = { version: 3, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, blockId: 'e.0' } as const;
+    const tag = createHash('sha256').update(`block-commitment/v3|${domain.game}|${domain.stake}|e.0`, 'utf8').digest();
+    assert.equal(commitmentOf(SEED, units, domain), createHash('sha256').update(Buffer.concat([tag, tag, SEED, units])).digest('hex'));
+    const others = [{ ...domain, blockId: 'e.1' }, { ...domain, stake: domain.stake + 50 }, { ...domain, game: 'mine-d-or' }];
+    for (const other of others) assert.notEqual(commitmentOf(SEED, units, other), commitmentOf(SEED, units, domain), JSON.stringify(other));
   });
 
   it('refuses tables that cannot be printed and seeds of the wrong size', () => {
@@ -78,8 +87,8 @@ describe('unit seeds', () => {
 
 describe('block verification', () => {
   const table = { ...TEN_UNIT_TABLE, blockSize: 1_000 };
-  const printed = printNewBlock(table);
-  const check = { table, seed: printed.seed, commitment: printed.commitment, recordedTiers: printed.units.slice(), requireAllSold: true };
+  const printed = printNewBlock(table, 'e.0');
+  const check = { table, seed: printed.seed, commitment: printed.commitment, scheme: printed.scheme, recordedTiers: printed.units.slice(), requireAllSold: true };
 
   it('accepts a block whose every sale matches the re-print', () => {
     assert.deepEqual(verifyBlock(check), { ok: true, checkedUnits: 1_000, problems: [] });

@@ -169,7 +169,7 @@ describe('dealer store (redis) specifics', () => {
       const [store] = stores;
       await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
       const sequence = store!.keys.lane(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake);
-      const print = printNewBlock(TEN_UNIT_TABLE);
+      const print = printNewBlock(TEN_UNIT_TABLE, 'e.2');
       const root = Buffer.from(rootOfPage(pageTreeOfPrint(print, 0))).toString('hex');
       // Block 2 as a dealer prints it ahead; nothing of this process runs after the script.
       const stored = await storeBlock(defineDealerScripts(clients[0]!), { emission: store!.keys.emissionKey(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake, 'e'), base: sequence.base }, {

@@ -19,7 +19,7 @@ export interface MemoryBlock {
   closedAt?: number;
   /** The archive of its units (archive.ts), once archived. */
   archive?: string;
-  /** Page roots published so far, by page (scheme 2): page 0 at printing, the others ahead of sales. */
+  /** Page roots published so far, by page: page 0 at printing, the others ahead of sales. */
   readonly pages: PageCommitment[];
   /** Its settled units forgotten by the bound on what is kept (`keepSettled`): never archivable then. */
   forgotten: number;

@@ -1,7 +1,7 @@
 import type { Cents } from '../../money';
 import { readArchivedTiers } from '../archive';
 import { blockIdOf } from '../identifiers';
-import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, pageTreeOfPrint, proveUnit, rootOfPage, type PageTree, type UnitProof } from '../merkle';
+import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, pageTreeOfPrint, proveUnit, rootOfPage, type LeafScheme, type PageTree, type UnitProof } from '../merkle';
 import { printBlock, UNSOLD, type PrintedBlock } from '../printing';
 import { decodePage, decodeSale } from '../records';
 import type { PrintedForRedis } from '../scripts/open-emission';
@@ -15,7 +15,7 @@ import type { SaleReader } from './sale-reader';
 
 const SCAN_BATCH = 10_000;
 
-/** A new print as stored: its block, and its page 0's tree and root (scheme 2). */
+/** A new print as stored: its block, and its page 0's tree and root. */
 export interface FirstPagePrint extends PrintedForRedis {
   readonly blockId: string;
   readonly tree: PageTree;
@@ -29,7 +29,7 @@ interface LastSold {
 }
 
 /**
- * Fairness on Redis: block seeds, recorded tiers, and the Merkle pages (scheme 2), each page's
+ * Fairness on Redis: block seeds, recorded tiers, and the Merkle pages (schemes 2 and 3), each page's
  * root published before its first sale (one page ahead of this process's last sale) and kept
  * here once known, with the trees hashed last, which publishing and proving share.
  */
@@ -48,10 +48,15 @@ export class RedisPages implements FairnessPages {
   ) {}
 
   async blockSeed(blockId: string): Promise<Uint8Array> {
+    return (await this.printedOf(blockId)).seed;
+  }
+
+  /** A block's seed and its leaves' scheme (a block stored before scheme 3 has no `scheme` field: 2). */
+  private async printedOf(blockId: string): Promise<{ seed: Uint8Array; scheme: LeafScheme }> {
     const meta = await this.catalog.metaOfBlock(blockId);
-    const seed = meta && (await this.ctx.redis.hget(this.catalog.blockKeysOf(meta, blockId).info, 'seed'));
-    if (!seed) throw new RangeError(`unknown block ${blockId}`);
-    return new Uint8Array(Buffer.from(seed, 'hex'));
+    const [seed, scheme] = meta ? await this.ctx.redis.hmget(this.catalog.blockKeysOf(meta, blockId).info, 'seed', 'scheme') : [];
+    if (!meta || !seed) throw new RangeError(`unknown block ${blockId}`);
+    return { seed: new Uint8Array(Buffer.from(seed, 'hex')), scheme: scheme === '3' ? { version: 3, game: meta.game, stake: meta.stake, blockId } : { version: 2 } };
   }
 
   async recordedTiers(blockId: string): Promise<Uint8Array | undefined> {
@@ -91,7 +96,7 @@ export class RedisPages implements FairnessPages {
     return proveUnit(await this.pageTreeOf(meta, ref.blockId, pageOf(meta.table.blockSize, ref.position)), ref.position);
   }
 
-  /** A new print with the tree of its page 0, whose root is stored with the block (scheme 2). */
+  /** A new print with the tree of its page 0, whose root is stored with the block. */
   withFirstPage(blockId: string, block: PrintedBlock): FirstPagePrint {
     const tree = pageTreeOfPrint(block, 0);
     return { ...block, blockId, tree, firstPageRoot: Buffer.from(rootOfPage(tree)).toString('hex') };
@@ -151,14 +156,14 @@ export class RedisPages implements FairnessPages {
     const size = meta.table.blockSize;
     const { from, count } = pageRange(size, page);
     const units = this.catalog.blockKeysOf(meta, blockId).units;
-    const [seed, read] = await Promise.all([this.blockSeed(blockId), this.ctx.redis.getrangeBuffer(units, from, from + count - 1)]);
+    const [{ seed, scheme }, read] = await Promise.all([this.printedOf(blockId), this.ctx.redis.getrangeBuffer(units, from, from + count - 1)]);
     // An archived block's units are gone from Redis; it is closed, so its seed re-prints them.
     const pageUnits = read.length === count ? new Uint8Array(read) : printBlock(meta.table, seed).subarray(from, from + count);
-    return this.pageTrees.set(key, pageTree(seed, size, page, pageUnits));
+    return this.pageTrees.set(key, pageTree(seed, size, page, pageUnits, scheme));
   }
 
   /**
-   * A page's published root, publishing it first if needed. Only for blocks of scheme 2 (page 0
+   * A page's published root, publishing it first if needed. Only for blocks of schemes 2 and 3 (page 0
    * stored with the block); undefined for others, not remembered (the block may not be printed yet).
    */
   private ensurePage(meta: EmissionMeta, blockId: string, page: number, now: number): Promise<PageCommitment | undefined> {
