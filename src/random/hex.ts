@@ -9,7 +9,7 @@ export function toHex(bytes: Uint8Array): string {
 }
 
 /** The bytes of an even-length hex string (callers check its shape first: see `isHex`). */
-export function fromHex(hex: string): Uint8Array {
+export function fromHex(hex: string): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(hex.length >> 1);
   for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
   return bytes;
