@@ -5,6 +5,7 @@ import type { ExclusionDuration, LimitsRequest, ProtectionState, RefusalDetails 
 import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
 import type { HttpRefusal } from '../../src/protocol/refusals';
 import type { Wallet } from '../../src/protocol/wallet';
+import type { PublishedBlock } from './verification-core';
 
 /** The page talks to the server that served it. */
 const ORIGIN = window.location.origin;
@@ -43,6 +44,8 @@ export const http = {
   tables: () => json<OpenTable[]>('/tables'),
   history: (token: string) => json<HistoryPage>('/history?limit=20', { headers: signed(token) }),
   recall: (token: string, unitId: string) => json<RecallRecord>(`/history/${encodeURIComponent(unitId)}`, { headers: signed(token) }),
+  /** A printed block as published (public, no token): what « Vérifier » checks a recall against. */
+  block: (blockId: string) => json<PublishedBlock>(`/fairness/blocks/${encodeURIComponent(blockId)}`),
   protection: (token: string) => json<ProtectionState>('/protection', { headers: signed(token) }),
   setLimits: (token: string, limits: LimitsRequest) => json<ProtectionState>('/protection/limits', send('PUT', token, limits)),
   exclude: (token: string, duration: ExclusionDuration) => json<ProtectionState>('/protection/exclusion', send('POST', token, { duration })),

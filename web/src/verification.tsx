@@ -1,0 +1,135 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { http, Refusal } from './api';
+import type { RecallRecord } from '../../src/protocol/recall';
+import type { UnitCheck, UnitVerification } from '../../src/protocol/verification';
+import { refusalOf, refusalSentence, type Strings } from './i18n';
+
+/**
+ * « Vérifier »: the recall on screen checked in the browser by the same core as
+ * `npm run verify-unit` (src/audit/verify-unit/), against the block this server published
+ * (`GET /fairness/blocks/:blockId`, public). The core is a chunk of its own, loaded on the first
+ * click: the page's first load does not carry it. docs/fairness.md, « In the page ».
+ */
+
+type Phase =
+  | { readonly state: 'running' }
+  | { readonly state: 'done'; readonly result: UnitVerification; readonly ms: number }
+  | { readonly state: 'not-done'; readonly why: string };
+
+/** The published block, or undefined when the server has none of that id: the core then says the root is not published. */
+async function publishedBlock(blockId: string) {
+  try {
+    return await http.block(blockId);
+  } catch (err) {
+    if (refusalOf(err).code === 'fairness/unknown_block') return undefined;
+    throw err;
+  }
+}
+
+async function verify(recall: RecallRecord): Promise<{ result: UnitVerification; ms: number }> {
+  const [published, core] = await Promise.all([publishedBlock(recall.blockId), import('./verification-core')]);
+  const started = performance.now();
+  const result = await core.verifyUnit(recall, published ? { published } : {});
+  return { result, ms: performance.now() - started };
+}
+
+/** Why the checks could not run: a refusal or no answer from the server, no WebCrypto (a page not served over HTTPS), else the error's words. */
+function whyNotDone(err: unknown, s: Strings): string {
+  if (err instanceof Refusal || refusalOf(err).code === 'network') return refusalSentence(err, s);
+  if (!globalThis.crypto?.subtle) return s.verify.needsSecureContext;
+  return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * The button and, once pressed, the result: a verdict in a live region (which takes the focus),
+ * what it means, and one line per check. An unfinished unit cannot be verified yet: its recall
+ * has no seed, and the button says so. `start` runs it at once (« Vérifier » from the history).
+ */
+export function Verification({ s, recall, start }: { s: Strings; recall: RecallRecord; start: boolean }) {
+  const v = s.verify;
+  const [phase, setPhase] = useState<Phase | undefined>();
+  const section = useRef<HTMLElement>(null);
+  const verdict = useRef<HTMLParagraphElement>(null);
+  const finished = recall.status === 'finished';
+  const run = () => {
+    setPhase({ state: 'running' });
+    verify(recall).then(
+      ({ result, ms }) => setPhase({ state: 'done', result, ms }),
+      (err: unknown) => setPhase({ state: 'not-done', why: whyNotDone(err, s) }),
+    );
+  };
+  useEffect(() => {
+    if (start && finished) run();
+  }, [recall]);
+  // The result in view from its heading (under the sticky header), its verdict focused: read next.
+  useEffect(() => {
+    if (!phase || phase.state === 'running') return;
+    section.current?.scrollIntoView({ block: 'start' });
+    verdict.current?.focus({ preventScroll: true });
+  }, [phase]);
+
+  if (!finished) {
+    return (
+      <p class="verify-later">
+        <button type="button" class="small" aria-disabled="true" aria-describedby="verify-later-why">{v.button}</button>{' '}
+        <span class="hint" id="verify-later-why">{v.laterWhy}</span>
+      </p>
+    );
+  }
+  const failed = phase?.state === 'done' ? phase.result.checks.filter((c) => !c.ok) : [];
+  return (
+    <section ref={section} class="verification" aria-labelledby="verify-title">
+      <h3 id="verify-title">{v.title}</h3>
+      <p>
+        <button type="button" class="small" disabled={phase?.state === 'running'} onClick={run}>{phase ? v.again : v.button}</button>
+      </p>
+      {/* Present from the start, so that screen readers announce what it says next. */}
+      <p
+        ref={verdict}
+        tabIndex={-1}
+        role="status"
+        class={`verdict ${phase?.state === 'done' ? (phase.result.ok ? 'verified' : 'failed') : ''}`}
+        data-testid="verify-verdict"
+        data-state={phase?.state === 'done' ? (phase.result.ok ? 'verified' : 'failed') : phase?.state ?? 'idle'}
+        data-ms={phase?.state === 'done' ? phase.ms.toFixed(1) : undefined}
+      >
+        {phase?.state === 'running' ? v.running
+          : phase?.state === 'not-done' ? v.notDone(phase.why)
+            : phase?.state === 'done' ? (phase.result.ok ? v.verified : v.failed(failed.length)) : ''}
+      </p>
+      {phase?.state === 'done' && (
+        <>
+          {!phase.result.ok && <p class="verify-meaning">{v.failedMeaning}</p>}
+          {/* What failed first: it is what the player must read. */}
+          <ul class="checks" data-testid="verify-checks">
+            {[...failed, ...phase.result.checks.filter((c) => c.ok)].map((c, i) => <CheckLine key={`${c.id}-${i}`} s={s} check={c} />)}
+          </ul>
+          {/* What the checks could not cover (an older scheme): the core's own sentences, in English. */}
+          {phase.result.notes.length > 0 && (
+            <>
+              <p class="label">{v.notes}</p>
+              <ul class="verify-notes" lang="en">{phase.result.notes.map((n) => <li key={n}>{n}</li>)}</ul>
+            </>
+          )}
+          <p class="hint">{v.scope}</p>
+        </>
+      )}
+    </section>
+  );
+}
+
+function CheckLine({ s, check }: { s: Strings; check: UnitCheck }) {
+  const v = s.verify;
+  const words = Object.hasOwn(v.checks, check.id) ? v.checks[check.id] : undefined;
+  return (
+    <li class={check.ok ? 'check-ok' : 'check-failed'} data-check={check.id} data-ok={String(check.ok)}>
+      <span class="check-mark" aria-hidden="true">{check.ok ? '✓' : '✗'}</span>
+      <span>
+        <span class="sr-only">{check.ok ? v.passed : v.failedMark}{'\u00a0'}: </span>
+        {words ? (check.ok ? words.ok : words.failed) : v.unknownCheck(check.id)}
+        {/* The core's own sentence says what differed (it writes English). */}
+        {!check.ok && <small class="check-detail">{v.detail}{'\u00a0'}: <span lang="en">{check.detail}</span></small>}
+      </span>
+    </li>
+  );
+}
