@@ -4,10 +4,12 @@ import type { Browser, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { MemoryStore } from '../../src/dealer/memory/store';
 import type { RecallRecord } from '../../src/protocol/recall';
+import type { UnitCheckId } from '../../src/protocol/verification';
 import type { RunningServer } from '../../src/server/app';
 import { MemoryActionLog } from '../../src/units/action-log';
 import { median } from '../../tools/median';
 import { startTestServer } from '../support/game-server';
+import { fr } from '../../web/src/i18n/fr';
 import { launchBrowser } from './browser';
 import {
   assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, finger, GAMES, history, newPlayer, openGame, PHONE, revealThroughUI, signIn, WAIT,
@@ -15,9 +17,9 @@ import {
 
 /**
  * « Vérifier » in a real Chromium: a finished unit of each game verifies in the page (the core
- * loaded as its own chunk, the block fetched from the public route); a recall altered on its
- * way to the page (a relay, Playwright's `page.route`, between the page and the server) fails
- * and says what failed; on a phone, by touch and by keyboard, accessible. Its screenshots go to
+ * loaded as its own chunk, the block fetched from the public route); a recall or a published
+ * block altered on its way to the page (a relay, Playwright's `page.route`, between the page and
+ * the server) fails and says which check caught it; on a phone, by touch and by keyboard, accessible. Its screenshots go to
  * docs/screenshots/verify-phone-*.png. The server prints from a fixed seed: the same units each run.
  */
 
@@ -43,8 +45,9 @@ async function checksShown(page: Page): Promise<string[]> {
   return page.locator('[data-testid=verify-checks] li').evaluateAll((lis) => lis.map((li) => `${li.getAttribute('data-check')}:${li.getAttribute('data-ok')}`));
 }
 
+/** The verdict takes the focus (in the frame after it shows): true once it has it, false if it never does. */
 async function focusIsOnVerdict(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'verify-verdict');
+  return page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'verify-verdict', undefined, WAIT).then(() => true, () => false);
 }
 
 /** The relay in front of the server: the recall of `unitId` reaches the page with `alter` applied. */
@@ -65,6 +68,33 @@ function raisedFinish(recall: RecallRecord): RecallRecord {
     })),
   };
 }
+
+/** A deep copy to alter: alterations reach into the JSON untyped. */
+const copy = <T>(x: T): any => JSON.parse(JSON.stringify(x));
+const flipHex = (hex: string) => (hex[0] === '0' ? '1' : '0') + hex.slice(1);
+
+interface Alteration {
+  readonly what: string;
+  /** The check the page must show failed. */
+  readonly check: UnitCheckId;
+  readonly recall?: (r: any) => RecallRecord;
+  readonly block?: (b: any) => unknown;
+}
+
+/** What a relay between the page and the server may change, one kind per check the page names. */
+const IN_TRANSIT: readonly Alteration[] = [
+  { what: 'a decoy win at the end of the reveal', check: 'steps', recall: raisedFinish },
+  { what: 'a step dropped', check: 'steps', recall: (r) => ({ ...r, steps: r.steps.filter((_: unknown, i: number) => i !== 1) }) },
+  { what: 'the prize', check: 'prize', recall: (r) => ({ ...r, prize: r.prize + 100 }) },
+  { what: 'the stake debited twice', check: 'ledger', recall: (r) => { r.ledger[0].amount *= 2; return r; } },
+  { what: 'picks given to a game that takes none', check: 'picks', recall: (r) => ({ ...r, picks: { kind: 'colour', choice: 'red' } }) },
+  { what: 'the unit seed', check: 'proof', recall: (r) => { r.fairness.proof.unitSeed = flipHex(r.fairness.proof.unitSeed); return r; } },
+  { what: 'a sibling of the proof', check: 'proof', recall: (r) => { r.fairness.proof.siblings[0] = flipHex(r.fairness.proof.siblings[0]); return r; } },
+  { what: 'the position of the proof', check: 'position', recall: (r) => { r.fairness.proof.position += 1; return r; } },
+  { what: 'the format', check: 'format', recall: (r) => ({ ...r, format: 'unit-recall/v9' }) },
+  { what: 'the published page roots', check: 'published-root', block: (b) => ({ ...b, pages: b.pages.map((p: any) => ({ ...p, root: flipHex(p.root) })) }) },
+  { what: 'the pages published after the sale', check: 'published-in-time', block: (b) => ({ ...b, pages: b.pages.map((p: any) => ({ ...p, publishedAt: '2100-01-01T00:00:00.000Z' })) }) },
+];
 
 async function shoot(page: Page, name: string): Promise<void> {
   // The dates change from run to run: hidden from the picture only.
@@ -125,36 +155,34 @@ describe('« Vérifier » in the page', function () {
     }
   });
 
-  it('says what failed when the recall was altered on its way (a decoy win at the end), and when the published root was', async () => {
+  it('says what failed for each kind of alteration on the way (the recall or the published block), with the check that caught it', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
       await signIn(page, 'Victor', base);
-      await openGame(page, 'mine-d-or');
-      await buy(page, 'mine-d-or', STAKE['mine-d-or']!);
-      await revealThroughUI(page, 'mine-d-or');
+      // A game whose reveal never ends at the purchase: the decoy is in a player's step (the core checks the purchase's step under `picks`).
+      await openGame(page, 'rain-diamonds');
+      await buy(page, 'rain-diamonds', STAKE['rain-diamonds']!);
+      await revealThroughUI(page, 'rain-diamonds');
       const [line] = await history(page, base);
-      await alterRecall(page, line!.unitId, raisedFinish);
-      await page.locator(`[data-verify-unit-id="${line!.unitId}"]`).click();
-      assert.equal(await verdictOf(page), 'failed');
-      assert.match(await verdict(page).innerText(), /^Échec de la vérification/);
-      const checks = await checksShown(page);
-      assert.ok(checks.includes('steps:false'), `the steps check fails: ${checks.join(', ')}`);
-      assert.match(checks[0]!, /:false$/, 'what failed is listed first');
-      const failed = page.locator('[data-testid=verify-checks] li[data-ok=false]').first();
-      assert.match(await failed.innerText(), /ne passe|diffère|n’est pas|ne correspond/);
-      assert.ok((await failed.locator('.check-detail [lang=en]').innerText()).length > 0, 'the core\'s sentence says what differed');
-      await page.unroute(`**/history/${encodeURIComponent(line!.unitId)}`);
-
-      // The recall untouched, the published block altered: the proof no longer reaches its root.
-      await page.getByRole('button', { name: '← Fermer' }).click();
+      let current: Alteration = IN_TRANSIT[0]!;
+      await alterRecall(page, line!.unitId, (r) => (current.recall ? current.recall(copy(r)) : r));
       await page.route('**/fairness/blocks/*', async (route) => {
         const answer = await route.fetch();
-        const block = (await answer.json()) as { pages: { root: string }[] };
-        await route.fulfill({ response: answer, json: { ...block, pages: block.pages.map((p) => ({ ...p, root: p.root.replace(/^./, (c) => (c === '0' ? '1' : '0')) })) } });
+        await route.fulfill({ response: answer, json: current.block ? current.block(await answer.json()) : await answer.json() });
       });
-      await page.locator(`[data-verify-unit-id="${line!.unitId}"]`).click();
-      assert.equal(await verdictOf(page), 'failed');
-      assert.ok((await checksShown(page)).includes('published-root:false'));
+      for (const alteration of IN_TRANSIT) {
+        current = alteration;
+        await page.locator(`[data-verify-unit-id="${line!.unitId}"]`).click();
+        assert.equal(await verdictOf(page), 'failed', alteration.what);
+        assert.match(await verdict(page).innerText(), /^Échec de la vérification/);
+        const checks = await checksShown(page);
+        assert.ok(checks.includes(`${alteration.check}:false`), `${alteration.what}: the ${alteration.check} check fails (${checks.join(', ')})`);
+        assert.match(checks[0]!, /:false$/, 'what failed is listed first');
+        const caught = page.locator(`[data-testid=verify-checks] li[data-check="${alteration.check}"]`);
+        assert.ok((await caught.innerText()).includes(fr.verify.checks[alteration.check]!.failed), `${alteration.what}: the page's sentence`);
+        assert.ok((await caught.locator('.check-detail [lang=en]').innerText()).length > 0, 'the core\'s sentence says what differed');
+        await page.getByRole('button', { name: '← Fermer' }).click();
+      }
     } finally {
       await context.close();
     }

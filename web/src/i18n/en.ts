@@ -106,7 +106,7 @@ export const en: Strings = {
       steps: { ok: 'Every step shown (cells, numbers, symbols, amounts) is what the game’s rules give for your actions.', failed: 'A step shown differs from what the game’s rules give for your actions.' },
       prize: { ok: 'The prize is the prize table’s amount for this tier.', failed: 'The prize announced is not the prize table’s amount for this tier.' },
       ledger: { ok: 'Your account was debited the stake and credited the proven prize.', failed: 'Your account’s movements do not match the stake and the proven prize.' },
-      picks: { ok: 'Your choices are those the game was played with.', failed: 'Your recorded choices are not those the game was played with.' },
+      picks: { ok: 'Your choices are valid, and what the purchase showed you is what they give.', failed: 'Your choices, or what the purchase showed you, are not what the game’s rules give.' },
       checkpoint: { ok: 'The root is in the operator’s signed public log: it cannot be replaced unnoticed.', failed: 'The root is not in the operator’s signed log, or that log was rewritten.' },
     },
   },

@@ -119,7 +119,7 @@ export const fr = {
       steps: { ok: 'Chaque étape affichée (cases, numéros, symboles, montants) est celle que donnent les règles du jeu pour vos actions.', failed: 'Une étape affichée diffère de ce que donnent les règles du jeu pour vos actions.' },
       prize: { ok: 'Le gain est le montant du tableau des lots pour ce rang.', failed: 'Le gain annoncé n’est pas le montant du tableau des lots pour ce rang.' },
       ledger: { ok: 'Votre compte a été débité de la mise et crédité du gain prouvé.', failed: 'Les mouvements de votre compte ne correspondent pas à la mise et au gain prouvé.' },
-      picks: { ok: 'Vos choix sont ceux avec lesquels la partie a été jouée.', failed: 'Vos choix enregistrés ne sont pas ceux avec lesquels la partie a été jouée.' },
+      picks: { ok: 'Vos choix sont valides, et ce que l’achat vous a montré est ce qu’ils donnent.', failed: 'Vos choix, ou ce que l’achat vous a montré, ne sont pas ce que donnent les règles du jeu.' },
       checkpoint: { ok: 'La racine figure dans le journal public signé par l’opérateur : elle ne peut pas être remplacée sans que cela se voie.', failed: 'La racine n’est pas dans le journal signé de l’opérateur, ou ce journal a été réécrit.' },
     } satisfies Record<UnitCheckId, { readonly ok: string; readonly failed: string }> as Record<string, { readonly ok: string; readonly failed: string }>,
   },
