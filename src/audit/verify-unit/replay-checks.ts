@@ -19,28 +19,33 @@ export function replayChecks(recall: RecallRead, provenPrize: number): UnitCheck
   const rules = rulesOf(recall.game);
   const outcome = { stake: recall.stake, prize: provenPrize };
   const seed = fromHex(recall.proof.secret);
-  const checks: UnitCheck[] = [];
   // The purchase's picks, as the dealer stored them: one unit's pick, or null for games without.
   const picks = recall.picks ?? undefined;
   const parsed = rules.parsePicks(picks === undefined ? undefined : [picks]);
+  const takesPicks = !rules.parsePicks(undefined).ok;
   if (!parsed.ok || parsed.value.length !== 1) {
-    return [{ id: 'picks', ok: false, detail: `the recalled picks ${describe(recall.picks)} are not a valid purchase of ${recall.game} (${parsed.ok ? 'not one unit' : parsed.code})` }];
+    const detail = `the recalled picks ${describe(recall.picks)} are not a valid purchase of ${recall.game} (${parsed.ok ? 'not one unit' : parsed.code})`;
+    return [{ id: 'picks', ok: false, detail }];
   }
-  let state: unknown;
+  let first;
   try {
-    const first = rules.start(outcome, seed, parsed.value[0]);
-    state = first.state;
-    const step0 = recall.steps[0];
-    const shown = step0 && step0.seq === 0 && step0.by === 'purchase' && step0.action === null && sameJson(step0.events, first.events);
-    checks.push(
-      shown
-        ? { id: 'picks', ok: true, detail: `the purchase step replays exactly from the picks ${describe(recall.picks)}` }
-        : { id: 'picks', ok: false, detail: `the purchase step shows ${describe(step0?.events)}, but the picks ${describe(recall.picks)} and the unit seed give ${describe(first.events)}` },
-    );
+    first = rules.start(outcome, seed, parsed.value[0]);
   } catch (err) {
     return [{ id: 'picks', ok: false, detail: `the unit cannot start from its seed and picks: ${String(err)}` }];
   }
-  const stepProblem = replaySteps(recall, state, (next) => (state = next));
+  const step0 = recall.steps[0];
+  const purchaseShown = step0 !== undefined && step0.seq === 0 && step0.by === 'purchase' && step0.action === null && sameJson(step0.events, first.events);
+  const checks: UnitCheck[] = [
+    !takesPicks
+      ? { id: 'picks', ok: true, detail: `${recall.game} takes no picks at purchase, and none are recalled` }
+      : purchaseShown
+        ? { id: 'picks', ok: true, detail: `the purchase step replays exactly from the picks ${describe(recall.picks)}` }
+        : { id: 'picks', ok: false, detail: `the picks ${describe(recall.picks)} and the unit seed give the purchase step ${describe(first.events)}, not the one shown` },
+  ];
+  let state = first.state;
+  const stepProblem = purchaseShown
+    ? replaySteps(recall, state, (next) => (state = next))
+    : `the purchase step shows ${describe(step0?.events)}, but the unit seed and picks give ${describe(first.events)}`;
   const finished = stepProblem === undefined && rules.isFinished(state);
   checks.push(
     stepProblem !== undefined
