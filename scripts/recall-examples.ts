@@ -10,8 +10,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { publicBlockDetail } from '../src/dealer/fairness-report';
 import { MemoryStore } from '../src/dealer/memory/store';
 import { PRIZE_TABLES } from '../src/games/prize-tables';
-import { rulesOf } from '../src/games/registry';
 import { GAME_IDS } from '../src/games/types';
+import { playDemoUnit } from '../src/play/demo-unit';
 import { PlayService } from '../src/play/play-service';
 import { MemoryActionLog } from '../src/units/action-log';
 
@@ -36,16 +36,7 @@ async function main(): Promise<void> {
     const player = { playerId: `example-${game}`, pseudonym: 'Example' };
     await dealer.deposit(player.playerId, 1_000_000, 'example', Date.now());
     for (let attempt = 0; attempt < 500; attempt++) {
-      const bought = await play.buy(player, { game, stake, requestId: `r${attempt}`, picks: rulesOf(game).demoPicks(first, 1) });
-      if (!bought.ok) throw new Error(`${game}: ${bought.code}`);
-      let unit = bought.units[0]!;
-      for (const action of rulesOf(game).demoScript(first, { auto: false })) {
-        if (unit.finished) break;
-        const acted = await play.act(player.playerId, [unit], { action });
-        if (acted.refusal) throw new Error(`${game}: ${acted.refusal.code}`);
-        unit = acted.units[0]!;
-      }
-      if (!unit.finished) throw new Error(`${game}: the step-by-step script did not finish the unit`);
+      const unit = await playDemoUnit(play, player, { game, stake, requestId: `r${attempt}` }, first);
       if (unit.sale.prize > 0 || attempt === 499) {
         await save(game, unit.sale.unitId, player.playerId);
         console.log(`${game}: ${unit.sale.unitId}, prize ${unit.sale.prize}`);

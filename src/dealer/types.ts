@@ -1,5 +1,6 @@
 import type { Cents } from '../money';
 import type { GameId, PrizeTable } from '../games/types';
+import type { BlockPlace } from '../protocol/fairness';
 import type { BlockReason, LimitsRequest, ProtectionChange, ProtectionRefusalCode, RefusalDetails } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
 import type { ProtectionRecord, ProtectionSettings, SessionMoney } from './protection';
@@ -21,17 +22,8 @@ import type { UnitProof } from './merkle';
 export type PlayerId = string;
 
 export type { BlockState } from '../protocol/fairness';
-import type { BlockState } from '../protocol/fairness';
 
-export interface BlockInfo {
-  readonly blockId: string;
-  readonly emissionId: string;
-  readonly game: GameId;
-  readonly stake: Cents;
-  /** 0-based index of the block in its emission. */
-  readonly index: number;
-  readonly size: number;
-  readonly state: BlockState;
+export interface BlockInfo extends BlockPlace {
   /** Hex SHA-256 commitment, published when the block is printed, before it opens. */
   readonly commitment: string;
   /**

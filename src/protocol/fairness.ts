@@ -9,14 +9,19 @@ import type { Cents } from './money';
 /** A block's life: printed, open (selling), closed (sold out; its seed public). */
 export type BlockState = 'printed' | 'open' | 'closed';
 
-export interface PublicBlock {
+/** Which block this is, and where it stands: what the dealer's listing and the public one share. */
+export interface BlockPlace {
   readonly blockId: string;
   readonly emissionId: string;
   readonly game: GameId;
   readonly stake: Cents;
+  /** 0-based index of the block in its emission. */
   readonly index: number;
   readonly size: number;
   readonly state: BlockState;
+}
+
+export interface PublicBlock extends BlockPlace {
   /** 1: commitment only; 2: Merkle pages too (`merkle-sha256/v2`); 3: unit seeds in the leaves (`merkle-sha256/v3`). */
   readonly scheme: 1 | 2 | 3;
   /** Hex, published when the block was printed (docs/fairness.md, "The commitment"). */

@@ -9,6 +9,7 @@ import {
   printNewBlock,
   tierCounts,
   unitSeed,
+  unitSeeds,
   UNSOLD,
   verifyBlock,
 } from '../../src/dealer/printing';
@@ -115,5 +116,14 @@ describe('block verification', () => {
     recordedTiers.fill(UNSOLD, 900);
     assert.deepEqual(verifyBlock({ ...check, recordedTiers }).problems, ['100 positions have no recorded sale']);
     assert.deepEqual(verifyBlock({ ...check, recordedTiers, requireAllSold: false }), { ok: true, checkedUnits: 900, problems: [] });
+  });
+});
+
+describe('unit seeds of a page', () => {
+  it('are the HMAC of unitSeed, position by position, from any start', () => {
+    for (const [from, count] of [[0, 20], [4_095, 3], [8_015_990, 10], [999_999_999, 2]] as const) {
+      const seeds = unitSeeds(SEED, from, count);
+      for (let i = 0; i < count; i++) assert.deepEqual(seeds.subarray(32 * i, 32 * i + 32), unitSeed(SEED, from + i), `position ${from + i}`);
+    }
   });
 });

@@ -1,8 +1,8 @@
 import { publicBlockDetail } from '../../../src/dealer/fairness-report';
 import { MemoryStore } from '../../../src/dealer/memory/store';
 import { PRIZE_TABLES } from '../../../src/games/prize-tables';
-import { rulesOf } from '../../../src/games/registry';
 import { GAME_IDS, type GameId } from '../../../src/games/types';
+import { playDemoUnit } from '../../../src/play/demo-unit';
 import { PlayService } from '../../../src/play/play-service';
 import type { PublicBlockDetail } from '../../../src/protocol/fairness';
 import type { RecallRecord } from '../../../src/protocol/recall';
@@ -36,18 +36,10 @@ export async function playRecalls(): Promise<RecallFixture> {
   const play = new PlayService(dealer, new MemoryActionLog(), () => ++clock, undefined, SERVER);
   const units = {} as Record<GameId, { win: PlayedRecall; lose: PlayedRecall }>;
   let request = 0;
-  const playOne = async (game: GameId, picks: unknown): Promise<PlayedRecall & { prize: number }> => {
+  const playOne = async (game: GameId, picks?: unknown): Promise<PlayedRecall & { prize: number }> => {
     const table = PRIZE_TABLES.find((t) => t.game === game)!;
     const player = { playerId: `player-${game}`, pseudonym: 'P' };
-    const bought = await play.buy(player, { game, stake: table.stake, requestId: `r${request++}`, picks });
-    if (!bought.ok) throw new Error(`${game}: ${bought.code}`);
-    let unit = bought.units[0]!;
-    for (const action of rulesOf(game).demoScript(first, { auto: false })) {
-      if (unit.finished) break;
-      const acted = await play.act(player.playerId, [unit], { action });
-      if (acted.refusal) throw new Error(`${game}: ${acted.refusal.code}`);
-      unit = acted.units[0]!;
-    }
+    const unit = await playDemoUnit(play, player, { game, stake: table.stake, requestId: `r${request++}`, picks }, first);
     const recall = (await play.recall(player.playerId, unit.sale.unitId))!.record;
     return { recall, published: (await publicBlockDetail(dealer, recall.blockId))!, prize: unit.sale.prize };
   };
@@ -57,7 +49,7 @@ export async function playRecalls(): Promise<RecallFixture> {
     await dealer.deposit(`player-${game}`, 10_000_000, 'd', NOW);
     const found: { win?: PlayedRecall; lose?: PlayedRecall } = {};
     for (let tries = 0; tries < 400 && !(found.win && found.lose); tries++) {
-      const played = await playOne(game, rulesOf(game).demoPicks(first, 1));
+      const played = await playOne(game);
       if (played.prize > 0) found.win ??= played;
       else found.lose ??= played;
     }
