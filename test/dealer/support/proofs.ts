@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { tierCounts, UNSOLD, verifyBlock } from '../../../src/dealer/printing';
+import { assertPagesLogged } from './page-log-check';
 import { RedisStore } from '../../../src/dealer/redis/store';
 import type { Sale } from '../../../src/dealer/types';
 import { prizeOfTier, totalPaid } from '../../../src/games/prize-tables';
@@ -153,6 +154,9 @@ export async function assertDealtExactly(
     recorded.set(block.blockId, tiers);
     for (let p = 0; p < table.blockSize; p++) expectedUnits.add(`${block.blockId}:${p}`);
   }
+
+  // Every page the dealers published is in the log of page roots, once, in page order.
+  await assertPagesLogged(store, emission.blocks);
 
   // Every sale acknowledged, each unit to one request only.
   const ackedUnits = new Set(acked.values());
