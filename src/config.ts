@@ -323,9 +323,6 @@ export function loadConfig(env: Env = process.env): Config {
   if (!/^[\x21-\x7e]{1,128}$/.test(config.checkpointLogId)) {
     throw new Error(`CHECKPOINT_LOG_ID must be 1–128 printable ASCII characters without spaces, got ${JSON.stringify(config.checkpointLogId)}`);
   }
-  if (shared && config.checkpointSigningKey === undefined) {
-    throw new Error('with REDIS_URL or REDIS_CLUSTER_NODES, set CHECKPOINT_SIGNING_KEY: every process signs the log’s checkpoints with the one key, which must outlive a restart');
-  }
   if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) {
     throw new Error(`REDIS_URL must start with redis:// or rediss://, got ${JSON.stringify(config.redisUrl)}`);
   }
@@ -353,6 +350,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.redisSequenceLanes > 1 && redisClusterNodes === undefined) {
     throw new Error('REDIS_SEQUENCE_LANES above 1 spreads dealing over a Redis Cluster\'s slots: it needs REDIS_CLUSTER_NODES');
+  }
+  if (shared && config.checkpointSigningKey === undefined) {
+    throw new Error('with REDIS_URL or REDIS_CLUSTER_NODES, set CHECKPOINT_SIGNING_KEY: every process signs the log’s checkpoints with the one key, which must outlive a restart');
   }
   return config;
 }
