@@ -20,7 +20,7 @@ const fail = (reason: string): LogCheckFailure => ({ ok: false, reason });
 export const CHECKPOINT_TAG = 'lottery-checkpoint/v1';
 
 /** The bytes a checkpoint's signature covers (its text, UTF-8). */
-export function checkpointBody(c: Omit<SignedCheckpoint, 'signature'>): Uint8Array {
+export function checkpointBody(c: Omit<SignedCheckpoint, 'signature'>): Uint8Array<ArrayBuffer> {
   return new TextEncoder().encode(`${CHECKPOINT_TAG}\n${c.logId}\n${c.treeSize}\n${c.rootHash}\n${c.timestamp}\n${c.keyId}\n`);
 }
 
@@ -96,8 +96,9 @@ export async function verifyCheckpoint(checkpoint: SignedCheckpoint, publicKey: 
   if (c.keyId !== (await keyIdOf(raw))) return fail(`the checkpoint names key ${c.keyId}, not the key given`);
   const signature = typeof c.signature === 'string' ? fromBase64(c.signature) : undefined;
   if (signature?.length !== 64) return fail('the signature is not 64 bytes of base64');
-  const key = await subtle().importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']);
-  const valid = await subtle().verify({ name: 'Ed25519' }, key, signature, checkpointBody(c));
+  // Copies: WebCrypto's types take bytes over an ArrayBuffer, never a shared one.
+  const key = await subtle().importKey('raw', new Uint8Array(raw), { name: 'Ed25519' }, false, ['verify']);
+  const valid = await subtle().verify({ name: 'Ed25519' }, key, new Uint8Array(signature), checkpointBody(c));
   return valid ? OK : fail('the checkpoint’s signature does not verify under the log’s key');
 }
 
