@@ -81,6 +81,15 @@ const isSize = (n: unknown): n is number => typeof n === 'number' && Number.isSa
 const odd = (n: number) => n % 2 === 1;
 const half = (n: number) => Math.floor(n / 2);
 
+/** Right-shifts both until fn is odd or 0 (§2.1.3.2 step 4.b, §2.1.4.2 step 6.b.ii); sizes past 2³² stay exact. */
+function upToOdd(fn: number, sn: number): [number, number] {
+  while (!odd(fn) && fn !== 0) {
+    fn = half(fn);
+    sn = half(sn);
+  }
+  return [fn, sn];
+}
+
 /** The id of a raw Ed25519 public key: the first 8 bytes of its SHA-256, in hex. */
 export async function keyIdOf(rawKey: Uint8Array): Promise<string> {
   return toHex((await sha256(rawKey)).subarray(0, 8));
@@ -112,12 +121,7 @@ export async function verifyInclusion(leafHash: Uint8Array, index: number, size:
     if (sn === 0) return fail('the inclusion proof is longer than the tree is deep');
     if (odd(fn) || fn === sn) {
       r = await hashChildren(p, r);
-      if (!odd(fn)) {
-        while (!odd(fn) && fn !== 0) {
-          fn = half(fn);
-          sn = half(sn);
-        }
-      }
+      [fn, sn] = upToOdd(fn, sn);
     } else {
       r = await hashChildren(r, p);
     }
@@ -151,12 +155,7 @@ export async function verifyConsistency(size1: number, size2: number, root1: Uin
     if (odd(fn) || fn === sn) {
       fr = await hashChildren(c, fr);
       sr = await hashChildren(c, sr);
-      if (!odd(fn)) {
-        while (!odd(fn) && fn !== 0) {
-          fn = half(fn);
-          sn = half(sn);
-        }
-      }
+      [fn, sn] = upToOdd(fn, sn);
     } else {
       sr = await hashChildren(sr, c);
     }
