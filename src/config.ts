@@ -106,6 +106,8 @@ export interface Config {
   readonly watchersMax: number;
   /** Origins (scheme://host[:port]) whose pages may call this server besides its own. */
   readonly corsOrigins: readonly string[];
+  /** This deployment's public origin, named in recalls (`fairness.server`) for verify-unit to fetch the published roots; null when unset. */
+  readonly fairnessOrigin: string | null;
   /** Largest request body, in bytes, on every route (matchmaking included). */
   readonly maxBodyBytes: number;
   /** Proxies in front of this server whose X-Forwarded-For is believed (0: none). */
@@ -177,6 +179,13 @@ function origins(env: Env, name: string): string[] {
     }
     return origin;
   });
+}
+
+/** At most one origin, as `origins` checks it. */
+function oneOrigin(env: Env, name: string): string | null {
+  const listed = origins(env, name);
+  if (listed.length > 1) throw new Error(`${name} takes one origin, got ${listed.length}`);
+  return listed[0] ?? null;
 }
 
 /** A public address as Colyseus puts it in a seat reservation: `host[:port][/path]`, no scheme. */
@@ -312,6 +321,7 @@ export function loadConfig(env: Env = process.env): Config {
     prizesLeft: bool(env, 'PRIZES_LEFT', true),
     watchersMax: int(env, 'WATCHERS_MAX', 1000, 0, 100_000),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
+    fairnessOrigin: oneOrigin(env, 'FAIRNESS_ORIGIN'),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 16_384, 256, 1_048_576),
     trustProxy: int(env, 'TRUST_PROXY', 0, 0, 10),
     metricsPort: env['METRICS_PORT'] ? int(env, 'METRICS_PORT', 0, 1, 65535) : undefined,

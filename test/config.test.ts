@@ -93,6 +93,13 @@ describe('config', () => {
     assert.equal(config.tokenMaxSeconds, 86_400);
   });
 
+  it('reads the public origin recalls name for their published blocks: one origin, or none', () => {
+    assert.equal(loadConfig({ FAIRNESS_ORIGIN: 'https://games.example' }).fairnessOrigin, 'https://games.example');
+    assert.equal(loadConfig({}).fairnessOrigin, null);
+    assert.throws(() => loadConfig({ FAIRNESS_ORIGIN: 'https://a.example, https://b.example' }), /FAIRNESS_ORIGIN takes one origin/);
+    assert.throws(() => loadConfig({ FAIRNESS_ORIGIN: 'games.example' }), /FAIRNESS_ORIGIN must list origins/);
+  });
+
   describe('checkpoint signing key', () => {
     it('is unset on the embedded default (the server makes one), and refused unset with Redis', () => {
       assert.equal(loadConfig({}).checkpointSigningKey, undefined);

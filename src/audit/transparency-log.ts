@@ -1,5 +1,6 @@
 import { decodeLeaf, type PageLeaf } from '../dealer/page-log';
 import type { ConsistencyReply, InclusionReply, SignedCheckpoint } from '../protocol/transparency-log';
+import { fromHex, isHex, toHex } from '../random/hex';
 
 /**
  * Checks what the log of page roots publishes (docs/fairness.md, "Checkpoints"): a checkpoint's
@@ -48,17 +49,6 @@ function hashChildren(left: Uint8Array, right: Uint8Array): Promise<Uint8Array> 
   return sha256(NODE_PREFIX, left, right);
 }
 
-/** Lowercase hex of bytes. */
-export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-/** Bytes of even-length hex; undefined for anything else. */
-export function fromHex(hex: string): Uint8Array | undefined {
-  if (!/^([0-9a-fA-F]{2})*$/.test(hex)) return undefined;
-  return Uint8Array.from(hex.match(/../g) ?? [], (pair) => parseInt(pair, 16));
-}
-
 function fromBase64(text: string): Uint8Array | undefined {
   try {
     return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
@@ -71,10 +61,9 @@ function equal(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
-/** 32-byte hashes from hex, or undefined when one is not. */
-function hashes(hexes: readonly string[]): Uint8Array[] | undefined {
-  const out = hexes.map((h) => (typeof h === 'string' ? fromHex(h) : undefined));
-  return out.every((h) => h?.length === 32) ? (out as Uint8Array[]) : undefined;
+/** 32-byte hashes from lowercase hex, or undefined when one is not. */
+function hashes(hexes: readonly unknown[]): Uint8Array[] | undefined {
+  return hexes.every((h) => isHex(h, 32)) ? (hexes as string[]).map(fromHex) : undefined;
 }
 
 const isSize = (n: unknown): n is number => typeof n === 'number' && Number.isSafeInteger(n) && n >= 0;
@@ -187,7 +176,7 @@ export async function verifyPageInclusion(
   if (leaf.root !== expected.root.toLowerCase()) return fail('the leaf’s page root is not the one of the proof');
   const proof = Array.isArray(reply.proof) ? hashes(reply.proof) : undefined;
   if (!proof) return fail('the inclusion proof is not a list of 32-byte hashes');
-  const included = await verifyInclusion(await hashLeaf(new TextEncoder().encode(reply.leaf)), reply.index, reply.checkpoint.treeSize, proof, fromHex(reply.checkpoint.rootHash)!);
+  const included = await verifyInclusion(await hashLeaf(new TextEncoder().encode(reply.leaf)), reply.index, reply.checkpoint.treeSize, proof, fromHex(reply.checkpoint.rootHash));
   return included.ok ? { ok: true, leaf } : included;
 }
 
@@ -210,5 +199,5 @@ export async function verifyCheckpointConsistency(
   if (reply.from !== older.treeSize || reply.to !== newer.treeSize) return fail(`the proof is from ${reply.from} to ${reply.to}, not from ${older.treeSize} to ${newer.treeSize}`);
   const proof = Array.isArray(reply.proof) ? hashes(reply.proof) : undefined;
   if (!proof) return fail('the consistency proof is not a list of 32-byte hashes');
-  return verifyConsistency(older.treeSize, newer.treeSize, fromHex(older.rootHash)!, fromHex(newer.rootHash)!, proof);
+  return verifyConsistency(older.treeSize, newer.treeSize, fromHex(older.rootHash), fromHex(newer.rootHash), proof);
 }

@@ -173,7 +173,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     log,
   }, now);
   const protection = new ProtectionService(dealer, config.protection, now);
-  const play = new PlayService(dealer, actions, now, protection);
+  const play = new PlayService(dealer, actions, now, protection, config.fairnessOrigin);
   const verifier = await TokenVerifier.fromConfig(config);
   const { log: checkpoints, generated } = await CheckpointLog.start(dealer, config, now);
   if (generated) logger.warn({ keyId: checkpoints.keys.keyId }, 'no CHECKPOINT_SIGNING_KEY: checkpoints of the log of page roots are signed with a key made at start, gone when this process stops');

@@ -1,8 +1,9 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { checkpointBody, keyIdOf, toHex } from '../audit/transparency-log';
+import { checkpointBody, keyIdOf } from '../audit/transparency-log';
 import { LogTree } from '../dealer/log-tree';
 import type { PageLog } from '../dealer/types';
 import type { ConsistencyReply, InclusionReply, LogKeyReply, LogPublicKey, SignedCheckpoint } from '../protocol/transparency-log';
+import { toHex } from '../random/hex';
 
 /** Leaves read from the store per request while catching up. */
 const READ_BATCH = 10_000;

@@ -4,7 +4,6 @@ import {
   checkpointBody,
   hashLeaf,
   keyIdOf,
-  toHex,
   verifyCheckpoint,
   verifyCheckpointConsistency,
   verifyConsistency,
@@ -13,6 +12,7 @@ import {
 } from '../../src/audit/transparency-log';
 import { LogTree } from '../../src/dealer/log-tree';
 import { encodeLeaf, type PageLeaf } from '../../src/dealer/page-log';
+import { toHex } from '../../src/random/hex';
 import type { InclusionReply, SignedCheckpoint } from '../../src/protocol/transparency-log';
 
 /** RFC 9162 §2.1.1's MTH written straight from its definition, to check the kept-hash tree against. */

@@ -20,7 +20,7 @@ export interface MemoryBlock {
   closedAt?: number;
   /** The archive of its units (archive.ts), once archived. */
   archive?: string;
-  /** Page roots published so far, by page (scheme 2): page 0 at printing, the others ahead of sales. */
+  /** Page roots published so far, by page: page 0 at printing, the others ahead of sales. */
   readonly pages: PageCommitment[];
   /** Its settled units forgotten by the bound on what is kept (`keepSettled`): never archivable then. */
   forgotten: number;
@@ -119,7 +119,7 @@ export class MemoryBooks {
     const root = Buffer.from(rootOfPage(this.pageTreeOf(block, page))).toString('hex');
     block.pages[page] = { page, root, publishedAt: now };
     this.logIndex.set(pageLeafId(block.blockId, page), this.logLeaves.length);
-    this.logLeaves.push(encodeLeaf({ scheme: 2, game: table.game, stake: table.stake, blockId: block.blockId, page, root, publishedAt: now }));
+    this.logLeaves.push(encodeLeaf({ scheme: block.printed.scheme.version, game: table.game, stake: table.stake, blockId: block.blockId, page, root, publishedAt: now }));
   }
 
   pageTreeOf(block: MemoryBlock, page: number): PageTree {

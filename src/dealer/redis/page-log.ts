@@ -27,11 +27,11 @@ export class RedisPageLog implements PageLog {
   }
 
   /**
-   * Appends a page of a block of scheme 2, or finds it appended before: the commitment as the
-   * log holds it (the first appender's time). Throws if the log holds another root for the page.
+   * Appends a page of a block of scheme 2 or 3, or finds it appended before: the commitment as
+   * the log holds it (the first appender's time). Throws if the log holds another root for the page.
    */
-  async append(meta: EmissionMeta, blockId: string, page: PageCommitment): Promise<PageCommitment> {
-    const leaf = encodeLeaf({ scheme: 2, game: meta.game, stake: meta.stake, blockId, page: page.page, root: page.root, publishedAt: page.publishedAt });
+  async append(meta: EmissionMeta, blockId: string, scheme: 2 | 3, page: PageCommitment): Promise<PageCommitment> {
+    const leaf = encodeLeaf({ scheme, game: meta.game, stake: meta.stake, blockId, page: page.page, root: page.root, publishedAt: page.publishedAt });
     const stored = decodeLeaf((await appendLeaf(this.ctx.run, this.ctx.keys.pageLog, { leafId: pageLeafId(blockId, page.page), leaf })).leaf);
     if (stored?.root !== page.root) throw new Error(`the log holds another root for page ${page.page} of ${blockId}`);
     return { page: page.page, root: stored.root, publishedAt: stored.publishedAt };

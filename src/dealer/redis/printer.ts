@@ -36,7 +36,7 @@ export class BlockPrinter {
         if (index >= meta.blockCount) return;
         const keys = this.catalog.blockKeysOf(meta, blockId);
         if (await this.ctx.redis.exists(keys.info)) return; // another dealer printed it
-        const block = this.pages.withFirstPage(blockId, printNewBlock(meta.table));
+        const block = this.pages.withFirstPage(blockId, printNewBlock(meta.table, blockId));
         const lane = laneOfBlock(index, meta.lanes);
         const stored = await storeBlock(
           this.ctx.run,

@@ -1,4 +1,5 @@
 import { Rng, nonceFor } from '../../random/rng';
+import { fromHex, toHex } from '../../random/hex';
 import { refuse, type Outcome, type Parsed, type Refusal, type Step, parseNoPicks } from '../types';
 import { evaluate } from './evaluator';
 import { generate, winningCountOf } from './generator';
@@ -97,18 +98,4 @@ export function complete(state: NoelState): NoelStep {
 
 export function isFinished(state: NoelState): boolean {
   return state.phase === 'finished';
-}
-
-const HEX = '0123456789abcdef';
-
-function toHex(bytes: Uint8Array): string {
-  let s = '';
-  for (const b of bytes) s += HEX[b >> 4]! + HEX[b & 15]!;
-  return s;
-}
-
-function fromHex(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length >> 1);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-  return bytes;
 }

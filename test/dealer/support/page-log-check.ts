@@ -9,7 +9,7 @@ import type { FairnessPages, PageLog } from '../../../src/dealer/types';
  */
 export async function assertPagesLogged(
   store: FairnessPages & PageLog,
-  blocks: readonly { readonly blockId: string; readonly game: string; readonly stake: number }[],
+  blocks: readonly { readonly blockId: string; readonly game: string; readonly stake: number; readonly scheme: number }[],
 ): Promise<string[]> {
   const size = await store.logSize();
   const leaves = await store.logLeaves(0, size + 5);
@@ -33,7 +33,7 @@ export async function assertPagesLogged(
       assert.ok(index !== undefined, `page ${page.page} of ${block.blockId} is in the log`);
       assert.ok(index > previous, `page ${page.page} of ${block.blockId} comes after the page before it`);
       previous = index;
-      assert.deepEqual(decodeLeaf(leaves[index]!), { scheme: 2, game: block.game, stake: block.stake, blockId: block.blockId, page: page.page, root: page.root, publishedAt: page.publishedAt });
+      assert.deepEqual(decodeLeaf(leaves[index]!), { scheme: block.scheme, game: block.game, stake: block.stake, blockId: block.blockId, page: page.page, root: page.root, publishedAt: page.publishedAt });
     }
   }
   assert.equal(published, size, 'the log holds the pages published and nothing else');
