@@ -299,6 +299,20 @@ export interface FairnessPages {
   unitProof(unitId: string): Promise<UnitProof | undefined>;
 }
 
+/**
+ * The log of page roots (page-log.ts): each page root published, appended once, in the order of
+ * publication, never changed; what the server's signed checkpoints cover (docs/fairness.md,
+ * "Checkpoints"). The stores append as they publish; this role only reads.
+ */
+export interface PageLog {
+  /** Leaves in the log. */
+  logSize(): Promise<number>;
+  /** The texts of leaves `from` to `from + count − 1` (fewer past the end). */
+  logLeaves(from: number, count: number): Promise<string[]>;
+  /** The index of a page's leaf; undefined while that page is not in the log. */
+  logIndexOf(blockId: string, page: number): Promise<number | undefined>;
+}
+
 /** Moving finished blocks' records out to archive files (docs/dealer.md, "Archive"). */
 export interface Archiving {
   /**
@@ -324,6 +338,6 @@ export interface Archiving {
  * The whole dealer, every role: what both implementations are and what the server's wiring
  * builds. Consumers take the roles they use.
  */
-export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, Archiving, OperatorEvents, Protections {
+export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, PageLog, Archiving, OperatorEvents, Protections {
   close(): Promise<void>;
 }

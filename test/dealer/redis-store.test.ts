@@ -16,6 +16,7 @@ import { pageRootOfProof, pageTreeOfPrint, rootOfPage } from '../../src/dealer/m
 import { commitmentOf, newBlockSeed, printBlock, printNewBlock } from '../../src/dealer/printing';
 import { isStoreOutage } from '../../src/dealer/outage';
 import { NOT_COMMANDS } from '../support/redis-commands';
+import { pageLogConformance } from './page-log-conformance';
 import { storeConformance, type StoreOptions } from './store-conformance';
 import { dealOnLane, reserveThenDie } from './support/cut-purchase';
 import { TEN_UNIT_TABLE } from './support/test-tables';
@@ -47,6 +48,8 @@ async function openStores(handles: number, options: StoreOptions & Pick<RedisSto
 
 storeConformance('redis', openStores);
 storeConformance('redis, per-slot protocol', (handles, options) => openStores(handles, { ...options, protocol: 'per-slot' }));
+pageLogConformance('redis', openStores);
+pageLogConformance('redis, per-slot protocol, 3 lanes', (handles, options) => openStores(handles, { ...options, protocol: 'per-slot', sequenceLanes: 3 }));
 storeConformance('redis, per-slot protocol, 3 lanes', (handles, options) => openStores(handles, { ...options, protocol: 'per-slot', sequenceLanes: 3 }), { lanes: 3 });
 
 describe('dealer store (redis) specifics', () => {
@@ -63,8 +66,10 @@ describe('dealer store (redis) specifics', () => {
       for (let i = 0; i < 10; i++) assert.ok((await buy(store!, `a${i}`)).ok);
       await store!.close(); // block 2, printed ahead when block 1 opened, is stored
       const block2 = store!.keys.blockKeys('noel-de-la-chance', 50, 'e.2');
-      // As if the dealer that opened block 1 had died before printing block 2.
+      // As if the dealer that opened block 1 had died before printing block 2 (so before its page 0, the last leaf, entered the log).
       assert.equal(await clients[0]!.del(block2.units, block2.info), 2);
+      assert.match((await clients[0]!.rpop(store!.keys.pageLog.leaves))!, / e\.2 0 /);
+      assert.equal(await clients[0]!.hdel(store!.keys.pageLog.index, 'e.2:0'), 1);
       const sales = [];
       for (let i = 0; i < 20; i++) {
         const result = await buy(store!, `b${i}`);
@@ -222,7 +227,7 @@ describe('dealer store (redis) specifics', () => {
     }
   });
 
-  it('keeps one sequence under one hash tag and one player under another', async () => {
+  it('keeps one sequence under one hash tag, one player under another, and the log of page roots under its own', async () => {
     const { stores, clients, close } = await openStores(1, {}, 'tags');
     try {
       const [store] = stores;
@@ -231,7 +236,7 @@ describe('dealer store (redis) specifics', () => {
       assert.ok((await buy(store!, 'r1')).ok);
       const keys = (await clients[0]!.keys('tags:*')).sort();
       const tags = new Set(keys.map((k) => /\{[^}]*\}/.exec(k)?.[0] ?? k));
-      assert.deepEqual([...tags].sort(), ['tags:emissions', '{player:p1}', '{seq:noel-de-la-chance:50}']);
+      assert.deepEqual([...tags].sort(), ['tags:emissions', '{page-log}', '{player:p1}', '{seq:noel-de-la-chance:50}']);
     } finally {
       await close();
     }

@@ -2,12 +2,14 @@ import { pageHeight, pageOf } from '../../dealer/page-geometry';
 import { prizeOfTier } from '../../games/prize-tables';
 import type { PublicBlockDetail } from '../../protocol/fairness';
 import type { UnitCheck, UnitVerification } from '../../protocol/verification';
+import { checkpointCheck, type LogAnswers } from './checkpoint-check';
 import { pageRootOf, unitSeedOf } from './hashing';
 import { ledgerCheck } from './ledger-check';
 import { readRecall, type RecallRead } from './recall-shape';
 import { replayChecks, scoredScenarioCheck } from './replay-checks';
 
 export type { UnitCheck, UnitCheckId, UnitVerification } from '../../protocol/verification';
+export type { LogAnswers } from './checkpoint-check';
 
 /**
  * Checks a finished unit's recall (parsed JSON, untrusted) against its block as published
@@ -16,7 +18,7 @@ export type { UnitCheck, UnitCheckId, UnitVerification } from '../../protocol/ve
  * proof is checked against the recall's own page root only, which proves nothing unless `offline`
  * says the caller knows; the `published-root` check fails otherwise.
  */
-export async function verifyUnit(recall: unknown, sources: { published?: PublicBlockDetail; offline?: boolean }): Promise<UnitVerification> {
+export async function verifyUnit(recall: unknown, sources: { published?: PublicBlockDetail; offline?: boolean; log?: LogAnswers }): Promise<UnitVerification> {
   const read = readRecall(recall);
   if (typeof read === 'string') return { ok: false, checks: [{ id: 'format', ok: false, detail: read }], notes: [] };
   const checks: UnitCheck[] = [{ id: 'format', ok: true, detail: `a finished ${read.game} unit at ${read.stake} cents, ${read.format}, scheme ${read.fairness.scheme}` }];
@@ -32,6 +34,11 @@ export async function verifyUnit(recall: unknown, sources: { published?: PublicB
         : { id: 'proof', ok: false, detail: `the proof leads to ${root}, not to the recalled page root ${String(read.fairness.pageRoot)}` },
   );
   checks.push(...publishedChecks(read, root, sources, notes));
+  if (sources.log) {
+    checks.push(await checkpointCheck({ blockId: read.blockId, page: pageOf(read.table.blockSize, read.position), root: root ?? String(read.fairness.pageRoot) }, sources.log));
+  } else {
+    notes.push('the log of page roots was not asked: nothing here shows the published root is the one published at first (give the server, and a checkpoint saved before)');
+  }
   const provenPrize = prizeOf(read);
   checks.push(
     provenPrize !== undefined && provenPrize === read.prize

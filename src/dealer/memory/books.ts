@@ -3,6 +3,7 @@ import type { Cents } from '../../money';
 import { readArchivedUnit } from '../archive';
 import { parseBlockId, parseUnitId } from '../identifiers';
 import { pageCount, PageTreeCache, pageTreeOfPrint, rootOfPage, type PageTree } from '../merkle';
+import { encodeLeaf, pageLeafId } from '../page-log';
 import type { PrintedBlock } from '../printing';
 import { newProtection, type MemoryProtection } from './protection';
 import type { BlockState, JournalEntry, JournalKind, PageCommitment, PlayerId, Sale, WithdrawalThresholdEvent } from '../types';
@@ -75,6 +76,10 @@ export class MemoryBooks {
   readonly settledKept = new Set<string>();
   /** The operator's events, oldest first (ids `0-<n>`). */
   readonly events: WithdrawalThresholdEvent[] = [];
+  /** The log of page roots (page-log.ts): leaf texts in the order of publication. */
+  readonly logLeaves: string[] = [];
+  /** `<blockId>:<page>` → the index of its leaf in `logLeaves`. */
+  readonly logIndex = new Map<string, number>();
   /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
   private readonly pageTrees = new PageTreeCache();
 
@@ -105,11 +110,16 @@ export class MemoryBooks {
     return archive ? (await readArchivedUnit(archive, unitId, ref.position))?.sale : undefined;
   }
 
-  /** Publishes a page's root once (first call wins); nothing past the block's last page. */
+  /**
+   * Publishes a page's root once (first call wins), appending it to the log of page roots in the
+   * same step; nothing past the block's last page.
+   */
   publishPage(table: PrizeTable, block: MemoryBlock, page: number, now: number): void {
     if (block.pages[page] || page >= pageCount(table.blockSize)) return;
     const root = Buffer.from(rootOfPage(this.pageTreeOf(block, page))).toString('hex');
     block.pages[page] = { page, root, publishedAt: now };
+    this.logIndex.set(pageLeafId(block.blockId, page), this.logLeaves.length);
+    this.logLeaves.push(encodeLeaf({ scheme: block.printed.scheme.version, game: table.game, stake: table.stake, blockId: block.blockId, page, root, publishedAt: now }));
   }
 
   pageTreeOf(block: MemoryBlock, page: number): PageTree {

@@ -126,8 +126,7 @@ export class RedisEmissions implements Emissions {
       first,
       ...(second ? { second } : {}),
     });
-    this.pages.keepFirstPage(first, now);
-    if (second) this.pages.keepFirstPage(second, now);
+    await Promise.all([this.pages.keepFirstPage(meta, first, now), second && this.pages.keepFirstPage(meta, second, now)]);
   }
 
   /**

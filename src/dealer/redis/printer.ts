@@ -43,7 +43,7 @@ export class BlockPrinter {
           { emission: this.ctx.keys.emissionKey(meta.game, meta.stake, emissionId, lane), base: this.ctx.keys.lane(meta.game, meta.stake, lane).base },
           { emissionId, index, block, now },
         );
-        if (stored) this.pages.keepFirstPage(block, now);
+        if (stored) await this.pages.keepFirstPage(meta, block, now);
       })().finally(() => this.printing.delete(blockId));
       this.printing.set(blockId, printing);
     }

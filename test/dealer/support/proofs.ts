@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { leafSchemeOf } from '../../../src/dealer/merkle';
 import { tierCounts, UNSOLD, verifyBlock } from '../../../src/dealer/printing';
+import { assertPagesLogged } from './page-log-check';
 import { RedisStore } from '../../../src/dealer/redis/store';
 import type { Sale } from '../../../src/dealer/types';
 import { prizeOfTier, totalPaid } from '../../../src/games/prize-tables';
@@ -154,6 +155,9 @@ export async function assertDealtExactly(
     recorded.set(block.blockId, tiers);
     for (let p = 0; p < table.blockSize; p++) expectedUnits.add(`${block.blockId}:${p}`);
   }
+
+  // Every page the dealers published is in the log of page roots, once, in page order.
+  await assertPagesLogged(store, emission.blocks);
 
   // Every sale acknowledged, each unit to one request only.
   const ackedUnits = new Set(acked.values());

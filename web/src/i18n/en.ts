@@ -293,6 +293,8 @@ export const en: Strings = {
     tooManySignIns: 'Too many demo sign-ins from this address: wait a minute.',
     operatorOnly: 'For the operator only.',
     blockNotFound: 'No such block.',
+    logRequestMalformed: 'This request to the log of pages is not of the expected shape.',
+    logEntryNotFound: 'The log of pages does not hold this entry (yet).',
     prizesLeftOff: 'The prizes-left count is off on this server.',
     requestTooLarge: 'This request is too large.',
     requestUnreadable: 'The server could not read this request.',

@@ -312,6 +312,8 @@ export const fr = {
     tooManySignIns: 'Trop de connexions de démonstration depuis cette adresse : attendez une minute.',
     operatorOnly: 'Réservé à l’opérateur.',
     blockNotFound: 'Ce bloc est introuvable.',
+    logRequestMalformed: 'Cette demande au journal des pages n’est pas de la forme attendue.',
+    logEntryNotFound: 'Le journal des pages ne contient pas (encore) cette entrée.',
     prizesLeftOff: 'Le décompte des lots restants est désactivé sur ce serveur.',
     requestTooLarge: 'Cette demande est trop volumineuse.',
     requestUnreadable: 'Le serveur n’a pas pu lire cette demande.',
