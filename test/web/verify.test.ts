@@ -79,6 +79,8 @@ interface Alteration {
   readonly check: UnitCheckId;
   readonly recall?: (r: any) => RecallRecord;
   readonly block?: (b: any) => unknown;
+  /** `GET /fairness/log/inclusion`'s answer. */
+  readonly inclusion?: (i: any) => unknown;
 }
 
 /** What a relay between the page and the server may change, one kind per check the page names. */
@@ -93,6 +95,8 @@ const IN_TRANSIT: readonly Alteration[] = [
   { what: 'the position of the proof', check: 'position', recall: (r) => { r.fairness.proof.position += 1; return r; } },
   { what: 'the format', check: 'format', recall: (r) => ({ ...r, format: 'unit-recall/v9' }) },
   { what: 'the published page roots', check: 'published-root', block: (b) => ({ ...b, pages: b.pages.map((p: any) => ({ ...p, root: flipHex(p.root) })) }) },
+  { what: 'the checkpoint\'s signature', check: 'checkpoint', inclusion: (i) => ({ ...i, checkpoint: { ...i.checkpoint, signature: flipHex(i.checkpoint.signature) } }) },
+  { what: 'the page\'s leaf in the log', check: 'checkpoint', inclusion: (i) => ({ ...i, proof: i.proof.length > 0 ? [flipHex(i.proof[0]), ...i.proof.slice(1)] : [], index: i.proof.length > 0 ? i.index : i.index + 1 }) },
   { what: 'the pages published after the sale', check: 'published-in-time', block: (b) => ({ ...b, pages: b.pages.map((p: any) => ({ ...p, publishedAt: '2100-01-01T00:00:00.000Z' })) }) },
 ];
 
@@ -135,7 +139,7 @@ describe('« Vérifier » in the page', function () {
         assert.match(await verdict(page).innerText(), /^Partie vérifiée/);
         const checks = await checksShown(page);
         assert.ok(checks.length >= 5 && checks.every((c) => c.endsWith(':true')), `${game}: ${checks.join(', ')}`);
-        for (const id of ['proof', 'published-root', 'prize', 'steps']) assert.ok(checks.includes(`${id}:true`), `${game}: the ${id} check is shown`);
+        for (const id of ['proof', 'published-root', 'checkpoint', 'prize', 'steps']) assert.ok(checks.includes(`${id}:true`), `${game}: the ${id} check is shown`);
         assert.ok(await focusIsOnVerdict(page), 'the verdict takes the focus');
         // The time the core takes in the page, measured here and printed (docs/fairness.md), never asserted.
         const ms: number[] = [Number(await verdict(page).getAttribute('data-ms'))];
@@ -169,6 +173,10 @@ describe('« Vérifier » in the page', function () {
       await page.route('**/fairness/blocks/*', async (route) => {
         const answer = await route.fetch();
         await route.fulfill({ response: answer, json: current.block ? current.block(await answer.json()) : await answer.json() });
+      });
+      await page.route('**/fairness/log/inclusion*', async (route) => {
+        const answer = await route.fetch();
+        await route.fulfill({ response: answer, json: current.inclusion ? current.inclusion(await answer.json()) : await answer.json() });
       });
       for (const alteration of IN_TRANSIT) {
         current = alteration;

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { http, Refusal } from './api';
+import { http, Refusal, storage } from './api';
 import type { RecallRecord } from '../../src/protocol/recall';
 import type { UnitCheck, UnitVerification } from '../../src/protocol/verification';
+import type { LogAnswers } from './verification-core';
 import { refusalOf, refusalSentence, type Strings } from './i18n';
 
 /**
@@ -16,21 +17,42 @@ type Phase =
   | { readonly state: 'done'; readonly result: UnitVerification; readonly ms: number }
   | { readonly state: 'not-done'; readonly why: string };
 
-/** The published block, or undefined when the server has none of that id: the core then says the root is not published. */
-async function publishedBlock(blockId: string) {
+/** What a route answers, or undefined when it says it has none (`code`): the core then says what is missing. */
+async function unlessNone<T>(answer: Promise<T>, code: string): Promise<T | undefined> {
   try {
-    return await http.block(blockId);
+    return await answer;
   } catch (err) {
-    if (refusalOf(err).code === 'fairness/unknown_block') return undefined;
+    if (refusalOf(err).code === code) return undefined;
     throw err;
   }
 }
 
+/**
+ * The log's answers for the recall's page: its key, the page's leaf under the latest signed
+ * checkpoint and, when this browser accepted a checkpoint before, the proof that the new one
+ * extends it (a smaller tree than the one seen before cannot: the core refuses it).
+ */
+async function logAnswers(recall: RecallRecord): Promise<LogAnswers | undefined> {
+  if (recall.fairness.page === null) return undefined;
+  const [key, inclusion] = await Promise.all([http.logKey(), unlessNone(http.logInclusion(recall.blockId, recall.fairness.page), 'fairness/log_not_found')]);
+  const seen = storage.checkpoint();
+  if (!inclusion || !seen || seen.logId !== key.logId) return { key, inclusion };
+  const size = inclusion.checkpoint.treeSize;
+  const consistency = seen.treeSize <= size ? await http.logConsistency(seen.treeSize, size) : { from: seen.treeSize, to: size, proof: [] };
+  return { key, inclusion, saved: { checkpoint: seen, consistency } };
+}
+
 async function verify(recall: RecallRecord): Promise<{ result: UnitVerification; ms: number }> {
-  const [published, core] = await Promise.all([publishedBlock(recall.blockId), import('./verification-core')]);
+  const [published, log, core] = await Promise.all([
+    unlessNone(http.block(recall.blockId), 'fairness/unknown_block'),
+    logAnswers(recall),
+    import('./verification-core'),
+  ]);
   const started = performance.now();
-  const result = await core.verifyUnit(recall, published ? { published } : {});
-  return { result, ms: performance.now() - started };
+  const result = await core.verifyUnit(recall, { ...(published ? { published } : {}), ...(log ? { log } : {}) });
+  const ms = performance.now() - started;
+  if (log?.inclusion && result.checks.some((c) => c.id === 'checkpoint' && c.ok)) storage.saveCheckpoint(log.inclusion.checkpoint);
+  return { result, ms };
 }
 
 /** Why the checks could not run: a refusal or no answer from the server, no WebCrypto (a page not served over HTTPS), else the error's words. */
