@@ -50,12 +50,24 @@ async function focusIsOnVerdict(page: Page): Promise<boolean> {
   return page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'verify-verdict', undefined, WAIT).then(() => true, () => false);
 }
 
-/** The relay in front of the server: the recall of `unitId` reaches the page with `alter` applied. */
-async function alterRecall(page: Page, unitId: string, alter: (r: RecallRecord) => RecallRecord): Promise<void> {
-  await page.route(`**/history/${encodeURIComponent(unitId)}`, async (route) => {
+/** The relay in front of the server: what `pattern` answers reaches the page with `alter` applied. */
+async function relay(page: Page, pattern: string, alter: (answer: any) => unknown): Promise<void> {
+  await page.route(pattern, async (route) => {
     const answer = await route.fetch();
-    await route.fulfill({ response: answer, json: alter((await answer.json()) as RecallRecord) });
+    await route.fulfill({ response: answer, json: alter(await answer.json()) });
   });
+}
+
+const recallRoute = (unitId: string) => `**/history/${encodeURIComponent(unitId)}`;
+
+/** Signs `name` in, plays one unit of `game` to its end at the table; its history line. */
+async function finishedUnit(page: Page, name: string, game: string) {
+  await signIn(page, name, base);
+  await openGame(page, game);
+  await buy(page, game, STAKE[game]!);
+  await revealThroughUI(page, game);
+  const [line] = await history(page, base);
+  return line!;
 }
 
 /** One shown value changed: the end of the reveal announces more than the unit won (a decoy win). */
@@ -162,25 +174,15 @@ describe('« Vérifier » in the page', function () {
   it('says what failed for each kind of alteration on the way (the recall or the published block), with the check that caught it', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signIn(page, 'Victor', base);
       // A game whose reveal never ends at the purchase: the decoy is in a player's step (the core checks the purchase's step under `picks`).
-      await openGame(page, 'rain-diamonds');
-      await buy(page, 'rain-diamonds', STAKE['rain-diamonds']!);
-      await revealThroughUI(page, 'rain-diamonds');
-      const [line] = await history(page, base);
+      const line = await finishedUnit(page, 'Victor', 'rain-diamonds');
       let current: Alteration = IN_TRANSIT[0]!;
-      await alterRecall(page, line!.unitId, (r) => (current.recall ? current.recall(copy(r)) : r));
-      await page.route('**/fairness/blocks/*', async (route) => {
-        const answer = await route.fetch();
-        await route.fulfill({ response: answer, json: current.block ? current.block(await answer.json()) : await answer.json() });
-      });
-      await page.route('**/fairness/log/inclusion*', async (route) => {
-        const answer = await route.fetch();
-        await route.fulfill({ response: answer, json: current.inclusion ? current.inclusion(await answer.json()) : await answer.json() });
-      });
+      await relay(page, recallRoute(line.unitId), (r) => (current.recall ? current.recall(copy(r)) : r));
+      await relay(page, '**/fairness/blocks/*', (b) => (current.block ? current.block(b) : b));
+      await relay(page, '**/fairness/log/inclusion*', (i) => (current.inclusion ? current.inclusion(i) : i));
       for (const alteration of IN_TRANSIT) {
         current = alteration;
-        await page.locator(`[data-verify-unit-id="${line!.unitId}"]`).click();
+        await page.locator(`[data-verify-unit-id="${line.unitId}"]`).click();
         assert.equal(await verdictOf(page), 'failed', alteration.what);
         assert.match(await verdict(page).innerText(), /^Échec de la vérification/);
         const checks = await checksShown(page);
@@ -229,7 +231,7 @@ describe('« Vérifier » in the page', function () {
       await page.getByRole('button', { name: '← Fermer' }).tap();
 
       // By keyboard: from « Revoir », Tab reaches « Vérifier », Enter runs it.
-      await alterRecall(page, line!.unitId, raisedFinish);
+      await relay(page, recallRoute(line!.unitId), raisedFinish);
       await page.locator(`[data-unit-id="${line!.unitId}"]`).focus();
       await page.keyboard.press('Tab');
       assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-verify-unit-id')), line!.unitId, 'Tab goes from « Revoir » to « Vérifier »');
@@ -253,13 +255,9 @@ describe('« Vérifier » in the page', function () {
   it('speaks English in the English page', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signIn(page, 'Wendy', base);
-      await openGame(page, 'mysteres-de-la-lampe');
-      await buy(page, 'mysteres-de-la-lampe', STAKE['mysteres-de-la-lampe']!);
-      await revealThroughUI(page, 'mysteres-de-la-lampe');
-      const [line] = await history(page, base);
+      const line = await finishedUnit(page, 'Wendy', 'mysteres-de-la-lampe');
       await page.getByRole('button', { name: 'English' }).click();
-      await page.locator(`[data-verify-unit-id="${line!.unitId}"]`).click();
+      await page.locator(`[data-verify-unit-id="${line.unitId}"]`).click();
       assert.equal(await verdictOf(page), 'verified');
       assert.match(await verdict(page).innerText(), /^Game verified/);
       assert.match(await page.locator('[data-testid=verify-checks] li[data-check=proof]').innerText(), /Merkle proof links your unit/);
