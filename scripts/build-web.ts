@@ -14,8 +14,8 @@ import { COMPRESSIBLE } from '../src/server/web-page';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WEB = join(ROOT, 'web');
-/** The page imports the protocol's types and refusal table from here. */
-const PROTOCOL = join(ROOT, 'src', 'protocol');
+/** The page imports the protocol's types and refusal table from here, and bundles the verification core (src/audit/verify-unit/ and the games it re-plays). */
+const SRC = join(ROOT, 'src');
 const BUILT = join(WEB, 'dist', 'index.html');
 
 function newestSource(dir: string): number {
@@ -30,7 +30,7 @@ function newestSource(dir: string): number {
 
 export function webBuildIsStale(): boolean {
   if (!existsSync(BUILT)) return true;
-  const sources = Math.max(newestSource(WEB), newestSource(PROTOCOL), statSync(join(ROOT, 'package-lock.json')).mtimeMs);
+  const sources = Math.max(newestSource(WEB), newestSource(SRC), statSync(join(ROOT, 'package-lock.json')).mtimeMs);
   return statSync(BUILT).mtimeMs < sources;
 }
 

@@ -2,13 +2,16 @@
  * npm run recall-examples: plays one unit of each game in memory (a winning one where the block
  * gives one within a few hundred tries) and writes its recall record to
  * docs/recall-examples/<game>.json, and a lamp pair to mysteres-de-la-lampe-pair.json: the real
- * examples that docs/recall.md points to.
+ * examples that docs/recall.md points to. Beside each, `<name>.block.json`: its block as
+ * `GET /fairness/blocks/:blockId` answered then, so that `npm run verify-unit -- <name>.json
+ * --block <name>.block.json` checks it (test/audit/recall-examples.test.ts does).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { publicBlockDetail } from '../src/dealer/fairness-report';
 import { MemoryStore } from '../src/dealer/memory/store';
 import { PRIZE_TABLES } from '../src/games/prize-tables';
-import { rulesOf } from '../src/games/registry';
 import { GAME_IDS } from '../src/games/types';
+import { playDemoUnit } from '../src/play/demo-unit';
 import { PlayService } from '../src/play/play-service';
 import { MemoryActionLog } from '../src/units/action-log';
 
@@ -23,24 +26,19 @@ async function main(): Promise<void> {
   }
   const outDir = new URL('../docs/recall-examples/', import.meta.url);
   mkdirSync(outDir, { recursive: true });
+  const save = async (name: string, unitId: string, playerId: string) => {
+    const record = (await play.recall(playerId, unitId))!.record;
+    writeFileSync(new URL(`${name}.json`, outDir), `${JSON.stringify(record, null, 2)}\n`);
+    writeFileSync(new URL(`${name}.block.json`, outDir), `${JSON.stringify(await publicBlockDetail(dealer, record.blockId), null, 2)}\n`);
+  };
   for (const game of GAME_IDS) {
     const stake = PRIZE_TABLES.find((t) => t.game === game)!.stake;
     const player = { playerId: `example-${game}`, pseudonym: 'Example' };
     await dealer.deposit(player.playerId, 1_000_000, 'example', Date.now());
     for (let attempt = 0; attempt < 500; attempt++) {
-      const bought = await play.buy(player, { game, stake, requestId: `r${attempt}`, picks: rulesOf(game).demoPicks(first, 1) });
-      if (!bought.ok) throw new Error(`${game}: ${bought.code}`);
-      let unit = bought.units[0]!;
-      for (const action of rulesOf(game).demoScript(first, { auto: false })) {
-        if (unit.finished) break;
-        const acted = await play.act(player.playerId, [unit], { action });
-        if (acted.refusal) throw new Error(`${game}: ${acted.refusal.code}`);
-        unit = acted.units[0]!;
-      }
-      if (!unit.finished) throw new Error(`${game}: the step-by-step script did not finish the unit`);
+      const unit = await playDemoUnit(play, player, { game, stake, requestId: `r${attempt}` }, first);
       if (unit.sale.prize > 0 || attempt === 499) {
-        const record = (await play.recall(player.playerId, unit.sale.unitId))?.record;
-        writeFileSync(new URL(`${game}.json`, outDir), `${JSON.stringify(record, null, 2)}\n`);
+        await save(game, unit.sale.unitId, player.playerId);
         console.log(`${game}: ${unit.sale.unitId}, prize ${unit.sale.prize}`);
         break;
       }
@@ -62,8 +60,7 @@ async function main(): Promise<void> {
     if (acted.refusal) throw new Error(`lamp pair: ${acted.refusal.code}`);
     const [first, second] = acted.units;
     if (first!.sale.prize > 0 || attempt === 199) {
-      const record = (await play.recall(player.playerId, first!.sale.unitId))?.record;
-      writeFileSync(new URL('mysteres-de-la-lampe-pair.json', outDir), `${JSON.stringify(record, null, 2)}\n`);
+      await save('mysteres-de-la-lampe-pair', first!.sale.unitId, player.playerId);
       console.log(`mysteres-de-la-lampe pair: ${first!.sale.unitId} (prize ${first!.sale.prize}) and ${second!.sale.unitId}`);
       break;
     }

@@ -7,8 +7,8 @@
  * a room is sent to the process holding it, and the wins feed spans them all.
  *
  * With REDIS_URL (or REDIS_CLUSTER_NODES) set, that Redis is used, and the processes get this
- * environment as it is (JWT_SECRET or JWT_PUBLIC_KEY required, as for `npm start`). Without it,
- * a DEMO: the fleet starts its own `redis-server` in a temporary directory on a free port (with
+ * environment as it is (JWT_SECRET or JWT_PUBLIC_KEY, and CHECKPOINT_SIGNING_KEY, required, as for `npm start`). Without it,
+ * a DEMO (a checkpoint signing key made for it): the fleet starts its own `redis-server` in a temporary directory on a free port (with
  * `--redis-cluster`, a local Redis Cluster of 3 masters + 3 replicas; nothing kept after it
  * stops), a random JWT_SECRET shared by the processes, and DEV_LOGIN=true.
  *

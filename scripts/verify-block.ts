@@ -1,5 +1,5 @@
 /**
- * npm run verify-block -- --game <id> --stake <cents> [--workers N] [--seed <64 hex>] [--out FILE]
+ * npm run verify-block -- --game <id> --stake <cents> [--workers N] [--seed <64 hex>] [--block-id ID] [--out FILE]
  *
  * Prints a fresh block (or re-prints one from --seed), then generates and evaluates the
  * scenario of every unit in worker threads, and checks every rule. Progress on stderr; a JSON
@@ -35,18 +35,19 @@ stdout; exit 1 if any unit is off.
 
   --workers N   worker threads (default: one per core)
   --seed HEX    re-print the block of this seed (a closed block's revealed seed)
+  --block-id ID the block's id: its commitment is then scheme 3's, which names the block
   --out FILE    also write every unit as a JSON line, in order of position:
                 {"position","tierId","prize","choice","scenario"} (docs/verify-block.md)`;
 
 function usage(problem?: string): never {
   if (problem) console.error(`verify-block: ${problem}`);
-  console.error('usage: npm run verify-block -- --game <id> --stake <cents> [--workers N] [--seed <64 hex>] [--out FILE]');
+  console.error('usage: npm run verify-block -- --game <id> --stake <cents> [--workers N] [--seed <64 hex>] [--block-id ID] [--out FILE]');
   if (!problem) console.error(HELP);
   console.error(`games: ${GAME_IDS.map((g) => `${g} (${stakesOf(g).join(', ')})`).join('; ')}`);
   process.exit(problem ? 2 : 0);
 }
 
-function parseArgs(argv: string[]): { table: PrizeTable; workers: number; seed: Uint8Array | undefined; out: string | undefined } {
+function parseArgs(argv: string[]): { table: PrizeTable; workers: number; seed: Uint8Array | undefined; out: string | undefined; blockId: string | undefined } {
   if (argv.includes('--help') || argv.includes('-h')) usage();
   const args = new Map<string, string>();
   for (let i = 0; i < argv.length; i += 2) {
@@ -55,7 +56,7 @@ function parseArgs(argv: string[]): { table: PrizeTable; workers: number; seed: 
     if (!key.startsWith('--') || value === undefined) usage(`expected --name value pairs, got ${JSON.stringify(argv.slice(i).join(' '))}`);
     args.set(key.slice(2), value);
   }
-  for (const key of args.keys()) if (!['game', 'stake', 'workers', 'seed', 'out'].includes(key)) usage(`unknown option --${key}`);
+  for (const key of args.keys()) if (!['game', 'stake', 'workers', 'seed', 'out', 'block-id'].includes(key)) usage(`unknown option --${key}`);
   const game = args.get('game');
   const stake = Number(args.get('stake'));
   if (!game) usage('--game is required');
@@ -66,7 +67,7 @@ function parseArgs(argv: string[]): { table: PrizeTable; workers: number; seed: 
   if (!Number.isInteger(workers) || workers < 1 || workers > 64) usage('--workers must be a whole number from 1 to 64');
   const seedHex = args.get('seed');
   if (seedHex !== undefined && !/^[0-9a-f]{64}$/i.test(seedHex)) usage('--seed must be 64 hex digits');
-  return { table, workers, seed: seedHex ? new Uint8Array(Buffer.from(seedHex, 'hex')) : undefined, out: args.get('out') };
+  return { table, workers, seed: seedHex ? new Uint8Array(Buffer.from(seedHex, 'hex')) : undefined, out: args.get('out'), blockId: args.get('block-id') };
 }
 
 function runWorker(job: Job, onProgress: (done: number) => void): Promise<UnitsCheck> {
@@ -82,11 +83,12 @@ function runWorker(job: Job, onProgress: (done: number) => void): Promise<UnitsC
 }
 
 async function main(): Promise<void> {
-  const { table, workers, seed: given, out } = parseArgs(process.argv.slice(2));
+  const { table, workers, seed: given, out, blockId } = parseArgs(process.argv.slice(2));
   const started = process.hrtime.bigint();
   const seed = given ?? newBlockSeed();
   const units = printBlock(table, seed);
-  const commitment = commitmentOf(seed, units);
+  // Scheme 3 commitments name their block; without --block-id, scheme 2's (SHA-256(seed ‖ block)).
+  const commitment = commitmentOf(seed, units, blockId ? { version: 3, game: table.game, stake: table.stake, blockId } : { version: 2 });
   const printedSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   console.error(`printed ${table.game} at ${table.stake} cents: ${table.blockSize} units in ${printedSeconds.toFixed(2)} s; checking with ${workers} workers`);
 

@@ -1,22 +1,32 @@
 /**
- * npm run verify-unit -- <recall.json> [--url <server> | --block <block.json>]
+ * npm run verify-unit -- <recall.json> [--url <server> | --block <block.json> | --offline]
+ *                         [--checkpoint <saved checkpoint.json>] [--save-checkpoint <file>]
  *
- * Checks one recall record (docs/recall.md) as docs/fairness.md says: its Merkle proof against
- * the page root it names and, with --url (GET /fairness/blocks/:blockId) or --block (that JSON
- * saved), against the published one and its publication time; its prize against the proven
- * tier; its scenario with the game's evaluator and rule checks; with a closed block's seed, the
- * salt and the page root. Exit 0 verified, 1 not verified, 2 bad command line, 3 source unreachable.
+ * Checks one finished unit's recall (docs/recall.md) as docs/fairness.md "Verifying a unit" says,
+ * with the same code as the page's « Vérifier » (src/audit/verify-unit/): the Merkle proof against
+ * the page root the server published (fetched from the server the recall names, `fairness.server`,
+ * or --url; or a saved answer, --block), the unit seed, the scenario and every step re-played,
+ * the prize, the ledger, the picks. Without a published root it says so and fails, unless
+ * --offline. From a server, also the log of page roots: the page root is a leaf under a signed
+ * checkpoint and, with --checkpoint, that checkpoint extends the one saved (docs/fairness.md,
+ * "Checkpoints"); --save-checkpoint writes the new one for next time. Exit 0 verified, 1 not verified, 2 bad command line, 3 source unreachable.
  */
-import { readFileSync } from 'node:fs';
-import { verifyRecall } from '../src/audit/verify-recall';
-import type { PublicBlockDetail } from '../src/dealer/fairness-report';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { verifyUnit, type LogAnswers } from '../src/audit/verify-unit';
+import type { PublicBlockDetail } from '../src/protocol/fairness';
+import type { SignedCheckpoint } from '../src/protocol/transparency-log';
 
-const USAGE = `usage: npm run verify-unit -- <recall.json> [--url <server, e.g. http://127.0.0.1:2567> | --block <published block JSON>]
+const USAGE = `usage: npm run verify-unit -- <recall.json> [--url <server, e.g. https://games.example.com> | --block <published block JSON> | --offline]
+                         [--checkpoint <checkpoint JSON saved before>] [--save-checkpoint <file>]
 
-Checks a recall (unit-recall/v2) without the block's seed: its Merkle proof leads to its page's
-root, published no later than the sale (with --url or --block); its tier pays its prize; its
-scenario re-scores to that prize with the game's evaluator and breaks no rule. Once the block is
-closed, the published seed also re-derives the salt and the page root. See docs/fairness.md.`;
+Checks a finished unit's recall (unit-recall/v3, or v2): its Merkle proof leads to the root its
+server published for its page, no later than the sale; its unit seed re-generates the scenario
+and every step shown; its prize is the table's for the proven tier; its ledger debits the stake
+and credits exactly that prize. The published block is fetched from the server the recall names
+(fairness.server) unless --url or --block says otherwise; --offline checks against the recall's
+own page root only. From a server, the page root must also be a leaf of its log of page roots
+under a checkpoint signed by the log's key; with --checkpoint, that checkpoint must extend the
+one saved before; --save-checkpoint writes it for next time. See docs/fairness.md.`;
 
 function usage(problem?: string): never {
   if (problem) console.error(`verify-unit: ${problem}`);
@@ -32,46 +42,88 @@ function readJson(file: string, what: string): unknown {
   }
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
+interface Args {
+  readonly file: string;
+  readonly url?: string;
+  readonly blockFile?: string;
+  readonly offline: boolean;
+  readonly checkpointFile?: string;
+  readonly saveCheckpoint?: string;
+}
+
+function parseArgs(argv: string[]): Args {
   if (argv.includes('--help') || argv.includes('-h')) usage();
   let file: string | undefined;
-  let url: string | undefined;
-  let blockFile: string | undefined;
+  const values: Record<string, string> = {};
+  let offline = false;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--url' || arg === '--block') {
+    if (arg === '--offline') offline = true;
+    else if (['--url', '--block', '--checkpoint', '--save-checkpoint'].includes(arg)) {
       const value = argv[++i];
       if (value === undefined) usage(`${arg} needs a value`);
-      if (arg === '--url') url = value;
-      else blockFile = value;
+      values[arg] = value;
     } else if (arg.startsWith('--')) usage(`unknown option ${arg}`);
     else if (file === undefined) file = arg;
     else usage(`one recall file at a time, got ${arg} too`);
   }
   if (!file) usage('give the recall file');
-  if (url && blockFile) usage('--url or --block, not both');
-  const recall = readJson(file, 'recall') as { blockId?: unknown };
-  let published: PublicBlockDetail | undefined;
-  if (blockFile) published = readJson(blockFile, 'published block') as PublicBlockDetail;
-  if (url) {
-    const address = `${url.replace(/\/$/, '')}/fairness/blocks/${encodeURIComponent(String(recall.blockId))}`;
-    try {
-      const res = await fetch(address);
-      if (!res.ok) {
-        console.error(`verify-unit: ${address} answered ${res.status}`);
-        process.exit(res.status === 404 ? 1 : 3);
-      }
-      published = (await res.json()) as PublicBlockDetail;
-    } catch (err) {
-      console.error(`verify-unit: cannot reach ${address}: ${String(err)}`);
-      process.exit(3);
+  const [url, blockFile, checkpointFile, saveCheckpoint] = ['--url', '--block', '--checkpoint', '--save-checkpoint'].map((name) => values[name]);
+  if ([url, blockFile, offline || undefined].filter((x) => x !== undefined).length > 1) usage('--url, --block or --offline: one of them');
+  if ((checkpointFile || saveCheckpoint) && (blockFile || offline)) usage('--checkpoint and --save-checkpoint ask the server\'s log: not with --block or --offline');
+  return { file, url, blockFile, offline, checkpointFile, saveCheckpoint };
+}
+
+/** GET <server><path>: its JSON, or undefined on a 404 (said); exits 3 when the server cannot be reached. */
+async function fetchJson<T>(server: string, path: string): Promise<T | undefined> {
+  if (!/^https?:\/\//.test(server)) usage(`the server ${server} is not an http(s) origin`);
+  const address = `${server.replace(/\/$/, '')}${path}`;
+  try {
+    const res = await fetch(address);
+    if (res.status === 404) {
+      console.log(`${address} answered 404`);
+      return undefined;
     }
+    if (!res.ok) throw new Error(`answered ${res.status}`);
+    return (await res.json()) as T;
+  } catch (err) {
+    console.error(`verify-unit: cannot fetch ${address}: ${String(err)}`);
+    process.exit(3);
   }
-  const result = verifyRecall(recall, published);
-  for (const line of result.passed) console.log(`ok   ${line}`);
-  for (const line of result.problems) console.log(`FAIL ${line}`);
-  if (!published && result.ok) console.log('note: checked against the recall\'s own page root; give --url or --block to check it was published before the sale');
+}
+
+/** The log's key, the page's inclusion, and the consistency from a saved checkpoint; undefined when the server has no log. */
+async function fetchLog(server: string, blockId: unknown, page: unknown, saved: SignedCheckpoint | undefined): Promise<LogAnswers | undefined> {
+  const key = await fetchJson<LogAnswers['key']>(server, '/fairness/log/key');
+  const query = new URLSearchParams({ blockId: String(blockId), page: String(page) });
+  if (!key) return undefined;
+  const inclusion = await fetchJson<LogAnswers['inclusion']>(server, `/fairness/log/inclusion?${query}`);
+  if (!saved || !inclusion) return { key, inclusion };
+  const to = inclusion.checkpoint?.treeSize;
+  const consistency = await fetchJson<NonNullable<LogAnswers['saved']>['consistency']>(server, `/fairness/log/consistency?from=${Number(saved.treeSize)}&to=${Number(to)}`);
+  return { key, inclusion, saved: { checkpoint: saved, consistency: consistency ?? { from: saved.treeSize, to, proof: [] } } };
+}
+
+async function main(): Promise<void> {
+  const { file, url, blockFile, offline, checkpointFile, saveCheckpoint } = parseArgs(process.argv.slice(2));
+  const recall = readJson(file, 'recall') as { blockId?: unknown; fairness?: { server?: unknown; page?: unknown } };
+  const saved = checkpointFile ? (readJson(checkpointFile, 'saved checkpoint') as SignedCheckpoint) : undefined;
+  let published: PublicBlockDetail | undefined;
+  let log: LogAnswers | undefined;
+  if (blockFile) published = readJson(blockFile, 'published block') as PublicBlockDetail;
+  else if (!offline) {
+    const server = url ?? (typeof recall.fairness?.server === 'string' ? recall.fairness.server : undefined);
+    if (server) {
+      published = await fetchJson<PublicBlockDetail>(server, `/fairness/blocks/${encodeURIComponent(String(recall.blockId))}`);
+      log = await fetchLog(server, recall.blockId, recall.fairness?.page, saved);
+    } else console.log('the recall names no server (fairness.server): give --url, --block, or --offline');
+  }
+  if (saved && !log) usage('--checkpoint needs the server\'s log of page roots, which did not answer');
+  const result = await verifyUnit(recall, { published, offline, ...(log ? { log } : {}) });
+  if (saveCheckpoint && log?.inclusion && result.ok) writeFileSync(saveCheckpoint, `${JSON.stringify(log.inclusion.checkpoint, null, 2)}\n`);
+  if (saveCheckpoint && !(log?.inclusion && result.ok)) console.log(`nothing written to ${saveCheckpoint}: no verified checkpoint`);
+  for (const check of result.checks) console.log(`${check.ok ? 'ok  ' : 'FAIL'} ${check.id.padEnd(17)} ${check.detail}`);
+  for (const note of result.notes) console.log(`note: ${note}`);
   console.log(result.ok ? 'verified' : 'NOT verified');
   process.exit(result.ok ? 0 : 1);
 }

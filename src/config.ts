@@ -2,6 +2,8 @@
  * Every setting of the server, from environment variables. The README's settings table is
  * this file in prose: keep them in step. Bad values stop the server at start with a sentence.
  */
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { MAX_LANES } from './dealer/redis/keys';
 
 /** Lanes of each emission opened on a Redis Cluster when REDIS_SEQUENCE_LANES is not set. */
@@ -111,6 +113,8 @@ export interface Config {
   readonly spectatorMaxUnsentBytes: number;
   /** Origins (scheme://host[:port]) whose pages may call this server besides its own. */
   readonly corsOrigins: readonly string[];
+  /** This deployment's public origin, named in recalls (`fairness.server`) for verify-unit to fetch the published roots; null when unset. */
+  readonly fairnessOrigin: string | null;
   /** Largest request body, in bytes, on every route (matchmaking included). */
   readonly maxBodyBytes: number;
   /** Proxies in front of this server whose X-Forwarded-For is believed (0: none). */
@@ -118,6 +122,20 @@ export interface Config {
   /** Set: `/metrics` on this port of 127.0.0.1 with no token; unset: on PORT with OPERATOR_TOKEN. */
   readonly metricsPort: number | undefined;
   readonly logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /**
+   * The operator's Ed25519 private key that signs the checkpoints of the log of page roots
+   * (docs/fairness.md, "Checkpoints"), PKCS#8 PEM: CHECKPOINT_SIGNING_KEY, the PEM or the path of
+   * a file holding it. Unset: the embedded default makes one at start and logs it; with Redis
+   * the server does not start (every process signs with one key, which outlives a restart).
+   */
+  readonly checkpointSigningKey: string | undefined;
+  /**
+   * CHECKPOINT_PREVIOUS_KEYS: the SPKI PEM public keys that signed this log's checkpoints before
+   * a rotation (the PEMs, or the path of a file holding them), still published at `/fairness/log/key`.
+   */
+  readonly checkpointPreviousKeys: readonly string[];
+  /** CHECKPOINT_LOG_ID: the log's name in its checkpoints (1–128 printable ASCII, no space). */
+  readonly checkpointLogId: string;
   /** The regulator's archive (docs/archive.md). */
   readonly archive: ArchiveSettings;
 }
@@ -192,6 +210,13 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
+/** At most one origin, as `origins` checks it. */
+function oneOrigin(env: Env, name: string): string | null {
+  const listed = origins(env, name);
+  if (listed.length > 1) throw new Error(`${name} takes one origin, got ${listed.length}`);
+  return listed[0] ?? null;
+}
+
 /** A public address as Colyseus puts it in a seat reservation: `host[:port][/path]`, no scheme. */
 const PUBLIC_ADDRESS = /^[A-Za-z0-9](?:[A-Za-z0-9.-]{0,252})(?::\d{1,5})?(?:\/[A-Za-z0-9._~-]+)*$/;
 
@@ -225,6 +250,46 @@ export function parseClusterNodes(raw: string, name = 'REDIS_CLUSTER_NODES'): Cl
     }
     return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
   });
+}
+
+/** A PEM setting: the PEM itself (`\\n` read as a new line), or the path of a file holding it. */
+function pemText(env: Env, name: string): string | undefined {
+  const raw = text(env, name);
+  if (raw === undefined) return undefined;
+  if (raw.includes('-----BEGIN ')) return raw.replace(/\\n/g, '\n');
+  try {
+    return readFileSync(raw, 'utf8');
+  } catch {
+    throw new Error(`${name} must be a PEM or the path of a file holding one; ${JSON.stringify(raw)} cannot be read`);
+  }
+}
+
+function signingKey(env: Env): string | undefined {
+  const pem = pemText(env, 'CHECKPOINT_SIGNING_KEY');
+  if (pem === undefined) return undefined;
+  let type: string | undefined;
+  try {
+    type = createPrivateKey(pem).asymmetricKeyType;
+  } catch {
+    type = undefined;
+  }
+  if (type !== 'ed25519') throw new Error('CHECKPOINT_SIGNING_KEY must be an Ed25519 private key in PKCS#8 PEM (openssl genpkey -algorithm ed25519)');
+  return pem;
+}
+
+function previousKeys(env: Env): string[] {
+  const pem = pemText(env, 'CHECKPOINT_PREVIOUS_KEYS');
+  if (pem === undefined) return [];
+  const keys = pem.match(/-----BEGIN PUBLIC KEY-----[^-]+-----END PUBLIC KEY-----/g) ?? [];
+  const ed25519 = keys.filter((key) => {
+    try {
+      return createPublicKey(key).asymmetricKeyType === 'ed25519';
+    } catch {
+      return false;
+    }
+  });
+  if (keys.length === 0 || ed25519.length !== keys.length) throw new Error('CHECKPOINT_PREVIOUS_KEYS must hold Ed25519 public keys in SPKI PEM (-----BEGIN PUBLIC KEY-----)');
+  return ed25519;
 }
 
 /** Whether the server keeps its state in Redis (one server or a cluster): shared and kept. */
@@ -305,12 +370,19 @@ export function loadConfig(env: Env = process.env): Config {
     watchRoomMaxClients: int(env, 'WATCH_ROOM_MAX_CLIENTS', 2000, 1, 1_000_000),
     spectatorMaxUnsentBytes: int(env, 'SPECTATOR_MAX_UNSENT_BYTES', 65_536, 1, 64 * 1_048_576),
     corsOrigins: origins(env, 'CORS_ORIGINS'),
+    fairnessOrigin: oneOrigin(env, 'FAIRNESS_ORIGIN'),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 16_384, 256, 1_048_576),
     trustProxy: int(env, 'TRUST_PROXY', 0, 0, 10),
     metricsPort: env['METRICS_PORT'] ? int(env, 'METRICS_PORT', 0, 1, 65535) : undefined,
     logLevel: oneOf(env, 'LOG_LEVEL', ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const, 'info'),
+    checkpointSigningKey: signingKey(env),
+    checkpointPreviousKeys: previousKeys(env),
+    checkpointLogId: text(env, 'CHECKPOINT_LOG_ID') ?? 'page-roots',
     archive: archiveSettings(env),
   };
+  if (!/^[\x21-\x7e]{1,128}$/.test(config.checkpointLogId)) {
+    throw new Error(`CHECKPOINT_LOG_ID must be 1–128 printable ASCII characters without spaces, got ${JSON.stringify(config.checkpointLogId)}`);
+  }
   if (config.redisUrl && !/^rediss?:\/\//.test(config.redisUrl)) {
     throw new Error(`REDIS_URL must start with redis:// or rediss://, got ${JSON.stringify(config.redisUrl)}`);
   }
@@ -338,6 +410,9 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.redisSequenceLanes > 1 && redisClusterNodes === undefined) {
     throw new Error('REDIS_SEQUENCE_LANES above 1 spreads dealing over a Redis Cluster\'s slots: it needs REDIS_CLUSTER_NODES');
+  }
+  if (shared && config.checkpointSigningKey === undefined) {
+    throw new Error('with REDIS_URL or REDIS_CLUSTER_NODES, set CHECKPOINT_SIGNING_KEY: every process signs the log’s checkpoints with the one key, which must outlive a restart');
   }
   return config;
 }

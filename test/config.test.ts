@@ -1,5 +1,14 @@
 import { strict as assert } from 'node:assert';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { loadConfig } from '../src/config';
+import { newCheckpointSigningKey } from '../tools/checkpoint-key';
+
+const CHECKPOINT_KEY = newCheckpointSigningKey();
+/** What a server on Redis must be given: a token secret and a checkpoint signing key. */
+const SECRETS = { JWT_SECRET: 'x'.repeat(32), CHECKPOINT_SIGNING_KEY: CHECKPOINT_KEY };
 
 describe('config', () => {
   it('runs on the embedded default with no settings', () => {
@@ -12,33 +21,33 @@ describe('config', () => {
   });
 
   it('turns the dev login off by default with Redis', () => {
-    const config = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', JWT_SECRET: 'x'.repeat(32) });
+    const config = loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', ...SECRETS });
     assert.equal(config.devLogin, false);
   });
 
   it('reads a Redis Cluster\'s nodes, waiting for one replica by default there', () => {
-    const config = loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001,[::1]:7002', JWT_SECRET: 'x'.repeat(32) });
+    const config = loadConfig({ REDIS_CLUSTER_NODES: '10.0.0.1:7000, redis-b:7001,[::1]:7002', ...SECRETS });
     assert.deepEqual(config.redisClusterNodes, [{ host: '10.0.0.1', port: 7000 }, { host: 'redis-b', port: 7001 }, { host: '::1', port: 7002 }]);
     assert.equal(config.redisWaitReplicas, 1);
     assert.equal(config.devLogin, false);
-    assert.equal(loadConfig({ REDIS_URL: 'redis://h:1', JWT_SECRET: 'x'.repeat(32) }).redisWaitReplicas, 0);
+    assert.equal(loadConfig({ REDIS_URL: 'redis://h:1', ...SECRETS }).redisWaitReplicas, 0);
     assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h:1' }), /REDIS_CLUSTER_NODES, set JWT_SECRET/);
-    assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h', JWT_SECRET: 'x'.repeat(32) }), /REDIS_CLUSTER_NODES must list host:port/);
-    assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h:1', REDIS_URL: 'redis://h:1', JWT_SECRET: 'x'.repeat(32) }), /not both/);
+    assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h', ...SECRETS }), /REDIS_CLUSTER_NODES must list host:port/);
+    assert.throws(() => loadConfig({ REDIS_CLUSTER_NODES: 'h:1', REDIS_URL: 'redis://h:1', ...SECRETS }), /not both/);
   });
 
   it('spreads each game and price over REDIS_SEQUENCE_LANES slots on a cluster only, 1 to 64, three unless told', () => {
-    const cluster = { REDIS_CLUSTER_NODES: 'h:1', JWT_SECRET: 'x'.repeat(32) };
+    const cluster = { REDIS_CLUSTER_NODES: 'h:1', ...SECRETS };
     assert.equal(loadConfig(cluster).redisSequenceLanes, 3);
     assert.equal(loadConfig({ ...cluster, REDIS_SEQUENCE_LANES: '1' }).redisSequenceLanes, 1);
-    assert.equal(loadConfig({ REDIS_URL: 'redis://h:1', JWT_SECRET: 'x'.repeat(32) }).redisSequenceLanes, 1, 'one Redis: one slot');
+    assert.equal(loadConfig({ REDIS_URL: 'redis://h:1', ...SECRETS }).redisSequenceLanes, 1, 'one Redis: one slot');
     assert.equal(loadConfig({ ...cluster, REDIS_SEQUENCE_LANES: '3' }).redisSequenceLanes, 3);
     assert.equal(loadConfig({ ...cluster, REDIS_SEQUENCE_LANES: '64' }).redisSequenceLanes, 64);
     assert.throws(() => loadConfig({ ...cluster, REDIS_SEQUENCE_LANES: '0' }), /REDIS_SEQUENCE_LANES must be between 1 and 64/);
     assert.throws(() => loadConfig({ ...cluster, REDIS_SEQUENCE_LANES: '65' }), /REDIS_SEQUENCE_LANES must be between 1 and 64/);
     assert.throws(() => loadConfig({ ...cluster, REDIS_SEQUENCE_LANES: '2.5' }), /REDIS_SEQUENCE_LANES must be a whole number/);
-    assert.equal(loadConfig({ REDIS_URL: 'redis://h:1', JWT_SECRET: 'x'.repeat(32), REDIS_SEQUENCE_LANES: '1' }).redisSequenceLanes, 1);
-    assert.throws(() => loadConfig({ REDIS_URL: 'redis://h:1', JWT_SECRET: 'x'.repeat(32), REDIS_SEQUENCE_LANES: '3' }), /needs REDIS_CLUSTER_NODES/);
+    assert.equal(loadConfig({ REDIS_URL: 'redis://h:1', ...SECRETS, REDIS_SEQUENCE_LANES: '1' }).redisSequenceLanes, 1);
+    assert.throws(() => loadConfig({ REDIS_URL: 'redis://h:1', ...SECRETS, REDIS_SEQUENCE_LANES: '3' }), /needs REDIS_CLUSTER_NODES/);
     assert.throws(() => loadConfig({ REDIS_SEQUENCE_LANES: '3' }), /needs REDIS_CLUSTER_NODES/);
   });
 
@@ -59,7 +68,7 @@ describe('config', () => {
     assert.throws(() => loadConfig({ DEV_LOGIN: 'true', JWT_PUBLIC_KEY: pem }), /DEV_LOGIN=true signs demo tokens with JWT_SECRET/);
     assert.throws(() => loadConfig({ DEV_LOGIN: 'true', JWT_JWKS_URL: 'https://id.example/jwks.json' }), /DEV_LOGIN=true/);
     assert.throws(() => loadConfig({ JWT_PUBLIC_KEY: pem, JWT_JWKS_URL: 'https://id.example/jwks.json' }), /one key source/);
-    assert.throws(() => loadConfig({ JWT_SECRET: 'x'.repeat(32), JWT_JWKS_URL: 'https://id.example/jwks.json' }), /one key source/);
+    assert.throws(() => loadConfig({ ...SECRETS, JWT_JWKS_URL: 'https://id.example/jwks.json' }), /one key source/);
     assert.throws(() => loadConfig({ METRICS_PORT: '2567' }), /METRICS_PORT must differ from PORT/);
     assert.throws(() => loadConfig({ CORS_ORIGINS: '*' }), /CORS_ORIGINS must list origins/);
     assert.throws(() => loadConfig({ CORS_ORIGINS: 'https://a.example/page' }), /CORS_ORIGINS must list origins/);
@@ -82,5 +91,52 @@ describe('config', () => {
     assert.deepEqual(config.corsOrigins, ['https://a.example', 'http://localhost:5173']);
     assert.equal(config.maxBodyBytes, 2048);
     assert.equal(config.tokenMaxSeconds, 86_400);
+  });
+
+  it('reads the public origin recalls name for their published blocks: one origin, or none', () => {
+    assert.equal(loadConfig({ FAIRNESS_ORIGIN: 'https://games.example' }).fairnessOrigin, 'https://games.example');
+    assert.equal(loadConfig({}).fairnessOrigin, null);
+    assert.throws(() => loadConfig({ FAIRNESS_ORIGIN: 'https://a.example, https://b.example' }), /FAIRNESS_ORIGIN takes one origin/);
+    assert.throws(() => loadConfig({ FAIRNESS_ORIGIN: 'games.example' }), /FAIRNESS_ORIGIN must list origins/);
+  });
+
+  describe('checkpoint signing key', () => {
+    it('is unset on the embedded default (the server makes one), and refused unset with Redis', () => {
+      assert.equal(loadConfig({}).checkpointSigningKey, undefined);
+      assert.throws(() => loadConfig({ REDIS_URL: 'redis://h:1', JWT_SECRET: 'x'.repeat(32) }), /set CHECKPOINT_SIGNING_KEY/);
+    });
+
+    it('takes the PEM, with new lines written \\n, or the path of a file holding it', () => {
+      assert.equal(loadConfig({ CHECKPOINT_SIGNING_KEY: CHECKPOINT_KEY }).checkpointSigningKey, CHECKPOINT_KEY);
+      assert.equal(loadConfig({ CHECKPOINT_SIGNING_KEY: CHECKPOINT_KEY.replace(/\n/g, '\\n') }).checkpointSigningKey, CHECKPOINT_KEY);
+      const dir = mkdtempSync(join(tmpdir(), 'checkpoint-key-'));
+      try {
+        writeFileSync(join(dir, 'key.pem'), CHECKPOINT_KEY);
+        assert.equal(loadConfig({ CHECKPOINT_SIGNING_KEY: join(dir, 'key.pem') }).checkpointSigningKey, CHECKPOINT_KEY);
+        assert.throws(() => loadConfig({ CHECKPOINT_SIGNING_KEY: join(dir, 'none.pem') }), /cannot be read/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+
+    it('refuses a key that is not an Ed25519 private key', () => {
+      const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+      assert.throws(() => loadConfig({ CHECKPOINT_SIGNING_KEY: rsa }), /Ed25519 private key/);
+      assert.throws(() => loadConfig({ CHECKPOINT_SIGNING_KEY: '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----' }), /Ed25519 private key/);
+    });
+
+    it('takes the public keys of before (rotation), each an Ed25519 SPKI PEM', () => {
+      const publics = [0, 1].map(() => generateKeyPairSync('ed25519').publicKey.export({ type: 'spki', format: 'pem' }).toString());
+      assert.deepEqual(loadConfig({ CHECKPOINT_PREVIOUS_KEYS: publics.join('') }).checkpointPreviousKeys.map((k) => k.trim()), publics.map((k) => k.trim()));
+      assert.deepEqual(loadConfig({}).checkpointPreviousKeys, []);
+      const rsa = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ type: 'spki', format: 'pem' }).toString();
+      assert.throws(() => loadConfig({ CHECKPOINT_PREVIOUS_KEYS: rsa }), /Ed25519 public keys/);
+    });
+
+    it('names the log page-roots unless told, and refuses a name with spaces', () => {
+      assert.equal(loadConfig({}).checkpointLogId, 'page-roots');
+      assert.equal(loadConfig({ CHECKPOINT_LOG_ID: 'fdj.example/pages' }).checkpointLogId, 'fdj.example/pages');
+      assert.throws(() => loadConfig({ CHECKPOINT_LOG_ID: 'a b' }), /CHECKPOINT_LOG_ID/);
+    });
   });
 });

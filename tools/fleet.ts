@@ -1,4 +1,5 @@
 import { builtServer } from './built-server';
+import { newCheckpointSigningKey } from './checkpoint-key';
 import { RedisCluster } from './redis-cluster';
 import { freePort, RedisServer } from './redis-server';
 import { ChildServer } from './server-process';
@@ -59,6 +60,8 @@ export class Fleet {
     const script = options.script ?? builtServer();
     const redis = await Fleet.startRedis(options);
     const redisEnv: Record<string, string> = !redis ? {} : redis instanceof RedisCluster ? { REDIS_CLUSTER_NODES: redis.nodes } : { REDIS_URL: redis.url };
+    // A private Redis keeps nothing after the fleet: its processes share a key made for it.
+    if (redis && !options.env['CHECKPOINT_SIGNING_KEY']) redisEnv['CHECKPOINT_SIGNING_KEY'] = newCheckpointSigningKey();
     const fleet = new Fleet(options, redis, redisEnv, [], script);
     try {
       const ports = options.ports ?? (await Promise.all(Array.from({ length: options.processes }, () => freePort())));

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { buildBlockTree, leafSalts, pageRootOfProof, pageTree, proveUnit, treeDepth } from '../dealer/merkle';
-import { commitmentOf, printBlock, tierCounts, unitSeed } from '../dealer/printing';
+import { domainTag, leafMessage, type LeafScheme } from '../dealer/leaf-domain';
+import { buildBlockTree, pageRootOfProof, pageTree, proveUnit, treeDepth } from '../dealer/merkle';
+import { commitmentOf, printBlock, tierCounts, unitSeed, unitSeeds } from '../dealer/printing';
 import { NOEL_TABLES } from '../games/noel-de-la-chance/prize-table';
 import { rulesOf } from '../games/registry';
 import type { PrizeTable } from '../games/types';
@@ -8,13 +9,15 @@ import { nonceFor, Rng } from '../random/rng';
 
 /**
  * The worked example of docs/fairness.md, computed: a 10-unit block of Le Noël de la chance's
- * shape under the seed 00 01 … 1f, from the shuffle to a unit's proof and scenario. The doc
+ * shape under the seed 00 01 … 1f, scheme 3, from the shuffle to a unit's proof and scenario. The doc
  * holds this text between its example markers (`npm run fairness-example` rewrites it; a test
  * checks it is current), so every hex digit in the doc is what the code computes.
  */
 
 export const EXAMPLE_SEED = Uint8Array.from({ length: 32 }, (_, i) => i);
 export const EXAMPLE_POSITION = 4;
+/** The example block's id: scheme 3 binds it in the commitment and every leaf. */
+export const EXAMPLE_BLOCK_ID = 'noel-example.0';
 
 /** Le Noël de la chance at 0.50 € scaled to 10 units: 6 winners, 4 losing. */
 export const EXAMPLE_TABLE: PrizeTable = {
@@ -41,17 +44,18 @@ export function fairnessExample(): string {
     swaps.push(`| ${i} | ${words.map((w) => `0x${w.toString(16).padStart(8, '0')}`).join(', ')} | ${x % (i + 1)} |`);
   }
   const units = printBlock(table, seed);
-  const salts = leafSalts(seed, 0, n);
-  const tree = buildBlockTree(seed, units);
+  const scheme: LeafScheme = { version: 3, game: table.game, stake: table.stake, blockId: EXAMPLE_BLOCK_ID };
+  const seeds = unitSeeds(seed, 0, n);
+  const tree = buildBlockTree(seed, units, scheme);
+  const leafTagText = domainTag('unit-leaf', scheme);
+  const leafTag = createHash('sha256').update(leafTagText, 'utf8').digest();
+  const commitmentTagText = domainTag('block-commitment', scheme);
   const leafRows = [...units].map((tierId, p) => {
-    const message = Buffer.alloc(39);
-    message[1] = 0x02;
-    message.writeUInt32BE(p, 2);
-    message[6] = tierId;
-    message.set(salts.subarray(32 * p, 32 * p + 32), 7);
-    return `| ${p} | ${tierId} | ${hex(salts.subarray(32 * p, 32 * p + 32))} | ${createHash('sha256').update(message).digest('hex')} |`;
+    const secret = seeds.subarray(32 * p, 32 * p + 32);
+    const leaf = createHash('sha256').update(leafTag).update(leafTag).update(leafMessage(3, p, tierId, secret)).digest('hex');
+    return `| ${p} | ${tierId} | ${hex(secret)} | ${leaf} |`;
   });
-  const proof = proveUnit(pageTree(seed, n, 0, units), EXAMPLE_POSITION);
+  const proof = proveUnit(pageTree(seed, n, 0, units, scheme), EXAMPLE_POSITION);
   const tierId = units[EXAMPLE_POSITION]!;
   const prize = tierId === 0 ? 0 : table.tiers[tierId - 1]!.prize;
   const rules = rulesOf('noel-de-la-chance');
@@ -74,12 +78,13 @@ export function fairnessExample(): string {
     '',
     `Printed block (byte p = tier id at position p): \`[${[...units].join(', ')}]\``,
     '',
-    `Commitment = SHA-256(seed ‖ printed block): \`${commitmentOf(seed, units)}\``,
+    `Block id \`${EXAMPLE_BLOCK_ID}\`. Commitment tag C = SHA-256(\`${commitmentTagText}\`) = \`${hex(createHash('sha256').update(commitmentTagText, 'utf8').digest())}\`;`,
+    `commitment = SHA-256(C ‖ C ‖ seed ‖ printed block): \`${commitmentOf(seed, units, scheme)}\``,
     '',
-    'Salts (ChaCha20, key = seed, nonce = `"leaf-salt"` + 3 zero bytes, 32 bytes per position) and leaves',
-    '(SHA-256 of `00 02 ‖ u32be(p) ‖ tierId ‖ salt`):',
+    `Leaf tag T = SHA-256(\`${leafTagText}\`) = \`${hex(leafTag)}\`. Unit seeds (HMAC-SHA256(seed, \`unit-seed/v1/<p>\`))`,
+    'and leaves (SHA-256 of `T ‖ T ‖ 00 03 ‖ u32be(p) ‖ tierId ‖ unitSeed(p)`):',
     '',
-    '| p | tier | salt | leaf |',
+    '| p | tier | unit seed | leaf |',
     '|---|---|---|---|',
     ...leafRows,
     '',
@@ -93,14 +98,13 @@ export function fairnessExample(): string {
     JSON.stringify(proof, null, 2),
     '```',
     '',
-    `Checking it: h0 = leaf(${EXAMPLE_POSITION}) = SHA-256(\`00 02 ${EXAMPLE_POSITION.toString(16).padStart(8, '0')} ${tierId.toString(16).padStart(2, '0')} ‖ salt\`); then, for k = 0 … ${proof.siblings.length - 1},`,
+    `Checking it: h0 = leaf(${EXAMPLE_POSITION}) = SHA-256(\`T ‖ T ‖ 00 03 ${EXAMPLE_POSITION.toString(16).padStart(8, '0')} ${tierId.toString(16).padStart(2, '0')} ‖ unitSeed\`); then, for k = 0 … ${proof.siblings.length - 1},`,
     `bit k of ${EXAMPLE_POSITION} (${EXAMPLE_POSITION.toString(2).padStart(proof.siblings.length, '0')} in binary) says whether h(k) is a right child:`,
     proof.siblings.map((_, k) => (Math.floor(EXAMPLE_POSITION / 2 ** k) % 2 === 1 ? `h${k + 1} = SHA-256(s${k} ‖ h${k})` : `h${k + 1} = SHA-256(h${k} ‖ s${k})`)).join(', ') + ',',
-    `and h${proof.siblings.length} = \`${pageRootOfProof(proof)}\`, the page root.`,
+    `and h${proof.siblings.length} = \`${pageRootOfProof(proof, scheme)}\`, the page root.`,
     '',
-    `Unit seed of position ${EXAMPLE_POSITION} = HMAC-SHA256(seed, "unit-seed/v1/${EXAMPLE_POSITION}"): \`${hex(unitSeed(seed, EXAMPLE_POSITION))}\``,
-    '',
-    `Its scenario for the pick "star" (docs/games/noel-de-la-chance.md), which the evaluator scores ${rules.evaluate(scenario)} cents:`,
+    `The proof's unit seed (HMAC-SHA256(seed, "unit-seed/v1/${EXAMPLE_POSITION}"), revealed once the unit is finished) re-generates`,
+    `its scenario for the pick "star" (docs/games/noel-de-la-chance.md), which the evaluator scores ${rules.evaluate(scenario)} cents:`,
     '',
     '```json',
     JSON.stringify(scenario),

@@ -1,44 +1,48 @@
 import { createCipheriv, createHash } from 'node:crypto';
 import type { UnitProof } from '../protocol/recall';
 import { nonceFor } from '../random/rng';
+import { domainTag, LEAF_BYTES, leafMessage, type BlockDomain, type LeafScheme } from './leaf-domain';
+import { unitSeeds } from './printing';
+import { pageCount, pageHeight, pageOf, pageRange, treeDepth } from './page-geometry';
+import { be32, compress, expand, IV, midstateOf, NODE_PADDING, STATE, W, writeState } from './sha256-blocks';
 
-export type { UnitProof };
+export type { LeafScheme, UnitProof };
+export { pageCount, pageHeight, pageOf, pagePositions, pageRange, treeDepth } from './page-geometry';
 
 /**
- * Scheme v2 of a block's commitments (docs/fairness.md gives it byte for byte): one salted leaf
- * per position, hashed into a Merkle tree whose bottom 12 levels are *pages* of 4,096 positions.
+ * A block's Merkle commitments (docs/fairness.md gives them byte for byte): one leaf per
+ * position, hashed into a Merkle tree whose bottom 12 levels are *pages* of 4,096 positions.
  *
- * - salt(p) = bytes [32p, 32p + 32) of the ChaCha20 keystream (RFC 8439) under key = the block
- *   seed, nonce = "leaf-salt" + 3 zero bytes, block counter from 0;
- * - leaf(p) = SHA-256(0x00 ‖ 0x02 ‖ u32be(p) ‖ u8(tierId) ‖ salt(p)), 39 bytes hashed;
+ * - scheme 3 (every block printed now): leaf(p) = SHA-256(T ‖ T ‖ 00 ‖ 03 ‖ u32be(p) ‖
+ *   u8(tierId) ‖ unitSeed(p)), T = SHA-256(`unit-leaf/v3|<game>|<stake>|<blockId>`): the leaf
+ *   binds the seed the unit's scenario is drawn from, and names its block (leaf-domain.ts);
+ * - scheme 2 (blocks printed before): leaf(p) = SHA-256(00 ‖ 02 ‖ u32be(p) ‖ u8(tierId) ‖
+ *   salt(p)), salt(p) = bytes [32p, 32p + 32) of ChaCha20 under key = the block seed, nonce =
+ *   "leaf-salt" + 3 zero bytes;
  * - node = SHA-256(left ‖ right), 64 bytes hashed; missing leaves and nodes past the block's end
  *   are the roots of empty subtrees (EMPTY[0] = 32 zero bytes);
- * - a page's root is published before the first sale in that page, so a unit's proof (its salt
- *   and 12 siblings) leads to a root published before it was sold; the block's root (over the
- *   page roots) is complete once every page is published, at the latest when the block closes.
+ * - a page's root is published before the first sale in that page, so a unit's proof (its
+ *   secret and 12 siblings) leads to a root published before it was sold; the block's root (over
+ *   the page roots) is complete once every page is published, at the latest when the block closes.
  *
  * Why pages rather than the whole tree at printing: the tree of an 8,016,000-unit block is 24
  * million SHA-256 compressions, seconds of CPU per block, and every server start prints two
  * blocks of each of the nine tables (see docs/fairness.md, "Costs"). A page costs milliseconds
  * and is hashed just ahead of the sales that need it.
  *
- * The builder hashes with the compression function below on reused buffers (node's one-shot
- * SHA-256 cost about 2 µs a call here); the verifier (`pageRootOfProof`) uses node:crypto
- * straight from the documented bytes: two implementations that the tests hold equal.
+ * The builder hashes with the compression function (sha256-blocks.ts) on reused buffers; the
+ * verifiers (`pageRootOfProof` here with node:crypto, src/audit/verify-unit/ with WebCrypto)
+ * hash straight from the documented bytes: implementations that the tests hold equal.
  */
 
-export const MERKLE_SCHEME: UnitProof['scheme'] = 'merkle-sha256/v2';
-/** Height of a page's tree: 4,096 positions a page (fewer for a smaller block). */
-export const PAGE_HEIGHT = 12;
+export const MERKLE_SCHEME = 'merkle-sha256/v3' satisfies UnitProof['scheme'];
+export const MERKLE_SCHEME_V2 = 'merkle-sha256/v2' satisfies UnitProof['scheme'];
 const HASH_BYTES = 32;
 const SALT_NONCE = nonceFor('leaf-salt');
-const LEAF_TAG = 0x00;
-const SCHEME_VERSION = 0x02;
 
-/** The whole tree's depth: leaves are padded to 2^depth (a 1-unit block is its own root). */
-export function treeDepth(size: number): number {
-  if (!Number.isSafeInteger(size) || size < 1) throw new RangeError(`block size ${size}`);
-  return size === 1 ? 0 : Math.ceil(Math.log2(size));
+/** The leaves' scheme of a listed block (scheme 1 has no leaves: the commitment is made as scheme 2's). */
+export function leafSchemeOf(block: { readonly scheme: 1 | 2 | 3 } & BlockDomain): LeafScheme {
+  return block.scheme === 3 ? { version: 3, game: block.game, stake: block.stake, blockId: block.blockId } : { version: 2 };
 }
 
 /** `count` salts from position `from`, 32 bytes each, from the native ChaCha20 (RFC 8439). */
@@ -53,89 +57,37 @@ export function leafSalts(seed: Uint8Array, from: number, count: number): Uint8A
   return new Uint8Array(stream.buffer, stream.byteOffset + skip, count * HASH_BYTES);
 }
 
-// ---------------------------------------------------------------------------------------------
-// SHA-256 (FIPS 180-4) for the tree's two message shapes, on reused buffers.
-
-const K = Int32Array.from([
-  0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98, 0x12835b01,
-  0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc,
-  0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147,
-  0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-  0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116, 0x1e376c08,
-  0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3, 0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208,
-  0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-]);
-const IV = Int32Array.from([0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]);
-const W = new Int32Array(64);
-const STATE = new Int32Array(8);
-
-function expand(w: Int32Array): void {
-  for (let t = 16; t < 64; t++) {
-    const a = w[t - 15]!;
-    const b = w[t - 2]!;
-    const s0 = ((a >>> 7) | (a << 25)) ^ ((a >>> 18) | (a << 14)) ^ (a >>> 3);
-    const s1 = ((b >>> 17) | (b << 15)) ^ ((b >>> 19) | (b << 13)) ^ (b >>> 10);
-    w[t] = (w[t - 16]! + s0 + w[t - 7]! + s1) | 0;
-  }
+/** How a leaf's hashing starts: scheme 2 from the IV; scheme 3 from its block's tag midstate. */
+interface LeafStart {
+  readonly version: 2 | 3;
+  readonly state: Int32Array;
+  /** Bits hashed in all: 39 bytes, after the 64-byte tag prefix under scheme 3. */
+  readonly bits: number;
 }
 
-/** One compression of the 64 expanded words `w` into STATE. */
-function compress(w: Int32Array): void {
-  const h0 = STATE[0]!, h1 = STATE[1]!, h2 = STATE[2]!, h3 = STATE[3]!;
-  const h4 = STATE[4]!, h5 = STATE[5]!, h6 = STATE[6]!, h7 = STATE[7]!;
-  let a = h0, b = h1, c = h2, d = h3, e = h4, f = h5, g = h6, h = h7;
-  for (let t = 0; t < 64; t++) {
-    const s1 = ((e >>> 6) | (e << 26)) ^ ((e >>> 11) | (e << 21)) ^ ((e >>> 25) | (e << 7));
-    const t1 = (h + s1 + ((e & f) ^ (~e & g)) + K[t]! + w[t]!) | 0;
-    const s0 = ((a >>> 2) | (a << 30)) ^ ((a >>> 13) | (a << 19)) ^ ((a >>> 22) | (a << 10));
-    const t2 = (s0 + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-    h = g;
-    g = f;
-    f = e;
-    e = (d + t1) | 0;
-    d = c;
-    c = b;
-    b = a;
-    a = (t1 + t2) | 0;
-  }
-  STATE[0] = h0 + a; STATE[1] = h1 + b; STATE[2] = h2 + c; STATE[3] = h3 + d;
-  STATE[4] = h4 + e; STATE[5] = h5 + f; STATE[6] = h6 + g; STATE[7] = h7 + h;
+function leafStart(scheme: LeafScheme): LeafStart {
+  if (scheme.version === 2) return { version: 2, state: IV, bits: LEAF_BYTES * 8 };
+  const tag = createHash('sha256').update(domainTag('unit-leaf', scheme), 'utf8').digest();
+  return { version: 3, state: midstateOf(Buffer.concat([tag, tag])), bits: (64 + LEAF_BYTES) * 8 };
 }
 
-/** The padding block of a 64-byte message, expanded once: it is the same for every node. */
-const NODE_PADDING = new Int32Array(64);
-NODE_PADDING[0] = 0x80000000 | 0;
-NODE_PADDING[15] = 512;
-expand(NODE_PADDING);
-
-function be32(bytes: Uint8Array, at: number): number {
-  return (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
-}
-
-function writeState(out: Uint8Array, at: number): void {
-  for (let i = 0; i < 8; i++) {
-    const x = STATE[i]!;
-    out[at + 4 * i] = x >>> 24;
-    out[at + 4 * i + 1] = (x >>> 16) & 255;
-    out[at + 4 * i + 2] = (x >>> 8) & 255;
-    out[at + 4 * i + 3] = x & 255;
-  }
-}
-
-/** Writes leaf(p) for p in [from, from + count) into `out` (32 bytes each); `units[i]` is position from + i. */
-function hashLeaves(units: Uint8Array, salts: Uint8Array, from: number, count: number, out: Uint8Array): void {
+/**
+ * Writes leaf(p) for p in [from, from + count) into `out` (32 bytes each); `units[i]` is position
+ * from + i, `secrets` its salt or unit seed (32 bytes each).
+ */
+function hashLeaves(units: Uint8Array, secrets: Uint8Array, from: number, count: number, start: LeafStart, out: Uint8Array): void {
   for (let i = 0; i < count; i++) {
     const p = from + i;
     const s = HASH_BYTES * i;
-    // 0x00 0x02 p(4) tier(1) salt(32) = 39 bytes, then 0x80, zeros, and the bit length 312.
-    W[0] = (LEAF_TAG << 24) | (SCHEME_VERSION << 16) | ((p >>> 24) << 8) | ((p >>> 16) & 255);
-    W[1] = (((p >>> 8) & 255) << 24) | ((p & 255) << 16) | (units[i]! << 8) | salts[s]!;
-    for (let k = 0; k < 7; k++) W[2 + k] = be32(salts, s + 1 + 4 * k);
-    W[9] = (salts[s + 29]! << 24) | (salts[s + 30]! << 16) | (salts[s + 31]! << 8) | 0x80;
+    // 00 version p(4) tier(1) secret(32) = 39 bytes, then 0x80, zeros, and the bit length.
+    W[0] = (start.version << 16) | ((p >>> 24) << 8) | ((p >>> 16) & 255);
+    W[1] = (((p >>> 8) & 255) << 24) | ((p & 255) << 16) | (units[i]! << 8) | secrets[s]!;
+    for (let k = 0; k < 7; k++) W[2 + k] = be32(secrets, s + 1 + 4 * k);
+    W[9] = (secrets[s + 29]! << 24) | (secrets[s + 30]! << 16) | (secrets[s + 31]! << 8) | 0x80;
     W[10] = 0; W[11] = 0; W[12] = 0; W[13] = 0; W[14] = 0;
-    W[15] = 39 * 8;
+    W[15] = start.bits;
     expand(W);
-    STATE.set(IV);
+    STATE.set(start.state);
     compress(W);
     writeState(out, HASH_BYTES * i);
   }
@@ -181,59 +133,36 @@ function levelsUp(level: Uint8Array, count: number, height: number, top: number)
   return levels;
 }
 
-/** Height of the pages of a block of `size`: 12, or the whole tree's depth when smaller. */
-export function pageHeight(size: number): number {
-  return Math.min(PAGE_HEIGHT, treeDepth(size));
-}
-
-/** Positions per page of a block of `size`. */
-export function pagePositions(size: number): number {
-  return 2 ** pageHeight(size);
-}
-
-export function pageCount(size: number): number {
-  return Math.ceil(size / pagePositions(size));
-}
-
-/** The page holding `position`. */
-export function pageOf(size: number, position: number): number {
-  return Math.floor(position / pagePositions(size));
-}
-
-/** A page's positions: [from, from + count). */
-export function pageRange(size: number, page: number): { from: number; count: number } {
-  const per = pagePositions(size);
-  return { from: page * per, count: Math.min(per, size - page * per) };
-}
-
 /**
- * One page's tree: every level from its leaves to its root, and its salts. Proofs of any
- * position in the page are read from it (the stores keep the last few they hashed).
+ * One page's tree: every level from its leaves to its root, and its leaves' secrets. Proofs of
+ * any position in the page are read from it (the stores keep the last few they hashed).
  */
 export interface PageTree {
   readonly size: number;
   readonly page: number;
+  readonly scheme: LeafScheme;
   /** The page's printed tier ids. */
   readonly units: Uint8Array;
-  readonly salts: Uint8Array;
+  /** Each position's salt (scheme 2) or unit seed (scheme 3), 32 bytes each. */
+  readonly secrets: Uint8Array;
   /** levels[k]: the nodes at height k, 32 bytes each; levels[pageHeight] holds the root. */
   readonly levels: readonly Uint8Array[];
 }
 
 /** Hashes one page; `pageUnits` are the tier ids of the page's positions only (one GETRANGE). */
-export function pageTree(seed: Uint8Array, size: number, page: number, pageUnits: Uint8Array): PageTree {
+export function pageTree(seed: Uint8Array, size: number, page: number, pageUnits: Uint8Array, scheme: LeafScheme): PageTree {
   const { from, count } = pageRange(size, page);
   if (pageUnits.length !== count) throw new RangeError(`page ${page} of a ${size}-unit block holds ${count} units, got ${pageUnits.length}`);
-  const salts = leafSalts(seed, from, count);
+  const secrets = scheme.version === 2 ? leafSalts(seed, from, count) : unitSeeds(seed, from, count);
   const leaves = new Uint8Array(count * HASH_BYTES);
-  hashLeaves(pageUnits, salts, from, count, leaves);
-  return { size, page, units: pageUnits.slice(), salts, levels: levelsUp(leaves, count, 0, pageHeight(size)) };
+  hashLeaves(pageUnits, secrets, from, count, leafStart(scheme), leaves);
+  return { size, page, scheme, units: pageUnits.slice(), secrets, levels: levelsUp(leaves, count, 0, pageHeight(size)) };
 }
 
-/** Hashes one page of a whole print (its seed and every unit). */
-export function pageTreeOfPrint(print: { readonly seed: Uint8Array; readonly units: Uint8Array }, page: number): PageTree {
+/** Hashes one page of a whole print (its seed, every unit, and its leaves' scheme). */
+export function pageTreeOfPrint(print: { readonly seed: Uint8Array; readonly units: Uint8Array; readonly scheme: LeafScheme }, page: number): PageTree {
   const { from, count } = pageRange(print.units.length, page);
-  return pageTree(print.seed, print.units.length, page, print.units.subarray(from, from + count));
+  return pageTree(print.seed, print.units.length, page, print.units.subarray(from, from + count), print.scheme);
 }
 
 /** A page tree's root (32 bytes). */
@@ -242,8 +171,8 @@ export function rootOfPage(tree: PageTree): Uint8Array {
 }
 
 /** The root of one page (32 bytes). */
-export function pageRoot(seed: Uint8Array, size: number, page: number, pageUnits: Uint8Array): Uint8Array {
-  return rootOfPage(pageTree(seed, size, page, pageUnits));
+export function pageRoot(seed: Uint8Array, size: number, page: number, pageUnits: Uint8Array, scheme: LeafScheme): Uint8Array {
+  return rootOfPage(pageTree(seed, size, page, pageUnits, scheme));
 }
 
 /** The block's root over its page roots (all of them, in order). */
@@ -256,10 +185,10 @@ export function blockRoot(size: number, pageRoots: readonly Uint8Array[]): Uint8
 }
 
 /** Every page root and the block's root, from the seed and the whole printed block. */
-export function buildBlockTree(seed: Uint8Array, units: Uint8Array): { pageRoots: Uint8Array[]; root: Uint8Array } {
+export function buildBlockTree(seed: Uint8Array, units: Uint8Array, scheme: LeafScheme): { pageRoots: Uint8Array[]; root: Uint8Array } {
   const pageRoots = Array.from({ length: pageCount(units.length) }, (_, page) => {
     const { from, count } = pageRange(units.length, page);
-    return pageRoot(seed, units.length, page, units.subarray(from, from + count));
+    return pageRoot(seed, units.length, page, units.subarray(from, from + count), scheme);
   });
   return { pageRoots, root: blockRoot(units.length, pageRoots) };
 }
@@ -277,14 +206,11 @@ export function proveUnit(tree: PageTree, position: number): UnitProof {
     siblings.push(Buffer.from(bytes).toString('hex'));
   }
   const at = position - from;
-  return {
-    scheme: MERKLE_SCHEME,
-    size,
-    position,
-    tierId: tree.units[at]!,
-    salt: Buffer.from(tree.salts.subarray(at * HASH_BYTES, (at + 1) * HASH_BYTES)).toString('hex'),
-    siblings,
-  };
+  const secret = Buffer.from(tree.secrets.subarray(at * HASH_BYTES, (at + 1) * HASH_BYTES)).toString('hex');
+  const tierId = tree.units[at]!;
+  return tree.scheme.version === 2
+    ? { scheme: MERKLE_SCHEME_V2, size, position, tierId, salt: secret, siblings }
+    : { scheme: MERKLE_SCHEME, size, position, tierId, unitSeed: secret, siblings };
 }
 
 /** The last few page trees a store hashed, so proofs in a page sold recently cost no hashing. */
@@ -314,25 +240,28 @@ const HEX32 = /^[0-9a-f]{64}$/;
 
 /**
  * The page root a proof leads to (hex), computed with node:crypto straight from
- * docs/fairness.md; undefined when the proof is malformed (another scheme, a sibling count
- * that does not fit the size, bad hex, a position or tier out of range). The proof holds when
- * this equals the root published for page `pageOf(size, position)`.
+ * docs/fairness.md; undefined when the proof is malformed (an unknown scheme, a sibling count
+ * that does not fit the size, bad hex, a position or tier out of range). A scheme 3 proof is
+ * checked in its block's `domain`. The proof holds when this equals the root published for page
+ * `pageOf(size, position)`.
  */
-export function pageRootOfProof(proof: UnitProof): string | undefined {
-  const { size, position, tierId, salt, siblings } = proof;
-  if (proof.scheme !== MERKLE_SCHEME || !Number.isSafeInteger(size) || size < 1 || size > 0x7fffffff) return undefined;
+export function pageRootOfProof(proof: UnitProof, domain?: BlockDomain): string | undefined {
+  const { size, position, tierId, siblings } = proof;
+  const secret = proof.scheme === MERKLE_SCHEME_V2 ? proof.salt : proof.scheme === MERKLE_SCHEME ? proof.unitSeed : undefined;
+  if (!Number.isSafeInteger(size) || size < 1 || size > 0x7fffffff) return undefined;
   if (!Number.isSafeInteger(position) || position < 0 || position >= size) return undefined;
-  if (!Number.isInteger(tierId) || tierId < 0 || tierId > 255 || typeof salt !== 'string' || !HEX32.test(salt)) return undefined;
+  if (!Number.isInteger(tierId) || tierId < 0 || tierId > 255 || typeof secret !== 'string' || !HEX32.test(secret)) return undefined;
   if (!Array.isArray(siblings) || siblings.length !== pageHeight(size) || !siblings.every((s) => typeof s === 'string' && HEX32.test(s))) {
     return undefined;
   }
-  const leaf = Buffer.alloc(39);
-  leaf[0] = LEAF_TAG;
-  leaf[1] = SCHEME_VERSION;
-  leaf.writeUInt32BE(position, 2);
-  leaf[6] = tierId;
-  leaf.write(salt, 7, 'hex');
-  let node = createHash('sha256').update(leaf).digest();
+  if (proof.scheme === MERKLE_SCHEME && !domain) return undefined;
+  const leaf = Buffer.from(leafMessage(proof.scheme === MERKLE_SCHEME ? 3 : 2, position, tierId, Buffer.from(secret, 'hex')));
+  const hash = createHash('sha256');
+  if (proof.scheme === MERKLE_SCHEME) {
+    const tag = createHash('sha256').update(domainTag('unit-leaf', domain!), 'utf8').digest();
+    hash.update(tag).update(tag);
+  }
+  let node = hash.update(leaf).digest();
   siblings.forEach((hex, k) => {
     const sibling = Buffer.from(hex, 'hex');
     const isRight = Math.floor(position / 2 ** k) % 2 === 1;

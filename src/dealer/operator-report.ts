@@ -1,6 +1,6 @@
 import { formatEuros, type Cents } from '../money';
 import type { GameId } from '../games/types';
-import { buildBlockTree } from './merkle';
+import { buildBlockTree, leafSchemeOf, type LeafScheme } from './merkle';
 import { printBlock, verifyBlock } from './printing';
 import type { BlockState, EmissionInfo, Emissions, FairnessPages } from './types';
 
@@ -107,7 +107,7 @@ export async function blocksReport(store: ReportedBlocks): Promise<BlocksReport>
 
 /**
  * Re-prints a block from its revealed seed and checks its commitment and every sold unit, and
- * (scheme 2) that the seed re-derives every published page root. Undefined for an unknown
+ * (schemes 2 and 3) that the seed re-derives every published page root. Undefined for an unknown
  * block; a block still selling is not verified (its seed is secret).
  */
 export async function verifyBlockReport(store: ReportedBlocks, blockId: string): Promise<BlockVerificationReport | undefined> {
@@ -128,18 +128,19 @@ export async function verifyBlockReport(store: ReportedBlocks, blockId: string):
     const recordedTiers = await store.recordedTiers(blockId);
     if (!recordedTiers) return undefined;
     const seed = Buffer.from(block.seed, 'hex');
-    const result = verifyBlock({ table: emission.table, seed, commitment: block.commitment, recordedTiers, requireAllSold: true });
+    const scheme = leafSchemeOf(block);
+    const result = verifyBlock({ table: emission.table, seed, commitment: block.commitment, scheme, recordedTiers, requireAllSold: true });
     const problems = [...result.problems];
-    if (block.scheme === 2) problems.push(...(await pageProblems(store, blockId, seed, emission.table)));
+    if (block.scheme >= 2) problems.push(...(await pageProblems(store, blockId, seed, emission.table, scheme)));
     return { ...base, seed: block.seed, verified: problems.length === 0, checkedUnits: result.checkedUnits, problems };
   }
   return undefined;
 }
 
 /** Every published page root against the one the seed derives (a closed block has them all). */
-async function pageProblems(store: ReportedBlocks, blockId: string, seed: Uint8Array, table: EmissionInfo['table']): Promise<string[]> {
+async function pageProblems(store: ReportedBlocks, blockId: string, seed: Uint8Array, table: EmissionInfo['table'], scheme: LeafScheme): Promise<string[]> {
   const published = (await store.pageCommitments(blockId)) ?? [];
-  const derived = buildBlockTree(seed, printBlock(table, seed)).pageRoots.map((root) => Buffer.from(root).toString('hex'));
+  const derived = buildBlockTree(seed, printBlock(table, seed), scheme).pageRoots.map((root) => Buffer.from(root).toString('hex'));
   const problems = published.flatMap((page) => (derived[page.page] === page.root ? [] : [`page ${page.page}: published root ${page.root}, the seed derives ${derived[page.page]}`]));
   if (published.length !== derived.length) problems.push(`${published.length} page roots published for ${derived.length} pages`);
   return problems;

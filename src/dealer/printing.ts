@@ -1,6 +1,8 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import type { PrizeTable } from '../games/types';
 import { nonceFor, Rng } from '../random/rng';
+import { domainTag, type LeafScheme } from './leaf-domain';
+import { be32, compress, expand, midstateOf, STATE, W, writeState } from './sha256-blocks';
 
 /**
  * Printing a block: the table's outcomes, one tier id per byte (0 = losing, i = tiers[i-1]),
@@ -65,30 +67,83 @@ export function printBlock(table: PrizeTable, seed: Uint8Array): Uint8Array {
   return units;
 }
 
-/** Hex SHA-256 of (seed ‖ printed bytes): published before the block opens. */
-export function commitmentOf(seed: Uint8Array, units: Uint8Array): string {
-  return createHash('sha256').update(seed).update(units).digest('hex');
+/**
+ * The hex commitment published before the block opens: scheme 3, SHA-256(T ‖ T ‖ seed ‖ printed
+ * bytes) with T = SHA-256(`block-commitment/v3|<game>|<stake>|<blockId>`), so one seed commits
+ * differently in every block, game and price; schemes 1 and 2, SHA-256(seed ‖ printed bytes).
+ */
+export function commitmentOf(seed: Uint8Array, units: Uint8Array, scheme: LeafScheme): string {
+  const hash = createHash('sha256');
+  if (scheme.version === 3) {
+    const tag = createHash('sha256').update(domainTag('block-commitment', scheme), 'utf8').digest();
+    hash.update(tag).update(tag);
+  }
+  return hash.update(seed).update(units).digest('hex');
 }
 
-/** A printed block with its seed and commitment, as the stores keep it. */
+/** A printed block with its seed, commitment and leaves' scheme, as the stores keep it. */
 export interface PrintedBlock {
   readonly seed: Uint8Array;
   readonly units: Uint8Array;
   readonly commitment: string;
+  readonly scheme: LeafScheme;
 }
 
-export function printNewBlock(table: PrizeTable, seed: Uint8Array = newBlockSeed()): PrintedBlock {
+/** Prints block `blockId` of `table` under scheme 3. */
+export function printNewBlock(table: PrizeTable, blockId: string, seed: Uint8Array = newBlockSeed()): PrintedBlock {
   const units = printBlock(table, seed);
-  return { seed, units, commitment: commitmentOf(seed, units) };
+  const scheme: LeafScheme = { version: 3, game: table.game, stake: table.stake, blockId };
+  return { seed, units, commitment: commitmentOf(seed, units, scheme), scheme };
 }
 
 /**
  * The 32-byte seed of one unit's scenario: HMAC-SHA256(key = block seed, message = utf8
- * `unit-seed/v1/${position}`). Secret while the block sells; checkable once its seed is revealed.
+ * `unit-seed/v1/${position}`). Secret while the block sells; a finished unit's recall reveals its
+ * own (scheme 3), which tells nothing of the block seed or any other unit's: HMAC is a
+ * pseudo-random function of its key, one-way in it.
  */
 export function unitSeed(blockSeed: Uint8Array, position: number): Uint8Array {
   if (!Number.isSafeInteger(position) || position < 0) throw new RangeError(`position ${position}`);
   return new Uint8Array(createHmac('sha256', blockSeed).update(`unit-seed/v1/${position}`, 'utf8').digest());
+}
+
+/**
+ * The unit seeds of positions [from, from + count), 32 bytes each: a page's scheme 3 secrets.
+ * The same HMAC as `unitSeed` (the tests hold them equal), by the compression function: the
+ * key's two padded blocks are compressed once, then a seed costs two compressions (its message
+ * fits one block), where node's HMAC cost about 3 µs a call on this machine.
+ */
+export function unitSeeds(blockSeed: Uint8Array, from: number, count: number): Uint8Array {
+  if (blockSeed.length !== SEED_BYTES) throw new RangeError(`seed must be ${SEED_BYTES} bytes, got ${blockSeed.length}`);
+  const key = new Uint8Array(64);
+  key.set(blockSeed);
+  const inner = midstateOf(key.map((b) => b ^ 0x36));
+  const outer = midstateOf(key.map((b) => b ^ 0x5c));
+  const out = new Uint8Array(count * 32);
+  const block = new Uint8Array(64);
+  for (let i = 0; i < count; i++) {
+    const text = `unit-seed/v1/${from + i}`;
+    block.fill(0);
+    for (let k = 0; k < text.length; k++) block[k] = text.charCodeAt(k);
+    block[text.length] = 0x80;
+    const bits = (64 + text.length) * 8;
+    block[62] = bits >>> 8;
+    block[63] = bits & 255;
+    for (let k = 0; k < 16; k++) W[k] = be32(block, 4 * k);
+    expand(W);
+    STATE.set(inner);
+    compress(W);
+    // The outer message is the inner hash (STATE's words) ‖ 0x80 ‖ zeros ‖ its bit length, 768.
+    W.set(STATE);
+    W[8] = 0x80000000 | 0;
+    W.fill(0, 9, 15);
+    W[15] = 768;
+    expand(W);
+    STATE.set(outer);
+    compress(W);
+    writeState(out, 32 * i);
+  }
+  return out;
 }
 
 /** Marks a position without a recorded sale in `recordedTiers`. */
@@ -98,6 +153,8 @@ export interface BlockCheck {
   readonly table: PrizeTable;
   readonly seed: Uint8Array;
   readonly commitment: string;
+  /** How the commitment was made (scheme 3 names the block). */
+  readonly scheme: LeafScheme;
   /** The tier recorded with each sale, by position; `UNSOLD` where nothing was sold. */
   readonly recordedTiers: Uint8Array;
   /** A closed block must have every position sold. */
@@ -126,7 +183,7 @@ export function verifyBlock(check: BlockCheck): BlockVerification {
   expected.forEach((count, tierId) => {
     if (printed[tierId] !== count) problems.push(`tier ${tierId}: printed ${printed[tierId]}, table says ${count}`);
   });
-  const commitment = commitmentOf(check.seed, units);
+  const commitment = commitmentOf(check.seed, units, check.scheme);
   if (commitment !== check.commitment) problems.push(`commitment mismatch: re-print gives ${commitment}`);
   if (check.recordedTiers.length !== units.length) {
     problems.push(`${check.recordedTiers.length} recorded positions for a block of ${units.length}`);

@@ -16,6 +16,7 @@ import type {
   OperatorEvents,
   OperatorEventsPage,
   PageCommitment,
+  PageLog,
   PlayerId,
   ProtectionUpdate,
   Protections,
@@ -35,6 +36,7 @@ export interface DealerRoles {
   readonly sales: Sales;
   readonly wallets: Wallets;
   readonly pages: FairnessPages;
+  readonly log: PageLog;
   readonly archiving: Archiving;
   readonly protections: Protections;
   readonly events: OperatorEvents;
@@ -105,6 +107,16 @@ export abstract class RoleStore implements DealerStore {
   }
   unitProof(unitId: string): Promise<UnitProof | undefined> {
     return this.roles.pages.unitProof(unitId);
+  }
+
+  logSize(): Promise<number> {
+    return this.roles.log.logSize();
+  }
+  logLeaves(from: number, count: number): Promise<string[]> {
+    return this.roles.log.logLeaves(from, count);
+  }
+  logIndexOf(blockId: string, page: number): Promise<number | undefined> {
+    return this.roles.log.logIndexOf(blockId, page);
   }
 
   protectionRecord(playerId: PlayerId): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }> {

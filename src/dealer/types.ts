@@ -1,5 +1,6 @@
 import type { Cents } from '../money';
 import type { GameId, PrizeTable } from '../games/types';
+import type { BlockPlace } from '../protocol/fairness';
 import type { BlockReason, LimitsRequest, ProtectionChange, ProtectionRefusalCode, RefusalDetails } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
 import type { ProtectionRecord, ProtectionSettings, SessionMoney } from './protection';
@@ -20,24 +21,17 @@ import type { UnitProof } from './merkle';
 /** A player's id as the auth layer gives it: 1–64 of [A-Za-z0-9_.:-]. */
 export type PlayerId = string;
 
-export type BlockState = 'printed' | 'open' | 'closed';
+export type { BlockState } from '../protocol/fairness';
 
-export interface BlockInfo {
-  readonly blockId: string;
-  readonly emissionId: string;
-  readonly game: GameId;
-  readonly stake: Cents;
-  /** 0-based index of the block in its emission. */
-  readonly index: number;
-  readonly size: number;
-  readonly state: BlockState;
+export interface BlockInfo extends BlockPlace {
   /** Hex SHA-256 commitment, published when the block is printed, before it opens. */
   readonly commitment: string;
   /**
    * 1: the commitment alone, checked once the block closes; 2: also one Merkle page root per
-   * 4,096 positions, each published before the first sale in its page (docs/fairness.md).
+   * 4,096 positions, each published before the first sale in its page (docs/fairness.md); 3: the
+   * same, with the unit seed in each leaf and the block's domain in the leaves and commitment.
    */
-  readonly scheme: 1 | 2;
+  readonly scheme: 1 | 2 | 3;
   /** Hex 32-byte seed: only once the block is closed. */
   readonly seed?: string;
   readonly sold: number;
@@ -128,7 +122,7 @@ export type SettleResult =
   | { readonly ok: true; readonly credited: boolean; readonly prize: Cents; readonly balance: Cents }
   | { readonly ok: false; readonly code: Extract<RefusalCode, 'settle/unknown_unit'>; readonly message: string };
 
-/** A page's Merkle root as published (scheme 2): positions [page × 4,096, …) of a block. */
+/** A page's Merkle root as published (schemes 2 and 3): positions [page × 4,096, …) of a block. */
 export interface PageCommitment {
   readonly page: number;
   /** Hex, 32 bytes. */
@@ -293,16 +287,30 @@ export interface FairnessPages {
    */
   recordedTiers(blockId: string): Promise<Uint8Array | undefined>;
   /**
-   * The page roots published so far for a block, in page order (scheme 2; empty for a block
-   * of scheme 1). Undefined for an unknown block.
+   * The page roots published so far for a block, in page order (schemes 2 and 3; empty for a
+   * block of scheme 1). Undefined for an unknown block.
    */
   pageCommitments(blockId: string): Promise<PageCommitment[] | undefined>;
   /**
    * The Merkle proof of a sold unit's printed tier against its page's published root, made by
-   * re-hashing that one page (scheme 2); undefined for a unit never sold or a block of scheme 1.
+   * re-hashing that one page (schemes 2 and 3); undefined for a unit never sold or a block of scheme 1.
    * It reveals the unit's tier: callers show it only once the unit's reveal is over.
    */
   unitProof(unitId: string): Promise<UnitProof | undefined>;
+}
+
+/**
+ * The log of page roots (page-log.ts): each page root published, appended once, in the order of
+ * publication, never changed; what the server's signed checkpoints cover (docs/fairness.md,
+ * "Checkpoints"). The stores append as they publish; this role only reads.
+ */
+export interface PageLog {
+  /** Leaves in the log. */
+  logSize(): Promise<number>;
+  /** The texts of leaves `from` to `from + count − 1` (fewer past the end). */
+  logLeaves(from: number, count: number): Promise<string[]>;
+  /** The index of a page's leaf; undefined while that page is not in the log. */
+  logIndexOf(blockId: string, page: number): Promise<number | undefined>;
 }
 
 /** Moving finished blocks' records out to archive files (docs/dealer.md, "Archive"). */
@@ -330,6 +338,6 @@ export interface Archiving {
  * The whole dealer, every role: what both implementations are and what the server's wiring
  * builds. Consumers take the roles they use.
  */
-export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, Archiving, OperatorEvents, Protections {
+export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, PageLog, Archiving, OperatorEvents, Protections {
   close(): Promise<void>;
 }

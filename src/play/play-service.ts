@@ -77,6 +77,8 @@ export class PlayService {
      * alone may not (limits set still apply, their refusals unjournaled).
      */
     private readonly protection?: Pick<ProtectionService, 'settings' | 'refused'>,
+    /** The public origin recalls name for their block's published roots (docs/recall.md, `fairness.server`). */
+    private readonly publicOrigin: string | null = null,
   ) {}
 
   wallet(playerId: string): Promise<Wallet> {
@@ -282,7 +284,7 @@ export class PlayService {
     const unit = await this.load(unitId);
     if (!unit || unit.sale.playerId !== playerId) return undefined;
     const ended = await this.settleStranded(unit);
-    return { record: await toRecall(this.dealer, unit), ended };
+    return { record: await toRecall(this.dealer, unit, this.publicOrigin), ended };
   }
 
   /** A unit as stored: its deal replayed with its action log (`log`, when the caller knows it). */

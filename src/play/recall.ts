@@ -29,16 +29,17 @@ async function pairedUnitId(dealer: RecallDealer, sale: Sale, journal: readonly 
   return null;
 }
 
-async function fairnessOf(dealer: RecallDealer, sale: Sale, finished: boolean): Promise<RecalledFairness> {
+async function fairnessOf(dealer: RecallDealer, sale: Sale, finished: boolean, server: string | null): Promise<RecalledFairness> {
   const [block, pages, proof] = await Promise.all([
     dealer.block(sale.blockId),
     dealer.pageCommitments(sale.blockId),
     finished ? dealer.unitProof(sale.unitId) : undefined,
   ]);
   if (!block) throw new Error(`recall ${sale.unitId}: block ${sale.blockId} is not listed`);
-  const page = block.scheme === 2 ? pages?.find((p) => p.page === pageOf(block.size, sale.position)) : undefined;
+  const page = block.scheme >= 2 ? pages?.find((p) => p.page === pageOf(block.size, sale.position)) : undefined;
   return {
     scheme: block.scheme,
+    server,
     blockId: sale.blockId,
     blockSize: block.size,
     position: sale.position,
@@ -55,8 +56,12 @@ function presentationOf(game: string): unknown {
   return game === 'noel-de-la-chance' ? { offeredSymbols: [...GAME_SYMBOLS], decorSymbols: [...DECOR_SYMBOLS] } : null;
 }
 
-/** The unit's recall record (the protocol's format, docs/recall.md), rebuilt from what was stored. */
-export async function toRecall(dealer: RecallDealer, unit: LiveUnit): Promise<RecallRecord> {
+/**
+ * The unit's recall record (the protocol's format, docs/recall.md), rebuilt from what was stored;
+ * `server` is the public origin that publishes its block. Only a finished unit's carries the
+ * proof (scheme 3: with the unit seed, from which its whole scenario re-generates).
+ */
+export async function toRecall(dealer: RecallDealer, unit: LiveUnit, server: string | null): Promise<RecallRecord> {
   const { sale, finished } = unit;
   const journal = await dealer.journal(sale.playerId);
   const last = unit.steps[unit.steps.length - 1]!;
@@ -64,9 +69,9 @@ export async function toRecall(dealer: RecallDealer, unit: LiveUnit): Promise<Re
   const prizeAt = journal.findIndex((e) => e.kind === 'prize' && e.ref === sale.unitId);
   // A losing or unfinished unit's ledger is its stake line alone.
   const ledger = stakeAt < 0 ? [] : journal.slice(stakeAt, finished && prizeAt > stakeAt ? prizeAt + 1 : stakeAt + 1);
-  const [pairedUnit, fairness] = await Promise.all([pairedUnitId(dealer, sale, journal, stakeAt), fairnessOf(dealer, sale, finished)]);
+  const [pairedUnit, fairness] = await Promise.all([pairedUnitId(dealer, sale, journal, stakeAt), fairnessOf(dealer, sale, finished, server)]);
   return {
-    format: 'unit-recall/v2',
+    format: 'unit-recall/v3',
     unitId: sale.unitId,
     game: sale.game,
     stake: sale.stake,

@@ -9,7 +9,7 @@ import type { JournalLine } from './wallet';
  * ISO text. Documented field by field in docs/recall.md.
  */
 export interface RecallRecord {
-  readonly format: 'unit-recall/v2';
+  readonly format: 'unit-recall/v3';
   readonly unitId: string;
   readonly game: string;
   readonly stake: Cents;
@@ -26,6 +26,10 @@ export interface RecallRecord {
   readonly balanceAfterPrize: Cents | null;
   /** The player's journal from this unit's stake to its prize credit, every line in between included. */
   readonly ledger: readonly JournalLine<string>[];
+  /**
+   * The picks made with the purchase (the lamp: `{ kind: 'colour' | 'symbol', choice }`); null
+   * for the games that take none (Noël's symbol is an action, in `steps`).
+   */
   readonly picks: unknown;
   /** What the game offered beside the scenario (Noël: its three symbols and the decor); null for the others. */
   readonly presentation: unknown;
@@ -60,32 +64,50 @@ export interface RecalledStep {
 }
 
 /** The Merkle proof of a unit's printed tier against its page's published root (docs/fairness.md). */
-export interface UnitProof {
-  readonly scheme: 'merkle-sha256/v2';
+export type UnitProof = UnitProofV3 | UnitProofV2;
+
+interface ProofPath {
   /** The block's size: it fixes the page height and so the number of siblings. */
   readonly size: number;
   readonly position: number;
   readonly tierId: number;
-  /** Hex, 32 bytes. */
-  readonly salt: string;
   /** Hex, 32 bytes each, from the leaf's sibling up to the page root's child. */
   readonly siblings: readonly string[];
 }
 
+/** Scheme 3: the leaf binds the unit's seed, in its block's domain (game, price, block id). */
+export interface UnitProofV3 extends ProofPath {
+  readonly scheme: 'merkle-sha256/v3';
+  /** Hex, 32 bytes: the seed the scenario is drawn from, revealed once the unit is finished. */
+  readonly unitSeed: string;
+}
+
+/** Scheme 2 (blocks printed before scheme 3): the leaf binds the tier and a salt only. */
+export interface UnitProofV2 extends ProofPath {
+  readonly scheme: 'merkle-sha256/v2';
+  /** Hex, 32 bytes. */
+  readonly salt: string;
+}
+
 /** What ties the unit to the published commitments (docs/fairness.md). */
 export interface RecalledFairness {
-  /** 1: the block's commitment only, checked once it closes; 2: also a Merkle proof. */
-  readonly scheme: 1 | 2;
+  /**
+   * 1: the block's commitment only, checked once it closes; 2: also a Merkle proof of the tier;
+   * 3: a Merkle proof of the tier and the unit seed, in the block's domain.
+   */
+  readonly scheme: 1 | 2 | 3;
+  /** The server's public origin (`https://…`), where `GET /fairness/blocks/:blockId` answers; null if not configured. */
+  readonly server: string | null;
   readonly blockId: string;
   readonly blockSize: number;
   readonly position: number;
   /** SHA-256(seed ‖ printed block), published when the block was printed. */
   readonly commitment: string;
-  /** Scheme 2: the page holding the position, its published root and when it was published. */
+  /** Schemes 2 and 3: the page holding the position, its published root and when it was published. */
   readonly page: number | null;
   readonly pageRoot: string | null;
   readonly pagePublishedAt: string | null;
-  /** Scheme 2, once the unit is finished (it reveals the tier): the proof against `pageRoot`. */
+  /** Schemes 2 and 3, once the unit is finished (it reveals the tier): the proof against `pageRoot`. */
   readonly proof: UnitProof | null;
 }
 

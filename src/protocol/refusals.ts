@@ -78,6 +78,8 @@ export const REFUSALS = {
   'auth/operator_only': { meaning: 'The route needs the operator token.', retryable: false, page: 'operatorOnly' },
   'blocks/not_found': { meaning: 'No block of that id was printed.', retryable: false, page: 'blockNotFound' },
   'fairness/unknown_block': { meaning: 'No block of that id was printed (or the id does not parse).', retryable: false, page: 'blockNotFound' },
+  'fairness/log_malformed': { meaning: 'The log request is not of the documented shape (a block id and a page, or an index; from and to: whole numbers, from ≤ to).', retryable: false, page: 'logRequestMalformed' },
+  'fairness/log_not_found': { meaning: 'The log holds no such leaf (the page is not published yet, or the index is past its end), or is not that long yet.', retryable: false, page: 'logEntryNotFound' },
   'prizes_left/off': { meaning: 'The prizes-left count is off on this server (PRIZES_LEFT=false).', retryable: false, page: 'prizesLeftOff' },
   'request/too_large': { meaning: 'The request body is larger than the server reads.', retryable: false, page: 'requestTooLarge' },
   'request/length_required': { meaning: 'A request body must be sent with a Content-Length.', retryable: false, page: 'requestUnreadable' },

@@ -22,6 +22,7 @@ import { feedRoomType, tableRoomType, watchRoomType } from '../rooms/room-types'
 import { processForNewRoom } from '../rooms/watch-room';
 import { MemoryActionLog, type ActionLog } from '../units/action-log';
 import { RedisActionLog } from '../units/redis-action-log';
+import { CheckpointLog } from './checkpoints';
 import { finishExpress, guardHttpServer, prepareExpress, sendRefusal } from './edge';
 import { archiveTrace } from './archive-trace';
 import { observed } from './observed';
@@ -182,9 +183,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     log,
   }, now);
   const protection = new ProtectionService(dealer, config.protection, now);
-  const play = new PlayService(dealer, actions, now, protection);
+  const play = new PlayService(dealer, actions, now, protection, config.fairnessOrigin);
   const verifier = await TokenVerifier.fromConfig(config);
-  const services: Services = { config, verifier, dealer, actions, play, protection, feed };
+  const { log: checkpoints, generated } = await CheckpointLog.start(dealer, config, now);
+  if (generated) logger.warn({ keyId: checkpoints.keys.keyId }, 'no CHECKPOINT_SIGNING_KEY: checkpoints of the log of page roots are signed with a key made at start, gone when this process stops');
+  const services: Services = { config, verifier, dealer, actions, play, protection, feed, checkpoints };
   const seats = new Seats(presence, config.redisPrefix);
 
   // What Colyseus does with presence and driver, it does not always wait for: failures are

@@ -13,6 +13,7 @@ import type { DevLoginReply, OperatorEventsReply, OperatorJournalReply, Operator
 import type { HistoryPage } from '../protocol/recall';
 import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
 import { mountFairnessRoutes } from './fairness-routes';
+import { mountLogRoutes } from './log-routes';
 import { RateLimiter } from './rate-limit';
 import { mountCatalogRoutes } from './catalog-routes';
 import { mountSpectatorRoutes } from './spectator-routes';
@@ -195,6 +196,7 @@ export function mountRoutes(app: Application, services: Services): void {
   }));
   mountSpectatorRoutes(app, services);
   mountFairnessRoutes(app, services.dealer);
+  mountLogRoutes(app, services.checkpoints);
   mountCatalogRoutes(app);
   mountWebPage(app, services.config.publicAddresses);
 }

@@ -5,6 +5,7 @@ import type { WinFeed } from '../feed/win-feed';
 import type { PlayService } from '../play/play-service';
 import type { ProtectionService } from '../play/protection-service';
 import type { ActionLog } from '../units/action-log';
+import type { CheckpointLog } from './checkpoints';
 
 /** What one process's rooms and routes are given when the server starts (`startServer`). */
 export interface Services {
@@ -15,4 +16,6 @@ export interface Services {
   readonly play: PlayService;
   readonly protection: ProtectionService;
   readonly feed: WinFeed;
+  /** The log of page roots: its signed checkpoints and proofs (docs/fairness.md, "Checkpoints"). */
+  readonly checkpoints: CheckpointLog;
 }

@@ -2,14 +2,17 @@ import { strict as assert } from 'node:assert';
 import { MemoryStore, type MemoryStoreOptions } from '../../src/dealer/memory/store';
 import type { Sale } from '../../src/dealer/types';
 import { blockIdOf } from '../../src/dealer/identifiers';
-import { storeConformance } from './store-conformance';
+import { pageLogConformance } from './page-log-conformance';
+import { storeConformance, type StoreFactory } from './store-conformance';
 import { UNSOLD } from '../../src/dealer/printing';
 import { TEN_UNIT_TABLE } from './support/test-tables';
 
-storeConformance('memory', async (handles, options) => {
+const openMemory: StoreFactory = async (handles, options) => {
   const store = new MemoryStore(options);
   return { stores: Array.from({ length: handles }, () => store), close: () => store.close() };
-});
+};
+storeConformance('memory', openMemory);
+pageLogConformance('memory', openMemory);
 
 describe('memory store, bounded (keepSettled)', () => {
   const T0 = 1_700_000_000_000;

@@ -9,6 +9,7 @@ import {
   printNewBlock,
   tierCounts,
   unitSeed,
+  unitSeeds,
   UNSOLD,
   verifyBlock,
 } from '../../src/dealer/printing';
@@ -50,7 +51,16 @@ describe('block printing', () => {
     assert.deepEqual([...units], [3, 7, 4, 6, 5, 0, 0, 6, 0, 0]);
     const commitment = createHash('sha256').update(Buffer.concat([SEED, units])).digest('hex');
     assert.equal(commitment, '73452734c323de5051936479bb7ac2f167d35efbc5c96b399bb9e57da6bcdacb');
-    assert.equal(commitmentOf(SEED, units), commitment);
+    assert.equal(commitmentOf(SEED, units, { version: 2 }), commitment);
+  });
+
+  it('commits under scheme 3 in the block\'s domain: the same seed commits differently in another block, game or price', () => {
+    const units = printBlock(TEN_UNIT_TABLE, SEED);
+    const domain = { version: 3, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, blockId: 'e.0' } as const;
+    const tag = createHash('sha256').update(`block-commitment/v3|${domain.game}|${domain.stake}|e.0`, 'utf8').digest();
+    assert.equal(commitmentOf(SEED, units, domain), createHash('sha256').update(Buffer.concat([tag, tag, SEED, units])).digest('hex'));
+    const others = [{ ...domain, blockId: 'e.1' }, { ...domain, stake: domain.stake + 50 }, { ...domain, game: 'mine-d-or' }];
+    for (const other of others) assert.notEqual(commitmentOf(SEED, units, other), commitmentOf(SEED, units, domain), JSON.stringify(other));
   });
 
   it('refuses tables that cannot be printed and seeds of the wrong size', () => {
@@ -78,8 +88,8 @@ describe('unit seeds', () => {
 
 describe('block verification', () => {
   const table = { ...TEN_UNIT_TABLE, blockSize: 1_000 };
-  const printed = printNewBlock(table);
-  const check = { table, seed: printed.seed, commitment: printed.commitment, recordedTiers: printed.units.slice(), requireAllSold: true };
+  const printed = printNewBlock(table, 'e.0');
+  const check = { table, seed: printed.seed, commitment: printed.commitment, scheme: printed.scheme, recordedTiers: printed.units.slice(), requireAllSold: true };
 
   it('accepts a block whose every sale matches the re-print', () => {
     assert.deepEqual(verifyBlock(check), { ok: true, checkedUnits: 1_000, problems: [] });
@@ -106,5 +116,14 @@ describe('block verification', () => {
     recordedTiers.fill(UNSOLD, 900);
     assert.deepEqual(verifyBlock({ ...check, recordedTiers }).problems, ['100 positions have no recorded sale']);
     assert.deepEqual(verifyBlock({ ...check, recordedTiers, requireAllSold: false }), { ok: true, checkedUnits: 900, problems: [] });
+  });
+});
+
+describe('unit seeds of a page', () => {
+  it('are the HMAC of unitSeed, position by position, from any start', () => {
+    for (const [from, count] of [[0, 20], [4_095, 3], [8_015_990, 10], [999_999_999, 2]] as const) {
+      const seeds = unitSeeds(SEED, from, count);
+      for (let i = 0; i < count; i++) assert.deepEqual(seeds.subarray(32 * i, 32 * i + 32), unitSeed(SEED, from + i), `position ${from + i}`);
+    }
   });
 });

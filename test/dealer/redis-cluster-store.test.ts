@@ -1,5 +1,6 @@
 import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisCluster } from '../../tools/redis-cluster';
+import { pageLogConformance } from './page-log-conformance';
 import { storeConformance, type StoreOptions } from './store-conformance';
 
 /**
@@ -36,4 +37,5 @@ describe('on a local Redis Cluster', () => {
 
   storeConformance('redis cluster', openStores(1));
   storeConformance('redis cluster, 3 lanes', openStores(3), { lanes: 3 });
+  pageLogConformance('redis cluster, 3 lanes', openStores(3));
 });

@@ -175,7 +175,7 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
     const { stores, clients } = dealers(1);
     const [store] = stores as [RedisStore];
     const lane0 = store.keys.lane(GAME, STAKE, 0);
-    const first = printNewBlock(TEN_UNIT_TABLE);
+    const first = printNewBlock(TEN_UNIT_TABLE, 'e.0');
     await openEmission(defineDealerScripts(clients[0]!), { current: lane0.current, base: lane0.base }, {
       emissionId: 'e',
       gamePrice: gamePrice(GAME, STAKE),

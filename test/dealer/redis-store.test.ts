@@ -12,10 +12,11 @@ import { defineDealerScripts } from '../../src/dealer/scripts/commands';
 import { creditPrize } from '../../src/dealer/scripts/credit-prize';
 import { relayEvent } from '../../src/dealer/scripts/relay-event';
 import { storeBlock } from '../../src/dealer/scripts/store-block';
-import { pageTreeOfPrint, rootOfPage } from '../../src/dealer/merkle';
-import { printNewBlock } from '../../src/dealer/printing';
+import { pageRootOfProof, pageTreeOfPrint, rootOfPage } from '../../src/dealer/merkle';
+import { commitmentOf, newBlockSeed, printBlock, printNewBlock } from '../../src/dealer/printing';
 import { isStoreOutage } from '../../src/dealer/outage';
 import { NOT_COMMANDS } from '../support/redis-commands';
+import { pageLogConformance } from './page-log-conformance';
 import { storeConformance, type StoreOptions } from './store-conformance';
 import { dealOnLane, reserveThenDie } from './support/cut-purchase';
 import { TEN_UNIT_TABLE } from './support/test-tables';
@@ -47,6 +48,8 @@ async function openStores(handles: number, options: StoreOptions & Pick<RedisSto
 
 storeConformance('redis', openStores);
 storeConformance('redis, per-slot protocol', (handles, options) => openStores(handles, { ...options, protocol: 'per-slot' }));
+pageLogConformance('redis', openStores);
+pageLogConformance('redis, per-slot protocol, 3 lanes', (handles, options) => openStores(handles, { ...options, protocol: 'per-slot', sequenceLanes: 3 }));
 storeConformance('redis, per-slot protocol, 3 lanes', (handles, options) => openStores(handles, { ...options, protocol: 'per-slot', sequenceLanes: 3 }), { lanes: 3 });
 
 describe('dealer store (redis) specifics', () => {
@@ -63,8 +66,10 @@ describe('dealer store (redis) specifics', () => {
       for (let i = 0; i < 10; i++) assert.ok((await buy(store!, `a${i}`)).ok);
       await store!.close(); // block 2, printed ahead when block 1 opened, is stored
       const block2 = store!.keys.blockKeys('noel-de-la-chance', 50, 'e.2');
-      // As if the dealer that opened block 1 had died before printing block 2.
+      // As if the dealer that opened block 1 had died before printing block 2 (so before its page 0, the last leaf, entered the log).
       assert.equal(await clients[0]!.del(block2.units, block2.info), 2);
+      assert.match((await clients[0]!.rpop(store!.keys.pageLog.leaves))!, / e\.2 0 /);
+      assert.equal(await clients[0]!.hdel(store!.keys.pageLog.index, 'e.2:0'), 1);
       const sales = [];
       for (let i = 0; i < 20; i++) {
         const result = await buy(store!, `b${i}`);
@@ -169,7 +174,7 @@ describe('dealer store (redis) specifics', () => {
       const [store] = stores;
       await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
       const sequence = store!.keys.lane(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake);
-      const print = printNewBlock(TEN_UNIT_TABLE);
+      const print = printNewBlock(TEN_UNIT_TABLE, 'e.2');
       const root = Buffer.from(rootOfPage(pageTreeOfPrint(print, 0))).toString('hex');
       // Block 2 as a dealer prints it ahead; nothing of this process runs after the script.
       const stored = await storeBlock(defineDealerScripts(clients[0]!), { emission: store!.keys.emissionKey(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake, 'e'), base: sequence.base }, {
@@ -183,13 +188,46 @@ describe('dealer store (redis) specifics', () => {
       assert.equal(await clients[0]!.hget(pages, '0'), `${root}|${T0 + 5}`);
       // The blocks the opening stored, likewise.
       const blocks = (await store!.listEmissions())[0]!.blocks;
-      assert.deepEqual(blocks.map((b) => [b.blockId, b.scheme]), [['e.0', 2], ['e.1', 2]]);
+      assert.deepEqual(blocks.map((b) => [b.blockId, b.scheme]), [['e.0', 3], ['e.1', 3]]);
     } finally {
       await close();
     }
   });
 
-  it('keeps one sequence under one hash tag and one player under another', async () => {
+  it('keeps proving a block stored under scheme 2 (before scheme 3) as scheme 2, next to scheme 3 blocks', async () => {
+    const { stores, clients, close } = await openStores(1);
+    try {
+      const [store] = stores;
+      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await store!.deposit('p1', 10_000, 'd1', T0);
+      const sequence = store!.keys.lane(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake);
+      // Block 2 as the code before scheme 3 printed it: salted leaves, the commitment without a domain.
+      const seed = newBlockSeed();
+      const units = printBlock(TEN_UNIT_TABLE, seed);
+      const print = { seed, units, commitment: commitmentOf(seed, units, { version: 2 }), scheme: { version: 2 } } as const;
+      const root = Buffer.from(rootOfPage(pageTreeOfPrint(print, 0))).toString('hex');
+      const emission = store!.keys.emissionKey(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake, 'e');
+      assert.ok(await storeBlock(defineDealerScripts(clients[0]!), { emission, base: sequence.base }, { emissionId: 'e', index: 2, block: { ...print, firstPageRoot: root }, now: T0 }));
+      const sales: Sale[] = [];
+      for (let i = 0; i < 21; i++) {
+        const bought = await buy(store!, `r${i}`);
+        assert.ok(bought.ok);
+        sales.push(bought.sale);
+      }
+      const blocks = (await store!.listEmissions())[0]!.blocks;
+      assert.deepEqual(blocks.map((b) => [b.blockId, b.scheme]), [['e.0', 3], ['e.1', 3], ['e.2', 2]]);
+      for (const sale of [sales[0]!, sales[20]!]) {
+        const proof = (await store!.unitProof(sale.unitId))!;
+        const [page] = (await store!.pageCommitments(sale.blockId))!;
+        assert.equal(proof.scheme, sale.blockId === 'e.2' ? 'merkle-sha256/v2' : 'merkle-sha256/v3');
+        assert.equal(pageRootOfProof(proof, { game: sale.game, stake: sale.stake, blockId: sale.blockId }), page!.root, sale.unitId);
+      }
+    } finally {
+      await close();
+    }
+  });
+
+  it('keeps one sequence under one hash tag, one player under another, and the log of page roots under its own', async () => {
     const { stores, clients, close } = await openStores(1, {}, 'tags');
     try {
       const [store] = stores;
@@ -198,8 +236,8 @@ describe('dealer store (redis) specifics', () => {
       assert.ok((await buy(store!, 'r1')).ok);
       const keys = (await clients[0]!.keys('tags:*')).sort();
       const tags = new Set(keys.map((k) => /\{[^}]*\}/.exec(k)?.[0] ?? k));
-      // The archive's outbox (docs/archive.md) under a tag of its own: one Redis only.
-      assert.deepEqual([...tags].sort(), ['tags:emissions', '{archive}', '{player:p1}', '{seq:noel-de-la-chance:50}']);
+      // The archive's outbox (docs/archive.md) and the log of page roots under tags of their own: one Redis only.
+      assert.deepEqual([...tags].sort(), ['tags:emissions', '{archive}', '{page-log}', '{player:p1}', '{seq:noel-de-la-chance:50}']);
     } finally {
       await close();
     }
@@ -344,7 +382,7 @@ describe('dealer store (redis) after one failed call', () => {
       assert.equal(units.size, PURCHASES, `${label}: each purchase its own unit`);
       assert.equal(await clean.balance('p1'), DEPOSIT - PURCHASES * TEN_UNIT_TABLE.stake + prizes, `${label}: each stake debited once, each prize credited once`);
       const blocks = (await clean.listEmissions())[0]!.blocks;
-      assert.deepEqual(blocks.filter((b) => b.scheme !== 2).map((b) => b.blockId), [], `${label}: every block stored with its page 0 root`);
+      assert.deepEqual(blocks.filter((b) => b.scheme !== 3).map((b) => b.blockId), [], `${label}: every block stored with its page 0 root`);
       const crossings = (await clean.journal('p1')).filter((e) => e.kind === 'prize' && e.balance - e.amount <= THRESHOLD && e.balance > THRESHOLD);
       const events = (await clean.events(undefined, 500)).events;
       assert.deepEqual(events.map((e) => e.balance), crossings.map((e) => e.balance), `${label}: one withdrawal threshold event per crossing`);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ArchiveUnreadableError, writeBlockArchive } from '../../src/dealer/archive';
 import { prizeOfTier } from '../../src/games/prize-tables';
-import { buildBlockTree, pageRootOfProof } from '../../src/dealer/merkle';
+import { buildBlockTree, leafSchemeOf, pageRootOfProof } from '../../src/dealer/merkle';
 import { printBlock, tierCounts, UNSOLD, unitSeed, verifyBlock } from '../../src/dealer/printing';
 import type { DealerStore, EmissionInfo, PurchaseRequest, PurchaseResult, Sale } from '../../src/dealer/types';
 import { NOEL_50, scaledTable, TEN_UNIT_TABLE } from './support/test-tables';
@@ -398,7 +398,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.deepEqual(Buffer.from(await store.blockSeed(block.blockId)), seed);
         const recorded = await store.recordedTiers(block.blockId);
         assert.deepEqual([...recorded!], sales.map((s) => s.tierId));
-        const verification = verifyBlock({ table: TEN_UNIT_TABLE, seed, commitment: block.commitment, recordedTiers: recorded!, requireAllSold: true });
+        const verification = verifyBlock({ table: TEN_UNIT_TABLE, seed, commitment: block.commitment, scheme: leafSchemeOf(block), recordedTiers: recorded!, requireAllSold: true });
         assert.deepEqual(verification, { ok: true, checkedUnits: 10, problems: [] });
       });
 
@@ -1131,7 +1131,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         for (const [i, sale] of sales.entries()) {
           const proof = (await other.unitProof(sale.unitId))!;
           assert.deepEqual(proof, proofs[i], `position ${sale.position}`);
-          assert.equal(pageRootOfProof(proof), page!.root);
+          assert.equal(pageRootOfProof(proof, { game: sale.game, stake: sale.stake, blockId }), page!.root);
         }
       });
 
@@ -1157,13 +1157,13 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       });
     });
 
-    describe('commitments (scheme 2)', () => {
+    describe('commitments (scheme 3)', () => {
       const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
       it('publishes the root of page 0 of every block when it is printed, before any sale', async () => {
         const store = await dealer();
         const info = await openTen(store);
-        assert.deepEqual(info.blocks.map((b) => b.scheme), freshBlocks(3).map(() => 2));
+        assert.deepEqual(info.blocks.map((b) => b.scheme), freshBlocks(3).map(() => 3));
         for (const block of info.blocks) {
           const pages = await store.pageCommitments(block.blockId);
           assert.equal(pages?.length, 1);
@@ -1193,7 +1193,8 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
           assert.equal(proof.tierId, sale.tierId);
           assert.equal(proof.position, sale.position);
           const page = pages[sale.position >= 4_096 ? 1 : 0]!;
-          assert.equal(pageRootOfProof(proof), page.root, `position ${sale.position}`);
+          assert.equal(proof.scheme, 'merkle-sha256/v3', 'a new block is printed under scheme 3');
+          assert.equal(pageRootOfProof(proof, { game: table.game, stake: table.stake, blockId: 'pages.0' }), page.root, `position ${sale.position}`);
           assert.ok(page.publishedAt <= sale.soldAt, `page ${page.page} published after the sale of ${sale.position}`);
         }
       });
@@ -1206,7 +1207,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const closed = (await emission(store)).blocks.find((b) => b.blockId === blockId)!;
         assert.equal(closed.state, 'closed');
         const seed = Buffer.from(closed.seed!, 'hex');
-        const tree = buildBlockTree(seed, printBlock(TEN_UNIT_TABLE, seed));
+        const tree = buildBlockTree(seed, printBlock(TEN_UNIT_TABLE, seed), leafSchemeOf(closed));
         assert.deepEqual((await store.pageCommitments(closed.blockId))!.map((p) => p.root), tree.pageRoots.map(hex));
       });
 

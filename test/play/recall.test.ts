@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { MemoryStore } from '../../src/dealer/memory/store';
 import { pageRootOfProof } from '../../src/dealer/merkle';
+import { unitSeed } from '../../src/dealer/printing';
 import { findPrizeTable } from '../../src/games/prize-tables';
 import type { LiveUnit } from '../../src/play/live-unit';
 import { PlayService } from '../../src/play/play-service';
@@ -45,7 +46,7 @@ describe('recall', () => {
     assert.deepEqual(a.purchase, { requestId: `${requestId}-0`, pairedUnitId: second!.sale.unitId });
     assert.deepEqual(b.purchase, { requestId: `${requestId}-1`, pairedUnitId: first!.sale.unitId });
     for (const record of [a, b]) {
-      assert.equal(record.format, 'unit-recall/v2');
+      assert.equal(record.format, 'unit-recall/v3');
       assert.equal(record.ledger[0]!.kind, 'stake');
       assert.equal(record.ledger[0]!.ref, record.unitId);
       assert.equal(record.ledger[0]!.balance, record.balanceAfterStake);
@@ -81,14 +82,16 @@ describe('recall', () => {
     assert.deepEqual(record.purchase, { requestId: 'n1', pairedUnitId: null });
   });
 
-  it('carries the scheme, block, position, commitment and proof; no proof while unfinished', async () => {
-    const { play } = await setUp();
+  it('carries the scheme, block, position, commitment and proof with the unit seed; no proof (nor seed) while unfinished', async () => {
+    const { dealer, play } = await setUp();
     const bought = await play.buy(PLAYER, { game: 'noel-de-la-chance', stake: 50, requestId: 'n2' });
     assert.ok(bought.ok);
     const unit = bought.units[0]!;
     const pending = (await play.recall('p1', unit.sale.unitId))!.record;
     assert.equal(pending.status, 'in_progress');
     assert.equal(pending.fairness.proof, null, 'the proof would show the tier before the reveal');
+    const secret = Buffer.from(unitSeed(await dealer.blockSeed(unit.sale.blockId), unit.sale.position)).toString('hex');
+    assert.ok(!JSON.stringify(pending).includes(secret), 'the unit seed would give the scenario away');
     assert.equal(pending.prize, null);
     assert.match(pending.fairness.pageRoot!, /^[0-9a-f]{64}$/);
     const acted = await play.act('p1', [unit], { action: { type: 'pick', symbol: 'bell' } });
@@ -97,10 +100,13 @@ describe('recall', () => {
     const { fairness } = done;
     assert.deepEqual(
       [fairness.scheme, fairness.blockId, fairness.position, fairness.blockSize, fairness.page],
-      [2, unit.sale.blockId, unit.sale.position, 800_000, 0],
+      [3, unit.sale.blockId, unit.sale.position, 800_000, 0],
     );
     assert.match(fairness.commitment, /^[0-9a-f]{64}$/);
-    assert.equal(pageRootOfProof(fairness.proof!), fairness.pageRoot);
+    const proof = fairness.proof!;
+    assert.equal(proof.scheme, 'merkle-sha256/v3');
+    assert.equal(proof.unitSeed, Buffer.from(unitSeed(await dealer.blockSeed(unit.sale.blockId), unit.sale.position)).toString('hex'));
+    assert.equal(pageRootOfProof(proof, { game: done.game, stake: done.stake, blockId: done.blockId }), fairness.pageRoot);
     assert.ok(Date.parse(fairness.pagePublishedAt!) <= Date.parse(done.soldAt));
   });
 });

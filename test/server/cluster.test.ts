@@ -11,9 +11,11 @@ import { RedisCluster } from '../../tools/redis-cluster';
 import { eventually, leaveQuietly, playLampUnit, reasonOf, sleep, winsReceived } from '../rooms/helpers';
 import { freePort } from '../../tools/redis-server';
 import { setHarnessStakeLimit } from '../../tools/stake-limit';
+import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
 const ENV = {
   JWT_SECRET: 'cluster-secret-of-at-least-thirty-two-chars',
+  CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(),
   DEV_LOGIN: 'true',
   DEV_LOGIN_PER_MINUTE: '100000',
   DEMO_BALANCE_CENTS: '5000',

@@ -9,8 +9,9 @@ import { redisClient, type RedisTarget } from '../../src/server/redis-client';
 import { freePort, RedisServer } from '../../tools/redis-server';
 import { eventually } from '../rooms/helpers';
 import { startTestServer } from '../support/game-server';
+import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
-const ENV = { JWT_SECRET: 'readiness-secret-of-at-least-32-chars!' };
+const ENV = { JWT_SECRET: 'readiness-secret-of-at-least-32-chars!', CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey() };
 
 async function ready(server: RunningServer): Promise<{ status: number; body: { ready: boolean; reason?: string } }> {
   const res = await fetch(`http://127.0.0.1:${server.port}/ready`);

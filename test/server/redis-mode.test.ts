@@ -3,8 +3,9 @@ import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
 import { RedisServer } from '../../tools/redis-server';
+import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
-const ENV = { JWT_SECRET: 'redis-mode-secret-of-at-least-32-chars', DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '5000' };
+const ENV = { CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(), JWT_SECRET: 'redis-mode-secret-of-at-least-32-chars', DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '5000' };
 
 describe('game server (Redis mode)', function () {
   this.timeout(60_000);

@@ -5,8 +5,9 @@ import { createLogger } from '../../src/server/logger';
 import { anonymous, reasonOf, eventually } from '../rooms/helpers';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
 import { RedisServer } from '../../tools/redis-server';
+import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
-const ENV = { JWT_SECRET: 'redis-outage-secret-of-at-least-32-chars', DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '5000', REDIS_PREFIX: 'outage', REDIS_COMMAND_TIMEOUT_MS: '1000' };
+const ENV = { CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(), JWT_SECRET: 'redis-outage-secret-of-at-least-32-chars', DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '5000', REDIS_PREFIX: 'outage', REDIS_COMMAND_TIMEOUT_MS: '1000' };
 
 describe('a Redis outage', function () {
   this.timeout(60_000);

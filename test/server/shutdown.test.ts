@@ -5,6 +5,7 @@ import { decodedUnits, record, until } from '../support/game-server';
 import { RedisServer } from '../../tools/redis-server';
 import { freePort } from '../../tools/redis-server';
 import { setHarnessStakeLimit } from '../../tools/stake-limit';
+import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
 
 /** `npm start`'s entry point as a child process; resolves once it listens. */
@@ -47,7 +48,7 @@ describe('server process', function () {
   });
 
   it('waits for a Redis that is down at start, and stops at once on SIGTERM meanwhile', async () => {
-    const env = { PORT: String(await freePort()), REDIS_URL: `redis://127.0.0.1:${await freePort()}`, JWT_SECRET: 'shutdown-test-secret-of-32-characters!' };
+    const env = { PORT: String(await freePort()), REDIS_URL: `redis://127.0.0.1:${await freePort()}`, JWT_SECRET: 'shutdown-test-secret-of-32-characters!', CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey() };
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -72,7 +73,7 @@ describe('server process', function () {
 
   it('leaves a unit resumable across SIGTERM and a new process (Redis mode)', async () => {
     const port = await freePort();
-    const env = { PORT: String(port), REDIS_URL: redis.url, REDIS_PREFIX: 'shutdown', JWT_SECRET: 'shutdown-test-secret-of-32-characters!', DEV_LOGIN: 'true', EMISSION_BLOCKS: '1' };
+    const env = { PORT: String(port), REDIS_URL: redis.url, REDIS_PREFIX: 'shutdown', JWT_SECRET: 'shutdown-test-secret-of-32-characters!', CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(), DEV_LOGIN: 'true', EMISSION_BLOCKS: '1' };
     const first = await startProcess(env);
     const login = (await (await fetch(`http://127.0.0.1:${port}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Carol"}' })).json()) as { token: string };
     await setHarnessStakeLimit(`http://127.0.0.1:${port}`, login.token);

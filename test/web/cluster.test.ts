@@ -5,9 +5,11 @@ import { startCluster, type Cluster } from '../../scripts/start-cluster';
 import { freePort, RedisServer } from '../../tools/redis-server';
 import { launchBrowser } from './browser';
 import { buy, moreEvents, openGame, shownEvents, signIn, tokenOf, WAIT } from './ui';
+import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
 const ENV = {
   JWT_SECRET: 'web-cluster-secret-of-at-least-thirty-two-chars',
+  CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(),
   DEV_LOGIN: 'true',
   DEV_LOGIN_PER_MINUTE: '100000',
   EMISSION_BLOCKS: '2',

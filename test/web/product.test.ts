@@ -10,6 +10,7 @@ import {
   assertAccessible, assertNoSidewaysScroll, assertTargets, balance, buy, chooseLamp, DESKTOP, finger, GAMES, history, mouse,
   moreEvents, newPlayer, openGame, outcomeSentence, pageTop, PHONE, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT,
 } from './ui';
+import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
 /**
  * The page as a player meets it: every game on a phone by touch (on a laptop with the mouse:
@@ -411,10 +412,11 @@ describe('the page after a server restart (embedded default)', function () {
 describe('the page after a server restart on Redis', function () {
   this.timeout(120_000);
   const SECRET = 'page-restart-secret-of-thirty-two-chars!!';
+  const CHECKPOINT_SIGNING_KEY = newCheckpointSigningKey();
   let redis: RedisServer;
   let local: Browser;
   let current: RunningServer | undefined;
-  const start = (port = '0') => startTestServer({ REDIS_URL: redis.url, REDIS_PREFIX: 'page-restart', JWT_SECRET: SECRET, DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '100000', FEED_BATCH_MS: '0', PORT: port });
+  const start = (port = '0') => startTestServer({ REDIS_URL: redis.url, REDIS_PREFIX: 'page-restart', JWT_SECRET: SECRET, CHECKPOINT_SIGNING_KEY, DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '100000', FEED_BATCH_MS: '0', PORT: port });
 
   before(async () => {
     buildWebIfStale();

@@ -4,7 +4,9 @@ import type { DevLoginReply, OpenTable } from '../../src/protocol/http';
 import type { ExclusionDuration, LimitsRequest, ProtectionState, RefusalDetails } from '../../src/protocol/protection';
 import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
 import type { HttpRefusal } from '../../src/protocol/refusals';
+import type { ConsistencyReply, InclusionReply, LogKeyReply, SignedCheckpoint } from '../../src/protocol/transparency-log';
 import type { Wallet } from '../../src/protocol/wallet';
+import type { PublishedBlock } from './verification-core';
 
 /** The page talks to the server that served it. */
 const ORIGIN = window.location.origin;
@@ -43,6 +45,12 @@ export const http = {
   tables: () => json<OpenTable[]>('/tables'),
   history: (token: string) => json<HistoryPage>('/history?limit=20', { headers: signed(token) }),
   recall: (token: string, unitId: string) => json<RecallRecord>(`/history/${encodeURIComponent(unitId)}`, { headers: signed(token) }),
+  /** A printed block as published (public, no token): what « Vérifier » checks a recall against. */
+  block: (blockId: string) => json<PublishedBlock>(`/fairness/blocks/${encodeURIComponent(blockId)}`),
+  /** The log of page roots (public): its key, a page's leaf under the latest signed checkpoint, and the proof that one checkpoint extends another. */
+  logKey: () => json<LogKeyReply>('/fairness/log/key'),
+  logInclusion: (blockId: string, page: number) => json<InclusionReply>(`/fairness/log/inclusion?blockId=${encodeURIComponent(blockId)}&page=${page}`),
+  logConsistency: (from: number, to: number) => json<ConsistencyReply>(`/fairness/log/consistency?from=${from}&to=${to}`),
   protection: (token: string) => json<ProtectionState>('/protection', { headers: signed(token) }),
   setLimits: (token: string, limits: LimitsRequest) => json<ProtectionState>('/protection/limits', send('PUT', token, limits)),
   exclude: (token: string, duration: ExclusionDuration) => json<ProtectionState>('/protection/exclusion', send('POST', token, { duration })),
@@ -55,6 +63,7 @@ export const http = {
 };
 
 const SESSION_KEY = 'instant-games.session';
+const CHECKPOINT_KEY = 'instant-games.checkpoint';
 const GAME_KEY = 'instant-games.game';
 const WALLET_KEY = 'instant-games.wallet';
 
@@ -96,6 +105,12 @@ export const storage = {
     if (wallet) sessionStorage.setItem(WALLET_KEY, JSON.stringify(wallet));
     else sessionStorage.removeItem(WALLET_KEY);
   },
+  /** The last checkpoint of the log of page roots a verification accepted: the next one must extend it (kept across sessions). */
+  checkpoint(): SignedCheckpoint | undefined {
+    const saved = localStorage.getItem(CHECKPOINT_KEY);
+    return saved ? (JSON.parse(saved) as SignedCheckpoint) : undefined;
+  },
+  saveCheckpoint: (checkpoint: SignedCheckpoint): void => localStorage.setItem(CHECKPOINT_KEY, JSON.stringify(checkpoint)),
   game: (): string | null => sessionStorage.getItem(GAME_KEY),
   saveGame(game: string | null): void {
     if (game) sessionStorage.setItem(GAME_KEY, game);

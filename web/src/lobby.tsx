@@ -7,7 +7,7 @@ import { Sym, TILE_ART } from './art';
 import { dateTime, euros, gameName, STRINGS, type Strings } from './i18n';
 
 /** The games as tiles: price, top prize and odds from the catalog. Open to all; playing asks to sign in. */
-export function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: Strings; session: Session | undefined; catalog: GameCatalogEntry[]; onGame: (g: string) => void; onWatch: (t: OpenTable) => void; onRecall: (id: string) => void }) {
+export function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: Strings; session: Session | undefined; catalog: GameCatalogEntry[]; onGame: (g: string) => void; onWatch: (t: OpenTable) => void; onRecall: (id: string, verify?: boolean) => void }) {
   return (
     <>
       <section class="panel" aria-labelledby="games-title">
@@ -68,8 +68,9 @@ export function OpenTables({ s, catalog, onWatch }: { s: Strings; catalog: GameC
   );
 }
 
-export function History({ s, session, catalog, onRecall, refreshKey }: { s: Strings; session: Session; catalog: GameCatalogEntry[]; onRecall: (id: string) => void; refreshKey: number }) {
+export function History({ s, session, catalog, onRecall, refreshKey }: { s: Strings; session: Session; catalog: GameCatalogEntry[]; onRecall: (id: string, verify?: boolean) => void; refreshKey: number }) {
   const [lines, setLines] = useState<readonly HistoryLine[] | undefined>();
+  const which = (l: HistoryLine) => s.recallOf(gameName(l.game, catalog, s), euros(l.stake, s), dateTime(l.soldAt, s));
   useEffect(() => {
     http.history(session.token).then((h) => setLines(h.units), () => setLines([]));
   }, [session.token, refreshKey]);
@@ -84,7 +85,13 @@ export function History({ s, session, catalog, onRecall, refreshKey }: { s: Stri
               <time dateTime={l.soldAt}>{dateTime(l.soldAt, s)}</time> — {gameName(l.game, catalog, s)} {euros(l.stake, s)} —{' '}
               {l.prize === null ? s.inProgress : l.prize > 0 ? s.won(euros(l.prize, s)) : s.lost}
             </span>
-            <button type="button" class="small" data-unit-id={l.unitId} onClick={() => onRecall(l.unitId)} aria-label={`${s.recall} — ${s.recallOf(gameName(l.game, catalog, s), euros(l.stake, s), dateTime(l.soldAt, s))}`}>{s.recall}</button>
+            <span class="history-actions">
+              <button type="button" class="small" data-unit-id={l.unitId} onClick={() => onRecall(l.unitId)} aria-label={`${s.recall} — ${which(l)}`}>{s.recall}</button>
+              {/* An unfinished unit's recall has no seed yet: the button says when it will verify. */}
+              {l.status === 'finished'
+                ? <button type="button" class="small" data-verify-unit-id={l.unitId} onClick={() => onRecall(l.unitId, true)} aria-label={s.verify.buttonOf(which(l))}>{s.verify.button}</button>
+                : <button type="button" class="small" aria-disabled="true">{s.verify.later}</button>}
+            </span>
           </li>
         ))}
       </ul>

@@ -44,7 +44,7 @@ function App() {
   const [error, setError] = useState(first.brokenLink ? s.brokenTokenLink : '');
   const [watching, setWatching] = useState<OpenTable | undefined>();
   const [game, setGame] = useState<string | null>(() => (first.session ? storage.game() : null));
-  const [recall, setRecall] = useState<RecallRecord | undefined>();
+  const [recall, setRecall] = useState<{ readonly record: RecallRecord; readonly verify: boolean } | undefined>();
   // « Jouer » before signing in: the sign-in form, then that game.
   const [askSignIn, setAskSignIn] = useState(false);
   const [sound, setSound] = useState(soundSetting.get);
@@ -107,9 +107,10 @@ function App() {
     setAskSignIn(false);
     if (balance !== undefined) setWallet({ balance, held: 0 });
   };
-  const openRecall = (unitId: string) => {
+  /** A unit's recall, replayed; with `verify`, checked at once (« Vérifier » on a history line). */
+  const openRecall = (unitId: string, verify = false) => {
     if (!session) return;
-    http.recall(session.token, unitId).then(setRecall, (err: unknown) => setError(refusalSentence(err, s)));
+    http.recall(session.token, unitId).then((record) => setRecall({ record, verify }), (err: unknown) => setError(refusalSentence(err, s)));
   };
 
   return (
@@ -133,7 +134,7 @@ function App() {
       {error && <p class="error" role="alert">{error} <button type="button" class="close" aria-label={s.closeMessage} onClick={() => setError('')}>×</button></p>}
       <main ref={main}>
         {recall ? (
-          <RecallViewer s={s} recall={recall} catalog={catalog} onClose={() => setRecall(undefined)} />
+          <RecallViewer s={s} recall={recall.record} verify={recall.verify} catalog={catalog} onClose={() => setRecall(undefined)} />
         ) : watching ? (
           <WatchView s={s} table={watching} catalog={catalog} onClose={() => setWatching(undefined)} onError={setError} />
         ) : !session && (askSignIn || !game) ? (

@@ -4,9 +4,10 @@ import type { RecallRecord } from '../../src/protocol/recall';
 import { SCREENS } from './games';
 import { euros, gameName, type Strings } from './i18n';
 import type { UnitView } from './table';
+import { Verification } from './verification';
 
-/** A past unit replayed from its recall record, one step at a time. */
-export function RecallViewer({ s, recall, catalog, onClose }: { s: Strings; recall: RecallRecord; catalog: GameCatalogEntry[]; onClose: () => void }) {
+/** A past unit replayed from its recall record, one step at a time, and checked (« Vérifier »). */
+export function RecallViewer({ s, recall, verify, catalog, onClose }: { s: Strings; recall: RecallRecord; verify: boolean; catalog: GameCatalogEntry[]; onClose: () => void }) {
   const [step, setStep] = useState(0);
   const last = recall.steps.length - 1;
   const events = recall.steps.slice(0, step + 1).flatMap((st) => st.events);
@@ -26,6 +27,7 @@ export function RecallViewer({ s, recall, catalog, onClose }: { s: Strings; reca
       </p>
       <div class={`stage stage-${recall.game}`}>{screen && <screen.View s={s} units={[unit]} readOnly act={() => undefined} rub={() => undefined} />}</div>
       {end && <p class={`outcome ${(end['prize'] as number) > 0 ? 'win' : 'loss'}`} data-testid="recall-outcome" data-prize={String(end['prize'])}>{(end['prize'] as number) > 0 ? s.won(euros(end['prize'] as number, s)) : s.lost}</p>}
+      <Verification s={s} recall={recall} start={verify} />
     </section>
   );
 }

@@ -126,7 +126,7 @@ function useFocusNext(root: { current: HTMLElement | null }): void {
 
 /** The player's table: buy, reveal, AUTO; the balance moves when the screen shows the result. */
 export function TableView({ s, session, game, catalog, wallet, setWallet, onBack, onError, onRecall, onSignOut, sound, protection, onDialog }: {
-  s: Strings; session: Session; game: string; catalog: GameCatalogEntry[]; onBack: () => void; onError: (m: string) => void; onRecall: (id: string) => void; onSignOut: () => void;
+  s: Strings; session: Session; game: string; catalog: GameCatalogEntry[]; onBack: () => void; onError: (m: string) => void; onRecall: (id: string, verify?: boolean) => void; onSignOut: () => void;
   wallet: Wallet | undefined; setWallet: (w: Wallet) => void; sound: boolean;
   protection: Protection; onDialog: (d: 'limits' | 'first' | 'reality') => void;
 }) {

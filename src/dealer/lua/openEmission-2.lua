@@ -1,6 +1,6 @@
 --[[
   Opens one lane of an emission: records it, stores the lane's first block (open) and its next
-  one (printed), each with the root of its page 0 (scheme 2, docs/fairness.md), and makes it
+  one (printed), each with the root of its page 0 (schemes 2 and 3, docs/fairness.md), and makes it
   the current emission of the lane's block sequence (one game at one price, one lane). Lane l
   of L deals blocks l, l + L, … (sequenceDealing.lua). The caller opens lanes 0..L-1 in order,
   stopping at the first refusal, then adds the emission to the emissions' index (another slot
@@ -23,7 +23,8 @@
     ARGV[11] block l: commitment (hex)
     ARGV[12] block l: seed (hex)
     ARGV[13] block l: root of page 0 (64 hex digits)
-    ARGV[14..17] block l + L: units, commitment, seed, root of page 0 (only when l + L < block count)
+    ARGV[14] block l: its leaves' scheme ('3')
+    ARGV[15..19] block l + L: units, commitment, seed, root of page 0, scheme (only when l + L < block count)
 
   Output:
      1 opened
@@ -50,11 +51,11 @@ fields[#fields + 1] = 'tiers'
 fields[#fields + 1] = tiers
 redis.call('HSET', emission, unpack(fields))
 
-local function store(index, units, commitment, seed, firstPageRoot, state)
+local function store(index, units, commitment, seed, firstPageRoot, scheme, state)
   local block = KEYS[2] .. 'block:' .. emissionId .. '.' .. index
   redis.call('SET', block .. ':units', units)
   local info = {'state', state, 'size', ARGV[4], 'commitment', commitment, 'seed', seed,
-    'printedAt', now}
+    'scheme', scheme, 'printedAt', now}
   for t = 0, tiers do
     info[#info + 1] = 't' .. t
     info[#info + 1] = '0'
@@ -67,7 +68,7 @@ local function store(index, units, commitment, seed, firstPageRoot, state)
   redis.call('HSET', block .. ':pages', '0', firstPageRoot .. '|' .. now)
 end
 
-store(lane, ARGV[10], ARGV[11], ARGV[12], ARGV[13], 'open')
-if lane + lanes < tonumber(ARGV[5]) then store(lane + lanes, ARGV[14], ARGV[15], ARGV[16], ARGV[17], 'printed') end
+store(lane, ARGV[10], ARGV[11], ARGV[12], ARGV[13], ARGV[14], 'open')
+if lane + lanes < tonumber(ARGV[5]) then store(lane + lanes, ARGV[15], ARGV[16], ARGV[17], ARGV[18], ARGV[19], 'printed') end
 redis.call('SET', KEYS[1], emissionId)
 return 1

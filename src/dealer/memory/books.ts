@@ -4,6 +4,7 @@ import { readArchivedUnit } from '../archive';
 import { parseBlockId, parseUnitId } from '../identifiers';
 import { MemoryOutbox } from '../outbox';
 import { pageCount, PageTreeCache, pageTreeOfPrint, rootOfPage, type PageTree } from '../merkle';
+import { encodeLeaf, pageLeafId } from '../page-log';
 import type { PrintedBlock } from '../printing';
 import { newProtection, type MemoryProtection } from './protection';
 import type { BlockState, JournalEntry, JournalKind, PageCommitment, PlayerId, Sale, WithdrawalThresholdEvent } from '../types';
@@ -20,7 +21,7 @@ export interface MemoryBlock {
   closedAt?: number;
   /** The archive of its units (archive.ts), once archived. */
   archive?: string;
-  /** Page roots published so far, by page (scheme 2): page 0 at printing, the others ahead of sales. */
+  /** Page roots published so far, by page: page 0 at printing, the others ahead of sales. */
   readonly pages: PageCommitment[];
   /** Its settled units forgotten by the bound on what is kept (`keepSettled`): never archivable then. */
   forgotten: number;
@@ -78,6 +79,10 @@ export class MemoryBooks {
   readonly events: WithdrawalThresholdEvent[] = [];
   /** The regulator's archive's outbox: each journal line's entry is added with it (`post`). */
   readonly outbox: MemoryOutbox;
+  /** The log of page roots (page-log.ts): leaf texts in the order of publication. */
+  readonly logLeaves: string[] = [];
+  /** `<blockId>:<page>` → the index of its leaf in `logLeaves`. */
+  readonly logIndex = new Map<string, number>();
   /** `<blockId>:<page>` → the pages hashed last: publishing one and proving in it share the hashing. */
   private readonly pageTrees = new PageTreeCache();
 
@@ -114,11 +119,16 @@ export class MemoryBooks {
     return archive ? (await readArchivedUnit(archive, unitId, ref.position))?.sale : undefined;
   }
 
-  /** Publishes a page's root once (first call wins); nothing past the block's last page. */
+  /**
+   * Publishes a page's root once (first call wins), appending it to the log of page roots in the
+   * same step; nothing past the block's last page.
+   */
   publishPage(table: PrizeTable, block: MemoryBlock, page: number, now: number): void {
     if (block.pages[page] || page >= pageCount(table.blockSize)) return;
     const root = Buffer.from(rootOfPage(this.pageTreeOf(block, page))).toString('hex');
     block.pages[page] = { page, root, publishedAt: now };
+    this.logIndex.set(pageLeafId(block.blockId, page), this.logLeaves.length);
+    this.logLeaves.push(encodeLeaf({ scheme: block.printed.scheme.version, game: table.game, stake: table.stake, blockId: block.blockId, page, root, publishedAt: now }));
   }
 
   pageTreeOf(block: MemoryBlock, page: number): PageTree {

@@ -66,10 +66,11 @@ export class MemoryEmissions implements Emissions {
 
   private printNext(emission: MemoryEmission, now: number): MemoryBlock {
     const index = emission.blocks.length;
+    const blockId = blockIdOf(emission.emissionId, index);
     const block: MemoryBlock = {
       index,
-      blockId: blockIdOf(emission.emissionId, index),
-      printed: printNewBlock(emission.table, this.printSeed?.()),
+      blockId,
+      printed: printNewBlock(emission.table, blockId, this.printSeed?.()),
       state: 'printed',
       sold: 0,
       soldPerTier: new Array<number>(emission.table.tiers.length + 1).fill(0),
@@ -100,7 +101,7 @@ export class MemoryEmissions implements Emissions {
           size: table.blockSize,
           state: b.state,
           commitment: b.printed.commitment,
-          scheme: 2,
+          scheme: b.printed.scheme.version,
           ...(b.state === 'closed' ? { seed: Buffer.from(b.printed.seed).toString('hex') } : {}),
           sold: b.sold,
           soldPerTier: [...b.soldPerTier],

@@ -3,7 +3,7 @@ import { pageOf, proveUnit, type UnitProof } from '../merkle';
 import type { FairnessPages, PageCommitment } from '../types';
 import type { MemoryBooks } from './books';
 
-/** Fairness in memory: every block is printed under scheme 2, its pages published as it sells. */
+/** Fairness in memory: every block is printed under scheme 3, its pages published as it sells. */
 export class MemoryPages implements FairnessPages {
   constructor(private readonly books: MemoryBooks) {}
 

@@ -5,6 +5,7 @@ import { MemoryArchiving } from './archiving';
 import { MemoryBooks } from './books';
 import { MemoryEmissions } from './emissions';
 import { MemoryOperatorEvents } from './operator-events';
+import { MemoryPageLog } from './page-log';
 import { MemoryPages } from './pages';
 import { MemoryProtections } from './protection';
 import { MemorySales, type KeepSettled } from './sales';
@@ -57,6 +58,7 @@ export class MemoryStore extends RoleStore {
       sales: new MemorySales(books, emissions, idempotencyWindow(options.idempotencyWindowMs), keep, options.forgotten, threshold),
       wallets: new MemoryWallets(books),
       pages: new MemoryPages(books),
+      log: new MemoryPageLog(books),
       archiving: new MemoryArchiving(books),
       protections: new MemoryProtections(books),
       events: new MemoryOperatorEvents(books),

@@ -90,7 +90,7 @@ export class EmissionCatalog {
       .sort((a, b) => a - b);
     const blockIds = indexes.map((i) => blockIdOf(emissionId, i));
     const infos = await Promise.all(blockIds.map((blockId) => this.ctx.redis.hgetall(this.blockKeysOf(meta, blockId).info)));
-    // Scheme 2 blocks have their page 0 root from the moment they are stored.
+    // Scheme 3 blocks say so; scheme 2 blocks have their page 0 root from the moment they are stored.
     const schemes = await Promise.all(blockIds.map((blockId) => this.ctx.redis.hexists(this.blockKeysOf(meta, blockId).pages, '0')));
     const tiers = meta.table.tiers.length;
     const blocks = infos.flatMap((fields, i): BlockInfo[] => {
@@ -107,7 +107,7 @@ export class EmissionCatalog {
           size: Number(fields['size']),
           state,
           commitment: fields['commitment']!,
-          scheme: schemes[i] ? 2 : 1,
+          scheme: fields['scheme'] === '3' ? 3 : schemes[i] ? 2 : 1,
           ...(state === 'closed' ? { seed: fields['seed']! } : {}),
           sold: soldPerTier.reduce((n, s) => n + s, 0),
           soldPerTier,

@@ -111,8 +111,8 @@ export class RedisEmissions implements Emissions {
   private async openLane(meta: EmissionMeta, lane: number, now: number): Promise<void> {
     const { table, emissionId, blockCount, lanes } = meta;
     const keys = this.ctx.keys.lane(table.game, table.stake, lane);
-    const first = this.pages.withFirstPage(blockIdOf(emissionId, lane), printNewBlock(table));
-    const second = lane + lanes < blockCount ? this.pages.withFirstPage(blockIdOf(emissionId, lane + lanes), printNewBlock(table)) : undefined;
+    const first = this.pages.withFirstPage(blockIdOf(emissionId, lane), printNewBlock(table, blockIdOf(emissionId, lane)));
+    const second = lane + lanes < blockCount ? this.pages.withFirstPage(blockIdOf(emissionId, lane + lanes), printNewBlock(table, blockIdOf(emissionId, lane + lanes))) : undefined;
     await openEmission(this.ctx.run, { current: keys.current, base: keys.base }, {
       emissionId,
       gamePrice: gamePrice(table.game, table.stake),
@@ -126,8 +126,7 @@ export class RedisEmissions implements Emissions {
       first,
       ...(second ? { second } : {}),
     });
-    this.pages.keepFirstPage(first, now);
-    if (second) this.pages.keepFirstPage(second, now);
+    await Promise.all([this.pages.keepFirstPage(meta, first, now), second && this.pages.keepFirstPage(meta, second, now)]);
   }
 
   /**

@@ -147,12 +147,19 @@ export class DealerKeys {
    */
   readonly events: string;
 
+  /**
+   * The log of page roots (page-log.ts), one for the deployment under its own hash tag: `leaves`
+   * (list of leaf texts) and `index` (hash: `<blockId>:<page>` → leaf index), appendLeaf-2.lua.
+   */
+  readonly pageLog: { readonly leaves: string; readonly index: string };
+
   constructor(prefix: string) {
     if (!PREFIX.test(prefix)) throw new RangeError(`Redis prefix must be 0–64 of [A-Za-z0-9_.:-]: ${prefix}`);
     this.prefix = prefix === '' || prefix.endsWith(':') ? prefix : `${prefix}:`;
     this.emissions = `${this.prefix}emissions`;
     this.archives = `${this.prefix}archives`;
     this.events = `${this.prefix}{events}:stream`;
+    this.pageLog = { leaves: `${this.prefix}{page-log}:leaves`, index: `${this.prefix}{page-log}:index` };
   }
 
   /**

@@ -1,7 +1,7 @@
 import type { Cents } from '../../money';
 import { readArchivedTiers } from '../archive';
 import { blockIdOf } from '../identifiers';
-import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, pageTreeOfPrint, proveUnit, rootOfPage, type PageTree, type UnitProof } from '../merkle';
+import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, pageTreeOfPrint, proveUnit, rootOfPage, type LeafScheme, type PageTree, type UnitProof } from '../merkle';
 import { printBlock, UNSOLD, type PrintedBlock } from '../printing';
 import { decodePage, decodeSale } from '../records';
 import type { PrintedForRedis } from '../scripts/open-emission';
@@ -11,11 +11,12 @@ import type { FairnessPages, PageCommitment } from '../types';
 import type { EmissionCatalog, EmissionMeta } from './catalog';
 import type { RedisContext } from './context';
 import { laneName } from './keys';
+import type { RedisPageLog } from './page-log';
 import type { SaleReader } from './sale-reader';
 
 const SCAN_BATCH = 10_000;
 
-/** A new print as stored: its block, and its page 0's tree and root (scheme 2). */
+/** A new print as stored: its block, and its page 0's tree and root. */
 export interface FirstPagePrint extends PrintedForRedis {
   readonly blockId: string;
   readonly tree: PageTree;
@@ -29,7 +30,7 @@ interface LastSold {
 }
 
 /**
- * Fairness on Redis: block seeds, recorded tiers, and the Merkle pages (scheme 2), each page's
+ * Fairness on Redis: block seeds, recorded tiers, and the Merkle pages (schemes 2 and 3), each page's
  * root published before its first sale (one page ahead of this process's last sale) and kept
  * here once known, with the trees hashed last, which publishing and proving share.
  */
@@ -45,13 +46,19 @@ export class RedisPages implements FairnessPages {
     private readonly ctx: RedisContext,
     private readonly catalog: EmissionCatalog,
     private readonly sales: SaleReader,
+    private readonly log: RedisPageLog,
   ) {}
 
   async blockSeed(blockId: string): Promise<Uint8Array> {
+    return (await this.printedOf(blockId)).seed;
+  }
+
+  /** A block's seed and its leaves' scheme (a block stored before scheme 3 has no `scheme` field: 2). */
+  private async printedOf(blockId: string): Promise<{ seed: Uint8Array; scheme: LeafScheme }> {
     const meta = await this.catalog.metaOfBlock(blockId);
-    const seed = meta && (await this.ctx.redis.hget(this.catalog.blockKeysOf(meta, blockId).info, 'seed'));
-    if (!seed) throw new RangeError(`unknown block ${blockId}`);
-    return new Uint8Array(Buffer.from(seed, 'hex'));
+    const [seed, scheme] = meta ? await this.ctx.redis.hmget(this.catalog.blockKeysOf(meta, blockId).info, 'seed', 'scheme') : [];
+    if (!meta || !seed) throw new RangeError(`unknown block ${blockId}`);
+    return { seed: new Uint8Array(Buffer.from(seed, 'hex')), scheme: scheme === '3' ? { version: 3, game: meta.game, stake: meta.stake, blockId } : { version: 2 } };
   }
 
   async recordedTiers(blockId: string): Promise<Uint8Array | undefined> {
@@ -91,16 +98,19 @@ export class RedisPages implements FairnessPages {
     return proveUnit(await this.pageTreeOf(meta, ref.blockId, pageOf(meta.table.blockSize, ref.position)), ref.position);
   }
 
-  /** A new print with the tree of its page 0, whose root is stored with the block (scheme 2). */
+  /** A new print with the tree of its page 0, whose root is stored with the block. */
   withFirstPage(blockId: string, block: PrintedBlock): FirstPagePrint {
     const tree = pageTreeOfPrint(block, 0);
     return { ...block, blockId, tree, firstPageRoot: Buffer.from(rootOfPage(tree)).toString('hex') };
   }
 
-  /** Keeps the page 0 of a print once stored (a print that lost to another dealer's is dropped, its tree with it). */
-  keepFirstPage(print: FirstPagePrint, now: number): void {
+  /**
+   * Keeps the page 0 of a print once stored, and appends it to the log of page roots (a print
+   * that lost to another dealer's is dropped, its tree with it).
+   */
+  async keepFirstPage(meta: EmissionMeta, print: FirstPagePrint, now: number): Promise<void> {
     this.pageTrees.set(`${print.blockId}:0`, print.tree);
-    this.pages.set(`${print.blockId}:0`, Promise.resolve({ page: 0, root: print.firstPageRoot, publishedAt: now }));
+    await this.remember(`${print.blockId}:0`, this.log.append(meta, print.blockId, print.scheme.version, { page: 0, root: print.firstPageRoot, publishedAt: now }));
   }
 
   /**
@@ -124,7 +134,7 @@ export class RedisPages implements FairnessPages {
     // Past the open block's end, the lane's next block.
     const blockId = blockIdOf(last.emissionId, next < size ? last.index : last.index + meta.lanes);
     const page = next < size ? pageOf(size, next) : 0;
-    await Promise.all([this.ensurePage(meta, blockId, page, now), this.ensurePage(meta, blockId, page + 1, now)]);
+    await this.ensurePage(meta, blockId, Math.min(page + 1, pageCount(size) - 1), now); // and every page before it
   }
 
   /** Remembers the last unit sold, and publishes (late: it shows) any page a sale found unpublished. */
@@ -151,33 +161,49 @@ export class RedisPages implements FairnessPages {
     const size = meta.table.blockSize;
     const { from, count } = pageRange(size, page);
     const units = this.catalog.blockKeysOf(meta, blockId).units;
-    const [seed, read] = await Promise.all([this.blockSeed(blockId), this.ctx.redis.getrangeBuffer(units, from, from + count - 1)]);
+    const [{ seed, scheme }, read] = await Promise.all([this.printedOf(blockId), this.ctx.redis.getrangeBuffer(units, from, from + count - 1)]);
     // An archived block's units are gone from Redis; it is closed, so its seed re-prints them.
     const pageUnits = read.length === count ? new Uint8Array(read) : printBlock(meta.table, seed).subarray(from, from + count);
-    return this.pageTrees.set(key, pageTree(seed, size, page, pageUnits));
+    return this.pageTrees.set(key, pageTree(seed, size, page, pageUnits, scheme));
   }
 
   /**
-   * A page's published root, publishing it first if needed. Only for blocks of scheme 2 (page 0
-   * stored with the block); undefined for others, not remembered (the block may not be printed yet).
+   * A page's published root, publishing it first if needed, and in the log of page roots. Only
+   * for blocks of schemes 2 and 3 (page 0 stored with the block); undefined for others, not
+   * remembered (the block may not be printed yet). A page past 0 goes into the log before its
+   * record, so no page is ever published outside the log; page 0, stored with its block, is
+   * appended after (keepFirstPage), or here by the first dealer to deal from it if that one died
+   * between. A page is appended only once the page before it is in the log: a block's pages
+   * are in the log in page order, whichever dealers publish them.
    */
   private ensurePage(meta: EmissionMeta, blockId: string, page: number, now: number): Promise<PageCommitment | undefined> {
     const size = meta.table.blockSize;
     if (page >= pageCount(size)) return Promise.resolve(undefined);
     const key = `${blockId}:${page}`;
-    let published = this.pages.get(key);
-    if (!published) {
-      published = (async () => {
+    return (
+      this.pages.get(key) ??
+      this.remember(key, (async () => {
         const keys = this.catalog.blockKeysOf(meta, blockId);
         const [first, stored] = await this.ctx.redis.hmget(keys.pages, '0', String(page));
-        if (stored) return decodePage(page, stored);
+        if (stored) {
+          const commitment = decodePage(page, stored);
+          if ((await this.log.logIndexOf(blockId, page)) !== undefined) return commitment;
+          if (page > 0) await this.ensurePage(meta, blockId, page - 1, now);
+          return this.log.append(meta, blockId, (await this.printedOf(blockId)).scheme.version, commitment);
+        }
         if (!first) return undefined;
+        await this.ensurePage(meta, blockId, page - 1, now);
         const root = Buffer.from(rootOfPage(await this.pageTreeOf(meta, blockId, page))).toString('hex');
-        return publishPage(this.ctx.run, { pages: keys.pages }, { page, root, now });
-      })();
-      this.pages.set(key, published);
-      published.then((p) => p ?? this.pages.delete(key), () => this.pages.delete(key));
-    }
+        const logged = await this.log.append(meta, blockId, (await this.printedOf(blockId)).scheme.version, { page, root, publishedAt: now });
+        return publishPage(this.ctx.run, { pages: keys.pages }, { page, root, now: logged.publishedAt });
+      })())
+    );
+  }
+
+  /** Keeps a page's publication in progress; forgotten if it fails or finds nothing to publish. */
+  private remember(key: string, published: Promise<PageCommitment | undefined>): Promise<PageCommitment | undefined> {
+    this.pages.set(key, published);
+    published.then((p) => p ?? this.pages.delete(key), () => this.pages.delete(key));
     return published;
   }
 }

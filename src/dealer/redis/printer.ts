@@ -36,14 +36,14 @@ export class BlockPrinter {
         if (index >= meta.blockCount) return;
         const keys = this.catalog.blockKeysOf(meta, blockId);
         if (await this.ctx.redis.exists(keys.info)) return; // another dealer printed it
-        const block = this.pages.withFirstPage(blockId, printNewBlock(meta.table));
+        const block = this.pages.withFirstPage(blockId, printNewBlock(meta.table, blockId));
         const lane = laneOfBlock(index, meta.lanes);
         const stored = await storeBlock(
           this.ctx.run,
           { emission: this.ctx.keys.emissionKey(meta.game, meta.stake, emissionId, lane), base: this.ctx.keys.lane(meta.game, meta.stake, lane).base },
           { emissionId, index, block, now },
         );
-        if (stored) this.pages.keepFirstPage(block, now);
+        if (stored) await this.pages.keepFirstPage(meta, block, now);
       })().finally(() => this.printing.delete(blockId));
       this.printing.set(blockId, printing);
     }

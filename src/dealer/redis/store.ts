@@ -8,6 +8,7 @@ import { RedisEmissions } from './emissions';
 import { DealerKeys, MAX_LANES } from './keys';
 import { OneScriptPurchase } from './one-script-purchase';
 import { RedisProtections } from './protection';
+import { RedisPageLog } from './page-log';
 import { RedisPages } from './pages';
 import { PerSlotPurchase } from './per-slot-purchase';
 import { BlockPrinter } from './printer';
@@ -90,7 +91,8 @@ export class RedisStore extends RoleStore {
     const ctx = new RedisContext(redis, defineDealerScripts(redis), keys, idempotencyWindow(options.idempotencyWindowMs), options.waitReplicas ?? 0, options.replicaTimeoutMs ?? 1000, perSlot);
     const catalog = new EmissionCatalog(ctx);
     const sales = new SaleReader(ctx, catalog);
-    const pages = new RedisPages(ctx, catalog, sales);
+    const log = new RedisPageLog(ctx);
+    const pages = new RedisPages(ctx, catalog, sales, log);
     const printer = new BlockPrinter(ctx, catalog, pages);
     const emissions = new RedisEmissions(ctx, catalog, printer, pages, lanes);
     const protections = new RedisProtections(ctx);
@@ -102,6 +104,7 @@ export class RedisStore extends RoleStore {
       sales: new RedisSales(ctx, protocol, sales, wallets),
       wallets,
       pages,
+      log,
       archiving: new RedisArchiving(ctx, catalog),
       events: new RedisOperatorEvents(ctx),
       protections,

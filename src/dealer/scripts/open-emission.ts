@@ -11,8 +11,10 @@ export interface PrintedForRedis {
   readonly units: Uint8Array;
   readonly commitment: string;
   readonly seed: Uint8Array;
-  /** The Merkle root of its page 0 (hex), stored with the block (scheme 2). */
+  /** The Merkle root of its page 0 (hex), stored with the block (schemes 2 and 3). */
   readonly firstPageRoot: string;
+  /** Its leaves' scheme, stored with the block (new prints: 3). */
+  readonly scheme: { readonly version: 2 | 3 };
 }
 
 export interface OpenEmissionArgs {
@@ -31,9 +33,10 @@ export interface OpenEmissionArgs {
   readonly second?: PrintedForRedis;
 }
 
-/** A printed block as script arguments: units (bytes), commitment, seed (hex), root of page 0. */
+/** A printed block as script arguments: units (bytes), commitment, seed (hex), root of page 0, scheme. */
 export function blockArgs(block: PrintedForRedis): (string | Buffer)[] {
-  return [Buffer.from(block.units.buffer, block.units.byteOffset, block.units.length), block.commitment, Buffer.from(block.seed).toString('hex'), block.firstPageRoot];
+  const units = Buffer.from(block.units.buffer, block.units.byteOffset, block.units.length);
+  return [units, block.commitment, Buffer.from(block.seed).toString('hex'), block.firstPageRoot, String(block.scheme.version)];
 }
 
 /** openEmission-2.lua (one lane): throws `dealer/emission_exists` or `dealer/sequence_busy`. */

@@ -2,7 +2,9 @@ import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
+import { leafSchemeOf } from '../../../src/dealer/merkle';
 import { tierCounts, UNSOLD, verifyBlock } from '../../../src/dealer/printing';
+import { assertPagesLogged } from './page-log-check';
 import { RedisStore } from '../../../src/dealer/redis/store';
 import type { Sale } from '../../../src/dealer/types';
 import { prizeOfTier, totalPaid } from '../../../src/games/prize-tables';
@@ -148,11 +150,14 @@ export async function assertDealtExactly(
     assert.deepEqual(block.soldPerTier, tierCounts(table), `${block.blockId}: counts per tier as the table`);
     const tiers = (await store.recordedTiers(block.blockId))!;
     assert.equal(tiers.indexOf(UNSOLD), -1, `${block.blockId}: every position sold`);
-    const check = verifyBlock({ table, seed: Buffer.from(block.seed!, 'hex'), commitment: block.commitment, recordedTiers: tiers, requireAllSold: true });
+    const check = verifyBlock({ table, seed: Buffer.from(block.seed!, 'hex'), commitment: block.commitment, scheme: leafSchemeOf(block), recordedTiers: tiers, requireAllSold: true });
     assert.deepEqual(check.problems, [], `${block.blockId} verifies`);
     recorded.set(block.blockId, tiers);
     for (let p = 0; p < table.blockSize; p++) expectedUnits.add(`${block.blockId}:${p}`);
   }
+
+  // Every page the dealers published is in the log of page roots, once, in page order.
+  await assertPagesLogged(store, emission.blocks);
 
   // Every sale acknowledged, each unit to one request only.
   const ackedUnits = new Set(acked.values());

@@ -1,4 +1,5 @@
 import type { RefusalSentenceKey } from '../../../src/protocol/refusals';
+import type { UnitCheckId } from '../../../src/protocol/verification';
 
 /**
  * The page's words in French, the default locale: the games' words as their règlements name
@@ -82,6 +83,46 @@ export const fr = {
   recallOf: (game: string, price: string, when: string) => `${game}, ${price}, ${when}`,
   gridCell: (row: number, col: number, what: string) => `ligne ${row}, colonne ${col}\u00a0: ${what}`,
   hiddenCell: 'caché',
+  // « Vérifier » (issue 29): the recall checked in the browser against what the server published.
+  verify: {
+    button: 'Vérifier',
+    buttonOf: (what: string) => `Vérifier — ${what}`,
+    later: 'Vérifiable à la fin de la partie',
+    laterWhy: 'La graine de la partie n’est révélée qu’à sa fin : la vérification sera possible ensuite.',
+    title: 'Vérification',
+    running: 'Vérification en cours…',
+    verified: 'Partie vérifiée : ce que vous avez vu est ce qui était fixé et publié avant votre achat.',
+    failed: (n: number) => `Échec de la vérification : ${n} contrôle${n > 1 ? 's' : ''} sur ce relevé ne passe${n > 1 ? 'nt' : ''} pas.`,
+    failedMeaning: 'Ce que le serveur vous a montré ne correspond pas à ce qu’il avait publié. Gardez ce relevé et signalez-le à l’opérateur.',
+    notDone: (why: string) => `La vérification n’a pas pu être faite : ${why}`,
+    needsSecureContext: 'ce navigateur ne calcule les empreintes (WebCrypto) que sur une page servie en HTTPS.',
+    again: 'Vérifier à nouveau',
+    passed: 'vérifié',
+    failedMark: 'échec',
+    notes: 'Ce que ces contrôles ne couvrent pas\u00a0:',
+    detail: 'Détail',
+    scope: 'Ces contrôles tournent dans votre navigateur, avec le code servi par ce site. Pour ne dépendre de rien de ce site, vérifiez le relevé avec un outil indépendant (documentation « Équité »).',
+    unknownCheck: (id: string) => `Contrôle « ${id} ».`,
+    /**
+     * Per check of the verifier: what holds when it passes (and what that means), what is wrong
+     * when it fails. Every check id has its words (`satisfies`); read by any string, so that a
+     * check the core adds later shows under its id until it has words here.
+     */
+    checks: {
+      format: { ok: 'Le relevé de la partie est complet et lisible.', failed: 'Le relevé de la partie est incomplet ou illisible.' },
+      position: { ok: 'Votre unité est à la position de son bloc que nomme la preuve.', failed: 'La position de votre unité ne correspond pas à la preuve.' },
+      proof: { ok: 'La preuve de Merkle relie votre unité et son rang de gain à la racine de sa page.', failed: 'La preuve de Merkle ne mène pas à la racine de la page.' },
+      'published-root': { ok: 'Cette racine est celle que le serveur a publiée pour ce bloc : votre unité fait partie de ce qui était imprimé.', failed: 'La racine de la page n’est pas celle que le serveur a publiée, ou rien n’est publié pour ce bloc.' },
+      'published-in-time': { ok: 'La racine a été publiée avant votre achat : l’issue était fixée avant que vous jouiez.', failed: 'La racine a été publiée après votre achat : rien ne prouve que l’issue était fixée avant.' },
+      'unit-seed': { ok: 'La graine révélée de votre unité est celle que la preuve engage.', failed: 'La graine de votre unité n’est pas celle que la preuve engage.' },
+      scenario: { ok: 'Le scénario recalculé à partir de cette graine est celui qui vous a été montré.', failed: 'Le scénario montré n’est pas celui que donne la graine de votre unité.' },
+      steps: { ok: 'Chaque étape affichée (cases, numéros, symboles, montants) est celle que donnent les règles du jeu pour vos actions.', failed: 'Une étape affichée diffère de ce que donnent les règles du jeu pour vos actions.' },
+      prize: { ok: 'Le gain est le montant du tableau des lots pour ce rang.', failed: 'Le gain annoncé n’est pas le montant du tableau des lots pour ce rang.' },
+      ledger: { ok: 'Votre compte a été débité de la mise et crédité du gain prouvé.', failed: 'Les mouvements de votre compte ne correspondent pas à la mise et au gain prouvé.' },
+      picks: { ok: 'Vos choix sont valides, et ce que l’achat vous a montré est ce qu’ils donnent.', failed: 'Vos choix, ou ce que l’achat vous a montré, ne sont pas ce que donnent les règles du jeu.' },
+      checkpoint: { ok: 'La racine figure dans le journal public signé par l’opérateur : elle ne peut pas être remplacée sans que cela se voie.', failed: 'La racine n’est pas dans le journal signé de l’opérateur, ou ce journal a été réécrit.' },
+    } satisfies Record<UnitCheckId, { readonly ok: string; readonly failed: string }> as Record<string, { readonly ok: string; readonly failed: string }>,
+  },
   // Player protection (issue 28): the notice on every screen, « Mes limites », the first limits, the reality check.
   protection: {
     adultsOnly: 'Interdit aux moins de 18 ans',
@@ -272,6 +313,8 @@ export const fr = {
     tooManySignIns: 'Trop de connexions de démonstration depuis cette adresse : attendez une minute.',
     operatorOnly: 'Réservé à l’opérateur.',
     blockNotFound: 'Ce bloc est introuvable.',
+    logRequestMalformed: 'Cette demande au journal des pages n’est pas de la forme attendue.',
+    logEntryNotFound: 'Le journal des pages ne contient pas (encore) cette entrée.',
     prizesLeftOff: 'Le décompte des lots restants est désactivé sur ce serveur.',
     requestTooLarge: 'Cette demande est trop volumineuse.',
     requestUnreadable: 'Le serveur n’a pas pu lire cette demande.',

@@ -1,0 +1,91 @@
+import { strict as assert } from 'node:assert';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { verifyUnit, type LogAnswers } from '../../../src/audit/verify-unit';
+import { checkpointBody, keyIdOf } from '../../../src/audit/transparency-log';
+import { pageOf } from '../../../src/dealer/page-geometry';
+import { PRIZE_TABLES } from '../../../src/games/prize-tables';
+import type { InclusionReply, SignedCheckpoint } from '../../../src/protocol/transparency-log';
+import { CheckpointLog } from '../../../src/server/checkpoints';
+import { newCheckpointSigningKey } from '../../../tools/checkpoint-key';
+import { NOW, playRecalls, type PlayedRecall } from './recalls';
+
+const flipHex = (hex: string, at = 0) => hex.slice(0, at) + (hex[at] === '0' ? '1' : '0') + hex.slice(at + 1);
+
+describe('verify-unit: the checkpoint check (the log of page roots)', function () {
+  this.timeout(180_000);
+  let played: PlayedRecall;
+  let answers: LogAnswers;
+  let saved: SignedCheckpoint;
+  let log: CheckpointLog;
+  let clock = NOW;
+
+  before(async () => {
+    const fixture = await playRecalls();
+    played = fixture.units['500000-carats'].win;
+    ({ log } = await CheckpointLog.start(fixture.dealer, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock));
+    saved = await log.checkpoint();
+    // The log grows after the checkpoint saved: a new emission prints its blocks.
+    const otherPrice = PRIZE_TABLES.filter((t) => t.game === 'noel-de-la-chance')[1]!;
+    await fixture.dealer.openEmission({ emissionId: 'later', table: otherPrice, blockCount: 2, now: NOW });
+    clock += 1_000;
+    const page = pageOf(played.published.size, played.recall.position);
+    const inclusion = (await log.inclusionOf(played.recall.blockId, page))!;
+    assert.ok(inclusion.checkpoint.treeSize > saved.treeSize, 'the log grew after the saved checkpoint');
+    answers = { key: log.keys, inclusion, saved: { checkpoint: saved, consistency: (await log.consistency(saved.treeSize, inclusion.checkpoint.treeSize))! } };
+  });
+
+  const check = async (log: LogAnswers) => (await verifyUnit(played.recall, { published: played.published, log })).checks.find((c) => c.id === 'checkpoint')!;
+
+  it('says verified when the page root is a leaf under a signed checkpoint that extends the one saved', async () => {
+    const result = await verifyUnit(played.recall, { published: played.published, log: answers });
+    assert.ok(result.ok, JSON.stringify(result.checks.filter((c) => !c.ok)));
+    assert.match(result.checks.find((c) => c.id === 'checkpoint')!.detail, /extends the checkpoint saved/);
+    const { saved: _, ...withoutSaved } = answers;
+    assert.ok((await check(withoutSaved)).ok, 'without a saved checkpoint: inclusion only');
+  });
+
+  it('notes when the log was not asked', async () => {
+    const result = await verifyUnit(played.recall, { published: played.published });
+    assert.equal(result.checks.some((c) => c.id === 'checkpoint'), false);
+    assert.match(result.notes.join(), /log of page roots was not asked/);
+  });
+
+  it('refuses every alteration of the log’s answers, with the reason', async () => {
+    const inclusion = answers.inclusion!;
+    const cp = inclusion.checkpoint;
+    const other = generateKeyPairSync('ed25519');
+    const otherRaw = Buffer.from(other.publicKey.export({ format: 'jwk' }).x!, 'base64url');
+    const resigned = async (c: Omit<SignedCheckpoint, 'signature' | 'keyId'>): Promise<SignedCheckpoint> => {
+      const unsigned = { ...c, keyId: await keyIdOf(otherRaw) };
+      return { ...unsigned, signature: sign(null, checkpointBody(unsigned), other.privateKey).toString('base64') };
+    };
+    const withInclusion = (change: Partial<InclusionReply>): LogAnswers => ({ ...answers, inclusion: { ...inclusion, ...change } });
+    const sig = Buffer.from(cp.signature, 'base64');
+    sig[0]! ^= 1;
+    const leafParts = inclusion.leaf.split(' ');
+    const altered: [string, LogAnswers, RegExp][] = [
+      ['signature', withInclusion({ checkpoint: { ...cp, signature: sig.toString('base64') } }), /signature does not verify/],
+      ['tree size', withInclusion({ checkpoint: { ...cp, treeSize: cp.treeSize + 1 } }), /signature does not verify/],
+      ['root hash', withInclusion({ checkpoint: { ...cp, rootHash: flipHex(cp.rootHash) } }), /signature does not verify/],
+      ['signed by another key', withInclusion({ checkpoint: await resigned(cp) }), /names key .*not the key given/],
+      ['leaf time', withInclusion({ leaf: [...leafParts.slice(0, 7), String(Number(leafParts[7]) + 1)].join(' ') }), /does not lead to the tree’s root/],
+      ['leaf root', withInclusion({ leaf: [...leafParts.slice(0, 6), flipHex(leafParts[6]!), leafParts[7]].join(' ') }), /page root is not the one of the proof/],
+      ['leaf of another page', withInclusion({ leaf: [...leafParts.slice(0, 5), String(Number(leafParts[5]) + 1), ...leafParts.slice(6)].join(' ') }), /names page/],
+      ['proof node', withInclusion({ proof: inclusion.proof.map((p, i) => (i === 0 ? flipHex(p, 5) : p)) }), /does not lead to the tree’s root/],
+      ['proof order', withInclusion({ proof: [inclusion.proof[1]!, inclusion.proof[0]!, ...inclusion.proof.slice(2)] }), /does not lead|longer|shorter/],
+      ['index', withInclusion({ index: inclusion.index + 1 }), /does not lead|not in a tree|longer|shorter/],
+      ['page missing from the log', { ...answers, inclusion: undefined }, /holds no leaf/],
+      ['key of another log', { ...answers, key: { ...answers.key, raw: otherRaw.toString('base64') } }, /not the key given/],
+      ['saved checkpoint altered', { ...answers, saved: { ...answers.saved!, checkpoint: { ...saved, rootHash: flipHex(saved.rootHash) } } }, /older checkpoint: .*signature/],
+      ['saved checkpoint by an unlisted key', { ...answers, saved: { ...answers.saved!, checkpoint: await resigned(saved) } }, /which the log does not list/],
+      ['consistency proof node', { ...answers, saved: { ...answers.saved!, consistency: { ...answers.saved!.consistency, proof: answers.saved!.consistency.proof.map((p, i) => (i === 0 ? flipHex(p, 9) : p)) } } }, /does not extend/],
+      ['consistency proof of other sizes', { ...answers, saved: { ...answers.saved!, consistency: { ...answers.saved!.consistency, from: saved.treeSize - 1 } } }, /does not extend/],
+      ['saved checkpoint newer than the log’s', { ...answers, saved: { checkpoint: cp, consistency: { from: cp.treeSize, to: saved.treeSize, proof: [] } } }, /does not extend/],
+    ];
+    for (const [what, log, reason] of altered) {
+      const result = await check(log);
+      assert.equal(result.ok, false, what);
+      assert.match(result.detail, reason, `${what}: ${result.detail}`);
+    }
+  });
+});
