@@ -5,9 +5,12 @@
  * whole tree (every page root and the block's root) as it would cost at printing, one page
  * root (what a dealer hashes ahead of the sales), one proof (what a recall costs), its size,
  * and what a block's published pages take; and, in the same run, one page root under the other
- * scheme, for their ratio on a shared machine. Wall and CPU time; JSON on the last line.
+ * scheme, for their ratio on a shared machine; and verify-unit's whole check (WebCrypto, the
+ * replay) of each recall of docs/recall-examples. Wall and CPU time; JSON on the last line.
  */
 import { buildBlockTree, type LeafScheme, pageCount, pageOf, pagePositions, pageRange, pageRoot, pageRootOfProof, pageTree, proveUnit } from '../src/dealer/merkle';
+import { readdirSync, readFileSync } from 'node:fs';
+import { verifyUnit } from '../src/audit/verify-unit';
 import { newBlockSeed, printBlock } from '../src/dealer/printing';
 import { findPrizeTable } from '../src/games/prize-tables';
 
@@ -54,6 +57,17 @@ const kept = pageTree(seed, size, 0, slice(0), scheme);
 const fromKept = timed(() => positions.map((p) => proveUnit(kept, p % pagePositions(size))));
 const checking = timed(() => proving.value.map((proof) => pageRootOfProof(proof, domain)));
 const proofJson = JSON.stringify(proving.value[0]).length;
+const examples = new URL('../docs/recall-examples/', import.meta.url);
+const recalls = readdirSync(examples).filter((f) => f.endsWith('.json') && !f.endsWith('.block.json'));
+const read = (file: string) => JSON.parse(readFileSync(new URL(file, examples), 'utf8'));
+const pairs = recalls.map((f) => ({ recall: read(f), published: read(f.replace(/\.json$/, '.block.json')) }));
+const ROUNDS = 20;
+const cpuBefore = process.cpuUsage();
+const wallBefore = performance.now();
+for (let round = 0; round < ROUNDS; round++) {
+  for (const { recall, published } of pairs) if (!(await verifyUnit(recall, { published })).ok) throw new Error('a recall example does not verify');
+}
+const verifyUnitMs = { wall: (performance.now() - wallBefore) / (ROUNDS * pairs.length), cpu: ((u) => (u.user + u.system) / 1000)(process.cpuUsage(cpuBefore)) / (ROUNDS * pairs.length) };
 // Redis keeps each page as `<64 hex>|<13-digit ms>` in a hash field named by the page number.
 const storedBytes = pageCount(size) * (32 + 8);
 const result = {
@@ -68,6 +82,7 @@ const result = {
   proof: { wallMs: +(proving.wallMs / proofs).toFixed(2), cpuMs: +(proving.cpuMs / proofs).toFixed(2), jsonBytes: proofJson, siblings: proving.value[0]!.siblings.length },
   proofFromKeptPage: { wallMs: +(fromKept.wallMs / proofs).toFixed(3) },
   verifyProof: { wallMs: +(checking.wallMs / proofs).toFixed(3) },
+  verifyUnit: { wallMs: +verifyUnitMs.wall.toFixed(2), cpuMs: +verifyUnitMs.cpu.toFixed(2), recalls: pairs.length },
   storagePerBlock: { rootsAndTimesBytes: storedBytes, redisHashValueBytes: pageCount(size) * 78 },
 };
 console.log(`${table.game} at ${table.stake}, scheme ${version}: ${size.toLocaleString('en')} units, ${result.pages} pages`);
@@ -77,6 +92,7 @@ console.log(`  one page root, scheme ${result.pageRootOtherScheme.scheme} (same 
 console.log(`  one proof:                              ${result.proof.wallMs} ms wall, ${result.proof.cpuMs} ms CPU; ${result.proof.siblings} siblings, ${proofJson} bytes of JSON`);
 console.log(`  one proof from a page kept in memory:  ${result.proofFromKeptPage.wallMs} ms wall`);
 console.log(`  checking a proof:                       ${result.verifyProof.wallMs} ms`);
+console.log(`  verify-unit, a whole recall (WebCrypto): ${result.verifyUnit.wallMs} ms wall, ${result.verifyUnit.cpuMs} ms CPU (mean of the ${pairs.length} examples)`);
 console.log(`  page roots of a block:                  ${storedBytes.toLocaleString('en')} bytes (32 + 8 a page); ${result.storagePerBlock.redisHashValueBytes.toLocaleString('en')} bytes of Redis hash values`);
 console.log(JSON.stringify(result));
 if (!checking.value.every((root, i) => root === Buffer.from(whole.value.pageRoots[pageOf(size, positions[i]!)]!).toString('hex'))) {

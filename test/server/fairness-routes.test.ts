@@ -32,8 +32,8 @@ describe('fairness routes', () => {
     assert.equal(res.status, 200);
     const { blocks } = (await res.json()) as { blocks: Record<string, unknown>[] };
     assert.deepEqual(blocks.map((b) => [b['blockId'], b['state'], b['scheme'], b['pageCount'], b['pagesPublished']]), [
-      ['noel.0', 'closed', 2, 1, 1],
-      ['noel.1', 'open', 2, 1, 1],
+      ['noel.0', 'closed', 3, 1, 1],
+      ['noel.1', 'open', 3, 1, 1],
     ]);
     assert.match(String(blocks[0]!['seed']), /^[0-9a-f]{64}$/);
     assert.equal(blocks[1]!['seed'], null, 'an open block keeps its seed');
@@ -47,7 +47,7 @@ describe('fairness routes', () => {
     const res = await fetch(`${base}/fairness/blocks/noel.1`);
     assert.equal(res.status, 200);
     const block = (await res.json()) as { pages: { page: number; root: string; publishedAt: string }[]; root: string; merkleScheme: string };
-    assert.equal(block.merkleScheme, 'merkle-sha256/v2');
+    assert.equal(block.merkleScheme, 'merkle-sha256/v3');
     assert.deepEqual(block.pages.map((p) => p.page), [0]);
     assert.equal(block.pages[0]!.root, (await dealer.pageCommitments('noel.1'))![0]!.root);
     assert.equal(block.pages[0]!.publishedAt, new Date(NOW).toISOString(), 'page 0 is published when the block is printed');

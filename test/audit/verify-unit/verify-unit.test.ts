@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { leafSchemeOf, pageOf, pageRange, pageTree, proveUnit } from '../../../src/dealer/merkle';
 import { printBlock, unitSeed } from '../../../src/dealer/printing';
 import { verifyUnit } from '../../../src/audit/verify-unit';
+import { publicBlockDetail } from '../../../src/dealer/fairness-report';
 import { findPrizeTable } from '../../../src/games/prize-tables';
 import { rulesOf } from '../../../src/games/registry';
 import { GAME_IDS, type GameId } from '../../../src/games/types';
@@ -119,6 +120,26 @@ describe('verifyUnit (scheme 3)', function () {
   it('verifies a lamp unit bought with a symbol pick', async () => {
     const result = await verifyUnit(fixture.lampSymbol.recall, { published: fixture.lampSymbol.published });
     assert.deepEqual(failed(result), []);
+  });
+
+  it('verifies a unit the server finished for its player, and both units of a lamp pair (each ledger holding the other\'s stake)', async () => {
+    const { play, dealer } = fixture;
+    const player = { playerId: 'player-noel-de-la-chance', pseudonym: 'P' };
+    const bought = await play.buy(player, { game: 'noel-de-la-chance', stake: 50, requestId: 'left_alone' });
+    assert.ok(bought.ok);
+    const completed = await play.complete(bought.units[0]!);
+    assert.ok(completed.ok);
+    const lamp = { playerId: 'player-mysteres-de-la-lampe', pseudonym: 'P' };
+    const pair = await play.buy(lamp, { game: 'mysteres-de-la-lampe', stake: 50, requestId: 'pair', picks: [{ kind: 'colour', choice: 'gold' }, { kind: 'symbol', choice: 'sun' }] });
+    assert.ok(pair.ok);
+    const acted = await play.act(lamp.playerId, pair.units, { action: { type: 'auto' } });
+    assert.ok(!acted.refusal);
+    const units = [[player.playerId, completed.unit.sale.unitId], ...acted.units.map((u) => [lamp.playerId, u.sale.unitId])] as const;
+    for (const [playerId, unitId] of units) {
+      const recall = (await play.recall(playerId, unitId))!.record;
+      const result = await verifyUnit(recall, { published: (await publicBlockDetail(dealer, recall.blockId))! });
+      assert.deepEqual(failed(result), [], unitId);
+    }
   });
 
   it('fails without a published root unless offline, and says what offline leaves unchecked', async () => {
