@@ -1,6 +1,7 @@
 import { decodeLeaf, type PageLeaf } from '../dealer/page-log';
 import type { ConsistencyReply, InclusionReply, SignedCheckpoint } from '../protocol/transparency-log';
 import { fromHex, isHex, toHex } from '../random/hex';
+import { sha256 } from './verify-unit/hashing';
 
 /**
  * Checks what the log of page roots publishes (docs/fairness.md, "Checkpoints"): a checkpoint's
@@ -26,16 +27,6 @@ export function checkpointBody(c: Omit<SignedCheckpoint, 'signature'>): Uint8Arr
 }
 
 const subtle = () => globalThis.crypto.subtle;
-
-async function sha256(...parts: Uint8Array[]): Promise<Uint8Array> {
-  const all = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    all.set(part, at);
-    at += part.length;
-  }
-  return new Uint8Array(await subtle().digest('SHA-256', all));
-}
 
 const LEAF_PREFIX = Uint8Array.of(0);
 const NODE_PREFIX = Uint8Array.of(1);

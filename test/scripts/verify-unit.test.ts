@@ -1,10 +1,16 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { playRecalls, type PlayedRecall } from '../audit/verify-unit/recalls';
+import express from 'express';
+import { PRIZE_TABLES } from '../../src/games/prize-tables';
+import { CheckpointLog } from '../../src/server/checkpoints';
+import { mountFairnessRoutes } from '../../src/server/fairness-routes';
+import { mountLogRoutes } from '../../src/server/log-routes';
+import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
+import { NOW, playRecalls, type PlayedRecall } from '../audit/verify-unit/recalls';
 import { runScript } from './run-script';
 
 describe('npm run verify-unit', function () {
@@ -70,5 +76,55 @@ describe('npm run verify-unit', function () {
     assert.match(run.stdout, /^FAIL ledger/m);
     const unreachable = await runScript('verify-unit', [write('recall.json', played.recall), '--url', 'http://127.0.0.1:1']);
     assert.equal(unreachable.code, 3);
+  });
+});
+
+describe('npm run verify-unit with the log of page roots', function () {
+  this.timeout(180_000);
+  let dir: string;
+  let server: Server;
+  let recallFile: string;
+  let grow: () => Promise<void>;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'verify-unit-log-'));
+    const fixture = await playRecalls();
+    let clock = NOW;
+    const { log } = await CheckpointLog.start(fixture.dealer, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock);
+    const app = express();
+    mountFairnessRoutes(app, fixture.dealer);
+    mountLogRoutes(app, log);
+    server = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const recall = fixture.units['500000-carats'].win.recall;
+    recallFile = join(dir, 'recall.json');
+    writeFileSync(recallFile, JSON.stringify({ ...recall, fairness: { ...recall.fairness, server: origin } }));
+    grow = async () => {
+      await fixture.dealer.openEmission({ emissionId: 'later', table: PRIZE_TABLES.filter((t) => t.game === 'noel-de-la-chance')[1]!, blockCount: 2, now: NOW });
+      clock += 1_000;
+    };
+  });
+
+  after(() => {
+    server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('checks the page root in the signed log, saves the checkpoint, and next time checks the new one extends it', async () => {
+    const saved = join(dir, 'checkpoint.json');
+    const first = await runScript('verify-unit', [recallFile, '--save-checkpoint', saved]);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    assert.match(first.stdout, /^ok +checkpoint +page \d+ of .* is leaf \d+ of the log test-log/m);
+    const checkpoint = JSON.parse(readFileSync(saved, 'utf8')) as { treeSize: number; rootHash: string };
+    await grow();
+    const next = await runScript('verify-unit', [recallFile, '--checkpoint', saved]);
+    assert.equal(next.code, 0, next.stdout + next.stderr);
+    assert.match(next.stdout, new RegExp(`extends the checkpoint saved at ${checkpoint.treeSize} leaves`));
+    const forged = join(dir, 'forged.json');
+    writeFileSync(forged, JSON.stringify({ ...checkpoint, rootHash: checkpoint.rootHash.replace(/^./, (c) => (c === '0' ? '1' : '0')) }));
+    const refused = await runScript('verify-unit', [recallFile, '--checkpoint', forged]);
+    assert.equal(refused.code, 1, refused.stdout);
+    assert.match(refused.stdout, /^FAIL checkpoint .*does not extend/m);
   });
 });

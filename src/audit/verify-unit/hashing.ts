@@ -52,6 +52,7 @@ export async function pageRootOf(proof: ProofInput, domain: BlockDomain): Promis
 
 /** HMAC-SHA256(key = block seed, `unit-seed/v1/<position>`), hex: a unit seed from a revealed block seed. */
 export async function unitSeedOf(blockSeedHex: string, position: number): Promise<string> {
-  const key = await subtle().importKey('raw', fromHex(blockSeedHex), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  // A copy: WebCrypto's DOM types take bytes over an ArrayBuffer, never a shared one.
+  const key = await subtle().importKey('raw', new Uint8Array(fromHex(blockSeedHex)), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return toHex(new Uint8Array(await subtle().sign('HMAC', key, new TextEncoder().encode(`unit-seed/v1/${position}`))));
 }
