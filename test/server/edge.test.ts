@@ -134,21 +134,7 @@ describe('the HTTP edge', function () {
       }
     });
 
-    it('lets a page connect to its own origin and to the deployment\'s processes, and nowhere else', async () => {
-      const fleet = await startTestServer({ JWT_SECRET: SECRET, PUBLIC_ADDRESS: '127.0.0.1:4001', PUBLIC_ADDRESSES: '127.0.0.1:4001,127.0.0.1:4002,games.example/node-3' });
-      try {
-        const res = await fetch(`http://127.0.0.1:${fleet.port}/health`);
-        const connectSrc = /connect-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1]?.split(' ');
-        assert.deepEqual(connectSrc, [
-          "'self'",
-          'ws://127.0.0.1:4001', 'wss://127.0.0.1:4001', 'http://127.0.0.1:4001', 'https://127.0.0.1:4001',
-          'ws://127.0.0.1:4002', 'wss://127.0.0.1:4002', 'http://127.0.0.1:4002', 'https://127.0.0.1:4002',
-          'ws://games.example/node-3/', 'wss://games.example/node-3/', 'http://games.example/node-3/', 'https://games.example/node-3/',
-        ]);
-        await res.body?.cancel();
-      } finally {
-        await fleet.stop();
-      }
+    it('lets a page of a lone process connect to its own origin only', async () => {
       const alone = await fetch(`${base}/health`);
       assert.match(alone.headers.get('content-security-policy') ?? '', /connect-src 'self';/);
       await alone.body?.cancel();
@@ -193,5 +179,32 @@ describe('the HTTP edge', function () {
       const res = await post('/auth/dev-login', JSON.stringify({ name: 'Bob' }));
       assert.equal((await errorOf(res)).code, 'auth/rate_limited');
     });
+  });
+});
+
+// Its own server, after the other's stop: Colyseus's matchmaker is one per process, so two
+// servers running at once in one process share it, and stopping one leaves the other half
+// stopped (its sockets open: mocha would never exit).
+describe('the HTTP edge of one of several processes', function () {
+  this.timeout(30_000);
+  let server: RunningServer;
+
+  before(async () => {
+    server = await startTestServer({ JWT_SECRET: SECRET, PUBLIC_ADDRESS: '127.0.0.1:4001', PUBLIC_ADDRESSES: '127.0.0.1:4001,127.0.0.1:4002,games.example/node-3' });
+  });
+  after(async () => {
+    await server.stop();
+  });
+
+  it('lets a page connect to its own origin and to the deployment\'s processes, and nowhere else', async () => {
+    const res = await fetch(`http://127.0.0.1:${server.port}/health`);
+    const connectSrc = /connect-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')?.[1]?.split(' ');
+    assert.deepEqual(connectSrc, [
+      "'self'",
+      'ws://127.0.0.1:4001', 'wss://127.0.0.1:4001', 'http://127.0.0.1:4001', 'https://127.0.0.1:4001',
+      'ws://127.0.0.1:4002', 'wss://127.0.0.1:4002', 'http://127.0.0.1:4002', 'https://127.0.0.1:4002',
+      'ws://games.example/node-3/', 'wss://games.example/node-3/', 'http://games.example/node-3/', 'https://games.example/node-3/',
+    ]);
+    await res.body?.cancel();
   });
 });
