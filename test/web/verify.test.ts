@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
@@ -9,6 +10,8 @@ import type { RunningServer } from '../../src/server/app';
 import { MemoryActionLog } from '../../src/units/action-log';
 import { median } from '../../tools/median';
 import { startTestServer } from '../support/game-server';
+import { ALTERATIONS, copy, flipHex } from '../audit/verify-unit/alterations';
+import { playRecalls } from '../audit/verify-unit/recalls';
 import { fr } from '../../web/src/i18n/fr';
 import { launchBrowser } from './browser';
 import {
@@ -80,10 +83,6 @@ function raisedFinish(recall: RecallRecord): RecallRecord {
     })),
   };
 }
-
-/** A deep copy to alter: alterations reach into the JSON untyped. */
-const copy = <T>(x: T): any => JSON.parse(JSON.stringify(x));
-const flipHex = (hex: string) => (hex[0] === '0' ? '1' : '0') + hex.slice(1);
 
 interface Alteration {
   readonly what: string;
@@ -166,6 +165,32 @@ describe('« Vérifier » in the page', function () {
       }
       assert.equal(chunks.filter((u) => u.includes('verification-core')).length, 1, 'the verifier chunk is fetched once');
       console.log(`      verifyUnit in the page, median of ${TIMED_RUNS}: ${times.join(', ')}`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it(`rejects in the browser, with the page's own chunk, each of the ${ALTERATIONS.length} alterations the core's suite makes, with the same check`, async () => {
+    const fixture = await playRecalls();
+    const chunk = readdirSync(new URL('../../web/dist/assets/', import.meta.url)).find((f) => /^verification-core-.*\.js$/.test(f));
+    assert.ok(chunk, 'the verifier is a chunk of its own');
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await page.goto(base);
+      const missed: string[] = [];
+      for (const alteration of ALTERATIONS) {
+        const played = fixture.units[alteration.game][alteration.kind];
+        const recall = copy(played.recall);
+        const published = copy(played.published);
+        alteration.change(recall, published);
+        const failedChecks = await page.evaluate(async ({ url, recall, published }) => {
+          const core = await import(url);
+          const result = await core.verifyUnit(recall, { published });
+          return result.ok ? [] : (result.checks as { id: string; ok: boolean }[]).filter((c) => !c.ok).map((c) => c.id);
+        }, { url: `/assets/${chunk}`, recall, published });
+        if (!failedChecks.includes(alteration.check)) missed.push(`${alteration.what}: failed ${JSON.stringify(failedChecks)}, expected ${alteration.check}`);
+      }
+      assert.deepEqual(missed, []);
     } finally {
       await context.close();
     }
