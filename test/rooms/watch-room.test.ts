@@ -6,6 +6,7 @@ import { Redis } from 'ioredis';
 import { rulesOf } from '../../src/games/registry';
 import type { RunningServer } from '../../src/server/app';
 import { startCluster, type Cluster } from '../../scripts/start-cluster';
+import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 import { freePort, RedisServer } from '../../tools/redis-server';
 import { setHarnessStakeLimit } from '../../tools/stake-limit';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
@@ -145,7 +146,7 @@ describe('a watch room', function () {
       redis = await RedisServer.start();
       const ports = [await freePort(), await freePort(), await freePort()];
       // One watcher per relay room: the second watcher opens a relay on the third process.
-      const env = { JWT_SECRET: SECRET, DEV_LOGIN: 'true', DEV_LOGIN_PER_MINUTE: '100000', EMISSION_BLOCKS: '2', REDIS_PREFIX: 'relay', MAX_MESSAGES_PER_SECOND: '1000', WATCH_ROOM_MAX_CLIENTS: '1', REDIS_URL: redis.url };
+      const env = { JWT_SECRET: SECRET, DEV_LOGIN: 'true', DEV_LOGIN_PER_MINUTE: '100000', EMISSION_BLOCKS: '2', REDIS_PREFIX: 'relay', MAX_MESSAGES_PER_SECOND: '1000', WATCH_ROOM_MAX_CLIENTS: '1', REDIS_URL: redis.url, CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey() };
       cluster = await startCluster({ ports, env, onLine: (i, line) => logs.push(`[p${i}] ${line}`) });
       roomcaches = new Redis(redis.url);
     });
