@@ -32,6 +32,7 @@ import { Client, type Room } from '@colyseus/sdk';
 import { Redis } from 'ioredis';
 import { builtServer } from '../tools/built-server';
 import { spawnChild } from '../tools/child-processes';
+import { newCheckpointSigningKey } from '../tools/checkpoint-key';
 import { optionsOrExit, UsageError, whole, type CommandLine } from '../tools/command-line';
 import { freePort, RedisServer } from '../tools/redis-server';
 import { setHarnessStakeLimit } from '../tools/stake-limit';
@@ -204,7 +205,7 @@ async function startServers(options: BenchOptions): Promise<{ cluster: Cluster; 
     ports,
     script: builtServer(),
     env: {
-      REDIS_URL: redis.url, REDIS_PREFIX: 'bench', JWT_SECRET, DEV_LOGIN: 'true', DEV_LOGIN_PER_MINUTE: '100000', OPERATOR_TOKEN, LOG_LEVEL: 'warn',
+      REDIS_URL: redis.url, CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(), REDIS_PREFIX: 'bench', JWT_SECRET, DEV_LOGIN: 'true', DEV_LOGIN_PER_MINUTE: '100000', OPERATOR_TOKEN, LOG_LEVEL: 'warn',
       WATCHERS_MAX: String(options.watchers), WATCH_ROOM_MAX_CLIENTS: String(Math.max(1, perRelay)),
       DEMO_BALANCE_CENTS: '10000000', MAX_MESSAGES_PER_SECOND: '1000', EMISSION_BLOCKS: '2',
     },
