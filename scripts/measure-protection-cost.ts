@@ -8,10 +8,15 @@
  * - allowance: with protection as the purchase runs it (lua/includes/protection.lua), within
  *   the allowance after the first purchase;
  * - in full: with protection checked in full every time (checkInFull, as past the allowance).
+ * Then the embedded default's checks, in JavaScript: the memory store's `stakeRefusal` and
+ * `countStake` as a purchase calls them (limits set, a session open, purchases a second apart),
+ * timed by the process's own CPU (`process.cpuUsage`), against the same loop without them.
  * Prints the medians in µs per purchase and, last, the same as JSON.
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
+import { countStake, newProtection, stakeRefusal, type ProtectedWallet } from '../src/dealer/memory/protection';
+import type { PurchaseRequest } from '../src/dealer/types';
 import { median } from '../tools/median';
 import { optionsOrExit, whole } from '../tools/command-line';
 import { RedisServer } from '../tools/redis-server';
@@ -56,6 +61,38 @@ const VARIANTS = {
 } as const;
 type Variant = keyof typeof VARIANTS;
 
+/**
+ * The memory store's checks, `PURCHASES` purchases a second apart on one wallet (weekly and
+ * daily limits set, the session open, as in play), in µs of this process's CPU per purchase;
+ * `bare` runs the same loop building the same requests without the checks.
+ */
+function memoryChecks(checked: boolean, start: number): number {
+  const protection = newProtection();
+  protection.limits.stake_week = { amount: 1e12 };
+  protection.limits.stake_day = { amount: 1e12 };
+  const wallet: ProtectedWallet = { protection, journal: [] };
+  const settings = { realityCheckMs: 24 * 3_600_000, sessionIdleMs: 30 * 60_000 };
+  let refused = 0;
+  const before = process.cpuUsage();
+  for (let i = 0; i < PURCHASES; i++) {
+    const request: PurchaseRequest = { playerId: 'p1', requestId: `r${i}`, game: 'noel', stake: STAKE, now: start + i * 1000, protection: settings };
+    if (!checked) continue;
+    if (stakeRefusal(wallet, request)) refused++;
+    else countStake(wallet, request);
+  }
+  const used = process.cpuUsage(before);
+  if (refused > 0) throw new Error(`${refused} purchases refused: the measure buys within its limits`);
+  return (used.user + used.system) / PURCHASES;
+}
+
+const embedded: { bare: number[]; checked: number[] } = { bare: [], checked: [] };
+for (let round = 1; round <= ROUNDS; round++) {
+  embedded.bare.push(memoryChecks(false, Date.now()));
+  embedded.checked.push(memoryChecks(true, Date.now()));
+}
+const embeddedResult = { bare: Math.round(median(embedded.bare) * 1000) / 1000, checked: Math.round(median(embedded.checked) * 1000) / 1000 };
+console.log(`embedded   ${embeddedResult.bare.toFixed(3)} µs bare, ${embeddedResult.checked.toFixed(3)} µs with the memory store's checks, of this process's CPU per purchase (median of ${ROUNDS})`);
+
 const server = await RedisServer.start();
 const redis = new Redis(server.url);
 try {
@@ -81,7 +118,7 @@ try {
   }
   const result = Object.fromEntries(names.map((name) => [name, Math.round(median(micros[name]) * 100) / 100]));
   for (const name of names) console.log(`${name.padEnd(10)} ${result[name]!.toFixed(2)} µs of Redis CPU per purchase (median of ${ROUNDS})`);
-  console.log(JSON.stringify({ purchases: PURCHASES, rounds: ROUNDS, microsPerPurchase: result }));
+  console.log(JSON.stringify({ purchases: PURCHASES, rounds: ROUNDS, microsPerPurchase: result, embeddedMicrosPerPurchase: embeddedResult }));
 } finally {
   redis.disconnect();
   await server.stop();
