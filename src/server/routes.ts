@@ -137,7 +137,11 @@ export function mountRoutes(app: Application, services: Services): void {
       if (!body.success) return sendRefusal(res, 400, 'wallet/malformed', 'give { amount: whole cents ≥ 1, requestId: 1–64 of A-Z a-z 0-9 _ - }');
       const { amount, requestId } = body.data;
       const result = await funding[operation](playerId, amount, requestId, Date.now());
-      if (!result.ok && 'details' in result) return sendRefusal(res, 409, result.code, result.message, result.details);
+      if (!result.ok && result.code === 'limit/deposit_week') {
+        // Journaled with who and when, as a purchase refused for the player's protection is.
+        await services.protection.refused(playerId, result.code);
+        return sendRefusal(res, 409, result.code, result.message, result.details);
+      }
       if (!result.ok) return sendRefusal(res, 409, result.code, result.message);
       res.json({ playerId, balance: result.balance, entry: result.entry });
     }));

@@ -76,6 +76,20 @@ describe('protection routes', function () {
     assert.deepEqual(unblocked.history.map((c) => [c.what, c.by]), [['unblock', 'operator'], ['block', 'operator']]);
   });
 
+  it('refuses a deposit over the weekly deposit limit and journals the refusal, a run of them as one line', async () => {
+    const token = await tokenOf('prot-6');
+    assert.equal((await call('PUT', '/protection/limits', token, { stake_week: 5000, deposit_week: 10000 })).status, 200);
+    const deposit = (amount: number, requestId: string) => call('POST', '/admin/wallets/prot-6/deposit', OPERATOR, { amount, requestId });
+    assert.equal((await deposit(10000, 'd1')).status, 200, 'the limit itself passes');
+    for (const requestId of ['d2', 'd3']) {
+      const refused = await deposit(1, requestId);
+      assert.equal(refused.status, 409);
+      assert.equal(await codeOf(refused), 'limit/deposit_week');
+    }
+    const state = (await (await call('GET', '/admin/players/prot-6/protection', OPERATOR)).json()) as ProtectionState;
+    assert.deepEqual(state.history.map((c) => [c.what, c.code, c.count]).slice(0, 1), [['refusal', 'limit/deposit_week', 2]]);
+  });
+
   it('asks the player’s token on the player routes', async () => {
     const res = await fetch(`${base}/protection`);
     assert.equal(res.status, 401);
