@@ -1,12 +1,13 @@
 /**
  * `npm run archive -- <command>`: the regulator's archive (docs/archive.md).
- *   run                 drains the dealer's archive outbox (REDIS_URL) into ARCHIVE_DIR until stopped
+ *   run                 drains the dealer's archive outbox (REDIS_URL or REDIS_CLUSTER_NODES) into ARCHIVE_DIR until stopped
  *   keygen <file>       writes a new Ed25519 signing key (PKCS#8 PEM, mode 600) and prints its id
  *   verify <dir>        chains, sequence numbers, seals and signatures; with --books, also
- *                       reconciles with the wallet journals of REDIS_URL
+ *                       reconciles with the wallet journals of REDIS_URL (or REDIS_CLUSTER_NODES)
  *   export <dir>        --player <id> | --game <id> | --summary, over --from/--to days
  *   move-cold <dir>     moves day files past the on-line window to the cold directory
- * Settings from the environment (ARCHIVE_*, REDIS_URL, REDIS_PREFIX: docs/operations.md).
+ * Settings from the environment (ARCHIVE_*, REDIS_URL or REDIS_CLUSTER_NODES, REDIS_PREFIX:
+ * docs/operations.md).
  * Exit codes: 0 ok, 1 problems found, 2 bad command line, 3 failure.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -15,22 +16,23 @@ import { moveCold } from '../src/archive/retention';
 import { dailySummary, selectRecords } from '../src/archive/export';
 import { encryptionKey } from '../src/archive/files';
 import { archiveKeys } from '../src/archive/operator-key';
-import { bookLines, moneyLines, reconcile } from '../src/archive/reconcile';
+import { bookLines, moneyLines, moneyOnItsWay, moneyRecords, reconcile } from '../src/archive/reconcile';
 import { Keyring, SealingKey } from '../src/archive/seal';
 import { formatProblem, verifyArchive } from '../src/archive/verify';
-import { ArchiveWriter } from '../src/archive/writer';
+import { ArchiveWriter, readManifest } from '../src/archive/writer';
 import { archiveSettings } from '../src/config';
-import { OUTBOX_STREAMS } from '../src/dealer/outbox';
 import { RedisStore } from '../src/dealer/redis/store';
-import { connectOnce, redisUrlTarget } from '../src/server/redis-client';
+import { connectOnce, redisClusterTarget, redisUrlTarget } from '../src/server/redis-client';
 
 const USAGE = `usage: npm run archive -- <command> [options]
 
-  run                     drain the archive outbox of REDIS_URL into ARCHIVE_DIR (one writer)
+  run                     drain the archive outbox of REDIS_URL (or REDIS_CLUSTER_NODES) into
+                          ARCHIVE_DIR (one writer)
   keygen <file>           write a new Ed25519 signing key (PKCS#8 PEM) to <file>
   verify <dir> [--keyring <file>] [--cold <dir>] [--books]
                           check chains, sequence numbers, seals, signatures; --books: reconcile
-                          the money records with the wallet journals of REDIS_URL
+                          the money records with the wallet journals of REDIS_URL (or
+                          REDIS_CLUSTER_NODES)
   export <dir> (--player <id> | --game <id> | --summary) [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--cold <dir>]
                           records as JSON lines, or the daily summary per game
   move-cold <dir>         move day files older than ARCHIVE_ONLINE_MONTHS to ARCHIVE_COLD_DIR
@@ -42,11 +44,14 @@ function usage(message: string): never {
   process.exit(2);
 }
 
+/** The dealer's store: one Redis (REDIS_URL), or a Redis Cluster (REDIS_CLUSTER_NODES) with its per-slot protocol. */
 async function redisStore(): Promise<{ store: RedisStore; close: () => void }> {
   const url = process.env['REDIS_URL'];
-  if (!url) usage('REDIS_URL is needed (the dealer\'s Redis)');
-  const redis = await connectOnce(redisUrlTarget(url, 'REDIS_URL'));
-  return { store: new RedisStore(redis, { prefix: process.env['REDIS_PREFIX'] ?? 'lottery' }), close: () => redis.disconnect() };
+  const nodes = process.env['REDIS_CLUSTER_NODES'];
+  if (!url && !nodes) usage('REDIS_URL or REDIS_CLUSTER_NODES is needed (the dealer\'s Redis)');
+  const redis = await connectOnce(nodes ? redisClusterTarget(nodes, 'REDIS_CLUSTER_NODES') : redisUrlTarget(url!, 'REDIS_URL'));
+  const store = new RedisStore(redis, { prefix: process.env['REDIS_PREFIX'] ?? 'lottery', protocol: nodes ? 'per-slot' : 'one-script' });
+  return { store, close: () => redis.disconnect() };
 }
 
 async function main(): Promise<void> {
@@ -107,13 +112,13 @@ async function main(): Promise<void> {
       const keyring = values.keyring === undefined ? undefined : Keyring.parse(await readFile(values.keyring, 'utf8'));
       const verified = await verifyArchive(path, { keyring, encryptionKey: key, coldDir: values.cold });
       const problems = verified.problems.map(formatProblem);
-      const counts = OUTBOX_STREAMS.map((s) => `${s} ${verified.records.get(s)?.length ?? 0}`).join(', ');
+      const counts = [...verified.records].map(([stream, records]) => `${stream} ${records.length}`).join(', ');
       if (values.books) {
         const { store, close } = await redisStore();
         try {
           // Entries still in the outbox are archived-to-be, not missing.
-          const pending = await store.outbox.read('money', verified.records.get('money')?.at(-1)?.src, Number.MAX_SAFE_INTEGER);
-          const result = reconcile(moneyLines([...(verified.records.get('money') ?? []), ...pending]), await bookLines(store));
+          const pending = await moneyOnItsWay(store.outbox, verified.records, await store.journaledPlayers());
+          const result = reconcile(moneyLines([...moneyRecords(verified.records), ...pending]), await bookLines(store));
           problems.push(...result.differences.map((d) => `books: ${d}`));
           console.log(`books: ${result.booked} journal lines, ${result.archived} archived (${pending.length} still in the outbox)`);
         } finally {
@@ -132,16 +137,16 @@ async function main(): Promise<void> {
       const verified = await verifyArchive(path, { encryptionKey: key, coldDir: values.cold });
       if (verified.problems.length > 0) console.error(`archive: ${verified.problems.length} problem(s) found: run verify`);
       if (values.summary) {
-        for (const row of dailySummary(verified.records.get('money') ?? [], filter)) console.log(JSON.stringify(row));
+        for (const row of dailySummary(moneyRecords(verified.records), filter)) console.log(JSON.stringify(row));
       } else {
-        for (const stream of OUTBOX_STREAMS) for (const record of selectRecords(verified.records.get(stream) ?? [], filter)) console.log(JSON.stringify(record));
+        for (const records of verified.records.values()) for (const record of selectRecords(records, filter)) console.log(JSON.stringify(record));
       }
       return;
     }
     case 'move-cold': {
       if (!path) usage('move-cold needs the archive directory');
       const cold = values.cold ?? settings.coldDir ?? `${path.replace(/\/+$/, '')}-cold`;
-      const result = await moveCold(path, cold, OUTBOX_STREAMS, Date.now(), settings.onlineMonths, settings.retentionYears);
+      const result = await moveCold(path, cold, (await readManifest(path)).streams, Date.now(), settings.onlineMonths, settings.retentionYears);
       for (const file of result.moved) console.log(`moved ${file} to ${cold}`);
       for (const file of result.pastRetention) console.log(`past the retention (kept; the operator may delete it): ${file}`);
       return;

@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { redisClusterTarget, redisUrlTarget, type RedisTarget } from '../../src/server/redis-client';
 import type { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
 import { Fleet } from '../../tools/fleet';
@@ -69,9 +70,9 @@ export class ChaosCluster {
     return this.fleet.endpoints;
   }
 
-  /** The one Redis's URL; undefined on a Redis Cluster. */
-  get redisUrl(): string | undefined {
-    return this.redis instanceof RedisServer ? this.redis.url : undefined;
+  /** Where the servers' Redis is: the one Redis's URL, or the cluster's nodes. */
+  get redisTarget(): RedisTarget {
+    return this.redis instanceof RedisServer ? redisUrlTarget(this.redis.url, 'the chaos run\'s Redis') : redisClusterTarget(this.redis.nodes, 'the chaos run\'s Redis Cluster');
   }
 
   private get redis(): RedisServer | RedisCluster {

@@ -38,8 +38,8 @@ export interface ChaosReport {
   readonly units: { readonly bought: number; readonly finished: number; readonly seenFinishedByPlayer: number; readonly finishedUnseen: number; readonly unfinished: number };
   readonly feed: FeedOrderResult & { readonly rejoins: number };
   readonly books: Pick<BooksResult, 'checked' | 'problemCount'>;
-  /** The regulator's archive verified and reconciled with the journals (null on a Redis Cluster: not archived yet). */
-  readonly archive: { readonly records: number; readonly seals: number; readonly drainErrors: number; readonly problems: number } | null;
+  /** The regulator's archive verified and reconciled with the journals (null when the run stopped before its check). */
+  readonly archive: { readonly records: number; readonly seals: number; readonly onItsWay: number; readonly drainErrors: number; readonly problems: number } | null;
   /** After the faults, on every process: the feed joined, `/tables` read, every (game, price) sold (failures are in `failures`). */
   readonly afterFaults: Omit<ServiceCheck, 'failures'> & { readonly failed: number };
   /** Books problems + units left unfinished + feed wins ahead of their player or matching no unit + archive problems. */
@@ -87,7 +87,7 @@ interface Findings {
   units: ChaosReport['units'];
   readonly problems: string[];
   unfinishedProblems: number;
-  /** The regulator's archive, checked after the books (one Redis only: not on a cluster yet). */
+  /** The regulator's archive, checked after the books. */
   archive: ArchiveCheck | undefined;
   readonly failures: string[];
 }
@@ -173,9 +173,7 @@ function tallyUnits(players: readonly SyntheticPlayer[], ledger: readonly Player
 /** Feed spectators, the players through the faults, the drain; then the books, every unit, the feed's order. */
 async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: readonly Fault[], prefix: string, operatorToken: string, log: (line: string) => void, found: Findings): Promise<void> {
   const endpoints = cluster.endpoints;
-  const redisUrl = cluster.redisUrl;
-  const archive = redisUrl === undefined ? undefined : await startArchiveCheck(redisUrl, `chaos-${prefix.slice(2, -1)}`);
-  if (!archive) log('archive: not checked on a Redis Cluster (docs/archive.md, "On a Redis Cluster")');
+  const archive = await startArchiveCheck(cluster.redisTarget, `chaos-${prefix.slice(2, -1)}`);
   const reader = httpBlocks(endpoints[0]!, operatorToken);
   const before = await readBlocks(reader);
   for (let i = 0; i < options.feedSpectators; i++) {
@@ -191,11 +189,9 @@ async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: r
   const { books, collected, ledger } = await checkPhaseBooks(phase, { endpoints, reader, before, timeoutS: 300, requestTimeoutMs: 10_000, recalledPrizes: true });
   found.books = books;
   found.problems.push(...books.problems);
-  if (archive) {
-    found.archive = await archive.finish();
-    found.problems.push(...found.archive.problems);
-    log(`archive: ${found.archive.records} records, ${found.archive.seals} seals, ${found.archive.drainErrors} drains retried: ${found.archive.problems.length} problems`);
-  }
+  found.archive = await archive.finish();
+  found.problems.push(...found.archive.problems);
+  log(`archive: ${found.archive.records} records, ${found.archive.seals} seals, ${found.archive.onItsWay} money entries on their way, ${found.archive.drainErrors} drains retried: ${found.archive.problems.length} problems`);
 
   const tally = tallyUnits(phase.players, ledger, collected);
   found.units = tally.units;
@@ -250,7 +246,7 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
   }
   const injected = found.injector?.injected ?? [];
   if (injected.length < options.minFaults) found.failures.push(`${injected.length} faults injected, fewer than the ${options.minFaults} asked for (--min-faults)`);
-  const archiveProblems = found.archive?.problems.length ?? (options.redisCluster ? 0 : 1);
+  const archiveProblems = found.archive?.problems.length ?? 1;
   const mismatches = (found.books?.problemCount ?? 1) + found.unfinishedProblems + found.feed.ahead + found.feed.phantom + archiveProblems;
   return {
     format: 'chaos-report/v1',
@@ -265,7 +261,7 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     units: found.units,
     feed: { ...found.feed, rejoins: found.feeds.reduce((n, f) => n + f.rejoins, 0) },
     books: { checked: found.books?.checked ?? { players: 0, units: 0, unitsFinished: 0, recallsRescored: 0, blocks: 0, stakes: 0, prizes: 0 }, problemCount: found.books?.problemCount ?? 1 },
-    archive: found.archive ? { records: found.archive.records, seals: found.archive.seals, drainErrors: found.archive.drainErrors, problems: found.archive.problems.length } : null,
+    archive: found.archive ? { records: found.archive.records, seals: found.archive.seals, onItsWay: found.archive.onItsWay, drainErrors: found.archive.drainErrors, problems: found.archive.problems.length } : null,
     afterFaults: { processes: found.afterFaults.processes, sold: found.afterFaults.sold, failed: found.afterFaults.failures.length },
     mismatches,
     problems: found.problems.slice(0, 50),

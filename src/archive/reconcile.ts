@@ -1,7 +1,8 @@
 import { parseUnitId } from '../dealer/identifiers';
+import { isMoneyStream, type ArchiveOutbox, type OutboxEntry } from '../dealer/outbox';
 import type { DealerStore, JournalEntry } from '../dealer/types';
 import { dayOf } from './files';
-import { MONEY_KINDS } from './records';
+import { MONEY_KINDS, type ArchiveRecord } from './records';
 
 /**
  * Reconciliation with the books (docs/archive.md, "Reconciliation"): the archive's money
@@ -43,6 +44,27 @@ export async function bookLines(store: DealerStore & Books): Promise<MoneyLine[]
     for (const entry of await store.journal(player)) lines.push(lineOfJournal(player, entry, gameOf));
   }
   return lines;
+}
+
+/** The records of every money stream (`money`, and a cluster's shards' `money-<k>`), stream after stream. */
+export function moneyRecords(records: ReadonlyMap<string, readonly ArchiveRecord[]>): ArchiveRecord[] {
+  return [...records].filter(([stream]) => isMoneyStream(stream)).flatMap(([, r]) => r);
+}
+
+/**
+ * The money entries on their way to the archive, which count as archived (they will be): each
+ * money stream's entries after its last archived record, and on a Redis Cluster those still in
+ * the players' own streams (a relay cut, the next one takes them).
+ */
+export async function moneyOnItsWay(
+  outbox: ArchiveOutbox,
+  archived: ReadonlyMap<string, readonly ArchiveRecord[]>,
+  players: readonly string[],
+): Promise<OutboxEntry[]> {
+  const entries: OutboxEntry[] = [];
+  for (const stream of outbox.streams.filter(isMoneyStream)) entries.push(...(await outbox.read(stream, archived.get(stream)?.at(-1)?.src, Number.MAX_SAFE_INTEGER)));
+  for (const player of players) entries.push(...(await outbox.unrelayed(player)));
+  return entries;
 }
 
 /** The money lines of archive records or outbox entries (the same fields). */

@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dayOfFile, decodeDayFile, KEYRING, MANIFEST } from './files';
+import { dayOfFile, decodeDayFile, KEYRING } from './files';
 import { GENESIS, recordBytes, sha256Hex, type ArchiveRecord } from './records';
 import { Keyring, type ArchiveSeal } from './seal';
-import type { Manifest } from './writer';
+import { readManifest } from './writer';
 
 /** A problem `verify` found, with its place: the stream's file and the line (1-based; 0: the file or stream). */
 export interface ArchiveProblem {
@@ -96,7 +96,7 @@ export async function verifyArchive(dir: string, options: VerifyOptions = {}): P
   const problems: ArchiveProblem[] = [];
   const records = new Map<string, ArchiveRecord[]>();
   let seals = 0;
-  const manifest = JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Manifest;
+  const manifest = await readManifest(dir);
   const keyring = options.keyring ?? Keyring.parse(await readFile(join(dir, KEYRING), 'utf8'));
   const folders = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
   for (const folder of folders) {

@@ -1,6 +1,6 @@
 import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { OUTBOX_STREAMS, type ArchiveOutbox, type OutboxStream } from '../dealer/outbox';
+import type { ArchiveOutbox, OutboxStream } from '../dealer/outbox';
 import { dayFileName, dayOf, dayOfFile, encodeChunk, KEYRING, MANIFEST, STATE } from './files';
 import { chainRecord, GENESIS, type ArchiveRecord } from './records';
 import { Keyring, type SealingKey } from './seal';
@@ -33,6 +33,11 @@ export interface ArchiveWriterOptions {
 export interface Manifest {
   readonly format: 'instant-games-archive/1';
   readonly streams: readonly string[];
+}
+
+/** The manifest of the archive in `dir`. */
+export async function readManifest(dir: string): Promise<Manifest> {
+  return JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Manifest;
 }
 
 async function readJson<T>(path: string): Promise<T | undefined> {
@@ -74,7 +79,10 @@ export class ArchiveWriter {
     if (!Number.isSafeInteger(options.sealRecords) || options.sealRecords < 1) throw new RangeError(`sealRecords must be a whole number ≥ 1: ${options.sealRecords}`);
     const writer = new ArchiveWriter(options);
     await mkdir(options.dir, { recursive: true });
-    const manifest: Manifest = { format: 'instant-games-archive/1', streams: [...OUTBOX_STREAMS] };
+    // A stream once listed stays listed (a Redis moved to a cluster keeps `money` and gains its shards).
+    const listed = (await readJson<Manifest>(join(options.dir, MANIFEST)))?.streams ?? [];
+    const streams = [...listed, ...options.outbox.streams.filter((s) => !listed.includes(s))];
+    const manifest: Manifest = { format: 'instant-games-archive/1', streams };
     await writeAtomically(join(options.dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     // The signing key joins the keyring; the keys before it stay, so their seals still verify.
     const keyringPath = join(options.dir, KEYRING);
@@ -84,7 +92,7 @@ export class ArchiveWriter {
       keyring.add(options.key.published);
       await writeAtomically(keyringPath, keyring.toJson());
     }
-    for (const stream of OUTBOX_STREAMS) writer.states.set(stream, await writer.recover(stream));
+    for (const stream of options.outbox.streams) writer.states.set(stream, await writer.recover(stream));
     return writer;
   }
 
@@ -96,7 +104,7 @@ export class ArchiveWriter {
   /** Drains every stream until empty; returns how many records it archived. */
   async drainAll(): Promise<number> {
     let total = 0;
-    for (const stream of OUTBOX_STREAMS) {
+    for (const stream of this.options.outbox.streams) {
       for (let written = -1; written !== 0; total += written) written = await this.drain(stream);
     }
     return total;

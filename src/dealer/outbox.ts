@@ -9,8 +9,18 @@ import { decodeJournalLine } from './records';
  * stay until the writer has sealed them and trims.
  */
 
+/** The streams of every outbox: the money one (one Redis, memory) and the play one. */
 export const OUTBOX_STREAMS = ['money', 'play'] as const;
-export type OutboxStream = (typeof OUTBOX_STREAMS)[number];
+/**
+ * A stream's name, which is also its chain's in the archive: `money`, `play`, or on a Redis
+ * Cluster `money-<k>`, the money stream of archive shard k (docs/archive.md, "On a Redis Cluster").
+ */
+export type OutboxStream = string;
+
+/** Whether `stream` holds money records: `money`, or a shard's `money-<k>`. */
+export function isMoneyStream(stream: OutboxStream): boolean {
+  return stream === 'money' || /^money-\d+$/.test(stream);
+}
 
 export type OutboxValue = string | number | boolean | null | readonly OutboxValue[] | { readonly [key: string]: OutboxValue };
 
@@ -33,12 +43,19 @@ export interface OutboxEntry extends OutboxRecord {
 }
 
 export interface ArchiveOutbox {
+  /** The streams the writer drains, each its own chain (the manifest lists them). */
+  readonly streams: readonly OutboxStream[];
   /** Appends a record of the process to `play` (money entries are the dealer's own writes). */
   append(record: OutboxRecord): Promise<void>;
   /** Up to `count` entries of `stream` after id `after` (from the first when undefined), in order. */
   read(stream: OutboxStream, after: string | undefined, count: number): Promise<OutboxEntry[]>;
   /** Drops the entries of `stream` up to and including id `through` (the writer sealed them). */
   trim(stream: OutboxStream, through: string): Promise<void>;
+  /**
+   * A player's money entries written and not in `streams` yet: on a Redis Cluster those left in
+   * the player's own stream by a relay cut (the next relay takes them); none elsewhere.
+   */
+  unrelayed(playerId: string): Promise<OutboxEntry[]>;
 }
 
 /**
@@ -63,12 +80,19 @@ export function idBefore(a: string, b: string): boolean {
   return am < bm || (am === bm && an < bn);
 }
 
+/** The smallest stream id after `id` (`<ms>-<n + 1>`): what XTRIM MINID keeps from, to drop `id` and all before. */
+export function idAfter(id: string): string {
+  const [ms, n] = id.split('-');
+  return `${ms}-${Number(n) + 1}`;
+}
+
 /**
  * The outbox of the memory store: arrays, ids `0-<n>`. Off (`keeping` false), it keeps nothing:
  * the embedded default without an archive writer must not grow without end.
  */
 export class MemoryOutbox implements ArchiveOutbox {
-  private readonly streams = new Map<OutboxStream, OutboxEntry[]>(OUTBOX_STREAMS.map((s) => [s, []]));
+  readonly streams = OUTBOX_STREAMS;
+  private readonly entries = new Map<OutboxStream, OutboxEntry[]>(OUTBOX_STREAMS.map((s) => [s, []]));
   private next = 0;
 
   constructor(private readonly keeping = true) {}
@@ -88,18 +112,22 @@ export class MemoryOutbox implements ArchiveOutbox {
   }
 
   async read(stream: OutboxStream, after: string | undefined, count: number): Promise<OutboxEntry[]> {
-    const entries = this.streams.get(stream)!;
+    const entries = this.entries.get(stream)!;
     const from = after === undefined ? 0 : entries.findIndex((e) => idBefore(after, e.id));
     return from < 0 ? [] : entries.slice(from, from + count);
   }
 
+  async unrelayed(): Promise<OutboxEntry[]> {
+    return [];
+  }
+
   async trim(stream: OutboxStream, through: string): Promise<void> {
-    const entries = this.streams.get(stream)!;
+    const entries = this.entries.get(stream)!;
     const keep = entries.findIndex((e) => idBefore(through, e.id));
     entries.splice(0, keep < 0 ? entries.length : keep);
   }
 
   private push(stream: OutboxStream, entry: (id: string) => OutboxEntry): void {
-    if (this.keeping) this.streams.get(stream)!.push(entry(`0-${++this.next}`));
+    if (this.keeping) this.entries.get(stream)!.push(entry(`0-${++this.next}`));
   }
 }

@@ -14,7 +14,7 @@ import { Serial } from './serial';
 import { answerRefusal, isRefusal, joinRefused, readOnly } from './refusals';
 import type { Seats } from './seats';
 import { parseMessage, TABLE_MESSAGES as M } from './table-messages';
-import { sendPatchesAsStepsHappen, showUnits, TableState, watchedUnits } from './table-state';
+import { sendPatchesAsStepsHappen, showUnits, TableState, watchedUnits, type ShownSteps } from './table-state';
 import { Watchers, type TableMetadata } from './watchers';
 
 /** What a table needs, given when the room type is defined (`tableRoomType`). */
@@ -38,8 +38,19 @@ export interface TableServices {
   readonly trace?: TableTrace;
 }
 
-/** A table's exchange with its player, as the regulator's archive records it (archive-trace.ts). */
-export type TableTrace = (exchange: { readonly kind: string; readonly player: string; readonly session: string; readonly table: string; readonly payload: Readonly<Record<string, unknown>> }) => void;
+/**
+ * A table's exchange with its player, as the regulator's archive records it (archive-trace.ts):
+ * `payload` what the player sent and was answered, `shown` the steps the exchange put in front
+ * of them (the server's own, kept whole).
+ */
+export type TableTrace = (exchange: {
+  readonly kind: string;
+  readonly player: string;
+  readonly session: string;
+  readonly table: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly shown?: readonly ShownSteps[];
+}) => void;
 
 /** What a table writes to the server's log (pino's logger is one). */
 export interface RoomLog {
@@ -78,6 +89,8 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   private readonly serial = new Serial((err) => this.logError('table message failed', err));
   private playerFirst!: PlayerFirst;
   private watchers!: Watchers;
+  /** With the archive on, while a traced message is handled: the steps it showed, for its record. */
+  private shownByMessage: ShownSteps[] | undefined;
 
   override async onCreate(options: unknown): Promise<void> {
     const parsed = M.create.safeParse(options);
@@ -121,7 +134,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     if (this.droppedSeat) this.droppedSeat.reject(false);
     else former?.leave(CloseCode.CONSENTED, 'table/replaced: this table was opened again from another connection');
     this.droppedSeat = undefined;
-    this.trace(former ? 'resumption' : 'sign_in', client, { game: this.game });
+    this.trace(former ? 'resumption' : 'sign_in', client.sessionId, { game: this.game });
     this.endPlayWhenTokenExpires(auth.expiresAt);
     this.playerFirst.seatPlayer(client);
     if (former) this.watchers.playerIs('here');
@@ -144,7 +157,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   override async onDrop(client: Client): Promise<void> {
     // The player's seat is kept for a while (not a flooder's).
     if (client.sessionId !== this.ownerSession) return;
-    this.trace('interruption', client, { game: this.game });
+    this.trace('interruption', client.sessionId, { game: this.game });
     this.playerFirst.playerDropped();
     this.watchers.playerIs('away');
     if (this.playerFirst.flooded(client)) return;
@@ -254,10 +267,16 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     });
   }
 
-  /** Shows the units of the purchase (their new steps), then publishes what ended once the player could see it. */
+  /**
+   * Shows the units of the purchase (their new steps), then publishes what ended once the player
+   * could see it. With the archive on, the new steps go in the record of the message that
+   * showed them, or in a `shown` record of their own (a resumption, the sweeper's completion).
+   */
   private update(units: readonly LiveUnit[], ended: readonly EndedReveal[]): void {
     this.units = units;
-    showUnits(this.state, units);
+    const shown = this.services.trace === undefined ? undefined : (this.shownByMessage ?? []);
+    showUnits(this.state, units, shown);
+    if (shown !== undefined && shown !== this.shownByMessage && shown.length > 0) this.trace('shown', this.ownerSession ?? '', { game: this.game }, shown);
     this.playerFirst.patch(() => this.broadcastPatch());
     if (this.watchers.isOpen) {
       const shown = watchedUnits(this.state);
@@ -269,20 +288,30 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   }
 
   /** Records an exchange with the player (`services.trace`). */
-  private trace(kind: string, client: Client, payload: Record<string, unknown>): void {
-    this.services.trace?.({ kind, player: this.owner!.playerId, session: client.sessionId, table: this.roomId, payload });
+  private trace(kind: string, session: string, payload: Record<string, unknown>, shown?: readonly ShownSteps[]): void {
+    this.services.trace?.({ kind, player: this.owner!.playerId, session, table: this.roomId, payload, ...(shown && shown.length > 0 && { shown }) });
   }
 
   /**
    * Every player message: one at a time, in order; refusals answered to their client. A message
-   * of a `traced` type is recorded with its answer (its refusal code, or the reply).
+   * of a `traced` type is recorded with its answer (its refusal code, or the reply) and the
+   * steps it showed (collected while it runs: messages run one at a time).
    */
   private async handle(client: Client, ctx: MessageContext, task: () => Promise<unknown>, traced?: string, message?: unknown): Promise<unknown> {
     if (client.sessionId !== this.ownerSession) return answerRefusal(client, ctx, this.owner ? readOnly('this table') : refuse('table/not_joined', 'join the table first'));
     if (Date.now() >= this.owner!.expiresAt) return answerRefusal(client, ctx, refuse('auth/expired', 'the token has expired: sign in again'));
-    // Discarded if sent before its client was closed for flooding.
-    const reply = await this.serial.run(async () => (this.playerFirst.flooded(client) ? refuse('table/flood', 'closed for flooding') : task()));
-    if (traced !== undefined) this.trace(traced, client, { game: this.game, message, ...(isRefusal(reply) ? { refused: reply.code } : { reply }) });
+    const shown: ShownSteps[] = [];
+    const reply = await this.serial.run(async () => {
+      // Discarded if sent before its client was closed for flooding.
+      if (this.playerFirst.flooded(client)) return refuse('table/flood', 'closed for flooding');
+      if (traced !== undefined && this.services.trace) this.shownByMessage = shown;
+      try {
+        return await task();
+      } finally {
+        this.shownByMessage = undefined;
+      }
+    });
+    if (traced !== undefined) this.trace(traced, client.sessionId, { game: this.game, message, ...(isRefusal(reply) ? { refused: reply.code } : { reply }) }, shown);
     return isRefusal(reply) ? answerRefusal(client, ctx, reply) : reply;
   }
 }

@@ -54,15 +54,28 @@ export class TableState extends Schema {
   @type([UnitState]) units = new ArraySchema<UnitState>();
 }
 
+/** Steps a table put in front of its player at once, for the archive (docs/archive.md): one unit's, from step `seq` on. */
+export interface ShownSteps {
+  readonly unit: string;
+  /** The `seq` of the first of `steps`. */
+  readonly seq: number;
+  /** Each step's wire text, as the state carries it (`encodeStep`). */
+  readonly steps: string[];
+}
+
 /**
  * Brings the state up to `units` (the units of one purchase): a unit not shown yet takes the
  * place of the one shown there, with its steps so far; a shown one gets only the steps its client
- * has not seen, and its prize when its reveal has ended, never before.
+ * has not seen, and its prize when its reveal has ended, never before. With `shown`, each unit's
+ * new steps are added to it too.
  */
-export function showUnits(state: TableState, units: readonly LiveUnit[]): void {
+export function showUnits(state: TableState, units: readonly LiveUnit[], shown?: ShownSteps[]): void {
   units.forEach((unit, i) => {
     const view = placeOf(state, i, unit.sale.unitId, unit.sale.stake);
-    for (const { by, events } of unit.steps.slice(view.steps.length)) view.steps.push(encodeStep(by, events));
+    const seq = view.steps.length;
+    const texts = unit.steps.slice(seq).map(({ by, events }) => encodeStep(by, events));
+    for (const text of texts) view.steps.push(text);
+    if (shown && texts.length > 0) shown.push({ unit: unit.sale.unitId, seq, steps: texts });
     if (unit.finished) finish(view, unit.sale.prize);
   });
   while (state.units.length > units.length) state.units.pop();

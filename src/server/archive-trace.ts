@@ -19,12 +19,15 @@ function bounded(value: unknown): OutboxValue {
 
 /**
  * The tables' exchanges for the archive's `play` stream (docs/archive.md): appended by this
- * process after the fact, so, unlike money, best effort: an append that fails is logged.
+ * process after the fact, so, unlike money, best effort: an append that fails is logged. What
+ * the client sent and was answered is bounded; the steps shown (`shown`, the server's own wire
+ * texts, as long as the game's reveal makes them) are kept whole: they are what the player saw.
  */
 export function archiveTrace(outbox: ArchiveOutbox, now: () => number, logError: (err: unknown) => void): TableTrace {
   const process = `${hostname()}:${globalThis.process.pid}`;
-  return ({ kind, player, session, table, payload }) => {
-    const kept = Object.fromEntries(Object.entries(payload).map(([key, value]) => [key, bounded(value)]));
+  return ({ kind, player, session, table, payload, shown }) => {
+    const kept: Record<string, OutboxValue> = Object.fromEntries(Object.entries(payload).map(([key, value]) => [key, bounded(value)]));
+    if (shown) kept['shown'] = shown.map(({ unit, seq, steps }) => ({ unit, seq, steps }));
     outbox.append({ at: now(), kind, player, session, table, process, payload: kept }).catch(logError);
   };
 }

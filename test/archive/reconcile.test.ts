@@ -11,9 +11,11 @@ const KEY = SealingKey.generate();
 /** An outbox whose reads pass through `change`: a side channel that loses or repeats entries. */
 function altered(outbox: ArchiveOutbox, change: (entries: OutboxEntry[]) => OutboxEntry[]): ArchiveOutbox {
   return {
+    streams: outbox.streams,
     append: (record) => outbox.append(record),
     read: async (stream, after, count) => (stream === 'money' ? change(await outbox.read(stream, after, count)) : outbox.read(stream, after, count)),
     trim: (stream, through) => outbox.trim(stream, through),
+    unrelayed: (playerId) => outbox.unrelayed(playerId),
   };
 }
 

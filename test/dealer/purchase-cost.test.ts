@@ -64,14 +64,23 @@ const BEFORE_PROTECTION: Readonly<Record<NonNullable<RedisStoreOptions['protocol
 };
 
 /**
- * What the regulator's archive adds to a purchase (issue 30): on one Redis, the stake's entry
- * in the archive's money stream, an XADD in the step of its journal line (16 commands where
- * there were 15). The per-slot protocol does not archive its purchases yet (docs/archive.md).
+ * What the regulator's archive adds to a purchase (issue 30): the stake's entry, an XADD in the
+ * step of its journal line: on one Redis in the archive's money stream (16 commands where there
+ * were 15), on the per-slot protocol in the player's own stream, relayed with the unit's
+ * settlement (docs/archive.md, "On a Redis Cluster").
  */
 const ARCHIVE_ENTRY: Readonly<Record<NonNullable<RedisStoreOptions['protocol']>, Readonly<Record<string, number>>>> = {
   'one-script': { xadd: 1 },
-  'per-slot': {},
+  'per-slot': { xadd: 1 },
 };
+
+/**
+ * What the per-slot protocol's relay adds to a call that journals money (archive-relay.ts): the
+ * player announced in the pending index (ZADD), their stream read (XRANGE), the relay's script
+ * (the shard's two marks read, an XADD per entry, the mark written and its expiry), the
+ * player's stream trimmed (XTRIM).
+ */
+const RELAY = { hget: 2, hset: 1, pexpire: 1, xadd: 1, xrange: 1, xtrim: 1, zadd: 1 };
 
 /** A purchase's commands now: before protection, plus the archive's. */
 const PURCHASE = Object.fromEntries(
@@ -81,6 +90,13 @@ const PURCHASE = Object.fromEntries(
     return [protocol, Object.fromEntries(Object.entries(commands).sort(([a], [b]) => a.localeCompare(b)))];
   }),
 ) as Record<NonNullable<RedisStoreOptions['protocol']>, Record<string, number>>;
+
+/** Two counts of commands added up, by name. */
+function sum(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>): Record<string, number> {
+  const all: Record<string, number> = { ...a };
+  for (const [command, calls] of Object.entries(b)) all[command] = (all[command] ?? 0) + calls;
+  return Object.fromEntries(Object.entries(all).sort(([x], [y]) => x.localeCompare(y)));
+}
 
 /** `commands` `times` over, plus `extra`. */
 function times(commands: Readonly<Record<string, number>>, count: number, extra: Record<string, number> = {}): Record<string, number> {
@@ -166,10 +182,45 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
         const credited = await store.deposit('limited', 1000, 'limited-d2', T0 + MINUTE);
         assert.ok(credited.ok);
       });
-      // Before: HGET balance, HEXISTS reference, RPUSH, HSET ×2; and the archive's entry (XADD).
-      assert.deepEqual(deposit, { hget: 1, hmget: 1, hset: 2, rpush: 1, xadd: 1 });
+      // Before: HGET balance, HEXISTS reference, RPUSH, HSET ×2; and the archive's entry (XADD), relayed on the per-slot protocol.
+      const plain = { hget: 1, hmget: 1, hset: 2, rpush: 1, xadd: 1 };
+      assert.deepEqual(deposit, protocol === 'one-script' ? plain : sum(plain, RELAY));
       const { record } = await store.protectionRecord('limited');
       assert.deepEqual(record.deposits, [{ hour: T0 / HOUR, cents: 1_000_000 + 1000 }], 'both deposits counted in the newest bucket');
     });
   });
 }
+
+describe('a unit\'s archive entries on the per-slot protocol, in Redis commands', () => {
+  let store: RedisStore;
+  let storeClient: Redis;
+  beforeEach(async () => {
+    storeClient = new Redis(server.url);
+    store = new RedisStore(storeClient, { prefix: `cost${++prefixes}`, protocol: 'per-slot' });
+    await store.openEmission({ emissionId: 'e', table: TABLE, blockCount: 2, now: T0 });
+    await store.deposit('p1', 1_000_000, 'p1-d', T0);
+  });
+  afterEach(async () => {
+    await store.close();
+    storeClient.disconnect();
+  });
+
+  it('relays a settled unit\'s stake and prize to the archive shard with the relay\'s commands, its prize\'s entry written with its line', async () => {
+    const settlements: Record<string, number>[] = [];
+    for (let i = 0, won = false; !won; i++) {
+      const bought = await store.purchase({ playerId: 'p1', requestId: `r${++requests}`, game: TABLE.game, stake: TABLE.stake, now: T0 + i });
+      assert.ok(bought.ok);
+      won = bought.sale.prize > 0;
+      // Units with a prize and without are settled alike but for the prize's line and entry.
+      if (won || settlements.length === 0) settlements.push(await commandsOf(async () => void (await store.settle(bought.sale.unitId, T0 + i))));
+      else await store.settle(bought.sale.unitId, T0 + i);
+    }
+    const [losing, winning] = settlements as [Record<string, number>, Record<string, number>];
+    // The credit's (the unit out of play) and the sequence's mark, as before the archive; then
+    // the relay of the stake's entry (the player was announced by the purchase).
+    const settlement = { hdel: 4, hget: 3, hincrby: 2, hsetnx: 1, zrem: 1 };
+    const { zadd: _announced, ...relayed } = RELAY;
+    assert.deepEqual(losing, sum(settlement, relayed));
+    assert.deepEqual(winning, sum(losing, { hset: 1, rpush: 1, xadd: 2 }), 'the prize credited and journaled, its entry written and relayed');
+  });
+});

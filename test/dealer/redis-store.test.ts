@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { moneyLines, moneyOnItsWay, reconcile } from '../../src/archive/reconcile';
 import { writeBlockArchive } from '../../src/dealer/archive';
 import { Redis } from 'ioredis';
 import { RedisStore, type RedisStoreOptions } from '../../src/dealer/redis/store';
@@ -386,6 +387,10 @@ describe('dealer store (redis) after one failed call', () => {
       const crossings = (await clean.journal('p1')).filter((e) => e.kind === 'prize' && e.balance - e.amount <= THRESHOLD && e.balance > THRESHOLD);
       const events = (await clean.events(undefined, 500)).events;
       assert.deepEqual(events.map((e) => e.balance), crossings.map((e) => e.balance), `${label}: one withdrawal threshold event per crossing`);
+      // The archive's entries, in its outbox or on their way to it (a relay cut), each line's once.
+      const booked = (await clean.journal('p1')).map((j) => ({ player: 'p1', kind: j.kind, amount: j.amount, at: j.at, ref: j.ref, game: j.kind === 'stake' || j.kind === 'prize' ? TEN_UNIT_TABLE.game : '' }));
+      const archived = moneyLines(await moneyOnItsWay(clean.outbox, new Map(), ['p1']));
+      assert.deepEqual(reconcile(archived, booked).differences, [], `${label}: each journal line in the archive once`);
       return calls();
     } finally {
       await clean.close();
@@ -395,8 +400,8 @@ describe('dealer store (redis) after one failed call', () => {
   }
 
   for (const protocol of ['one-script', 'per-slot'] as const) {
-    it(`deals and settles on, each unit once, charged and credited once, whichever one call fails, before or after it ran (${protocol})`, async function () {
-      this.timeout(120_000);
+    it(`deals and settles on, each unit once, charged and credited once, archived once, whichever one call fails, before or after it ran (${protocol})`, async function () {
+      this.timeout(300_000);
       const total = await playThrough(protocol, 0, 'before'); // no failure: how many calls a run makes
       assert.ok(total > 2 * PURCHASES, `${total} calls`);
       for (let failAt = 1; failAt <= total; failAt++) {
@@ -510,7 +515,7 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       const player = store!.keys.player('p1');
       const run = defineDealerScripts(client);
       const creditOnly = (unitId: string, prize: number, now: number) =>
-        creditPrize(run, { ...player, requests: player.requests(Math.floor(T0 / IDEMPOTENCY_WINDOW_MS)) }, {
+        creditPrize(run, { ...player, requests: player.requests(Math.floor(T0 / IDEMPOTENCY_WINDOW_MS)), archive: store!.keys.playerOutbox('p1') }, {
           field: `${GAME}:${STAKE}|${sales.find((s) => s.unitId === unitId)!.requestId}`, unitId, stake: STAKE, soldAt: T0, requestsTtlMs: IDEMPOTENCY_WINDOW_MS, prize, now, game: GAME, playerId: 'p1', withdrawalThreshold: THRESHOLD,
         });
       const streamLength = () => client.xlen(store!.keys.events);
@@ -551,7 +556,7 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       const { sale } = bought;
       // The buyer's step of a settlement ran, the sequence's did not (its process died).
       const player = store.keys.player('p1');
-      const credit = await creditPrize(defineDealerScripts(client), { ...player, requests: player.requests(Math.floor(T0 / IDEMPOTENCY_WINDOW_MS)) }, {
+      const credit = await creditPrize(defineDealerScripts(client), { ...player, requests: player.requests(Math.floor(T0 / IDEMPOTENCY_WINDOW_MS)), archive: store.keys.playerOutbox('p1') }, {
         field: `${GAME}:${STAKE}|r1`, unitId: sale.unitId, stake: STAKE, soldAt: T0, requestsTtlMs: IDEMPOTENCY_WINDOW_MS, prize: sale.prize, now: T0 + 1, game: GAME, playerId: 'p1', withdrawalThreshold: undefined,
       });
       assert.equal(credit.credited, true);

@@ -1,5 +1,5 @@
 --[[
-  Adds an event the buyer's slot recorded (creditPrize-4.lua, on Redis Cluster) to the
+  Adds an event the buyer's slot recorded (creditPrize-5.lua, on Redis Cluster) to the
   operator's events, once per event: the store may relay the same event again (a settlement
   cut after the relay and completed again), so each event's key is remembered for the
   idempotency window of its time.

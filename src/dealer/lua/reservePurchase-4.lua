@@ -2,7 +2,7 @@
   The player's first step of a purchase on Redis Cluster (docs/dealer.md, "Purchases on Redis
   Cluster"): checks and holds the stake in the wallet, and records the pending purchase, so
   that the sequence's step (dealUnits-5.lua, another slot) can be re-driven by request id
-  until the purchase is finished (finishPurchase-4.lua) or refunded (refundPurchase-2.lua).
+  until the purchase is finished (finishPurchase-5.lua) or refunded (refundPurchase-2.lua).
   "Finish your unit first" is checked here, counting pending purchases as units in play.
 
   Input:

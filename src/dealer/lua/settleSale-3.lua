@@ -1,7 +1,7 @@
 --[[
   The sequence's step of settling a unit on Redis Cluster (docs/dealer.md): marks the sale
   settled once (includes/markSettled), after the prize was credited on the buyer's slot
-  (creditPrize-4.lua). A settlement cut between the two leaves the unit in the unsettled set,
+  (creditPrize-5.lua). A settlement cut between the two leaves the unit in the unsettled set,
   where the sweeper settles it again: a no-op credit, then this mark.
 
   Input:

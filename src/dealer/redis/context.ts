@@ -20,7 +20,7 @@ export class RedisContext {
     private readonly waitReplicas: number,
     private readonly replicaTimeoutMs: number,
     /** Whether the store runs the per-slot protocol (one slot per script: a Redis Cluster). */
-    private readonly perSlot: boolean,
+    readonly perSlot: boolean,
   ) {}
 
   /** The archive's money stream a player's deposit or withdrawal writes (keys.ts: `outbox`, `playerOutbox`). */

@@ -23,6 +23,11 @@ import type { OutboxStream } from '../outbox';
 const PREFIX = /^[A-Za-z0-9_.:-]{0,64}$/;
 /** Shards of the pending index (`pendingIndex`). */
 export const PENDING_SHARDS = 16;
+/**
+ * Shards of the archive's money outbox on the per-slot protocol (`archiveShard`): each its own
+ * stream, slot and chain, so that no one slot takes every settlement's relay.
+ */
+export const ARCHIVE_SHARDS = 16;
 /** Lanes of one emission at most (`REDIS_SEQUENCE_LANES`). */
 export const MAX_LANES = 64;
 
@@ -173,18 +178,33 @@ export class DealerKeys {
 
   /**
    * Stream: one stream of the regulator's archive's outbox (src/dealer/outbox.ts), under its own
-   * tag: on one Redis every money script writes `money` in the step of its journal line.
+   * tag: on one Redis every money script writes `money` in the step of its journal line; an
+   * archive shard's `money-<k>` is `<prefix>{archive:<k>}:money` (`archiveShard`).
    */
   outbox(stream: OutboxStream): string {
-    return `${this.prefix}{archive}:${stream}`;
+    const shard = /^money-(\d+)$/.exec(stream);
+    return shard ? `${this.prefix}{archive:${shard[1]}}:money` : `${this.prefix}{archive}:${stream}`;
   }
 
   /**
-   * Stream (per-slot protocol on a Redis Cluster): the archive's money entries of one player's
-   * deposits and withdrawals, in the player's slot (docs/archive.md, "On a Redis Cluster").
+   * Stream (per-slot protocol): the archive's money entries of one player, in the player's
+   * slot, each written by the script of its journal line (stakes, prizes, deposits,
+   * withdrawals, protection changes) and relayed from there to the player's archive shard
+   * (relayArchive-3.lua; docs/archive.md, "On a Redis Cluster").
    */
   playerOutbox(playerId: string): string {
     return `${this.player(playerId).journal.slice(0, -'journal'.length)}archive`;
+  }
+
+  /**
+   * The archive shard of a player (per-slot protocol): its outbox stream's name
+   * (`money-<k>`, k the FNV-1a of the id mod ARCHIVE_SHARDS, as the pending index's shard) and
+   * the hash of its relay marks of idempotency window `window` (relayArchive-3.lua:
+   * playerId → the last entry id relayed; it expires 2 W after the window began).
+   */
+  archiveShard(playerId: string): { stream: OutboxStream; marks(window: number): string } {
+    const k = fnv1a(playerId) % ARCHIVE_SHARDS;
+    return { stream: `money-${k}`, marks: (window) => `${this.prefix}{archive:${k}}:relayed:${window}` };
   }
 
   /** Glob of every lane's request-id hashes, of any window (what the migration to a cluster scans). */

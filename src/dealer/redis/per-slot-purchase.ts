@@ -23,7 +23,7 @@ const RECOVERY_BATCH = 1_000;
 /**
  * The purchase on a Redis Cluster (docs/dealer.md, "Purchases on Redis Cluster"): hold the
  * stake on the player's slot (reservePurchase-4.lua), deal on the lane's (dealUnits-5.lua),
- * then debit on the player's (finishPurchase-4.lua); a refusal of the lane releases the hold
+ * then debit on the player's (finishPurchase-5.lua); a refusal of the lane releases the hold
  * (refundPurchase-2.lua). Every step is idempotent by request id, so a retry (or
  * `recoverPurchases`) drives a purchase cut anywhere to the same end.
  */
@@ -50,7 +50,7 @@ export class PerSlotPurchase implements PurchaseProtocol {
     const player = ctx.keys.player(playerId);
     const window = ctx.window(now);
     // Before the reservation: whatever happens after, the recovery can find this player.
-    await ctx.redis.zadd(ctx.keys.pendingIndex(ctx.keys.pendingShard(playerId)), 'GT', now, playerId);
+    await this.parts.relay.announce(playerId, now);
     const reserved = await reservePurchase(
       ctx.run,
       { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
@@ -78,13 +78,14 @@ export class PerSlotPurchase implements PurchaseProtocol {
   /**
    * The buyer's step first (credit once, the wallet's u:<unitId> being the token), then the
    * lane's: a unit marked settled has always been credited, and one credited but not marked
-   * stays in the unsettled set, where the sweeper settles it again (a no-op credit, then the mark).
+   * stays in the unsettled set, where the sweeper settles it again (a no-op credit, then the
+   * mark). Between them the buyer's archive entries are relayed (archive-relay.ts).
    */
   async settle({ meta, ref, sale }: FoundSale, now: number): Promise<SettleResult> {
     const { ctx, catalog } = this.parts;
     const block = catalog.blockKeysOf(meta, ref.blockId);
     const player = ctx.keys.player(sale.playerId);
-    const credit = await creditPrize(ctx.run, { ...player, requests: player.requests(ctx.window(sale.soldAt)) }, {
+    const credit = await creditPrize(ctx.run, { ...player, requests: player.requests(ctx.window(sale.soldAt)), archive: ctx.keys.playerOutbox(sale.playerId) }, {
       field: purchaseField(meta.game, meta.stake, sale.requestId),
       unitId: sale.unitId,
       stake: meta.stake,
@@ -98,6 +99,9 @@ export class PerSlotPurchase implements PurchaseProtocol {
     });
     await ctx.replicated(player.wallet);
     if (credit.event !== undefined) await this.relayEvent(sale.playerId, sale.unitId, credit.event);
+    // The unit's stake and prize reach the archive's shard before it counts as settled: a cut
+    // before leaves it unsettled, and the sweeper's settlement relays them.
+    await this.parts.relay.relay(sale.playerId, now);
     const laneUnsettled = ctx.keys.lane(meta.game, meta.stake, laneOfBlock(ref.index, meta.lanes)).unsettled;
     await settleSale(ctx.run, { sales: block.sales, settled: block.settled, laneUnsettled }, {
       position: ref.position,
@@ -131,8 +135,9 @@ export class PerSlotPurchase implements PurchaseProtocol {
   /**
    * Drives to their end the purchases reserved at or before `olderThan` and still pending
    * (their process died between steps, and no retry came): each is dealt (or found dealt) and
-   * debited, or refunded if the lane refuses it, exactly as its retry would. The server runs
-   * it with its sweeper.
+   * debited, or refunded if the lane refuses it, exactly as its retry would; then relays the
+   * player's archive entries a cut relay left behind (archive-relay.ts). The server runs it
+   * with its sweeper.
    */
   async recoverPurchases(olderThan: number): Promise<number> {
     const { ctx } = this.parts;
@@ -153,6 +158,7 @@ export class PerSlotPurchase implements PurchaseProtocol {
           await this.completePurchase({ playerId, requestId, game, stake, now: reservation.now, picks: reservation.picks }, reservation);
           driven++;
         }
+        await this.parts.relay.relay(playerId, olderThan);
         if (left === 0) await forgetPending(ctx.run, index, { playerId, upTo: olderThan });
       }
     }
@@ -191,12 +197,13 @@ export class PerSlotPurchase implements PurchaseProtocol {
     const unitId = result.kind === 'replayed' ? result.unitId : unitIdOf(blockIdOf(dealt.emissionId, result.index), result.position);
     // The sale must outlive its master before the wallet names it.
     await ctx.replicated(ctx.keys.lane(game, stake, dealt.lane).current);
-    await finishPurchase(ctx.run, { ...player, requests: player.requests(ctx.window(reservation.now)) }, {
+    await finishPurchase(ctx.run, { ...player, requests: player.requests(ctx.window(reservation.now)), archive: ctx.keys.playerOutbox(playerId) }, {
       field,
       unitId,
       stake,
       soldAt: reservation.now,
       requestsTtlMs: ctx.requestsTtl(reservation.now),
+      playerId,
     });
     await ctx.replicated(player.wallet);
     return this.dealing.answer({ ...request, now: reservation.now, picks: reservation.picks }, dealt, reservation.now);

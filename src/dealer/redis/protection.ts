@@ -5,6 +5,7 @@ import type { ProtectionReply } from '../scripts/errors';
 import { decodeJournalLine } from '../records';
 import { changeProtection } from '../scripts/change-protection';
 import type { PlayerId, ProtectionUpdate, Protections } from '../types';
+import type { ArchiveRelay } from './archive-relay';
 import type { RedisContext } from './context';
 
 /** Journal lines read at once, from the end, for the session's stakes and prizes. */
@@ -39,9 +40,16 @@ function session(fields: Record<string, string>, allowedLastAt: number): StoredS
   return { startedAt: Number(fields['p:rs']), checkedAt: Number(fields['p:rc']), lastAt: Math.max(Number(fields['p:rl']), allowedLastAt) };
 }
 
-/** Player protection on Redis: fields of the wallet hash and a journal list (lua/includes/protection.lua). */
+/**
+ * Player protection on Redis: fields of the wallet hash and a journal list
+ * (lua/includes/protection.lua). On the per-slot protocol (`relay` given) a change's archive
+ * entry is relayed to the player's archive shard before it is answered (archive-relay.ts).
+ */
 export class RedisProtections implements Protections {
-  constructor(private readonly ctx: RedisContext) {}
+  constructor(
+    private readonly ctx: RedisContext,
+    private readonly relay: ArchiveRelay | undefined,
+  ) {}
 
   async protectionRecord(playerId: PlayerId): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }> {
     const keys = this.ctx.keys.player(isPlayerId(playerId) ? playerId : '_');
@@ -81,8 +89,10 @@ export class RedisProtections implements Protections {
   async changeProtection(playerId: PlayerId, update: ProtectionUpdate, now: number): Promise<void> {
     if (!isPlayerId(playerId)) throw new RangeError(`not a player id: ${playerId}`);
     const keys = this.ctx.keys.player(playerId);
+    await this.relay?.announce(playerId, now);
     await changeProtection(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, playerId, update, now);
     await this.ctx.replicated(keys.wallet);
+    await this.relay?.relay(playerId, now);
   }
 }
 

@@ -1,4 +1,5 @@
 import type { PurchaseRequest, PurchaseResult, SettleResult } from '../types';
+import type { ArchiveRelay } from './archive-relay';
 import type { EmissionCatalog } from './catalog';
 import type { RedisContext } from './context';
 import type { RedisEmissions } from './emissions';
@@ -34,6 +35,8 @@ export interface ProtocolParts {
   readonly pages: RedisPages;
   readonly sales: SaleReader;
   readonly protections: RedisProtections;
+  /** The archive entries' relay from the players' slots to the archive's shards (per-slot protocol). */
+  readonly relay: ArchiveRelay;
   /** The automatic withdrawal threshold in cents (RedisStoreOptions); undefined: off. */
   readonly withdrawalThreshold: number | undefined;
 }

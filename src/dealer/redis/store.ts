@@ -1,6 +1,8 @@
+import { Cluster } from 'ioredis';
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
 import { RoleStore } from '../role-store';
 import { defineDealerScripts, type RedisClient } from '../scripts/commands';
+import { ArchiveRelay } from './archive-relay';
 import { RedisArchiving } from './archiving';
 import { EmissionCatalog } from './catalog';
 import { RedisContext } from './context';
@@ -95,10 +97,12 @@ export class RedisStore extends RoleStore {
     const pages = new RedisPages(ctx, catalog, sales, log);
     const printer = new BlockPrinter(ctx, catalog, pages);
     const emissions = new RedisEmissions(ctx, catalog, printer, pages, lanes);
-    const protections = new RedisProtections(ctx);
-    const parts = { ctx, catalog, emissions, printer, pages, sales, protections, withdrawalThreshold: withdrawalThreshold(options.withdrawalThreshold) };
+    // On one script the money scripts write the archive's money stream itself: nothing to relay.
+    const relay = new ArchiveRelay(ctx);
+    const protections = new RedisProtections(ctx, perSlot ? relay : undefined);
+    const parts = { ctx, catalog, emissions, printer, pages, sales, protections, relay, withdrawalThreshold: withdrawalThreshold(options.withdrawalThreshold) };
     const protocol = perSlot ? new PerSlotPurchase(parts) : new OneScriptPurchase(parts);
-    const wallets = new RedisWallets(ctx);
+    const wallets = new RedisWallets(ctx, perSlot ? relay : undefined);
     super({
       emissions,
       sales: new RedisSales(ctx, protocol, sales, wallets),
@@ -126,19 +130,22 @@ export class RedisStore extends RoleStore {
   }
 
   /**
-   * The players with a journal (SCAN of `{player:*}:journal`, one Redis), for the archive's
-   * reconciliation; a Redis Cluster would need each master scanned.
+   * The players with a journal (SCAN of `{player:*}:journal` on the Redis, or on each master of
+   * a Redis Cluster), for the archive's reconciliation.
    */
   async journaledPlayers(): Promise<string[]> {
     const match = this.keys.player('*').journal;
     const players = new Set<string>();
     const prefix = this.keys.player('').journal.split('{player:}')[0]!;
-    let cursor = '0';
-    do {
-      const [next, keys] = await this.ctx.redis.scan(cursor, 'MATCH', match, 'COUNT', 1000);
-      for (const key of keys) players.add(key.slice(`${prefix}{player:`.length, -'}:journal'.length));
-      cursor = next;
-    } while (cursor !== '0');
+    const redis = this.ctx.redis;
+    for (const node of redis instanceof Cluster ? redis.nodes('master') : [redis]) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', match, 'COUNT', 1000);
+        for (const key of keys) players.add(key.slice(`${prefix}{player:`.length, -'}:journal'.length));
+        cursor = next;
+      } while (cursor !== '0');
+    }
     return [...players];
   }
 

@@ -4,25 +4,37 @@ import { decodeJournalLine } from '../records';
 import { deposit } from '../scripts/deposit';
 import { withdraw } from '../scripts/withdraw';
 import type { DepositResult, JournalEntry, JournalPageRequest, PlayerId, Wallet, Wallets, WithdrawResult } from '../types';
+import type { ArchiveRelay } from './archive-relay';
 import type { RedisContext } from './context';
 
-/** Wallets on Redis: one hash, one deposits hash and one journal list per player (keys.ts). */
+/**
+ * Wallets on Redis: one hash, one deposits hash and one journal list per player (keys.ts). On
+ * the per-slot protocol (`relay` given) a deposit's or withdrawal's archive entry is relayed
+ * to the player's archive shard before it is answered, replays included (archive-relay.ts).
+ */
 export class RedisWallets implements Wallets {
-  constructor(private readonly ctx: RedisContext) {}
+  constructor(
+    private readonly ctx: RedisContext,
+    private readonly relay: ArchiveRelay | undefined,
+  ) {}
 
   async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult> {
     assertDeposit(playerId, amount, ref, now);
     const keys = this.ctx.keys.player(playerId);
+    await this.relay?.announce(playerId, now);
     const result = await deposit(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, { playerId, amount, ref, now });
     await this.ctx.replicated(keys.wallet);
+    await this.relay?.relay(playerId, now);
     return result;
   }
 
   async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
     assertDeposit(playerId, amount, ref, now);
     const keys = this.ctx.keys.player(playerId);
+    await this.relay?.announce(playerId, now);
     const result = await withdraw(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, { playerId, amount, ref, now });
     await this.ctx.replicated(keys.wallet);
+    await this.relay?.relay(playerId, now);
     return result;
   }
 

@@ -102,6 +102,7 @@ export type DealerScriptName =
   | 'settleSale'
   | 'creditPrize'
   | 'relayEvent'
+  | 'relayArchive'
   | 'forgetPending'
   // Player protection (docs/responsible-gaming.md).
   | 'changeProtection';

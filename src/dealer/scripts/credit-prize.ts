@@ -18,17 +18,17 @@ export interface CreditPrizeArgs {
 }
 
 /**
- * creditPrize-4.lua: whether this call credited (took the unit out of play), the balance, and
+ * creditPrize-5.lua: whether this call credited (took the unit out of play), the balance, and
  * the threshold event of this unit's credit still to relay (thresholdEvent.lua), if any.
  */
 export async function creditPrize(
   run: DealerRunScript,
-  keys: PlayerPurchaseKeys & { readonly journal: string; readonly requests: string },
+  keys: PlayerPurchaseKeys & { readonly journal: string; readonly requests: string; readonly archive: string },
   args: CreditPrizeArgs,
 ): Promise<{ credited: boolean; balance: number; event: string | undefined }> {
   const reply = replyList(
     'creditPrize',
-    await run('creditPrize', [keys.wallet, keys.pending, keys.journal, keys.requests], [
+    await run('creditPrize', [keys.wallet, keys.pending, keys.journal, keys.requests, keys.archive], [
       args.field,
       args.unitId,
       args.stake,

@@ -1,5 +1,5 @@
 --[[
-  Takes a unit out of play in its buyer's wallet, once (settleUnit-7.lua, creditPrize-4.lua):
+  Takes a unit out of play in its buyer's wallet, once (settleUnit-7.lua, creditPrize-5.lua):
   removes u:<unitId>, uncounts it from n:<game> and its stake from `staked` (the running total
   of the stakes of the units in play, what the player is shown as held). Returns whether it was
   in play. Both counts are dropped at zero or below rather than kept negative: a wallet whose

@@ -1,5 +1,5 @@
 --[[
-  The automatic withdrawal threshold (settleUnit-7.lua, creditPrize-4.lua): a prize credit
+  The automatic withdrawal threshold (settleUnit-7.lua, creditPrize-5.lua): a prize credit
   that takes the balance from at or below the threshold to above it makes an event, recorded as
     <playerId>|<balance after>|<threshold>|<at>
   (decoded by src/dealer/records.ts, decodeThresholdEvent). `threshold` is '' when the setting

@@ -16,6 +16,8 @@
     KEYS[2] the buyer's pending purchases (hash)
     KEYS[3] the buyer's journal (list)
     KEYS[4] the buyer's request ids of the purchase's window (hash)
+    KEYS[5] the buyer's archive stream (includes/archiveEntry): the prize's entry, and the
+            stake's when this step finishes the purchase
 
     ARGV[1] '<game>:<stake>|<requestId>' of the purchase
     ARGV[2] unitId
@@ -38,12 +40,13 @@
 ]]
 --- @include "includes/int"
 --- @include "includes/journalLine"
+--- @include "includes/archiveEntry"
 --- @include "includes/finishPending"
 --- @include "includes/takeOutOfPlay"
 --- @include "includes/thresholdEvent"
 
 local eventField = 'e:' .. ARGV[2]
-finishPending(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5])
+finishPending(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], KEYS[5], ARGV[9])
 local balance = tonumber(redis.call('HGET', KEYS[1], 'balance') or '0')
 if not takeOutOfPlay(KEYS[1], ARGV[2], ARGV[8], tonumber(ARGV[3])) then
   return {0, balance, redis.call('HGET', KEYS[1], eventField) or ''}
@@ -54,7 +57,9 @@ if prize > 0 then
   local before = balance
   balance = balance + prize
   redis.call('HSET', KEYS[1], 'balance', int(balance))
-  redis.call('RPUSH', KEYS[3], journalLine('prize', int(prize), int(balance), ARGV[7], ARGV[2]))
+  local line = journalLine('prize', int(prize), int(balance), ARGV[7], ARGV[2])
+  redis.call('RPUSH', KEYS[3], line)
+  archiveEntry(KEYS[5], ARGV[9], line, ARGV[8])
   event = thresholdEvent(ARGV[9], before, balance, ARGV[10], ARGV[7])
   if event then redis.call('HSET', KEYS[1], eventField, event) end
 end
