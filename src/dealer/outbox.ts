@@ -49,7 +49,11 @@ export interface ArchiveOutbox {
   append(record: OutboxRecord): Promise<void>;
   /** Up to `count` entries of `stream` after id `after` (from the first when undefined), in order. */
   read(stream: OutboxStream, after: string | undefined, count: number): Promise<OutboxEntry[]>;
-  /** Drops the entries of `stream` up to and including id `through` (the writer sealed them). */
+  /**
+   * Drops the entries of `stream` up to and including id `through` (the writer sealed them). On
+   * Redis, a batch's entry trimmed through a line before its last stays until the rest is
+   * trimmed too: reads after `through` leave out its lines up to it.
+   */
   trim(stream: OutboxStream, through: string): Promise<void>;
   /**
    * A player's money entries written and not in `streams` yet: on a Redis Cluster those left in

@@ -63,6 +63,23 @@ function outboxSuite(name: string, make: () => Promise<{ store: DealerStore & { 
       assert.deepEqual(entries.map((e) => e.payload), (await store.protectionRecord('p1')).history.reverse());
     });
 
+    it('gives a batch of purchases (one entry on Redis) a record per stake, in order, and reads and trims within it', async () => {
+      for (const p of ['p0', 'p1', 'p2']) await store.deposit(p, 10_000, `${p}-d`, T0);
+      // Six purchases in flight at once: one batch on Redis.
+      const bought = await Promise.all(Array.from({ length: 6 }, (_, i) => store.purchase({ playerId: `p${i % 3}`, requestId: `r${i}`, game, stake, now: T0 + 1 })));
+      const all = await store.outbox.read('money', undefined, 100);
+      assert.deepEqual(
+        all.map((e) => [e.kind, e.player, e.payload['ref']]),
+        [...['p0', 'p1', 'p2'].map((p) => ['deposit', p, `${p}-d`]), ...bought.map((b) => (b.ok ? ['stake', b.sale.playerId, b.sale.unitId] : []))],
+      );
+      assert.equal(new Set(all.map((e) => e.id)).size, all.length, 'each record its own id');
+      assert.deepEqual(await store.outbox.read('money', all[4]!.id, 2), all.slice(5, 7), 'read after a stake within the batch');
+      await store.outbox.trim('money', all[5]!.id);
+      assert.deepEqual(await store.outbox.read('money', all[5]!.id, 100), all.slice(6), 'trimmed within the batch');
+      await store.outbox.trim('money', all.at(-1)!.id);
+      assert.deepEqual(await store.outbox.read('money', undefined, 100), [], 'trimmed through the batch');
+    });
+
     it('adds no entry for a replayed deposit or purchase', async () => {
       await store.deposit('p1', 10_000, 'd1', T0);
       await store.deposit('p1', 10_000, 'd1', T0);

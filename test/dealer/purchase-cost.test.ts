@@ -224,3 +224,41 @@ describe('a unit\'s archive entries on the per-slot protocol, in Redis commands'
     assert.deepEqual(winning, sum(losing, { hset: 1, rpush: 1, xadd: 2 }), 'the prize credited and journaled, its entry written and relayed');
   });
 });
+
+describe("a batch of purchases' Redis commands (one-script)", () => {
+  let store: RedisStore;
+  let storeClient: Redis;
+  beforeEach(async () => {
+    storeClient = new Redis(server.url);
+    store = new RedisStore(storeClient, { prefix: `cost${++prefixes}`, protocol: 'one-script' });
+    await store.openEmission({ emissionId: 'e', table: TABLE, blockCount: 2, now: T0 });
+  });
+  afterEach(async () => {
+    await store.close();
+    storeClient.disconnect();
+  });
+
+  it("makes per purchase the wallet's HMGET and HSET and the journal's RPUSH, and the rest once per batch, the archive's entry of its stakes among it", async () => {
+    const players = Array.from({ length: PURCHASES }, (_, i) => `batch${i}`);
+    for (const playerId of players) {
+      await store.deposit(playerId, 1_000_000, `${playerId}-d`, T0);
+      await store.changeProtection(playerId, { what: 'limits', limits: { stake_week: 500_000, stake_day: 100_000 }, raiseDelayMs: 48 * HOUR }, T0);
+    }
+    const buy = (playerId: string, now: number) =>
+      store.purchase({ playerId, requestId: `r${++requests}`, game: TABLE.game, stake: TABLE.stake, now, protection: SETTINGS });
+    // Each player's first purchase opens their windows and session: not counted.
+    for (const playerId of players) assert.ok((await buy(playerId, T0)).ok);
+    let tiers = 0;
+    const batch = await commandsOf(async () => {
+      const bought = await Promise.all(players.map((playerId) => buy(playerId, T0 + MINUTE)));
+      tiers = new Set(bought.map((b) => (b.ok ? b.sale.tierId : -1))).size;
+      assert.ok(bought.every((b) => b.ok));
+    });
+    // Per purchase: the wallet's HMGET and HSET, the journal's RPUSH. Per batch: the emission's
+    // pointer, state and prizes, the request ids of two windows, the printed bytes, the sales,
+    // the request ids written and kept, the emission's state written, one HINCRBY per tier
+    // sold, the unsettled units, and the archive's one entry.
+    const n = PURCHASES;
+    assert.deepEqual(batch, { get: 1, getrange: 1, hincrby: tiers, hmget: n + 4, hset: n + 3, pexpire: 1, rpush: n, xadd: 1, zadd: 1 });
+  });
+});

@@ -9,7 +9,8 @@
 
   Per purchase it reads the player's wallet and writes it and the journal (three commands, the
   player's protection read and written with the wallet's fields: includes/protection); what it
-  writes to the sequence (sales, request ids, unsettled units, counts) goes out once per batch.
+  writes to the sequence (sales, request ids, unsettled units, counts) and the archive's entry
+  of its stakes go out once per batch.
 
   "Finish your unit first" (GLI-19 4.16) is checked here, in the same step as the sale, so no
   interleaving of dealers can sell a player a second unfinished unit of a game: a purchase that
@@ -31,7 +32,8 @@
     KEYS[3] the sequence's unsettled units (sorted set: unitId by sale time)
     KEYS[4] the sequence's request ids of this window (hash: <playerId>|<requestId> -> unitId)
     KEYS[5] the same of the previous window
-    KEYS[6] the regulator's archive's money stream (includes/archiveEntry: one entry a stake)
+    KEYS[6] the regulator's archive's money stream (includes/archiveEntry: one entry a batch,
+      holding its stakes' lines in order)
     for purchase i (1..n), KEYS[6 + 2(i-1) + 1..2]:
       the player's wallet (hash: balance; u:<unitId> -> sale time for each unit not settled;
         n:<game> how many of them are of that game; staked: the sum of their stakes)
@@ -86,6 +88,8 @@ local stake = tonumber(ARGV[1])
 local inPlayField = 'n:' .. ARGV[2]
 -- The stake as a journal amount, shared by the purchases.
 local debit = int(-stake)
+-- The archive's entry of the batch's stakes (includes/archiveEntry), added once at the end.
+local archived = {}
 
 -- How many of the units in play in `wallet` were bought under the ids of `together` other
 -- than `requestId` (the units bought with this one).
@@ -127,11 +131,12 @@ local function purchase(i)
   redis.call('HSET', wallet, unpack(writes))
   local line = journalLine('stake', debit, after, now, unitId)
   redis.call('RPUSH', KEYS[k + 2], line)
-  archiveEntry(KEYS[6], playerId, line, ARGV[2])
+  archiveLine(archived, playerId, line, ARGV[2])
   recordSale(i, position, tier, unitId, now, saleRecord(playerId, requestId, tier, prizes[tier], now, balanceText, after, ARGV[a + 4]))
   return {1, soldIndex, position, tier, balance}
 end
 
 for i = 1, n do results[i + 2] = purchase(i) end
 finishDealing(ARGV[3])
+archiveEntries(KEYS[6], archived)
 return results
