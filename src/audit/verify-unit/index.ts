@@ -35,7 +35,18 @@ export async function verifyUnit(recall: unknown, sources: { published?: PublicB
   );
   checks.push(...publishedChecks(read, root, sources, notes));
   if (sources.log) {
-    checks.push(await checkpointCheck({ blockId: read.blockId, page: pageOf(read.table.blockSize, read.position), root: root ?? String(read.fairness.pageRoot) }, sources.log));
+    const page = pageOf(read.table.blockSize, read.position);
+    const published = sources.published?.pages?.find((p) => p.page === page)?.publishedAt;
+    checks.push(await checkpointCheck({
+      scheme: read.fairness.scheme,
+      game: read.game,
+      stake: read.stake,
+      blockId: read.blockId,
+      page,
+      root: root ?? String(read.fairness.pageRoot),
+      publishedAt: published === undefined ? undefined : Date.parse(published),
+      soldAt: read.soldAt,
+    }, sources.log));
   } else {
     notes.push('the log of page roots was not asked: nothing here shows the published root is the one published at first (give the server, and a checkpoint saved before)');
   }
