@@ -10,6 +10,8 @@ export interface LogAnswers {
   readonly inclusion: InclusionReply | undefined;
   /** A checkpoint the verifier saved before, and `GET /fairness/log/consistency` from its size to the inclusion's. */
   readonly saved?: { readonly checkpoint: SignedCheckpoint; readonly consistency: ConsistencyReply };
+  /** The id of the key the verifier holds as the log's (fetched once, or from the operator): the server's answer must be that key. */
+  readonly pinnedKeyId?: string;
 }
 
 /** The page as the recall and the published block name it: what its leaf in the log must say. */
@@ -34,6 +36,8 @@ export interface RecalledPage {
  */
 export async function checkpointCheck(page: RecalledPage, log: LogAnswers): Promise<UnitCheck> {
   if (!log.inclusion) return { id: 'checkpoint', ok: false, detail: `the log of page roots holds no leaf for page ${page.page} of ${page.blockId}` };
+  // Without a pin, the key is whatever the server answered: a server of someone else's signs its own log.
+  if (log.pinnedKeyId !== undefined && log.key.keyId !== log.pinnedKeyId) return { id: 'checkpoint', ok: false, detail: `the log answers key ${String(log.key.keyId)}, not the key ${log.pinnedKeyId} held for it` };
   const included = await verifyPageInclusion(log.inclusion, log.key.raw, page);
   if (!included.ok) return { id: 'checkpoint', ok: false, detail: `the log of page roots: ${included.reason}` };
   const { leaf } = included;

@@ -82,6 +82,17 @@ describe('verify-unit: the checkpoint check (the log of page roots)', function (
     }
   });
 
+  it('holds the log to the key pinned: another server\'s log of the same leaf, signed by its own key, fails', async () => {
+    const leaf = answers.inclusion!.leaf;
+    const store = { logSize: async () => 1, logLeaves: async (from: number) => (from === 0 ? [leaf] : []), logIndexOf: async () => 0 };
+    const { log: other } = await CheckpointLog.start(store, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock);
+    const impostor: LogAnswers = { key: other.keys, inclusion: (await other.inclusion(0))!, pinnedKeyId: log.keys.keyId };
+    const result = await check(impostor);
+    assert.equal(result.ok, false);
+    assert.match(result.detail, /not the key .* held for it/);
+    assert.ok((await check({ ...answers, pinnedKeyId: log.keys.keyId })).ok, 'the log\'s own key, pinned');
+  });
+
   it('refuses every alteration of the log’s answers, with the reason', async () => {
     const inclusion = answers.inclusion!;
     const cp = inclusion.checkpoint;
