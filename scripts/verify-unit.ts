@@ -1,6 +1,6 @@
 /**
  * npm run verify-unit -- <recall.json> [--url <server> | --block <block.json> | --offline]
- *                         [--checkpoint <saved checkpoint.json>] [--save-checkpoint <file>]
+ *                         [--checkpoint <saved checkpoint.json>] [--save-checkpoint <file>] [--key <keyId>]
  *
  * Checks one finished unit's recall (docs/recall.md) as docs/fairness.md "Verifying a unit" says,
  * with the same code as the page's « Vérifier » (src/audit/verify-unit/): the Merkle proof against
@@ -9,7 +9,8 @@
  * the prize, the ledger, the picks. Without a published root it says so and fails, unless
  * --offline. From a server, also the log of page roots: the page root is a leaf under a signed
  * checkpoint and, with --checkpoint, that checkpoint extends the one saved (docs/fairness.md,
- * "Checkpoints"); --save-checkpoint writes the new one for next time. Exit 0 verified, 1 not verified, 2 bad command line, 3 source unreachable.
+ * "Checkpoints"); --save-checkpoint writes the new one for next time; --key pins the log's key
+ * (its id, from /fairness/log/key fetched once or from the operator). Exit 0 verified, 1 not verified, 2 bad command line, 3 source unreachable.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { verifyUnit, type LogAnswers } from '../src/audit/verify-unit';
@@ -17,7 +18,7 @@ import type { PublicBlockDetail } from '../src/protocol/fairness';
 import type { SignedCheckpoint } from '../src/protocol/transparency-log';
 
 const USAGE = `usage: npm run verify-unit -- <recall.json> [--url <server, e.g. https://games.example.com> | --block <published block JSON> | --offline]
-                         [--checkpoint <checkpoint JSON saved before>] [--save-checkpoint <file>]
+                         [--checkpoint <checkpoint JSON saved before>] [--save-checkpoint <file>] [--key <keyId>]
 
 Checks a finished unit's recall (unit-recall/v3, or v2): its Merkle proof leads to the root its
 server published for its page, no later than the sale; its unit seed re-generates the scenario
@@ -26,7 +27,8 @@ and credits exactly that prize. The published block is fetched from the server t
 (fairness.server) unless --url or --block says otherwise; --offline checks against the recall's
 own page root only. From a server, the page root must also be a leaf of its log of page roots
 under a checkpoint signed by the log's key; with --checkpoint, that checkpoint must extend the
-one saved before; --save-checkpoint writes it for next time. See docs/fairness.md.`;
+one saved before; --save-checkpoint writes it for next time; with --key, the log's key must be
+that one (without it, the key is whatever the server answers). See docs/fairness.md.`;
 
 function usage(problem?: string): never {
   if (problem) console.error(`verify-unit: ${problem}`);
@@ -49,6 +51,7 @@ interface Args {
   readonly offline: boolean;
   readonly checkpointFile?: string;
   readonly saveCheckpoint?: string;
+  readonly keyId?: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -59,7 +62,7 @@ function parseArgs(argv: string[]): Args {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--offline') offline = true;
-    else if (['--url', '--block', '--checkpoint', '--save-checkpoint'].includes(arg)) {
+    else if (['--url', '--block', '--checkpoint', '--save-checkpoint', '--key'].includes(arg)) {
       const value = argv[++i];
       if (value === undefined) usage(`${arg} needs a value`);
       values[arg] = value;
@@ -68,10 +71,11 @@ function parseArgs(argv: string[]): Args {
     else usage(`one recall file at a time, got ${arg} too`);
   }
   if (!file) usage('give the recall file');
-  const [url, blockFile, checkpointFile, saveCheckpoint] = ['--url', '--block', '--checkpoint', '--save-checkpoint'].map((name) => values[name]);
+  const [url, blockFile, checkpointFile, saveCheckpoint, keyId] = ['--url', '--block', '--checkpoint', '--save-checkpoint', '--key'].map((name) => values[name]);
   if ([url, blockFile, offline || undefined].filter((x) => x !== undefined).length > 1) usage('--url, --block or --offline: one of them');
-  if ((checkpointFile || saveCheckpoint) && (blockFile || offline)) usage('--checkpoint and --save-checkpoint ask the server\'s log: not with --block or --offline');
-  return { file, url, blockFile, offline, checkpointFile, saveCheckpoint };
+  if ((checkpointFile || saveCheckpoint || keyId) && (blockFile || offline)) usage('--checkpoint, --save-checkpoint and --key ask the server\'s log: not with --block or --offline');
+  if (keyId !== undefined && !/^[0-9a-f]{16}$/.test(keyId)) usage('--key takes a key id: 16 lowercase hex digits, as /fairness/log/key answers it');
+  return { file, url, blockFile, offline, checkpointFile, saveCheckpoint, keyId };
 }
 
 /** GET <server><path>: its JSON, or undefined on a 404 (said); exits 3 when the server cannot be reached. */
@@ -105,7 +109,7 @@ async function fetchLog(server: string, blockId: unknown, page: unknown, saved: 
 }
 
 async function main(): Promise<void> {
-  const { file, url, blockFile, offline, checkpointFile, saveCheckpoint } = parseArgs(process.argv.slice(2));
+  const { file, url, blockFile, offline, checkpointFile, saveCheckpoint, keyId } = parseArgs(process.argv.slice(2));
   const recall = readJson(file, 'recall') as { blockId?: unknown; fairness?: { server?: unknown; page?: unknown } };
   const saved = checkpointFile ? (readJson(checkpointFile, 'saved checkpoint') as SignedCheckpoint) : undefined;
   let published: PublicBlockDetail | undefined;
@@ -118,8 +122,8 @@ async function main(): Promise<void> {
       log = await fetchLog(server, recall.blockId, recall.fairness?.page, saved);
     } else console.log('the recall names no server (fairness.server): give --url, --block, or --offline');
   }
-  if (saved && !log) usage('--checkpoint needs the server\'s log of page roots, which did not answer');
-  const result = await verifyUnit(recall, { published, offline, ...(log ? { log } : {}) });
+  if ((saved || keyId) && !log) usage('--checkpoint and --key need the server\'s log of page roots, which did not answer');
+  const result = await verifyUnit(recall, { published, offline, ...(log ? { log: keyId ? { ...log, pinnedKeyId: keyId } : log } : {}) });
   if (saveCheckpoint && log?.inclusion && result.ok) writeFileSync(saveCheckpoint, `${JSON.stringify(log.inclusion.checkpoint, null, 2)}\n`);
   if (saveCheckpoint && !(log?.inclusion && result.ok)) console.log(`nothing written to ${saveCheckpoint}: no verified checkpoint`);
   for (const check of result.checks) console.log(`${check.ok ? 'ok  ' : 'FAIL'} ${check.id.padEnd(17)} ${check.detail}`);

@@ -85,12 +85,14 @@ describe('npm run verify-unit with the log of page roots', function () {
   let server: Server;
   let recallFile: string;
   let grow: () => Promise<void>;
+  let keyId: string;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'verify-unit-log-'));
     const fixture = await playRecalls();
     let clock = NOW;
     const { log } = await CheckpointLog.start(fixture.dealer, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock);
+    keyId = log.keys.keyId;
     const app = express();
     mountFairnessRoutes(app, fixture.dealer);
     mountLogRoutes(app, log);
@@ -126,5 +128,14 @@ describe('npm run verify-unit with the log of page roots', function () {
     const refused = await runScript('verify-unit', [recallFile, '--checkpoint', forged]);
     assert.equal(refused.code, 1, refused.stdout);
     assert.match(refused.stdout, /^FAIL checkpoint .*does not extend/m);
+  });
+
+  it('with --key, holds the log to that key: the log\'s own verifies, another fails', async () => {
+    const pinned = await runScript('verify-unit', [recallFile, '--key', keyId]);
+    assert.equal(pinned.code, 0, pinned.stdout + pinned.stderr);
+    const other = keyId.replace(/^./, (c) => (c === '0' ? '1' : '0'));
+    const refused = await runScript('verify-unit', [recallFile, '--key', other]);
+    assert.equal(refused.code, 1, refused.stdout + refused.stderr);
+    assert.match(refused.stdout, new RegExp(`^FAIL checkpoint .*not the key ${other} held for it`, 'm'));
   });
 });

@@ -7,7 +7,9 @@ import { MemoryStore } from '../../src/dealer/memory/store';
 import type { RecallRecord } from '../../src/protocol/recall';
 import type { UnitCheckId } from '../../src/protocol/verification';
 import type { RunningServer } from '../../src/server/app';
+import { CheckpointLog } from '../../src/server/checkpoints';
 import { MemoryActionLog } from '../../src/units/action-log';
+import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 import { median } from '../../tools/median';
 import { startTestServer } from '../support/game-server';
 import { ALTERATIONS, copy, flipHex } from '../audit/verify-unit/alterations';
@@ -218,6 +220,35 @@ describe('« Vérifier » in the page', function () {
         assert.ok((await caught.locator('.check-detail [lang=en]').innerText()).length > 0, 'the core\'s sentence says what differed');
         await page.getByRole('button', { name: '← Fermer' }).click();
       }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('holds the log to the checkpoint this browser saved: a log answered under another name and key fails the checkpoint check', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      const line = await finishedUnit(page, 'Yann', 'noel-de-la-chance');
+      await page.locator(`[data-verify-unit-id="${line.unitId}"]`).click();
+      assert.equal(await verdictOf(page), 'verified', 'the checkpoint is saved');
+      await page.getByRole('button', { name: '← Fermer' }).click();
+      // A relay's own log: the page's true leaf alone, under another log id and the relay's key,
+      // the server's keys listed after it (so the saved checkpoint's signature still checks).
+      const settings = { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'another-log' };
+      const impostor = async (leaf: string) => (await CheckpointLog.start({ logSize: async () => 1, logLeaves: async (from) => (from === 0 ? [leaf] : []), logIndexOf: async () => 0 }, settings, Date.now)).log;
+      await page.route('**/fairness/log/key', async (route) => {
+        const { keys } = (await impostor('')).keys;
+        const genuine = await (await route.fetch()).json();
+        await route.fulfill({ json: { ...(await impostor('')).keys, keys: [...keys, ...genuine.keys] } });
+      });
+      await page.route('**/fairness/log/inclusion*', async (route) => {
+        const { leaf } = await (await route.fetch()).json();
+        await route.fulfill({ json: await (await impostor(leaf)).inclusion(0) });
+      });
+      await page.locator(`[data-verify-unit-id="${line.unitId}"]`).click();
+      assert.equal(await verdictOf(page), 'failed');
+      assert.ok((await checksShown(page)).includes('checkpoint:false'));
+      assert.match(await page.locator('[data-testid=verify-checks] li[data-check=checkpoint] .check-detail').innerText(), /two logs/);
     } finally {
       await context.close();
     }

@@ -10,16 +10,45 @@ export interface LogAnswers {
   readonly inclusion: InclusionReply | undefined;
   /** A checkpoint the verifier saved before, and `GET /fairness/log/consistency` from its size to the inclusion's. */
   readonly saved?: { readonly checkpoint: SignedCheckpoint; readonly consistency: ConsistencyReply };
+  /** The id of the key the verifier holds as the log's (fetched once, or from the operator): the server's answer must be that key. */
+  readonly pinnedKeyId?: string;
+}
+
+/** The page as the recall and the published block name it: what its leaf in the log must say. */
+export interface RecalledPage {
+  readonly scheme: number;
+  readonly game: string;
+  readonly stake: number;
+  readonly blockId: string;
+  readonly page: number;
+  readonly root: string;
+  /** When the block's route says the page was published (ms), when it answered. */
+  readonly publishedAt: number | undefined;
+  /** The unit's sale (ms). */
+  readonly soldAt: number;
 }
 
 /**
  * The recall's page root is a leaf of the log under a checkpoint signed by the log's key and,
- * given a checkpoint saved before, that checkpoint is consistent with it.
+ * given a checkpoint saved before, that checkpoint is consistent with it. The leaf's other fields
+ * must be the recall's too: its time is what the log fixes of when the page was published, so a
+ * block route that dates the page earlier than its leaf, or a leaf dated after the sale, fails.
  */
-export async function checkpointCheck(page: { readonly blockId: string; readonly page: number; readonly root: string }, log: LogAnswers): Promise<UnitCheck> {
+export async function checkpointCheck(page: RecalledPage, log: LogAnswers): Promise<UnitCheck> {
   if (!log.inclusion) return { id: 'checkpoint', ok: false, detail: `the log of page roots holds no leaf for page ${page.page} of ${page.blockId}` };
+  // Without a pin, the key is whatever the server answered: a server of someone else's signs its own log.
+  if (log.pinnedKeyId !== undefined && log.key.keyId !== log.pinnedKeyId) return { id: 'checkpoint', ok: false, detail: `the log answers key ${String(log.key.keyId)}, not the key ${log.pinnedKeyId} held for it` };
   const included = await verifyPageInclusion(log.inclusion, log.key.raw, page);
   if (!included.ok) return { id: 'checkpoint', ok: false, detail: `the log of page roots: ${included.reason}` };
+  const { leaf } = included;
+  if (leaf.scheme !== page.scheme || leaf.game !== page.game || leaf.stake !== page.stake) {
+    return { id: 'checkpoint', ok: false, detail: `the log's leaf names ${leaf.game} at ${leaf.stake} cents under scheme ${leaf.scheme}, not the recall's ${page.game} at ${page.stake} cents under scheme ${page.scheme}` };
+  }
+  const at = new Date(leaf.publishedAt).toISOString();
+  if (page.publishedAt !== undefined && leaf.publishedAt !== page.publishedAt) {
+    return { id: 'checkpoint', ok: false, detail: `the log's leaf says page ${page.page} was published at ${at}, the block says at ${new Date(page.publishedAt).toISOString()}` };
+  }
+  if (leaf.publishedAt > page.soldAt) return { id: 'checkpoint', ok: false, detail: `the log's leaf says page ${page.page} was published at ${at}, after the sale at ${new Date(page.soldAt).toISOString()}` };
   const { checkpoint } = log.inclusion;
   let detail = `page ${page.page} of ${page.blockId} is leaf ${log.inclusion.index} of the log ${checkpoint.logId}, under its checkpoint of ${checkpoint.treeSize} leaves signed by key ${checkpoint.keyId}`;
   if (log.saved) {

@@ -35,7 +35,18 @@ export async function verifyUnit(recall: unknown, sources: { published?: PublicB
   );
   checks.push(...publishedChecks(read, root, sources, notes));
   if (sources.log) {
-    checks.push(await checkpointCheck({ blockId: read.blockId, page: pageOf(read.table.blockSize, read.position), root: root ?? String(read.fairness.pageRoot) }, sources.log));
+    const page = pageOf(read.table.blockSize, read.position);
+    const published = sources.published?.pages?.find((p) => p.page === page)?.publishedAt;
+    checks.push(await checkpointCheck({
+      scheme: read.fairness.scheme,
+      game: read.game,
+      stake: read.stake,
+      blockId: read.blockId,
+      page,
+      root: root ?? String(read.fairness.pageRoot),
+      publishedAt: published === undefined ? undefined : Date.parse(published),
+      soldAt: read.soldAt,
+    }, sources.log));
   } else {
     notes.push('the log of page roots was not asked: nothing here shows the published root is the one published at first (give the server, and a checkpoint saved before)');
   }
@@ -113,8 +124,12 @@ function publishedChecks(read: RecallRead, root: string | undefined, sources: { 
 
 /** The unit seed is bound by the leaf (the proof); once the block is closed, it must derive from the revealed block seed. */
 async function unitSeedCheck(read: RecallRead, published: PublicBlockDetail | undefined): Promise<UnitCheck> {
-  if (typeof published?.seed !== 'string' || !/^[0-9a-f]{64}$/.test(published.seed)) {
+  if (published?.seed === undefined || published.seed === null) {
     return { id: 'unit-seed', ok: true, detail: 'the unit seed is the one the proof\'s leaf binds; its derivation from the block seed is checked once the block closes' };
+  }
+  // A seed the block shows must be checked, never passed over: one that is not hex fails.
+  if (typeof published.seed !== 'string' || !/^[0-9a-f]{64}$/.test(published.seed)) {
+    return { id: 'unit-seed', ok: false, detail: `the block's published seed ${JSON.stringify(published.seed)?.slice(0, 80)} is not 32 bytes of lowercase hex` };
   }
   const derived = await unitSeedOf(published.seed, read.position);
   return derived === read.proof.secret

@@ -50,6 +50,49 @@ describe('verify-unit: the checkpoint check (the log of page roots)', function (
     assert.match(result.notes.join(), /log of page roots was not asked/);
   });
 
+  it('refuses a log whose leaf gives the page another publication time than the block, or a time after the sale', async () => {
+    const page = pageOf(played.published.size, played.recall.position);
+    const leafAt = Number(answers.inclusion!.leaf.split(' ')[7]);
+    const routeSays = (at: number) => ({ ...played.published, pages: played.published.pages.map((p) => (p.page === page ? { ...p, publishedAt: new Date(at).toISOString() } : p)) });
+    const earlier = await verifyUnit(played.recall, { published: routeSays(leafAt - 60_000), log: answers });
+    assert.deepEqual(earlier.checks.filter((c) => !c.ok).map((c) => c.id), ['checkpoint'], 'the block route says the page was published a minute before the log says');
+    assert.match(earlier.checks.find((c) => c.id === 'checkpoint')!.detail, /published at .* the block says/);
+    const soldBefore = { ...played.recall, soldAt: new Date(leafAt - 1).toISOString() };
+    const late = await verifyUnit(soldBefore, { log: answers, offline: true });
+    assert.match(late.checks.find((c) => c.id === 'checkpoint')!.detail, /after the sale/);
+  });
+
+  it('refuses a log whose leaf names the page under another scheme, game or price than the recall', async () => {
+    const [tag, scheme, game, stake, ...rest] = answers.inclusion!.leaf.split(' ');
+    // A log of one leaf, signed by its own key: only the leaf's fields differ from the recall's.
+    const signedLog = async (leaf: string): Promise<LogAnswers> => {
+      const store = { logSize: async () => 1, logLeaves: async (from: number) => (from === 0 ? [leaf] : []), logIndexOf: async () => 0 };
+      const { log: one } = await CheckpointLog.start(store, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock);
+      return { key: one.keys, inclusion: (await one.inclusion(0))! };
+    };
+    assert.ok((await check(await signedLog(answers.inclusion!.leaf))).ok, 'the leaf untouched, in a log of its own');
+    for (const [what, leaf] of [
+      ['scheme', [tag, '2', game, stake, ...rest]],
+      ['game', [tag, scheme, 'mine-d-or', stake, ...rest]],
+      ['price', [tag, scheme, game, String(Number(stake) * 2), ...rest]],
+    ] as const) {
+      const result = await check(await signedLog(leaf.join(' ')));
+      assert.equal(result.ok, false, what);
+      assert.match(result.detail, /names .* not the recall's/, what);
+    }
+  });
+
+  it('holds the log to the key pinned: another server\'s log of the same leaf, signed by its own key, fails', async () => {
+    const leaf = answers.inclusion!.leaf;
+    const store = { logSize: async () => 1, logLeaves: async (from: number) => (from === 0 ? [leaf] : []), logIndexOf: async () => 0 };
+    const { log: other } = await CheckpointLog.start(store, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock);
+    const impostor: LogAnswers = { key: other.keys, inclusion: (await other.inclusion(0))!, pinnedKeyId: log.keys.keyId };
+    const result = await check(impostor);
+    assert.equal(result.ok, false);
+    assert.match(result.detail, /not the key .* held for it/);
+    assert.ok((await check({ ...answers, pinnedKeyId: log.keys.keyId })).ok, 'the log\'s own key, pinned');
+  });
+
   it('refuses every alteration of the log’s answers, with the reason', async () => {
     const inclusion = answers.inclusion!;
     const cp = inclusion.checkpoint;

@@ -73,6 +73,10 @@ describe('verifyUnit (scheme 3)', function () {
     assert.ok(closed.ok);
     const other = await verifyUnit(recall, { published: { ...published, state: 'closed', seed: flipHex(seed) } });
     assert.deepEqual(failed(other), ['unit-seed']);
+    for (const shown of [seed.toUpperCase(), `${seed}00`, 'not a seed']) {
+      const unreadable = await verifyUnit(recall, { published: { ...published, state: 'closed', seed: shown } });
+      assert.deepEqual(failed(unreadable), ['unit-seed'], `a closed block showing the seed ${shown} is not passed over`);
+    }
   });
 
   it(`rejects each of ${ALTERATIONS.length} alterations of real recalls of the five games, with the check that caught it`, async () => {
