@@ -317,10 +317,11 @@ async function play(room: Room, samples: number, pauseMs: number, requestIds: ()
   const latencies: number[] = [];
   const playerAt = new Map<string, number>();
   let stepArrived: (() => void) | undefined;
+  // Stamped as the watchers' frames are (when read), so that both sides are timed alike.
   watchSteps(room, (key, at) => {
     playerAt.set(key, at);
     stepArrived?.();
-  });
+  }, stampOnRead(room));
   const total = samples + WARMUP_ACTIONS;
   let done = 0;
   while (done < total) {
