@@ -70,6 +70,10 @@ export interface PhaseReport {
     readonly watchLeadMaxMs: number;
     /** Steps the watchers received, each once per watcher. */
     readonly watchStepsReceived: number;
+    /** Feed spectators that received at least one win in the window (of `spectators.feed`). */
+    readonly feedSpectatorsServed: number;
+    /** Watchers that received at least one step in the window (of `spectators.watchers`). */
+    readonly watchersServed: number;
   };
   readonly errors: {
     readonly total: number;
@@ -226,6 +230,8 @@ export function phaseReport(phase: PhaseSummary, endpoints: readonly string[], o
       watchAheadOfPlayer: w.watchAheadOfPlayer,
       watchLeadMaxMs: round(stats.watchLeadMaxMs, 3),
       watchStepsReceived: w.watchSteps,
+      feedSpectatorsServed: w.feedSpectatorsServed,
+      watchersServed: w.watchersServed,
     },
     errors: {
       total: [...stats.errors.values()].reduce((a, b) => a + b, 0),
@@ -304,9 +310,9 @@ function phaseLines(name: string, p: PhaseReport): string[] {
     `  action→patch ${lat(p.latency.actionToPatch)}`,
     `    buy        ${lat(p.latency.buy)}`,
     `    act        ${lat(p.latency.act)}`,
-    `  feed delay   ${lat(p.spectatorDelays.feed)}; wins received ${p.spectatorDelays.feedWinsReceived}, ahead of the player ${p.spectatorDelays.feedAheadOfPlayer} (by ${p.spectatorDelays.feedLeadMaxMs} ms at most), unmatched ${p.spectatorDelays.feedUnmatched}`,
+    `  feed delay   ${lat(p.spectatorDelays.feed)}; wins received ${p.spectatorDelays.feedWinsReceived} by ${p.spectatorDelays.feedSpectatorsServed}/${p.spectators.feed} feed spectators, ahead of the player ${p.spectatorDelays.feedAheadOfPlayer} (by ${p.spectatorDelays.feedLeadMaxMs} ms at most), unmatched ${p.spectatorDelays.feedUnmatched}`,
     `    by \`at\`   ${lat(p.spectatorDelays.feedAge)}`,
-    `  watch delay  ${lat(p.spectatorDelays.watch)}; steps received ${p.spectatorDelays.watchStepsReceived}, ahead of the player ${p.spectatorDelays.watchAheadOfPlayer} (by ${p.spectatorDelays.watchLeadMaxMs} ms at most)`,
+    `  watch delay  ${lat(p.spectatorDelays.watch)}; steps received ${p.spectatorDelays.watchStepsReceived} by ${p.spectatorDelays.watchersServed}/${p.spectators.watchers} watchers, ahead of the player ${p.spectatorDelays.watchAheadOfPlayer} (by ${p.spectatorDelays.watchLeadMaxMs} ms at most)`,
     `  machine CPU  ${p.cpu.machine}% of ${cores * 100}% (this run ${p.cpu.run}%, other work ${p.cpu.others}%)`,
     `  errors       ${p.errors.total}: ${errors}${outside ? `; outside the window: ${outside}` : ''}`,
     ...Object.entries(p.errors.samples).slice(0, 10).map(([code, text]) => `    ${code}: ${text}`),

@@ -33,6 +33,8 @@ export class FeedSpectator {
   private early: { index: number; win: Win; at: number }[] = [];
   /** Per player: the number of the last of its wins this spectator matched. */
   private readonly matched: Int32Array;
+  /** The measuring window in which it was last counted as served (Stats.served). */
+  private servedIn = -1;
 
   constructor(
     private readonly client: InstanceType<typeof Client>,
@@ -73,6 +75,7 @@ export class FeedSpectator {
   private onWins(wins: readonly Win[]): void {
     this.stats.count.received++;
     this.stats.count.feedWins += wins.length;
+    if (wins.length > 0) this.servedIn = this.stats.served('feedSpectatorsServed', this.servedIn);
     if (!this.timed) return;
     const now = performance.now();
     this.settleEarly(now);
@@ -142,6 +145,8 @@ export class TableWatcher {
   /** Steps of each unit this watcher has seen. */
   private seen = new Map<string, number>();
   private first = true;
+  /** The measuring window in which it was last counted as served (Stats.served). */
+  private servedIn = -1;
 
   async join(): Promise<void> {
     const joining = this.atTheTable ? this.client.joinById(this.roomId, { watch: true }) : this.client.joinOrCreate('watch', { table: this.roomId });
@@ -170,6 +175,7 @@ export class TableWatcher {
       next.set(unit.unitId, count);
       for (let seq = this.seen.get(unit.unitId) ?? (first ? count : 0); seq < count; seq++) {
         this.stats.count.watchSteps++;
+        this.servedIn = this.stats.served('watchersServed', this.servedIn);
         const key = `${unit.unitId}:${seq}`;
         const delay = this.player.stepClock.watcher(key, now);
         if (delay !== undefined) this.stats.record(this.stats.watchDelay, delay);

@@ -88,6 +88,10 @@ export class Stats {
     watchAheadOfPlayer: 0,
     /** Steps the watchers received (each step once per watcher): their deliveries at saturation. */
     watchSteps: 0,
+    /** Feed spectators that received at least one win in the window (none starved: all of them). */
+    feedSpectatorsServed: 0,
+    /** Watchers that received at least one step in the window. */
+    watchersServed: 0,
   };
   private atStart: Counters = { ...this.count };
   private atStop: Counters | undefined;
@@ -98,6 +102,16 @@ export class Stats {
   readonly errors = new Map<string, number>();
   /** Errors at any time (ramp, window, drain, books). */
   readonly allErrors = new Map<string, number>();
+
+  /**
+   * Counts `counter` once per spectator and window: `servedIn` is the window the spectator was
+   * last counted in (`windowStart`); returns the window to keep.
+   */
+  served(counter: 'feedSpectatorsServed' | 'watchersServed', servedIn: number): number {
+    if (!this.measuring || servedIn === this.windowStart) return servedIn;
+    this.count[counter]++;
+    return this.windowStart;
+  }
 
   start(now: number): void {
     for (const h of [this.actionToPatch, this.buyToPatch, this.actToPatch, this.feedDelay, this.feedAge, this.watchDelay, this.tableSwitch, this.secondLatency]) h.reset();

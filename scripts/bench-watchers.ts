@@ -1,16 +1,18 @@
 /**
- * `npm run bench:watchers [-- --processes 3 --watchers 1000 --samples 400 --pause-ms 50]`
+ * `npm run bench:watchers [-- --processes 3 --watchers 1000 --watcher-processes 2 --samples 400 --pause-ms 50]`
  *
  * A player's action-to-patch latency (from sending an `act` to receiving the patch that holds
  * its step, measured on the player's client) with 0 and then with N watchers on the table, in
  * one run. `--processes P` game servers (the built server, as `npm start` runs it) share a
- * private redis-server; the watchers (another child: N SDK clients that join
- * `joinOrCreate('watch', { table })` through the P processes in turn and decode every patch)
+ * private redis-server; the watchers (`--watcher-processes K` more children sharing N SDK
+ * clients that join `joinOrCreate('watch', { table })` through the P processes in turn and
+ * decode every patch)
  * are spread by matchmaking over relay rooms of `ceil(N / (P − 1))` watchers each (all N when
  * P = 1), which go to the processes other than the table's when there are any; this process is
  * the player. The player plays 500 000 CARATS step by step (25 steps a unit), one action
- * `--pause-ms` after the reply to the previous one. The watchers also time when each step
- * reached them, which gives how far behind the player they are. For each server process: its
+ * `--pause-ms` after the reply to the previous one. The watchers also time when each step's
+ * frame was read from their socket (before their process decoded it or the other frames of the
+ * same burst: `stampOnRead`), which gives how far behind the player they are. For each server process: its
  * CPU time during each run (from /proc), its watchers, the frames it coalesced (its /metrics),
  * and the CPU per watcher-step (the watched run's CPU less the quiet run's, per step delivered
  * to its watchers).
@@ -53,14 +55,17 @@ interface BenchOptions {
   readonly pins: { readonly server: string; readonly watchers: string; readonly player: string } | undefined;
   /** The watchers at the lowest CPU priority (`nice -n 19`). */
   readonly niceWatchers: boolean;
+  /** Client processes the watchers are spread over. */
+  readonly watcherProcesses: number;
 }
 
 const COMMAND_LINE: CommandLine<BenchOptions> = {
-  synopsis: 'npm run bench:watchers -- [--processes 3] [--watchers 1000] [--samples 400] [--pause-ms 50] [--pin 0/1/1] [--no-nice]',
-  defaults: { processes: 3, watchers: 1000, samples: 400, pauseMs: 50, pins: undefined, niceWatchers: true },
+  synopsis: 'npm run bench:watchers -- [--processes 3] [--watchers 1000] [--watcher-processes 2] [--samples 400] [--pause-ms 50] [--pin 0/1/1] [--no-nice]',
+  defaults: { processes: 3, watchers: 1000, samples: 400, pauseMs: 50, pins: undefined, niceWatchers: true, watcherProcesses: 2 },
   flags: [
     { name: '--processes', value: 'P', help: 'game server processes sharing one Redis (default 3: the table on one, its watchers on the others)', set: (o, v) => (o.processes = whole(v, 1, 16)) },
     { name: '--watchers', value: 'N', help: 'watchers of the table in the second run (default 1000)', set: (o, v) => (o.watchers = whole(v, 0, 100_000)) },
+    { name: '--watcher-processes', value: 'K', help: 'client processes the watchers are spread over (default 2)', set: (o, v) => (o.watcherProcesses = whole(v, 1, 64)) },
     { name: '--samples', value: 'N', help: 'actions timed in each run (default 400)', set: (o, v) => (o.samples = whole(v, 1, 1_000_000)) },
     { name: '--pause-ms', value: 'T', help: 'pause after each reply before the next action (default 50)', set: (o, v) => (o.pauseMs = whole(v, 0, 60_000)) },
     {
@@ -81,17 +86,20 @@ interface WorkerOptions {
   readonly ports: readonly number[];
   readonly room: string;
   readonly count: number;
+  /** The index of this process's first watcher among all (where its turn over the ports starts). */
+  readonly first: number;
 }
 
 /** The watchers process's own command line (this script, started by itself). */
 const WORKER_COMMAND_LINE: CommandLine<WorkerOptions> = {
-  synopsis: 'bench-watchers.ts --watchers-worker --ports P1,P2 --room R --count N',
-  defaults: { ports: [], room: '', count: 0 },
+  synopsis: 'bench-watchers.ts --watchers-worker --ports P1,P2 --room R --count N --first I',
+  defaults: { ports: [], room: '', count: 0, first: 0 },
   flags: [
     { name: '--watchers-worker', help: 'be the watchers process', set: () => undefined },
     { name: '--ports', value: 'P1,P2', help: "the servers' ports, joined through in turn", set: (o, v) => (o.ports = v.split(',').map((p) => whole(p, 1, 65_535))) },
     { name: '--room', value: 'R', help: 'the table to watch', set: (o, v) => (o.room = v) },
     { name: '--count', value: 'N', help: 'watchers', set: (o, v) => (o.count = whole(v, 0, 100_000)) },
+    { name: '--first', value: 'I', help: "this process's first watcher among all", set: (o, v) => (o.first = whole(v, 0, 100_000)) },
   ],
 };
 
@@ -111,11 +119,11 @@ function percentiles(values: readonly number[]): Percentiles {
 
 interface UnitView { unitId: string; steps: { length: number } }
 
-/** Calls `onStep(key)` once per new step of any unit, as patches arrive. */
-function watchSteps(room: Room, onStep: (key: string, at: number) => void): void {
+/** Calls `onStep(key, at)` once per new step of any unit, as patches are applied; `at` from `clock`. */
+function watchSteps(room: Room, onStep: (key: string, at: number) => void, clock: () => number = now): void {
   const seen = new Map<string, number>();
   room.onStateChange(() => {
-    const at = now();
+    const at = clock();
     const units = (room.state as { units?: Iterable<UnitView> }).units;
     if (!units) return;
     for (const unit of units) {
@@ -127,22 +135,52 @@ function watchSteps(room: Room, onStep: (key: string, at: number) => void): void
 }
 
 // ---------------------------------------------------------------------------------------------
-// The watchers process: `--watchers-worker --ports P1,P2 --room R --count N`.
+// A watchers process: `--watchers-worker --ports P1,P2 --room R --count N --first I`.
+
+/**
+ * Stamps each frame of `room` when its WebSocket reads it, and leaves the decoding for later in
+ * the same turn of the event loop: frames that come in one burst (a relay sends a step to all
+ * its watchers at once) are all stamped before any is decoded, so a watcher's time is when its
+ * frame reached this process, not when this process got round to it after decoding a thousand
+ * others. Returns the stamp of the frame being decoded.
+ */
+function stampOnRead(room: Room): () => number {
+  const events = (room as unknown as { connection: { events: { onmessage?: (event: unknown) => void } } }).connection.events;
+  const decode = events.onmessage!;
+  let decoding = 0;
+  events.onmessage = (event) => {
+    const at = now();
+    queueDecode(() => {
+      decoding = at;
+      decode(event);
+    });
+  };
+  return () => decoding;
+}
+
+const decodeQueue: (() => void)[] = [];
+function queueDecode(decode: () => void): void {
+  if (decodeQueue.push(decode) === 1) {
+    setImmediate(() => {
+      for (const next of decodeQueue.splice(0)) next();
+    });
+  }
+}
 
 async function watchersWorker(): Promise<void> {
-  const { ports, room: roomId, count } = optionsOrExit(WORKER_COMMAND_LINE);
+  const { ports, room: roomId, count, first } = optionsOrExit(WORKER_COMMAND_LINE);
   const arrivals = new Map<string, number[]>();
   const rooms: Room[] = [];
   for (let i = 0; i < count; i += JOIN_BATCH) {
     const batch = await Promise.all(Array.from({ length: Math.min(JOIN_BATCH, count - i) }, async (_, j) => {
-      const port = ports[(i + j) % ports.length]!;
+      const port = ports[(first + i + j) % ports.length]!;
       const room = await new Client(`http://127.0.0.1:${port}`).joinOrCreate('watch', { table: roomId });
       room.onMessage('*', () => undefined);
       watchSteps(room, (key, at) => {
         let list = arrivals.get(key);
         if (!list) arrivals.set(key, (list = []));
         list.push(at);
-      });
+      }, stampOnRead(room));
       return room;
     }));
     rooms.push(...batch);
@@ -228,17 +266,44 @@ async function coalescedFrames(port: number): Promise<number> {
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
-/** The watchers' process: this script with --watchers-worker, joined to `roomId`. */
-async function startWatchers(options: BenchOptions, ports: readonly number[], roomId: string): Promise<{ worker: ChildProcess; next: ReturnType<typeof lineReader>; perRoom: Record<string, number> }> {
-  // The watchers' clients stand for a thousand other machines: on this one they run at the
-  // lowest CPU priority (--no-nice to run them at the same priority as the rest).
-  const [command, ...args] = [...launcher(options.pins?.watchers, options.niceWatchers), process.execPath, '--import', 'tsx', SELF, '--watchers-worker', '--ports', ports.join(','), '--room', roomId, '--count', String(options.watchers)];
-  const worker = spawnChild(command!, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
-  const next = lineReader(worker);
+/** The watchers' processes: this script with --watchers-worker, each a share of the watchers, joined to `roomId` one process after the other. */
+async function startWatchers(options: BenchOptions, ports: readonly number[], roomId: string): Promise<{ workers: WatchersProcess[]; perRoom: Record<string, number> }> {
+  const workers: WatchersProcess[] = [];
+  const perRoom: Record<string, number> = {};
   const started = Date.now();
-  const perRoom = JSON.parse(await next('ready ', 300_000)) as Record<string, number>;
-  console.log(`${options.watchers} watchers joined in ${((Date.now() - started) / 1000).toFixed(1)} s, in relay rooms of ${Object.values(perRoom).join(', ')}`);
-  return { worker, next, perRoom };
+  const share = Math.ceil(options.watchers / options.watcherProcesses);
+  try {
+    for (let first = 0; first < options.watchers; first += share) {
+      const count = Math.min(share, options.watchers - first);
+      // The watchers' clients stand for a thousand other machines: on this one they run at the
+      // lowest CPU priority (--no-nice to run them at the same priority as the rest).
+      const [command, ...args] = [...launcher(options.pins?.watchers, options.niceWatchers), process.execPath, '--import', 'tsx', SELF, '--watchers-worker', '--ports', ports.join(','), '--room', roomId, '--count', String(count), '--first', String(first)];
+      const child = spawnChild(command!, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+      const worker = { child, next: lineReader(child) };
+      workers.push(worker);
+      // One process after the other: relay rooms fill in turn, as with one process.
+      for (const [room, n] of Object.entries(JSON.parse(await worker.next('ready ', 300_000)) as Record<string, number>)) perRoom[room] = (perRoom[room] ?? 0) + n;
+    }
+  } catch (err) {
+    for (const { child } of workers) child.kill('SIGKILL');
+    throw err;
+  }
+  console.log(`${options.watchers} watchers joined in ${((Date.now() - started) / 1000).toFixed(1)} s from ${workers.length} client processes, in relay rooms of ${Object.values(perRoom).join(', ')}`);
+  return { workers, perRoom };
+}
+
+interface WatchersProcess {
+  readonly child: ChildProcess;
+  readonly next: ReturnType<typeof lineReader>;
+}
+
+/** Asks every watchers process the same question; their answers, in order. */
+async function askAll(workers: readonly WatchersProcess[], question: string, timeoutMs: number): Promise<string[]> {
+  return Promise.all(workers.map(({ child, next }) => {
+    const answer = next(`${question} `, timeoutMs);
+    child.stdin!.write(`${question}\n`);
+    return answer;
+  }));
 }
 
 interface Phase {
@@ -252,10 +317,11 @@ async function play(room: Room, samples: number, pauseMs: number, requestIds: ()
   const latencies: number[] = [];
   const playerAt = new Map<string, number>();
   let stepArrived: (() => void) | undefined;
+  // Stamped as the watchers' frames are (when read), so that both sides are timed alike.
   watchSteps(room, (key, at) => {
     playerAt.set(key, at);
     stepArrived?.();
-  });
+  }, stampOnRead(room));
   const total = samples + WARMUP_ACTIONS;
   let done = 0;
   while (done < total) {
@@ -323,7 +389,7 @@ async function watchedRun(options: BenchOptions, cluster: Cluster, redis: Redis,
   const room = await newTable(client);
   await room.request('watchers', { open: true });
   const ports = cluster.processes.map((p) => p.port);
-  const { worker, next, perRoom } = await startWatchers(options, ports, room.roomId);
+  const { workers, perRoom } = await startWatchers(options, ports, room.roomId);
   try {
     const tableProcess = await hostOf(redis, cluster, room.roomId);
     const watchersOn = cluster.processes.map(() => 0);
@@ -334,18 +400,20 @@ async function watchedRun(options: BenchOptions, cluster: Cluster, redis: Redis,
     // Let the watchers receive the last steps (they may be far behind) before the report.
     const expected = options.watchers * watched.playerAt.size;
     for (let waited = 0; waited < 30_000; waited += 250) {
-      worker.stdin!.write('count\n');
-      if (Number(await next('count ', 10_000)) >= expected) break;
+      const counts = await askAll(workers, 'count', 10_000);
+      if (counts.reduce((sum, n) => sum + Number(n), 0) >= expected) break;
       await sleep(250);
     }
     const used = cluster.processes.map((p, i) => cpuMs(p.child.pid) - before[i]!);
-    worker.stdin!.write('report\n');
-    const report = JSON.parse(await next('report ', 60_000)) as Record<string, number[]>;
-    worker.stdin!.write('stop\n');
+    const report: Record<string, number[]> = {};
+    for (const answer of await askAll(workers, 'report', 60_000)) {
+      for (const [key, times] of Object.entries(JSON.parse(answer) as Record<string, number[]>)) (report[key] ??= []).push(...times);
+    }
+    for (const { child } of workers) child.stdin!.write('stop\n');
     await room.leave();
     return { watched, report, tableProcess, watchersOn, cpuMs: used };
   } finally {
-    worker.kill('SIGKILL');
+    for (const { child } of workers) child.kill('SIGKILL');
   }
 }
 
@@ -405,6 +473,7 @@ function printResults(options: BenchOptions, quiet: Quiet, run: Watched, coalesc
     pauseMs: options.pauseMs,
     pin: options.pins ? `${options.pins.server}/${options.pins.watchers}/${options.pins.player}` : null,
     niceWatchers: options.niceWatchers,
+    watcherProcesses: options.watcherProcesses,
     cpus: cpus().length,
     loadAverageAtStart: +loadAverageAtStart.toFixed(2),
     loadAverageAtEnd: +loadavg()[0]!.toFixed(2),
@@ -428,7 +497,7 @@ async function main(): Promise<void> {
     console.log(`warning: load average ${loadAverageAtStart.toFixed(2)} on ${cpus().length} CPUs: other work on this machine will show in the figures`);
   }
   const pinned = pins ? `, pinned ${pins.server}/${pins.watchers}/${pins.player} (servers/watchers/player)` : '';
-  console.log(`bench:watchers — ${processes} server processes, ${samples} actions with 0 then ${watchers} watchers, ${pauseMs} ms between actions; watchers ${options.niceWatchers ? 'at nice 19' : 'not niced'}${pinned}; ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`);
+  console.log(`bench:watchers — ${processes} server processes, ${samples} actions with 0 then ${watchers} watchers, ${pauseMs} ms between actions; watchers in ${options.watcherProcesses} client processes ${options.niceWatchers ? 'at nice 19' : 'not niced'}${pinned}; ${cpus().length} CPUs, load average ${loadavg()[0]!.toFixed(2)}, Node ${process.version}`);
   const { cluster, redis } = await startServers(options);
   const listing = new Redis(redis.url);
   try {

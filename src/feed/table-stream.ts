@@ -12,6 +12,11 @@ import type { WatcherCloseReason } from '../protocol/table';
  * missed one loses nothing (the next one holds it all). The latest frame is kept under a key
  * that lives `STREAM_TTL_SECONDS` unless the table keeps it alive: a relay that finds it gone
  * knows the table's process is (its watchers are told `table/lost`).
+ *
+ * Watchers are counted per relay (a hash `relayId → count`); each relay keeps a key of its own
+ * alive the same way, so that the watchers of a relay whose process died stop counting within
+ * `STREAM_TTL_SECONDS` (the next count finds its key gone and drops its entry), not when the
+ * table closes.
  */
 
 /** A unit as watchers see it: the table state's values, each step packed (src/games/step-codec.ts). */
@@ -96,9 +101,14 @@ export class TableStreams {
     return stop;
   }
 
+  /** The relay `relayId` of the table is alive: its watchers count (see `total`). */
+  async relayAlive(tableId: string, relayId: string): Promise<void> {
+    await this.presence.setex(this.relayKey(tableId, relayId), '1', STREAM_TTL_SECONDS);
+  }
+
   /**
-   * Counts a watcher in for `relayId` unless the table has `max` already (every relay's count
-   * summed; a relay whose process died keeps its count until the table closes).
+   * Counts a watcher in for `relayId` unless the table has `max` already (every live relay's
+   * count summed).
    */
   async admit(tableId: string, relayId: string, max: number): Promise<boolean> {
     const key = this.countsKey(tableId);
@@ -114,13 +124,19 @@ export class TableStreams {
 
   /** A relay going away: its count goes with it. */
   async forget(tableId: string, relayId: string): Promise<void> {
-    await this.presence.hdel(this.countsKey(tableId), relayId);
+    await Promise.all([this.presence.hdel(this.countsKey(tableId), relayId), this.presence.del(this.relayKey(tableId, relayId))]);
   }
 
-  /** Watchers of the table over every relay. */
+  /** Watchers of the table over every live relay; a relay whose key expired (its process died) is dropped. */
   async total(tableId: string): Promise<number> {
-    const counts = (await this.presence.hgetall(this.countsKey(tableId))) ?? {};
-    return Object.values(counts).reduce((sum, n) => sum + Math.max(0, Number(n) || 0), 0);
+    const counts = Object.entries((await this.presence.hgetall(this.countsKey(tableId))) ?? {});
+    const alive = await Promise.all(counts.map(([relayId]) => this.presence.exists(this.relayKey(tableId, relayId))));
+    let sum = 0;
+    for (const [i, [relayId, n]] of counts.entries()) {
+      if (alive[i]) sum += Math.max(0, Number(n) || 0);
+      else await this.presence.hdel(this.countsKey(tableId), relayId);
+    }
+    return sum;
   }
 
   private channel(tableId: string): string {
@@ -133,5 +149,9 @@ export class TableStreams {
 
   private countsKey(tableId: string): string {
     return `${this.prefix}:watch:${tableId}:watchers`;
+  }
+
+  private relayKey(tableId: string, relayId: string): string {
+    return `${this.prefix}:watch:${tableId}:relay:${relayId}`;
   }
 }

@@ -62,6 +62,7 @@ export abstract class WatchRoom extends Room<{ state: TableState }> {
     sendPatchesAsStepsHappen(this);
     this.stopFollowing = await streams.follow(this.tableId, (frame) => this.show(frame));
     if (!this.stopFollowing) throw joinRefused(403, 'table/not_watchable', 'this table is not open to watchers');
+    await streams.relayAlive(this.tableId, this.roomId);
     this.clock.setInterval(() => this.checkTableAlive(), STREAM_HEARTBEAT_MS);
     for (const type of PLAYER_REQUESTS) this.onMessage(type, (client, _message, ctx) => this.refuse(client, ctx));
     this.onMessage('*', (client) => this.refuse(client, undefined));
@@ -124,8 +125,10 @@ export abstract class WatchRoom extends Room<{ state: TableState }> {
     return this.lastCopy!;
   }
 
+  /** The table is still there (else its watchers are sent away), and this relay too: its watchers keep counting. */
   private checkTableAlive(): void {
     if (this.ending) return;
+    this.services.streams.relayAlive(this.tableId, this.roomId).catch((err: unknown) => this.services.logError('relay heartbeat failed', err));
     this.services.streams.latest(this.tableId).then(
       (frame) => frame === undefined && this.end('table/lost'),
       (err: unknown) => this.services.logError('watched table check failed', err),

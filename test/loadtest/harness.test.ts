@@ -77,6 +77,8 @@ describe('load-test harness', function () {
     assert.deepEqual(run.spectators, { requested: 4, connected: 4, feed: 2, watchers: 2, watchedTables: 1, listedTables: 1 });
     assert.ok(run.spectatorDelays.feedWinsReceived > 0 && run.spectatorDelays.feed.count > 0, 'feed spectators got wins, timed against the players');
     assert.ok(run.spectatorDelays.watch.count > 0, 'watchers got the steps, timed against the player');
+    assert.equal(run.spectatorDelays.feedSpectatorsServed, run.spectators.feed, 'every feed spectator got wins');
+    assert.equal(run.spectatorDelays.watchersServed, run.spectators.watchers, 'every watcher got steps');
     assert.deepEqual(Object.keys(run.spectatorDelays.feed), ['count', 'p50', 'p95', 'p99', 'max', 'mean']);
     assert.equal(typeof run.errors.total, 'number');
     assert.equal(report.processes.length, 1);

@@ -13,6 +13,13 @@ import { decodedUnits, devLogin, record, startTestServer, until } from '../suppo
 import { anonymous, eventually, leaveQuietly, nextRequestId, sleep } from './helpers';
 
 const SECRET = 'watch-room-secret-of-thirty-two-chars!!';
+const CHECKPOINT_SIGNING_KEY = newCheckpointSigningKey();
+
+/** Every process of a test on one Redis: one watcher per relay room, so a second watcher opens a relay on another process. */
+const envOn = (redis: RedisServer, prefix: string) => ({
+  JWT_SECRET: SECRET, DEV_LOGIN: 'true', DEV_LOGIN_PER_MINUTE: '100000', EMISSION_BLOCKS: '2', REDIS_PREFIX: prefix, MAX_MESSAGES_PER_SECOND: '1000',
+  WATCH_ROOM_MAX_CLIENTS: '1', REDIS_URL: redis.url, CHECKPOINT_SIGNING_KEY,
+});
 
 /** Plays a 500 000 CARATS unit one action at a time; `afterEach` runs after each step reached the player. */
 async function playCarats(room: Room, afterEach: () => Promise<void> = async () => undefined): Promise<void> {
@@ -30,30 +37,88 @@ async function playCarats(room: Room, afterEach: () => Promise<void> = async () 
 
 /**
  * Follows a watcher: at every state it is shown, its steps must be the player's first ones and
- * only grow (in order, none missing), and the player's client must already show at least as
- * many (`ahead` otherwise).
- *
- * Across processes, `ahead` is the test client's scheduling, not the server's order: the
- * table's process writes the player's frame before it publishes (a fact the one-process test,
- * test/rooms/table-watch.test.ts, checks at every patch), but this one client process reads
- * three servers' sockets, and on a loaded machine (load average 12 on 2 CPUs, 2026-12-02) it was
- * seen decoding a relay's frame written 9 ms after the player's before the player's.
+ * only grow (in order, none missing). Whether a relayed watcher was ever sent a step before the
+ * player is checked at the servers' sockets (`shownBeforePlayer`), not by this client process:
+ * it reads several servers' sockets, and may decode a relay's frame before the player's frame
+ * that was written first.
  */
-function follow(watcher: Room, player: Room): { violations: string[]; ahead: string[]; states: number } {
-  const seen = { violations: [] as string[], ahead: [] as string[], states: 0 };
+function follow(watcher: Room, player: Room): { violations: string[] } {
+  const seen = { violations: [] as string[] };
   let last = { unitId: '', steps: 0 };
   watcher.onStateChange(() => {
-    seen.states++;
     const theirs = decodedUnits(player);
     for (const unit of decodedUnits(watcher)) {
       const playerUnit = theirs.find((u) => u.unitId === unit.unitId);
-      if (!playerUnit || playerUnit.steps.length < unit.steps.length) seen.ahead.push(`ahead: watcher ${unit.steps.length} steps, player ${playerUnit?.steps.length ?? 'none'}`);
-      else if (JSON.stringify(playerUnit.steps.slice(0, unit.steps.length)) !== JSON.stringify(unit.steps)) seen.violations.push('steps differ from the player’s');
+      if (playerUnit && JSON.stringify(playerUnit.steps.slice(0, unit.steps.length)) !== JSON.stringify(unit.steps.slice(0, playerUnit.steps.length))) seen.violations.push('steps differ from the player’s');
       if (unit.unitId === last.unitId && unit.steps.length < last.steps) seen.violations.push(`went back from ${last.steps} to ${unit.steps.length} steps`);
       last = { unitId: unit.unitId, steps: unit.steps.length };
     }
   });
   return seen;
+}
+
+/** When this process's client was first shown each step (`unitId#seq`) of a room. */
+function stepsShown(room: Room): Map<string, number> {
+  const shown = new Map<string, number>();
+  room.onStateChange(() => {
+    const at = performance.now();
+    for (const unit of decodedUnits(room)) {
+      for (const step of unit.steps) if (!shown.has(`${unit.unitId}#${step.seq}`)) shown.set(`${unit.unitId}#${step.seq}`, at);
+    }
+  });
+  return shown;
+}
+
+/**
+ * When the table's process (this one) handed the player's socket the frame holding each step
+ * (`unitId#seq`): the steps the table's state holds when its patch is given to the player's
+ * client are stamped at the socket's next system write (`_write`/`_writev`, called once the
+ * socket is no longer corked), before the kernel or any client had them.
+ */
+function stepsWrittenToPlayer(tableId: string): { written: Map<string, number>; socket: Socket } {
+  const table = matchMaker.getLocalRoomById(tableId)!;
+  const client = table.clients[0]!;
+  const socket = (client.ref as unknown as { _socket: Socket })._socket;
+  const written = new Map<string, number>();
+  let pending: string[] = [];
+  const raw = client.raw.bind(client);
+  client.raw = (data, options, cb) => {
+    const state = table.state as { units: Iterable<{ unitId: string; steps: { length: number } }> };
+    pending = [...state.units].flatMap((unit) => Array.from({ length: unit.steps.length }, (_, seq) => `${unit.unitId}#${seq}`));
+    return raw(data, options, cb);
+  };
+  const stamp = () => {
+    const at = performance.now();
+    for (const key of pending) if (!written.has(key)) written.set(key, at);
+    pending = [];
+  };
+  const writes = socket as unknown as { _write(...args: unknown[]): void; _writev(...args: unknown[]): void };
+  const [write, writev] = [writes._write, writes._writev];
+  writes._write = function (this: Socket, ...args) {
+    stamp();
+    write.apply(this, args);
+  };
+  writes._writev = function (this: Socket, ...args) {
+    stamp();
+    writev.apply(this, args);
+  };
+  return { written, socket };
+}
+
+/**
+ * The steps a watcher's client was shown before the table's process handed the player's frame
+ * holding them to the player's socket, both on this process's clock. Sound across processes:
+ * a client is shown a step after its relay sent it, so a watcher shown a step earlier than the
+ * player's frame was written can only be a relay that sent it first; a watcher's client that
+ * is merely slow or fast to read changes nothing.
+ */
+function shownBeforePlayer(playerWritten: ReadonlyMap<string, number>, watcherShown: ReadonlyMap<string, number>): string[] {
+  const early: string[] = [];
+  for (const [key, at] of watcherShown) {
+    const written = playerWritten.get(key);
+    if (written === undefined || at < written) early.push(key);
+  }
+  return early;
 }
 
 describe('a watch room', function () {
@@ -145,9 +210,7 @@ describe('a watch room', function () {
       this.timeout(90_000);
       redis = await RedisServer.start();
       const ports = [await freePort(), await freePort(), await freePort()];
-      // One watcher per relay room: the second watcher opens a relay on the third process.
-      const env = { JWT_SECRET: SECRET, DEV_LOGIN: 'true', DEV_LOGIN_PER_MINUTE: '100000', EMISSION_BLOCKS: '2', REDIS_PREFIX: 'relay', MAX_MESSAGES_PER_SECOND: '1000', WATCH_ROOM_MAX_CLIENTS: '1', REDIS_URL: redis.url, CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey() };
-      cluster = await startCluster({ ports, env, onLine: (i, line) => logs.push(`[p${i}] ${line}`) });
+      cluster = await startCluster({ ports, env: envOn(redis, 'relay'), onLine: (i, line) => logs.push(`[p${i}] ${line}`) });
       roomcaches = new Redis(redis.url);
     });
     after(async function () {
@@ -195,8 +258,6 @@ describe('a watch room', function () {
       });
       for (const watcher of [first, second]) assert.deepEqual(decodedUnits(watcher), decodedUnits(table));
       assert.deepEqual(orders.flatMap((o) => o.violations), [], 'every step, in order, equal to the player’s');
-      const ahead = orders.flatMap((o) => o.ahead);
-      if (ahead.length > 0) console.log(`    (client scheduling: ${ahead.length} relayed frames decoded before the player's: ${ahead.join('; ')})`);
 
       // The first relay's process dies: its watcher's connection drops; the other one goes on.
       const firstGone = new Promise<number>((resolve) => first.onLeave((code) => resolve(code)));
@@ -211,6 +272,74 @@ describe('a watch room', function () {
       cluster.processes[host]!.child.kill('SIGKILL');
       const ended = await secondGone;
       assert.deepEqual(ended, { code: 4000, reason: 'table/lost' });
+    });
+  });
+  describe('the player first, across processes', function () {
+    // The table on this test's own process, so that its writes to the player's socket can be
+    // timed; its relays on two other processes sharing the Redis.
+    let redis: RedisServer;
+    let server: RunningServer;
+    let cluster: Cluster | undefined;
+    const rooms: Room[] = [];
+    const logs: string[] = [];
+
+    before(async function () {
+      this.timeout(90_000);
+      redis = await RedisServer.start();
+      server = await startTestServer(envOn(redis, 'first'));
+    });
+    after(async function () {
+      this.timeout(30_000);
+      for (const room of rooms) await leaveQuietly(room);
+      await cluster?.stop();
+      await server?.stop();
+      await redis?.stop();
+    });
+    afterEach(function () {
+      if (this.currentTest?.state === 'failed') console.log(logs.join('\n'));
+    });
+
+    it('never shows a watcher on another process a step before the player’s frame holding it was written to the player’s socket; the check catches a table that publishes first', async () => {
+      const player = await devLogin(server, 'First');
+      // Created while this process is the only one: the table is here.
+      const table = await player.client.create('table', { game: '500000-carats' });
+      rooms.push(table);
+      await record(table).next('wallet');
+      await table.request('watchers', { open: true });
+      const { written, socket: playerSocket } = stepsWrittenToPlayer(table.roomId);
+
+      cluster = await startCluster({ ports: [await freePort(), await freePort()], env: envOn(redis, 'first'), onLine: (i, line) => logs.push(`[p${i}] ${line}`) });
+      const url = (i: number) => `http://127.0.0.1:${cluster!.processes[i]!.port}`;
+      const first = await new Client(url(0)).joinOrCreate('watch', { table: table.roomId });
+      await sleep(1500); // the processes' room counts reach Redis about once a second
+      const second = await new Client(url(0)).joinOrCreate('watch', { table: table.roomId });
+      rooms.push(first, second);
+      const watchers = [first, second];
+      assert.equal(matchMaker.getLocalRoomById(first.roomId), undefined, 'no relay on the table’s process');
+      assert.notEqual(first.roomId, second.roomId, 'two relays');
+      const shown = watchers.map(stepsShown);
+
+      await playCarats(table, async () => {
+        const steps = decodedUnits(table)[0]!.steps.length;
+        await Promise.all(watchers.map((w) => until(w, () => decodedUnits(w)[0]?.steps.length === steps, 'the step on a relayed watcher')));
+      });
+      assert.ok(shown.every((steps) => steps.size >= 20), `steps shown: ${shown.map((steps) => steps.size).join(', ')}`);
+      assert.deepEqual(shown.map((steps) => shownBeforePlayer(written, steps)), [[], []], 'no step shown to a watcher before the player’s frame was written');
+
+      // The negative control: the player's frames held back in their socket (corked here) while
+      // the table, believing them written, publishes. The watchers get the step first, and the
+      // check says so.
+      await table.request('buy', { stake: 500, requestId: nextRequestId('control') });
+      const unitId = decodedUnits(table)[0]!.unitId;
+      await Promise.all(watchers.map((w) => until(w, () => decodedUnits(w)[0]?.unitId === unitId, 'the next unit on a relayed watcher')));
+      playerSocket.cork();
+      const reply = table.request('act', { action: { type: 'reveal_winning' } });
+      await Promise.all(watchers.map((w) => until(w, () => decodedUnits(w)[0]!.steps.length === 2, 'the step published ahead of the player')));
+      assert.equal(decodedUnits(table)[0]!.steps.length, 1, 'the player’s client has not got it');
+      playerSocket.uncork();
+      await reply;
+      await until(table, () => decodedUnits(table)[0]!.steps.length === 2, 'the step on the player’s table');
+      assert.deepEqual(shown.map((steps) => shownBeforePlayer(written, steps)), [[`${unitId}#1`], [`${unitId}#1`]]);
     });
   });
 });
