@@ -128,3 +128,20 @@ describe('log routes on the embedded server', () => {
     assert.ok((await verifyCheckpoint(checkpoint, keys.raw)).ok);
   });
 });
+
+describe('the checkpoint log catching up', () => {
+  it('hashes a long log in slices, letting the event loop turn between them', async () => {
+    const leaves = Array.from({ length: 5_000 }, (_, i) => `leaf ${i}`);
+    const pages = { logSize: async () => leaves.length, logLeaves: async (from: number, count: number) => leaves.slice(from, from + count), logIndexOf: async () => undefined };
+    const { log } = await CheckpointLog.start(pages, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'slices' }, () => NOW);
+    let caughtUp = false;
+    let turnedBefore = false;
+    const checkpoint = log.checkpoint().then((c) => {
+      caughtUp = true;
+      return c;
+    });
+    setImmediate(() => (turnedBefore = !caughtUp));
+    assert.equal((await checkpoint).treeSize, leaves.length);
+    assert.ok(turnedBefore, 'a callback of the next turn ran before the log had caught up');
+  });
+});
