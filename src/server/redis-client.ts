@@ -1,6 +1,7 @@
 import type { Writable } from 'node:stream';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { parseClusterNodes, type Config } from '../config';
+import type { Config } from '../config';
+import { parseClusterNodes } from '../env-settings';
 import type { RedisClient } from '../dealer/scripts/commands';
 
 /** Where Redis is: one server's URL, or a Redis Cluster's nodes (the server's settings). */
