@@ -6,7 +6,14 @@
  * lot on a shared machine); the medians and their ratio are printed, as JSON on the last line.
  * Progress goes to stderr.
  *
+ * With appendfsync always, Redis fsyncs the AOF once per event-loop turn, and how long that
+ * takes grows with the bytes written: so each round also reads how many AOF bytes an operation
+ * wrote, and a third kind of round runs the bare script padded to write as many bytes per call
+ * as a purchase does (`--no-padded` leaves it out). The dealer against the padded script shows
+ * what is left of the gap once the bytes are the same.
+ *
  * Options: --purchases <n per round> --rounds <n> --in-flight <n> --connections <n> --players <n>
+ *   --no-padded
  *
  * `--compare <what>` alternates rounds of two dealer setups instead, in the same run, and prints
  * their medians and ratio (docs/scaling.md):
@@ -36,6 +43,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '2' },
     players: { type: 'string', default: '1000' },
     compare: { type: 'string' },
+    'no-padded': { type: 'boolean', default: false },
   },
 });
 const COMPARE = values.compare;
@@ -58,7 +66,12 @@ local balance = redis.call('HINCRBY', KEYS[2], 'balance', -tonumber(ARGV[1]))
 redis.call('RPUSH', KEYS[3], 'stake|-' .. ARGV[1] .. '|' .. balance .. '|' .. ARGV[2] .. '|unit:' .. position)
 return position`;
 
-function positive(name: Exclude<keyof typeof values, 'compare'>): number {
+/** The bare script, its journal line padded by `pad` bytes: as many AOF bytes a call as a purchase writes. */
+function paddedEquivalent(pad: number): string {
+  return EQUIVALENT_LUA.replace(".. '|unit:' .. position)", `.. '|unit:' .. position .. string.rep('x', ${pad}))`);
+}
+
+function positive(name: Exclude<keyof typeof values, 'compare' | 'no-padded'>): number {
   const n = Number(values[name]);
   if (!Number.isSafeInteger(n) || n < 1) {
     console.error(`--${name} must be a positive whole number`);
@@ -69,6 +82,11 @@ function positive(name: Exclude<keyof typeof values, 'compare'>): number {
 
 function progress(line: string): void {
   process.stderr.write(`${line}\n`);
+}
+
+/** Bytes the Redis server has written to its AOF so far (no rewrite runs: see main). */
+async function aofBytes(redis: RedisClient): Promise<number> {
+  return Number(/^aof_current_size:(\d+)/m.exec(await redis.info('persistence'))?.[1] ?? NaN);
 }
 
 /** Seconds of CPU the Redis server has used so far (user + system). */
@@ -257,6 +275,19 @@ async function compare(): Promise<void> {
   }
 }
 
+/** What one round cost Redis: its CPU seconds and the bytes it wrote to the AOF. */
+interface RoundCost {
+  readonly perSecond: number;
+  readonly redisCpuSeconds: number;
+  readonly aofBytes: number;
+}
+
+async function measured(redis: RedisClient, run: () => Promise<number>): Promise<RoundCost> {
+  const [cpu, bytes] = [await redisCpuSeconds(redis), await aofBytes(redis)];
+  const perSecond = await run();
+  return { perSecond, redisCpuSeconds: (await redisCpuSeconds(redis)) - cpu, aofBytes: (await aofBytes(redis)) - bytes };
+}
+
 async function main(): Promise<void> {
   if (COMPARE) return compare();
   progress(`starting redis-server (appendonly yes, appendfsync always)`);
@@ -264,64 +295,92 @@ async function main(): Promise<void> {
   const clients = Array.from({ length: CONNECTIONS }, () => new Redis(server.url, { enableAutoPipelining: true }));
   const redis = clients[0]!;
   try {
+    // No AOF rewrite in the middle of a round: each round reads the AOF's growth.
+    await redis.config('SET', 'auto-aof-rewrite-percentage', '0');
     const stores = clients.map((client) => new RedisStore(client, { prefix: 'bench' }));
     await prepare(stores[0]!);
     const sha = String(await redis.script('LOAD', EQUIVALENT_LUA));
+    let paddedSha: string | undefined;
 
-    const dealer: number[] = [];
-    const bench: number[] = [];
-    // Redis CPU per operation tells the two apart when the disk is fast and CPU decides.
-    const cpu = { dealer: 0, bench: 0, client: 0 };
+    const dealer: RoundCost[] = [];
+    const bench: RoundCost[] = [];
+    const padded: RoundCost[] = [];
+    let clientCpu = 0;
     for (let round = 1; round <= ROUNDS; round++) {
-      let before = await redisCpuSeconds(redis);
       const clientBefore = process.cpuUsage();
-      dealer.push(await dealerRound(stores, round));
+      dealer.push(await measured(redis, () => dealerRound(stores, round)));
       const client = process.cpuUsage(clientBefore);
-      cpu.client += (client.user + client.system) / 1e6;
-      cpu.dealer += (await redisCpuSeconds(redis)) - before;
-      progress(`dealer round ${round}: ${Math.round(dealer.at(-1)!)} purchases/s`);
-      before = await redisCpuSeconds(redis);
-      bench.push(await redisBenchmarkRound(server.port, sha, round));
-      cpu.bench += (await redisCpuSeconds(redis)) - before;
-      progress(`redis-benchmark round ${round}: ${Math.round(bench.at(-1)!)} scripts/s`);
+      clientCpu += (client.user + client.system) / 1e6;
+      progress(`dealer round ${round}: ${Math.round(dealer.at(-1)!.perSecond)} purchases/s`);
+      bench.push(await measured(redis, () => redisBenchmarkRound(server.port, sha, round)));
+      progress(`redis-benchmark round ${round}: ${Math.round(bench.at(-1)!.perSecond)} scripts/s`);
+      if (values['no-padded']) continue;
+      // Padded by what a purchase wrote beyond the bare script in the first round.
+      paddedSha ??= String(await redis.script('LOAD', paddedEquivalent(Math.max(0, Math.round((dealer[0]!.aofBytes - bench[0]!.aofBytes) / PURCHASES)))));
+      padded.push(await measured(redis, () => redisBenchmarkRound(server.port, paddedSha!, round)));
+      progress(`redis-benchmark padded round ${round}: ${Math.round(padded.at(-1)!.perSecond)} scripts/s`);
     }
-    const microsPerOp = (seconds: number) => Number(((seconds * 1e6) / (PURCHASES * ROUNDS)).toFixed(1));
     await Promise.all(stores.map((s) => s.close()));
-
-    const dealerPerSecond = Math.round(median(dealer));
-    const redisBenchmarkPerSecond = Math.round(median(bench));
-    const ratio = Number((dealerPerSecond / redisBenchmarkPerSecond).toFixed(3));
-    // The disk's fsync time drifts during a run: the ratio of each pair of neighbouring rounds
-    // shows how much of the spread is the disk's.
-    const pairRatios = dealer.map((d, i) => Number((d / bench[i]!).toFixed(3)));
-    console.log(`dealer (RedisStore.purchase, ${IN_FLIGHT} in flight over ${CONNECTIONS} connections): ${dealerPerSecond} purchases/s`);
-    console.log(`redis-benchmark (equivalent Lua, ${IN_FLIGHT} clients): ${redisBenchmarkPerSecond} scripts/s`);
-    console.log(`ratio ${ratio} (target ≥ 0.85); round by round: ${pairRatios.join(', ')}`);
-    console.log(
-      JSON.stringify({
-        dealerPurchasesPerSecond: dealerPerSecond,
-        redisBenchmarkPerSecond,
-        ratio,
-        target: 0.85,
-        appendfsync: 'always',
-        purchasesPerRound: PURCHASES,
-        rounds: ROUNDS,
-        inFlight: IN_FLIGHT,
-        connections: CONNECTIONS,
-        players: PLAYERS,
-        dealerRounds: dealer.map(Math.round),
-        redisBenchmarkRounds: bench.map(Math.round),
-        pairRatios,
-        medianPairRatio: median(pairRatios),
-        redisCpuMicrosPerPurchase: microsPerOp(cpu.dealer),
-        redisCpuMicrosPerBenchmarkScript: microsPerOp(cpu.bench),
-        dealerProcessCpuMicrosPerPurchase: microsPerOp(cpu.client),
-      }),
-    );
+    report(dealer, bench, padded, clientCpu);
   } finally {
     for (const client of clients) client.disconnect();
     await server.stop();
   }
+}
+
+/** The medians, their ratios and what each operation cost Redis, in words and as JSON. */
+function report(dealer: readonly RoundCost[], bench: readonly RoundCost[], padded: readonly RoundCost[], clientCpu: number): void {
+  const perOp = (rounds: readonly RoundCost[], of: (r: RoundCost) => number, scale: number, digits: number) =>
+    Number(((rounds.reduce((sum, r) => sum + of(r), 0) * scale) / (PURCHASES * rounds.length)).toFixed(digits));
+  const cpuMicros = (rounds: readonly RoundCost[]) => perOp(rounds, (r) => r.redisCpuSeconds, 1e6, 1);
+  const bytes = (rounds: readonly RoundCost[]) => perOp(rounds, (r) => r.aofBytes, 1, 0);
+  const rate = (rounds: readonly RoundCost[]) => Math.round(median(rounds.map((r) => r.perSecond)));
+  const dealerPerSecond = rate(dealer);
+  const redisBenchmarkPerSecond = rate(bench);
+  const ratio = Number((dealerPerSecond / redisBenchmarkPerSecond).toFixed(3));
+  // The disk's fsync time drifts during a run: the ratio of each pair of neighbouring rounds
+  // shows how much of the spread is the disk's.
+  const pairRatios = dealer.map((d, i) => Number((d.perSecond / bench[i]!.perSecond).toFixed(3)));
+  const paddedPerSecond = padded.length > 0 ? rate(padded) : null;
+  const ratioToPadded = paddedPerSecond === null ? null : Number((dealerPerSecond / paddedPerSecond).toFixed(3));
+  console.log(`dealer (RedisStore.purchase, ${IN_FLIGHT} in flight over ${CONNECTIONS} connections): ${dealerPerSecond} purchases/s, ${bytes(dealer)} AOF bytes a purchase`);
+  console.log(`redis-benchmark (equivalent Lua, ${IN_FLIGHT} clients): ${redisBenchmarkPerSecond} scripts/s, ${bytes(bench)} AOF bytes a script`);
+  console.log(`ratio ${ratio} (target ≥ 0.85); round by round: ${pairRatios.join(', ')}`);
+  if (paddedPerSecond !== null) {
+    console.log(`redis-benchmark (equivalent Lua padded to ${bytes(padded)} AOF bytes a script): ${paddedPerSecond} scripts/s; dealer ÷ padded ${ratioToPadded}`);
+  }
+  console.log(
+    JSON.stringify({
+      dealerPurchasesPerSecond: dealerPerSecond,
+      redisBenchmarkPerSecond,
+      ratio,
+      target: 0.85,
+      appendfsync: 'always',
+      purchasesPerRound: PURCHASES,
+      rounds: ROUNDS,
+      inFlight: IN_FLIGHT,
+      connections: CONNECTIONS,
+      players: PLAYERS,
+      dealerRounds: dealer.map((r) => Math.round(r.perSecond)),
+      redisBenchmarkRounds: bench.map((r) => Math.round(r.perSecond)),
+      pairRatios,
+      medianPairRatio: median(pairRatios),
+      redisCpuMicrosPerPurchase: cpuMicros(dealer),
+      redisCpuMicrosPerBenchmarkScript: cpuMicros(bench),
+      dealerProcessCpuMicrosPerPurchase: Number(((clientCpu * 1e6) / (PURCHASES * dealer.length)).toFixed(1)),
+      aofBytesPerPurchase: bytes(dealer),
+      aofBytesPerBenchmarkScript: bytes(bench),
+      ...(paddedPerSecond === null
+        ? {}
+        : {
+            paddedBenchmarkPerSecond: paddedPerSecond,
+            paddedBenchmarkRounds: padded.map((r) => Math.round(r.perSecond)),
+            aofBytesPerPaddedScript: bytes(padded),
+            redisCpuMicrosPerPaddedScript: cpuMicros(padded),
+            ratioToPadded,
+          }),
+    }),
+  );
 }
 
 main().catch((err: unknown) => {
