@@ -96,11 +96,11 @@ async function fetchJson<T>(server: string, path: string): Promise<T | undefined
   }
 }
 
-/** The log's key, the page's inclusion, and the consistency from a saved checkpoint; undefined when the server has no log. */
-async function fetchLog(server: string, blockId: unknown, page: unknown, saved: SignedCheckpoint | undefined): Promise<LogAnswers | undefined> {
+/** The log's key, the page's inclusion, and the consistency from a saved checkpoint; `missing` when the server has no log. */
+async function fetchLog(server: string, blockId: unknown, page: unknown, saved: SignedCheckpoint | undefined): Promise<LogAnswers | { missing: string }> {
   const key = await fetchJson<LogAnswers['key']>(server, '/fairness/log/key');
   const query = new URLSearchParams({ blockId: String(blockId), page: String(page) });
-  if (!key) return undefined;
+  if (!key) return { missing: `${server.replace(/\/$/, '')}/fairness/log/key answered 404` };
   const inclusion = await fetchJson<LogAnswers['inclusion']>(server, `/fairness/log/inclusion?${query}`);
   if (!saved || !inclusion) return { key, inclusion };
   const to = inclusion.checkpoint?.treeSize;
@@ -113,7 +113,7 @@ async function main(): Promise<void> {
   const recall = readJson(file, 'recall') as { blockId?: unknown; fairness?: { server?: unknown; page?: unknown } };
   const saved = checkpointFile ? (readJson(checkpointFile, 'saved checkpoint') as SignedCheckpoint) : undefined;
   let published: PublicBlockDetail | undefined;
-  let log: LogAnswers | undefined;
+  let log: LogAnswers | { missing: string } | undefined;
   if (blockFile) published = readJson(blockFile, 'published block') as PublicBlockDetail;
   else if (!offline) {
     const server = url ?? (typeof recall.fairness?.server === 'string' ? recall.fairness.server : undefined);
@@ -122,10 +122,10 @@ async function main(): Promise<void> {
       log = await fetchLog(server, recall.blockId, recall.fairness?.page, saved);
     } else console.log('the recall names no server (fairness.server): give --url, --block, or --offline');
   }
-  if ((saved || keyId) && !log) usage('--checkpoint and --key need the server\'s log of page roots, which did not answer');
-  const result = await verifyUnit(recall, { published, offline, ...(log ? { log: keyId ? { ...log, pinnedKeyId: keyId } : log } : {}) });
-  if (saveCheckpoint && log?.inclusion && result.ok) writeFileSync(saveCheckpoint, `${JSON.stringify(log.inclusion.checkpoint, null, 2)}\n`);
-  if (saveCheckpoint && !(log?.inclusion && result.ok)) console.log(`nothing written to ${saveCheckpoint}: no verified checkpoint`);
+  if ((saved || keyId) && (!log || 'missing' in log)) usage('--checkpoint and --key need the server\'s log of page roots, which did not answer');
+  const result = await verifyUnit(recall, { published, offline, ...(log ? { log: keyId && !('missing' in log) ? { ...log, pinnedKeyId: keyId } : log } : {}) });
+  if (saveCheckpoint && log && !('missing' in log) && log.inclusion && result.ok) writeFileSync(saveCheckpoint, `${JSON.stringify(log.inclusion.checkpoint, null, 2)}\n`);
+  if (saveCheckpoint && !(log && !('missing' in log) && log.inclusion && result.ok)) console.log(`nothing written to ${saveCheckpoint}: no verified checkpoint`);
   for (const check of result.checks) console.log(`${check.ok ? 'ok  ' : 'FAIL'} ${check.id.padEnd(17)} ${check.detail}`);
   for (const note of result.notes) console.log(`note: ${note}`);
   console.log(result.ok ? 'verified' : 'NOT verified');

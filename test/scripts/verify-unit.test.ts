@@ -43,17 +43,22 @@ describe('npm run verify-unit', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('fetches the published block from the server the recall names, prints each check and says verified', async () => {
+  it('fetches the published block from the server the recall names, prints each check, and fails the checkpoint of a server with no log of page roots', async () => {
     const run = await runScript('verify-unit', [write('recall.json', { ...played.recall, fairness: { ...played.recall.fairness, server: origin } })]);
-    assert.equal(run.code, 0, run.stdout + run.stderr);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
     for (const id of ['proof', 'published-root', 'published-in-time', 'unit-seed', 'steps', 'scenario', 'prize', 'ledger']) assert.match(run.stdout, new RegExp(`^ok +${id} `, 'm'));
-    assert.match(run.stdout, /^verified$/m);
+    assert.match(run.stdout, new RegExp(`^FAIL checkpoint +the server has no log of page roots \\(${origin}/fairness/log/key answered 404\\)`, 'm'));
+    assert.match(run.stdout, /^NOT verified$/m);
   });
 
-  it('takes a saved answer with --block, and --url over the recall\'s server', async () => {
+  it('takes a saved answer with --block (the log not asked: a note), and --url over the recall\'s server', async () => {
     const recall = write('recall.json', played.recall);
-    assert.equal((await runScript('verify-unit', [recall, '--block', write('block.json', played.published)])).code, 0);
-    assert.equal((await runScript('verify-unit', [recall, '--url', origin])).code, 0);
+    const saved = await runScript('verify-unit', [recall, '--block', write('block.json', played.published)]);
+    assert.equal(saved.code, 0, saved.stdout);
+    assert.match(saved.stdout, /^note: the log of page roots was not asked/m);
+    const asked = await runScript('verify-unit', [recall, '--url', origin]);
+    assert.match(asked.stdout, /^ok +published-root /m);
+    assert.match(asked.stdout, /^FAIL checkpoint /m);
   });
 
   it('says so and fails without a published root; --offline accepts with a note', async () => {

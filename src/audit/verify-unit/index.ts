@@ -16,9 +16,11 @@ export type { LogAnswers } from './checkpoint-check';
  * (`GET /fairness/blocks/:blockId`), as docs/fairness.md "Verifying a unit" says: the same code in
  * `npm run verify-unit` and in the page (WebCrypto, no `node:` import). Without `published` the
  * proof is checked against the recall's own page root only, which proves nothing unless `offline`
- * says the caller knows; the `published-root` check fails otherwise.
+ * says the caller knows; the `published-root` check fails otherwise. A server asked for its log of
+ * page roots that has none (`log.missing`: where it answered so) fails the `checkpoint` check:
+ * every server keeps one, and without it nothing shows the root is the one published first.
  */
-export async function verifyUnit(recall: unknown, sources: { published?: PublicBlockDetail; offline?: boolean; log?: LogAnswers }): Promise<UnitVerification> {
+export async function verifyUnit(recall: unknown, sources: { published?: PublicBlockDetail; offline?: boolean; log?: LogAnswers | { readonly missing: string } }): Promise<UnitVerification> {
   const read = readRecall(recall);
   if (typeof read === 'string') return { ok: false, checks: [{ id: 'format', ok: false, detail: read }], notes: [] };
   const checks: UnitCheck[] = [{ id: 'format', ok: true, detail: `a finished ${read.game} unit at ${read.stake} cents, ${read.format}, scheme ${read.fairness.scheme}` }];
@@ -34,7 +36,9 @@ export async function verifyUnit(recall: unknown, sources: { published?: PublicB
         : { id: 'proof', ok: false, detail: `the proof leads to ${root}, not to the recalled page root ${String(read.fairness.pageRoot)}` },
   );
   checks.push(...publishedChecks(read, root, sources, notes));
-  if (sources.log) {
+  if (sources.log && 'missing' in sources.log) {
+    checks.push({ id: 'checkpoint', ok: false, detail: `the server has no log of page roots (${sources.log.missing}): nothing shows the page root is the one it published first` });
+  } else if (sources.log) {
     const page = pageOf(read.table.blockSize, read.position);
     const published = sources.published?.pages?.find((p) => p.page === page)?.publishedAt;
     checks.push(await checkpointCheck({
