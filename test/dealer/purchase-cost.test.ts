@@ -206,16 +206,19 @@ describe('a unit\'s archive entries on the per-slot protocol, in Redis commands'
   });
 
   it('relays a settled unit\'s stake and prize to the archive shard with the relay\'s commands, its prize\'s entry written with its line', async () => {
-    const settlements: Record<string, number>[] = [];
-    for (let i = 0, won = false; !won; i++) {
+    // The first unit without a prize and the first with one, in whichever order the block deals them.
+    let losing: Record<string, number> | undefined;
+    let winning: Record<string, number> | undefined;
+    for (let i = 0; !losing || !winning; i++) {
       const bought = await store.purchase({ playerId: 'p1', requestId: `r${++requests}`, game: TABLE.game, stake: TABLE.stake, now: T0 + i });
       assert.ok(bought.ok);
-      won = bought.sale.prize > 0;
+      const won = bought.sale.prize > 0;
       // Units with a prize and without are settled alike but for the prize's line and entry.
-      if (won || settlements.length === 0) settlements.push(await commandsOf(async () => void (await store.settle(bought.sale.unitId, T0 + i))));
-      else await store.settle(bought.sale.unitId, T0 + i);
+      const settle = async () => void (await store.settle(bought.sale.unitId, T0 + i));
+      if (won && !winning) winning = await commandsOf(settle);
+      else if (!won && !losing) losing = await commandsOf(settle);
+      else await settle();
     }
-    const [losing, winning] = settlements as [Record<string, number>, Record<string, number>];
     // The credit's (the unit out of play) and the sequence's mark, as before the archive; then
     // the relay of the stake's entry (the player was announced by the purchase).
     const settlement = { hdel: 4, hget: 3, hincrby: 2, hsetnx: 1, zrem: 1 };

@@ -44,6 +44,7 @@
 --- @include "includes/finishPending"
 --- @include "includes/takeOutOfPlay"
 --- @include "includes/thresholdEvent"
+--- @include "includes/creditPrize"
 
 local eventField = 'e:' .. ARGV[2]
 finishPending(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], ARGV[5], KEYS[5], ARGV[9])
@@ -54,13 +55,7 @@ end
 local prize = tonumber(ARGV[6])
 local event = nil
 if prize > 0 then
-  local before = balance
-  balance = balance + prize
-  redis.call('HSET', KEYS[1], 'balance', int(balance))
-  local line = journalLine('prize', int(prize), int(balance), ARGV[7], ARGV[2])
-  redis.call('RPUSH', KEYS[3], line)
-  archiveEntry(KEYS[5], ARGV[9], line, ARGV[8])
-  event = thresholdEvent(ARGV[9], before, balance, ARGV[10], ARGV[7])
+  balance, event = creditPrize(KEYS[1], KEYS[3], KEYS[5], ARGV[9], balance, prize, ARGV[7], ARGV[2], ARGV[8], ARGV[10])
   if event then redis.call('HSET', KEYS[1], eventField, event) end
 end
 return {1, balance, event or ''}

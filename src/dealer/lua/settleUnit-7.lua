@@ -36,6 +36,7 @@
 --- @include "includes/takeOutOfPlay"
 --- @include "includes/thresholdEvent"
 --- @include "includes/archiveEntry"
+--- @include "includes/creditPrize"
 
 local settledNow, prize = markSettled(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
 if settledNow == nil then return {-5} end
@@ -43,13 +44,8 @@ if not settledNow then return {0, prize, tonumber(redis.call('HGET', KEYS[4], 'b
 takeOutOfPlay(KEYS[4], ARGV[2], ARGV[5], tonumber(ARGV[6]))
 local balance = tonumber(redis.call('HGET', KEYS[4], 'balance') or '0')
 if prize > 0 then
-  local before = balance
-  balance = balance + prize
-  redis.call('HSET', KEYS[4], 'balance', int(balance))
-  local line = journalLine('prize', int(prize), int(balance), ARGV[4], ARGV[2])
-  redis.call('RPUSH', KEYS[5], line)
-  archiveEntry(KEYS[7], ARGV[3], line, ARGV[5])
-  local event = thresholdEvent(ARGV[3], before, balance, ARGV[7], ARGV[4])
+  local event
+  balance, event = creditPrize(KEYS[4], KEYS[5], KEYS[7], ARGV[3], balance, prize, ARGV[4], ARGV[2], ARGV[5], ARGV[7])
   if event then redis.call('XADD', KEYS[6], '*', 'e', event) end
 end
 return {1, prize, balance}
