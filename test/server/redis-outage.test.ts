@@ -104,7 +104,12 @@ describe('a Redis outage', function () {
     await assert.rejects(anonymous(server).joinOrCreate('feed'));
     await redis.restart();
     await eventually(async () => (await tables()).status, (status) => status === 200, 'GET /tables answered', 15_000);
-    const feed = await eventually(() => anonymous(server).joinOrCreate('feed').catch(() => undefined), (room) => room !== undefined, 'a feed joined', 15_000);
+    // Each failed join's reason is kept: a run that times out says why the last one failed.
+    let lastFailure: unknown;
+    const join = () => anonymous(server).joinOrCreate('feed').catch((err: unknown) => void (lastFailure = err));
+    const feed = await eventually(join, (room) => room !== undefined, 'a feed joined', 15_000).catch((err: Error) => {
+      throw new Error(`${err.message}; the last join failed with: ${String(lastFailure)}`);
+    });
     await feed!.leave();
   });
 });

@@ -212,6 +212,8 @@ describe('the page protects the player', function () {
       await confirm.getByText('Cette exclusion commence tout de suite et ne pourra être ni annulée ni raccourcie avant sa fin.').waitFor(WAIT);
       await assertAccessible(page, 'the exclusion’s confirm step');
       await confirm.getByRole('button', { name: 'Oui, m’exclure' }).click();
+      // The page shows the exclusion once the server has answered; the record is read after.
+      await panel.getByTestId('excluded-until').waitFor(WAIT);
       const { excludedUntil } = await protectionOf(page);
       assert.ok(excludedUntil !== null && excludedUntil > Date.now() + 6 * 86_400_000);
       const until = `jusqu’au ${frenchDateTime(excludedUntil)}`;
