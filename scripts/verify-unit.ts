@@ -122,10 +122,13 @@ async function main(): Promise<void> {
       log = await fetchLog(server, recall.blockId, recall.fairness?.page, saved);
     } else console.log('the recall names no server (fairness.server): give --url, --block, or --offline');
   }
-  if ((saved || keyId) && (!log || 'missing' in log)) usage('--checkpoint and --key need the server\'s log of page roots, which did not answer');
-  const result = await verifyUnit(recall, { published, offline, ...(log ? { log: keyId && !('missing' in log) ? { ...log, pinnedKeyId: keyId } : log } : {}) });
-  if (saveCheckpoint && log && !('missing' in log) && log.inclusion && result.ok) writeFileSync(saveCheckpoint, `${JSON.stringify(log.inclusion.checkpoint, null, 2)}\n`);
-  if (saveCheckpoint && !(log && !('missing' in log) && log.inclusion && result.ok)) console.log(`nothing written to ${saveCheckpoint}: no verified checkpoint`);
+  // The log's answers, when the server has a log.
+  const answered = log && !('missing' in log) ? log : undefined;
+  if ((saved || keyId) && !answered) usage('--checkpoint and --key need the server\'s log of page roots, which did not answer');
+  const result = await verifyUnit(recall, { published, offline, ...(log ? { log: answered && keyId ? { ...answered, pinnedKeyId: keyId } : log } : {}) });
+  const checkpoint = answered?.inclusion && result.ok ? answered.inclusion.checkpoint : undefined;
+  if (saveCheckpoint && checkpoint) writeFileSync(saveCheckpoint, `${JSON.stringify(checkpoint, null, 2)}\n`);
+  if (saveCheckpoint && !checkpoint) console.log(`nothing written to ${saveCheckpoint}: no verified checkpoint`);
   for (const check of result.checks) console.log(`${check.ok ? 'ok  ' : 'FAIL'} ${check.id.padEnd(17)} ${check.detail}`);
   for (const note of result.notes) console.log(`note: ${note}`);
   console.log(result.ok ? 'verified' : 'NOT verified');

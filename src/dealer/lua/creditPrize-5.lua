@@ -43,7 +43,6 @@
 --- @include "includes/archiveEntry"
 --- @include "includes/finishPending"
 --- @include "includes/takeOutOfPlay"
---- @include "includes/thresholdEvent"
 --- @include "includes/creditPrize"
 
 local eventField = 'e:' .. ARGV[2]

@@ -29,13 +29,9 @@
     {0, prize, balance}  settled before: nothing changed
     {-5}                 no such sale, or it is not that player's
 ]]
---- @include "includes/int"
---- @include "includes/journalLine"
 --- @include "includes/saleRecord"
 --- @include "includes/markSettled"
 --- @include "includes/takeOutOfPlay"
---- @include "includes/thresholdEvent"
---- @include "includes/archiveEntry"
 --- @include "includes/creditPrize"
 
 local settledNow, prize = markSettled(KEYS[1], KEYS[2], KEYS[3], ARGV[1], ARGV[2], ARGV[3], ARGV[4])
