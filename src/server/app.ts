@@ -2,6 +2,7 @@ import type { Server as HttpServer } from 'node:http';
 import { LocalPresence, Server, type Presence } from '@colyseus/core';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
+import type { RedisOptions } from 'ioredis';
 import { startArchiveWriter } from '../archive/in-process';
 import { TokenVerifier } from '../auth/tokens';
 import { usesRedis, type Config } from '../config';
@@ -31,7 +32,7 @@ import { listenMetrics, Metrics } from './metrics';
 import { ObservedDealer } from './observed-dealer';
 import { roomDriver } from './room-driver';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
-import { describeRedisTarget, redisClient, writeOncePerTurn } from './redis-client';
+import { describeRedisTarget, PRESENCE_CONNECTION, redisClient, writeOncePerTurn } from './redis-client';
 import { mountProtectionRoutes } from './protection-routes';
 import { isOperator, mountRoutes } from './routes';
 import type { Services } from './services';
@@ -66,11 +67,12 @@ async function openMissingEmissions(dealer: Emissions, blockCount: number, now: 
  * and the slot map is read again every second, so that a replica promoted by a failover is
  * found without waiting for a command to fail there.
  */
-function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: string): RedisClient {
+function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: string, options: RedisOptions = {}): RedisClient {
   const redis = redisClient(config, {
     commandTimeout: config.redisCommandTimeoutMs,
     maxRetriesPerRequest: 1,
     retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
+    ...options,
   });
   writeOncePerTurn(redis);
   metrics.watchRedis(redis);
@@ -172,8 +174,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const archiveOutbox = archiveDir === undefined ? undefined : (memoryStore ?? redisStore)?.outbox;
   const stopArchive = archiveDir !== undefined && memoryStore ? await startArchiveWriter({ ...config.archive, dir: archiveDir }, memoryStore.outbox, logger) : undefined;
   const readiness = new ReadinessProbe(redis);
-  // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub.
-  const presence: Presence = usesRedis(config) ? new RedisPresence(connectRedis(config, logger, metrics, 'presence')) : new LocalPresence();
+  // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub. Its
+  // subscriber must keep reconnecting after a Redis restart (PRESENCE_CONNECTION says why).
+  const presence: Presence = usesRedis(config) ? new RedisPresence(connectRedis(config, logger, metrics, 'presence', PRESENCE_CONNECTION)) : new LocalPresence();
   const feed = new WinFeed(presence, dealer, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,

@@ -55,6 +55,16 @@ function corkPerTurn(socket: Writable): void {
   } as Writable['write'];
 }
 
+/**
+ * Options for the connection a RedisPresence is built on: its subscriber copies them and turns
+ * the ready check off, and ioredis 5 then declares such a connection ready once its CLIENT
+ * SETINFO handshake settles, even when Redis dropped it meanwhile (a restart): "ready" on a dead
+ * socket, it never reconnects and every SUBSCRIBE times out in its offline queue
+ * (redis/ioredis#2099, fixed in ioredis 6). Without the handshake it is ready in the turn it
+ * connects, before any drop can be seen.
+ */
+export const PRESENCE_CONNECTION = { disableClientInfo: true } as const satisfies RedisOptions;
+
 /** An operator script's Redis URL option (`name`, for the message): redis:// or rediss://. */
 export function redisUrlTarget(url: string, name: string): RedisTarget {
   if (!/^rediss?:\/\/./.test(url)) throw new RangeError(`${name} must be a URL starting with redis:// or rediss://, got ${JSON.stringify(url)}`);

@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
-import type { Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { RedisPresence } from '@colyseus/redis-presence';
 import { Redis } from 'ioredis';
-import { writeOncePerTurn } from '../../src/server/redis-client';
+import { PRESENCE_CONNECTION, writeOncePerTurn } from '../../src/server/redis-client';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
+import { eventually } from '../rooms/helpers';
 
 /** Counts the system-call writes of a socket (one `_write` or `_writev` each). */
 function countWrites(socket: Socket): { readonly count: number } {
@@ -17,6 +19,67 @@ function countWrites(socket: Socket): { readonly count: number } {
     };
   }
   return counter;
+}
+
+/**
+ * A TCP relay to a Redis that can be told to drop every connection: those open at once, and
+ * each new one as soon as it sends its first command, before Redis could answer it (a Redis
+ * killed just as its clients reconnect after a restart).
+ */
+class DroppingRelay {
+  private dropping = false;
+  private readonly sockets = new Set<Socket>();
+  /** Connections dropped after their first command. */
+  dropped = 0;
+
+  private constructor(private readonly server: Server) {}
+
+  static async start(redisPort: number): Promise<DroppingRelay> {
+    const relay: DroppingRelay = new DroppingRelay(createServer((client) => relay.accept(client, redisPort)));
+    await new Promise<void>((resolve) => relay.server.listen(0, '127.0.0.1', resolve));
+    return relay;
+  }
+
+  get url(): string {
+    return `redis://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+  }
+
+  drop(): void {
+    this.dropping = true;
+    for (const socket of this.sockets) socket.destroy();
+  }
+
+  forward(): void {
+    this.dropping = false;
+  }
+
+  close(): void {
+    for (const socket of this.sockets) socket.destroy();
+    this.server.close();
+  }
+
+  private accept(client: Socket, redisPort: number): void {
+    this.track(client);
+    if (this.dropping) {
+      client.once('data', () => {
+        this.dropped++;
+        client.destroy();
+      });
+      return;
+    }
+    const redis = this.track(connect(redisPort, '127.0.0.1'));
+    client.on('close', () => redis.destroy());
+    redis.on('close', () => client.destroy());
+    client.pipe(redis);
+    redis.pipe(client);
+  }
+
+  private track(socket: Socket): Socket {
+    this.sockets.add(socket);
+    socket.on('error', () => undefined);
+    socket.on('close', () => this.sockets.delete(socket));
+    return socket;
+  }
 }
 
 describe('redis client', function () {
@@ -64,6 +127,50 @@ describe('redis client', function () {
       const writes = countWrites(redis.stream as Socket);
       assert.deepEqual(await Promise.all([redis.incr('k'), redis.incr('k')]), [1, 2]);
       assert.equal(writes.count, 1);
+    });
+  });
+
+  describe('PRESENCE_CONNECTION', () => {
+    let relay: DroppingRelay;
+    beforeEach(async () => {
+      relay = await DroppingRelay.start(server.port);
+    });
+    afterEach(() => relay.close());
+
+    it("keeps a RedisPresence's subscriber reconnecting when Redis drops its connections before answering them", async function () {
+      this.timeout(40_000);
+      // The server's failure policy (app.ts, connectRedis), then the presence's options.
+      const connection = new Redis(relay.url, {
+        commandTimeout: 1000,
+        maxRetriesPerRequest: 1,
+        retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
+        ...PRESENCE_CONNECTION,
+      });
+      const presence = new RedisPresence(connection);
+      try {
+        const heard: string[] = [];
+        await presence.subscribe('before', (message: string) => void heard.push(`before: ${message}`));
+
+        relay.drop();
+        // Both connections try again and again, each attempt dropped at its first command.
+        await eventually(() => relay.dropped, (dropped) => dropped >= 8, 'eight connections dropped', 10_000);
+        relay.forward();
+
+        // Without PRESENCE_CONNECTION, each SUBSCRIBE waits in the offline queue of a subscriber
+        // that stopped reconnecting, and times out.
+        const hear = (message: string) => void heard.push(`after: ${message}`);
+        const subscribed = () => presence.subscribe('after', hear).then(() => true, () => {
+          void presence.unsubscribe('after', hear).catch(() => undefined);
+          return false;
+        });
+        await eventually(subscribed, (done) => done, 'a subscription once Redis answers again', 10_000);
+        await presence.publish('before', 'one');
+        await presence.publish('after', 'two');
+        await eventually(() => heard.length, (n) => n >= 2, 'both messages', 5000);
+        assert.deepEqual(heard.sort(), ['after: two', 'before: one']);
+      } finally {
+        presence.shutdown();
+      }
     });
   });
 
