@@ -33,13 +33,19 @@ type Fields = readonly unknown[];
 
 interface EventCodec {
   readonly type: StepEvent['type'];
-  pack(event: StepEvent): Fields;
+  /** A fresh array each call: the encoder puts the code in front of it. */
+  pack(event: StepEvent): unknown[];
   unpack(fields: Fields): StepEvent;
 }
 
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+
 /** `values` as one base-36 digit each, their indexes in `list` (at most 36 values). */
 function digits<T>(values: readonly T[], list: readonly T[]): string {
-  return values.map((value) => indexIn(value, list).toString(36)).join('');
+  // A loop over a string of digits: packing runs for every step the server sends.
+  let text = '';
+  for (const value of values) text += BASE36[indexIn(value, list)];
+  return text;
 }
 
 function undigits<T>(text: string, list: readonly T[]): T[] {
@@ -65,7 +71,7 @@ const LAMP_KINDS = ['colour', 'symbol'] as const;
 
 type Of<T extends StepEvent['type']> = Extract<StepEvent, { type: T }>;
 /** The codec of event type `T`: its fields packed, and unpacked behind its `type` (the reducer's key order). */
-function codec<T extends StepEvent['type']>(type: T, pack: (e: Of<T>) => Fields, unpack: (f: Fields) => Omit<Of<T>, 'type'>): EventCodec {
+function codec<T extends StepEvent['type']>(type: T, pack: (e: Of<T>) => unknown[], unpack: (f: Fields) => Omit<Of<T>, 'type'>): EventCodec {
   return { type, pack: (e) => pack(e as Of<T>), unpack: (f) => ({ type, ...unpack(f) }) as Of<T> };
 }
 
@@ -149,7 +155,9 @@ export function encodeStep(by: StepBy, events: readonly { readonly type: string 
   for (const event of events) {
     const code = CODE_OF.get(event.type);
     if (code === undefined) throw new RangeError(`step codec: no code for event type ${event.type}`);
-    packed.push([code, ...CODECS[code]!.pack(event as StepEvent)]);
+    const fields = CODECS[code]!.pack(event as StepEvent);
+    fields.unshift(code);
+    packed.push(fields);
   }
   return JSON.stringify(packed);
 }
