@@ -20,7 +20,7 @@ import { NOT_COMMANDS } from '../support/redis-commands';
 import { pageLogConformance } from './page-log-conformance';
 import { storeConformance, type StoreOptions } from './store-conformance';
 import { dealOnLane, reserveThenDie } from './support/cut-purchase';
-import { TEN_UNIT_TABLE } from './support/test-tables';
+import { NOEL_50, scaledTable, TEN_UNIT_TABLE } from './support/test-tables';
 
 let server: RedisServer;
 before(async function () {
@@ -34,7 +34,7 @@ after(async () => {
 let prefixes = 0;
 
 /** `handles` stores on one fresh prefix, each with its own auto-pipelined connection. */
-async function openStores(handles: number, options: StoreOptions & Pick<RedisStoreOptions, 'protocol' | 'sequenceLanes'> = {}, prefix = `t${++prefixes}`) {
+async function openStores(handles: number, options: StoreOptions & Pick<RedisStoreOptions, 'protocol' | 'sequenceLanes' | 'pageClaimMs'> = {}, prefix = `t${++prefixes}`) {
   const clients = Array.from({ length: handles }, () => new Redis(server.url, { enableAutoPipelining: true }));
   const stores = clients.map((client) => new RedisStore(client, { prefix, ...options }));
   return {
@@ -274,6 +274,54 @@ describe('dealer store (redis) specifics', () => {
     } finally {
       await close();
     }
+  });
+
+  describe('a Merkle page another dealer is hashing', () => {
+    /** Three pages a block; the first purchase publishes pages 0 and 1 (one page ahead). */
+    const PAGED = scaledTable(NOEL_50, 10_000);
+    const FOREIGN_ROOT = 'ab'.repeat(32);
+
+    async function opened(pageClaimMs: number) {
+      const handle = await openStores(1, { pageClaimMs });
+      const store = handle.stores[0]!;
+      await store.openEmission({ emissionId: 'e', table: PAGED, blockCount: 1, now: T0 });
+      await store.deposit('p1', 10_000, 'd1', T0);
+      const keys = store.keys.blockKeys(PAGED.game, PAGED.stake, 'e.0');
+      const purchase = () => store.purchase({ playerId: 'p1', requestId: 'r1', game: PAGED.game, stake: PAGED.stake, now: T0 });
+      return { ...handle, store, keys, redis: handle.clients[0]!, purchase };
+    }
+
+    it('is waited for: the dealer takes the root the other one publishes instead of hashing the page too', async () => {
+      const { store, keys, redis, purchase, close } = await opened(10_000);
+      try {
+        assert.equal(await redis.set(keys.pageClaim(1), 'another dealer', 'PX', 10_000, 'NX'), 'OK');
+        let answered = false;
+        const bought = purchase().finally(() => (answered = true));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.equal(answered, false, 'the purchase waits for page 1, which the claim holder has not published');
+        await redis.hset(keys.pages, '1', `${FOREIGN_ROOT}|${T0}`);
+        assert.ok((await bought).ok);
+        assert.equal((await store.pageCommitments('e.0'))?.find((p) => p.page === 1)?.root, FOREIGN_ROOT);
+      } finally {
+        await close();
+      }
+    });
+
+    it('is hashed here once the claim runs out (its dealer died), and proves the units of the page', async () => {
+      const { store, keys, redis, purchase, close } = await opened(300);
+      try {
+        assert.equal(await redis.set(keys.pageClaim(1), 'a dealer that died', 'PX', 300, 'NX'), 'OK');
+        const started = performance.now();
+        assert.ok((await purchase()).ok);
+        assert.ok(performance.now() - started >= 250, 'not before the claim ran out');
+        const published = (await store.pageCommitments('e.0'))?.find((p) => p.page === 1);
+        const seed = await store.blockSeed('e.0');
+        const tree = pageTreeOfPrint({ seed, units: printBlock(PAGED, seed), scheme: { version: 3, game: PAGED.game, stake: PAGED.stake, blockId: 'e.0' } }, 1);
+        assert.equal(published?.root, Buffer.from(rootOfPage(tree)).toString('hex'));
+      } finally {
+        await close();
+      }
+    });
   });
 });
 

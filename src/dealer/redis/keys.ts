@@ -85,6 +85,11 @@ export interface BlockKeys {
   readonly settled: string;
   /** Hash: page → `<root hex>|<publishedAt>`, the Merkle page roots published (scheme 2). */
   readonly pages: string;
+  /**
+   * String, expiring: the dealer hashing a page's tree to publish its root (`pages.ts`), so
+   * that the other dealers wait for that root instead of hashing the page too.
+   */
+  pageClaim(page: number): string;
 }
 
 export interface LaneKeys {
@@ -241,7 +246,14 @@ export class DealerKeys {
   /** The keys of a block, on the lane that deals it (`laneOfBlock`). */
   blockKeys(game: string, stake: Cents, blockId: string, lane = 0): BlockKeys {
     const block = `${this.lane(game, stake, lane).base}block:${blockId}`;
-    return { units: `${block}:units`, info: `${block}:info`, sales: `${block}:sales`, settled: `${block}:settled`, pages: `${block}:pages` };
+    return {
+      units: `${block}:units`,
+      info: `${block}:info`,
+      sales: `${block}:sales`,
+      settled: `${block}:settled`,
+      pages: `${block}:pages`,
+      pageClaim: (page) => `${block}:hashing:${page}`,
+    };
   }
 
   player(playerId: string): PlayerKeys {

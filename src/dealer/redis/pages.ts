@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Cents } from '../../money';
 import { readArchivedTiers } from '../archive';
 import { blockIdOf } from '../identifiers';
@@ -15,6 +16,8 @@ import type { RedisPageLog } from './page-log';
 import type { SaleReader } from './sale-reader';
 
 const SCAN_BATCH = 10_000;
+/** How often a dealer waiting for the root of a page another dealer is hashing looks for it. */
+const CLAIM_POLL_MS = 5;
 
 /** A new print as stored: its block, and its page 0's tree and root. */
 export interface FirstPagePrint extends PrintedForRedis {
@@ -47,6 +50,8 @@ export class RedisPages implements FairnessPages {
     private readonly catalog: EmissionCatalog,
     private readonly sales: SaleReader,
     private readonly log: RedisPageLog,
+    /** How long a claim to hash a page lasts (`RedisStoreOptions.pageClaimMs`). */
+    private readonly claimMs: number,
   ) {}
 
   async blockSeed(blockId: string): Promise<Uint8Array> {
@@ -180,24 +185,42 @@ export class RedisPages implements FairnessPages {
     const size = meta.table.blockSize;
     if (page >= pageCount(size)) return Promise.resolve(undefined);
     const key = `${blockId}:${page}`;
-    return (
-      this.pages.get(key) ??
-      this.remember(key, (async () => {
-        const keys = this.catalog.blockKeysOf(meta, blockId);
-        const [first, stored] = await this.ctx.redis.hmget(keys.pages, '0', String(page));
-        if (stored) {
-          const commitment = decodePage(page, stored);
-          if ((await this.log.logIndexOf(blockId, page)) !== undefined) return commitment;
-          if (page > 0) await this.ensurePage(meta, blockId, page - 1, now);
-          return this.log.append(meta, blockId, (await this.printedOf(blockId)).scheme.version, commitment);
+    return this.pages.get(key) ?? this.remember(key, this.publish(meta, blockId, page, now));
+  }
+
+  /**
+   * `ensurePage`'s work. Hashing a page costs about 10 ms of CPU: one dealer claims it for
+   * `claimMs` and hashes it, the others wait for its root (every dealer selling from the lane
+   * asks for the same pages at about the same time). A claim outlived (its dealer died or
+   * stalled) lets the next dealer hash the page; two roots of one page cannot both be stored
+   * (publishPage-1.lua keeps the first, the log refuses another).
+   */
+  private async publish(meta: EmissionMeta, blockId: string, page: number, now: number): Promise<PageCommitment | undefined> {
+    const keys = this.catalog.blockKeysOf(meta, blockId);
+    for (;;) {
+      const [first, stored] = await this.ctx.redis.hmget(keys.pages, '0', String(page));
+      if (stored) {
+        const commitment = decodePage(page, stored);
+        if ((await this.log.logIndexOf(blockId, page)) !== undefined) return commitment;
+        if (page > 0) await this.ensurePage(meta, blockId, page - 1, now);
+        return this.log.append(meta, blockId, (await this.printedOf(blockId)).scheme.version, commitment);
+      }
+      if (!first) return undefined;
+      await this.ensurePage(meta, blockId, page - 1, now);
+      const claim = keys.pageClaim(page);
+      if ((await this.ctx.redis.set(claim, '1', 'PX', this.claimMs, 'NX')) === 'OK') {
+        try {
+          const root = Buffer.from(rootOfPage(await this.pageTreeOf(meta, blockId, page))).toString('hex');
+          const logged = await this.log.append(meta, blockId, (await this.printedOf(blockId)).scheme.version, { page, root, publishedAt: now });
+          return await publishPage(this.ctx.run, { pages: keys.pages }, { page, root, now: logged.publishedAt });
+        } catch (err) {
+          // Not published: the next try, here or at another dealer, need not wait for the claim.
+          await this.ctx.redis.del(claim).catch(() => undefined);
+          throw err;
         }
-        if (!first) return undefined;
-        await this.ensurePage(meta, blockId, page - 1, now);
-        const root = Buffer.from(rootOfPage(await this.pageTreeOf(meta, blockId, page))).toString('hex');
-        const logged = await this.log.append(meta, blockId, (await this.printedOf(blockId)).scheme.version, { page, root, publishedAt: now });
-        return publishPage(this.ctx.run, { pages: keys.pages }, { page, root, now: logged.publishedAt });
-      })())
-    );
+      }
+      await delay(CLAIM_POLL_MS);
+    }
   }
 
   /** Keeps a page's publication in progress; forgotten if it fails or finds nothing to publish. */

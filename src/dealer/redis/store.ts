@@ -58,6 +58,11 @@ export interface RedisStoreOptions {
    * or below it to above it adds an event to the operator's events (`events`). Default: off.
    */
   readonly withdrawalThreshold?: number;
+  /**
+   * How long a dealer's claim to hash a Merkle page lasts, in ms: the other dealers wait for its
+   * root that long at most before hashing the page themselves (pages.ts). Default 5000.
+   */
+  readonly pageClaimMs?: number;
 }
 
 /**
@@ -94,7 +99,7 @@ export class RedisStore extends RoleStore {
     const catalog = new EmissionCatalog(ctx);
     const sales = new SaleReader(ctx, catalog);
     const log = new RedisPageLog(ctx);
-    const pages = new RedisPages(ctx, catalog, sales, log);
+    const pages = new RedisPages(ctx, catalog, sales, log, options.pageClaimMs ?? 5_000);
     const printer = new BlockPrinter(ctx, catalog, pages);
     const emissions = new RedisEmissions(ctx, catalog, printer, pages, lanes);
     // On one script the money scripts write the archive's money stream itself: nothing to relay.
