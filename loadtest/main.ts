@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs';
-import { readCommandLine } from '../tools/command-line';
+import { readCommandLine, UsageError } from '../tools/command-line';
+import { checkoutToRunBeside, formatPairs, runBeside } from './beside';
 import { runCommand } from './cli';
-import { LOADTEST_COMMAND_LINE } from './options';
+import { LOADTEST_COMMAND_LINE, type LoadtestOptions } from './options';
 import { formatReport, writeReport, type Report } from './report';
 import { formatRuns, summarizeRuns } from './runs';
 import { defaultReportFile, runLoadtest } from './run';
@@ -11,12 +12,15 @@ import { defaultReportFile, runLoadtest } from './run';
  * report on stdout, written as JSON to a file, and the JSON again as the last stdout line.
  * Exits 0 when the books are exact and nothing failed, 1 otherwise, 2 on bad options, 130 on
  * SIGINT or SIGTERM (the servers it started are killed). With `--runs N`, each run's report in
- * turn, then their summary (loadtest/runs.ts), its JSON as the last stdout line.
+ * turn, then their summary (loadtest/runs.ts), its JSON as the last stdout line. With
+ * `--beside DIR`, pairs of this build's run and DIR's at the same time, compared
+ * (loadtest/beside.ts): exit 0 when every run of both was exact.
  */
 runCommand('load test', async (bound) => {
   const parsed = readCommandLine(LOADTEST_COMMAND_LINE, process.argv.slice(2));
   if (!('options' in parsed)) return parsed.code;
   const { options } = parsed;
+  if (options.beside !== undefined) return beside(options, bound);
   // Every phase is bounded; this is the bound of them all, should anything still hang.
   const phases = options.rampTimeoutS + options.warmupS + options.drainS + 180;
   bound(options.runs * (phases + options.durationS + options.booksTimeoutS + (options.echo ? phases + options.echoDurationS : 0)));
@@ -42,3 +46,20 @@ runCommand('load test', async (bound) => {
   process.stdout.write(`\n${formatRuns(summary)}\n${JSON.stringify(summary)}\n`);
   return summary.ok ? 0 : 1;
 });
+
+/** `--beside DIR`: pairs of this build's run and DIR's at the same time, compared (loadtest/beside.ts). */
+async function beside(options: LoadtestOptions, bound: (seconds: number) => void): Promise<number> {
+  let dir: string;
+  try {
+    dir = checkoutToRunBeside(options.beside!);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return 2;
+  }
+  bound(options.runs * (options.rampTimeoutS + options.warmupS + options.drainS + options.durationS + options.booksTimeoutS + 240));
+  const summary = await runBeside(dir, process.argv.slice(2), options.runs, (line) => process.stderr.write(`${line}\n`));
+  if (options.out) writeFileSync(options.out, `${JSON.stringify(summary, null, 2)}\n`);
+  process.stdout.write(`${formatPairs(summary)}\n${JSON.stringify(summary)}\n`);
+  return summary.ok ? 0 : 1;
+}

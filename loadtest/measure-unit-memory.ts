@@ -18,6 +18,7 @@ import { startServer } from '../src/server/app';
 import { createLogger } from '../src/server/logger';
 import { MemoryActionLog } from '../src/units/action-log';
 import { optionsOrExit, whole } from '../tools/command-line';
+import { HARNESS_STAKE_LIMIT_WEEK_CENTS } from '../tools/stake-limit';
 
 const { units: UNITS, players: PLAYERS } = optionsOrExit<{ units: number; players: number }>({
   synopsis: 'node --expose-gc --import tsx loadtest/measure-unit-memory.ts [options]',
@@ -42,7 +43,11 @@ const server = await startServer(config, { logger: createLogger('silent'), store
 const { play, feed, dealer } = server.services;
 
 const players = Array.from({ length: PLAYERS }, (_, i) => ({ player: { playerId: `p${i}`, pseudonym: `Joueur ${i}` }, choices: new Choices(i + 1) }));
-for (const { player } of players) await dealer.deposit(player.playerId, config.demoBalance, `demo-${player.playerId}`, Date.now());
+for (const { player } of players) {
+  await dealer.deposit(player.playerId, config.demoBalance, `demo-${player.playerId}`, Date.now());
+  // As every harness's players do: no purchase passes without a weekly stake limit.
+  await dealer.changeProtection(player.playerId, { what: 'limits', limits: { stake_week: HARNESS_STAKE_LIMIT_WEEK_CENTS }, raiseDelayMs: 0 }, Date.now());
+}
 
 let sold = 0;
 let requests = 0;

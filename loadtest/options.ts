@@ -65,6 +65,8 @@ export interface LoadtestOptions {
   readonly workers: number;
   /** Whole runs, one after another, each with its echo baseline; summarized together (loadtest/runs.ts). */
   readonly runs: number;
+  /** Another checkout whose load test runs at the same time as this one's, compared (loadtest/beside.ts). */
+  readonly beside: string | undefined;
 }
 
 export const DEFAULTS: LoadtestOptions = {
@@ -98,6 +100,7 @@ export const DEFAULTS: LoadtestOptions = {
   progress: true,
   workers: 1,
   runs: 1,
+  beside: undefined,
 };
 
 /** Loopback addresses only: a load test never sends traffic anywhere else. */
@@ -176,6 +179,12 @@ const FLAGS: readonly Flag<LoadtestOptions>[] = [
     help: 'the whole run N times in a row, each with its echo baseline, then the ratio\nto the echo of each run and their median (default 1, at most 20; --out:\nthe summary\'s file, each run\'s report in reports/)',
     set: (o, v) => (o.runs = whole(v, 1, 20)),
   },
+  {
+    name: '--beside',
+    value: 'DIR',
+    help: 'run the checkout DIR\'s load test (another build) at the same time as this one\'s,\nno echo, and compare them (this ÷ DIR\'s CPU and bytes a unit); with --runs N,\nN pairs and their median (--out: the comparison\'s file)',
+    set: (o, v) => (o.beside = v),
+  },
   { name: '--seed', value: 'N', help: 'seed of the players\' choices (default 1)', set: (o, v) => (o.seed = whole(v, 0, 2 ** 31 - 1)) },
   { name: '--quiet', help: 'no progress lines', set: (o) => (o.progress = false) },
 ];
@@ -184,7 +193,8 @@ const FLAGS: readonly Flag<LoadtestOptions>[] = [
 function finish(o: Options): void {
   if (o.echoDurationS === 0) o.echoDurationS = o.durationS;
   if (o.profileKind === 'heap' && !o.profileDir) throw new UsageError('--profile-heap goes with --profile DIR');
-  if (o.runs > 1 && (!o.echo || o.profileDir)) throw new UsageError('--runs compares each run with its echo baseline: not with --no-echo or --profile');
+  if (o.beside !== undefined && (o.endpoints || o.profileDir)) throw new UsageError('--beside starts both builds\' servers: not with --endpoint or --profile');
+  if (o.runs > 1 && o.beside === undefined && (!o.echo || o.profileDir)) throw new UsageError('--runs compares each run with its echo baseline: not with --no-echo or --profile');
   if (!o.endpoints && o.processes > 1 && !o.redis) throw new UsageError('--processes above 1 needs --redis: processes share nothing but Redis');
   if (o.endpoints && (o.redis || o.processes !== 1 || Object.keys(o.serverEnv).length > 0)) throw new UsageError('--endpoint uses running servers: --redis, --processes and --server-env do not apply');
 }
