@@ -21,9 +21,7 @@ runCommand('load test', async (bound) => {
   if (!('options' in parsed)) return parsed.code;
   const { options } = parsed;
   if (options.beside !== undefined) return beside(options, bound);
-  // Every phase is bounded; this is the bound of them all, should anything still hang.
-  const phases = options.rampTimeoutS + options.warmupS + options.drainS + 180;
-  bound(options.runs * (phases + options.durationS + options.booksTimeoutS + (options.echo ? phases + options.echoDurationS : 0)));
+  bound(options.runs * runBoundS(options));
   const command = `npm run loadtest -- ${process.argv.slice(2).join(' ')}`;
   const reports: Report[] = [];
   const files: string[] = [];
@@ -47,6 +45,12 @@ runCommand('load test', async (bound) => {
   return summary.ok ? 0 : 1;
 });
 
+/** Every phase of a run is bounded; this is the bound of them all, should anything still hang. */
+function runBoundS(options: LoadtestOptions): number {
+  const phases = options.rampTimeoutS + options.warmupS + options.drainS + 180;
+  return phases + options.durationS + options.booksTimeoutS + (options.echo ? phases + options.echoDurationS : 0);
+}
+
 /** `--beside DIR`: pairs of this build's run and DIR's at the same time, compared (loadtest/beside.ts). */
 async function beside(options: LoadtestOptions, bound: (seconds: number) => void): Promise<number> {
   let dir: string;
@@ -57,7 +61,8 @@ async function beside(options: LoadtestOptions, bound: (seconds: number) => void
     process.stderr.write(`${err.message}\n`);
     return 2;
   }
-  bound(options.runs * (options.rampTimeoutS + options.warmupS + options.drainS + options.durationS + options.booksTimeoutS + 240));
+  // Each side's run, and the builds before the first pair.
+  bound(options.runs * runBoundS({ ...options, echo: false }) + 300);
   const summary = await runBeside(dir, process.argv.slice(2), options.runs, (line) => process.stderr.write(`${line}\n`));
   if (options.out) writeFileSync(options.out, `${JSON.stringify(summary, null, 2)}\n`);
   process.stdout.write(`${formatPairs(summary)}\n${JSON.stringify(summary)}\n`);

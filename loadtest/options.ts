@@ -182,7 +182,7 @@ const FLAGS: readonly Flag<LoadtestOptions>[] = [
   {
     name: '--beside',
     value: 'DIR',
-    help: 'run the checkout DIR\'s load test (another build) at the same time as this one\'s,\nno echo, and compare them (this ÷ DIR\'s CPU and bytes a unit); with --runs N,\nN pairs and their median (--out: the comparison\'s file)',
+    help: 'run the checkout DIR\'s load test (another build; relative to where you type)\nat the same time as this one\'s, no echo, and compare them (this ÷ DIR\'s CPU\nand bytes a unit); with --runs N, N pairs and their median (--out: the\ncomparison\'s file)',
     set: (o, v) => (o.beside = v),
   },
   { name: '--seed', value: 'N', help: 'seed of the players\' choices (default 1)', set: (o, v) => (o.seed = whole(v, 0, 2 ** 31 - 1)) },

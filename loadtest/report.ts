@@ -169,7 +169,7 @@ export interface Report {
   readonly failures: readonly string[];
 }
 
-const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
+export const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 function mapOf(m: Map<string, number>): Record<string, number> {
   return Object.fromEntries([...m.entries()].sort((a, b) => b[1] - a[1]));

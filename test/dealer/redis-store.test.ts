@@ -307,21 +307,27 @@ describe('dealer store (redis) specifics', () => {
       }
     });
 
-    it('is hashed here once the claim runs out (its dealer died), and proves the units of the page', async () => {
-      const { store, keys, redis, purchase, close } = await opened(300);
-      try {
-        assert.equal(await redis.set(keys.pageClaim(1), 'a dealer that died', 'PX', 300, 'NX'), 'OK');
-        const started = performance.now();
-        assert.ok((await purchase()).ok);
-        assert.ok(performance.now() - started >= 250, 'not before the claim ran out');
-        const published = (await store.pageCommitments('e.0'))?.find((p) => p.page === 1);
-        const seed = await store.blockSeed('e.0');
-        const tree = pageTreeOfPrint({ seed, units: printBlock(PAGED, seed), scheme: { version: 3, game: PAGED.game, stake: PAGED.stake, blockId: 'e.0' } }, 1);
-        assert.equal(published?.root, Buffer.from(rootOfPage(tree)).toString('hex'));
-      } finally {
-        await close();
-      }
-    });
+    const stale = [
+      { claim: 'runs out (its dealer died)', expiry: ['PX', '300'] },
+      { claim: 'was left without an expiry', expiry: [] },
+    ];
+    for (const { claim, expiry } of stale) {
+      it(`is hashed here once its claim ${claim}, with the root its units prove`, async () => {
+        const { store, keys, redis, purchase, close } = await opened(300);
+        try {
+          const started = performance.now();
+          assert.equal(await redis.call('SET', keys.pageClaim(1), 'another dealer', ...expiry, 'NX'), 'OK');
+          assert.ok((await purchase()).ok);
+          assert.ok(performance.now() - started >= 250, 'not before the claim ran out');
+          const published = (await store.pageCommitments('e.0'))?.find((p) => p.page === 1);
+          const seed = await store.blockSeed('e.0');
+          const tree = pageTreeOfPrint({ seed, units: printBlock(PAGED, seed), scheme: { version: 3, game: PAGED.game, stake: PAGED.stake, blockId: 'e.0' } }, 1);
+          assert.equal(published?.root, Buffer.from(rootOfPage(tree)).toString('hex'));
+        } finally {
+          await close();
+        }
+      });
+    }
   });
 });
 

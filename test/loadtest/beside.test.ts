@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { checkoutToRunBeside, formatPairs, runBeside, sideArguments, summarizePairs } from '../../loadtest/beside';
 import { parseOptions } from '../../loadtest/options';
 import type { Report } from '../../loadtest/report';
@@ -10,7 +10,7 @@ import { UsageError } from '../../tools/command-line';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 /** The figures of one run that the comparison reads. */
-function report(ok: boolean, cpuMsPerUnit: number, bytesReceivedPerUnit: number, unitsPerSecond = 150): Report {
+function report(ok: boolean, cpuMsPerUnit: number, bytesReceivedPerUnit: number | null, unitsPerSecond = 150): Report {
   return {
     ok,
     efficiency: { game: { cpuMsPerUnit, systemCpuMsPerUnit: cpuMsPerUnit / 8, bytesReceivedPerUnit } },
@@ -27,6 +27,8 @@ function standIn(base: string, name: string, other: string, figures: { cpu: numb
   const dir = join(base, name);
   mkdirSync(join(dir, 'loadtest'), { recursive: true });
   mkdirSync(join(dir, 'node_modules'));
+  mkdirSync(join(dir, 'scripts'));
+  writeFileSync(join(dir, 'scripts', 'ensure-built.mjs'), ''); // built already
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }');
   symlinkSync(join(ROOT, 'node_modules', 'tsx'), join(dir, 'node_modules', 'tsx'));
   const reportText = JSON.stringify(report(true, figures.cpu, figures.bytes));
@@ -57,16 +59,27 @@ describe('load test beside another build', () => {
       sideArguments(['--players', '250', '--beside', '../before', '--runs', '3', '--out', 'pairs.json', '--spectators', '250', '--quiet']),
       ['--players', '250', '--spectators', '250', '--no-echo', '--quiet'],
     );
+    assert.deepEqual(
+      sideArguments(['--players=250', '--beside=../before', '--runs=3', '--out=pairs.json', '--think-ms', '500']),
+      ['--players=250', '--think-ms', '500', '--no-echo', '--quiet'],
+      'the --flag=value forms too',
+    );
   });
 
   it('refuses a directory that is not another installed checkout of the project', () => {
     const base = mkdtempSync(join(tmpdir(), 'beside-'));
     try {
-      assert.throws(() => checkoutToRunBeside(base), /no loadtest\/main\.ts there/);
+      assert.throws(() => checkoutToRunBeside(base), /no loadtest\/main\.ts in/);
       mkdirSync(join(base, 'loadtest'));
       writeFileSync(join(base, 'loadtest', 'main.ts'), '');
+      assert.throws(() => checkoutToRunBeside(base), /too old to stop its servers/);
+      writeFileSync(join(base, 'loadtest', 'cli.ts'), '');
       assert.throws(() => checkoutToRunBeside(base), /its packages are not installed/);
+      mkdirSync(join(base, 'node_modules', 'tsx'), { recursive: true });
+      assert.equal(checkoutToRunBeside(basename(base), tmpdir()), base, 'a relative path, from where the command was typed');
       assert.throws(() => checkoutToRunBeside(ROOT), /this very checkout/);
+      symlinkSync(ROOT, join(base, 'this'));
+      assert.throws(() => checkoutToRunBeside(join(base, 'this')), /this very checkout/, 'through a link too');
     } finally {
       rmSync(base, { recursive: true, force: true });
     }
@@ -79,13 +92,17 @@ describe('load test beside another build', () => {
       [report(true, 1.5, 3400), report(true, 1.5, 6800)],
     ]);
     assert.equal(summary.ok, true);
-    assert.deepEqual(summary.ratios.cpuMsPerUnit.values, [1.067, 1.063, 1]);
-    assert.equal(summary.ratios.cpuMsPerUnit.median, 1.063);
-    assert.equal(summary.ratios.bytesReceivedPerUnit.median, 0.5);
+    assert.deepEqual(summary.ratios.cpuMsPerUnit?.values, [1.067, 1.063, 1]);
+    assert.equal(summary.ratios.cpuMsPerUnit?.median, 1.063);
+    assert.equal(summary.ratios.bytesReceivedPerUnit?.median, 0.5);
     assert.match(formatPairs(summary), /CPU ms a unit +median ×1\.063 +\(1–1\.067\)/);
     const failed = summarizePairs('/here', '/before', [[report(true, 1.6, 3500), report(false, 1.5, 7000)]]);
     assert.equal(failed.ok, false);
-    assert.match(formatPairs(failed), /books or run FAILED beside/);
+    assert.match(formatPairs(failed), /books or run FAILED beside$/m);
+    assert.match(formatPairs(summarizePairs('/here', '/before', [[report(false, 1.6, 3500), report(false, 1.5, 7000)]])), /FAILED here and beside/);
+    const uncounted = summarizePairs('/here', '/before', [[report(true, 1.6, 3500), report(true, 1.5, null)]]);
+    assert.equal(uncounted.ratios.bytesReceivedPerUnit, null, 'bytes not counted on one side: no ratio, not a ratio of 0');
+    assert.match(formatPairs(uncounted), /bytes a unit to clients +not counted/);
   });
 
   it('starts both sides at the same time, pair after pair, and reads each side\'s report', async function () {
@@ -95,8 +112,12 @@ describe('load test beside another build', () => {
       const here = standIn(base, 'here', 'before', { cpu: 1.6, bytes: 3500 });
       const before = standIn(base, 'before', 'here', { cpu: 1.5, bytes: 7000 });
       const lines: string[] = [];
-      const summary = await runBeside(before, ['--players', '5', '--beside', before], 1, (line) => lines.push(line), here);
+      const argv = ['--players', '5', '--beside', before];
+      const summary = await runBeside(before, argv, 1, (line) => lines.push(line), here);
       assert.equal(summary.ok, true);
+      for (const side of ['here', 'before']) {
+        assert.deepEqual(JSON.parse(readFileSync(join(base, `${side}.started`), 'utf8')), sideArguments(argv), `${side} ran with the side's arguments`);
+      }
       assert.deepEqual(summary.pairs[0]!.cpuMsPerUnit, [1.6, 1.5, 1.067]);
       assert.match(lines[0]!, /pair 1 of 1/);
     } finally {

@@ -192,11 +192,14 @@ export class RedisPages implements FairnessPages {
    * `ensurePage`'s work. Hashing a page costs about 10 ms of CPU: one dealer claims it for
    * `claimMs` and hashes it, the others wait for its root (every dealer selling from the lane
    * asks for the same pages at about the same time). A claim outlived (its dealer died or
-   * stalled) lets the next dealer hash the page; two roots of one page cannot both be stored
-   * (publishPage-1.lua keeps the first, the log refuses another).
+   * stalled) lets the next dealer hash the page, and so does a claim this dealer has waited on
+   * for `claimMs` (a claim key left without its expiry must not hold the lane for ever); two
+   * roots of one page cannot both be stored (publishPage-1.lua keeps the first, the log
+   * refuses another), so hashing twice costs time, never the commitment.
    */
   private async publish(meta: EmissionMeta, blockId: string, page: number, now: number): Promise<PageCommitment | undefined> {
     const keys = this.catalog.blockKeysOf(meta, blockId);
+    let waitingSince: number | undefined;
     for (;;) {
       const [first, stored] = await this.ctx.redis.hmget(keys.pages, '0', String(page));
       if (stored) {
@@ -208,18 +211,23 @@ export class RedisPages implements FairnessPages {
       if (!first) return undefined;
       await this.ensurePage(meta, blockId, page - 1, now);
       const claim = keys.pageClaim(page);
-      if ((await this.ctx.redis.set(claim, '1', 'PX', this.claimMs, 'NX')) === 'OK') {
-        try {
-          const root = Buffer.from(rootOfPage(await this.pageTreeOf(meta, blockId, page))).toString('hex');
-          const logged = await this.log.append(meta, blockId, (await this.printedOf(blockId)).scheme.version, { page, root, publishedAt: now });
-          return await publishPage(this.ctx.run, { pages: keys.pages }, { page, root, now: logged.publishedAt });
-        } catch (err) {
-          // Not published: the next try, here or at another dealer, need not wait for the claim.
-          await this.ctx.redis.del(claim).catch(() => undefined);
-          throw err;
-        }
-      }
+      if ((await this.ctx.redis.set(claim, '1', 'PX', this.claimMs, 'NX')) === 'OK') return this.hashAndPublish(meta, blockId, page, now, claim);
+      waitingSince ??= performance.now();
+      if (performance.now() - waitingSince > this.claimMs) return this.hashAndPublish(meta, blockId, page, now);
       await delay(CLAIM_POLL_MS);
+    }
+  }
+
+  /** Hashes the page, logs its root and publishes it; a failure drops this dealer's `claim`, so that no one waits for it. */
+  private async hashAndPublish(meta: EmissionMeta, blockId: string, page: number, now: number, claim?: string): Promise<PageCommitment> {
+    try {
+      const root = Buffer.from(rootOfPage(await this.pageTreeOf(meta, blockId, page))).toString('hex');
+      const logged = await this.log.append(meta, blockId, (await this.printedOf(blockId)).scheme.version, { page, root, publishedAt: now });
+      return await publishPage(this.ctx.run, { pages: this.catalog.blockKeysOf(meta, blockId).pages }, { page, root, now: logged.publishedAt });
+    } catch (err) {
+      // Not awaited: with Redis frozen it would double the time the purchase takes to fail.
+      if (claim) void this.ctx.redis.del(claim).catch(() => undefined);
+      throw err;
     }
   }
 

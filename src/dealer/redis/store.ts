@@ -60,7 +60,9 @@ export interface RedisStoreOptions {
   readonly withdrawalThreshold?: number;
   /**
    * How long a dealer's claim to hash a Merkle page lasts, in ms: the other dealers wait for its
-   * root that long at most before hashing the page themselves (pages.ts). Default 5000.
+   * root that long at most before hashing the page themselves (pages.ts; hashing takes about
+   * 10 ms, so a dealer that dies while hashing holds the lane's purchases up to this long).
+   * Default 1000.
    */
   readonly pageClaimMs?: number;
 }
@@ -99,7 +101,9 @@ export class RedisStore extends RoleStore {
     const catalog = new EmissionCatalog(ctx);
     const sales = new SaleReader(ctx, catalog);
     const log = new RedisPageLog(ctx);
-    const pages = new RedisPages(ctx, catalog, sales, log, options.pageClaimMs ?? 5_000);
+    const pageClaimMs = options.pageClaimMs ?? 1_000;
+    if (!Number.isSafeInteger(pageClaimMs) || pageClaimMs < 1) throw new RangeError(`pageClaimMs must be a whole number of ms ≥ 1, got ${pageClaimMs}`);
+    const pages = new RedisPages(ctx, catalog, sales, log, pageClaimMs);
     const printer = new BlockPrinter(ctx, catalog, pages);
     const emissions = new RedisEmissions(ctx, catalog, printer, pages, lanes);
     // On one script the money scripts write the archive's money stream itself: nothing to relay.
