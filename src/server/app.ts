@@ -90,6 +90,28 @@ function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: st
 }
 
 /**
+ * The presence as Colyseus gets it. Colyseus shuts its presence down before the feed has
+ * published what the last rooms showed: this view's shutdown waits for `stop()`.
+ * Colyseus awaits `hincrbyex` only in its join-or-create lock, inside a
+ * `new Promise(async …)` executor, where a rejection escapes as an unhandled rejection (and,
+ * when taking the lock, leaves the join unanswered). Releasing the lock is sent with the
+ * seat reservation and not awaited by it: when Redis drops that reply, the client already has
+ * its seat. So a failure here is reported and answered as a first increment (no other join under
+ * way); with the store gone, the listing's own reads refuse the join.
+ */
+function colyseusView(presence: Presence, report: (method: string, err: unknown) => void): Presence {
+  const hincrbyex: Presence['hincrbyex'] = (key, field, value, expireInSeconds) =>
+    presence.hincrbyex(key, field, value, expireInSeconds).catch((err: unknown) => {
+      report('hincrbyex', err);
+      return value;
+    });
+  return Object.create(presence, {
+    shutdown: { value: () => undefined, configurable: true },
+    hincrbyex: { value: hincrbyex, configurable: true },
+  }) as Presence;
+}
+
+/**
  * A purchase still pending this long after its reservation is taken for abandoned (its process
  * died between steps) and driven to its end by the recovery: far longer than a purchase's
  * commands and WAITs can take.
@@ -204,9 +226,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const server = new Server({
     transport: new WebSocketTransport(),
     // Across processes, rooms and matchmaking go through Redis.
-    // Colyseus shuts its presence down before the feed has published what the last rooms
-    // showed: it gets a view whose shutdown waits for `stop()` below.
-    presence: observed(Object.create(presence, { shutdown: { value: () => undefined, configurable: true } }) as Presence, reportOutage, outageAsRefusal),
+    presence: observed(colyseusView(presence, reportOutage), reportOutage, outageAsRefusal),
     ...(usesRedis(config) ? { driver: observed(roomDriver(connectRedis(config, logger, metrics, 'driver')), reportOutage, outageAsRefusal) } : {}),
     ...(config.publicAddress ? { publicAddress: config.publicAddress } : {}),
     // A table's relays go to processes other than the table's when there are any.

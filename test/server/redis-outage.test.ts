@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { matchMaker, type Presence } from '@colyseus/core';
 import type { Room } from '@colyseus/sdk';
 import type { RunningServer } from '../../src/server/app';
 import { createLogger } from '../../src/server/logger';
@@ -112,6 +113,61 @@ describe('a Redis outage', function () {
     });
     await feed!.leave();
   });
+});
+
+describe('the join-or-create lock of Colyseus when Redis drops its reply', function () {
+  this.timeout(60_000);
+  let redis: RedisServer;
+  let server: RunningServer;
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+
+  before(async () => {
+    redis = await RedisServer.start();
+    server = await startTestServer({ ...ENV, REDIS_URL: redis.url });
+    process.on('unhandledRejection', onUnhandled);
+  });
+  after(async () => {
+    process.off('unhandledRejection', onUnhandled);
+    await server.stop();
+    await redis.stop();
+  });
+
+  /**
+   * The server's presence, under the view Colyseus is given, answers the lock's increments by
+   * `delta` (+1 takes it, -1 releases it) as a connection Redis dropped does. Returns the undo.
+   */
+  function failing(delta: 1 | -1): () => void {
+    const own = Object.getPrototypeOf(matchMaker.presence) as Presence;
+    const original = own.hincrbyex;
+    own.hincrbyex = (key, field, value, expireInSeconds) =>
+      value === delta ? Promise.reject(new Error('Connection is closed.')) : original.call(own, key, field, value, expireInSeconds);
+    return () => void delete (own as Partial<Presence>).hincrbyex;
+  }
+
+  /** A spectator joins a feed room that is created for it (the lock is taken only then), or the reason it did not within 5 s. */
+  async function joinNewFeed(): Promise<Room | string> {
+    await eventually(() => matchMaker.query({ name: 'feed' }), (rooms) => rooms.length === 0, 'no feed room left');
+    const deadline = new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5000).unref());
+    return Promise.race([anonymous(server).joinOrCreate('feed').catch((err: unknown) => reasonOf(err)), deadline]);
+  }
+
+  for (const [delta, what] of [[-1, 'releasing'], [1, 'taking']] as const) {
+    it(`seats the spectator, and leaves no promise unhandled, when ${what} the lock fails`, async () => {
+      const earlier = unhandled.length;
+      const restore = failing(delta);
+      let feed: Room | string;
+      try {
+        feed = await joinNewFeed();
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      } finally {
+        restore();
+      }
+      if (typeof feed === 'object') await feed.leave();
+      assert.equal(typeof feed, 'object', `joined: ${String(feed)}`);
+      assert.deepEqual(unhandled.slice(earlier), [], 'no promise went unhandled');
+    });
+  }
 });
 
 describe('a server started while Redis is down', function () {
