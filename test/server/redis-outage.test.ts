@@ -10,34 +10,40 @@ import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
 const ENV = { CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(), JWT_SECRET: 'redis-outage-secret-of-at-least-32-chars', DEV_LOGIN: 'true', DEMO_BALANCE_CENTS: '5000', REDIS_PREFIX: 'outage', REDIS_COMMAND_TIMEOUT_MS: '1000' };
 
-describe('a Redis outage', function () {
-  this.timeout(60_000);
-  let redis: RedisServer;
-  let server: RunningServer;
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
-
+/**
+ * A server on a Redis of its own for the tests of the enclosing `describe`, and the promise
+ * rejections no one handled meanwhile.
+ */
+function serverOnItsRedis(redisOptions: Parameters<typeof RedisServer.start>[0] = {}) {
+  const ctx = { redis: undefined as unknown as RedisServer, server: undefined as unknown as RunningServer, unhandled: [] as unknown[] };
+  const onUnhandled = (reason: unknown) => ctx.unhandled.push(reason);
   before(async () => {
-    redis = await RedisServer.start({ appendOnly: true });
-    server = await startTestServer({ ...ENV, REDIS_URL: redis.url });
+    ctx.redis = await RedisServer.start(redisOptions);
+    ctx.server = await startTestServer({ ...ENV, REDIS_URL: ctx.redis.url });
     process.on('unhandledRejection', onUnhandled);
   });
   after(async () => {
     process.off('unhandledRejection', onUnhandled);
-    await server.stop();
-    await redis.stop();
+    await ctx.server.stop();
+    await ctx.redis.stop();
   });
+  return ctx;
+}
+
+describe('a Redis outage', function () {
+  this.timeout(60_000);
+  const ctx = serverOnItsRedis({ appendOnly: true });
 
   it('refuses play with server/unavailable while Redis is gone, and play goes on by itself when it is back', async () => {
-    const player = await devLogin(server, 'Patient');
+    const player = await devLogin(ctx.server, 'Patient');
     const table: Room = await player.client.create('table', { game: 'mysteres-de-la-lampe' });
     await record(table).next('wallet');
     await table.request('watchers', { open: true });
-    const watcher = await anonymous(server).joinOrCreate('watch', { table: table.roomId });
-    const feed = await anonymous(server).joinOrCreate('feed');
+    const watcher = await anonymous(ctx.server).joinOrCreate('watch', { table: table.roomId });
+    const feed = await anonymous(ctx.server).joinOrCreate('feed');
     await record(feed).next('recent');
 
-    await redis.kill();
+    await ctx.redis.kill();
     const asked = performance.now();
     await assert.rejects(
       table.request('buy', { stake: 50, requestId: 'during_outage', picks: [{ kind: 'colour', choice: 'gold' }] }),
@@ -45,9 +51,9 @@ describe('a Redis outage', function () {
     );
     assert.ok(performance.now() - asked < 5000, 'refused within 5 s');
     await assert.rejects(table.request('wallet'), (err: unknown) => /server\/unavailable/.test(reasonOf(err)));
-    assert.equal((await fetch(`http://127.0.0.1:${server.port}/health`)).status, 200, 'the process still serves');
+    assert.equal((await fetch(`http://127.0.0.1:${ctx.server.port}/health`)).status, 200, 'the process still serves');
 
-    await redis.restart();
+    await ctx.redis.restart();
     // The same client, the same table, no rejoin: the purchase retried with its request id.
     const bought = await eventually(
       () => table.request('buy', { stake: 50, requestId: 'during_outage', picks: [{ kind: 'colour', choice: 'gold' }] }).catch((err: unknown) => reasonOf(err)),
@@ -61,18 +67,18 @@ describe('a Redis outage', function () {
     await until(watcher, () => decodedUnits(watcher)[0]?.status === 'finished', 'the watcher to see it');
     const prize = decodedUnits(table)[0]!.prize;
     assert.deepEqual(await table.request('wallet'), { balance: 5000 - 50 + prize, held: 0 });
-    assert.deepEqual(unhandled, [], 'no promise went unhandled');
+    assert.deepEqual(ctx.unhandled, [], 'no promise went unhandled');
     await watcher.leave();
     await feed.leave();
     await table.leave();
   });
 
   it('answers 503 server/unavailable, in the one error shape, on every route and at matchmaking while Redis is gone', async () => {
-    const player = await devLogin(server, 'Outaged');
-    const base = `http://127.0.0.1:${server.port}`;
+    const player = await devLogin(ctx.server, 'Outaged');
+    const base = `http://127.0.0.1:${ctx.server.port}`;
     const bearer = { authorization: `Bearer ${player.token}` };
     const json = { 'content-type': 'application/json' };
-    await redis.kill();
+    await ctx.redis.kill();
     try {
       const answers = {
         'GET /tables': await fetch(`${base}/tables`),
@@ -91,23 +97,23 @@ describe('a Redis outage', function () {
       // What the SDK makes of it: the page reads `<code>: <sentence>`.
       await assert.rejects(player.client.create('table', { game: 'rain-diamonds' }), (err: Error & { code?: unknown }) => err.code === 503 && /^server\/unavailable: /.test(err.message));
     } finally {
-      await redis.restart();
+      await ctx.redis.restart();
     }
     // (Not /tables: its answer is cached a moment, and the next test needs it to fail.)
     await eventually(async () => (await fetch(`${base}/history`, { headers: bearer })).status, (status) => status === 200, 'GET /history answered', 15_000);
   });
 
   it('lists tables and lets spectators join the feed again once Redis is back, after failing during the outage', async () => {
-    const tables = () => fetch(`http://127.0.0.1:${server.port}/tables`);
-    await redis.kill();
+    const tables = () => fetch(`http://127.0.0.1:${ctx.server.port}/tables`);
+    await ctx.redis.kill();
     // Reads during the outage fail (after REDIS_COMMAND_TIMEOUT_MS): one of each path a client uses.
     assert.notEqual((await tables()).status, 200);
-    await assert.rejects(anonymous(server).joinOrCreate('feed'));
-    await redis.restart();
+    await assert.rejects(anonymous(ctx.server).joinOrCreate('feed'));
+    await ctx.redis.restart();
     await eventually(async () => (await tables()).status, (status) => status === 200, 'GET /tables answered', 15_000);
     // Each failed join's reason is kept: a run that times out says why the last one failed.
     let lastFailure: unknown;
-    const join = () => anonymous(server).joinOrCreate('feed').catch((err: unknown) => void (lastFailure = err));
+    const join = () => anonymous(ctx.server).joinOrCreate('feed').catch((err: unknown) => void (lastFailure = err));
     const feed = await eventually(join, (room) => room !== undefined, 'a feed joined', 15_000).catch((err: Error) => {
       throw new Error(`${err.message}; the last join failed with: ${String(lastFailure)}`);
     });
@@ -117,21 +123,7 @@ describe('a Redis outage', function () {
 
 describe('the join-or-create lock of Colyseus when Redis drops its reply', function () {
   this.timeout(60_000);
-  let redis: RedisServer;
-  let server: RunningServer;
-  const unhandled: unknown[] = [];
-  const onUnhandled = (reason: unknown) => unhandled.push(reason);
-
-  before(async () => {
-    redis = await RedisServer.start();
-    server = await startTestServer({ ...ENV, REDIS_URL: redis.url });
-    process.on('unhandledRejection', onUnhandled);
-  });
-  after(async () => {
-    process.off('unhandledRejection', onUnhandled);
-    await server.stop();
-    await redis.stop();
-  });
+  const ctx = serverOnItsRedis();
 
   /**
    * The server's presence, under the view Colyseus is given, answers the lock's increments by
@@ -149,12 +141,12 @@ describe('the join-or-create lock of Colyseus when Redis drops its reply', funct
   async function joinNewFeed(): Promise<Room | string> {
     await eventually(() => matchMaker.query({ name: 'feed' }), (rooms) => rooms.length === 0, 'no feed room left');
     const deadline = new Promise<string>((resolve) => setTimeout(() => resolve('no answer within 5 s'), 5000).unref());
-    return Promise.race([anonymous(server).joinOrCreate('feed').catch((err: unknown) => reasonOf(err)), deadline]);
+    return Promise.race([anonymous(ctx.server).joinOrCreate('feed').catch((err: unknown) => reasonOf(err)), deadline]);
   }
 
   for (const [delta, what] of [[-1, 'releasing'], [1, 'taking']] as const) {
     it(`seats the spectator, and leaves no promise unhandled, when ${what} the lock fails`, async () => {
-      const earlier = unhandled.length;
+      const earlier = ctx.unhandled.length;
       const restore = failing(delta);
       let feed: Room | string;
       try {
@@ -165,7 +157,7 @@ describe('the join-or-create lock of Colyseus when Redis drops its reply', funct
       }
       if (typeof feed === 'object') await feed.leave();
       assert.equal(typeof feed, 'object', `joined: ${String(feed)}`);
-      assert.deepEqual(unhandled.slice(earlier), [], 'no promise went unhandled');
+      assert.deepEqual(ctx.unhandled.slice(earlier), [], 'no promise went unhandled');
     });
   }
 });
