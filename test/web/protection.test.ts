@@ -119,15 +119,18 @@ describe('the page protects the player', function () {
       await page.getByRole('button', { name: 'AUTO' }).click();
       await page.getByTestId('outcome').waitFor(WAIT);
       // The page knows 0,50 € is left; another table of the player takes it. The page's own
-      // refreshes (after the unit, every 30 s) are answered with what it knew until the click,
-      // so that whenever they land the page still believes 0,50 € is left (no race with them).
+      // refreshes (after the unit, every 30 s) are answered with what it knew until the refusal is
+      // on screen, so that whenever they land the page still believes 0,50 € is left. The page asks
+      // again only after it has shown the refusal, so that answer is the server's own.
       const known = JSON.stringify(await protectionOf(page));
-      await page.route('**/protection', (route) => (route.request().method() === 'GET' ? route.fulfill({ status: 200, contentType: 'application/json', body: known }) : route.continue()));
+      const alert = page.getByRole('alert').filter({ hasText: 'Cette mise dépasserait votre limite de mises sur 7 jours.' });
+      await page.route('**/protection', async (route) => {
+        if (route.request().method() !== 'GET' || (await alert.count()) > 0) return route.continue();
+        return route.fulfill({ status: 200, contentType: 'application/json', body: known });
+      });
       await buyElsewhere(page, 50);
       await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.buy-button')?.disabled, undefined, WAIT);
-      await page.unroute('**/protection');
       await page.locator('.buy-button').click();
-      const alert = page.getByRole('alert').filter({ hasText: 'Cette mise dépasserait votre limite de mises sur 7 jours.' });
       await alert.waitFor(WAIT);
       const { nextFreeAt } = (await protectionOf(page)).limits[0]!;
       assert.ok(nextFreeAt !== null);
