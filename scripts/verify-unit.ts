@@ -10,7 +10,9 @@
  * --offline. From a server, also the log of page roots: the page root is a leaf under a signed
  * checkpoint and, with --checkpoint, that checkpoint extends the one saved (docs/fairness.md,
  * "Checkpoints"); --save-checkpoint writes the new one for next time; --key pins the log's key
- * (its id, from /fairness/log/key fetched once or from the operator). Exit 0 verified, 1 not verified, 2 bad command line, 3 source unreachable.
+ * (its id, from /fairness/log/key fetched once or from the operator). What it took on trust (the
+ * recall's server, the key that server answered) it says in a note. Exit 0 verified, 1 not
+ * verified, 2 bad command line, 3 source unreachable.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { verifyUnit, type LogAnswers } from '../src/audit/verify-unit';
@@ -28,7 +30,9 @@ and credits exactly that prize. The published block is fetched from the server t
 own page root only. From a server, the page root must also be a leaf of its log of page roots
 under a checkpoint signed by the log's key; with --checkpoint, that checkpoint must extend the
 one saved before; --save-checkpoint writes it for next time; with --key, the log's key must be
-that one (without it, the key is whatever the server answers). See docs/fairness.md.`;
+that one (without it, the key is whatever the server answers). Whatever it took on the word of
+the recall or of its server (the server the recall names, the key that server answered), it says
+in a note. See docs/fairness.md.`;
 
 function usage(problem?: string): never {
   if (problem) console.error(`verify-unit: ${problem}`);
@@ -108,15 +112,28 @@ async function fetchLog(server: string, blockId: unknown, page: unknown, saved: 
   return { key, inclusion, saved: { checkpoint: saved, consistency: consistency ?? { from: saved.treeSize, to, proof: [] } } };
 }
 
+/**
+ * What the run took on the word of the recall or of its server, said next to the verdict: a forged
+ * recall can name a server of its own, whose block, log and key all agree with it. Only --url (the
+ * operator's address) and --key or --checkpoint (the log's key held from before) anchor them.
+ */
+function trusted(server: string | undefined, url: string | undefined, log: LogAnswers | undefined, keyId: string | undefined, saved: SignedCheckpoint | undefined): string[] {
+  const notes: string[] = [];
+  if (server && !url) notes.push(`the published block and the log were asked of ${server}, the server the recall itself names: a recall that does not come from the operator can name a server of its own; give --url with the operator's address to hold the recall to it`);
+  if (server && log && !keyId && !saved) notes.push(`the log's key ${String(log.key.keyId)} is the one ${server} answered; give --key with the key id the operator publishes, or --checkpoint with one saved before, to hold the log to it`);
+  return notes;
+}
+
 async function main(): Promise<void> {
   const { file, url, blockFile, offline, checkpointFile, saveCheckpoint, keyId } = parseArgs(process.argv.slice(2));
   const recall = readJson(file, 'recall') as { blockId?: unknown; fairness?: { server?: unknown; page?: unknown } };
   const saved = checkpointFile ? (readJson(checkpointFile, 'saved checkpoint') as SignedCheckpoint) : undefined;
   let published: PublicBlockDetail | undefined;
   let log: LogAnswers | { missing: string } | undefined;
+  let server: string | undefined;
   if (blockFile) published = readJson(blockFile, 'published block') as PublicBlockDetail;
   else if (!offline) {
-    const server = url ?? (typeof recall.fairness?.server === 'string' ? recall.fairness.server : undefined);
+    server = url ?? (typeof recall.fairness?.server === 'string' ? recall.fairness.server : undefined);
     if (server) {
       published = await fetchJson<PublicBlockDetail>(server, `/fairness/blocks/${encodeURIComponent(String(recall.blockId))}`);
       log = await fetchLog(server, recall.blockId, recall.fairness?.page, saved);
@@ -130,7 +147,7 @@ async function main(): Promise<void> {
   if (saveCheckpoint && checkpoint) writeFileSync(saveCheckpoint, `${JSON.stringify(checkpoint, null, 2)}\n`);
   if (saveCheckpoint && !checkpoint) console.log(`nothing written to ${saveCheckpoint}: no verified checkpoint`);
   for (const check of result.checks) console.log(`${check.ok ? 'ok  ' : 'FAIL'} ${check.id.padEnd(17)} ${check.detail}`);
-  for (const note of result.notes) console.log(`note: ${note}`);
+  for (const note of [...result.notes, ...trusted(server, url, answered, keyId, saved)]) console.log(`note: ${note}`);
   console.log(result.ok ? 'verified' : 'NOT verified');
   process.exit(result.ok ? 0 : 1);
 }

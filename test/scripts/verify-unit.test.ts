@@ -49,6 +49,7 @@ describe('npm run verify-unit', function () {
     for (const id of ['proof', 'published-root', 'published-in-time', 'unit-seed', 'steps', 'scenario', 'prize', 'ledger']) assert.match(run.stdout, new RegExp(`^ok +${id} `, 'm'));
     assert.match(run.stdout, new RegExp(`^FAIL checkpoint +the server has no log of page roots \\(${origin}/fairness/log/key answered 404\\)`, 'm'));
     assert.match(run.stdout, /^NOT verified$/m);
+    assert.match(run.stdout, new RegExp(`^note: the published block and the log were asked of ${origin}, the server the recall itself names: .*give --url`, 'm'), 'says whose word it took');
   });
 
   it('takes a saved answer with --block (the log not asked: a note), and --url over the recall\'s server', async () => {
@@ -58,6 +59,7 @@ describe('npm run verify-unit', function () {
     assert.match(saved.stdout, /^note: the log of page roots was not asked/m);
     const asked = await runScript('verify-unit', [recall, '--url', origin]);
     assert.match(asked.stdout, /^ok +published-root /m);
+    assert.doesNotMatch(asked.stdout, /the server the recall itself names/, 'with --url the operator\'s address is the one asked');
     assert.match(asked.stdout, /^FAIL checkpoint /m);
   });
 
@@ -123,11 +125,13 @@ describe('npm run verify-unit with the log of page roots', function () {
     const first = await runScript('verify-unit', [recallFile, '--save-checkpoint', saved]);
     assert.equal(first.code, 0, first.stdout + first.stderr);
     assert.match(first.stdout, /^ok +checkpoint +page \d+ of .* is leaf \d+ of the log test-log/m);
+    assert.match(first.stdout, new RegExp(`^note: the log's key ${keyId} is the one http://127\\.0\\.0\\.1:\\d+ answered; give --key`, 'm'), 'says the key was the server\'s word');
     const checkpoint = JSON.parse(readFileSync(saved, 'utf8')) as { treeSize: number; rootHash: string };
     await grow();
     const next = await runScript('verify-unit', [recallFile, '--checkpoint', saved]);
     assert.equal(next.code, 0, next.stdout + next.stderr);
     assert.match(next.stdout, new RegExp(`extends the checkpoint saved at ${checkpoint.treeSize} leaves`));
+    assert.doesNotMatch(next.stdout, /the log's key .* is the one/, 'the saved checkpoint holds the key');
     const forged = join(dir, 'forged.json');
     writeFileSync(forged, JSON.stringify({ ...checkpoint, rootHash: checkpoint.rootHash.replace(/^./, (c) => (c === '0' ? '1' : '0')) }));
     const refused = await runScript('verify-unit', [recallFile, '--checkpoint', forged]);
@@ -138,6 +142,7 @@ describe('npm run verify-unit with the log of page roots', function () {
   it('with --key, holds the log to that key: the log\'s own verifies, another fails', async () => {
     const pinned = await runScript('verify-unit', [recallFile, '--key', keyId]);
     assert.equal(pinned.code, 0, pinned.stdout + pinned.stderr);
+    assert.doesNotMatch(pinned.stdout, /the log's key .* is the one/, 'the key is held, not taken');
     const other = keyId.replace(/^./, (c) => (c === '0' ? '1' : '0'));
     const refused = await runScript('verify-unit', [recallFile, '--key', other]);
     assert.equal(refused.code, 1, refused.stdout + refused.stderr);
