@@ -1,6 +1,5 @@
 import type { Server as HttpServer } from 'node:http';
 import { LocalPresence, Server, type Presence } from '@colyseus/core';
-import { RedisPresence } from '@colyseus/redis-presence';
 import { WebSocketTransport } from '@colyseus/ws-transport';
 import type { RedisOptions } from 'ioredis';
 import { startArchiveWriter } from '../archive/in-process';
@@ -32,7 +31,7 @@ import { listenMetrics, Metrics } from './metrics';
 import { ObservedDealer } from './observed-dealer';
 import { roomDriver } from './room-driver';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
-import { describeRedisTarget, PRESENCE_CONNECTION, redisClient, writeOncePerTurn } from './redis-client';
+import { describeRedisTarget, PRESENCE_CONNECTION, redisClient, UnlimitedRedisPresence, writeOncePerTurn } from './redis-client';
 import { mountProtectionRoutes } from './protection-routes';
 import { isOperator, mountRoutes } from './routes';
 import type { Services } from './services';
@@ -198,7 +197,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const readiness = new ReadinessProbe(redis);
   // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub. Its
   // subscriber must keep reconnecting after a Redis restart (PRESENCE_CONNECTION says why).
-  const presence: Presence = usesRedis(config) ? new RedisPresence(connectRedis(config, logger, metrics, 'presence', PRESENCE_CONNECTION)) : new LocalPresence();
+  const presence: Presence = usesRedis(config) ? new UnlimitedRedisPresence(connectRedis(config, logger, metrics, 'presence', PRESENCE_CONNECTION)) : new LocalPresence();
   const feed = new WinFeed(presence, dealer, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,

@@ -1,4 +1,5 @@
 import type { Writable } from 'node:stream';
+import { RedisPresence } from '@colyseus/redis-presence';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { Config } from '../config';
 import { parseClusterNodes } from '../env-settings';
@@ -64,6 +65,19 @@ function corkPerTurn(socket: Writable): void {
  * connects, before any drop can be seen.
  */
 export const PRESENCE_CONNECTION = { disableClientInfo: true } as const satisfies RedisOptions;
+
+/**
+ * Colyseus's Redis presence without Node's limit of 10 listeners a topic: every join waiting on a
+ * room another join is creating (Colyseus's concurrent joinOrCreate) listens on one topic, as
+ * many as are in flight, and 11 watchers joining one table at once drew a MaxListenersExceeded
+ * warning for what is no leak (each listener goes when its join is answered).
+ */
+export class UnlimitedRedisPresence extends RedisPresence {
+  constructor(...args: ConstructorParameters<typeof RedisPresence>) {
+    super(...args);
+    this.subscriptions.setMaxListeners(0);
+  }
+}
 
 /** An operator script's Redis URL option (`name`, for the message): redis:// or rediss://. */
 export function redisUrlTarget(url: string, name: string): RedisTarget {

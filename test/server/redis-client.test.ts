@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { RedisPresence } from '@colyseus/redis-presence';
 import { Redis } from 'ioredis';
-import { PRESENCE_CONNECTION, writeOncePerTurn } from '../../src/server/redis-client';
+import { PRESENCE_CONNECTION, UnlimitedRedisPresence, writeOncePerTurn } from '../../src/server/redis-client';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
 import { eventually } from '../rooms/helpers';
@@ -169,6 +169,27 @@ describe('redis client', function () {
         await eventually(() => heard.length, (n) => n >= 2, 'both messages', 5000);
         assert.deepEqual(heard.sort(), ['after: two', 'before: one']);
       } finally {
+        presence.shutdown();
+      }
+    });
+  });
+
+  describe('UnlimitedRedisPresence', () => {
+    it('takes 50 listeners on one topic (50 joins waiting on one room) with no leak warning, and tells each', async () => {
+      const warnings: string[] = [];
+      const onWarning = (warning: Error) => void warnings.push(warning.name);
+      process.on('warning', onWarning);
+      const presence = new UnlimitedRedisPresence(new Redis(server.url));
+      try {
+        let heard = 0;
+        await Promise.all(Array.from({ length: 50 }, () => presence.subscribe('concurrent:watch:table', () => void (heard += 1))));
+        await presence.publish('concurrent:watch:table', 'room');
+        await eventually(() => heard, (n) => n === 50, 'the message told to every listener', 5000);
+        // Node emits its warning on the next tick after the 11th listener.
+        await new Promise((resolve) => setImmediate(resolve));
+        assert.deepEqual(warnings, []);
+      } finally {
+        process.off('warning', onWarning);
         presence.shutdown();
       }
     });
