@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Choices } from '../../loadtest/mix';
-import { FinishBoard, SyntheticPlayer } from '../../loadtest/player';
+import { FinishBoard, PreparingClient, SyntheticPlayer } from '../../loadtest/player';
 import { Stats } from '../../loadtest/stats';
 import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
@@ -31,6 +31,24 @@ describe('synthetic player', function () {
     await p.open('500000-carats');
     return p;
   }
+
+  it('hands each table to its handlers before the table connects, so that they get the server’s first wallet', async () => {
+    const login = await fetch(`${endpoint}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'prepared' }) });
+    const client = new PreparingClient(endpoint);
+    client.auth.token = ((await login.json()) as { token: string }).token;
+    const seen: string[] = [];
+    let wallets = 0;
+    client.prepare = (room) => {
+      seen.push(room.connection?.isOpen ? 'open' : 'not open');
+      room.onMessage('wallet', () => void (wallets += 1));
+    };
+    const room = await client.create('table', { game: '500000-carats' });
+    await room.request('wallet', undefined);
+    assert.deepEqual(seen, ['not open'], 'prepared once, before it connected');
+    // The one sent on joining, whichever read brought it (a `wallet` request is answered as a reply).
+    assert.equal(wallets, 1);
+    await room.leave();
+  });
 
   it('ends a pause at once when stopped', async () => {
     const stats = new Stats();
