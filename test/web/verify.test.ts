@@ -218,6 +218,7 @@ describe('« Vérifier » in the page', function () {
         const caught = page.locator(`[data-testid=verify-checks] li[data-check="${alteration.check}"]`);
         assert.ok((await caught.innerText()).includes(fr.verify.checks[alteration.check]!.failed), `${alteration.what}: the page's sentence`);
         assert.ok((await caught.locator('.check-detail [lang=en]').innerText()).length > 0, 'the core\'s sentence says what differed');
+        assert.match(await caught.locator('.check-detail').innerText(), /^Détail technique \(en anglais\)\s: /, 'said to be the core\'s technical English');
         await page.getByRole('button', { name: '← Fermer' }).click();
       }
     } finally {

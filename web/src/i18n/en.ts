@@ -92,7 +92,7 @@ export const en: Strings = {
     passed: 'verified',
     failedMark: 'failed',
     notes: 'What these checks do not cover:',
-    detail: 'Detail',
+    detail: 'Technical detail',
     scope: 'These checks run in your browser, with the code this site serves. To depend on nothing from this site, check the record with an independent tool (the “Fairness” documentation).',
     unknownCheck: (id) => `Check “${id}”.`,
     checks: {

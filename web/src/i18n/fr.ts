@@ -100,7 +100,7 @@ export const fr = {
     passed: 'vérifié',
     failedMark: 'échec',
     notes: 'Ce que ces contrôles ne couvrent pas\u00a0:',
-    detail: 'Détail',
+    detail: 'Détail technique (en anglais)',
     scope: 'Ces contrôles tournent dans votre navigateur, avec le code servi par ce site. Pour ne dépendre de rien de ce site, vérifiez le relevé avec un outil indépendant (documentation « Équité »).',
     unknownCheck: (id: string) => `Contrôle « ${id} ».`,
     /**
