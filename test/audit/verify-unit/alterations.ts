@@ -39,7 +39,8 @@ export const ALTERATIONS: Alteration[] = [
   { what: 'the RAIN DIAMONDS gems collected', game: 'rain-diamonds', kind: 'win', check: 'steps', change: (r) => { findEvent(r, 'gems_collected').total += 1; } },
   { what: 'a RAIN DIAMONDS box\'s colour', game: 'rain-diamonds', kind: 'lose', check: 'steps', change: (r) => { const e = findEvent(r, 'box_opened'); e.colour = e.colour === 'red' ? 'blue' : 'red'; } },
   { what: 'the order of a RAIN DIAMONDS cascade\'s moves', game: 'rain-diamonds', kind: 'win', check: 'steps', change: (r) => { const e = findEvent(r, 'gems_fell', (x) => x.moves.length > 1); e.moves.reverse(); } },
-  { what: 'an unmatched 500 000 CARATS amount raised to 500,000 €', game: '500000-carats', kind: 'win', check: 'steps', change: (r) => { const e = findEvent(r, 'number_revealed', (x) => !x.matched); e.amount = 50_000_000; r.scenario.amounts[e.index] = 50_000_000; } },
+  // To 500,000 €, or to 100,000 € when the unit showed 500,000 € there (a decoy): it must change.
+  { what: 'an unmatched 500 000 CARATS amount changed to 500,000 €', game: '500000-carats', kind: 'win', check: 'steps', change: (r) => { const e = findEvent(r, 'number_revealed', (x) => !x.matched); e.amount = e.amount === 50_000_000 ? 10_000_000 : 50_000_000; r.scenario.amounts[e.index] = e.amount; } },
   { what: 'a 500 000 CARATS winning number', game: '500000-carats', kind: 'lose', check: 'steps', change: (r) => { const e = findEvent(r, 'winning_numbers_revealed'); e.numbers[0] = e.numbers[0] === 1 ? 2 : 1; r.scenario.winning = e.numbers; } },
   { what: 'a 500 000 CARATS number shown as matched', game: '500000-carats', kind: 'lose', check: 'steps', change: (r) => { findEvent(r, 'number_revealed').matched = true; } },
   { what: 'two swapped Noël cells', game: 'noel-de-la-chance', kind: 'win', check: 'steps', change: (r) => {
