@@ -3,7 +3,7 @@ import { Choices } from '../../loadtest/mix';
 import { FinishBoard, PreparingClient, SyntheticPlayer } from '../../loadtest/player';
 import { Stats } from '../../loadtest/stats';
 import type { RunningServer } from '../../src/server/app';
-import { startTestServer } from '../support/game-server';
+import { devLogin, startTestServer } from '../support/game-server';
 
 /**
  * How a synthetic player ends: `stop()` (the window closed: no new unit, the one in play
@@ -33,9 +33,8 @@ describe('synthetic player', function () {
   }
 
   it('hands each table to its handlers before the table connects, so that they get the server’s first wallet', async () => {
-    const login = await fetch(`${endpoint}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'prepared' }) });
     const client = new PreparingClient(endpoint);
-    client.auth.token = ((await login.json()) as { token: string }).token;
+    client.auth.token = (await devLogin(server, 'prepared')).token;
     const seen: string[] = [];
     let wallets = 0;
     client.prepare = (room) => {
