@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 import type { BooksResult } from './books';
 import type { PhaseSummary } from './drive';
 import type { LoadtestOptions } from './options';
-import type { ProcUsage } from './samplers';
+import type { ProcUsage, ThreadsCpu } from './samplers';
 import { summarize, type LatencySummary } from './stats';
 
 /** The report of a run: what `npm run loadtest` prints, writes as JSON, and prints as its last line. */
@@ -105,6 +105,11 @@ export interface PhaseEfficiency {
    * also carries the packet to the receiving socket). The rest is JavaScript, V8 and its GC.
    */
   readonly systemCpuMsPerUnit: number;
+  /**
+   * `cpuMsPerUnit` by kind of thread, summed over the serving processes (loadtest/samplers.ts):
+   * the main threads, V8's workers (collector, compiler), libuv's pools, any other thread.
+   */
+  readonly threadsCpuMsPerUnit: ThreadsCpu;
   /** Per `buy` or `act` request (PhaseReport.traffic.requests). */
   readonly cpuMsPerRequest: number;
   readonly requestsPerUnit: number;
@@ -266,6 +271,7 @@ export function phaseEfficiency(phase: PhaseReport, serving: readonly ProcUsage[
     serverCpuMs,
     cpuMsPerUnit: per(serverCpuMs),
     systemCpuMsPerUnit: per(serving.reduce((sum, u) => sum + u.systemCpuMs, 0)),
+    threadsCpuMsPerUnit: perThreadKind(serving, (ms) => per(ms)),
     cpuMsPerRequest: per(serverCpuMs, t.requests),
     requestsPerUnit: per(t.requests, units, 2),
     messagesSentPerUnit: per(t.messagesSent, units, 2),
@@ -276,6 +282,15 @@ export function phaseEfficiency(phase: PhaseReport, serving: readonly ProcUsage[
     harnessCpuMsPerUnit: per(harness.cpuMs),
     redisCommandsPerUnit: redisCommands === null ? null : per(redisCommands, units, 2),
   };
+}
+
+/** The serving processes' CPU by kind of thread, summed and scaled by `per`. */
+function perThreadKind(serving: readonly ProcUsage[], per: (ms: number) => number): ThreadsCpu {
+  const sums: Partial<Record<keyof ThreadsCpu, number>> = {};
+  for (const usage of serving) {
+    for (const [kind, ms] of Object.entries(usage.threadsCpuMs) as [keyof ThreadsCpu, number][]) sums[kind] = (sums[kind] ?? 0) + ms;
+  }
+  return Object.fromEntries(Object.entries(sums).map(([kind, ms]) => [kind, per(ms ?? 0)]));
 }
 
 export function efficiency(game: PhaseEfficiency, echo: PhaseEfficiency | null): Efficiency {
@@ -321,7 +336,9 @@ function phaseLines(name: string, p: PhaseReport): string[] {
 
 function efficiencyLine(name: string, e: PhaseEfficiency): string {
   const bytes = e.bytesSentPerUnit === null ? 'bytes not counted' : `bytes ${e.bytesSentPerUnit} sent, ${e.bytesReceivedPerUnit} received`;
-  return `  ${name.padEnd(11)} ${e.cpuMsPerUnit} ms a unit (${e.systemCpuMsPerUnit} of it in the kernel), ${e.cpuMsPerRequest} ms a request (${e.requestsPerUnit} requests a unit); a unit: messages ${e.messagesSentPerUnit} sent, ${e.messagesReceivedPerUnit} received, ${bytes}; RSS ${e.rssGrowthMBPer1000Units} MB per 1,000 units; harness ${e.harnessCpuMsPerUnit} ms a unit${e.redisCommandsPerUnit === null ? '' : `; Redis ${e.redisCommandsPerUnit} commands a unit`}`;
+  const t = e.threadsCpuMsPerUnit;
+  const threads = t.main === undefined ? '' : `; main thread ${t.main}, V8 workers ${t.v8Workers ?? 0}, libuv pool ${t.libuvPool ?? 0}, other ${t.other ?? 0}`;
+  return `  ${name.padEnd(11)} ${e.cpuMsPerUnit} ms a unit (${e.systemCpuMsPerUnit} of it in the kernel${threads}), ${e.cpuMsPerRequest} ms a request (${e.requestsPerUnit} requests a unit); a unit: messages ${e.messagesSentPerUnit} sent, ${e.messagesReceivedPerUnit} received, ${bytes}; RSS ${e.rssGrowthMBPer1000Units} MB per 1,000 units; harness ${e.harnessCpuMsPerUnit} ms a unit${e.redisCommandsPerUnit === null ? '' : `; Redis ${e.redisCommandsPerUnit} commands a unit`}`;
 }
 
 function usageLine(u: ServerUsage): string {

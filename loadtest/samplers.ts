@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * What the processes of a run cost (game servers, Redis, the echo server, the harness itself):
@@ -34,14 +34,61 @@ export interface ProcUsage {
   /** RSS at the window's close − at its opening, in MB. */
   readonly rssGrowthMB: number;
   readonly samples: number;
+  /** `cpuMs` by thread (Linux; empty where /proc has no tasks). */
+  readonly threadsCpuMs: ThreadsCpu;
 }
 
-/** One reading of /proc: CPU ticks (user + system; system alone) and resident memory. */
+/**
+ * A Node process's CPU by kind of thread: its main thread (JavaScript, the event loop, the
+ * sockets' system calls, the collector's work on the main thread), V8's worker threads (the
+ * garbage collector's parallel and concurrent work, the optimizing compiler: named like the
+ * process), libuv's pool (file system, crypto, DNS) and any other thread.
+ */
+export interface ThreadsCpu {
+  readonly main?: number;
+  readonly v8Workers?: number;
+  readonly libuvPool?: number;
+  readonly other?: number;
+}
+
+/** One reading of /proc: CPU ticks (user + system; system alone), resident memory, ticks per kind of thread. */
 interface ProcSample {
   readonly t: number;
   readonly ticks: number;
   readonly systemTicks: number;
   readonly rssKB: number;
+  readonly threadTicks: Map<keyof ThreadsCpu, number>;
+}
+
+/** User + system ticks of a /proc stat line, and the thread's name. */
+function statTicks(stat: string): { name: string; ticks: number; systemTicks: number } {
+  // Fields after the command name (which may hold spaces) start at state (field 3).
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const systemTicks = Number(fields[12]);
+  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[11]) + systemTicks, systemTicks };
+}
+
+/** Ticks of each kind of thread of `pid`, summed: threads that ended since are not counted. */
+function threadTicks(pid: number, processName: string): Map<keyof ThreadsCpu, number> {
+  const byKind = new Map<keyof ThreadsCpu, number>();
+  let tids: string[];
+  try {
+    tids = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byKind;
+  }
+  for (const tid of tids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const { name, ticks } = statTicks(stat);
+    const kind = Number(tid) === pid ? 'main' : name === 'libuv-worker' ? 'libuvPool' : name === processName ? 'v8Workers' : 'other';
+    byKind.set(kind, (byKind.get(kind) ?? 0) + ticks);
+  }
+  return byKind;
 }
 
 /** CPU and RSS of a process from /proc/<pid>/stat and /proc/<pid>/status. */
@@ -61,14 +108,10 @@ export class ProcSampler {
 
   private read(): ProcSample | undefined {
     try {
-      const stat = readFileSync(`/proc/${this.pid}/stat`, 'utf8');
-      // Fields after the command name (which may hold spaces) start at state (field 3).
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      const systemTicks = Number(fields[12]);
-      const ticks = Number(fields[11]) + systemTicks;
+      const { name, ticks, systemTicks } = statTicks(readFileSync(`/proc/${this.pid}/stat`, 'utf8'));
       const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
       const rss = /VmRSS:\s+(\d+)/.exec(status);
-      return { t: performance.now(), ticks, systemTicks, rssKB: rss ? Number(rss[1]) : 0 };
+      return { t: performance.now(), ticks, systemTicks, rssKB: rss ? Number(rss[1]) : 0, threadTicks: threadTicks(this.pid, name) };
     } catch {
       return undefined;
     }
@@ -134,8 +177,15 @@ export class ProcSampler {
       rssLastMB: round(this.rssLast / 1024),
       rssGrowthMB: a && b ? round((b.rssKB - a.rssKB) / 1024) : 0,
       samples: this.samples,
+      threadsCpuMs: a && b ? threadsCpuMs(a, b) : {},
     };
   }
+}
+
+function threadsCpuMs(a: ProcSample, b: ProcSample): ThreadsCpu {
+  const byKind: Partial<Record<keyof ThreadsCpu, number>> = {};
+  for (const [kind, ticks] of b.threadTicks) byKind[kind] = Math.round(((ticks - (a.threadTicks.get(kind) ?? 0)) / ticksPerSecond()) * 1000);
+  return byKind;
 }
 
 /**

@@ -3,22 +3,24 @@ import { ArraySchema, Schema, type } from '@colyseus/schema';
 import type { LiveUnit } from '../play/live-unit';
 import { encodeStep } from '../games/step-codec';
 import type { WatchedUnit } from '../feed/table-stream';
+import { ClockTicker } from './clock-ticker';
 
 /**
- * The room clock's tick for tables. Patches go out as steps happen, not on a timer, so the clock
- * only serves the room's own timers and Colyseus's flood limit: Colyseus would otherwise tick it
- * 60 times a second in every room (~10 % of a process at 2,000 tables).
+ * The rooms' clock tick for tables and watch rooms. Patches go out as steps happen, not on a
+ * timer, so the clock only serves the rooms' own timers and Colyseus's flood limit: Colyseus would
+ * otherwise tick it 60 times a second in every room (~10 % of a process at 2,000 tables).
  */
 const CLOCK_TICK_MS = 250;
+/** The process's one ticker of those clocks (./clock-ticker.ts). */
+const TICKER = new ClockTicker(CLOCK_TICK_MS);
 
 /**
- * A table's patch settings (the table room's, and the echo baseline's, which mirrors them): no
- * patch timer, each step's patch sent by the room when it is applied, and a slow clock — set
- * first, since without a timestep setting no patch rate starts a 60 Hz clock tick.
+ * A table's patch settings (the table room's, the watch room's, and the echo baseline's, which
+ * mirrors them): no patch timer, each step's patch sent by the room when it is applied, and the
+ * room's clock ticked every 250 ms with every other such room's, in one turn of the event loop.
  */
 export function sendPatchesAsStepsHappen(room: Room): void {
-  room.setTimestep(() => undefined, CLOCK_TICK_MS);
-  room.patchRate = null;
+  TICKER.add(room);
 }
 
 /**

@@ -71,9 +71,11 @@ async function scene(server: RunningServer, name: string, unitOf: () => string |
 
 /**
  * Buys lamp units (finishing the losing ones) until one wins; the server's store says which.
- * `pauseMs` between tries keeps a table with a low message limit under it.
+ * `pauseMs` between tries keeps the table under its message limit: two messages a try, so the
+ * default 50 ms stays under the default limit of 50 a second however many tries a win takes (a
+ * run of losses without a pause was closed for flooding now and then).
  */
-async function buyWinningLamp(server: RunningServer, room: Room, pauseMs = 0): Promise<string> {
+async function buyWinningLamp(server: RunningServer, room: Room, pauseMs = 50): Promise<string> {
   for (let i = 0; i < 200; i++) {
     if (i > 0) await sleep(pauseMs);
     const { unitIds } = (await room.request('buy', { stake: 50, requestId: nextRequestId('win'), picks: [{ kind: 'colour', choice: 'gold' }] })) as { unitIds: string[] };

@@ -1,12 +1,12 @@
 import { strict as assert } from 'node:assert';
 import { Client } from '@colyseus/sdk';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import type { ProtectionState } from '../../src/protocol/protection';
 import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
-import { reasonOf } from '../rooms/helpers';
+import { eventually, reasonOf } from '../rooms/helpers';
 import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, newPlayer, openGame, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT } from './ui';
 
 /**
@@ -116,18 +116,26 @@ describe('the page protects the player', function () {
       await setFirstLimits(page, '1');
       await openGame(page, 'rain-diamonds');
       await buy(page, 'rain-diamonds', 50);
-      await page.getByRole('button', { name: 'AUTO' }).click();
-      await page.getByTestId('outcome').waitFor(WAIT);
       // The page knows 0,50 € is left; another table of the player takes it. The page's own
       // refreshes (after the unit, every 30 s) are answered with what it knew until the refusal is
       // on screen, so that whenever they land the page still believes 0,50 € is left. The page asks
-      // again only after it has shown the refusal, so that answer is the server's own.
+      // again only after it has shown the refusal, so that answer is the server's own. The fake is
+      // in place before the unit ends (the page asks when it shows the end: a request sent before
+      // the fake, answered late, would tell it the truth), and a request sent before it has its
+      // answer before the other table buys.
       const known = JSON.stringify(await protectionOf(page));
       const alert = page.getByRole('alert').filter({ hasText: 'Cette mise dépasserait votre limite de mises sur 7 jours.' });
+      const unanswered = new Set<Request>();
+      page.on('request', (request) => request.url().endsWith('/protection') && unanswered.add(request));
+      page.on('requestfinished', (request) => unanswered.delete(request));
+      page.on('requestfailed', (request) => unanswered.delete(request));
       await page.route('**/protection', async (route) => {
         if (route.request().method() !== 'GET' || (await alert.count()) > 0) return route.continue();
         return route.fulfill({ status: 200, contentType: 'application/json', body: known });
       });
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      await eventually(() => unanswered.size, (n) => n === 0, 'the page’s requests for its protection state answered');
       await buyElsewhere(page, 50);
       await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.buy-button')?.disabled, undefined, WAIT);
       await page.locator('.buy-button').click();
