@@ -271,7 +271,7 @@ export function phaseEfficiency(phase: PhaseReport, serving: readonly ProcUsage[
     serverCpuMs,
     cpuMsPerUnit: per(serverCpuMs),
     systemCpuMsPerUnit: per(serving.reduce((sum, u) => sum + u.systemCpuMs, 0)),
-    threadsCpuMsPerUnit: perThreadKind(serving, (ms) => per(ms)),
+    threadsCpuMsPerUnit: perThreadKind(serving, per),
     cpuMsPerRequest: per(serverCpuMs, t.requests),
     requestsPerUnit: per(t.requests, units, 2),
     messagesSentPerUnit: per(t.messagesSent, units, 2),
@@ -290,7 +290,7 @@ function perThreadKind(serving: readonly ProcUsage[], per: (ms: number) => numbe
   for (const usage of serving) {
     for (const [kind, ms] of Object.entries(usage.threadsCpuMs) as [keyof ThreadsCpu, number][]) sums[kind] = (sums[kind] ?? 0) + ms;
   }
-  return Object.fromEntries(Object.entries(sums).map(([kind, ms]) => [kind, per(ms ?? 0)]));
+  return Object.fromEntries(Object.entries(sums).map(([kind, ms]) => [kind, per(ms)]));
 }
 
 export function efficiency(game: PhaseEfficiency, echo: PhaseEfficiency | null): Efficiency {

@@ -51,13 +51,16 @@ export interface ThreadsCpu {
   readonly other?: number;
 }
 
-/** One reading of /proc: CPU ticks (user + system; system alone), resident memory, ticks per kind of thread. */
+/**
+ * One reading of /proc: CPU ticks (user + system; system alone), resident memory, and ticks per
+ * kind of thread (read at the window's edges only, not for the progress samples).
+ */
 interface ProcSample {
   readonly t: number;
   readonly ticks: number;
   readonly systemTicks: number;
   readonly rssKB: number;
-  readonly threadTicks: Map<keyof ThreadsCpu, number>;
+  readonly threadTicks?: Map<keyof ThreadsCpu, number>;
 }
 
 /** User + system ticks of a /proc stat line, and the thread's name. */
@@ -106,12 +109,12 @@ export class ProcSampler {
 
   constructor(readonly pid: number) {}
 
-  private read(): ProcSample | undefined {
+  private read(withThreads = false): ProcSample | undefined {
     try {
       const { name, ticks, systemTicks } = statTicks(readFileSync(`/proc/${this.pid}/stat`, 'utf8'));
       const status = readFileSync(`/proc/${this.pid}/status`, 'utf8');
       const rss = /VmRSS:\s+(\d+)/.exec(status);
-      return { t: performance.now(), ticks, systemTicks, rssKB: rss ? Number(rss[1]) : 0, threadTicks: threadTicks(this.pid, name) };
+      return { t: performance.now(), ticks, systemTicks, rssKB: rss ? Number(rss[1]) : 0, ...(withThreads && { threadTicks: threadTicks(this.pid, name) }) };
     } catch {
       return undefined;
     }
@@ -142,13 +145,13 @@ export class ProcSampler {
   }
 
   openWindow(): void {
-    this.windowStart = this.read();
+    this.windowStart = this.read(true);
     this.windowEnd = undefined;
     this.cpuMax = this.rssMax = this.samples = 0;
   }
 
   closeWindow(): void {
-    this.windowEnd = this.read();
+    this.windowEnd = this.read(true);
     if (this.windowEnd) {
       this.rssMax = Math.max(this.rssMax, this.windowEnd.rssKB);
       this.rssLast = this.windowEnd.rssKB;
@@ -162,7 +165,7 @@ export class ProcSampler {
 
   usage(): ProcUsage {
     const a = this.windowStart;
-    const b = this.windowEnd ?? this.read();
+    const b = this.windowEnd ?? this.read(true);
     const cpuMs = a && b ? ((b.ticks - a.ticks) / ticksPerSecond()) * 1000 : 0;
     const systemCpuMs = a && b ? ((b.systemTicks - a.systemTicks) / ticksPerSecond()) * 1000 : 0;
     const avg = a && b && b.t > a.t ? (cpuMs / (b.t - a.t)) * 100 : 0;
@@ -184,7 +187,7 @@ export class ProcSampler {
 
 function threadsCpuMs(a: ProcSample, b: ProcSample): ThreadsCpu {
   const byKind: Partial<Record<keyof ThreadsCpu, number>> = {};
-  for (const [kind, ticks] of b.threadTicks) byKind[kind] = Math.round(((ticks - (a.threadTicks.get(kind) ?? 0)) / ticksPerSecond()) * 1000);
+  for (const [kind, ticks] of b.threadTicks ?? []) byKind[kind] = Math.round(((ticks - (a.threadTicks?.get(kind) ?? 0)) / ticksPerSecond()) * 1000);
   return byKind;
 }
 
