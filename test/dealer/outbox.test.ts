@@ -75,8 +75,8 @@ function outboxSuite(
         const bought = await Promise.all(Array.from({ length: 6 }, (_, i) => store.purchase({ playerId: `p${i % 3}`, requestId: `r${i}`, game, stake, now: T0 + 1 })));
         const all = await store.outbox.read('money', undefined, 100);
         assert.deepEqual(
-          all.map((e) => [e.kind, e.player, e.payload['ref']]),
-          [...['p0', 'p1', 'p2'].map((p) => ['deposit', p, `${p}-d`]), ...bought.map((b) => (b.ok ? ['stake', b.sale.playerId, b.sale.unitId] : []))],
+          all.map((e) => [e.kind, e.player, e.payload['ref'], e.payload['game']]),
+          [...['p0', 'p1', 'p2'].map((p) => ['deposit', p, `${p}-d`, undefined]), ...bought.map((b) => (b.ok ? ['stake', b.sale.playerId, b.sale.unitId, game] : []))],
         );
         assert.equal(new Set(all.map((e) => e.id)).size, all.length, 'each record its own id');
         assert.deepEqual(await store.outbox.read('money', all[4]!.id, 2), all.slice(5, 7), 'read after a stake within the batch');
@@ -120,6 +120,37 @@ describe('on Redis', () => {
     server = await RedisServer.start();
   });
   after(() => server?.stop());
+
+  describe("the archive's money stream on one Redis", () => {
+    let client: Redis;
+    let store: RedisStore;
+    beforeEach(async () => {
+      client = new Redis(server.url);
+      store = new RedisStore(client, { prefix: `outbox${++prefixes}` });
+      await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+    });
+    afterEach(async () => {
+      await store.close();
+      client.disconnect();
+    });
+
+    it("names a batch's game once, on its first line", async () => {
+      for (const p of ['p0', 'p1']) await store.deposit(p, 10_000, `${p}-d`, T0);
+      await Promise.all(Array.from({ length: 4 }, (_, i) => store.purchase({ playerId: `p${i % 2}`, requestId: `r${i}`, game, stake, now: T0 + 1 })));
+      const entries = await client.xrange(store.keys.outbox('money'), '-', '+');
+      const batch = entries.at(-1)![1];
+      assert.deepEqual(batch.filter((_, i) => i % 2 === 0), ['p', 'j', 'g', 'p', 'j', 'p', 'j', 'p', 'j']);
+      assert.equal(batch[5], game);
+    });
+
+    it('reads an entry written with the game on every line (before a batch named it once) the same', async () => {
+      const lines = ['stake|-100|900|1|e.0:0', 'stake|-100|900|1|e.0:1'];
+      await client.xadd(store.keys.outbox('money'), '*', 'p', 'p0', 'j', lines[0]!, 'g', game, 'p', 'p1', 'j', lines[1]!, 'g', game);
+      const read = await store.outbox.read('money', undefined, 10);
+      assert.deepEqual(read.map((e) => [e.player, e.payload['ref'], e.payload['game']]), [['p0', 'e.0:0', game], ['p1', 'e.0:1', game]]);
+    });
+  });
+
   for (const protocol of ['one-script', 'per-slot'] as const) {
     outboxSuite(`Redis, ${protocol}`, async () => {
       const client = new Redis(server.url);

@@ -291,8 +291,9 @@ describe('web page', function () {
       assert.deepEqual(failures, [], 'no script error');
       await page.getByLabel('Pseudonyme').fill(`F${++nameCounter}`);
       await page.getByRole('button', { name: 'Jouer', exact: true }).click();
-      await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
-      assert.equal(await page.getByRole('alert').count(), 0, 'the sentence is gone once signed in');
+      // Signed in: the balance shows (the lobby's « Jeux » is there before signing in too).
+      await page.getByTestId('balance').waitFor(WAIT);
+      assert.deepEqual(await page.getByRole('alert').allInnerTexts(), [], 'the sentence is gone once signed in');
     } finally {
       await context.close();
     }

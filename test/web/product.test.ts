@@ -8,7 +8,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
   assertAccessible, assertNoSidewaysScroll, assertTargets, balance, buy, chooseLamp, DESKTOP, finger, GAMES, history, mouse,
-  moreEvents, newPlayer, openGame, outcomeSentence, pageTop, PHONE, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT,
+  focusComes, moreEvents, newPlayer, openGame, outcomeSentence, pageTop, PHONE, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT,
 } from './ui';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
@@ -60,7 +60,7 @@ describe('the page as a product', function () {
         if (size === 'phone') await assertTargets(page, 'a game before sign-in, phone');
         await page.getByRole('button', { name: 'Jouer', exact: true }).click();
         await page.getByText('Connectez-vous pour jouer').waitFor(WAIT);
-        assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('name')), 'pseudonym', 'the pseudonym field takes the focus');
+        assert.ok(await focusComes(page, '[name=pseudonym]'), 'the pseudonym field takes the focus');
         await page.keyboard.type(nextName('Pre'));
         await page.keyboard.press('Enter');
         await page.locator('.table .connection[data-state=connected]').waitFor(WAIT);

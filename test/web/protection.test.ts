@@ -7,7 +7,7 @@ import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { eventually, reasonOf } from '../rooms/helpers';
-import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, newPlayer, openGame, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT } from './ui';
+import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT } from './ui';
 
 /**
  * Player protection on the page (issue 28): the 18+ notice and the legal warning on every
@@ -84,7 +84,7 @@ describe('the page protects the player', function () {
       await signInByPseudonym(page, nextName('First'), base);
       const dialog = page.getByRole('dialog', { name: 'Vos limites de jeu' });
       await dialog.waitFor(WAIT);
-      assert.equal(await page.evaluate(() => document.activeElement?.id), 'first-limits-title', 'the dialog is read from its heading');
+      assert.ok(await focusComes(page, '#first-limits-title'), 'the dialog is read from its heading');
       assert.equal(await dialog.getByLabel(/^Mises sur 7 jours/).inputValue(), String(DEMO_PROPOSAL_CENTS / 100), 'the proposal, to confirm');
       assert.equal(await dialog.getByLabel(/^Mises sur 24 heures/).inputValue(), '', 'the daily limit is optional');
       await assertAccessible(page, 'the first limits dialog');

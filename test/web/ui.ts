@@ -214,6 +214,14 @@ export async function revealThroughUI(page: Page, game: string, gesture: Gesture
   await outcome.waitFor(WAIT);
 }
 
+/**
+ * The focus comes to the element matching `selector`: the page moves it in an effect, the frame
+ * after the screen shows, so it is waited for. True once it is there, false if it never comes.
+ */
+export function focusComes(page: Page, selector: string): Promise<boolean> {
+  return page.waitForFunction((sel) => document.activeElement?.matches(sel) === true, selector, WAIT).then(() => true, () => false);
+}
+
 /** Reveals with the keyboard only: Tab to the next control, Enter; the focus must never fall to the page. */
 export async function revealByKeyboard(page: Page, game: string): Promise<void> {
   const outcome = page.getByTestId('outcome');

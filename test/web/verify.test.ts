@@ -17,7 +17,7 @@ import { playRecalls } from '../audit/verify-unit/recalls';
 import { fr } from '../../web/src/i18n/fr';
 import { launchBrowser } from './browser';
 import {
-  assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, finger, GAMES, history, newPlayer, openGame, PHONE, revealThroughUI, signIn, WAIT,
+  assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, finger, focusComes, GAMES, history, newPlayer, openGame, PHONE, revealThroughUI, signIn, WAIT,
 } from './ui';
 
 /**
@@ -51,8 +51,8 @@ async function checksShown(page: Page): Promise<string[]> {
 }
 
 /** The verdict takes the focus (in the frame after it shows): true once it has it, false if it never does. */
-async function focusIsOnVerdict(page: Page): Promise<boolean> {
-  return page.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'verify-verdict', undefined, WAIT).then(() => true, () => false);
+function focusIsOnVerdict(page: Page): Promise<boolean> {
+  return focusComes(page, '[data-testid=verify-verdict]');
 }
 
 /** The relay in front of the server: what `pattern` answers reaches the page with `alter` applied. */

@@ -13,15 +13,27 @@ function moneyOf(id: string, fields: readonly string[]): OutboxEntry {
   return field(fields, 'c') !== '' ? protectionEntry(id, field(fields, 'p'), field(fields, 'c')) : moneyEntry(id, field(fields, 'p'), field(fields, 'j'), field(fields, 'g'));
 }
 
+/** Whether an entry's fields (`[name, value, …]`) have one named `name`. */
+function hasField(fields: readonly string[], name: string): boolean {
+  for (let i = 0; i < fields.length; i += 2) if (fields[i] === name) return true;
+  return false;
+}
+
 /**
  * The lines of a `money` entry: one per `p` field, each with the fields up to the next `p`
- * (a batch of purchases adds its stakes as one entry: includes/archiveEntry.lua).
+ * (a batch of purchases adds its stakes as one entry: includes/archiveEntry.lua). A line
+ * without `g` is given the game of the line before it: a batch names its game once (entries
+ * written before that have a `g` on every line, read the same).
  */
 function linesOf(fields: readonly string[]): string[][] {
   const lines: string[][] = [];
   for (let i = 0; i + 1 < fields.length; i += 2) {
     if (fields[i] === 'p' || lines.length === 0) lines.push([]);
     lines.at(-1)!.push(fields[i]!, fields[i + 1]!);
+  }
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (hasField(line, 'j') && !hasField(line, 'g')) line.push('g', field(lines[i - 1]!, 'g'));
   }
   return lines;
 }
@@ -38,7 +50,7 @@ function place(id: string): { entry: string; line: number | undefined } {
 /**
  * The archive's outbox on Redis: a stream per outbox stream (`DealerKeys.outbox`). `money`
  * entries are XADDed by the money scripts (lua/includes/archiveEntry.lua: p, j, g; a batch of
- * purchases one entry of all its lines) and by changeProtection-3.lua (p, c: the protection
+ * purchases one entry of all its lines, its game named once) and by changeProtection-3.lua (p, c: the protection
  * journal's line); `play` entries by `append` (field r: the record's JSON). A record's id is its
  * entry's, with `:<i>` for line i of an entry of several, so that a read or a trim may end
  * within a batch's entry. On the per-slot protocol the money scripts write to each player's own
