@@ -31,10 +31,7 @@ function linesOf(fields: readonly string[]): string[][] {
     if (fields[i] === 'p' || lines.length === 0) lines.push([]);
     lines.at(-1)!.push(fields[i]!, fields[i + 1]!);
   }
-  for (let i = 1; i < lines.length; i++) {
-    const line = lines[i]!;
-    if (hasField(line, 'j') && !hasField(line, 'g')) line.push('g', field(lines[i - 1]!, 'g'));
-  }
+  for (let i = 1; i < lines.length; i++) if (!hasField(lines[i]!, 'g')) lines[i]!.push('g', field(lines[i - 1]!, 'g'));
   return lines;
 }
 
@@ -50,8 +47,8 @@ function place(id: string): { entry: string; line: number | undefined } {
 /**
  * The archive's outbox on Redis: a stream per outbox stream (`DealerKeys.outbox`). `money`
  * entries are XADDed by the money scripts (lua/includes/archiveEntry.lua: p, j, g; a batch of
- * purchases one entry of all its lines, its game named once) and by changeProtection-3.lua (p, c: the protection
- * journal's line); `play` entries by `append` (field r: the record's JSON). A record's id is its
+ * purchases one entry of all its lines, its game named once) and by changeProtection-3.lua
+ * (p, c: the protection journal's line); `play` entries by `append` (field r: the record's JSON). A record's id is its
  * entry's, with `:<i>` for line i of an entry of several, so that a read or a trim may end
  * within a batch's entry. On the per-slot protocol the money scripts write to each player's own
  * stream, relayed to the shards' `money-<k>` (archive-relay.ts): the writer drains those, and

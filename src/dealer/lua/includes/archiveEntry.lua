@@ -7,8 +7,9 @@
   A script that journals many lines (purchaseUnits.lua, a batch) adds them as one entry, their
   fields one line after the other (p, j, g, p, j, p, j, …): one XADD a batch instead of one a
   line. A line without g is of the game of the line before it: a batch, which sells one game,
-  names it once (a purchase's AOF bytes, docs/dealer.md). The outbox's reader (src/dealer/redis/outbox.ts) gives back one record per line, in order.
-  The archive writer (src/archive) drains the stream into its sealed files and trims it.
+  names it once (a purchase's AOF bytes, docs/dealer.md). The outbox's reader
+  (src/dealer/redis/outbox.ts) gives back one record per line, in order. The archive writer
+  (src/archive) drains the stream into its sealed files and trims it.
 ]]
 local function archiveEntry(stream, playerId, line, game)
   redis.call('XADD', stream, '*', 'p', playerId, 'j', line, 'g', game)
