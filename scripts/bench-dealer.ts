@@ -15,6 +15,12 @@
  * Options: --purchases <n per round> --rounds <n> --in-flight <n> --connections <n> --players <n>
  *   --no-padded
  *
+ * `--instructions` counts instead how many instructions Redis runs for a purchase and for a run
+ * of the bare script, with its server under valgrind's callgrind (which must be installed): a
+ * count that, unlike a rate, does not move with what else the machine is doing or its disk.
+ * A round of purchases first (each player then holds its protection's allowance, as in play),
+ * then one round of each counted; 5,000 purchases a round unless --purchases says otherwise.
+ *
  * `--compare <what>` alternates rounds of two dealer setups instead, in the same run, and prints
  * their medians and ratio (docs/scaling.md):
  * - `protocols`: on the one Redis above, the one-script purchase against the per-slot one;
@@ -25,7 +31,10 @@
  *   (`sequenceLanes`); it prints the master each lane lands on and each master's Redis CPU
  *   per setup, which shows the dealing spread over the masters.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { RedisStore, type RedisStoreOptions } from '../src/dealer/redis/store';
@@ -37,13 +46,14 @@ import { RedisServer } from '../tools/redis-server';
 
 const { values } = parseArgs({
   options: {
-    purchases: { type: 'string', default: '50000' },
+    purchases: { type: 'string' },
     rounds: { type: 'string', default: '5' },
     'in-flight': { type: 'string', default: '50' },
     connections: { type: 'string', default: '2' },
     players: { type: 'string', default: '1000' },
     compare: { type: 'string' },
     'no-padded': { type: 'boolean', default: false },
+    instructions: { type: 'boolean', default: false },
   },
 });
 const COMPARE = values.compare;
@@ -51,7 +61,9 @@ if (COMPARE !== undefined && !['protocols', 'masters', 'wait', 'lanes'].includes
   console.error('--compare must be protocols, masters, wait or lanes');
   process.exit(2);
 }
-const PURCHASES = positive('purchases');
+const INSTRUCTIONS = values.instructions;
+// Under callgrind Redis runs some fifty times slower: fewer purchases make the same count.
+const PURCHASES = values.purchases === undefined ? (INSTRUCTIONS ? 5_000 : 50_000) : positive('purchases');
 const ROUNDS = positive('rounds');
 const IN_FLIGHT = positive('in-flight');
 const CONNECTIONS = positive('connections');
@@ -71,7 +83,7 @@ function paddedEquivalent(pad: number): string {
   return EQUIVALENT_LUA.replace(".. '|unit:' .. position)", `.. '|unit:' .. position .. string.rep('x', ${pad}))`);
 }
 
-function positive(name: Exclude<keyof typeof values, 'compare' | 'no-padded'>): number {
+function positive(name: Exclude<keyof typeof values, 'compare' | 'no-padded' | 'instructions'>): number {
   const n = Number(values[name]);
   if (!Number.isSafeInteger(n) || n < 1) {
     console.error(`--${name} must be a positive whole number`);
@@ -288,8 +300,71 @@ async function measured(redis: RedisClient, run: () => Promise<number>): Promise
   return { perSecond, redisCpuSeconds: (await redisCpuSeconds(redis)) - cpu, aofBytes: (await aofBytes(redis)) - bytes };
 }
 
+/** Runs callgrind's control on the server: `-z` zeroes its counts, `-d` writes them out. */
+function callgrind(what: '-z' | '-d', pid: number): void {
+  execFileSync('callgrind_control', [what, String(pid)], { stdio: 'ignore' });
+}
+
+/** The instructions counted in callgrind's `n`th dump (`<out>.<n>`). */
+function dumpedInstructions(out: string, n: number): number {
+  const total = /^(?:summary|totals): (\d+)/m.exec(readFileSync(`${out}.${n}`, 'utf8'))?.[1];
+  if (total === undefined) throw new Error(`no total in ${out}.${n}`);
+  return Number(total);
+}
+
+/** `--instructions`: Redis's instructions a purchase and a bare script, counted by callgrind. */
+async function countInstructions(): Promise<void> {
+  try {
+    execFileSync('valgrind', ['--version'], { stdio: 'ignore' });
+  } catch {
+    console.error('--instructions needs valgrind (Debian: apt-get install valgrind)');
+    process.exit(2);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'bench-callgrind-'));
+  const out = join(dir, 'callgrind.out');
+  progress('starting redis-server under callgrind (appendonly yes, appendfsync always)');
+  const server = await RedisServer.start({ appendOnly: true, wrapper: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`] });
+  const clients = Array.from({ length: CONNECTIONS }, () => new Redis(server.url, { enableAutoPipelining: true }));
+  try {
+    const stores = clients.map((client) => new RedisStore(client, { prefix: 'bench' }));
+    await prepare(stores[0]!);
+    const sha = String(await clients[0]!.script('LOAD', EQUIVALENT_LUA));
+    await dealerRound(stores, 0);
+    const count = async (run: () => Promise<number>, dump: number) => {
+      const bytes = await aofBytes(clients[0]!);
+      callgrind('-z', server.pid!);
+      await run();
+      callgrind('-d', server.pid!);
+      return { instructions: Math.round(dumpedInstructions(out, dump) / PURCHASES), aofBytes: Math.round(((await aofBytes(clients[0]!)) - bytes) / PURCHASES) };
+    };
+    const purchase = await count(() => dealerRound(stores, 1), 1);
+    const script = await count(() => redisBenchmarkRound(server.port, sha, 1), 2);
+    await Promise.all(stores.map((s) => s.close()));
+    const ratio = Number((purchase.instructions / script.instructions).toFixed(3));
+    console.log(`Redis's instructions a purchase (RedisStore.purchase, ${IN_FLIGHT} in flight over ${CONNECTIONS} connections): ${purchase.instructions}, ${purchase.aofBytes} AOF bytes`);
+    console.log(`Redis's instructions a bare script (redis-benchmark, ${IN_FLIGHT} clients): ${script.instructions}, ${script.aofBytes} AOF bytes`);
+    console.log(`purchase ÷ script: ${ratio}`);
+    console.log(JSON.stringify({
+      redisInstructionsPerPurchase: purchase.instructions,
+      redisInstructionsPerBenchmarkScript: script.instructions,
+      ratio,
+      aofBytesPerPurchase: purchase.aofBytes,
+      aofBytesPerBenchmarkScript: script.aofBytes,
+      purchases: PURCHASES,
+      inFlight: IN_FLIGHT,
+      connections: CONNECTIONS,
+      players: PLAYERS,
+    }));
+  } finally {
+    for (const client of clients) client.disconnect();
+    await server.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
   if (COMPARE) return compare();
+  if (INSTRUCTIONS) return countInstructions();
   progress(`starting redis-server (appendonly yes, appendfsync always)`);
   const server = await RedisServer.start({ appendOnly: true });
   const clients = Array.from({ length: CONNECTIONS }, () => new Redis(server.url, { enableAutoPipelining: true }));

@@ -20,6 +20,12 @@ export interface RedisServerOptions {
   readonly args?: readonly string[];
   /** The port to listen on. Default: a free one. */
   readonly port?: number;
+  /**
+   * A command that runs `redis-server` in its process (it must exec it: the server's pid is
+   * the wrapper's), with its arguments: `['valgrind', '--tool=callgrind', …]` counts the
+   * server's instructions (`npm run bench:dealer -- --instructions`).
+   */
+  readonly wrapper?: readonly string[];
 }
 
 const REDIS_SERVER = process.env['REDIS_SERVER'] ?? 'redis-server';
@@ -136,7 +142,8 @@ export class RedisServer {
       ...(this.options.appendOnly ? ['--appendonly', 'yes', '--appendfsync', 'always'] : ['--appendonly', 'no']),
       ...(this.options.args ?? []),
     ];
-    const child = spawnChild(REDIS_SERVER, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const [command, ...wrapperArgs] = [...(this.options.wrapper ?? []), REDIS_SERVER];
+    const child = spawnChild(command!, [...wrapperArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process = child;
     return new Promise((resolve, reject) => {
       let log = '';
@@ -146,7 +153,7 @@ export class RedisServer {
         child.kill('SIGKILL');
         reject(err);
       };
-      child.once('error', (err) => fail(new Error(`cannot run ${REDIS_SERVER}: ${err.message}`)));
+      child.once('error', (err) => fail(new Error(`cannot run ${command}: ${err.message}`)));
       child.once('exit', (code) => fail(new Error(`redis-server exited (${code}):\n${log}`)));
       child.stderr!.on('data', (chunk: Buffer) => (log += chunk.toString()));
       child.stdout!.on('data', (chunk: Buffer) => {

@@ -16,6 +16,21 @@ function running(pid: number): boolean {
 describe('redis-server for tests (tools/redis-server.ts)', function () {
   this.timeout(60_000);
 
+  it('runs the server inside its wrapper, in the wrapper\'s process', async () => {
+    const redis = await RedisServer.start({ wrapper: ['nice', '-n', '7'] });
+    try {
+      const client = new Redis(redis.url);
+      const pid = Number(/process_id:(\d+)/.exec(await client.info('server'))![1]);
+      client.disconnect();
+      assert.equal(pid, redis.pid, 'the wrapper exec\'d the server');
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Field 19 of /proc/<pid>/stat, the 17th after the command's closing parenthesis.
+      assert.equal(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16], '7', 'the server runs niced by its wrapper');
+    } finally {
+      await redis.stop();
+    }
+  });
+
   it('stops with the AOF rewrite it forked still running: the fork is killed and the directory removed', async () => {
     const redis = await RedisServer.start();
     const client = new Redis(redis.url);

@@ -204,6 +204,7 @@ describe('the page protects the player', function () {
       // Escape closes it, and the focus goes back where it was.
       await page.keyboard.press('Escape');
       await panel.waitFor({ ...WAIT, state: 'detached' });
+      assert.ok(await focusComes(page, 'button.my-limits'), 'the focus back on « Mes limites »');
       assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Mes limites');
     } finally {
       await context.close();

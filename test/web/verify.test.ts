@@ -291,7 +291,7 @@ describe('« Vérifier » in the page', function () {
       await relay(page, recallRoute(line!.unitId), raisedFinish);
       await page.locator(`[data-unit-id="${line!.unitId}"]`).focus();
       await page.keyboard.press('Tab');
-      assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('data-verify-unit-id')), line!.unitId, 'Tab goes from « Revoir » to « Vérifier »');
+      assert.ok(await focusComes(page, `[data-verify-unit-id="${line!.unitId}"]`), 'Tab goes from « Revoir » to « Vérifier »');
       await page.keyboard.press('Enter');
       assert.equal(await verdictOf(page), 'failed');
       assert.ok(await focusIsOnVerdict(page), 'the verdict takes the focus');

@@ -56,10 +56,9 @@ local function deal(i)
     recordPassed(i)
     return {-2}
   end
-  local position, tier = dealNext(now, n - i)
+  local position, tier, unitId = dealNext(now, n - i)
   if not position then return {-4, emissionId, index + lanes} end
   local soldIndex = index
-  local unitId = emissionId .. '.' .. index .. ':' .. position
   recordSale(i, position, tier, unitId, now, saleRecord(playerId, requestId, tier, prizes[tier], now, before, int(tonumber(before) - stake), picks))
   return {1, soldIndex, position, tier}
 end

@@ -117,17 +117,17 @@ local function purchase(i)
   local balance = tonumber(balanceText)
   local inPlay = tonumber(w[2] or '0')
   if together ~= '' and inPlay > 0 and inPlay > boughtWith(wallet, playerId, requestId, together) then return {-9} end
-  local refused, checked = stakeRefusal(wallet, w, 3, stake, tonumber(now), now, ARGV[a + 6])
+  local nowMs = tonumber(now)
+  local refused, checked = stakeRefusal(wallet, w, 3, stake, nowMs, now, ARGV[a + 6])
   if refused then return refused end
   if balance < stake then return {-3, balance} end
-  local position, tier = dealNext(now, n - i)
+  local position, tier, unitId = dealNext(now, n - i)
   if not position then return {-4, emissionId, index + lanes} end
   local soldIndex = index
   local after = int(balance - stake)
-  local unitId = emissionId .. '.' .. index .. ':' .. position
 
   local writes = {'balance', after, 'u:' .. unitId, now, inPlayField, int(inPlay + 1), 'staked', int(tonumber(w[3] or '0') + stake)}
-  countStake(wallet, checked, stake, tonumber(now), writes)
+  countStake(wallet, checked, stake, nowMs, writes)
   redis.call('HSET', wallet, unpack(writes))
   local line = journalLine('stake', debit, after, now, unitId)
   redis.call('RPUSH', KEYS[k + 2], line)

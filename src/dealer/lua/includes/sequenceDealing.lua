@@ -11,9 +11,10 @@
     KEYS[5] the same of the previous window
   The including script sets `n` (purchases in the batch) and `requestOf[i]`
   (<playerId>|<requestId> of purchase i) before, then, per purchase: `servedAlready(i)`, the
-  checks of its own, `dealNext(now)`, `recordSale(...)` (or `recordPassed(i)` when the lane is
-  sold out); and `finishDealing(ttl)` at the end. A request id record is the unit it was
-  served, or PASSED: a lane of several turned it away, sold out (docs/dealer.md, "Lanes").
+  checks of its own, `dealNext(now)` (the position, its tier and the unit's id),
+  `recordSale(...)` (or `recordPassed(i)` when the lane is sold out); and `finishDealing(ttl)`
+  at the end. A request id record is the unit it was served, or PASSED: a lane of several
+  turned it away, sold out (docs/dealer.md, "Lanes").
   `results[1..2]` are the batch's emission id and the last block it opened; `lanes` is the
   step from one block of the lane to its next (the next block to print after `index`).
 ]]
@@ -38,6 +39,9 @@ end
 
 -- What the batch writes to the open block, flushed when the block changes and at the end.
 local block = blocks and (blocks .. index)
+-- The open block's unit ids up to the position (<emissionId>.<index>:), made once a block:
+-- each number turned into text costs Redis's Lua a printf.
+local unitPrefix = block and (emissionId .. '.' .. index .. ':')
 local units, unitsFrom = '', cursor
 local sales, soldPerTier, unsettled = {}, {}, {}
 -- Request ids served before (read once for the batch) and by this batch (written once at the end).
@@ -70,19 +74,21 @@ local function openNext(now)
   redis.call('HSET', nextInfo, 'state', 'open', 'openedAt', now)
   index, cursor = index + lanes, 0
   block, units, unitsFrom = blocks .. index, '', 0
+  unitPrefix = emissionId .. '.' .. index .. ':'
   results[2] = index
   return true
 end
 
--- The next position of the open block and its tier, or nil when the open block is sold out and
--- its successor is not printed yet. `left` is how many purchases of the batch may follow.
+-- The next position of the open block, its tier and the unit's id, or nil when the open block
+-- is sold out and its successor is not printed yet. `left` is how many purchases of the batch
+-- may follow.
 local function dealNext(now, left)
   if cursor == size and not openNext(now) then return nil end
   if cursor - unitsFrom >= #units then
     -- One read of the printed bytes for the rest of the batch in this block.
     units, unitsFrom = redis.call('GETRANGE', block .. ':units', cursor, math.min(cursor + left, size - 1)), cursor
   end
-  return cursor, string.byte(units, cursor - unitsFrom + 1)
+  return cursor, string.byte(units, cursor - unitsFrom + 1), unitPrefix .. cursor
 end
 
 -- Records the sale dealt by dealNext and moves on; a block's last unit closes it and opens the
@@ -94,7 +100,8 @@ local function recordSale(i, position, tier, unitId, now, record)
   requests[#requests + 1] = unitId
   unsettled[#unsettled + 1] = now
   unsettled[#unsettled + 1] = unitId
-  sales[#sales + 1] = position
+  -- The position as text, from the id: a number given to redis.call is formatted again.
+  sales[#sales + 1] = string.sub(unitId, #unitPrefix + 1)
   sales[#sales + 1] = record
   soldPerTier[tier] = (soldPerTier[tier] or 0) + 1
   cursor = cursor + 1
