@@ -1,6 +1,4 @@
 import { strict as assert } from 'node:assert';
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { MemoryStore } from '../../src/dealer/memory/store';
@@ -10,17 +8,16 @@ import type { RunningServer } from '../../src/server/app';
 import { MemoryActionLog } from '../../src/units/action-log';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
-import { buy, chooseLamp, DESKTOP, GAMES, moreEvents, newPlayer, openGame, PHONE, shownEvents, signIn, signInByPseudonym, WAIT } from './ui';
+import { buy, chooseLamp, DESKTOP, GAMES, moreEvents, newPlayer, openGame, PHONE, screenshotPath, shownEvents, signIn, signInByPseudonym, WAIT } from './ui';
 
 /**
  * The README's screenshots: each game on a laptop and on a phone, before buying, mid-reveal and
  * on a win. The server prints its blocks from a fixed seed and the players play the same units
  * in the same order, so a run draws the same screens as the last one (Chromium's gradients may
- * differ by a few pixels: commit the pictures when the page's look changed, else
- * `git checkout docs/screenshots`).
+ * differ by a few pixels). They go to test-output/screenshots/, and to docs/screenshots/ with
+ * `npm run screenshots` (`screenshotPath`).
  */
 
-const SHOTS = join('docs', 'screenshots');
 const SEED = new Uint8Array(32).fill(27);
 const STAKE: Record<string, number> = { 'rain-diamonds': 50, '500000-carats': 500, 'noel-de-la-chance': 100, 'mine-d-or': 100, 'mysteres-de-la-lampe': 50 };
 const LAMP = { colour: 'or', symbol: 'lune' };
@@ -70,7 +67,7 @@ async function shoot(page: Page, name: string): Promise<void> {
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) node.textContent = node.textContent!.replace(/\d\d\/\d\d\/\d{4} \d\d:\d\d/g, '··/··/···· ··:··');
   });
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), animations: 'disabled', caret: 'hide' });
+  await page.screenshot({ path: screenshotPath(name), animations: 'disabled', caret: 'hide' });
 }
 
 describe('the screenshots of the README', function () {
@@ -80,7 +77,6 @@ describe('the screenshots of the README', function () {
 
   before(async () => {
     buildWebIfStale();
-    mkdirSync(SHOTS, { recursive: true });
     server = await startTestServer({ DEMO_BALANCE_CENTS: '100000', FEED_BATCH_MS: '0' }, { stores: { dealer: new MemoryStore({ printSeed: () => SEED }), actions: new MemoryActionLog() } });
     browser = await launchBrowser();
   });

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
 
@@ -11,6 +12,18 @@ import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
  */
 
 export const WAIT = { timeout: 20_000 };
+
+/**
+ * Where a browser test draws picture `name`: test-output/screenshots/ (git ignores it), to look
+ * at after any run; the README's docs/screenshots/ only with UPDATE_SCREENSHOTS=1 (`npm run
+ * screenshots`), when the page's look changed. Chromium's gradients differ by a few pixels from
+ * run to run, so drawing into docs/ on every run left pictures to put back before each commit.
+ */
+export function screenshotPath(name: string): string {
+  const dir = process.env['UPDATE_SCREENSHOTS'] === '1' ? join('docs', 'screenshots') : join('test-output', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${name}.png`);
+}
 
 /** The two screens every game is played on: a laptop with a mouse, a phone with a finger. */
 export const DESKTOP = { viewport: { width: 1280, height: 800 } } as const;

@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { MemoryStore } from '../../src/dealer/memory/store';
@@ -17,15 +16,15 @@ import { playRecalls } from '../audit/verify-unit/recalls';
 import { fr } from '../../web/src/i18n/fr';
 import { launchBrowser } from './browser';
 import {
-  assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, finger, focusComes, GAMES, history, newPlayer, openGame, PHONE, revealThroughUI, signIn, WAIT,
+  assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, finger, focusComes, GAMES, history, newPlayer, openGame, PHONE, revealThroughUI, screenshotPath, signIn, WAIT,
 } from './ui';
 
 /**
  * « Vérifier » in a real Chromium: a finished unit of each game verifies in the page (the core
  * loaded as its own chunk, the block fetched from the public route); a recall or a published
  * block altered on its way to the page (a relay, Playwright's `page.route`, between the page and
- * the server) fails and says which check caught it; on a phone, by touch and by keyboard, accessible. Its screenshots go to
- * docs/screenshots/verify-phone-*.png. The server prints from a fixed seed: the same units each run.
+ * the server) fails and says which check caught it; on a phone, by touch and by keyboard, accessible. Its screenshots are
+ * verify-phone-*.png (`screenshotPath`). The server prints from a fixed seed: the same units each run.
  */
 
 const SEED = new Uint8Array(32).fill(29);
@@ -116,7 +115,7 @@ const IN_TRANSIT: readonly Alteration[] = [
 async function shoot(page: Page, name: string): Promise<void> {
   // The dates change from run to run: hidden from the picture only.
   await page.evaluate(() => document.querySelectorAll<HTMLElement>('time, .session-time').forEach((t) => (t.style.visibility = 'hidden')));
-  await page.screenshot({ path: join('docs', 'screenshots', `${name}.png`), animations: 'disabled', caret: 'hide' });
+  await page.screenshot({ path: screenshotPath(name), animations: 'disabled', caret: 'hide' });
 }
 
 describe('« Vérifier » in the page', function () {
