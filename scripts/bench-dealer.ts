@@ -330,12 +330,15 @@ async function countInstructions(): Promise<void> {
     await prepare(stores[0]!);
     const sha = String(await clients[0]!.script('LOAD', EQUIVALENT_LUA));
     await dealerRound(stores, 0);
+    // The round's AOF bytes as `measured` reads them; its instructions between callgrind's zero and dump.
     const count = async (run: () => Promise<number>, dump: number) => {
-      const bytes = await aofBytes(clients[0]!);
-      callgrind('-z', server.pid!);
-      await run();
-      callgrind('-d', server.pid!);
-      return { instructions: Math.round(dumpedInstructions(out, dump) / PURCHASES), aofBytes: Math.round(((await aofBytes(clients[0]!)) - bytes) / PURCHASES) };
+      const { aofBytes } = await measured(clients[0]!, async () => {
+        callgrind('-z', server.pid!);
+        const perSecond = await run();
+        callgrind('-d', server.pid!);
+        return perSecond;
+      });
+      return { instructions: Math.round(dumpedInstructions(out, dump) / PURCHASES), aofBytes: Math.round(aofBytes / PURCHASES) };
     };
     const purchase = await count(() => dealerRound(stores, 1), 1);
     const script = await count(() => redisBenchmarkRound(server.port, sha, 1), 2);
