@@ -307,6 +307,54 @@ describe('dealer store (redis) specifics', () => {
       }
     });
 
+    /**
+     * A store whose claim of page 1 is, as soon as it is taken, `then`: left alone, or taken
+     * over by another dealer (as when the claim ran out while this dealer stalled); and whose
+     * next script after the claim fails, as a blip would: its hashing fails.
+     */
+    async function failingAfterClaim(then: 'kept' | 'taken over') {
+      const prefix = `t${++prefixes}`;
+      const client = new Redis(server.url, { enableAutoPipelining: true });
+      const claim = new RedisStore(client, { prefix }).keys.blockKeys(PAGED.game, PAGED.stake, 'e.0').pageClaim(1);
+      let failNextScript = false;
+      const proxy = new Proxy(client, {
+        get(target, prop, receiver) {
+          const value = Reflect.get(target, prop, receiver) as unknown;
+          if (typeof value !== 'function' || typeof prop !== 'string') return value;
+          return async (...args: unknown[]) => {
+            if (failNextScript && prop.startsWith('dealer_')) {
+              failNextScript = false;
+              throw new Error('Command timed out');
+            }
+            const reply = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            if (prop === 'set' && args[0] === claim) {
+              if (then === 'taken over') await target.set(claim, 'another dealer');
+              failNextScript = true;
+            }
+            return reply;
+          };
+        },
+      });
+      const store = new RedisStore(proxy, { prefix, pageClaimMs: 10_000 });
+      await store.openEmission({ emissionId: 'e', table: PAGED, blockCount: 1, now: T0 });
+      await store.deposit('p1', 10_000, 'd1', T0);
+      await assert.rejects(store.purchase({ playerId: 'p1', requestId: 'r1', game: PAGED.game, stake: PAGED.stake, now: T0 }), /timed out/);
+      // The claim is dropped without waiting for the reply (the purchase has failed already).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const left = await client.get(claim);
+      await store.close();
+      await client.quit();
+      return left;
+    }
+
+    it('is given up by a dealer whose hashing failed, so that no one waits for its claim', async () => {
+      assert.equal(await failingAfterClaim('kept'), null);
+    });
+
+    it('is not given up for another dealer by one whose claim ran out before its hashing failed', async () => {
+      assert.equal(await failingAfterClaim('taken over'), 'another dealer');
+    });
+
     const stale = [
       { claim: 'runs out (its dealer died)', expiry: ['PX', '300'] },
       { claim: 'was left without an expiry', expiry: [] },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Cents } from '../../money';
 import { readArchivedTiers } from '../archive';
@@ -7,6 +8,7 @@ import { printBlock, UNSOLD, type PrintedBlock } from '../printing';
 import { decodePage, decodeSale } from '../records';
 import type { PrintedForRedis } from '../scripts/open-emission';
 import { publishPage } from '../scripts/publish-page';
+import { releaseClaim } from '../scripts/release-claim';
 import type { PurchaseUnitResult } from '../scripts/purchase-units';
 import type { FairnessPages, PageCommitment } from '../types';
 import type { EmissionCatalog, EmissionMeta } from './catalog';
@@ -195,7 +197,8 @@ export class RedisPages implements FairnessPages {
    * stalled) lets the next dealer hash the page, and so does a claim this dealer has waited on
    * for `claimMs` (a claim key left without its expiry must not hold the lane for ever); two
    * roots of one page cannot both be stored (publishPage-1.lua keeps the first, the log
-   * refuses another), so hashing twice costs time, never the commitment.
+   * refuses another), so hashing twice costs time, never the commitment. A claim holds its
+   * dealer's token: a dealer whose hashing fails drops its claim only while it is still its own.
    */
   private async publish(meta: EmissionMeta, blockId: string, page: number, now: number): Promise<PageCommitment | undefined> {
     const keys = this.catalog.blockKeysOf(meta, blockId);
@@ -211,22 +214,23 @@ export class RedisPages implements FairnessPages {
       if (!first) return undefined;
       await this.ensurePage(meta, blockId, page - 1, now);
       const claim = keys.pageClaim(page);
-      if ((await this.ctx.redis.set(claim, '1', 'PX', this.claimMs, 'NX')) === 'OK') return this.hashAndPublish(meta, blockId, page, now, claim);
+      const token = randomUUID();
+      if ((await this.ctx.redis.set(claim, token, 'PX', this.claimMs, 'NX')) === 'OK') return this.hashAndPublish(meta, blockId, page, now, { claim, token });
       waitingSince ??= performance.now();
       if (performance.now() - waitingSince > this.claimMs) return this.hashAndPublish(meta, blockId, page, now);
       await delay(CLAIM_POLL_MS);
     }
   }
 
-  /** Hashes the page, logs its root and publishes it; a failure drops this dealer's `claim`, so that no one waits for it. */
-  private async hashAndPublish(meta: EmissionMeta, blockId: string, page: number, now: number, claim?: string): Promise<PageCommitment> {
+  /** Hashes the page, logs its root and publishes it; a failure drops this dealer's `claimed` claim, so that no one waits for it. */
+  private async hashAndPublish(meta: EmissionMeta, blockId: string, page: number, now: number, claimed?: { claim: string; token: string }): Promise<PageCommitment> {
     try {
       const root = Buffer.from(rootOfPage(await this.pageTreeOf(meta, blockId, page))).toString('hex');
       const logged = await this.log.append(meta, blockId, (await this.printedOf(blockId)).scheme.version, { page, root, publishedAt: now });
       return await publishPage(this.ctx.run, { pages: this.catalog.blockKeysOf(meta, blockId).pages }, { page, root, now: logged.publishedAt });
     } catch (err) {
       // Not awaited: with Redis frozen it would double the time the purchase takes to fail.
-      if (claim) void this.ctx.redis.del(claim).catch(() => undefined);
+      if (claimed) void releaseClaim(this.ctx.run, claimed.claim, claimed.token).catch(() => undefined);
       throw err;
     }
   }

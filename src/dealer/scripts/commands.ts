@@ -93,6 +93,7 @@ export type DealerScriptName =
   | 'withdraw'
   | 'archiveBlock'
   | 'publishPage'
+  | 'releaseClaim'
   | 'appendLeaf'
   // The cluster's purchase and settlement, one slot per step (docs/dealer.md).
   | 'reservePurchase'
