@@ -101,6 +101,13 @@ async function aofBytes(redis: RedisClient): Promise<number> {
   return Number(/^aof_current_size:(\d+)/m.exec(await redis.info('persistence'))?.[1] ?? NaN);
 }
 
+/** Scripts the Redis server has run so far (EVALSHA and EVAL calls). */
+async function scriptCalls(redis: RedisClient): Promise<number> {
+  const info = await redis.info('commandstats');
+  const calls = (command: string) => Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(info)?.[1] ?? 0);
+  return calls('evalsha') + calls('eval');
+}
+
 /** Seconds of CPU the Redis server has used so far (user + system). */
 async function redisCpuSeconds(redis: RedisClient): Promise<number> {
   const info = await redis.info('cpu');
@@ -287,17 +294,32 @@ async function compare(): Promise<void> {
   }
 }
 
-/** What one round cost Redis: its CPU seconds and the bytes it wrote to the AOF. */
+/**
+ * What one round cost Redis: its CPU seconds, the bytes it wrote to the AOF, and the scripts it
+ * ran (the dealer's purchases share a script call when they come in the same turn: fewer calls
+ * a round, less work a purchase).
+ */
 interface RoundCost {
   readonly perSecond: number;
   readonly redisCpuSeconds: number;
   readonly aofBytes: number;
+  readonly scriptCalls: number;
 }
 
 async function measured(redis: RedisClient, run: () => Promise<number>): Promise<RoundCost> {
-  const [cpu, bytes] = [await redisCpuSeconds(redis), await aofBytes(redis)];
+  const [cpu, bytes, calls] = [await redisCpuSeconds(redis), await aofBytes(redis), await scriptCalls(redis)];
   const perSecond = await run();
-  return { perSecond, redisCpuSeconds: (await redisCpuSeconds(redis)) - cpu, aofBytes: (await aofBytes(redis)) - bytes };
+  return {
+    perSecond,
+    redisCpuSeconds: (await redisCpuSeconds(redis)) - cpu,
+    aofBytes: (await aofBytes(redis)) - bytes,
+    scriptCalls: (await scriptCalls(redis)) - calls,
+  };
+}
+
+/** Purchases a script call over `rounds`. */
+function purchasesPerCall(rounds: readonly RoundCost[]): number {
+  return Number(((PURCHASES * rounds.length) / rounds.reduce((sum, r) => sum + r.scriptCalls, 0)).toFixed(1));
 }
 
 /** Runs callgrind's control on the server: `-z` zeroes its counts, `-d` writes them out. */
@@ -332,19 +354,19 @@ async function countInstructions(): Promise<void> {
     await dealerRound(stores, 0);
     // The round's AOF bytes as `measured` reads them; its instructions between callgrind's zero and dump.
     const count = async (run: () => Promise<number>, dump: number) => {
-      const { aofBytes } = await measured(clients[0]!, async () => {
+      const round = await measured(clients[0]!, async () => {
         callgrind('-z', server.pid!);
         const perSecond = await run();
         callgrind('-d', server.pid!);
         return perSecond;
       });
-      return { instructions: Math.round(dumpedInstructions(out, dump) / PURCHASES), aofBytes: Math.round(aofBytes / PURCHASES) };
+      return { instructions: Math.round(dumpedInstructions(out, dump) / PURCHASES), aofBytes: Math.round(round.aofBytes / PURCHASES), perCall: purchasesPerCall([round]) };
     };
     const purchase = await count(() => dealerRound(stores, 1), 1);
     const script = await count(() => redisBenchmarkRound(server.port, sha, 1), 2);
     await Promise.all(stores.map((s) => s.close()));
     const ratio = Number((purchase.instructions / script.instructions).toFixed(3));
-    console.log(`Redis's instructions a purchase (RedisStore.purchase, ${IN_FLIGHT} in flight over ${CONNECTIONS} connections): ${purchase.instructions}, ${purchase.aofBytes} AOF bytes`);
+    console.log(`Redis's instructions a purchase (RedisStore.purchase, ${IN_FLIGHT} in flight over ${CONNECTIONS} connections): ${purchase.instructions}, ${purchase.aofBytes} AOF bytes, ${purchase.perCall} purchases a script call`);
     console.log(`Redis's instructions a bare script (redis-benchmark, ${IN_FLIGHT} clients): ${script.instructions}, ${script.aofBytes} AOF bytes`);
     console.log(`purchase ÷ script: ${ratio}`);
     console.log(JSON.stringify({
@@ -353,6 +375,7 @@ async function countInstructions(): Promise<void> {
       ratio,
       aofBytesPerPurchase: purchase.aofBytes,
       aofBytesPerBenchmarkScript: script.aofBytes,
+      purchasesPerScriptCall: purchase.perCall,
       purchases: PURCHASES,
       inFlight: IN_FLIGHT,
       connections: CONNECTIONS,
@@ -421,7 +444,7 @@ function report(dealer: readonly RoundCost[], bench: readonly RoundCost[], padde
   const pairRatios = dealer.map((d, i) => Number((d.perSecond / bench[i]!.perSecond).toFixed(3)));
   const paddedPerSecond = padded.length > 0 ? rate(padded) : null;
   const ratioToPadded = paddedPerSecond === null ? null : Number((dealerPerSecond / paddedPerSecond).toFixed(3));
-  console.log(`dealer (RedisStore.purchase, ${IN_FLIGHT} in flight over ${CONNECTIONS} connections): ${dealerPerSecond} purchases/s, ${bytes(dealer)} AOF bytes a purchase`);
+  console.log(`dealer (RedisStore.purchase, ${IN_FLIGHT} in flight over ${CONNECTIONS} connections): ${dealerPerSecond} purchases/s, ${bytes(dealer)} AOF bytes a purchase, ${purchasesPerCall(dealer)} purchases a script call`);
   console.log(`redis-benchmark (equivalent Lua, ${IN_FLIGHT} clients): ${redisBenchmarkPerSecond} scripts/s, ${bytes(bench)} AOF bytes a script`);
   console.log(`ratio ${ratio} (target ≥ 0.85); round by round: ${pairRatios.join(', ')}`);
   if (paddedPerSecond !== null) {
@@ -448,6 +471,7 @@ function report(dealer: readonly RoundCost[], bench: readonly RoundCost[], padde
       dealerProcessCpuMicrosPerPurchase: Number(((clientCpu * 1e6) / (PURCHASES * dealer.length)).toFixed(1)),
       aofBytesPerPurchase: bytes(dealer),
       aofBytesPerBenchmarkScript: bytes(bench),
+      purchasesPerScriptCall: purchasesPerCall(dealer),
       ...(paddedPerSecond === null
         ? {}
         : {
