@@ -13,7 +13,8 @@
  * what is left of the gap once the bytes are the same.
  *
  * Options: --purchases <n per round> --rounds <n> --in-flight <n> --connections <n> --players <n>
- *   --no-padded
+ *   --no-padded --redis-config <name>=<value> (repeatable: CONFIG SET on the bench's Redis before
+ *   anything is written, to weigh a tuning, e.g. hash-max-listpack-entries=0)
  *
  * `--instructions` counts instead how many instructions Redis runs for a purchase and for a run
  * of the bare script, with its server under valgrind's callgrind (which must be installed): a
@@ -54,6 +55,7 @@ const { values } = parseArgs({
     compare: { type: 'string' },
     'no-padded': { type: 'boolean', default: false },
     instructions: { type: 'boolean', default: false },
+    'redis-config': { type: 'string', multiple: true, default: [] },
   },
 });
 const COMPARE = values.compare;
@@ -62,6 +64,18 @@ if (COMPARE !== undefined && !['protocols', 'masters', 'wait', 'lanes'].includes
   process.exit(2);
 }
 const INSTRUCTIONS = values.instructions;
+const REDIS_CONFIG = values['redis-config'].map((setting) => {
+  const match = /^([a-z0-9-]+)=(.+)$/.exec(setting);
+  if (!match) {
+    console.error(`--redis-config takes <name>=<value>, got ${JSON.stringify(setting)}`);
+    process.exit(2);
+  }
+  return [match[1]!, match[2]!] as const;
+});
+if (COMPARE !== undefined && REDIS_CONFIG.length > 0) {
+  console.error('--redis-config is for the bench against redis-benchmark (with or without --instructions), not --compare');
+  process.exit(2);
+}
 // Under callgrind Redis runs some fifty times slower: fewer purchases make the same count.
 const PURCHASES = values.purchases === undefined ? (INSTRUCTIONS ? 5_000 : 50_000) : positive('purchases');
 const ROUNDS = positive('rounds');
@@ -83,7 +97,7 @@ function paddedEquivalent(pad: number): string {
   return EQUIVALENT_LUA.replace(".. '|unit:' .. position)", `.. '|unit:' .. position .. string.rep('x', ${pad}))`);
 }
 
-function positive(name: Exclude<keyof typeof values, 'compare' | 'no-padded' | 'instructions'>): number {
+function positive(name: Exclude<keyof typeof values, 'compare' | 'no-padded' | 'instructions' | 'redis-config'>): number {
   const n = Number(values[name]);
   if (!Number.isSafeInteger(n) || n < 1) {
     console.error(`--${name} must be a positive whole number`);
@@ -106,6 +120,21 @@ async function scriptCalls(redis: RedisClient): Promise<number> {
   const info = await redis.info('commandstats');
   const calls = (command: string) => Number(new RegExp(`^cmdstat_${command}:calls=(\\d+)`, 'm').exec(info)?.[1] ?? 0);
   return calls('evalsha') + calls('eval');
+}
+
+/** `--redis-config`'s settings, on the bench's Redis before anything is written. */
+async function configure(redis: RedisClient): Promise<void> {
+  for (const [name, value] of REDIS_CONFIG) {
+    await redis.config('SET', name, value).catch((err: unknown) => {
+      throw new Error(`--redis-config ${name}=${value}: ${err instanceof Error ? err.message : String(err)}`);
+    });
+    progress(`redis: ${name} ${value}`);
+  }
+}
+
+/** `--redis-config`'s settings for the JSON line, when there are any. */
+function redisConfigField(): { redisConfig?: Record<string, string> } {
+  return REDIS_CONFIG.length > 0 ? { redisConfig: Object.fromEntries(REDIS_CONFIG) } : {};
 }
 
 /** Seconds of CPU the Redis server has used so far (user + system). */
@@ -348,6 +377,7 @@ async function countInstructions(): Promise<void> {
   const server = await RedisServer.start({ appendOnly: true, wrapper: ['valgrind', '--tool=callgrind', `--callgrind-out-file=${out}`] });
   const clients = Array.from({ length: CONNECTIONS }, () => new Redis(server.url, { enableAutoPipelining: true }));
   try {
+    await configure(clients[0]!);
     const stores = clients.map((client) => new RedisStore(client, { prefix: 'bench' }));
     await prepare(stores[0]!);
     const sha = String(await clients[0]!.script('LOAD', EQUIVALENT_LUA));
@@ -376,6 +406,7 @@ async function countInstructions(): Promise<void> {
       aofBytesPerPurchase: purchase.aofBytes,
       aofBytesPerBenchmarkScript: script.aofBytes,
       purchasesPerScriptCall: purchase.perCall,
+      ...redisConfigField(),
       purchases: PURCHASES,
       inFlight: IN_FLIGHT,
       connections: CONNECTIONS,
@@ -398,6 +429,7 @@ async function main(): Promise<void> {
   try {
     // No AOF rewrite in the middle of a round: each round reads the AOF's growth.
     await redis.config('SET', 'auto-aof-rewrite-percentage', '0');
+    await configure(redis);
     const stores = clients.map((client) => new RedisStore(client, { prefix: 'bench' }));
     await prepare(stores[0]!);
     const sha = String(await redis.script('LOAD', EQUIVALENT_LUA));
@@ -457,6 +489,7 @@ function report(dealer: readonly RoundCost[], bench: readonly RoundCost[], padde
       ratio,
       target: 0.85,
       appendfsync: 'always',
+      ...redisConfigField(),
       purchasesPerRound: PURCHASES,
       rounds: ROUNDS,
       inFlight: IN_FLIGHT,

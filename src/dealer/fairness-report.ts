@@ -9,9 +9,19 @@ export type PublishedBlocks = Pick<Emissions, 'listEmissions' | 'block'> & Pick<
 
 /**
  * The public view of the commitments (no token; docs/fairness.md): every printed block with its
- * commitment, and its seed once closed; one block with its published page roots. Nothing about
- * sales (counts per tier stay behind PRIZES_LEFT and /admin): only what fixes the outcomes.
+ * commitment, and its seed once it is closed and every unit of it has ended; one block with its
+ * published page roots. Nothing about sales (counts per tier stay behind PRIZES_LEFT and
+ * /admin): only what fixes the outcomes.
  */
+
+/**
+ * A block's seed reprints every unit of it: it goes public only once no unit of the block is
+ * still to be revealed, not when its last unit is sold (the units sold before it may still be
+ * in play, and spectators know their ids).
+ */
+function seedIsPublic(block: BlockInfo): boolean {
+  return block.state === 'closed' && block.settled === block.size;
+}
 
 function publicBlock(block: BlockInfo, pagesPublished: number | undefined): PublicBlock {
   return {
@@ -24,7 +34,7 @@ function publicBlock(block: BlockInfo, pagesPublished: number | undefined): Publ
     state: block.state,
     scheme: block.scheme,
     commitment: block.commitment,
-    seed: block.state === 'closed' ? (block.seed ?? null) : null,
+    seed: seedIsPublic(block) ? (block.seed ?? null) : null,
     pageCount: block.scheme >= 2 ? pageCount(block.size) : null,
     pagesPublished: block.scheme >= 2 ? (pagesPublished ?? 0) : null,
   };

@@ -35,6 +35,8 @@ export interface BlockInfo extends BlockPlace {
   /** Hex 32-byte seed: only once the block is closed. */
   readonly seed?: string;
   readonly sold: number;
+  /** Units settled so far (their reveal ended, or they were abandoned): all of them once archived. */
+  readonly settled: number;
   /** Per tier id (index 0 = losing units): units sold so far. */
   readonly soldPerTier: readonly number[];
   /** Where its units' records live once archived (archive.ts): the path of the `.ndjson` file. */

@@ -6,7 +6,7 @@ import type { Cents } from './money';
  * no token; docs/fairness.md): what the server, verify-unit and the page's « Vérifier » share.
  */
 
-/** A block's life: printed, open (selling), closed (sold out; its seed public). */
+/** A block's life: printed, open (selling), closed (sold out; its seed public once every unit of it has ended). */
 export type BlockState = 'printed' | 'open' | 'closed';
 
 /** Which block this is, and where it stands: what the dealer's listing and the public one share. */
@@ -26,7 +26,7 @@ export interface PublicBlock extends BlockPlace {
   readonly scheme: 1 | 2 | 3;
   /** Hex, published when the block was printed (docs/fairness.md, "The commitment"). */
   readonly commitment: string;
-  /** Hex, once the block is closed; null before. */
+  /** Hex, once the block is closed and every unit of it has ended (settled); null before. */
   readonly seed: string | null;
   /** Schemes 2 and 3: pages in the block, and how many have their root published. */
   readonly pageCount: number | null;

@@ -1085,6 +1085,19 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.deepEqual(await store.archivableBlocks(closedAt), [blockId]);
       });
 
+      it('counts the settled units of a block, each once, and all of them once it is archived', async () => {
+        const store = await dealer();
+        const { blockId, sales } = await soldOutBlock(store);
+        assert.equal((await store.block(blockId))!.settled, 9, 'every unit but the last');
+        await store.settle(sales[0]!.unitId, T0 + 700);
+        assert.equal((await store.block(blockId))!.settled, 9, 'a unit settled again is not counted again');
+        await store.settle(sales[9]!.unitId, T0 + 700);
+        assert.equal((await store.block(blockId))!.settled, 10);
+        await archive(store, blockId);
+        assert.equal((await store.block(blockId))!.settled, 10, 'archived: its settlements are in the archive');
+        assert.equal((await emission(store)).blocks.find((b) => b.sold === 0)!.settled, 0);
+      });
+
       it('gives the sales of a block a page at a time, with their settlement', async () => {
         const store = await dealer();
         const { blockId, sales } = await soldOutBlock(store);

@@ -11,6 +11,8 @@ describe('fairness routes', () => {
   let server: Server;
   let base: string;
   let dealer: MemoryStore;
+  /** Block noel.0's units, sold out (the block closed) and none of them settled yet. */
+  const sold: string[] = [];
   before(async () => {
     dealer = new MemoryStore();
     await dealer.openEmission({ emissionId: 'noel', table: TEN_UNIT_TABLE, blockCount: 2, now: NOW });
@@ -18,6 +20,7 @@ describe('fairness routes', () => {
     for (let i = 0; i < 10; i++) {
       const bought = await dealer.purchase({ playerId: 'p', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: NOW + i });
       assert.ok(bought.ok);
+      sold.push(bought.sale.unitId);
     }
     const app = express();
     mountFairnessRoutes(app, dealer);
@@ -27,7 +30,7 @@ describe('fairness routes', () => {
   });
   after(() => new Promise((resolve) => server.close(resolve)));
 
-  it('lists every block with its commitment, without a token, and the seed of closed blocks only', async () => {
+  it('lists every block with its commitment, without a token, and no seed while a unit of the block is in play', async () => {
     const res = await fetch(`${base}/fairness/blocks`);
     assert.equal(res.status, 200);
     const { blocks } = (await res.json()) as { blocks: Record<string, unknown>[] };
@@ -35,12 +38,21 @@ describe('fairness routes', () => {
       ['noel.0', 'closed', 3, 1, 1],
       ['noel.1', 'open', 3, 1, 1],
     ]);
-    assert.match(String(blocks[0]!['seed']), /^[0-9a-f]{64}$/);
+    assert.equal(blocks[0]!['seed'], null, 'a closed block whose units are not all settled keeps its seed: it would reprint them');
     assert.equal(blocks[1]!['seed'], null, 'an open block keeps its seed');
     for (const block of blocks) {
       assert.equal(block['commitment'], (await dealer.block(String(block['blockId'])))!.commitment);
-      assert.ok(!('sold' in block) && !('soldPerTier' in block), 'sales stay behind /admin and PRIZES_LEFT');
+      assert.ok(!('sold' in block) && !('soldPerTier' in block) && !('settled' in block), 'sales stay behind /admin and PRIZES_LEFT');
     }
+  });
+
+  it("publishes a closed block's seed once its last unit is settled, not before", async () => {
+    const seedOf = async () => ((await (await fetch(`${base}/fairness/blocks/noel.0`)).json()) as { seed: string | null }).seed;
+    for (const unitId of sold.slice(0, 9)) await dealer.settle(unitId, NOW + 100);
+    assert.equal(await seedOf(), null, 'one unit still in play');
+    await dealer.settle(sold[9]!, NOW + 100);
+    assert.equal(await seedOf(), (await dealer.block('noel.0'))!.seed);
+    assert.match(String(await seedOf()), /^[0-9a-f]{64}$/);
   });
 
   it("shows one block's published page roots and, once all are published, its root", async () => {

@@ -15,6 +15,8 @@ export interface MemoryBlock {
   readonly printed: PrintedBlock;
   state: BlockState;
   sold: number;
+  /** Its units settled (counted once each, forgotten ones too). */
+  settled: number;
   readonly soldPerTier: number[];
   /** The tier recorded with each sale, by position (UNSOLD until sold); undefined once archived. */
   recorded: Uint8Array | undefined;

@@ -107,6 +107,7 @@ export class MemorySales implements Sales {
     const wallet = books.walletOf(sale.playerId);
     if (sale.settledAt !== undefined) return { ok: true, credited: false, prize: sale.prize, balance: wallet.balance };
     books.sales.set(unitId, { ...sale, settledAt: now });
+    books.findBlock(sale.blockId)!.settled++;
     books.unsettled.delete(unitId);
     if (wallet.unsettled.delete(unitId)) wallet.staked -= sale.stake;
     if (sale.prize > 0) {

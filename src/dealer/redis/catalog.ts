@@ -90,6 +90,8 @@ export class EmissionCatalog {
       .sort((a, b) => a - b);
     const blockIds = indexes.map((i) => blockIdOf(emissionId, i));
     const infos = await Promise.all(blockIds.map((blockId) => this.ctx.redis.hgetall(this.blockKeysOf(meta, blockId).info)));
+    // An archived block's settlements are dropped with its sales: all its units were settled.
+    const settled = await Promise.all(blockIds.map((blockId) => this.ctx.redis.hlen(this.blockKeysOf(meta, blockId).settled)));
     // Scheme 3 blocks say so; scheme 2 blocks have their page 0 root from the moment they are stored.
     const schemes = await Promise.all(blockIds.map((blockId) => this.ctx.redis.hexists(this.blockKeysOf(meta, blockId).pages, '0')));
     const tiers = meta.table.tiers.length;
@@ -110,6 +112,7 @@ export class EmissionCatalog {
           scheme: fields['scheme'] === '3' ? 3 : schemes[i] ? 2 : 1,
           ...(state === 'closed' ? { seed: fields['seed']! } : {}),
           sold: soldPerTier.reduce((n, s) => n + s, 0),
+          settled: fields['archive'] ? Number(fields['size']) : settled[i]!,
           soldPerTier,
           ...(fields['archive'] ? { archive: fields['archive'] } : {}),
         },
