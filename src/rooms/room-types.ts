@@ -1,5 +1,8 @@
+import { matchMaker, type AuthContext } from '@colyseus/core';
 import type { Player } from '../auth/tokens';
 import { FeedRoom, type FeedServices } from './feed-room';
+import { joinRefused } from './refusals';
+import type { Seats } from './seats';
 import { authenticate } from './table-messages';
 import { TableRoom, type TableServices } from './table-room';
 import { WatchRoom, type WatchServices } from './watch-room';
@@ -9,9 +12,13 @@ import { WatchRoom, type WatchServices } from './watch-room';
 /** The table room type with its services, for `server.define('table', …)`. */
 export function tableRoomType(services: TableServices) {
   return class extends TableRoom {
-    // Static: Colyseus checks the token at matchmaking, before any room is made for it.
-    static override onAuth(token: string, options: { token?: unknown } | undefined): Promise<Player> {
-      return authenticate(services.verifier, token, options);
+    // Static: Colyseus checks the token at matchmaking, before any room is made for it, and
+    // before a seat is reserved in one.
+    static override async onAuth(token: string, options: { token?: unknown } | undefined, context?: AuthContext): Promise<Player> {
+      const player = await authenticate(services.verifier, token, options);
+      const tableId = tableJoinedById(context);
+      if (tableId !== undefined) await refuseAStranger(services.seats, tableId, player.playerId);
+      return player;
     }
 
     protected override readonly services = services;
@@ -31,4 +38,31 @@ export function watchRoomType(services: WatchServices) {
   return class extends WatchRoom {
     protected override readonly services = services;
   };
+}
+
+/**
+ * The table a matchmaking request joins by id (`POST /matchmake/joinById/<roomId>`), from its
+ * path as Colyseus's router reads it (not decoded); undefined for any other request.
+ */
+function tableJoinedById(context: AuthContext | undefined): string | undefined {
+  const url: unknown = context?.req?.url;
+  if (typeof url !== 'string') return undefined;
+  const prefix = `/${matchMaker.controller.matchmakeRoute}/joinById/`;
+  const path = new URL(url, 'http://server').pathname;
+  return path.startsWith(prefix) ? path.slice(prefix.length) : undefined;
+}
+
+/**
+ * A table's second seat is for its player's next connection: a reservation of it by anyone else
+ * would keep the player out of their own table (a rejoin after a drop, a second tab) while it
+ * lasts, so it is refused at matchmaking, before any seat is reserved; the room refuses a
+ * stranger again when a socket joins. The player's seat (`Seats`) says whose table it is;
+ * whatever cannot be confirmed is refused.
+ */
+async function refuseAStranger(seats: Seats, tableId: string, playerId: string): Promise<void> {
+  const table = await matchMaker.getRoomById(tableId);
+  const game: unknown = table?.metadata?.game;
+  if (typeof game !== 'string' || (await seats.find(playerId, game)) !== tableId) {
+    throw joinRefused(403, 'table/not_yours', 'this table belongs to another player');
+  }
 }

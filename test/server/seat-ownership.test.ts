@@ -126,6 +126,29 @@ describe('seat ownership at a table', function () {
     await second.leave();
   });
 
+  it('refuses another player a reservation of the table’s seat at matchmaking, so that none can keep its player out', async () => {
+    const { room } = await openTable(clientOf(server, alice.token));
+    const bob = await devLogin(server, 'Bob');
+    /** Bob asks matchmaking for a seat at Alice's table, and never connects to it (a reservation holds a seat a while). */
+    const reserve = (roomId: string) =>
+      fetch(`http://127.0.0.1:${server.port}/matchmake/joinById/${roomId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${bob.token}` },
+        body: '{}',
+      });
+    const refused = await reserve(room.roomId);
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'table/not_yours');
+    const encoded = `%${room.roomId.charCodeAt(0).toString(16)}${room.roomId.slice(1)}`;
+    assert.equal((await reserve(encoded)).status, 404, 'its id percent-encoded names no table');
+
+    await dropConnection(room);
+    assert.equal((await reserve(room.roomId)).status, 403, 'nor while Alice’s seat waits for her');
+    const { room: back } = await openTable(clientOf(server, alice.token), room.roomId);
+    assert.equal(back.roomId, room.roomId, 'Alice is back at her table');
+    await back.leave();
+  });
+
   it('ends play when the player’s token expires: the connection is closed auth/expired, and a fresh token takes the seat back', async () => {
     const client = clientOf(server, await tokenOf(alice.playerId, 3));
     const { room } = await openTable(client);
