@@ -43,7 +43,15 @@ export class ProtectionService {
     return this.change(playerId, { what: 'unblock' });
   }
 
-  acknowledgeRealityCheck(playerId: PlayerId): Promise<ProtectionState> {
+  /**
+   * The player's acknowledgement of the reality check shown to them: only of a check that is
+   * due. One asked before changes nothing and journals nothing (the state as it is): else a
+   * client acknowledging ahead of each check would put it off for ever, and fill the journal
+   * with acknowledgements of checks never shown.
+   */
+  async acknowledgeRealityCheck(playerId: PlayerId): Promise<ProtectionState> {
+    const now = await this.state(playerId);
+    if (!now.session.realityCheckDue) return now;
     return this.change(playerId, { what: 'reality_check_ack' });
   }
 

@@ -271,6 +271,21 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         sold(await at(store, 'p1', T0 + 4 + 48 * HOUR));
       });
 
+      it('journals a change of a limit, and nothing for a limit asked again as it stands', async () => {
+        const store = await dealer();
+        const ask = (stake_week: number, now: number) => store.changeProtection('p1', { what: 'limits', limits: { stake_week }, raiseDelayMs: 48 * HOUR }, now);
+        const lines = async () => (await store.protectionRecord('p1')).history.map((c) => [c.amount, c.effectiveAt]);
+        await ask(50 * STAKE, T0);
+        await ask(50 * STAKE, T0 + 1);
+        assert.deepEqual(await lines(), [[50 * STAKE, T0]], 'the same limit again');
+        await ask(90 * STAKE, T0 + 2);
+        await ask(90 * STAKE, T0 + 3);
+        assert.deepEqual(await lines(), [[90 * STAKE, T0 + 2 + 48 * HOUR], [50 * STAKE, T0]], 'the same raise again keeps its date and its one line');
+        await ask(50 * STAKE, T0 + 4);
+        assert.deepEqual((await lines())[0], [50 * STAKE, T0 + 4], 'the limit in force asked again cancels the raise: a change');
+        assert.equal((await store.protectionRecord('p1')).record.limits.stake_week.pending, undefined);
+      });
+
       it('refuses an excluded or blocked player on every handle at once, and sells again once unblocked', async () => {
         const [a, b] = await dealers(2);
         await openTen(a!);

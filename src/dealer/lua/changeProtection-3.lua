@@ -3,7 +3,9 @@
   the change, in one step, so that two changes at once (two processes, a player and the
   operator) never lose one. The rules are src/dealer/protection.ts's (`changedLimit`): a first
   limit or a lowering applies at once and cancels a pending raise; a raise or a removal waits
-  the delay, the same raise asked again keeps its date. A self-exclusion only extends.
+  the delay, the same raise asked again keeps its date; a limit asked again as it stands (the
+  same amount, the same pending raise) changes nothing and journals nothing. A self-exclusion
+  only extends.
 
   Input:
     KEYS[1] the player's wallet (hash)
@@ -47,7 +49,8 @@ if what == 'limits' then
   for i = 5, #ARGV, 2 do
     local kind, asked = ARGV[i], tonumber(ARGV[i + 1])
     local field = 'p:l:' .. kind
-    local amount, pending, at = string.match(redis.call('HGET', KEYS[1], field) or '||', '^([^|]*)|([^|]*)|([^|]*)$')
+    local stored = redis.call('HGET', KEYS[1], field) or '||'
+    local amount, pending, at = string.match(stored, '^([^|]*)|([^|]*)|([^|]*)$')
     if at ~= '' and now >= tonumber(at) then amount, pending, at = pending, '', '' end
     local current = tonumber(amount)
     local text, effectiveAt
@@ -59,8 +62,10 @@ if what == 'limits' then
       effectiveAt = now + delay
       text = amount .. '|' .. (asked and int(asked) or '') .. '|' .. int(effectiveAt)
     end
-    redis.call('HSET', KEYS[1], field, text)
-    journal({what = 'limit', kind = kind, amount = asked or cjson.null, effectiveAt = effectiveAt})
+    if text ~= stored then
+      redis.call('HSET', KEYS[1], field, text)
+      journal({what = 'limit', kind = kind, amount = asked or cjson.null, effectiveAt = effectiveAt})
+    end
   end
 elseif what == 'exclusion' then
   local ends = math.max(tonumber(redis.call('HGET', KEYS[1], 'p:x') or '0'), tonumber(ARGV[4]))

@@ -6,6 +6,7 @@ import {
   blockedRefusal,
   changedLimit,
   effectiveLimit,
+  encodeLimit,
   excludedRefusal,
   freedAt,
   HOUR_MS,
@@ -203,6 +204,8 @@ export class MemoryProtections implements Protections {
           const amount = update.limits[kind];
           if (amount === undefined) continue;
           const next = changedLimit(p.limits[kind], amount, now, update.raiseDelayMs);
+          // Asked again as it stands (the same limit, the same pending raise): nothing changes, nothing is journaled.
+          if (encodeLimit(next) === encodeLimit(p.limits[kind])) continue;
           p.limits[kind] = next;
           journal({ what: 'limit', kind, amount, effectiveAt: next.pending?.effectiveAt ?? now });
         }

@@ -1,0 +1,54 @@
+import { strict as assert } from 'node:assert';
+import { MemoryStore } from '../../src/dealer/memory/store';
+import { ProtectionService } from '../../src/play/protection-service';
+import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
+
+const T0 = 1_764_000_000_000;
+const MINUTE = 60_000;
+const SETTINGS = { realityCheckMs: 60 * MINUTE, sessionIdleMs: 30 * MINUTE, raiseDelayMs: 48 * 60 * MINUTE };
+
+describe('protection service', () => {
+  /** A player in a session opened at T0, kept open by purchases at 20 and 40 minutes (under the idle time), and the clock the test moves. */
+  async function inASession() {
+    let now = T0;
+    const dealer = new MemoryStore();
+    const protection = new ProtectionService(dealer, SETTINGS, () => now);
+    await dealer.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 10, now });
+    await dealer.deposit('p1', 10_000, 'd1', now);
+    await protection.setLimits('p1', { stake_week: 10_000 });
+    let requests = 0;
+    const buy = () =>
+      dealer.purchase({ playerId: 'p1', requestId: `r${++requests}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now, protection: SETTINGS });
+    for (const minutes of [0, 20, 40]) {
+      now = T0 + minutes * MINUTE;
+      assert.ok((await buy()).ok);
+    }
+    return { protection, buy, at: (minutes: number) => (now = T0 + minutes * MINUTE) };
+  }
+
+  describe('the reality check', () => {
+    it('takes no acknowledgement before the check is due: it changes nothing, journals nothing, and the check comes on time', async () => {
+      const { protection, buy, at } = await inASession();
+      at(59);
+      const early = await protection.acknowledgeRealityCheck('p1');
+      assert.equal(early.session.realityCheckDue, false);
+      assert.deepEqual(early.history.map((c) => c.what), ['limit'], 'no acknowledgement journaled');
+      at(60);
+      const refused = await buy();
+      assert.ok(!refused.ok && refused.code === 'protection/reality_check', 'the check is due an hour into the session all the same');
+    });
+
+    it('takes the acknowledgement of a check that is due, journals it, and sells again', async () => {
+      const { protection, buy, at } = await inASession();
+      at(61);
+      assert.equal((await protection.state('p1')).session.realityCheckDue, true);
+      const acknowledged = await protection.acknowledgeRealityCheck('p1');
+      assert.equal(acknowledged.session.realityCheckDue, false);
+      assert.equal(acknowledged.history[0]?.what, 'reality_check_ack');
+      assert.ok((await buy()).ok);
+      at(61 + 59);
+      assert.equal((await protection.acknowledgeRealityCheck('p1')).history[0]?.what, 'reality_check_ack', 'that one, not a second');
+      assert.equal((await protection.state('p1')).history.filter((c) => c.what === 'reality_check_ack').length, 1);
+    });
+  });
+});
