@@ -105,6 +105,12 @@ export function openSession(session: StoredSession | undefined, now: number, set
   return session && now - session.lastAt < settings.sessionIdleMs ? session : undefined;
 }
 
+/** Whether the open session's reality check is due at `now`: its interval run since the session began or was last checked. */
+export function realityCheckDue(session: StoredSession | undefined, now: number, settings: ProtectionSettings): boolean {
+  const open = openSession(session, now, settings);
+  return open !== undefined && now - open.checkedAt >= settings.realityCheckMs;
+}
+
 export function blockText(reason: BlockReason, until: number | null): string {
   return `${reason}|${until ?? ''}`;
 }
@@ -182,7 +188,7 @@ export function protectionView(
       won: session ? money.won : 0,
       net: session ? money.won - money.staked : 0,
       realityCheckEveryMs: settings.realityCheckMs,
-      realityCheckDue: session !== undefined && now - session.checkedAt >= settings.realityCheckMs,
+      realityCheckDue: realityCheckDue(record.session, now, settings),
     },
     history: history.slice(0, PROTECTION_HISTORY_MAX),
     now,

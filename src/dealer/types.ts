@@ -27,7 +27,7 @@ export interface BlockInfo extends BlockPlace {
   /** Hex SHA-256 commitment, published when the block is printed, before it opens. */
   readonly commitment: string;
   /**
-   * 1: the commitment alone, checked once the block closes; 2: also one Merkle page root per
+   * 1: the commitment alone, checked once its seed is public; 2: also one Merkle page root per
    * 4,096 positions, each published before the first sale in its page (docs/fairness.md); 3: the
    * same, with the unit seed in each leaf and the block's domain in the leaves and commitment.
    */
@@ -259,7 +259,8 @@ export type ProtectionUpdate =
   | { readonly what: 'exclusion'; readonly until: number }
   | { readonly what: 'block'; readonly reason: BlockReason; readonly until: number | null }
   | { readonly what: 'unblock' }
-  | { readonly what: 'reality_check_ack' }
+  /** Of a check that is due under `settings` (the session open, its interval run): else nothing changes. */
+  | { readonly what: 'reality_check_ack'; readonly settings: ProtectionSettings }
   /**
    * A purchase refused for the player's protection: no money moved, the refusal is only
    * journaled; the same code again right after the last line counts in that line.

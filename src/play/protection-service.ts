@@ -45,14 +45,13 @@ export class ProtectionService {
 
   /**
    * The player's acknowledgement of the reality check shown to them: only of a check that is
-   * due. One asked before changes nothing and journals nothing (the state as it is): else a
-   * client acknowledging ahead of each check would put it off for ever, and fill the journal
-   * with acknowledgements of checks never shown.
+   * due, decided in the store's step (many at once journal one). One asked before changes
+   * nothing and journals nothing (the state as it is): else a client acknowledging ahead of
+   * each check would put it off for ever, and fill the journal with checks never shown.
    */
-  async acknowledgeRealityCheck(playerId: PlayerId): Promise<ProtectionState> {
-    const now = await this.state(playerId);
-    if (!now.session.realityCheckDue) return now;
-    return this.change(playerId, { what: 'reality_check_ack' });
+  acknowledgeRealityCheck(playerId: PlayerId): Promise<ProtectionState> {
+    const { realityCheckMs, sessionIdleMs } = this.settings;
+    return this.change(playerId, { what: 'reality_check_ack', settings: { realityCheckMs, sessionIdleMs } });
   }
 
   /** Journals a purchase refused for the player's protection (the purchase step moved no money). */

@@ -301,7 +301,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.equal((await b!.settle(unit.unitId, T0 + 7)).ok, true);
         sold(await at(a!, 'p1', T0 + 24 * HOUR));
         const { history } = await b!.protectionRecord('p1');
-        assert.deepEqual(history.map((c) => [c.what, c.by]), [['exclusion', 'player'], ['exclusion', 'player'], ['unblock', 'operator'], ['block', 'operator']]);
+        assert.deepEqual(history.map((c) => [c.what, c.by]), [['exclusion', 'player'], ['unblock', 'operator'], ['block', 'operator']], 'the shorter exclusion changed nothing');
       });
 
       it('refuses once the session reaches the reality check, and sells again after the acknowledgement', async () => {
@@ -314,8 +314,51 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         sold(await at(store, 'p1', T0 + 40 * 60_000, { protection: SETTINGS }));
         const refused = refusedWith(await at(store, 'p1', T0 + 60 * 60_000, { protection: SETTINGS }), 'protection/reality_check');
         assert.deepEqual(refused.details, { playedMs: 60 * 60_000, net: -3 * STAKE });
-        await store.changeProtection('p1', { what: 'reality_check_ack' }, T0 + 61 * 60_000);
+        await store.changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + 61 * 60_000);
         sold(await at(store, 'p1', T0 + 62 * 60_000, { protection: SETTINGS }));
+      });
+
+      it('acknowledges only a reality check that is due: before it, or with no session open, nothing changes and nothing is journaled', async () => {
+        const store = await dealer();
+        await openTen(store, 10);
+        await store.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        const ack = (minutes: number) => store.changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + minutes * 60_000);
+        const acks = async () => (await store.protectionRecord('p1')).history.filter((c) => c.what === 'reality_check_ack').map((c) => c.at);
+        await ack(1);
+        for (const minutes of [0, 20, 40]) sold(await at(store, 'p1', T0 + minutes * 60_000, { protection: SETTINGS }));
+        await ack(59);
+        assert.deepEqual(await acks(), [], 'no session, then a check not due yet');
+        refusedWith(await at(store, 'p1', T0 + 60 * 60_000, { protection: SETTINGS }), 'protection/reality_check');
+        await ack(60);
+        await ack(60);
+        assert.deepEqual(await acks(), [T0 + 60 * 60_000], 'the check due, acknowledged once');
+        sold(await at(store, 'p1', T0 + 61 * 60_000, { protection: SETTINGS }));
+        await ack(100);
+        assert.deepEqual(await acks(), [T0 + 60 * 60_000], 'its next one not due before 120 minutes');
+      });
+
+      it('journals one acknowledgement of a due reality check however many race on every handle', async () => {
+        const [a, b] = await dealers(2);
+        await openTen(a!, 10);
+        await a!.deposit('p1', 100 * STAKE, 'd1', T0);
+        await a!.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        for (const minutes of [0, 20, 40]) sold(await at(a!, 'p1', T0 + minutes * 60_000, { protection: SETTINGS }));
+        await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a! : b!).changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + 60 * 60_000 + i)));
+        const { history } = await b!.protectionRecord('p1');
+        assert.equal(history.filter((c) => c.what === 'reality_check_ack').length, 1);
+      });
+
+      it('journals an exclusion that extends the one set, and nothing for one that ends no later', async () => {
+        const store = await dealer();
+        const exclude = (until: number, now: number) => store.changeProtection('p1', { what: 'exclusion', until }, now);
+        await exclude(T0 + 30 * 24 * HOUR, T0);
+        await exclude(T0 + 24 * HOUR, T0 + 1);
+        await exclude(T0 + 30 * 24 * HOUR, T0 + 2);
+        await exclude(T0 + 31 * 24 * HOUR, T0 + 3);
+        const { record, history } = await store.protectionRecord('p1');
+        assert.deepEqual(history.map((c) => [c.what, c.until]), [['exclusion', T0 + 31 * 24 * HOUR], ['exclusion', T0 + 30 * 24 * HOUR]]);
+        assert.equal(record.excludedUntil, T0 + 31 * 24 * HOUR);
       });
 
       it('refuses a deposit past the weekly deposit limit, to the cent', async () => {
@@ -335,12 +378,12 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         await b!.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0 + 1);
         await a!.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0 + 2);
         await b!.changeProtection('p1', { what: 'refusal', code: 'protection/reality_check' }, T0 + 3);
-        await a!.changeProtection('p1', { what: 'reality_check_ack' }, T0 + 4);
+        await a!.changeProtection('p1', { what: 'unblock' }, T0 + 4);
         await b!.changeProtection('p1', { what: 'refusal', code: 'protection/reality_check' }, T0 + 5);
         const { history } = await a!.protectionRecord('p1');
         assert.deepEqual(history, [
           { at: T0 + 5, by: 'player', what: 'refusal', code: 'protection/reality_check', count: 1, firstAt: T0 + 5 },
-          { at: T0 + 4, by: 'player', what: 'reality_check_ack' },
+          { at: T0 + 4, by: 'operator', what: 'unblock' },
           { at: T0 + 3, by: 'player', what: 'refusal', code: 'protection/reality_check', count: 1, firstAt: T0 + 3 },
           { at: T0 + 2, by: 'player', what: 'refusal', code: 'limit/stake_week', count: 3, firstAt: T0 },
         ]);

@@ -66,7 +66,7 @@ export async function verifyUnit(recall: unknown, sources: { published?: PublicB
     checks.push(...replayChecks(read, prize));
   } else {
     checks.push(scoredScenarioCheck(read, prize));
-    notes.push('scheme 2 binds the tier, not the unit seed: the scenario\'s origin and the steps shown cannot be checked before the block closes (npm run verify-block re-generates them then)');
+    notes.push('scheme 2 binds the tier, not the unit seed: the scenario\'s origin and the steps shown cannot be checked before the block\'s seed is public, once it is closed and all its units settled (npm run verify-block re-generates them then)');
   }
   checks.push(ledgerCheck(read, prize));
   return { ok: checks.every((c) => c.ok), checks, notes };
@@ -126,10 +126,10 @@ function publishedChecks(read: RecallRead, root: string | undefined, sources: { 
   return checks;
 }
 
-/** The unit seed is bound by the leaf (the proof); once the block is closed, it must derive from the revealed block seed. */
+/** The unit seed is bound by the leaf (the proof); once the block's seed is public (closed, every unit settled), it must derive from it. */
 async function unitSeedCheck(read: RecallRead, published: PublicBlockDetail | undefined): Promise<UnitCheck> {
   if (published?.seed === undefined || published.seed === null) {
-    return { id: 'unit-seed', ok: true, detail: 'the unit seed is the one the proof\'s leaf binds; its derivation from the block seed is checked once the block closes' };
+    return { id: 'unit-seed', ok: true, detail: 'the unit seed is the one the proof\'s leaf binds; its derivation from the block seed is checked once that seed is public (the block closed, all its units settled)' };
   }
   // A seed the block shows must be checked, never passed over: one that is not hex fails.
   if (typeof published.seed !== 'string' || !/^[0-9a-f]{64}$/.test(published.seed)) {

@@ -5,7 +5,9 @@
   limit or a lowering applies at once and cancels a pending raise; a raise or a removal waits
   the delay, the same raise asked again keeps its date; a limit asked again as it stands (the
   same amount, the same pending raise) changes nothing and journals nothing. A self-exclusion
-  only extends.
+  only extends: an end no later than the one set changes nothing. A reality check is
+  acknowledged only when due (the session open, its interval run since it began or was last
+  checked): before, nothing changes and nothing is journaled, so many at once journal one.
 
   Input:
     KEYS[1] the player's wallet (hash)
@@ -19,6 +21,7 @@
     ARGV[3] the player's id (for the archive entry)
     limits:     ARGV[4] the raise delay (ms), then pairs: kind, amount ('' for none)
     exclusion:  ARGV[4] its end (ms)
+    reality_check_ack: ARGV[4] the reality check's interval (ms), ARGV[5] the session's idle time (ms)
     block:      ARGV[4] reason, ARGV[5] until (ms, '' until lifted)
     refusal:    ARGV[4] the purchase's refusal code (journal only: the wallet is untouched;
                 the same code as the newest line counts in that line: count, firstAt, and
@@ -68,9 +71,11 @@ if what == 'limits' then
     end
   end
 elseif what == 'exclusion' then
-  local ends = math.max(tonumber(redis.call('HGET', KEYS[1], 'p:x') or '0'), tonumber(ARGV[4]))
-  redis.call('HSET', KEYS[1], 'p:x', int(ends))
-  journal({['until'] = ends})
+  local ends = tonumber(ARGV[4])
+  if ends > tonumber(redis.call('HGET', KEYS[1], 'p:x') or '0') then
+    redis.call('HSET', KEYS[1], 'p:x', int(ends))
+    journal({['until'] = ends})
+  end
 elseif what == 'block' then
   redis.call('HSET', KEYS[1], 'p:b', ARGV[4] .. '|' .. ARGV[5])
   journal({by = 'operator', reason = ARGV[4], ['until'] = tonumber(ARGV[5])})
@@ -78,8 +83,13 @@ elseif what == 'unblock' then
   redis.call('HDEL', KEYS[1], 'p:b')
   journal({by = 'operator'})
 elseif what == 'reality_check_ack' then
-  if redis.call('HEXISTS', KEYS[1], 'p:rl') == 1 then redis.call('HSET', KEYS[1], 'p:rc', int(now)) end
-  journal({})
+  -- The session's last purchase (the allowance's folded in above) and last check.
+  local f = redis.call('HMGET', KEYS[1], 'p:rl', 'p:rc')
+  local lastAt, checkedAt = tonumber(f[1]), tonumber(f[2])
+  if lastAt and checkedAt and now - lastAt < tonumber(ARGV[5]) and now - checkedAt >= tonumber(ARGV[4]) then
+    redis.call('HSET', KEYS[1], 'p:rc', int(now))
+    journal({})
+  end
 elseif what == 'refusal' then
   local newest = redis.call('LINDEX', KEYS[2], 0)
   local last = newest and cjson.decode(newest)

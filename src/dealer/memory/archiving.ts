@@ -34,8 +34,6 @@ export class MemoryArchiving implements Archiving {
 
   /** Closed, not archived, every unit settled and still kept. */
   private archivable(block: MemoryBlock): boolean {
-    if (block.state !== 'closed' || block.archive || block.forgotten > 0) return false;
-    for (let p = 0; p < block.sold; p++) if (this.books.sales.get(unitIdOf(block.blockId, p))!.settledAt === undefined) return false;
-    return true;
+    return block.state === 'closed' && !block.archive && block.forgotten === 0 && block.settled === block.sold;
   }
 }

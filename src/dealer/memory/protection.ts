@@ -15,6 +15,7 @@ import {
   NO_LIMIT,
   openSession,
   PROTECTION_JOURNAL_KEEP,
+  realityCheckDue,
   realityCheckRefusal,
   WINDOW_HOURS,
   type HourBucket,
@@ -121,8 +122,8 @@ export function stakeRefusal(wallet: ProtectedWallet, request: PurchaseRequest):
   if (p.excludedUntil !== null && p.excludedUntil > now) return excludedRefusal(p.excludedUntil);
   const week = effectiveLimit(p.limits.stake_week, now);
   if (settings && week === null) return limitNotSetRefusal();
-  const session = settings && openSession(p.session, now, settings);
-  if (session && now - session.checkedAt >= settings.realityCheckMs) {
+  if (settings && realityCheckDue(p.session, now, settings)) {
+    const session = p.session!;
     const money = moneySince(wallet, session.startedAt);
     return realityCheckRefusal(now - session.startedAt, money.won - money.staked);
   }
@@ -211,7 +212,9 @@ export class MemoryProtections implements Protections {
         }
         return;
       case 'exclusion':
-        p.excludedUntil = Math.max(p.excludedUntil ?? 0, update.until);
+        // An end no later than the one set changes nothing, and journals nothing.
+        if (p.excludedUntil !== null && update.until <= p.excludedUntil) return;
+        p.excludedUntil = update.until;
         journal({ what: 'exclusion', until: p.excludedUntil });
         return;
       case 'block':
@@ -223,7 +226,9 @@ export class MemoryProtections implements Protections {
         journal({ what: 'unblock' }, 'operator');
         return;
       case 'reality_check_ack':
-        if (p.session) p.session = { ...p.session, checkedAt: now };
+        // Only a check that is due: one acknowledged before changes nothing, and journals nothing.
+        if (!realityCheckDue(p.session, now, update.settings)) return;
+        p.session = { ...p.session!, checkedAt: now };
         journal({ what: 'reality_check_ack' });
         return;
       case 'refusal': {

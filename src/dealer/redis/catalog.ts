@@ -89,9 +89,11 @@ export class EmissionCatalog {
       })
       .sort((a, b) => a - b);
     const blockIds = indexes.map((i) => blockIdOf(emissionId, i));
-    const infos = await Promise.all(blockIds.map((blockId) => this.ctx.redis.hgetall(this.blockKeysOf(meta, blockId).info)));
-    // An archived block's settlements are dropped with its sales: all its units were settled.
-    const settled = await Promise.all(blockIds.map((blockId) => this.ctx.redis.hlen(this.blockKeysOf(meta, blockId).settled)));
+    // The settlements are counted before the info is read (sent first, on the block's one
+    // connection): archiving drops a block's settlements and marks it archived in one step, so
+    // a count read before it is whole, and an info read after it says archived (all settled).
+    const counted = Promise.all(blockIds.map((blockId) => this.ctx.redis.hlen(this.blockKeysOf(meta, blockId).settled)));
+    const [settled, infos] = await Promise.all([counted, Promise.all(blockIds.map((blockId) => this.ctx.redis.hgetall(this.blockKeysOf(meta, blockId).info)))]);
     // Scheme 3 blocks say so; scheme 2 blocks have their page 0 root from the moment they are stored.
     const schemes = await Promise.all(blockIds.map((blockId) => this.ctx.redis.hexists(this.blockKeysOf(meta, blockId).pages, '0')));
     const tiers = meta.table.tiers.length;
