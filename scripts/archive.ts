@@ -2,8 +2,9 @@
  * `npm run archive -- <command>`: the regulator's archive (docs/archive.md).
  *   run                 drains the dealer's archive outbox (REDIS_URL or REDIS_CLUSTER_NODES) into ARCHIVE_DIR until stopped
  *   keygen <file>       writes a new Ed25519 signing key (PKCS#8 PEM, mode 600) and prints its id
- *   verify <dir>        chains, sequence numbers, seals and signatures; with --books, also
- *                       reconciles with the wallet journals of REDIS_URL (or REDIS_CLUSTER_NODES)
+ *   verify <dir>        chains, sequence numbers, seals and signatures, the heads seen before
+ *                       (--expect); with --books, also reconciles with the wallet journals of
+ *                       REDIS_URL (or REDIS_CLUSTER_NODES)
  *   export <dir>        --player <id> | --game <id> | --summary, over --from/--to days
  *   move-cold <dir>     moves day files past the on-line window to the cold directory
  * Settings from the environment (ARCHIVE_*, REDIS_URL or REDIS_CLUSTER_NODES, REDIS_PREFIX:
@@ -18,7 +19,7 @@ import { encryptionKey } from '../src/archive/files';
 import { archiveKeys } from '../src/archive/operator-key';
 import { bookLines, moneyLines, moneyOnItsWay, moneyRecords, reconcile } from '../src/archive/reconcile';
 import { Keyring, SealingKey } from '../src/archive/seal';
-import { formatProblem, verifyArchive } from '../src/archive/verify';
+import { formatProblem, verifyArchive, type ArchiveHead } from '../src/archive/verify';
 import { ArchiveWriter, readManifest } from '../src/archive/writer';
 import { archiveSettings } from '../src/config';
 import { RedisStore } from '../src/dealer/redis/store';
@@ -29,10 +30,12 @@ const USAGE = `usage: npm run archive -- <command> [options]
   run                     drain the archive outbox of REDIS_URL (or REDIS_CLUSTER_NODES) into
                           ARCHIVE_DIR (one writer)
   keygen <file>           write a new Ed25519 signing key (PKCS#8 PEM) to <file>
-  verify <dir> [--keyring <file>] [--cold <dir>] [--books]
-                          check chains, sequence numbers, seals, signatures; --books: reconcile
-                          the money records with the wallet journals of REDIS_URL (or
-                          REDIS_CLUSTER_NODES)
+  verify <dir> [--keyring <file>] [--cold <dir>] [--expect <stream>:<seq>:<hash>]... [--books]
+                          check chains, sequence numbers, seals, signatures; print each
+                          stream's head; --expect: a head printed by an earlier verify, which
+                          the stream must still hold (records cut from its end are found);
+                          --books: reconcile the money records with the wallet journals of
+                          REDIS_URL (or REDIS_CLUSTER_NODES)
   export <dir> (--player <id> | --game <id> | --summary) [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--cold <dir>]
                           records as JSON lines, or the daily summary per game
   move-cold <dir>         move day files older than ARCHIVE_ONLINE_MONTHS to ARCHIVE_COLD_DIR
@@ -54,6 +57,13 @@ async function redisStore(): Promise<{ store: RedisStore; close: () => void }> {
   return { store, close: () => redis.disconnect() };
 }
 
+/** `--expect <stream>:<seq>:<hash>`, as verify prints a head. */
+function parseHead(text: string): ArchiveHead {
+  const match = /^([a-z][a-z0-9-]*):(0|[1-9][0-9]{0,14}):([0-9a-f]{64})$/.exec(text);
+  if (!match) usage(`--expect takes <stream>:<seq>:<hash> (64 hex digits), as verify prints it; got ${JSON.stringify(text)}`);
+  return { stream: match[1]!, seq: Number(match[2]), hash: match[3]! };
+}
+
 async function main(): Promise<void> {
   let parsed;
   try {
@@ -62,6 +72,7 @@ async function main(): Promise<void> {
       options: {
         keyring: { type: 'string' },
         cold: { type: 'string' },
+        expect: { type: 'string', multiple: true, default: [] },
         books: { type: 'boolean', default: false },
         player: { type: 'string' },
         game: { type: 'string' },
@@ -110,7 +121,8 @@ async function main(): Promise<void> {
     case 'verify': {
       if (!path) usage('verify needs the archive directory');
       const keyring = values.keyring === undefined ? undefined : Keyring.parse(await readFile(values.keyring, 'utf8'));
-      const verified = await verifyArchive(path, { keyring, encryptionKey: key, coldDir: values.cold });
+      const expect = values.expect.map(parseHead);
+      const verified = await verifyArchive(path, { keyring, encryptionKey: key, coldDir: values.cold, expect });
       const problems = verified.problems.map(formatProblem);
       const counts = [...verified.records].map(([stream, records]) => `${stream} ${records.length}`).join(', ');
       if (values.books) {
@@ -126,6 +138,8 @@ async function main(): Promise<void> {
         }
       }
       console.log(`${counts} records, ${verified.seals} seals; ${problems.length} problem(s)`);
+      // What to keep, and to pass as --expect next time.
+      console.log(`heads: ${verified.heads.map((h) => `--expect ${h.stream}:${h.seq}:${h.hash}`).join(' ')}`);
       for (const problem of problems) console.log(problem);
       if (problems.length > 0) process.exitCode = 1;
       return;

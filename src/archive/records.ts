@@ -44,6 +44,16 @@ export function recordBytes(record: Omit<ArchiveRecord, 't' | 'hash'>): Buffer {
   return Buffer.from(canonicalJson(['instant-games-archive-record/1', stream, seq, at, kind, player, session, table, process, payload, src, prev]), 'utf8');
 }
 
+/**
+ * A record's line as the writer writes it: its fields only, in their order. `verify` rebuilds
+ * it from what it parsed and compares: a field added or written twice in a line is not hashed,
+ * but a reader of the file would see it.
+ */
+export function recordLine(record: ArchiveRecord): string {
+  const { t, stream, seq, at, kind, player, session, table, process, payload, src, prev, hash } = record;
+  return JSON.stringify({ t, stream, seq, at, kind, player, session, table, process, payload, src, prev, hash });
+}
+
 export function sha256Hex(bytes: Buffer): string {
   return createHash('sha256').update(bytes).digest('hex');
 }

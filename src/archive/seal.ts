@@ -23,6 +23,12 @@ export interface ArchiveSeal {
   readonly sig: string;
 }
 
+/** A seal's line as the writer writes it: its fields only, in their order (`verify` compares, as for records). */
+export function sealLine(seal: ArchiveSeal): string {
+  const { t, stream, first, last, hash, at, key, sig } = seal;
+  return JSON.stringify({ t, stream, first, last, hash, at, key, sig });
+}
+
 /** The bytes a seal signs. */
 export function sealBytes(stream: string, first: number, last: number, hash: string): Buffer {
   return Buffer.from(canonicalJson(['instant-games-archive-seal/1', stream, first, last, hash]), 'utf8');

@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dayOfFile, decodeDayFile, KEYRING } from './files';
-import { GENESIS, recordBytes, sha256Hex, type ArchiveRecord } from './records';
-import { Keyring, type ArchiveSeal } from './seal';
-import { readManifest } from './writer';
+import { dayOfFile, decodeDayFile, KEYRING, STATE } from './files';
+import { GENESIS, recordBytes, recordLine, sha256Hex, type ArchiveRecord } from './records';
+import { Keyring, sealLine, type ArchiveSeal } from './seal';
+import { readJson, readManifest, type WriterState } from './writer';
 
 /** A problem `verify` found, with its place: the stream's file and the line (1-based; 0: the file or stream). */
 export interface ArchiveProblem {
@@ -13,8 +13,17 @@ export interface ArchiveProblem {
   readonly problem: string;
 }
 
+/** Where a stream's sealed chain ends: its last sealed record's number and hash (0 and GENESIS: none). */
+export interface ArchiveHead {
+  readonly stream: string;
+  readonly seq: number;
+  readonly hash: string;
+}
+
 export interface VerifiedArchive {
   readonly problems: readonly ArchiveProblem[];
+  /** Each stream of the manifest's head: what a regulator keeps, to pass as `expect` next time. */
+  readonly heads: readonly ArchiveHead[];
   /** Every record read, per stream, in file order (what reconciliation and export read). */
   readonly records: ReadonlyMap<string, readonly ArchiveRecord[]>;
   readonly seals: number;
@@ -27,6 +36,12 @@ export interface VerifyOptions {
   readonly coldDir?: string | undefined;
   /** The AES-256-GCM key of encrypted files. */
   readonly encryptionKey?: Buffer | undefined;
+  /**
+   * Heads seen before (a regulator's last verification): each stream must still hold that
+   * record, with that hash. The chain alone cannot tell records cut from its end (the newest
+   * batches, a day file, a whole stream): these can.
+   */
+  readonly expect?: readonly ArchiveHead[];
 }
 
 export function formatProblem(p: ArchiveProblem): string {
@@ -41,11 +56,17 @@ class StreamCheck {
   private place = { file: '', line: 0 };
   seals = 0;
   readonly records: ArchiveRecord[] = [];
+  /** The last sealed record. */
+  head = { seq: 0, hash: GENESIS };
+  /** Whether the record the head seen before names was met. */
+  private seenBeforeMet = false;
 
   constructor(
     private readonly stream: string,
     private readonly keyring: Keyring,
     private readonly problems: ArchiveProblem[],
+    /** The head a regulator saw before, if given. */
+    private readonly seenBefore: ArchiveHead | undefined,
   ) {}
 
   at(file: string, line: number): void {
@@ -64,6 +85,10 @@ class StreamCheck {
     if (r.seq > this.expected) this.report(`record${r.seq - this.expected > 1 ? `s ${this.expected}…${r.seq - 1}` : ` ${this.expected}`} missing before record ${r.seq}`);
     else if (r.seq < this.expected) this.report(`record ${r.seq} out of order or added: record ${this.expected} expected here`);
     if (r.prev !== this.prevHash) this.report(`chain broken at record ${r.seq}: its prev is not the hash of the record before it`);
+    if (this.seenBefore !== undefined && r.seq === this.seenBefore.seq) {
+      this.seenBeforeMet = true;
+      if (r.hash !== this.seenBefore.hash) this.report(`record ${r.seq} is not the one seen before (its hash was ${this.seenBefore.hash})`);
+    }
     this.expected = r.seq + 1;
     this.prevHash = hash;
   }
@@ -77,11 +102,22 @@ class StreamCheck {
     if (!this.keyring.has(s.key)) this.report(`seal signed by key ${s.key}, not in the keyring`);
     else if (!this.keyring.verify(s)) this.report(`seal of records ${s.first}…${s.last}: bad signature`);
     this.sealFrom = last + 1;
+    this.head = { seq: last, hash: this.prevHash };
   }
 
-  end(): void {
+  /**
+   * The stream's end: every record sealed; none cut off before the head seen before, nor before
+   * the last record the writer's state (`state.json`, if any) says it sealed.
+   */
+  end(writerState: WriterState | undefined): void {
     const last = this.expected - 1;
     if (this.sealFrom <= last) this.report(`records ${this.sealFrom}…${last} are not sealed`);
+    if (this.seenBefore && this.seenBefore.seq > 0 && !this.seenBeforeMet) {
+      this.report(`ends at record ${last}: record ${this.seenBefore.seq}, seen before, is gone (records cut from its end)`);
+    }
+    if (writerState && writerState.seq > last) {
+      this.report(`ends at record ${last}: the writer's state says it sealed up to record ${writerState.seq} (records cut from its end)`);
+    }
   }
 }
 
@@ -90,20 +126,26 @@ class StreamCheck {
  * manifest, its day files in order, each line: a record's hash over its content, its sequence
  * number the one after the record before, its prev that record's hash; a seal's range the
  * records since the seal before, its hash the last one's, its signature by a key of the
- * keyring. Anything altered, removed, reordered or added breaks one of these where it is.
+ * keyring; each line as the writer wrote it. Anything altered, removed, reordered or added
+ * breaks one of these where it is; records cut from a stream's end, against the heads seen
+ * before (`expect`) or the writer's state.
  */
 export async function verifyArchive(dir: string, options: VerifyOptions = {}): Promise<VerifiedArchive> {
   const problems: ArchiveProblem[] = [];
   const records = new Map<string, ArchiveRecord[]>();
+  const heads: ArchiveHead[] = [];
   let seals = 0;
   const manifest = await readManifest(dir);
+  for (const head of options.expect ?? []) {
+    if (!manifest.streams.includes(head.stream)) problems.push({ stream: head.stream, file: '', line: 0, problem: 'stream seen before, not in the manifest' });
+  }
   const keyring = options.keyring ?? Keyring.parse(await readFile(join(dir, KEYRING), 'utf8'));
   const folders = (await readdir(dir, { withFileTypes: true })).filter((d) => d.isDirectory()).map((d) => d.name);
   for (const folder of folders) {
     if (!manifest.streams.includes(folder)) problems.push({ stream: folder, file: '', line: 0, problem: 'stream not in the manifest' });
   }
   for (const stream of manifest.streams) {
-    const check = new StreamCheck(stream, keyring, problems);
+    const check = new StreamCheck(stream, keyring, problems, options.expect?.find((h) => h.stream === stream));
     const files = new Map<string, string>();
     for (const base of options.coldDir === undefined ? [dir] : [options.coldDir, dir]) {
       for (const name of (await readdir(join(base, stream)).catch(() => [] as string[])).filter((n) => dayOfFile(n))) {
@@ -132,15 +174,27 @@ export async function verifyArchive(dir: string, options: VerifyOptions = {}): P
           check.report('not a JSON line');
           continue;
         }
-        if (parsed.t === 'r') check.record(parsed as ArchiveRecord);
-        else if (parsed.t === 's') check.seal(parsed as ArchiveSeal);
-        else check.report('neither a record nor a seal');
+        if (parsed.t === 'r') {
+          check.record(parsed as ArchiveRecord);
+          if (recordLine(parsed as ArchiveRecord) !== line) check.report(`record ${String((parsed as ArchiveRecord).seq)}: its line is not as written (a field added, or one written twice)`);
+        } else if (parsed.t === 's') {
+          check.seal(parsed as ArchiveSeal);
+          if (sealLine(parsed as ArchiveSeal) !== line) check.report('seal: its line is not as written (a field added, or one written twice)');
+        } else check.report('neither a record nor a seal');
       }
     }
     check.at(names.at(-1) ?? '', 0);
-    check.end();
+    // The writer's state, if the archive has it (a copy may not).
+    let state: WriterState | undefined;
+    try {
+      state = await readJson<WriterState>(join(dir, stream, STATE));
+    } catch (err) {
+      check.report(`the writer's state is unreadable: ${(err as Error).message}`);
+    }
+    check.end(state);
     records.set(stream, check.records);
+    heads.push({ stream, ...check.head });
     seals += check.seals;
   }
-  return { problems, records, seals };
+  return { problems, heads, records, seals };
 }

@@ -1,9 +1,9 @@
 import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { ArchiveOutbox, OutboxStream } from '../dealer/outbox';
 import { dayFileName, dayOf, dayOfFile, encodeChunk, KEYRING, MANIFEST, STATE } from './files';
-import { chainRecord, GENESIS, type ArchiveRecord } from './records';
-import { Keyring, type SealingKey } from './seal';
+import { chainRecord, GENESIS, recordLine, type ArchiveRecord } from './records';
+import { Keyring, sealLine, type SealingKey } from './seal';
 
 /** Where a stream's chain stands: its last sealed record, and the file bytes that hold it. */
 export interface WriterState {
@@ -40,7 +40,8 @@ export async function readManifest(dir: string): Promise<Manifest> {
   return JSON.parse(await readFile(join(dir, MANIFEST), 'utf8')) as Manifest;
 }
 
-async function readJson<T>(path: string): Promise<T | undefined> {
+/** The JSON file at `path`; undefined when there is none. */
+export async function readJson<T>(path: string): Promise<T | undefined> {
   try {
     return JSON.parse(await readFile(path, 'utf8')) as T;
   } catch (err) {
@@ -49,7 +50,20 @@ async function readJson<T>(path: string): Promise<T | undefined> {
   }
 }
 
-/** Writes `text` to `path` whole or not at all (a temporary file, fsynced, renamed over). */
+/**
+ * Makes the names in directory `dir` durable: a file created or renamed there is in its
+ * directory's entries, which a power loss could lose though the file's own bytes were fsynced.
+ */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Writes `text` to `path` whole or not at all (a temporary file, fsynced, renamed over, the rename made durable). */
 async function writeAtomically(path: string, text: string): Promise<void> {
   const temporary = `${path}.tmp`;
   const file = await open(temporary, 'w');
@@ -60,6 +74,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
     await file.close();
   }
   await rename(temporary, path);
+  await syncDirectory(dirname(path));
 }
 
 /**
@@ -152,7 +167,7 @@ export class ArchiveWriter {
     // Files follow the chain: a batch goes to its first record's day, never to a day before the last file's.
     const day = [dayOf(records[0]!.at), state.file?.slice(0, 10) ?? ''].sort().at(-1)!;
     const file = dayFileName(day, encryptionKey !== undefined);
-    const chunk = encodeChunk([...records.map((r) => JSON.stringify(r)), JSON.stringify(seal)], encryptionKey);
+    const chunk = encodeChunk([...records.map(recordLine), sealLine(seal)], encryptionKey);
     // Players' data: readable by the operator's group (the regulator's access), no one else.
     const handle = await open(join(dir, stream, file), 'a', 0o640);
     try {
@@ -161,6 +176,8 @@ export class ArchiveWriter {
     } finally {
       await handle.close();
     }
+    // A new day file's name must outlast a power loss before the state that counts it does.
+    if (file !== state.file) await syncDirectory(join(dir, stream));
     const next: WriterState = { seq: last.seq, hash: last.hash, src: last.src, file, length: (file === state.file ? state.length : 0) + chunk.length };
     await writeAtomically(join(dir, stream, STATE), `${JSON.stringify(next)}\n`);
     this.states.set(stream, next);

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { recordBytes, sha256Hex, type ArchiveRecord } from '../../src/archive/records';
 import { Keyring, SealingKey } from '../../src/archive/seal';
@@ -94,6 +94,58 @@ describe('verifyArchive', () => {
     await tamper(await dayFile(dir, 'money'), (lines) => lines.slice(0, -1));
     const found = await problems();
     assert.ok(found.some((p) => /are not sealed/.test(p)), found.join('\n'));
+  });
+
+  /** The day file's lines without its last sealed batch: the records after the seal before the last, and that last seal. */
+  const withoutLastBatch = (lines: string[]) => {
+    const seals = lines.flatMap((l, i) => ((JSON.parse(l) as { t: string }).t === 's' ? [i] : []));
+    return lines.slice(0, seals.at(-2)! + 1);
+  };
+
+  it("gives each stream's head, and finds the newest sealed batch cut off against the head seen before", async () => {
+    const { heads } = await verifyArchive(dir);
+    const money = heads.find((h) => h.stream === 'money')!;
+    assert.equal(money.seq, (await verifyArchive(dir)).records.get('money')!.length);
+    assert.equal(money.hash, (await verifyArchive(dir)).records.get('money')!.at(-1)!.hash);
+    await tamper(await dayFile(dir, 'money'), withoutLastBatch);
+    await unlink(join(dir, 'money', 'state.json')); // a copy without the writer's state: the head seen before alone tells
+    assert.deepEqual(await problems(), [], 'the chain alone cannot tell');
+    const found = (await verifyArchive(dir, { expect: heads })).problems.map(formatProblem);
+    assert.ok(found.some((p) => new RegExp(`record ${money.seq}, seen before, is gone`).test(p)), found.join('\n'));
+  });
+
+  it("finds the newest sealed batch cut off against the writer's state", async () => {
+    await tamper(await dayFile(dir, 'money'), withoutLastBatch);
+    const found = await problems();
+    assert.ok(found.some((p) => /the writer's state says it sealed up to record \d+ \(records cut from its end\)/.test(p)), found.join('\n'));
+  });
+
+  it('finds a day file, a stream or its place in the manifest removed, against the heads seen before', async () => {
+    const { heads } = await verifyArchive(dir);
+    const found = async () => (await verifyArchive(dir, { expect: heads })).problems.map(formatProblem);
+    await unlink(await dayFile(dir, 'money'));
+    assert.ok((await found()).some((p) => /^money\/: ends at record 0: record \d+, seen before, is gone/.test(p)), (await found()).join('\n'));
+    await rm(join(dir, 'money'), { recursive: true });
+    assert.ok((await found()).some((p) => /seen before, is gone/.test(p)));
+    const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as { streams: string[] };
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, streams: manifest.streams.filter((s) => s !== 'money') }));
+    assert.ok((await found()).some((p) => /^money\/: stream seen before, not in the manifest/.test(p)), (await found()).join('\n'));
+  });
+
+  it("finds a field added to a record's line, or written twice, though neither changes the record's hash", async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) =>
+      lines.map((l, i) => {
+        if (i === 1) return l.replace(/}$/, ',"note":"refunded"}');
+        if (i === 2) return l.replace('"payload":{', '"payload":{"amount":123456,');
+        if (i === 5) return l.replace(/}$/, ',"note":"x"}');
+        return l;
+      }),
+    );
+    const found = await problems();
+    assert.ok(found.some((p) => /:2: record 2: its line is not as written/.test(p)), found.join('\n'));
+    assert.ok(found.some((p) => /:3: record 3: its line is not as written/.test(p)), found.join('\n'));
+    assert.ok(found.some((p) => /:6: seal: its line is not as written/.test(p)), found.join('\n'));
+    assert.ok(!found.some((p) => /altered/.test(p)), 'no hash changed: only the lines give them away');
   });
 
   it('keeps the seals of a key rotated out valid: the keyring keeps the old key', async () => {

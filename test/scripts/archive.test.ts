@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { readdir, rm } from 'node:fs/promises';
+import { readdir, rm, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { SealingKey } from '../../src/archive/seal';
@@ -28,6 +28,23 @@ describe('npm run archive', () => {
     const broken = await runScript('archive', ['verify', dir]);
     assert.equal(broken.code, 1);
     assert.match(broken.stdout, /money\/2023-11-14\.jsonl\.gz:4: record 4 missing before record 5/);
+  });
+
+  it('verify: prints each stream\'s head, and with those as --expect finds the newest batch cut off; a malformed --expect exits 2', async function () {
+    this.timeout(60_000);
+    await (await openWriter(dir, await playedStore(6), KEY)).drainAll();
+    const clean = await runScript('archive', ['verify', dir]);
+    const heads = /^heads: (.*)$/m.exec(clean.stdout)?.[1]?.split(' ') ?? [];
+    assert.ok(heads.includes('--expect') && heads.some((h) => /^money:\d+:[0-9a-f]{64}$/.test(h)), clean.stdout);
+    await tamper(await dayFile(dir, 'money'), (lines) => lines.slice(0, lines.findIndex((l) => l.includes('"t":"s"')) + 1));
+    await unlink(join(dir, 'money', 'state.json'));
+    assert.equal((await runScript('archive', ['verify', dir])).code, 0, 'without the heads, a cut end goes unseen');
+    const cut = await runScript('archive', ['verify', dir, ...heads]);
+    assert.equal(cut.code, 1);
+    assert.match(cut.stdout, /seen before, is gone \(records cut from its end\)/);
+    const malformed = await runScript('archive', ['verify', dir, '--expect', 'money:3:nothex']);
+    assert.equal(malformed.code, 2);
+    assert.match(malformed.stderr, /--expect takes <stream>:<seq>:<hash>/);
   });
 
   it('export: a player\'s records, and the daily summary per game', async function () {
