@@ -535,13 +535,16 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       await reserveThenDie(store, client, 'p1', 'r1', T0);
       // Held, not debited: the balance stands, but it cannot be withdrawn.
       assert.equal(await store.balance('p1'), 1_000);
-      assert.equal((await store.withdraw('p1', 1_000, 'w1', T0)).ok, false);
+      const refused = await store.withdraw('p1', 1_000, 'w1', T0);
+      assert.ok(!refused.ok && refused.code === 'wallet/insufficient_funds' && refused.balance === 1_000 - STAKE, 'the refusal says what may be withdrawn');
+      assert.deepEqual(await store.wallet('p1'), { balance: 1_000 - STAKE, held: STAKE }, 'the player sees the wallet as the purchase will leave it');
       assert.equal(await store.recoverPurchases(T0 - 1), 0, 'not older than the bound yet');
       assert.equal(await store.recoverPurchases(T0), 1);
       const sale = await store.getSale('e.0:0');
       assert.equal(sale?.requestId, 'r1');
       assert.equal(sale?.soldAt, T0);
       assert.equal(await store.balance('p1'), 1_000 - STAKE);
+      assert.deepEqual(await store.wallet('p1'), { balance: 1_000 - STAKE, held: STAKE }, 'the same once dealt: the stake in play');
       assert.deepEqual((await store.journal('p1')).map((j) => [j.kind, j.ref]), [['deposit', 'd1'], ['stake', 'e.0:0']]);
       assert.deepEqual(await client.hgetall(store.keys.player('p1').pending), {});
       assert.equal(await client.zcard(store.keys.pendingIndex(store.keys.pendingShard('p1'))), 0, 'the player left the index');

@@ -22,7 +22,7 @@
     {1, balance, seq, line}  debited: the balance after, the journal line and its seq
     {0, balance, seq, line}  this reference debited this amount before: nothing changed (the
                              balance now, the line journaled then)
-    {-11, balance}           the balance less what is held is below the amount: nothing changed
+    {-11, available}         the balance less what is held is below the amount: nothing changed
     {-19, balance}           this reference was used for another amount or operation
 ]]
 --- @include "includes/int"
@@ -35,7 +35,8 @@ local balance = tonumber(w[1] or '0')
 local record = redis.call('HGET', KEYS[2], ARGV[2])
 if record then return replayFunding(record, KEYS[3], '-' .. ARGV[1], balance) end
 local amount = tonumber(ARGV[1])
-if balance - tonumber(w[2] or '0') < amount then return {-11, balance} end
+local available = balance - tonumber(w[2] or '0')
+if available < amount then return {-11, available} end
 balance = balance - amount
 local line = journalLine('withdrawal', '-' .. ARGV[1], int(balance), ARGV[3], ARGV[2])
 local seq = redis.call('RPUSH', KEYS[3], line)

@@ -45,9 +45,11 @@ export class RedisWallets implements Wallets {
 
   async wallet(playerId: PlayerId): Promise<Wallet> {
     if (!isPlayerId(playerId)) return { balance: 0, held: 0 };
-    // Two fields the scripts keep: neither the journal nor the units in play are read.
-    const [balance, staked] = await this.ctx.redis.hmget(this.ctx.keys.player(playerId).wallet, 'balance', 'staked');
-    return { balance: Number(balance ?? 0), held: Number(staked ?? 0) };
+    // Fields the scripts keep: neither the journal nor the units in play are read. A stake held
+    // by a purchase pending on Redis Cluster (its first step done, reservePurchase-4.lua) is
+    // shown as it will be once finished: out of the balance, held.
+    const [balance, staked, pending] = (await this.ctx.redis.hmget(this.ctx.keys.player(playerId).wallet, 'balance', 'staked', 'held')).map((v) => Number(v ?? 0));
+    return { balance: balance! - pending!, held: staked! + pending! };
   }
 
   async journal(playerId: PlayerId): Promise<JournalEntry[]> {
