@@ -174,12 +174,16 @@ export async function verifyArchive(dir: string, options: VerifyOptions = {}): P
           check.report('not a JSON line');
           continue;
         }
+        // A field added to a line, or written twice, is not hashed: the line must be as written.
+        const notAsWritten = 'its line is not as written (a field added, or one written twice)';
         if (parsed.t === 'r') {
-          check.record(parsed as ArchiveRecord);
-          if (recordLine(parsed as ArchiveRecord) !== line) check.report(`record ${String((parsed as ArchiveRecord).seq)}: its line is not as written (a field added, or one written twice)`);
+          const record = parsed as ArchiveRecord;
+          check.record(record);
+          if (recordLine(record) !== line) check.report(`record ${String(record.seq)}: ${notAsWritten}`);
         } else if (parsed.t === 's') {
-          check.seal(parsed as ArchiveSeal);
-          if (sealLine(parsed as ArchiveSeal) !== line) check.report('seal: its line is not as written (a field added, or one written twice)');
+          const seal = parsed as ArchiveSeal;
+          check.seal(seal);
+          if (sealLine(seal) !== line) check.report(`seal: ${notAsWritten}`);
         } else check.report('neither a record nor a seal');
       }
     }

@@ -8,8 +8,8 @@ const LIST_CACHE_MS = 1_000;
 
 /**
  * Public fairness routes, no token (docs/fairness.md): what fixes the outcomes, published
- * before any sale, and the seeds of closed blocks whose every unit is settled. Read-only; a block id that does not parse
- * is answered like an unknown one.
+ * before any sale, and the seeds of closed blocks whose every unit is settled. Read-only; a
+ * block id that does not parse is answered like an unknown one.
  */
 export function mountFairnessRoutes(app: Application, dealer: PublishedBlocks): void {
 

@@ -89,13 +89,18 @@ export class EmissionCatalog {
       })
       .sort((a, b) => a - b);
     const blockIds = indexes.map((i) => blockIdOf(emissionId, i));
-    // The settlements are counted before the info is read (sent first, on the block's one
-    // connection): archiving drops a block's settlements and marks it archived in one step, so
-    // a count read before it is whole, and an info read after it says archived (all settled).
-    const counted = Promise.all(blockIds.map((blockId) => this.ctx.redis.hlen(this.blockKeysOf(meta, blockId).settled)));
-    const [settled, infos] = await Promise.all([counted, Promise.all(blockIds.map((blockId) => this.ctx.redis.hgetall(this.blockKeysOf(meta, blockId).info)))]);
-    // Scheme 3 blocks say so; scheme 2 blocks have their page 0 root from the moment they are stored.
-    const schemes = await Promise.all(blockIds.map((blockId) => this.ctx.redis.hexists(this.blockKeysOf(meta, blockId).pages, '0')));
+    const keys = blockIds.map((blockId) => this.blockKeysOf(meta, blockId));
+    const { redis } = this.ctx;
+    // One round of reads. The settlements are counted before the info is read (sent first, on
+    // the block's one connection): archiving drops a block's settlements and marks it archived
+    // in one step, so a count read before it is whole, and an info read after it says archived
+    // (all settled). Scheme 3 blocks say so; scheme 2 blocks have their page 0 root from the
+    // moment they are stored.
+    const [settled, infos, schemes] = await Promise.all([
+      Promise.all(keys.map((k) => redis.hlen(k.settled))),
+      Promise.all(keys.map((k) => redis.hgetall(k.info))),
+      Promise.all(keys.map((k) => redis.hexists(k.pages, '0'))),
+    ]);
     const tiers = meta.table.tiers.length;
     const blocks = infos.flatMap((fields, i): BlockInfo[] => {
       if (!fields['state']) return [];
