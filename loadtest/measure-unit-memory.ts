@@ -16,7 +16,7 @@ import { MemoryStore } from '../src/dealer/memory/store';
 import type { LiveUnit } from '../src/play/live-unit';
 import { startServer } from '../src/server/app';
 import { createLogger } from '../src/server/logger';
-import { MemoryActionLog } from '../src/units/action-log';
+import { MemoryActionLog } from '../src/action-log/action-log';
 import { optionsOrExit, whole } from '../tools/command-line';
 import { HARNESS_STAKE_LIMIT_WEEK_CENTS } from '../tools/stake-limit';
 

@@ -39,7 +39,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { RedisStore, type RedisStoreOptions } from '../src/dealer/redis/store';
-import type { RedisClient } from '../src/dealer/scripts/commands';
+import type { RedisClient } from '../src/redis-scripts/loader';
 import { NOEL_TABLES } from '../src/games/noel-de-la-chance/prize-table';
 import { median } from '../tools/median';
 import { RedisCluster } from '../tools/redis-cluster';

@@ -8,10 +8,10 @@
  * scheme, for their ratio on a shared machine; and verify-unit's whole check (WebCrypto, the
  * replay) of each recall of docs/recall-examples. Wall and CPU time; JSON on the last line.
  */
-import { buildBlockTree, type LeafScheme, pageCount, pageOf, pagePositions, pageRange, pageRoot, pageRootOfProof, pageTree, proveUnit } from '../src/dealer/merkle';
+import { buildBlockTree, type LeafScheme, pageCount, pageOf, pagePositions, pageRange, pageRoot, pageRootOfProof, pageTree, proveUnit } from '../src/fairness/merkle';
 import { readdirSync, readFileSync } from 'node:fs';
 import { verifyUnit } from '../src/audit/verify-unit';
-import { newBlockSeed, printBlock } from '../src/dealer/printing';
+import { newBlockSeed, printBlock } from '../src/fairness/printing';
 import { findPrizeTable } from '../src/games/prize-tables';
 
 function arg(name: string, fallback: string): string {

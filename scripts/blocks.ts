@@ -11,7 +11,7 @@ import {
   verifyBlockReport,
   type BlocksReport,
   type BlockVerificationReport,
-} from '../src/dealer/operator-report';
+} from '../src/reports/operator-report';
 import { RedisStore } from '../src/dealer/redis/store';
 import { connectOnce, redisClusterTarget, redisUrlTarget, RedisUnreachableError, type RedisTarget } from '../src/server/redis-client';
 

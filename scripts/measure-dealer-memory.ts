@@ -2,7 +2,7 @@
  * `npm run measure:dealer-memory [-- --units 100000 --players 1000]`: Redis memory per unit
  * sold, measured with `INFO memory` (used_memory) and `MEMORY USAGE` on a private redis-server:
  * Le Noël de la chance at 0.50 € scaled to `--units` (one block), every unit bought, played
- * (two action log entries, as a reveal and its end), settled, then archived. Prints a table and,
+ * (two action log entries, as a reveal and its end), settled, then offloaded. Prints a table and,
  * last, the same as JSON. docs/dealer.md ("Memory") holds the figures and the sizing rule.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -12,8 +12,8 @@ import { Redis } from 'ioredis';
 import { RedisStore } from '../src/dealer/redis/store';
 import { NOEL_TABLES } from '../src/games/noel-de-la-chance/prize-table';
 import type { PrizeTable } from '../src/games/types';
-import { archiveClosedBlocks } from '../src/units/archive-blocks';
-import { RedisActionLog } from '../src/units/redis-action-log';
+import { offloadClosedBlocks } from '../src/offload/offload-blocks';
+import { RedisActionLog } from '../src/action-log/redis-action-log';
 import { optionsOrExit, whole } from '../tools/command-line';
 import { RedisServer } from '../tools/redis-server';
 
@@ -21,7 +21,7 @@ const { units: UNITS, players: PLAYERS } = optionsOrExit<{ units: number; player
   synopsis: 'npm run measure:dealer-memory -- [--units 100000] [--players 1000]',
   defaults: { units: 100_000, players: 1000 },
   flags: [
-    { name: '--units', value: 'N', help: 'units of the one block, all bought, played, settled, archived (default 100000)', set: (o, v) => (o.units = whole(v, 100, 100_000_000)) },
+    { name: '--units', value: 'N', help: 'units of the one block, all bought, played, settled, offloaded (default 100000)', set: (o, v) => (o.units = whole(v, 100, 100_000_000)) },
     { name: '--players', value: 'N', help: 'players they are bought by (default 1000)', set: (o, v) => (o.players = whole(v, 1, 10_000_000)) },
   ],
 });
@@ -95,7 +95,7 @@ function keyUsage(redis: Redis, store: RedisStore) {
   return { usage, requestKeys, journals, block };
 }
 
-function printReport(version: string, memory: Record<string, number>, parts: Record<string, number>, after: { journals: number; requestIds: number; archiveBytes: number }): void {
+function printReport(version: string, memory: Record<string, number>, parts: Record<string, number>, after: { journals: number; requestIds: number; offloadBytes: number }): void {
   const perUnit = (bytes: number) => Math.round(bytes / UNITS);
   const rows: [string, number][] = [
     ['bought, not settled (in play), over the funded players', perUnit(memory['bought']! - memory['funded']!)],
@@ -107,14 +107,14 @@ function printReport(version: string, memory: Record<string, number>, parts: Rec
     ['  of which the request ids (expire within 2 windows)', perUnit(parts['requestIds']!)],
     ['  of which the journal lines (stake + prize, kept)', perUnit(parts['journals']!)],
     ['  the action logs (the rest, one list key per unit)', perUnit(memory['settled']! - memory['funded']! - Object.values(parts).reduce((a, b) => a + b, 0))],
-    ['after archiving the block', perUnit(memory['archived']! - memory['funded']!)],
+    ['after offloading the block', perUnit(memory['offloaded']! - memory['funded']!)],
     ['  of which the journal lines', perUnit(after.journals)],
     ['  of which the request ids (until they expire)', perUnit(after.requestIds)],
-    ['archive files on disk', perUnit(after.archiveBytes)],
+    ['offloaded files on disk', perUnit(after.offloadBytes)],
   ];
   console.log(`Redis memory per unit, ${UNITS} units (one block), ${PLAYERS} players, redis-server ${version}`);
   for (const [what, bytes] of rows) console.log(`${String(bytes).padStart(6)} B  ${what}`);
-  console.log(JSON.stringify({ units: UNITS, players: PLAYERS, usedMemory: memory, parts, journalsAfter: after.journals, requestIdsAfter: after.requestIds, archiveBytes: after.archiveBytes, perUnit: Object.fromEntries(rows) }));
+  console.log(JSON.stringify({ units: UNITS, players: PLAYERS, usedMemory: memory, parts, journalsAfter: after.journals, requestIdsAfter: after.requestIds, offloadBytes: after.offloadBytes, perUnit: Object.fromEntries(rows) }));
 }
 
 async function main(): Promise<void> {
@@ -134,11 +134,11 @@ async function main(): Promise<void> {
       requestIds: await usage(requests),
       journals: await usage(journals),
     };
-    const archived = await archiveClosedBlocks(store, log, { dir, retentionMs: 0, now: T0 + UNITS + 10_000 });
-    memory['archived'] = await usedMemory(redis);
-    const archiveBytes = statSync(archived[0]!.path).size + statSync(archived[0]!.path.replace(/\.ndjson$/, '.index')).size;
+    const offloaded = await offloadClosedBlocks(store, log, { dir, retentionMs: 0, now: T0 + UNITS + 10_000 });
+    memory['offloaded'] = await usedMemory(redis);
+    const offloadBytes = statSync(offloaded[0]!.path).size + statSync(offloaded[0]!.path.replace(/\.ndjson$/, '.index')).size;
     const version = /redis_version:(\S+)/.exec(await redis.info('server'))![1]!;
-    printReport(version, memory, parts, { journals: await usage(journals), requestIds: await usage(requests), archiveBytes });
+    printReport(version, memory, parts, { journals: await usage(journals), requestIds: await usage(requests), offloadBytes });
   } finally {
     redis.disconnect();
     await server.stop();

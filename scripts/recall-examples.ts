@@ -7,13 +7,13 @@
  * --block <name>.block.json` checks it (test/audit/recall-examples.test.ts does).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { publicBlockDetail } from '../src/dealer/fairness-report';
+import { publicBlockDetail } from '../src/fairness/public-blocks';
 import { MemoryStore } from '../src/dealer/memory/store';
 import { PRIZE_TABLES } from '../src/games/prize-tables';
 import { GAME_IDS } from '../src/games/types';
 import { playDemoUnit } from '../src/play/demo-unit';
 import { PlayService } from '../src/play/play-service';
-import { MemoryActionLog } from '../src/units/action-log';
+import { MemoryActionLog } from '../src/action-log/action-log';
 
 /** The demo player takes the first option of every choice: the same actions each run (the units come from a fresh block). */
 const first = (): number => 0;

@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { unitSeed } from '../src/dealer/printing';
+import { unitSeed } from '../src/fairness/printing';
 import { COLOURS as RAIN_COLOURS } from '../src/games/rain-diamonds/scenario';
 import { COLOURS as LAMP_COLOURS, SYMBOLS as LAMP_SYMBOLS } from '../src/games/mysteres-de-la-lampe/scenario';
 import { GAME_SYMBOLS } from '../src/games/noel-de-la-chance/scenario';

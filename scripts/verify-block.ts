@@ -11,7 +11,7 @@ import { availableParallelism } from 'node:os';
 import { pipeline } from 'node:stream/promises';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { checkUnits, type CheckedUnit, type UnitsCheck } from '../src/audit/verify-units';
-import { commitmentOf, newBlockSeed, printBlock, tierCounts } from '../src/dealer/printing';
+import { commitmentOf, newBlockSeed, printBlock, tierCounts } from '../src/fairness/printing';
 import { findPrizeTable, stakesOf } from '../src/games/prize-tables';
 import { GAME_IDS, type GameId, type PrizeTable } from '../src/games/types';
 

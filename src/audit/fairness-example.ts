@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import { domainTag, leafMessage, type LeafScheme } from '../dealer/leaf-domain';
-import { buildBlockTree, pageRootOfProof, pageTree, proveUnit, treeDepth } from '../dealer/merkle';
-import { commitmentOf, printBlock, tierCounts, unitSeed, unitSeeds } from '../dealer/printing';
+import { domainTag, leafMessage, type LeafScheme } from '../fairness/leaf-domain';
+import { buildBlockTree, pageRootOfProof, pageTree, proveUnit, treeDepth } from '../fairness/merkle';
+import { commitmentOf, printBlock, tierCounts, unitSeed, unitSeeds } from '../fairness/printing';
 import { NOEL_TABLES } from '../games/noel-de-la-chance/prize-table';
 import { rulesOf } from '../games/registry';
 import type { PrizeTable } from '../games/types';

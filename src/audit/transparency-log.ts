@@ -1,4 +1,4 @@
-import { decodeLeaf, type PageLeaf } from '../dealer/page-log';
+import { decodeLeaf, type PageLeaf } from '../fairness/page-log';
 import type { ConsistencyReply, InclusionReply, SignedCheckpoint } from '../protocol/transparency-log';
 import { fromHex, isHex, toHex } from '../random/hex';
 import { sha256 } from './verify-unit/hashing';

@@ -1,4 +1,4 @@
-import { unitSeed } from '../dealer/printing';
+import { unitSeed } from '../fairness/printing';
 import { prizeOfTier } from '../games/prize-tables';
 import { rulesOf } from '../games/registry';
 import type { PrizeTable } from '../games/types';

@@ -1,6 +1,6 @@
 import { GAME_IDS, type GameId } from '../games/types';
 import type { FundingMismatch, JournalPageRequest, OpenEmissionRequest, PurchaseRefusalCode, PurchaseRequest, PurchaseResult } from './types';
-import { assertPrintable } from './printing';
+import { assertPrintable } from '../fairness/printing';
 
 /**
  * Names and request checks shared by both stores, so that they accept and refuse exactly the

@@ -1,9 +1,9 @@
 import type { Cents } from '../money';
 import type { ProtectionChange } from '../protocol/protection';
-import type { UnitProof } from './merkle';
-import type { ProtectionRecord, SessionMoney } from './protection';
+import type { UnitProof } from '../fairness/merkle';
+import type { ProtectionRecord, SessionMoney } from '../protection/rules';
 import type {
-  Archiving,
+  Offloading,
   BlockInfo,
   DealerStore,
   DepositResult,
@@ -37,7 +37,7 @@ export interface DealerRoles {
   readonly wallets: Wallets;
   readonly pages: FairnessPages;
   readonly log: PageLog;
-  readonly archiving: Archiving;
+  readonly offloading: Offloading;
   readonly protections: Protections;
   readonly events: OperatorEvents;
 }
@@ -129,14 +129,14 @@ export abstract class RoleStore implements DealerStore {
     return this.roles.protections.changeProtection(playerId, update, now);
   }
 
-  archivableBlocks(closedBefore: number): Promise<string[]> {
-    return this.roles.archiving.archivableBlocks(closedBefore);
+  offloadableBlocks(closedBefore: number): Promise<string[]> {
+    return this.roles.offloading.offloadableBlocks(closedBefore);
   }
   blockSales(blockId: string, from: number, limit: number): Promise<Sale[]> {
-    return this.roles.archiving.blockSales(blockId, from, limit);
+    return this.roles.offloading.blockSales(blockId, from, limit);
   }
-  markArchived(blockId: string, path: string, now: number): Promise<boolean> {
-    return this.roles.archiving.markArchived(blockId, path, now);
+  markOffloaded(blockId: string, path: string, now: number): Promise<boolean> {
+    return this.roles.offloading.markOffloaded(blockId, path, now);
   }
 
   events(after: string | undefined, limit: number): Promise<OperatorEventsPage> {

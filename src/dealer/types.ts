@@ -3,17 +3,17 @@ import type { GameId, PrizeTable } from '../games/types';
 import type { BlockPlace } from '../protocol/fairness';
 import type { BlockReason, LimitsRequest, ProtectionChange, ProtectionRefusalCode, RefusalDetails } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
-import type { ProtectionRecord, ProtectionSettings, SessionMoney } from './protection';
+import type { ProtectionRecord, ProtectionSettings, SessionMoney } from '../protection/rules';
 import type { OperatorEventsReply } from '../protocol/http';
 import type { JournalKind, JournalLine, OperatorEvent, Wallet, WithdrawalThresholdEvent } from '../protocol/wallet';
 
 export type { JournalKind, OperatorEvent, Wallet, WithdrawalThresholdEvent };
-import type { UnitProof } from './merkle';
+import type { UnitProof } from '../fairness/merkle';
 
 /**
  * The dealer's store: emissions of printed blocks, purchases, settlement and the wallet, cut
  * into the roles its callers use (`Emissions`, `Sales`, `Wallets`, `FairnessPages`,
- * `Archiving`; `DealerStore` is all of them). Two implementations (memory: the embedded
+ * `Offloading`; `DealerStore` is all of them). Two implementations (memory: the embedded
  * default; Redis: Lua scripts), one conformance suite (test/dealer/store-conformance.ts).
  * Time is always passed in (`now`, ms since the epoch) so that nothing inside reads a clock.
  */
@@ -35,12 +35,12 @@ export interface BlockInfo extends BlockPlace {
   /** Hex 32-byte seed: only once the block is closed. */
   readonly seed?: string;
   readonly sold: number;
-  /** Units settled so far (their reveal ended, or they were abandoned): all of them once archived. */
+  /** Units settled so far (their reveal ended, or they were abandoned): all of them once offloaded. */
   readonly settled: number;
   /** Per tier id (index 0 = losing units): units sold so far. */
   readonly soldPerTier: readonly number[];
-  /** Where its units' records live once archived (archive.ts): the path of the `.ndjson` file. */
-  readonly archive?: string;
+  /** Where its units' records live once offloaded (src/dealer/offloaded-units.ts): the path of the `.ndjson` file. */
+  readonly offloadedTo?: string;
 }
 
 export interface EmissionInfo {
@@ -316,31 +316,31 @@ export interface PageLog {
   logIndexOf(blockId: string, page: number): Promise<number | undefined>;
 }
 
-/** Moving finished blocks' records out to archive files (docs/dealer.md, "Archive"). */
-export interface Archiving {
+/** Offloading: moving finished blocks' records out of the store to files (docs/dealer.md, "Offloading settled blocks"). */
+export interface Offloading {
   /**
    * Closed blocks, closed at or before `closedBefore`, whose every unit is settled and that are not
-   * archived yet: what the archiver may archive.
+   * offloaded yet: what the offloader may offload.
    */
-  archivableBlocks(closedBefore: number): Promise<string[]>;
+  offloadableBlocks(closedBefore: number): Promise<string[]>;
   /**
    * The sales of positions `from` to `from + limit − 1` of a block, in order, with their
-   * settlement: what the archiver writes. Empty past its sales, and for unknown or archived blocks.
+   * settlement: what the offloader writes. Empty past its sales, and for unknown or offloaded blocks.
    */
   blockSales(blockId: string, from: number, limit: number): Promise<Sale[]>;
   /**
-   * Records that an archivable block's units are archived at `path` (written with
-   * `writeBlockArchive`) and drops their records here; getSale, listSales, settle and
-   * recordedTiers read them from the archive after that. False when it was archived before;
-   * throws when the block is not archivable.
+   * Records that an offloadable block's units are offloaded at `path` (written with
+   * `writeOffloadedBlock`) and drops their records here; getSale, listSales, settle and
+   * recordedTiers read them from those files after that. False when it was offloaded before;
+   * throws when the block is not offloadable.
    */
-  markArchived(blockId: string, path: string, now: number): Promise<boolean>;
+  markOffloaded(blockId: string, path: string, now: number): Promise<boolean>;
 }
 
 /**
  * The whole dealer, every role: what both implementations are and what the server's wiring
  * builds. Consumers take the roles they use.
  */
-export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, PageLog, Archiving, OperatorEvents, Protections {
+export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, PageLog, Offloading, OperatorEvents, Protections {
   close(): Promise<void>;
 }

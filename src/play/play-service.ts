@@ -1,12 +1,12 @@
 import type { Player } from '../auth/tokens';
 import type { FairnessPages, Sale, Sales, Wallet, Wallets } from '../dealer/types';
-import { unitSeed } from '../dealer/printing';
+import { unitSeed } from '../fairness/printing';
 import { findPrizeTable } from '../games/prize-tables';
 import { rulesOf } from '../games/registry';
 import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
 import { isProtectionRefusal } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
-import type { ActionLog, LoggedAction } from '../units/action-log';
+import type { ActionLog, LoggedAction } from '../action-log/action-log';
 import type { EndedReveal, LiveUnit } from './live-unit';
 import type { ProtectionService } from './protection-service';
 import type { RecallRecord } from '../protocol/recall';

@@ -1,4 +1,4 @@
-import { exclusionEnd, protectionView, type ProtectionSettings } from '../dealer/protection';
+import { exclusionEnd, protectionView, type ProtectionSettings } from '../protection/rules';
 import type { PlayerId, ProtectionUpdate, Protections } from '../dealer/types';
 import type { BlockReason, ExclusionDuration, LimitsRequest, ProtectionRefusalCode, ProtectionState } from '../protocol/protection';
 

@@ -1,4 +1,4 @@
-import { pageOf } from '../dealer/merkle';
+import { pageOf } from '../fairness/merkle';
 import type { Emissions, FairnessPages, JournalEntry, Sale, Sales, Wallets } from '../dealer/types';
 
 /** What a recall reads of the dealer. */

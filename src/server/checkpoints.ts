@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { checkpointBody, keyIdOf } from '../audit/transparency-log';
-import { LogTree } from '../dealer/log-tree';
+import { LogTree } from '../fairness/log-tree';
 import type { PageLog } from '../dealer/types';
 import type { ConsistencyReply, InclusionReply, LogKeyReply, LogPublicKey, SignedCheckpoint } from '../protocol/transparency-log';
 import { toHex } from '../random/hex';

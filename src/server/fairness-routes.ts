@@ -1,5 +1,6 @@
 import type { Application } from 'express';
-import { publicBlockDetail, publicBlocks, type PublicBlock, type PublishedBlocks } from '../dealer/fairness-report';
+import { publicBlockDetail, publicBlocks, type PublishedBlocks } from '../fairness/public-blocks';
+import type { PublicBlock } from '../protocol/fairness';
 import { parseBlockId } from '../dealer/identifiers';
 import { asyncRoute, sendRefusal } from './edge';
 

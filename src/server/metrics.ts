@@ -1,6 +1,6 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import { matchMaker } from '@colyseus/core';
-import type { RedisClient } from '../dealer/scripts/commands';
+import type { RedisClient } from '../redis-scripts/loader';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**

@@ -17,7 +17,7 @@ export class ObservedDealer extends RoleStore {
     metrics: Metrics,
     logger: Logger,
   ) {
-    super({ emissions: store, sales: new ObservedSales(store, metrics, logger), wallets: new ObservedWallets(store, logger), pages: store, log: store, archiving: store, events: store, protections: store });
+    super({ emissions: store, sales: new ObservedSales(store, metrics, logger), wallets: new ObservedWallets(store, logger), pages: store, log: store, offloading: store, events: store, protections: store });
   }
 
   close(): Promise<void> {

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { matchMaker } from '@colyseus/core';
 import type { Application } from 'express';
 import { ReplyError } from 'ioredis';
-import type { RedisClient } from '../dealer/scripts/commands';
+import type { RedisClient } from '../redis-scripts/loader';
 
 /**
  * Readiness, apart from liveness (`/health`): a process is ready once its start-up is over, when

@@ -3,7 +3,7 @@ import { RedisPresence } from '@colyseus/redis-presence';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { Config } from '../config';
 import { parseClusterNodes } from '../env-settings';
-import type { RedisClient } from '../dealer/scripts/commands';
+import type { RedisClient } from '../redis-scripts/loader';
 
 /** Where Redis is: one server's URL, or a Redis Cluster's nodes (the server's settings). */
 export type RedisTarget = Pick<Config, 'redisUrl' | 'redisClusterNodes'>;

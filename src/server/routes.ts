@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { KEYRING } from '../archive/files';
 import { normalizePseudonym } from '../auth/pseudonym';
 import { AuthError, type Player } from '../auth/tokens';
-import { blocksReport, verifyBlockReport } from '../dealer/operator-report';
+import { blocksReport, verifyBlockReport } from '../reports/operator-report';
 import { isEventId, isPlayerId, MAX_PAGE } from '../dealer/identifiers';
 import { toHistoryLine } from '../play/recall';
 import type { DevLoginReply, OperatorEventsReply, OperatorJournalReply, OperatorWalletReply, WalletReply } from '../protocol/http';

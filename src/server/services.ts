@@ -4,7 +4,7 @@ import type { DealerStore } from '../dealer/types';
 import type { WinFeed } from '../feed/win-feed';
 import type { PlayService } from '../play/play-service';
 import type { ProtectionService } from '../play/protection-service';
-import type { ActionLog } from '../units/action-log';
+import type { ActionLog } from '../action-log/action-log';
 import type { CheckpointLog } from './checkpoints';
 
 /** What one process's rooms and routes are given when the server starts (`startServer`). */

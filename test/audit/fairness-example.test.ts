@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { EXAMPLE_TABLE, fairnessExample, withExample } from '../../src/audit/fairness-example';
-import { printBlock } from '../../src/dealer/printing';
+import { printBlock } from '../../src/fairness/printing';
 import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 
 describe('the worked example of docs/fairness.md', () => {

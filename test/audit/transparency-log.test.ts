@@ -10,8 +10,8 @@ import {
   verifyInclusion,
   verifyPageInclusion,
 } from '../../src/audit/transparency-log';
-import { LogTree } from '../../src/dealer/log-tree';
-import { encodeLeaf, type PageLeaf } from '../../src/dealer/page-log';
+import { LogTree } from '../../src/fairness/log-tree';
+import { encodeLeaf, type PageLeaf } from '../../src/fairness/page-log';
 import { toHex } from '../../src/random/hex';
 import type { InclusionReply, SignedCheckpoint } from '../../src/protocol/transparency-log';
 

@@ -4,7 +4,7 @@ import type { Sale } from '../../src/dealer/types';
 import { blockIdOf } from '../../src/dealer/identifiers';
 import { pageLogConformance } from './page-log-conformance';
 import { storeConformance, type StoreFactory } from './store-conformance';
-import { UNSOLD } from '../../src/dealer/printing';
+import { UNSOLD } from '../../src/fairness/printing';
 import { TEN_UNIT_TABLE } from './support/test-tables';
 
 const openMemory: StoreFactory = async (handles, options) => {
@@ -87,7 +87,7 @@ describe('memory store, bounded (keepSettled)', () => {
   it('never archives a block some of whose units it forgot', async () => {
     const { store } = await bounded({ perPlayer: 2, total: 100 });
     for (let i = 0; i < 10; i++) await buyAndSettle(store, 'p1');
-    assert.deepEqual(await store.archivableBlocks(T0 + clock + 1), []);
+    assert.deepEqual(await store.offloadableBlocks(T0 + clock + 1), []);
   });
 
   it('forgets a unit bought and its request: a retry of it is a new purchase', async () => {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { moneyLines, moneyOnItsWay, reconcile } from '../../src/archive/reconcile';
-import { writeBlockArchive } from '../../src/dealer/archive';
+import { writeOffloadedBlock } from '../../src/dealer/offloaded-units';
 import { Redis } from 'ioredis';
 import { RedisStore, type RedisStoreOptions } from '../../src/dealer/redis/store';
 import type { Sale } from '../../src/dealer/types';
@@ -13,8 +13,8 @@ import { defineDealerScripts } from '../../src/dealer/scripts/commands';
 import { creditPrize } from '../../src/dealer/scripts/credit-prize';
 import { relayEvent } from '../../src/dealer/scripts/relay-event';
 import { storeBlock } from '../../src/dealer/scripts/store-block';
-import { pageRootOfProof, pageTreeOfPrint, rootOfPage } from '../../src/dealer/merkle';
-import { commitmentOf, newBlockSeed, printBlock, printNewBlock } from '../../src/dealer/printing';
+import { pageRootOfProof, pageTreeOfPrint, rootOfPage } from '../../src/fairness/merkle';
+import { commitmentOf, newBlockSeed, printBlock, printNewBlock } from '../../src/fairness/printing';
 import { isStoreOutage } from '../../src/dealer/outage';
 import { NOT_COMMANDS } from '../support/redis-commands';
 import { pageLogConformance } from './page-log-conformance';
@@ -156,10 +156,10 @@ describe('dealer store (redis) specifics', () => {
         await store!.settle(result.sale.unitId, T0);
       }
       const sales = await store!.blockSales('e.0', 0, 10);
-      const path = await writeBlockArchive(dir, 'e.0', 10, (async function* () {
+      const path = await writeOffloadedBlock(dir, 'e.0', 10, (async function* () {
         for (const sale of sales) yield { sale, actions: [] };
       })());
-      await store!.markArchived('e.0', path, T0);
+      await store!.markOffloaded('e.0', path, T0);
       const block = store!.keys.blockKeys(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake, 'e.0');
       assert.equal(await clients[0]!.exists(block.sales, block.settled, block.units), 0);
       assert.deepEqual(await clients[0]!.hmget(block.info, 'state', 'archive'), ['closed', path]);

@@ -2,10 +2,10 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ArchiveUnreadableError, writeBlockArchive } from '../../src/dealer/archive';
+import { OffloadUnreadableError, writeOffloadedBlock } from '../../src/dealer/offloaded-units';
 import { prizeOfTier } from '../../src/games/prize-tables';
-import { buildBlockTree, leafSchemeOf, pageRootOfProof } from '../../src/dealer/merkle';
-import { printBlock, tierCounts, UNSOLD, unitSeed, verifyBlock } from '../../src/dealer/printing';
+import { buildBlockTree, leafSchemeOf, pageRootOfProof } from '../../src/fairness/merkle';
+import { printBlock, tierCounts, UNSOLD, unitSeed, verifyBlock } from '../../src/fairness/printing';
 import type { DealerStore, EmissionInfo, PurchaseRequest, PurchaseResult, Sale } from '../../src/dealer/types';
 import { NOEL_50, scaledTable, TEN_UNIT_TABLE } from './support/test-tables';
 
@@ -1126,21 +1126,21 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
 
       async function archive(store: DealerStore, blockId: string): Promise<string> {
         const sales = await store.blockSales(blockId, 0, 100);
-        const path = await writeBlockArchive(dir, blockId, 10, (async function* () {
+        const path = await writeOffloadedBlock(dir, blockId, 10, (async function* () {
           for (const sale of sales) yield { sale, actions: [{ action: { type: 'auto' }, at: T0, by: 'player' }] };
         })());
-        assert.equal(await store.markArchived(blockId, path, T0 + 1_000), true);
+        assert.equal(await store.markOffloaded(blockId, path, T0 + 1_000), true);
         return path;
       }
 
       it('offers closed blocks whose every unit is settled, once their closing is old enough', async () => {
         const store = await dealer();
         const { blockId, sales } = await soldOutBlock(store);
-        assert.deepEqual(await store.archivableBlocks(T0 + 10_000), [], 'a unit is not settled');
+        assert.deepEqual(await store.offloadableBlocks(T0 + 10_000), [], 'a unit is not settled');
         await store.settle(sales[9]!.unitId, T0 + 600);
         const closedAt = sales[9]!.soldAt;
-        assert.deepEqual(await store.archivableBlocks(closedAt - 1), [], 'closed after that');
-        assert.deepEqual(await store.archivableBlocks(closedAt), [blockId]);
+        assert.deepEqual(await store.offloadableBlocks(closedAt - 1), [], 'closed after that');
+        assert.deepEqual(await store.offloadableBlocks(closedAt), [blockId]);
       });
 
       it('counts the settled units of a block, each once, and all of them once it is archived', async () => {
@@ -1178,15 +1178,15 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
           balance: await store.balance('p1'),
         };
         const path = await archive(store, blockId);
-        assert.equal(await store.markArchived(blockId, path, T0 + 2_000), false, 'archived once');
-        assert.deepEqual(await store.archivableBlocks(T0 + 10_000), []);
+        assert.equal(await store.markOffloaded(blockId, path, T0 + 2_000), false, 'archived once');
+        assert.deepEqual(await store.offloadableBlocks(T0 + 10_000), []);
         assert.deepEqual(await store.blockSales(blockId, 0, 10), [], 'its records are gone');
         assert.deepEqual(await Promise.all(sales.map((s) => store.getSale(s.unitId))), before.sales);
         assert.deepEqual(await store.listSales('p1', 0, 100), before.history);
         assert.deepEqual(await store.recordedTiers(blockId), before.tiers);
         const winner = before.sales.find((s) => s!.prize > 0)!;
         assert.deepEqual(await store.settle(winner.unitId, T0 + 3_000), { ok: true, credited: false, prize: winner.prize, balance: before.balance });
-        assert.equal((await emission(store)).blocks.find((b) => b.blockId === blockId)!.archive, path);
+        assert.equal((await emission(store)).blocks.find((b) => b.blockId === blockId)!.offloadedTo, path);
         // Dealing goes on in the next block (of its lane).
         assert.equal((await buyOnLaneOf(store, 'p1', index, BLOCKS)).blockId, `noel-test.${index + lanesOf(BLOCKS)}`);
       });
@@ -1214,17 +1214,17 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         rmSync(dir, { recursive: true, force: true });
         await assert.rejects(
           () => store.getSale(sales[3]!.unitId),
-          (err: unknown) => err instanceof ArchiveUnreadableError && err.path === path && err.message.includes(path),
+          (err: unknown) => err instanceof OffloadUnreadableError && err.path === path && err.message.includes(path),
         );
       });
 
       it('refuses to archive a block that is open or has units not settled', async () => {
         const store = await dealer();
         const { blockId, index } = await soldOutBlock(store);
-        await assert.rejects(() => store.markArchived(blockId, join(dir, 'x'), T0), /not settled/);
-        await assert.rejects(() => store.markArchived(`noel-test.${index + lanesOf(BLOCKS)}`, join(dir, 'x'), T0), /not settled/);
-        await assert.rejects(() => store.markArchived('nothing.0', join(dir, 'x'), T0));
-        assert.equal((await emission(store)).blocks.find((b) => b.blockId === blockId)!.archive, undefined);
+        await assert.rejects(() => store.markOffloaded(blockId, join(dir, 'x'), T0), /not settled/);
+        await assert.rejects(() => store.markOffloaded(`noel-test.${index + lanesOf(BLOCKS)}`, join(dir, 'x'), T0), /not settled/);
+        await assert.rejects(() => store.markOffloaded('nothing.0', join(dir, 'x'), T0));
+        assert.equal((await emission(store)).blocks.find((b) => b.blockId === blockId)!.offloadedTo, undefined);
       });
     });
 

@@ -5,7 +5,7 @@ import { findPrizeTable } from '../../src/games/prize-tables';
 import { maskPseudonym, WinFeed, type WinFeedOptions, type WinMessage } from '../../src/feed/win-feed';
 import type { EndedReveal, LiveUnit } from '../../src/play/live-unit';
 import { PlayService } from '../../src/play/play-service';
-import { MemoryActionLog } from '../../src/units/action-log';
+import { MemoryActionLog } from '../../src/action-log/action-log';
 
 const PLAYER = { playerId: 'p1', pseudonym: 'Nina' };
 

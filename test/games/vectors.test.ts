@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
-import { unitSeed } from '../../src/dealer/printing';
+import { unitSeed } from '../../src/fairness/printing';
 import { PRIZE_TABLES, findPrizeTable, prizeOfTier } from '../../src/games/prize-tables';
 import { rulesOf } from '../../src/games/registry';
 import { decodeStep } from '../../src/games/step-codec';

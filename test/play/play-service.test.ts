@@ -4,7 +4,7 @@ import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import { rulesOf } from '../../src/games/registry';
 import { PlayService } from '../../src/play/play-service';
 import { ProtectionService } from '../../src/play/protection-service';
-import { MemoryActionLog } from '../../src/units/action-log';
+import { MemoryActionLog } from '../../src/action-log/action-log';
 
 /** A demo player that takes the first option of every choice: the same play each run. */
 const first = (): number => 0;

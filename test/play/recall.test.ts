@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { MemoryStore } from '../../src/dealer/memory/store';
-import { pageRootOfProof } from '../../src/dealer/merkle';
-import { unitSeed } from '../../src/dealer/printing';
+import { pageRootOfProof } from '../../src/fairness/merkle';
+import { unitSeed } from '../../src/fairness/printing';
 import { findPrizeTable } from '../../src/games/prize-tables';
 import type { LiveUnit } from '../../src/play/live-unit';
 import { PlayService } from '../../src/play/play-service';
-import { MemoryActionLog } from '../../src/units/action-log';
+import { MemoryActionLog } from '../../src/action-log/action-log';
 
 const NOW = 1_764_000_000_000;
 const PLAYER = { playerId: 'p1', pseudonym: 'P' };

@@ -7,7 +7,7 @@ import type { SettleResult } from '../../src/dealer/types';
 import { maskPseudonym } from '../../src/feed/win-feed';
 import { FLOOD_CLOSE_CODE } from '../../src/rooms/player-first';
 import type { RunningServer } from '../../src/server/app';
-import { MemoryActionLog } from '../../src/units/action-log';
+import { MemoryActionLog } from '../../src/action-log/action-log';
 import { decodedUnits, devLogin, record, startTestServer, until, type Recorder, type TestPlayer } from '../support/game-server';
 import { anonymous, eventually, nextRequestId, sleep } from './helpers';
 

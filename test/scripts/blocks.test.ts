@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { createServer, type Server } from 'node:http';
 import { Redis } from 'ioredis';
 import { MemoryStore } from '../../src/dealer/memory/store';
-import { blocksReport, verifyBlockReport, type BlocksReport } from '../../src/dealer/operator-report';
+import { blocksReport, verifyBlockReport, type BlocksReport } from '../../src/reports/operator-report';
 import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';

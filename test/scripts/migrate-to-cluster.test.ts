@@ -4,7 +4,7 @@ import { IDEMPOTENCY_WINDOW_MS } from '../../src/dealer/identifiers';
 import { DealerKeys } from '../../src/dealer/redis/keys';
 import { RedisStore } from '../../src/dealer/redis/store';
 import type { PurchaseRequest, Sale } from '../../src/dealer/types';
-import { RedisActionLog } from '../../src/units/redis-action-log';
+import { RedisActionLog } from '../../src/action-log/redis-action-log';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
 import { T0 } from '../dealer/support/fourteen-sales';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { Room } from '@colyseus/sdk';
 import { MemoryStore } from '../../src/dealer/memory/store';
 import type { RunningServer } from '../../src/server/app';
-import { MemoryActionLog } from '../../src/units/action-log';
+import { MemoryActionLog } from '../../src/action-log/action-log';
 import { anonymous, eventually, reasonOf } from '../rooms/helpers';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { createServer } from 'node:net';
 import { matchMaker } from '@colyseus/core';
 import { Redis } from 'ioredis';
-import type { RedisClient } from '../../src/dealer/scripts/commands';
+import type { RedisClient } from '../../src/redis-scripts/loader';
 import type { RunningServer } from '../../src/server/app';
 import { ReadinessProbe, redisWarnings, untilRedisAnswers } from '../../src/server/readiness';
 import { redisClient, type RedisTarget } from '../../src/server/redis-client';

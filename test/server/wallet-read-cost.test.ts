@@ -6,7 +6,7 @@ import { MemoryStore } from '../../src/dealer/memory/store';
 import { RedisStore } from '../../src/dealer/redis/store';
 import type { DealerStore } from '../../src/dealer/types';
 import type { RunningServer } from '../../src/server/app';
-import { MemoryActionLog } from '../../src/units/action-log';
+import { MemoryActionLog } from '../../src/action-log/action-log';
 import { RedisServer } from '../../tools/redis-server';
 import { startTestServer } from '../support/game-server';
 import { NOT_COMMANDS } from '../support/redis-commands';

@@ -5,7 +5,7 @@ import { MemoryStore } from '../../src/dealer/memory/store';
 import { maskPseudonym } from '../../src/feed/win-feed';
 import type { ProtectionState } from '../../src/protocol/protection';
 import type { RunningServer } from '../../src/server/app';
-import { MemoryActionLog } from '../../src/units/action-log';
+import { MemoryActionLog } from '../../src/action-log/action-log';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { buy, chooseLamp, DESKTOP, GAMES, moreEvents, newPlayer, openGame, PHONE, screenshotPath, shownEvents, signIn, signInByPseudonym, WAIT } from './ui';

@@ -7,7 +7,7 @@ import type { RecallRecord } from '../../src/protocol/recall';
 import type { UnitCheckId } from '../../src/protocol/verification';
 import type { RunningServer } from '../../src/server/app';
 import { CheckpointLog } from '../../src/server/checkpoints';
-import { MemoryActionLog } from '../../src/units/action-log';
+import { MemoryActionLog } from '../../src/action-log/action-log';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 import { median } from '../../tools/median';
 import { startTestServer } from '../support/game-server';

@@ -1,4 +1,4 @@
-import { domainTag, leafMessage, type BlockDomain } from '../../dealer/leaf-domain';
+import { domainTag, leafMessage, type BlockDomain } from '../../fairness/leaf-domain';
 import { fromHex, toHex } from '../../random/hex';
 
 /**

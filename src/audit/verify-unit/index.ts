@@ -1,4 +1,4 @@
-import { pageHeight, pageOf } from '../../dealer/page-geometry';
+import { pageHeight, pageOf } from '../../fairness/page-geometry';
 import { prizeOfTier } from '../../games/prize-tables';
 import type { PublicBlockDetail } from '../../protocol/fairness';
 import type { UnitCheck, UnitVerification } from '../../protocol/verification';

@@ -1,11 +1,11 @@
 import type { PrizeTable } from '../../games/types';
 import type { Cents } from '../../money';
-import { readArchivedUnit } from '../archive';
+import { readOffloadedUnit } from '../offloaded-units';
 import { parseBlockId, parseUnitId } from '../identifiers';
 import { MemoryOutbox } from '../outbox';
-import { pageCount, PageTreeCache, pageTreeOfPrint, rootOfPage, type PageTree } from '../merkle';
-import { encodeLeaf, pageLeafId } from '../page-log';
-import type { PrintedBlock } from '../printing';
+import { pageCount, PageTreeCache, pageTreeOfPrint, rootOfPage, type PageTree } from '../../fairness/merkle';
+import { encodeLeaf, pageLeafId } from '../../fairness/page-log';
+import type { PrintedBlock } from '../../fairness/printing';
 import { newProtection, type MemoryProtection } from './protection';
 import type { BlockState, JournalEntry, JournalKind, PageCommitment, PlayerId, Sale, WithdrawalThresholdEvent } from '../types';
 
@@ -18,14 +18,14 @@ export interface MemoryBlock {
   /** Its units settled (counted once each, forgotten ones too). */
   settled: number;
   readonly soldPerTier: number[];
-  /** The tier recorded with each sale, by position (UNSOLD until sold); undefined once archived. */
+  /** The tier recorded with each sale, by position (UNSOLD until sold); undefined once offloaded. */
   recorded: Uint8Array | undefined;
   closedAt?: number;
-  /** The archive of its units (archive.ts), once archived. */
-  archive?: string;
+  /** The files of its units (src/dealer/offloaded-units.ts), once offloaded. */
+  offloadedTo?: string;
   /** Page roots published so far, by page: page 0 at printing, the others ahead of sales. */
   readonly pages: PageCommitment[];
-  /** Its settled units forgotten by the bound on what is kept (`keepSettled`): never archivable then. */
+  /** Its settled units forgotten by the bound on what is kept (`keepSettled`): never offloadable then. */
   forgotten: number;
 }
 
@@ -115,10 +115,10 @@ export class MemoryBooks {
     return entry;
   }
 
-  async archivedSale(unitId: string): Promise<Sale | undefined> {
+  async offloadedSale(unitId: string): Promise<Sale | undefined> {
     const ref = parseUnitId(unitId);
-    const archive = ref && this.findBlock(ref.blockId)?.archive;
-    return archive ? (await readArchivedUnit(archive, unitId, ref.position))?.sale : undefined;
+    const offloadedTo = ref && this.findBlock(ref.blockId)?.offloadedTo;
+    return offloadedTo ? (await readOffloadedUnit(offloadedTo, unitId, ref.position))?.sale : undefined;
   }
 
   /**

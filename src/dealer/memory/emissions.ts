@@ -1,5 +1,5 @@
 import { assertOpenEmission, blockIdOf, gamePrice, parseBlockId, sameTable } from '../identifiers';
-import { printNewBlock, UNSOLD } from '../printing';
+import { printNewBlock, UNSOLD } from '../../fairness/printing';
 import type { BlockInfo, EmissionInfo, Emissions, OpenEmissionRequest } from '../types';
 import type { MemoryBlock, MemoryBooks, MemoryEmission } from './books';
 
@@ -107,7 +107,7 @@ export class MemoryEmissions implements Emissions {
           sold: b.sold,
           settled: b.settled,
           soldPerTier: [...b.soldPerTier],
-          ...(b.archive ? { archive: b.archive } : {}),
+          ...(b.offloadedTo ? { offloadedTo: b.offloadedTo } : {}),
         }),
       ),
     };

@@ -1,4 +1,4 @@
-import { pageLeafId } from '../page-log';
+import { pageLeafId } from '../../fairness/page-log';
 import type { PageLog } from '../types';
 import type { MemoryBooks } from './books';
 

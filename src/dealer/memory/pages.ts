@@ -1,5 +1,5 @@
-import { readArchivedTiers } from '../archive';
-import { pageOf, proveUnit, type UnitProof } from '../merkle';
+import { readOffloadedTiers } from '../offloaded-units';
+import { pageOf, proveUnit, type UnitProof } from '../../fairness/merkle';
 import type { FairnessPages, PageCommitment } from '../types';
 import type { MemoryBooks } from './books';
 
@@ -15,7 +15,7 @@ export class MemoryPages implements FairnessPages {
 
   async recordedTiers(blockId: string): Promise<Uint8Array | undefined> {
     const block = this.books.findBlock(blockId);
-    if (block?.archive) return readArchivedTiers(block.archive, blockId, block.printed.units.length);
+    if (block?.offloadedTo) return readOffloadedTiers(block.offloadedTo, blockId, block.printed.units.length);
     return block?.recorded!.slice();
   }
 
@@ -24,7 +24,7 @@ export class MemoryPages implements FairnessPages {
   }
 
   async unitProof(unitId: string): Promise<UnitProof | undefined> {
-    const sale = this.books.sales.get(unitId) ?? (await this.books.archivedSale(unitId));
+    const sale = this.books.sales.get(unitId) ?? (await this.books.offloadedSale(unitId));
     const block = sale && this.books.findBlock(sale.blockId);
     if (!sale || !block) return undefined;
     return proveUnit(this.books.pageTreeOf(block, pageOf(block.printed.units.length, sale.position)), sale.position);

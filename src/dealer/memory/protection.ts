@@ -24,7 +24,7 @@ import {
   type SessionMoney,
   type StoredLimit,
   type StoredSession,
-} from '../protection';
+} from '../../protection/rules';
 import type { JournalEntry, PlayerId, ProtectionUpdate, Protections, PurchaseRequest } from '../types';
 
 /** What the checks read of a player's wallet in the memory books (books.ts's wallets). */

@@ -10,7 +10,7 @@ import {
   unknownSequence,
   unsettledLimit,
 } from '../identifiers';
-import { pageOf } from '../merkle';
+import { pageOf } from '../../fairness/merkle';
 import { buildSale, purchaseField } from '../records';
 import type { PlayerId, PurchaseRequest, PurchaseResult, Sale, Sales, SettleResult } from '../types';
 import type { MemoryBooks, MemoryWallet } from './books';
@@ -99,10 +99,10 @@ export class MemorySales implements Sales {
     const { books } = this;
     const sale = books.sales.get(unitId);
     if (!sale) {
-      // Only blocks whose every unit is settled are archived.
-      const archived = await books.archivedSale(unitId);
-      if (!archived) return { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${unitId}` };
-      return { ok: true, credited: false, prize: archived.prize, balance: books.wallets.get(archived.playerId)?.balance ?? 0 };
+      // Only blocks whose every unit is settled are offloaded.
+      const offloaded = await books.offloadedSale(unitId);
+      if (!offloaded) return { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${unitId}` };
+      return { ok: true, credited: false, prize: offloaded.prize, balance: books.wallets.get(offloaded.playerId)?.balance ?? 0 };
     }
     const wallet = books.walletOf(sale.playerId);
     if (sale.settledAt !== undefined) return { ok: true, credited: false, prize: sale.prize, balance: wallet.balance };
@@ -123,7 +123,7 @@ export class MemorySales implements Sales {
   }
 
   async getSale(unitId: string): Promise<Sale | undefined> {
-    return this.books.sales.get(unitId) ?? this.books.archivedSale(unitId);
+    return this.books.sales.get(unitId) ?? this.books.offloadedSale(unitId);
   }
 
   async listSales(playerId: PlayerId, offset: number, limit: number): Promise<Sale[]> {

@@ -1,7 +1,7 @@
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
 import type { ArchiveOutbox } from '../outbox';
 import { RoleStore } from '../role-store';
-import { MemoryArchiving } from './archiving';
+import { MemoryOffloading } from './offloading';
 import { MemoryBooks } from './books';
 import { MemoryEmissions } from './emissions';
 import { MemoryOperatorEvents } from './operator-events';
@@ -37,7 +37,7 @@ export interface MemoryStoreOptions {
 /**
  * The embedded default: the whole dealer in one process's memory (`MemoryBooks`), its roles
  * in src/dealer/memory/. Every change is made synchronously before its promise resolves, so
- * each operation is atomic by construction; only reads of archived records wait (for the
+ * each operation is atomic by construction; only reads of offloaded records wait (for the
  * archive's file). Nothing survives the process.
  */
 export class MemoryStore extends RoleStore {
@@ -59,7 +59,7 @@ export class MemoryStore extends RoleStore {
       wallets: new MemoryWallets(books),
       pages: new MemoryPages(books),
       log: new MemoryPageLog(books),
-      archiving: new MemoryArchiving(books),
+      offloading: new MemoryOffloading(books),
       protections: new MemoryProtections(books),
       events: new MemoryOperatorEvents(books),
     });

@@ -92,8 +92,8 @@ export class EmissionCatalog {
     const keys = blockIds.map((blockId) => this.blockKeysOf(meta, blockId));
     const { redis } = this.ctx;
     // One round of reads. The settlements are counted before the info is read (sent first, on
-    // the block's one connection): archiving drops a block's settlements and marks it archived
-    // in one step, so a count read before it is whole, and an info read after it says archived
+    // the block's one connection): offloading drops a block's settlements and marks it offloaded
+    // in one step, so a count read before it is whole, and an info read after it says offloaded
     // (all settled). Scheme 3 blocks say so; scheme 2 blocks have their page 0 root from the
     // moment they are stored.
     const [settled, infos, schemes] = await Promise.all([
@@ -121,7 +121,7 @@ export class EmissionCatalog {
           sold: soldPerTier.reduce((n, s) => n + s, 0),
           settled: fields['archive'] ? Number(fields['size']) : settled[i]!,
           soldPerTier,
-          ...(fields['archive'] ? { archive: fields['archive'] } : {}),
+          ...(fields['archive'] ? { offloadedTo: fields['archive'] } : {}),
         },
       ];
     });

@@ -1,4 +1,5 @@
-import type { DealerRunScript, RedisClient } from '../scripts/commands';
+import type { DealerRunScript } from '../scripts/commands';
+import type { RedisClient } from '../../redis-scripts/loader';
 import type { DealerKeys } from './keys';
 
 /** A write the replicas did not acknowledge in time: it may be lost if its master fails now. */

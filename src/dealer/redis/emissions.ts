@@ -1,7 +1,7 @@
 import type { Cents } from '../../money';
 import { assertOpenEmission, blockIdOf, canonicalTable, gamePrice, parseBlockId, sameTable } from '../identifiers';
-import { printNewBlock } from '../printing';
-import { DealerScriptError, scriptError } from '../scripts/errors';
+import { printNewBlock } from '../../fairness/printing';
+import { DealerScriptError, scriptError } from '../../redis-scripts/errors';
 import { openEmission } from '../scripts/open-emission';
 import type { BlockInfo, EmissionInfo, Emissions, OpenEmissionRequest } from '../types';
 import type { EmissionCatalog, EmissionMeta } from './catalog';

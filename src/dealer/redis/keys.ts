@@ -148,8 +148,8 @@ export class DealerKeys {
   /** The prefix with its separator: `lottery` gives keys `lottery:…`. */
   readonly prefix: string;
 
-  /** Hash: blockId → the archive of its units (archive.ts), for the action log's reads. */
-  readonly archives: string;
+  /** Hash: blockId → the files its units were offloaded to (src/dealer/offloaded-units.ts), for the action log's reads; stored under its first name, `archives`. */
+  readonly offloadedBlocks: string;
 
   /**
    * Stream: the operator's events (field `e`: lua/includes/thresholdEvent.lua), read with
@@ -167,7 +167,7 @@ export class DealerKeys {
     if (!PREFIX.test(prefix)) throw new RangeError(`Redis prefix must be 0–64 of [A-Za-z0-9_.:-]: ${prefix}`);
     this.prefix = prefix === '' || prefix.endsWith(':') ? prefix : `${prefix}:`;
     this.emissions = `${this.prefix}emissions`;
-    this.archives = `${this.prefix}archives`;
+    this.offloadedBlocks = `${this.prefix}archives`;
     this.events = `${this.prefix}{events}:stream`;
     this.pageLog = { leaves: `${this.prefix}{page-log}:leaves`, index: `${this.prefix}{page-log}:index` };
   }

@@ -1,4 +1,4 @@
-import { decodeLeaf, encodeLeaf, pageLeafId } from '../page-log';
+import { decodeLeaf, encodeLeaf, pageLeafId } from '../../fairness/page-log';
 import { appendLeaf } from '../scripts/append-leaf';
 import type { PageCommitment, PageLog } from '../types';
 import type { EmissionMeta } from './catalog';

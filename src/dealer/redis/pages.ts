@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Cents } from '../../money';
-import { readArchivedTiers } from '../archive';
+import { readOffloadedTiers } from '../offloaded-units';
 import { blockIdOf } from '../identifiers';
-import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, pageTreeOfPrint, proveUnit, rootOfPage, type LeafScheme, type PageTree, type UnitProof } from '../merkle';
-import { printBlock, UNSOLD, type PrintedBlock } from '../printing';
+import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, pageTreeOfPrint, proveUnit, rootOfPage, type LeafScheme, type PageTree, type UnitProof } from '../../fairness/merkle';
+import { printBlock, UNSOLD, type PrintedBlock } from '../../fairness/printing';
 import { decodePage, decodeSale } from '../records';
 import type { PrintedForRedis } from '../scripts/open-emission';
 import { publishPage } from '../scripts/publish-page';
@@ -72,9 +72,9 @@ export class RedisPages implements FairnessPages {
     const meta = await this.catalog.metaOfBlock(blockId);
     if (!meta) return undefined;
     const keys = this.catalog.blockKeysOf(meta, blockId);
-    const [state, archive] = await this.ctx.redis.hmget(keys.info, 'state', 'archive');
+    const [state, offloadedTo] = await this.ctx.redis.hmget(keys.info, 'state', 'archive');
     if (!state) return undefined;
-    if (archive) return readArchivedTiers(archive, blockId, meta.table.blockSize);
+    if (offloadedTo) return readOffloadedTiers(offloadedTo, blockId, meta.table.blockSize);
     const tiers = new Uint8Array(meta.table.blockSize).fill(UNSOLD);
     let cursor = '0';
     do {
@@ -169,7 +169,7 @@ export class RedisPages implements FairnessPages {
     const { from, count } = pageRange(size, page);
     const units = this.catalog.blockKeysOf(meta, blockId).units;
     const [{ seed, scheme }, read] = await Promise.all([this.printedOf(blockId), this.ctx.redis.getrangeBuffer(units, from, from + count - 1)]);
-    // An archived block's units are gone from Redis; it is closed, so its seed re-prints them.
+    // An offloaded block's units are gone from Redis; it is closed, so its seed re-prints them.
     const pageUnits = read.length === count ? new Uint8Array(read) : printBlock(meta.table, seed).subarray(from, from + count);
     return this.pageTrees.set(key, pageTree(seed, size, page, pageUnits, scheme));
   }

@@ -1,5 +1,5 @@
 import { blockIdOf } from '../identifiers';
-import { printNewBlock } from '../printing';
+import { printNewBlock } from '../../fairness/printing';
 import { storeBlock } from '../scripts/store-block';
 import type { EmissionCatalog, EmissionMeta } from './catalog';
 import type { RedisContext } from './context';

@@ -1,7 +1,7 @@
 import { PROTECTION_HISTORY_MAX, type ProtectionChange } from '../../protocol/protection';
 import { isPlayerId } from '../identifiers';
-import { decodeBlock, decodeLimit, realityCheckRefusal, type HourBucket, type ProtectionRecord, type ProtectionRefusal, type SessionMoney, type StoredSession } from '../protection';
-import type { ProtectionReply } from '../scripts/errors';
+import { decodeBlock, decodeLimit, realityCheckRefusal, type HourBucket, type ProtectionRecord, type ProtectionRefusal, type SessionMoney, type StoredSession } from '../../protection/rules';
+import type { ProtectionReply } from '../../redis-scripts/errors';
 import { decodeJournalLine } from '../records';
 import { changeProtection } from '../scripts/change-protection';
 import type { PlayerId, ProtectionUpdate, Protections } from '../types';

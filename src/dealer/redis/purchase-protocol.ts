@@ -17,7 +17,7 @@ import type { FoundSale, SaleReader } from './sale-reader';
 export interface PurchaseProtocol {
   /** A purchase whose request is well formed (`checkPurchaseRequest`). */
   purchase(request: PurchaseRequest): Promise<PurchaseResult>;
-  /** Settles a sale found in Redis (not archived); throws `settle/unknown_unit` from the scripts. */
+  /** Settles a sale found in Redis (not offloaded); throws `settle/unknown_unit` from the scripts. */
   settle(found: FoundSale, now: number): Promise<SettleResult>;
   /**
    * Drives to their end the purchases reserved at or before `olderThan` and still pending

@@ -1,4 +1,4 @@
-import { readArchivedUnit } from '../archive';
+import { readOffloadedUnit } from '../offloaded-units';
 import { parseUnitId, type UnitRef } from '../identifiers';
 import { buildSale, decodeSale } from '../records';
 import type { Sale } from '../types';
@@ -10,11 +10,11 @@ export interface FoundSale {
   readonly meta: EmissionMeta;
   readonly ref: UnitRef;
   readonly sale: Sale;
-  /** Read from the block's archive (its records are gone from Redis). */
-  readonly archived: boolean;
+  /** Read from the block's offloaded files (its records are gone from Redis). */
+  readonly offloaded: boolean;
 }
 
-/** Reads sales back: from their block's sales hash, or from its archive once it is archived. */
+/** Reads sales back: from their block's sales hash, or from its files once it is offloaded. */
 export class SaleReader {
   constructor(
     private readonly ctx: RedisContext,
@@ -32,12 +32,12 @@ export class SaleReader {
       withSettlement ? this.ctx.redis.hget(keys.settled, String(ref.position)) : null,
     ]);
     if (record === null) {
-      const archive = await this.ctx.redis.hget(keys.info, 'archive');
-      const archived = archive === null ? undefined : await readArchivedUnit(archive, unitId, ref.position);
-      return archived && { meta, ref, sale: archived.sale, archived: true };
+      const offloadedTo = await this.ctx.redis.hget(keys.info, 'archive');
+      const offloaded = offloadedTo === null ? undefined : await readOffloadedUnit(offloadedTo, unitId, ref.position);
+      return offloaded && { meta, ref, sale: offloaded.sale, offloaded: true };
     }
     const sale = buildSale(meta, ref.blockId, ref.position, decodeSale(record), settledAt === null ? undefined : Number(settledAt));
-    return { meta, ref, sale, archived: false };
+    return { meta, ref, sale, offloaded: false };
   }
 
   async sale(unitId: string): Promise<Sale | undefined> {

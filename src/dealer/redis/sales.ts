@@ -1,6 +1,6 @@
 import { assertTime, checkPurchaseRequest, isPlayerId, salesPage, unsettledLimit } from '../identifiers';
 import { decodeJournalLine } from '../records';
-import { DealerScriptError } from '../scripts/errors';
+import { DealerScriptError } from '../../redis-scripts/errors';
 import type { PlayerId, PurchaseRequest, PurchaseResult, Sale, Sales, SettleResult, Wallets } from '../types';
 import type { RedisContext } from './context';
 import { parseIndexedEmission, type IndexedEmission } from './keys';
@@ -28,8 +28,8 @@ export class RedisSales implements Sales {
     const unknown: SettleResult = { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${unitId}` };
     const found = await this.reader.find(unitId, false);
     if (!found) return unknown;
-    // Only blocks whose every unit is settled are archived.
-    if (found.archived) return { ok: true, credited: false, prize: found.sale.prize, balance: await this.wallets.balance(found.sale.playerId) };
+    // Only blocks whose every unit is settled are offloaded.
+    if (found.offloaded) return { ok: true, credited: false, prize: found.sale.prize, balance: await this.wallets.balance(found.sale.playerId) };
     try {
       return await this.protocol.settle(found, now);
     } catch (err) {

@@ -1,9 +1,10 @@
 import { Cluster } from 'ioredis';
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
 import { RoleStore } from '../role-store';
-import { defineDealerScripts, type RedisClient } from '../scripts/commands';
+import { defineDealerScripts } from '../scripts/commands';
+import { type RedisClient } from '../../redis-scripts/loader';
 import { ArchiveRelay } from './archive-relay';
-import { RedisArchiving } from './archiving';
+import { RedisOffloading } from './offloading';
 import { EmissionCatalog } from './catalog';
 import { RedisContext } from './context';
 import { RedisEmissions } from './emissions';
@@ -118,7 +119,7 @@ export class RedisStore extends RoleStore {
       wallets,
       pages,
       log,
-      archiving: new RedisArchiving(ctx, catalog),
+      offloading: new RedisOffloading(ctx, catalog),
       events: new RedisOperatorEvents(ctx),
       protections,
     });

@@ -1,5 +1,5 @@
 import type { DealerRunScript } from './commands';
-import { int, replyList } from './reply';
+import { int, replyList } from '../../redis-scripts/reply';
 
 /** appendLeaf-2.lua: the page's leaf as the log holds it (ours, or the one appended before) and its index. */
 export async function appendLeaf(

@@ -1,6 +1,7 @@
 import { LIMIT_KINDS } from '../../protocol/protection';
 import type { ProtectionUpdate } from '../types';
-import type { DealerRunScript, ScriptArg } from './commands';
+import type { DealerRunScript } from './commands';
+import type { ScriptArg } from '../../redis-scripts/loader';
 
 /** changeProtection-3.lua: applies and journals one change of a player's protection (and its archive entry). */
 export async function changeProtection(

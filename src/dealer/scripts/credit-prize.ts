@@ -1,5 +1,5 @@
 import type { DealerRunScript } from './commands';
-import { int, replyList } from './reply';
+import { int, replyList } from '../../redis-scripts/reply';
 import type { PlayerPurchaseKeys } from './reserve-purchase';
 
 export interface CreditPrizeArgs {

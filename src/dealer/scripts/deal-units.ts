@@ -1,6 +1,6 @@
 import type { DealerRunScript } from './commands';
-import { scriptError } from './errors';
-import { int } from './reply';
+import { scriptError } from '../../redis-scripts/errors';
+import { int } from '../../redis-scripts/reply';
 import { unitResult, type PurchaseUnitsResult, type LaneKeysForPurchase } from './purchase-units';
 
 export interface DealtPurchase {

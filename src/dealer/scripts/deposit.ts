@@ -1,10 +1,10 @@
 import type { DepositResult } from '../types';
 import type { DealerRunScript } from './commands';
 import { requestMismatch } from '../identifiers';
-import { scriptError } from './errors';
+import { scriptError } from '../../redis-scripts/errors';
 import { FUNDING_MISMATCH, fundingEntry, type FundingArgs, type FundingKeys } from './funding-reply';
 import { protectionReply } from './protection-reply';
-import { int, replyList } from './reply';
+import { int, replyList } from '../../redis-scripts/reply';
 
 /**
  * deposit-4.lua: credited, replayed (`ref` credited this amount before), refused (`ref` was

@@ -1,5 +1,5 @@
 import type { DealerRunScript } from './commands';
-import { int } from './reply';
+import { int } from '../../redis-scripts/reply';
 import type { PlayerPurchaseKeys } from './reserve-purchase';
 
 /** finishPurchase-5.lua: true when finished now, false when it was before. */

@@ -1,6 +1,6 @@
 import { decodeJournalLine } from '../records';
 import type { JournalEntry } from '../types';
-import { int } from './reply';
+import { int } from '../../redis-scripts/reply';
 
 /** The return code of deposit-4.lua and withdraw-4.lua for a reference used by another request. */
 export const FUNDING_MISMATCH = -19;

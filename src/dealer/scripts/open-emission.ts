@@ -1,6 +1,6 @@
 import type { DealerRunScript } from './commands';
-import { scriptError } from './errors';
-import { int, replyList } from './reply';
+import { scriptError } from '../../redis-scripts/errors';
+import { int, replyList } from '../../redis-scripts/reply';
 
 export interface OpenEmissionKeys {
   readonly current: string;

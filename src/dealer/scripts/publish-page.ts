@@ -1,7 +1,7 @@
 import { decodePage } from '../records';
 import type { PageCommitment } from '../types';
 import type { DealerRunScript } from './commands';
-import { int, replyList } from './reply';
+import { int, replyList } from '../../redis-scripts/reply';
 
 /** publishPage-1.lua: the page's commitment as stored (ours, or the one published before). */
 export async function publishPage(

@@ -1,7 +1,7 @@
 import type { DealerRunScript } from './commands';
-import { scriptError, type DealerScriptError } from './errors';
+import { scriptError, type DealerScriptError } from '../../redis-scripts/errors';
 import { protectionReply } from './protection-reply';
-import { int, replyList } from './reply';
+import { int, replyList } from '../../redis-scripts/reply';
 
 export interface LaneKeysForPurchase {
   readonly current: string;

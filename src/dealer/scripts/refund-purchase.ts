@@ -1,5 +1,5 @@
 import type { DealerRunScript } from './commands';
-import { int } from './reply';
+import { int } from '../../redis-scripts/reply';
 import type { PlayerPurchaseKeys } from './reserve-purchase';
 
 /** refundPurchase-2.lua: true when the hold was released now, false when nothing was pending. */

@@ -1,5 +1,6 @@
-import type { DealerRunScript, ScriptArg } from './commands';
-import { int } from './reply';
+import type { DealerRunScript } from './commands';
+import type { ScriptArg } from '../../redis-scripts/loader';
+import { int } from '../../redis-scripts/reply';
 
 /** An entry of a player's archive stream as XRANGE gives it: its id and its fields (name, value, …). */
 export type StreamEntry = readonly [id: string, fields: readonly string[]];

@@ -1,5 +1,5 @@
 import type { DealerRunScript } from './commands';
-import { int } from './reply';
+import { int } from '../../redis-scripts/reply';
 
 /** relayEvent-2.lua: whether the event was added now (false: relayed before). */
 export async function relayEvent(

@@ -1,5 +1,5 @@
 import type { DealerRunScript } from './commands';
-import { int } from './reply';
+import { int } from '../../redis-scripts/reply';
 
 /** releaseClaim-1.lua: true when the claim was still `token`'s and is dropped. */
 export async function releaseClaim(run: DealerRunScript, claim: string, token: string): Promise<boolean> {

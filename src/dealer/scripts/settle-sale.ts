@@ -1,6 +1,6 @@
 import type { DealerRunScript } from './commands';
-import { scriptError } from './errors';
-import { int, replyList } from './reply';
+import { scriptError } from '../../redis-scripts/errors';
+import { int, replyList } from '../../redis-scripts/reply';
 
 /** settleSale-3.lua: whether settled now, and the prize. Throws `settle/unknown_unit`. */
 export async function settleSale(

@@ -1,7 +1,7 @@
 import type { DealerRunScript } from './commands';
-import { scriptError } from './errors';
+import { scriptError } from '../../redis-scripts/errors';
 import { blockArgs, type PrintedForRedis } from './open-emission';
-import { int, replyList } from './reply';
+import { int, replyList } from '../../redis-scripts/reply';
 
 export interface StoreBlockKeys {
   readonly emission: string;

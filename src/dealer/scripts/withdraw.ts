@@ -1,9 +1,9 @@
 import type { WithdrawResult } from '../types';
 import type { DealerRunScript } from './commands';
 import { requestMismatch } from '../identifiers';
-import { scriptError } from './errors';
+import { scriptError } from '../../redis-scripts/errors';
 import { FUNDING_MISMATCH, fundingEntry, type FundingArgs, type FundingKeys } from './funding-reply';
-import { int, replyList } from './reply';
+import { int, replyList } from '../../redis-scripts/reply';
 
 const INSUFFICIENT_FUNDS = -11;
 

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { verifyUnit, type LogAnswers } from '../../../src/audit/verify-unit';
 import { checkpointBody, keyIdOf } from '../../../src/audit/transparency-log';
-import { pageOf } from '../../../src/dealer/page-geometry';
+import { pageOf } from '../../../src/fairness/page-geometry';
 import { PRIZE_TABLES } from '../../../src/games/prize-tables';
 import type { InclusionReply, SignedCheckpoint } from '../../../src/protocol/transparency-log';
 import { CheckpointLog } from '../../../src/server/checkpoints';

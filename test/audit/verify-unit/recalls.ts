@@ -1,4 +1,4 @@
-import { publicBlockDetail } from '../../../src/dealer/fairness-report';
+import { publicBlockDetail } from '../../../src/fairness/public-blocks';
 import { MemoryStore } from '../../../src/dealer/memory/store';
 import { PRIZE_TABLES } from '../../../src/games/prize-tables';
 import { GAME_IDS, type GameId } from '../../../src/games/types';
@@ -6,7 +6,7 @@ import { playDemoUnit } from '../../../src/play/demo-unit';
 import { PlayService } from '../../../src/play/play-service';
 import type { PublicBlockDetail } from '../../../src/protocol/fairness';
 import type { RecallRecord } from '../../../src/protocol/recall';
-import { MemoryActionLog } from '../../../src/units/action-log';
+import { MemoryActionLog } from '../../../src/action-log/action-log';
 
 /** Real recalls, played through PlayService on a memory dealer: what a player would get back. */
 

@@ -1,8 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { leafSchemeOf, pageOf, pageRange, pageTree, proveUnit } from '../../../src/dealer/merkle';
-import { printBlock, unitSeed } from '../../../src/dealer/printing';
+import { leafSchemeOf, pageOf, pageRange, pageTree, proveUnit } from '../../../src/fairness/merkle';
+import { printBlock, unitSeed } from '../../../src/fairness/printing';
 import { verifyUnit } from '../../../src/audit/verify-unit';
-import { publicBlockDetail } from '../../../src/dealer/fairness-report';
+import { publicBlockDetail } from '../../../src/fairness/public-blocks';
 import { findPrizeTable } from '../../../src/games/prize-tables';
 import { GAME_IDS } from '../../../src/games/types';
 import { ALTERATIONS, copy, failed, flipHex } from './alterations';

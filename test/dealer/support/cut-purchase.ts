@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { gamePrice, IDEMPOTENCY_WINDOW_MS } from '../../../src/dealer/identifiers';
 import type { RedisStore } from '../../../src/dealer/redis/store';
-import { defineDealerScripts, type RedisClient } from '../../../src/dealer/scripts/commands';
+import { defineDealerScripts } from '../../../src/dealer/scripts/commands';
+import { type RedisClient } from '../../../src/redis-scripts/loader';
 import { dealUnits, type DealtPurchase } from '../../../src/dealer/scripts/deal-units';
 import type { PurchaseUnitsResult } from '../../../src/dealer/scripts/purchase-units';
 import { reservePurchase } from '../../../src/dealer/scripts/reserve-purchase';

@@ -10,7 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import { Cluster, Redis } from 'ioredis';
 import { RedisStore, type RedisStoreOptions } from '../../../src/dealer/redis/store';
-import type { RedisClient } from '../../../src/dealer/scripts/commands';
+import type { RedisClient } from '../../../src/redis-scripts/loader';
 
 /**
  * Where a proof deals: one Redis (its URL; a RedisServer is one), or a Redis Cluster

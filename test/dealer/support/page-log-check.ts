@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { decodeLeaf } from '../../../src/dealer/page-log';
+import { decodeLeaf } from '../../../src/fairness/page-log';
 import type { FairnessPages, PageLog } from '../../../src/dealer/types';
 
 /**

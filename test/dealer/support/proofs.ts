@@ -2,8 +2,8 @@ import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
-import { leafSchemeOf } from '../../../src/dealer/merkle';
-import { tierCounts, UNSOLD, verifyBlock } from '../../../src/dealer/printing';
+import { leafSchemeOf } from '../../../src/fairness/merkle';
+import { tierCounts, UNSOLD, verifyBlock } from '../../../src/fairness/printing';
 import { assertPagesLogged } from './page-log-check';
 import { RedisStore } from '../../../src/dealer/redis/store';
 import type { Sale } from '../../../src/dealer/types';
@@ -11,7 +11,7 @@ import { prizeOfTier, totalPaid } from '../../../src/games/prize-tables';
 import type { PrizeTable } from '../../../src/games/types';
 import type { RedisServer } from '../../../tools/redis-server';
 import { connectProof, playerOf, requestOf, type DealerProcessArgs, type ProofTarget } from './dealer-process';
-import type { RedisClient } from '../../../src/dealer/scripts/commands';
+import type { RedisClient } from '../../../src/redis-scripts/loader';
 
 /**
  * The machinery of the proofs of issue §5, shared by the always-on runs (test/dealer) and the

@@ -1,18 +1,18 @@
 import { assertTime, blockIdOf } from '../identifiers';
 import { buildSale, decodeSale } from '../records';
-import { archiveBlock } from '../scripts/archive-block';
-import type { Archiving, Sale } from '../types';
+import { offloadBlock } from '../scripts/offload-block';
+import type { Offloading, Sale } from '../types';
 import type { EmissionCatalog } from './catalog';
 import type { RedisContext } from './context';
 
-/** Archiving on Redis: which blocks may go, their sales in order, and archiveBlock-4.lua to drop them. */
-export class RedisArchiving implements Archiving {
+/** Offloading on Redis: which blocks may go, their sales in order, and offloadBlock-4.lua to drop them. */
+export class RedisOffloading implements Offloading {
   constructor(
     private readonly ctx: RedisContext,
     private readonly catalog: EmissionCatalog,
   ) {}
 
-  async archivableBlocks(closedBefore: number): Promise<string[]> {
+  async offloadableBlocks(closedBefore: number): Promise<string[]> {
     const { redis, keys } = this.ctx;
     const metas = await Promise.all(Object.keys(await redis.hgetall(keys.emissions)).map((id) => this.catalog.meta(id)));
     const candidates = await Promise.all(
@@ -21,12 +21,12 @@ export class RedisArchiving implements Archiving {
           ? Array.from({ length: meta.blockCount }, async (_, i) => {
               const blockId = blockIdOf(meta.emissionId, i);
               const block = this.catalog.blockKeysOf(meta, blockId);
-              const [[state, size, closedAt, archive], settled] = await Promise.all([
+              const [[state, size, closedAt, offloadedTo], settled] = await Promise.all([
                 redis.hmget(block.info, 'state', 'size', 'closedAt', 'archive'),
                 redis.hlen(block.settled),
               ]);
-              const archivable = state === 'closed' && archive === null && Number(closedAt) <= closedBefore && settled === Number(size);
-              return archivable ? [blockId] : [];
+              const offloadable = state === 'closed' && offloadedTo === null && Number(closedAt) <= closedBefore && settled === Number(size);
+              return offloadable ? [blockId] : [];
             })
           : [],
       ),
@@ -48,10 +48,10 @@ export class RedisArchiving implements Archiving {
     return sales;
   }
 
-  async markArchived(blockId: string, path: string, now: number): Promise<boolean> {
+  async markOffloaded(blockId: string, path: string, now: number): Promise<boolean> {
     assertTime(now);
     const meta = await this.catalog.metaOfBlock(blockId);
     if (!meta) throw new RangeError(`unknown block ${blockId}`);
-    return archiveBlock(this.ctx.run, this.catalog.blockKeysOf(meta, blockId), { path, now });
+    return offloadBlock(this.ctx.run, this.catalog.blockKeysOf(meta, blockId), { path, now });
   }
 }

@@ -1,8 +1,8 @@
 --[[
-  Marks a block archived and drops its per-unit data: the archiver has written every unit of
-  the block to the archive at ARGV[1] (src/dealer/archive.ts) and now Redis forgets the sales,
+  Marks a block offloaded and drops its per-unit data: the offloader has written every unit of
+  the block to the files at ARGV[1] (src/dealer/offloaded-units.ts) and now Redis forgets the sales,
   the settlements and the printed bytes. Only a closed block whose every unit is settled can be
-  archived; its info hash (state, counts, commitment, seed) stays, with the archive's path.
+  offloaded; its info hash (state, counts, commitment, seed) stays, with the files' path (the stored fields keep their first names, `archive` and `archivedAt`).
 
   Input:
     KEYS[1] the block's info (hash)
@@ -10,12 +10,12 @@
     KEYS[3] the block's settlements (hash)
     KEYS[4] the block's printed units (string)
 
-    ARGV[1] the archive's path
+    ARGV[1] the path of the block's files
     ARGV[2] now (ms since the epoch)
 
   Output:
-      1 archived now
-      0 archived before: nothing changed
+      1 offloaded now
+      0 offloaded before: nothing changed
     -10 the block is unknown, not closed, or has units not settled
 ]]
 local info = redis.call('HMGET', KEYS[1], 'state', 'size', 'archive')

@@ -1,11 +1,27 @@
-import type { PublicBlock, PublicBlockDetail, PublicPage } from '../protocol/fairness';
+import type { BlockPlace, PublicBlock, PublicBlockDetail } from '../protocol/fairness';
 import { blockRoot, MERKLE_SCHEME, MERKLE_SCHEME_V2, pageCount, pagePositions } from './merkle';
-import type { BlockInfo, Emissions, FairnessPages } from './types';
 
-export type { PublicBlock, PublicBlockDetail, PublicPage };
+/** What the report reads of a printed block (the dealer's `BlockInfo` is one). */
+export interface CommittedBlock extends BlockPlace {
+  readonly commitment: string;
+  readonly scheme: 1 | 2 | 3;
+  readonly seed?: string;
+  readonly settled: number;
+}
 
-/** What the public fairness pages read of the dealer. */
-export type PublishedBlocks = Pick<Emissions, 'listEmissions' | 'block'> & Pick<FairnessPages, 'pageCommitments'>;
+/** A page root as the dealer records it. */
+export interface PublishedPage {
+  readonly page: number;
+  readonly root: string;
+  readonly publishedAt: number;
+}
+
+/** What the public fairness pages read of the dealer (its `Emissions` and `FairnessPages` roles). */
+export interface PublishedBlocks {
+  listEmissions(): Promise<readonly { readonly blocks: readonly CommittedBlock[] }[]>;
+  block(blockId: string): Promise<CommittedBlock | undefined>;
+  pageCommitments(blockId: string): Promise<readonly PublishedPage[] | undefined>;
+}
 
 /**
  * The public view of the commitments (no token; docs/fairness.md): every printed block with its
@@ -19,11 +35,11 @@ export type PublishedBlocks = Pick<Emissions, 'listEmissions' | 'block'> & Pick<
  * still to be revealed, not when its last unit is sold (the units sold before it may still be
  * in play, and spectators know their ids).
  */
-function seedIsPublic(block: BlockInfo): boolean {
+function seedIsPublic(block: CommittedBlock): boolean {
   return block.state === 'closed' && block.settled === block.size;
 }
 
-function publicBlock(block: BlockInfo, pagesPublished: number | undefined): PublicBlock {
+function publicBlock(block: CommittedBlock, pagesPublished: number | undefined): PublicBlock {
   return {
     blockId: block.blockId,
     emissionId: block.emissionId,

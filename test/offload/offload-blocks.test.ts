@@ -4,23 +4,23 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MemoryStore } from '../../src/dealer/memory/store';
 import type { Sale } from '../../src/dealer/types';
-import { MemoryActionLog } from '../../src/units/action-log';
-import { archiveClosedBlocks } from '../../src/units/archive-blocks';
+import { MemoryActionLog } from '../../src/action-log/action-log';
+import { offloadClosedBlocks } from '../../src/offload/offload-blocks';
 import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 
 const T0 = 1_700_000_000_000;
 const DAY = 24 * 60 * 60 * 1000;
 
-describe('archiving closed blocks', () => {
+describe('offloading closed blocks', () => {
   let dir: string;
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'archive-blocks-'));
+    dir = mkdtempSync(join(tmpdir(), 'offload-blocks-'));
   });
   afterEach(() => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('archives a settled block once its retention has passed, and every record reads the same after', async () => {
+  it('offloads a settled block once its retention has passed, and every record reads the same after', async () => {
     const dealer = new MemoryStore();
     const log = new MemoryActionLog();
     await dealer.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
@@ -37,13 +37,13 @@ describe('archiving closed blocks', () => {
     const closedAt = T0 + 9;
     const options = { dir, retentionMs: 30 * DAY };
 
-    assert.deepEqual(await archiveClosedBlocks(dealer, log, { ...options, now: closedAt + 30 * DAY - 1 }), [], 'kept during its retention');
-    const archived = await archiveClosedBlocks(dealer, log, { ...options, now: closedAt + 30 * DAY });
-    assert.deepEqual(archived, [{ blockId: 'e.0', path: join(dir, 'e.0.units.ndjson'), units: 10 }]);
+    assert.deepEqual(await offloadClosedBlocks(dealer, log, { ...options, now: closedAt + 30 * DAY - 1 }), [], 'kept during its retention');
+    const offloaded = await offloadClosedBlocks(dealer, log, { ...options, now: closedAt + 30 * DAY });
+    assert.deepEqual(offloaded, [{ blockId: 'e.0', path: join(dir, 'e.0.units.ndjson'), units: 10 }]);
     assert.ok(existsSync(join(dir, 'e.0.units.index')));
     assert.deepEqual(await dealer.blockSales('e.0', 0, 10), [], 'the store dropped its records');
     const after = await Promise.all(sales.map(async (s) => [await dealer.getSale(s.unitId), await log.read(s.unitId)]));
     assert.deepEqual(after, before);
-    assert.deepEqual(await archiveClosedBlocks(dealer, log, { ...options, now: closedAt + 60 * DAY }), [], 'once');
+    assert.deepEqual(await offloadClosedBlocks(dealer, log, { ...options, now: closedAt + 60 * DAY }), [], 'once');
   });
 });

@@ -2,9 +2,9 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeBlockArchive } from '../../src/dealer/archive';
+import { writeOffloadedBlock } from '../../src/dealer/offloaded-units';
 import type { Sale } from '../../src/dealer/types';
-import type { ActionLog, LoggedAction } from '../../src/units/action-log';
+import type { ActionLog, LoggedAction } from '../../src/action-log/action-log';
 
 /** One suite for every ActionLog implementation. */
 export function actionLogConformance(name: string, make: () => Promise<{ log: ActionLog; done: () => Promise<void> }>): void {
@@ -49,23 +49,23 @@ export function actionLogConformance(name: string, make: () => Promise<{ log: Ac
       assert.equal((await log.read(id)).length, 1);
     });
 
-    it('reads archived units from their block archive once their logs are dropped', async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'units-archive-'));
+    it('reads offloaded units from their block\'s files once their logs are dropped', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'units-offload-'));
       try {
-        const blockId = `${name}-archived-${++n}.0`;
+        const blockId = `${name}-offloaded-${++n}.0`;
         const logs: LoggedAction[][] = [[{ action: { type: 'reveal', index: 1 }, at: 1, by: 'player' }], []];
         for (const [p, entries] of logs.entries()) {
           for (const [i, entry] of entries.entries()) assert.ok(await log.append(`${blockId}:${p}`, i, entry));
         }
         const sale = (position: number) => ({ unitId: `${blockId}:${position}`, position, tierId: 0 }) as Sale;
-        const path = await writeBlockArchive(dir, blockId, 2, (async function* () {
+        const path = await writeOffloadedBlock(dir, blockId, 2, (async function* () {
           for (const [p, entries] of logs.entries()) yield { sale: sale(p), actions: entries };
         })());
-        await log.archive(blockId, path, [`${blockId}:0`, `${blockId}:1`]);
+        await log.offload(blockId, path, [`${blockId}:0`, `${blockId}:1`]);
         assert.deepEqual(await log.read(`${blockId}:0`), logs[0]);
         assert.deepEqual(await log.read(`${blockId}:1`), []);
         rmSync(dir, { recursive: true, force: true });
-        await assert.rejects(() => log.read(`${blockId}:0`), new RegExp(`archived in ${path}`), 'the logs are gone from the store');
+        await assert.rejects(() => log.read(`${blockId}:0`), new RegExp(`offloaded in ${path}`), 'the logs are gone from the store');
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -1,32 +1,32 @@
 /**
- * `npm run archive-blocks -- (--redis <url> | --redis-cluster <host:port,…>) --dir <directory>
- * [--retention-days 30] [--prefix p]`: archives the blocks closed more than the retention ago
+ * `npm run offload-blocks -- (--redis <url> | --redis-cluster <host:port,…>) --dir <directory>
+ * [--retention-days 30] [--prefix p]`: offloads the blocks closed more than the retention ago
  * whose every unit is settled: their units (sales, settlements, action logs) go to write-once
- * files in the directory and Redis drops them (docs/dealer.md, "Archive"). Run it from cron on
- * a host whose archive directory the servers can read (recall of an archived unit reads it).
+ * files in the directory and Redis drops them (docs/dealer.md, "Offloading settled blocks"). Run it from cron on
+ * a host whose offload directory the servers can read (recall of an offloaded unit reads it).
  * Prints one line per block.
- * Exit codes: 0 ok, 2 bad command line, 3 Redis unreachable or archiving failed.
+ * Exit codes: 0 ok, 2 bad command line, 3 Redis unreachable or offloading failed.
  */
 import { parseArgs } from 'node:util';
 import { RedisStore } from '../src/dealer/redis/store';
 import { connectOnce, redisClusterTarget, redisUrlTarget, type RedisTarget } from '../src/server/redis-client';
-import { archiveClosedBlocks } from '../src/units/archive-blocks';
-import { RedisActionLog } from '../src/units/redis-action-log';
+import { offloadClosedBlocks } from '../src/offload/offload-blocks';
+import { RedisActionLog } from '../src/action-log/redis-action-log';
 
-const USAGE = `usage: npm run archive-blocks -- (--redis <url> | --redis-cluster <host:port,…>) --dir <directory> [--retention-days <n>] [--prefix <p>]
+const USAGE = `usage: npm run offload-blocks -- (--redis <url> | --redis-cluster <host:port,…>) --dir <directory> [--retention-days <n>] [--prefix <p>]
 
   --redis <url>          Redis of the servers, e.g. redis://127.0.0.1:6379
   --redis-cluster <host:port,…>
                          the servers' Redis Cluster instead (some or all of its nodes, as
                          REDIS_CLUSTER_NODES)
-  --dir <directory>      the archive directory (created if missing); keep it
-  --retention-days <n>   days a closed block stays in Redis before it is archived (default 30)
+  --dir <directory>      the offload directory (created if missing); keep it
+  --retention-days <n>   days a closed block stays in Redis before it is offloaded (default 30)
   --prefix <p>           key prefix (default: $REDIS_PREFIX, else "lottery")`;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 function usage(message: string): never {
-  console.error(`archive-blocks: ${message}\n\n${USAGE}`);
+  console.error(`offload-blocks: ${message}\n\n${USAGE}`);
   process.exit(2);
 }
 
@@ -67,15 +67,15 @@ async function main(): Promise<void> {
     // Reads and the archive's marks are the same under both purchase protocols.
     const store = new RedisStore(redis, { prefix });
     const log = new RedisActionLog(redis, prefix);
-    const archived = await archiveClosedBlocks(store, log, { dir: values.dir, retentionMs: Math.round(days * DAY_MS), now: Date.now() });
-    for (const block of archived) console.log(`${block.blockId}: ${block.units} units archived in ${block.path}`);
-    console.log(`${archived.length} block(s) archived`);
+    const offloaded = await offloadClosedBlocks(store, log, { dir: values.dir, retentionMs: Math.round(days * DAY_MS), now: Date.now() });
+    for (const block of offloaded) console.log(`${block.blockId}: ${block.units} units offloaded in ${block.path}`);
+    console.log(`${offloaded.length} block(s) offloaded`);
   } finally {
     redis.disconnect();
   }
 }
 
 main().catch((err: unknown) => {
-  console.error(`archive-blocks: ${String((err as Error)?.message ?? err)}`);
+  console.error(`offload-blocks: ${String((err as Error)?.message ?? err)}`);
   process.exitCode = 3;
 });

@@ -1,9 +1,9 @@
 import { strict as assert } from 'node:assert';
 import { MemoryStore } from '../../src/dealer/memory/store';
-import { blocksReport, formatBlocksReport, formatVerification, verifyBlockReport } from '../../src/dealer/operator-report';
+import { blocksReport, formatBlocksReport, formatVerification, verifyBlockReport } from '../../src/reports/operator-report';
 import type { DealerStore } from '../../src/dealer/types';
-import { dealFourteen } from './support/fourteen-sales';
-import { TEN_UNIT_TABLE } from './support/test-tables';
+import { dealFourteen } from '../dealer/support/fourteen-sales';
+import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 
 describe('operator report', () => {
   it('lists each block with sold and unsold units, prizes won and left per tier, commitment and state', async () => {

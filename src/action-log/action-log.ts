@@ -1,4 +1,4 @@
-import { readArchivedUnit } from '../dealer/archive';
+import { readOffloadedUnit } from '../dealer/offloaded-units';
 import { parseUnitId } from '../dealer/identifiers';
 import type { LoggedAction } from '../games/replay';
 
@@ -16,21 +16,21 @@ export interface ActionLog {
    * acting on one unit at once cannot interleave (the loser re-reads and retries or refuses).
    */
   append(unitId: string, expectedLength: number, entry: LoggedAction): Promise<boolean>;
-  /** A unit's log; from its block's archive once archived. */
+  /** A unit's log; from its block's offloaded files once offloaded. */
   read(unitId: string): Promise<LoggedAction[]>;
   /**
-   * Drops the logs of `unitIds`, units of `blockId` written to the archive at `path`
-   * (src/dealer/archive.ts); `read` answers them from there after that.
+   * Drops the logs of `unitIds`, units of `blockId` written to the files at `path`
+   * (src/dealer/offloaded-units.ts); `read` answers them from there after that.
    */
-  archive(blockId: string, path: string, unitIds: readonly string[]): Promise<void>;
+  offload(blockId: string, path: string, unitIds: readonly string[]): Promise<void>;
   close(): Promise<void>;
 }
 
-/** The logged actions of an archived unit, or undefined when its block is not archived at `path`. */
-export async function archivedActions(path: string | null | undefined, unitId: string): Promise<LoggedAction[] | undefined> {
+/** The logged actions of an offloaded unit, or undefined when its block is not offloaded at `path`. */
+export async function offloadedActions(path: string | null | undefined, unitId: string): Promise<LoggedAction[] | undefined> {
   const ref = parseUnitId(unitId);
   if (!path || !ref) return undefined;
-  return (await readArchivedUnit(path, unitId, ref.position))?.actions as LoggedAction[] | undefined;
+  return (await readOffloadedUnit(path, unitId, ref.position))?.actions as LoggedAction[] | undefined;
 }
 
 export class MemoryActionLog implements ActionLog {
@@ -42,8 +42,8 @@ export class MemoryActionLog implements ActionLog {
    * default" and "CPU a unit, before and after").
    */
   private readonly logs = new Map<string, { readonly count: number; readonly json: string }>();
-  /** blockId → its archive. */
-  private readonly archives = new Map<string, string>();
+  /** blockId → where its units were offloaded. */
+  private readonly offloaded = new Map<string, string>();
 
   async append(unitId: string, expectedLength: number, entry: LoggedAction): Promise<boolean> {
     const log = this.logs.get(unitId);
@@ -56,11 +56,11 @@ export class MemoryActionLog implements ActionLog {
   async read(unitId: string): Promise<LoggedAction[]> {
     const log = this.logs.get(unitId);
     if (log) return JSON.parse(log.json) as LoggedAction[];
-    return (await archivedActions(this.archives.get(parseUnitId(unitId)?.blockId ?? ''), unitId)) ?? [];
+    return (await offloadedActions(this.offloaded.get(parseUnitId(unitId)?.blockId ?? ''), unitId)) ?? [];
   }
 
-  async archive(blockId: string, path: string, unitIds: readonly string[]): Promise<void> {
-    this.archives.set(blockId, path);
+  async offload(blockId: string, path: string, unitIds: readonly string[]): Promise<void> {
+    this.offloaded.set(blockId, path);
     for (const unitId of unitIds) this.logs.delete(unitId);
   }
 

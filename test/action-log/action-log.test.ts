@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { Redis } from 'ioredis';
-import { MemoryActionLog } from '../../src/units/action-log';
-import { RedisActionLog } from '../../src/units/redis-action-log';
+import { MemoryActionLog } from '../../src/action-log/action-log';
+import { RedisActionLog } from '../../src/action-log/redis-action-log';
 import { RedisServer } from '../../tools/redis-server';
 import { actionLogConformance } from './action-log-conformance';
 

@@ -1,8 +1,8 @@
 import { formatEuros, type Cents } from '../money';
 import type { GameId } from '../games/types';
-import { buildBlockTree, leafSchemeOf, type LeafScheme } from './merkle';
-import { printBlock, verifyBlock } from './printing';
-import type { BlockState, EmissionInfo, Emissions, FairnessPages } from './types';
+import { buildBlockTree, leafSchemeOf, type LeafScheme } from '../fairness/merkle';
+import { printBlock, verifyBlock } from '../fairness/printing';
+import type { BlockState, EmissionInfo, Emissions, FairnessPages } from '../dealer/types';
 
 /** What the operator's reports read of the dealer. */
 export type ReportedBlocks = Pick<Emissions, 'listEmissions'> & Pick<FairnessPages, 'recordedTiers' | 'pageCommitments'>;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { decodeLeaf, encodeLeaf, type PageLeaf } from '../../src/dealer/page-log';
+import { decodeLeaf, encodeLeaf, type PageLeaf } from '../../src/fairness/page-log';
 
 const LEAF: PageLeaf = { scheme: 2, game: '500000-carats', stake: 1000, blockId: '500000-carats-1000.3', page: 12, root: 'ab'.repeat(32), publishedAt: 1_700_000_000_123 };
 

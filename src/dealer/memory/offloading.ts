@@ -1,14 +1,14 @@
 import { assertTime, unitIdOf } from '../identifiers';
-import type { Archiving, Sale } from '../types';
+import type { Offloading, Sale } from '../types';
 import type { MemoryBlock, MemoryBooks } from './books';
 
-export class MemoryArchiving implements Archiving {
+export class MemoryOffloading implements Offloading {
   constructor(private readonly books: MemoryBooks) {}
 
-  async archivableBlocks(closedBefore: number): Promise<string[]> {
+  async offloadableBlocks(closedBefore: number): Promise<string[]> {
     return [...this.books.emissions.values()]
       .flatMap((e) => e.blocks)
-      .filter((b) => this.archivable(b) && b.closedAt! <= closedBefore)
+      .filter((b) => this.offloadable(b) && b.closedAt! <= closedBefore)
       .map((b) => b.blockId)
       .sort();
   }
@@ -16,24 +16,24 @@ export class MemoryArchiving implements Archiving {
   async blockSales(blockId: string, from: number, limit: number): Promise<Sale[]> {
     const block = this.books.findBlock(blockId);
     const sales: Sale[] = [];
-    if (!block || block.archive) return sales;
+    if (!block || block.offloadedTo) return sales;
     for (let p = Math.max(0, from); p < Math.min(from + limit, block.sold); p++) sales.push(this.books.sales.get(unitIdOf(blockId, p))!);
     return sales;
   }
 
-  async markArchived(blockId: string, path: string, now: number): Promise<boolean> {
+  async markOffloaded(blockId: string, path: string, now: number): Promise<boolean> {
     assertTime(now);
     const block = this.books.findBlock(blockId);
-    if (block?.archive) return false;
-    if (!block || !this.archivable(block)) throw new Error(`block ${blockId} is unknown, not closed, or has units not settled`);
+    if (block?.offloadedTo) return false;
+    if (!block || !this.offloadable(block)) throw new Error(`block ${blockId} is unknown, not closed, or has units not settled`);
     for (let p = 0; p < block.sold; p++) this.books.sales.delete(unitIdOf(blockId, p));
     block.recorded = undefined;
-    block.archive = path;
+    block.offloadedTo = path;
     return true;
   }
 
-  /** Closed, not archived, every unit settled and still kept. */
-  private archivable(block: MemoryBlock): boolean {
-    return block.state === 'closed' && !block.archive && block.forgotten === 0 && block.settled === block.sold;
+  /** Closed, not offloaded, every unit settled and still kept. */
+  private offloadable(block: MemoryBlock): boolean {
+    return block.state === 'closed' && !block.offloadedTo && block.forgotten === 0 && block.settled === block.sold;
   }
 }

@@ -1,8 +1,8 @@
-import type { ProtectionRefusal } from '../protection';
+import type { ProtectionRefusal } from '../protection/rules';
 
 /**
  * The one error factory of the dealer's Lua scripts: every negative return code of
- * src/dealer/lua/*.lua and src/units/lua/*.lua maps here to a namespaced code and a sentence. The store turns the
+ * src/dealer/lua/*.lua and src/action-log/lua/*.lua maps here to a namespaced code and a sentence. The store turns the
  * refusal codes into refusal results and handles the others (see redis/dealing.ts).
  */
 
@@ -16,7 +16,7 @@ const RETURN_CODES = {
   [-7]: ['dealer/sequence_busy', 'this game and price are still selling another emission'],
   [-8]: ['dealer/unknown_emission', 'no such emission, or no such block in it'],
   [-9]: ['purchase/unfinished_unit', 'finish your unit of this game before buying another'],
-  [-10]: ['dealer/block_not_archivable', 'the block is unknown, not closed, or has units not settled'],
+  [-10]: ['dealer/block_not_offloadable', 'the block is unknown, not closed, or has units not settled'],
   [-11]: ['wallet/insufficient_funds', 'the balance is below the amount'],
   [-12]: ['dealer/lane_passed', 'this lane turned this request away before, sold out then (its walk goes on)'],
   // -13 … -18: refusals for the player's protection (lua/includes/protection.lua): `detail.protection`.

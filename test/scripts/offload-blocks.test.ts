@@ -3,28 +3,28 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RedisStore } from '../../src/dealer/redis/store';
-import { RedisActionLog } from '../../src/units/redis-action-log';
+import { RedisActionLog } from '../../src/action-log/redis-action-log';
 import { RedisCluster } from '../../tools/redis-cluster';
 import { T0 } from '../dealer/support/fourteen-sales';
 import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 import { runScript } from './run-script';
 
-const archiveBlocks = (args: string[]) => runScript('archive-blocks', args);
+const offloadBlocks = (args: string[]) => runScript('offload-blocks', args);
 
-describe('npm run archive-blocks', function () {
+describe('npm run offload-blocks', function () {
   this.timeout(60_000);
   let cluster: RedisCluster;
   let dir: string;
   before(async () => {
     cluster = await RedisCluster.start();
-    dir = mkdtempSync(join(tmpdir(), 'archive-blocks-script-'));
+    dir = mkdtempSync(join(tmpdir(), 'offload-blocks-script-'));
   });
   after(async () => {
     await cluster?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('archives a closed, settled block of a Redis Cluster, and its units stay recallable', async () => {
+  it('offloads a closed, settled block of a Redis Cluster, and its units stay recallable', async () => {
     const client = cluster.client({ enableAutoPipelining: true });
     const store = new RedisStore(client, { prefix: 'arch', protocol: 'per-slot' });
     const log = new RedisActionLog(client, 'arch');
@@ -42,40 +42,40 @@ describe('npm run archive-blocks', function () {
     await store.close();
     await client.quit();
 
-    const run = await archiveBlocks(['--redis-cluster', cluster.nodes, '--dir', dir, '--retention-days', '0', '--prefix', 'arch']);
+    const run = await offloadBlocks(['--redis-cluster', cluster.nodes, '--dir', dir, '--retention-days', '0', '--prefix', 'arch']);
     assert.equal(run.code, 0, run.stderr);
-    assert.equal(run.stdout, `e.0: 10 units archived in ${join(dir, 'e.0.units.ndjson')}\n1 block(s) archived\n`);
+    assert.equal(run.stdout, `e.0: 10 units offloaded in ${join(dir, 'e.0.units.ndjson')}\n1 block(s) offloaded\n`);
     assert.ok(existsSync(join(dir, 'e.0.units.index')));
 
-    // A fresh client and store: what they read comes from Redis and the archive, not a cache.
+    // A fresh client and store: what they read comes from Redis and the offloaded files, not a cache.
     const reader = cluster.client();
     try {
       const readStore = new RedisStore(reader, { prefix: 'arch', protocol: 'per-slot' });
       const readLog = new RedisActionLog(reader, 'arch');
       assert.deepEqual(await readStore.blockSales('e.0', 0, 10), [], 'the cluster dropped the sales');
-      assert.equal((await readStore.block('e.0'))?.archive, join(dir, 'e.0.units.ndjson'));
+      assert.equal((await readStore.block('e.0'))?.offloadedTo, join(dir, 'e.0.units.ndjson'));
       const after = await Promise.all(unitIds.map(async (id) => [await readStore.getSale(id), await readLog.read(id)]));
       assert.deepEqual(after, before);
     } finally {
       await reader.quit();
     }
-    const again = await archiveBlocks(['--redis-cluster', cluster.nodes, '--dir', dir, '--retention-days', '0', '--prefix', 'arch']);
-    assert.equal(again.stdout, '0 block(s) archived\n', 'once');
+    const again = await offloadBlocks(['--redis-cluster', cluster.nodes, '--dir', dir, '--retention-days', '0', '--prefix', 'arch']);
+    assert.equal(again.stdout, '0 block(s) offloaded\n', 'once');
   });
 
   it('explains a bad command line and exits 2, an unreachable cluster and exits 3', async () => {
     const badLines = [['--dir', dir], ['--redis', 'redis://x', '--redis-cluster', 'h:1', '--dir', dir], ['--redis-cluster', 'h:1']];
-    for (const [i, result] of (await Promise.all(badLines.map((args) => archiveBlocks(args)))).entries()) {
+    for (const [i, result] of (await Promise.all(badLines.map((args) => offloadBlocks(args)))).entries()) {
       assert.equal(result.code, 2, badLines[i]!.join(' '));
       assert.match(result.stderr, /give --redis or --redis-cluster, and --dir/);
     }
     const [badNodes, closed] = await Promise.all([
-      archiveBlocks(['--redis-cluster', 'h:99999', '--dir', dir]),
-      archiveBlocks(['--redis-cluster', '127.0.0.1:1', '--dir', dir]),
+      offloadBlocks(['--redis-cluster', 'h:99999', '--dir', dir]),
+      offloadBlocks(['--redis-cluster', '127.0.0.1:1', '--dir', dir]),
     ]);
     assert.equal(badNodes.code, 2);
     assert.match(badNodes.stderr, /--redis-cluster must list host:port entries separated by commas; "h:99999" is not one/);
     assert.equal(closed.code, 3);
-    assert.match(closed.stderr, /^archive-blocks: cannot reach the Redis Cluster at 127\.0\.0\.1:1: /);
+    assert.match(closed.stderr, /^offload-blocks: cannot reach the Redis Cluster at 127\.0\.0\.1:1: /);
   });
 });

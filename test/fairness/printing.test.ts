@@ -12,8 +12,8 @@ import {
   unitSeeds,
   UNSOLD,
   verifyBlock,
-} from '../../src/dealer/printing';
-import { TEN_UNIT_TABLE } from './support/test-tables';
+} from '../../src/fairness/printing';
+import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 
 const SEED = Uint8Array.from({ length: 32 }, (_, i) => i);
 

@@ -13,8 +13,8 @@ import {
   treeDepth,
   type LeafScheme,
   type UnitProof,
-} from '../../src/dealer/merkle';
-import { unitSeed } from '../../src/dealer/printing';
+} from '../../src/fairness/merkle';
+import { unitSeed } from '../../src/fairness/printing';
 import { nonceFor, Rng } from '../../src/random/rng';
 
 const SEED = Uint8Array.from({ length: 32 }, (_, i) => 255 - i);

@@ -1,12 +1,12 @@
 import { DealerKeys } from '../dealer/redis/keys';
-import { defineScripts, type RedisClient, type RunScript } from '../dealer/scripts/commands';
-import { scriptError } from '../dealer/scripts/errors';
-import { int, replyList } from '../dealer/scripts/reply';
+import { defineScripts, type RedisClient, type RunScript } from '../redis-scripts/loader';
+import { scriptError } from '../redis-scripts/errors';
+import { int, replyList } from '../redis-scripts/reply';
 import { parseUnitId } from '../dealer/identifiers';
-import { archivedActions, type ActionLog, type LoggedAction } from './action-log';
+import { offloadedActions, type ActionLog, type LoggedAction } from './action-log';
 
 type ActionScriptName = 'appendAction';
-/** Logs dropped at once when archiving (one DEL each: each log has its own slot on a cluster). */
+/** Logs dropped at once when offloading (one DEL each: each log has its own slot on a cluster). */
 const DELETE_BATCH = 1_000;
 
 /**
@@ -33,17 +33,17 @@ export class RedisActionLog implements ActionLog {
   }
 
   async read(unitId: string): Promise<LoggedAction[]> {
-    // Both at once: an empty log is either a unit not played yet or one archived.
-    const [items, archive] = await Promise.all([
+    // Both at once: an empty log is either a unit not played yet or one offloaded.
+    const [items, offloadedTo] = await Promise.all([
       this.redis.lrange(this.keys.actions(unitId), 0, -1),
-      this.redis.hget(this.keys.archives, parseUnitId(unitId)?.blockId ?? ''),
+      this.redis.hget(this.keys.offloadedBlocks, parseUnitId(unitId)?.blockId ?? ''),
     ]);
-    if (items.length === 0) return (await archivedActions(archive, unitId)) ?? [];
+    if (items.length === 0) return (await offloadedActions(offloadedTo, unitId)) ?? [];
     return items.map((item) => JSON.parse(item) as LoggedAction);
   }
 
-  async archive(blockId: string, path: string, unitIds: readonly string[]): Promise<void> {
-    await this.redis.hset(this.keys.archives, blockId, path);
+  async offload(blockId: string, path: string, unitIds: readonly string[]): Promise<void> {
+    await this.redis.hset(this.keys.offloadedBlocks, blockId, path);
     for (let i = 0; i < unitIds.length; i += DELETE_BATCH) {
       await Promise.all(unitIds.slice(i, i + DELETE_BATCH).map((id) => this.redis.del(this.keys.actions(id))));
     }

@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import type { Sale } from './types';
 
 /**
- * The archive of a closed block's units, so that Redis keeps no per-unit data of old blocks
- * (docs/dealer.md, "Archive"). Two files per block in the archive directory, written once
+ * The files of an offloaded block's units, so that Redis keeps no per-unit data of old blocks
+ * (docs/dealer.md, "Offloading settled blocks"). Two files per block in the offload directory, written once
  * (under a temporary name, fsynced, then renamed: a file is whole or absent) and never changed:
  *
  * - `<blockId>.units.ndjson`: line p (0-based) is the unit at position p, as JSON
@@ -14,24 +14,24 @@ import type { Sale } from './types';
  *   last one the file's length), then `size` bytes: the tier recorded with each sale (what
  *   `verifyBlock` checks), so that one unit or the tiers are read without reading the rest.
  *
- * Stores record the absolute path of the `.ndjson` file as the block's archive.
+ * Stores record the absolute path of the `.ndjson` file as where the block's units went (`offloadedTo`).
  */
 
-export interface ArchivedUnit {
+export interface OffloadedUnit {
   readonly sale: Sale;
   /** The unit's action log entries (src/units LoggedAction), in order. */
   readonly actions: readonly unknown[];
 }
 
-/** An archived unit whose file this process cannot read: says where the record lives. */
-export class ArchiveUnreadableError extends Error {
+/** An offloaded unit whose file this process cannot read: says where the record lives. */
+export class OffloadUnreadableError extends Error {
   constructor(
     readonly unitId: string,
     readonly path: string,
     cause: unknown,
   ) {
-    super(`unit ${unitId} is archived in ${path}, which this process cannot read (${String((cause as Error)?.message ?? cause)})`);
-    this.name = 'ArchiveUnreadableError';
+    super(`unit ${unitId} is offloaded in ${path}, which this process cannot read (${String((cause as Error)?.message ?? cause)})`);
+    this.name = 'OffloadUnreadableError';
   }
 }
 
@@ -43,11 +43,11 @@ function indexPathOf(path: string): string {
 }
 
 /**
- * Writes a block's archive from its units in position order (every position from 0 to
- * `size − 1`: only sold-out blocks are archived) and returns the path of its `.ndjson` file.
- * Writing the same block again (another archiver at the same time) replaces it whole.
+ * Writes a block's files from its units in position order (every position from 0 to
+ * `size − 1`: only sold-out blocks are offloaded) and returns the path of its `.ndjson` file.
+ * Writing the same block again (another offloader at the same time) replaces it whole.
  */
-export async function writeBlockArchive(dir: string, blockId: string, size: number, units: AsyncIterable<ArchivedUnit>): Promise<string> {
+export async function writeOffloadedBlock(dir: string, blockId: string, size: number, units: AsyncIterable<OffloadedUnit>): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = resolve(join(dir, `${blockId}.units.ndjson`));
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
@@ -65,7 +65,7 @@ export async function writeBlockArchive(dir: string, blockId: string, size: numb
       pending = 0;
     };
     for await (const unit of units) {
-      if (unit.sale.position !== position) throw new Error(`${blockId}: archive expected position ${position}, got ${unit.sale.position}`);
+      if (unit.sale.position !== position) throw new Error(`${blockId}: offload expected position ${position}, got ${unit.sale.position}`);
       const line = `${JSON.stringify(unit)}\n`;
       offsets[position] = offset;
       tiers[position] = unit.sale.tierId;
@@ -75,7 +75,7 @@ export async function writeBlockArchive(dir: string, blockId: string, size: numb
       position++;
       if (pending >= WRITE_CHUNK) await flush();
     }
-    if (position !== size) throw new Error(`${blockId}: archive got ${position} units of ${size}`);
+    if (position !== size) throw new Error(`${blockId}: offload got ${position} units of ${size}`);
     await flush();
     offsets[size] = offset;
     await data.sync();
@@ -105,26 +105,26 @@ async function readAt(path: string, offset: number, length: number): Promise<Buf
   }
 }
 
-/** The unit at `position` of the archive at `path`; throws ArchiveUnreadableError when the files cannot be read here. */
-export async function readArchivedUnit(path: string, unitId: string, position: number): Promise<ArchivedUnit | undefined> {
+/** The unit at `position` of the files at `path`; throws OffloadUnreadableError when the files cannot be read here. */
+export async function readOffloadedUnit(path: string, unitId: string, position: number): Promise<OffloadedUnit | undefined> {
   try {
     const bounds = await readAt(indexPathOf(path), position * OFFSET_BYTES, 2 * OFFSET_BYTES);
     if (bounds.length < 2 * OFFSET_BYTES) return undefined;
     const start = bounds.readDoubleLE(0);
     const end = bounds.readDoubleLE(OFFSET_BYTES);
-    return JSON.parse((await readAt(path, start, end - start)).toString('utf8')) as ArchivedUnit;
+    return JSON.parse((await readAt(path, start, end - start)).toString('utf8')) as OffloadedUnit;
   } catch (err) {
-    throw new ArchiveUnreadableError(unitId, path, err);
+    throw new OffloadUnreadableError(unitId, path, err);
   }
 }
 
-/** The tier recorded with each sale of the archived block of `size` units at `path`. */
-export async function readArchivedTiers(path: string, blockId: string, size: number): Promise<Uint8Array> {
+/** The tier recorded with each sale of the offloaded block of `size` units at `path`. */
+export async function readOffloadedTiers(path: string, blockId: string, size: number): Promise<Uint8Array> {
   try {
     const tiers = await readAt(indexPathOf(path), (size + 1) * OFFSET_BYTES, size);
     if (tiers.length !== size) throw new Error(`the index holds ${tiers.length} tiers, not ${size}`);
     return new Uint8Array(tiers);
   } catch (err) {
-    throw new ArchiveUnreadableError(`${blockId}:*`, path, err);
+    throw new OffloadUnreadableError(`${blockId}:*`, path, err);
   }
 }
