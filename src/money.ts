@@ -6,7 +6,7 @@ import type { Cents } from './protocol/money';
  */
 export type { Cents };
 
-export function assertCents(value: number, what = 'amount'): Cents {
+function assertCents(value: number, what = 'amount'): Cents {
   if (!Number.isSafeInteger(value)) throw new TypeError(`${what} must be a whole number of cents, got ${value}`);
   return value;
 }

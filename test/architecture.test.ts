@@ -1,5 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { unimportedValues } from './support/exported-values';
 import { circles, importGraph } from './support/import-graph';
 
 /**
@@ -9,6 +12,9 @@ import { circles, importGraph } from './support/import-graph';
 
 const ROOT = process.cwd();
 const SOURCES = ['src', 'web/src', 'loadtest', 'scripts', 'tools'];
+/** The dealer's Redis implementation and its one entry point for the code outside it. */
+const REDIS_FOLDER = 'src/dealer/redis/';
+const REDIS_FACE = 'src/dealer/redis/store.ts';
 
 /** The parts named by docs/architecture.md's layer list, top floor first: floor 0 is the top. */
 function documentedLayers(markdown: string): Map<string, number> {
@@ -27,6 +33,14 @@ function documentedLayers(markdown: string): Map<string, number> {
     floor++;
   }
   return floors;
+}
+
+/** docs/architecture.md's list of exported values kept for use outside the repository, as `file#name`. */
+function documentedPublicValues(markdown: string): Set<string> {
+  const section = markdown.split(/^## /m).find((s) => s.startsWith('Exported for outside use'));
+  if (!section) throw new Error('docs/architecture.md has no section "## Exported for outside use"');
+  return new Set([...section.matchAll(/^- `([\w./-]+\.tsx?)`: ([^\n]+)$/gm)].flatMap(([, file, names]) =>
+    [...names!.matchAll(/`(\w+)`/g)].map(([, name]) => `${file}#${name}`)));
 }
 
 /** The listed part a file belongs to: the longest listed path it lies in. */
@@ -65,6 +79,26 @@ describe('architecture', () => {
   it('has no circle of imports', () => {
     assert.deepEqual(circles(files, edges), []);
   });
+
+  it('lists only parts that exist', () => {
+    assert.deepEqual([...layers.keys()].filter((part) => !existsSync(part)), []);
+  });
+
+  it('keeps src/ free of tools/ (the helpers of tests and scripts)', () => {
+    assert.deepEqual(edges.filter(({ from, to }) => from.startsWith('src/') && to.startsWith('tools/')).map(({ from, to }) => `${from} → ${to}`), []);
+  });
+
+  it(`reaches the dealer's Redis folder from outside only through its face, ${REDIS_FACE}`, () => {
+    const past = edges.filter(({ from, to }) => !from.startsWith(REDIS_FOLDER) && to.startsWith(REDIS_FOLDER) && to !== REDIS_FACE);
+    assert.deepEqual(past.map(({ from, to }) => `${from} → ${to}`), []);
+  });
+
+  it('exports from src/ only values that something imports, or that the page lists for outside use', () => {
+    const listed = documentedPublicValues(readFileSync('docs/architecture.md', 'utf8'));
+    const unimported = unimportedValues(ROOT, [...SOURCES, 'test', 'test-long'], 'src/');
+    assert.deepEqual(unimported.filter((v) => !listed.has(v)), [], 'exported, imported by nothing, not listed');
+    assert.deepEqual([...listed].filter((v) => !unimported.includes(v)), [], 'listed for outside use, but imported here or gone: drop it from the list');
+  });
 });
 
 describe('architecture test', () => {
@@ -78,6 +112,25 @@ describe('architecture test', () => {
   it('finds a circle of imports, and none in a chain', () => {
     assert.deepEqual(circles(['a', 'b', 'c'], [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }, { from: 'c', to: 'a' }]), [['a', 'b', 'c']]);
     assert.deepEqual(circles(['a', 'b', 'c'], [{ from: 'a', to: 'b' }, { from: 'b', to: 'c' }]), []);
+  });
+
+  it('reads the values kept for outside use', () => {
+    const listed = documentedPublicValues('# x\n\n## Exported for outside use\n\n- `src/a.ts`: `one`, `two` (why)\n- `src/b.ts`: `three`\n\n## Next\n- `src/c.ts`: `no`\n');
+    assert.deepEqual([...listed], ['src/a.ts#one', 'src/a.ts#two', 'src/b.ts#three']);
+  });
+
+  it('finds the exported values nothing imports, types left out', () => {
+    const root = mkdtempSync(join(tmpdir(), 'exports-'));
+    try {
+      mkdirSync(join(root, 'src'));
+      mkdirSync(join(root, 'test'));
+      writeFileSync(join(root, 'src/a.ts'), 'export const used = 1;\nexport function unused() {}\nexport type T = number;\nconst local = 2;\nexport { local };\n');
+      writeFileSync(join(root, 'src/b.ts'), "export class Whole {}\n");
+      writeFileSync(join(root, 'test/a.test.ts'), "import { used } from '../src/a';\nimport * as b from '../src/b';\n");
+      assert.deepEqual(unimportedValues(root, ['src', 'test'], 'src/'), ['src/a.ts#unused', 'src/a.ts#local']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 
   it('refuses a layer line that names no folder', () => {

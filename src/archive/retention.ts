@@ -10,7 +10,7 @@ import { dayOfFile } from './files';
  */
 
 /** The UTC day `months` months before `now`, `YYYY-MM-DD`. */
-export function monthsBefore(now: number, months: number): string {
+function monthsBefore(now: number, months: number): string {
   const date = new Date(now);
   date.setUTCMonth(date.getUTCMonth() - months);
   return date.toISOString().slice(0, 10);

@@ -30,7 +30,7 @@ export function sealLine(seal: ArchiveSeal): string {
 }
 
 /** The bytes a seal signs. */
-export function sealBytes(stream: string, first: number, last: number, hash: string): Buffer {
+function sealBytes(stream: string, first: number, last: number, hash: string): Buffer {
   return Buffer.from(canonicalJson(['instant-games-archive-seal/1', stream, first, last, hash]), 'utf8');
 }
 
@@ -41,11 +41,11 @@ export interface PublishedKey {
 }
 
 /** A key's id: the first 16 hex digits of the SHA-256 of its SPKI DER. */
-export function keyId(publicKey: KeyObject): string {
+function keyId(publicKey: KeyObject): string {
   return createHash('sha256').update(publicKey.export({ format: 'der', type: 'spki' })).digest('hex').slice(0, 16);
 }
 
-export function publishKey(publicKey: KeyObject): PublishedKey {
+function publishKey(publicKey: KeyObject): PublishedKey {
   return { id: keyId(publicKey), spki: publicKey.export({ format: 'der', type: 'spki' }).toString('base64') };
 }
 

@@ -78,7 +78,7 @@ export function protectionEntry(id: string, playerId: string, line: string): Out
 }
 
 /** Whether stream id `a` comes before `b` (`<ms>-<n>`). */
-export function idBefore(a: string, b: string): boolean {
+function idBefore(a: string, b: string): boolean {
   const [am, an] = a.split('-').map(Number) as [number, number];
   const [bm, bn] = b.split('-').map(Number) as [number, number];
   return am < bm || (am === bm && an < bn);

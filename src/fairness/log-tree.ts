@@ -11,18 +11,18 @@ import { createHash } from 'node:crypto';
 
 const HASH = 32;
 
-export function leafHash(leaf: Uint8Array): Uint8Array {
+function leafHash(leaf: Uint8Array): Uint8Array {
   return new Uint8Array(createHash('sha256').update(Uint8Array.of(0)).update(leaf).digest());
 }
 
-export function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
+function nodeHash(left: Uint8Array, right: Uint8Array): Uint8Array {
   return new Uint8Array(createHash('sha256').update(Uint8Array.of(1)).update(left).update(right).digest());
 }
 
 const EMPTY_ROOT = new Uint8Array(createHash('sha256').digest());
 
 /** The largest power of two strictly below n (n ≥ 2). */
-export function splitPoint(n: number): number {
+function splitPoint(n: number): number {
   let k = 1;
   while (k * 2 < n) k *= 2;
   return k;

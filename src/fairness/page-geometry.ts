@@ -4,7 +4,7 @@
  */
 
 /** Height of a page's tree: 4,096 positions a page (fewer for a smaller block). */
-export const PAGE_HEIGHT = 12;
+const PAGE_HEIGHT = 12;
 
 /** The whole tree's depth: leaves are padded to 2^depth (a 1-unit block is its own root). */
 export function treeDepth(size: number): number {

@@ -13,7 +13,7 @@ import type { Cents } from '../money';
  * reads leaves with it.
  */
 
-export const LEAF_TAG = 'page-root/v1';
+const LEAF_TAG = 'page-root/v1';
 
 /** One published page root, as its leaf names it. */
 export interface PageLeaf {

@@ -10,7 +10,7 @@ import { be32, compress, expand, midstateOf, STATE, W, writeState } from './sha2
  * seed. Reproducible from the seed; docs/dealer.md gives the exact recipe to re-print and check.
  */
 
-export const SEED_BYTES = 32;
+const SEED_BYTES = 32;
 
 /** A fresh block seed from the operating system's CSPRNG. */
 export function newBlockSeed(): Uint8Array {

@@ -40,7 +40,7 @@ export interface TableFrame {
 }
 
 /** How long the latest frame is kept without the table refreshing it (its process may be dead). */
-export const STREAM_TTL_SECONDS = 6;
+const STREAM_TTL_SECONDS = 6;
 /** How often a table open to watchers keeps its frame alive, and how often a relay checks it. */
 export const STREAM_HEARTBEAT_MS = 2000;
 

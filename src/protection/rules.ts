@@ -111,10 +111,6 @@ export function realityCheckDue(session: StoredSession | undefined, now: number,
   return open !== undefined && now - open.checkedAt >= settings.realityCheckMs;
 }
 
-export function blockText(reason: BlockReason, until: number | null): string {
-  return `${reason}|${until ?? ''}`;
-}
-
 export function decodeBlock(text: string | undefined | null): { reason: BlockReason; until: number | null } | null {
   if (!text) return null;
   const [reason, until = ''] = text.split('|');

@@ -37,7 +37,7 @@ export type BlockReason = (typeof BLOCK_REASONS)[number];
  * `what: 'refusal'`: rows of the refusal table (src/protocol/refusals.ts), listed here because
  * that table's details are these module's shapes.
  */
-export const PROTECTION_REFUSALS = [
+const PROTECTION_REFUSALS = [
   'limit/not_set',
   'limit/stake_week',
   'limit/stake_day',

@@ -62,7 +62,7 @@ export interface RoomLog {
 const RECONNECT_SECONDS = 30;
 
 /** Close code of the player's connection when their token expires (4000–4999: the application's own). */
-export const EXPIRED_CLOSE_CODE = 4401;
+const EXPIRED_CLOSE_CODE = 4401;
 /** The longest a timer may wait (setTimeout's limit, ≈ 24.8 days); a token living longer is checked again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
