@@ -3,7 +3,7 @@ import type { Report } from './report';
 
 /**
  * `--runs N`: the same run several times in a row, summarized. On a shared machine one run's
- * ratio to the echo moves by ±15 % with the machine's state (docs/performance.md, "Fifth
+ * ratio to the echo moves by ±15 % with the machine's state (docs/lab/performance.md, "Fifth
  * round"); the median of several runs, with their range, is the figure to quote.
  */
 

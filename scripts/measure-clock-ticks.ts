@@ -1,7 +1,7 @@
 /**
  * `npm run measure:clock-ticks [-- --rooms 250 --seconds 10 --rounds 3]`: what ticking the rooms'
- * clocks costs a process with nothing else to do (docs/performance.md, "One clock for the
- * rooms"). `--rooms` clocks, each with a 2 s interval of its own (a table's heartbeat), ticked
+ * clocks costs a process with nothing else to do (docs/performance.md, "The rooms'
+ * clock"). `--rooms` clocks, each with a 2 s interval of its own (a table's heartbeat), ticked
  * every 250 ms, two ways, alternating:
  * - per room: an interval of each room's own, as Colyseus's `setTimestep` makes it, started when
  *   the room is made (here the rooms are made over 250 ms, as players come in);

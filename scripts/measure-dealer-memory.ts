@@ -3,7 +3,7 @@
  * sold, measured with `INFO memory` (used_memory) and `MEMORY USAGE` on a private redis-server:
  * Le Noël de la chance at 0.50 € scaled to `--units` (one block), every unit bought, played
  * (two action log entries, as a reveal and its end), settled, then offloaded. Prints a table and,
- * last, the same as JSON. docs/dealer.md ("Memory") holds the figures and the sizing rule.
+ * last, the same as JSON. docs/dealer-redis.md ("Memory") holds the figures and the sizing rule.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,6 +1,6 @@
 /**
  * `npm run measure:protection-cost [-- --purchases 20000 --rounds 6]`: the CPU that player
- * protection adds to a purchase's wallet step in Redis's Lua (docs/dealer.md, "After player
+ * protection adds to a purchase's wallet step in Redis's Lua (docs/lab/dealer.md, "After player
  * protection"). One script per variant buys `--purchases` times on one wallet (a few units in
  * play), timed by Redis's own main-thread CPU (`INFO cpu`), not the wall clock, so that other
  * work on the machine weighs less; the variants alternate, `--rounds` times:

@@ -38,7 +38,7 @@ export class MemoryActionLog implements ActionLog {
    * Each unit's entries as the JSON text of their list, and how many: no caller can mutate what
    * was logged. One flat text a unit, extended at each append without being parsed: an array of
    * one text per entry kept ~950 bytes a unit, this ~450 with its count; parsing the whole log
-   * at each append cost ~20 µs a unit (docs/performance.md, "Memory kept a unit, embedded
+   * at each append cost ~20 µs a unit (docs/lab/performance.md, "Memory kept a unit, embedded
    * default" and "CPU a unit, before and after").
    */
   private readonly logs = new Map<string, { readonly count: number; readonly json: string }>();

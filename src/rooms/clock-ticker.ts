@@ -7,7 +7,7 @@ const NEVER_MS = 2 ** 31 - 1;
  * One interval ticks the clocks of many rooms. Colyseus's timestep is an interval per room,
  * started when the room is made, so each room's tick falls at its own moment: 250 tables ticking
  * every 250 ms woke the process about 1,000 times a second, each wake a system call and a turn
- * of the event loop for nearly nothing (docs/performance.md, "One clock for the rooms"). Here the
+ * of the event loop for nearly nothing (docs/lab/performance.md, "One clock for the rooms"). Here the
  * rooms' clocks all tick in one turn. A room stops being ticked once Colyseus has stopped its
  * clock (the room is disposed).
  */

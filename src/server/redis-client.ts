@@ -32,7 +32,7 @@ export function redisClient(target: RedisTarget, perNode: RedisOptions = {}, clu
  * (ioredis's auto pipelining batches too, but holds a turn's commands while the pipeline before
  * it is in flight: on a stalled Redis a command would wait up to twice its timeout.) On loopback
  * a write also carries the packet into Redis: a write a command took a quarter of the server's
- * busy time (docs/performance.md, "Sixth round").
+ * busy time (docs/lab/performance.md, "Sixth round").
  */
 export function writeOncePerTurn(client: RedisClient): void {
   const corkEachConnection = (redis: Redis) => redis.on('connect', () => corkPerTurn(redis.stream));
