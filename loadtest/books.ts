@@ -315,7 +315,7 @@ export function checkBooks(input: BooksInput): BooksResult {
   };
 }
 
-/** The block report (`GET /admin/blocks`, `BlocksReport` of src/dealer/operator-report.ts) as counts. */
+/** The block report (`GET /admin/blocks`, `BlocksReport` of src/reports/operator-report.ts) as counts. */
 export function blockCounts(report: unknown): BlockCount[] {
   const emissions = (report as { emissions?: unknown })?.emissions;
   if (!Array.isArray(emissions)) throw new Error('the block report has no emissions list');

@@ -3,7 +3,7 @@ import { chacha20Block, wordsLE } from './chacha20';
 /**
  * The deterministic random source of printing and of scenarios: the ChaCha20 keystream
  * (RFC 8439) under a 32-byte seed as key, a 12-byte nonce naming the use, block counter from 0,
- * read as little-endian 32-bit words. Seeds come from a CSPRNG (see src/dealer/printing.ts), so
+ * read as little-endian 32-bit words. Seeds come from a CSPRNG (see src/fairness/printing.ts), so
  * the stream is unpredictable without the seed and reproducible with it. `Math.random` is never
  * involved.
  */

@@ -31,7 +31,7 @@ export interface CheckpointSettings {
 
 /**
  * The server's side of the log of page roots (docs/fairness.md, "Checkpoints"): reads the leaves
- * the stores appended into an RFC 9162 tree (src/dealer/log-tree.ts), signs checkpoints of it
+ * the stores appended into an RFC 9162 tree (src/fairness/log-tree.ts), signs checkpoints of it
  * with the operator's Ed25519 key (one per new tree size), and makes the proofs the public
  * routes answer. Every process keeps its own tree of the one log; they sign the same roots.
  */

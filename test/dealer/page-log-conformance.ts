@@ -9,7 +9,7 @@ const T0 = 1_700_000_000_000;
 const TWO_PAGES = scaledTable(NOEL_50, 5_000);
 
 /**
- * The shared suite of the log of page roots (`PageLog`, src/dealer/page-log.ts): every store
+ * The shared suite of the log of page roots (`PageLog`, src/fairness/page-log.ts): every store
  * appends each page it publishes once, in publication order, whichever handle publishes it.
  * `open` is the factory of the store's conformance suite.
  */

@@ -13,7 +13,7 @@ const CODE = /^([a-z][a-z_]*\/[a-z][a-z_]*)(?::\s|$)/;
 /** `type/subtype` of a media type, not a code. */
 const MEDIA_TYPES = new Set(['application', 'audio', 'font', 'image', 'multipart', 'text', 'video']);
 /**
- * The dealer's script errors (src/dealer/scripts/errors.ts) name what a Lua script answered;
+ * The dealer's script errors (src/redis-scripts/errors.ts) name what a Lua script answered;
  * they are thrown, never sent: a client gets `server/error`.
  */
 const INTERNAL_NAMESPACES = new Set(['dealer']);

@@ -1,7 +1,7 @@
 --[[
   Changes a player's protection (fields of the wallet hash: includes/protection) and journals
   the change, in one step, so that two changes at once (two processes, a player and the
-  operator) never lose one. The rules are src/dealer/protection.ts's (`changedLimit`): a first
+  operator) never lose one. The rules are src/protection/rules.ts's (`changedLimit`): a first
   limit or a lowering applies at once and cancels a pending raise; a raise or a removal waits
   the delay, the same raise asked again keeps its date; a limit asked again as it stands (the
   same amount, the same pending raise) changes nothing and journals nothing. A self-exclusion
