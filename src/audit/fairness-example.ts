@@ -14,10 +14,10 @@ import { nonceFor, Rng } from '../random/rng';
  * checks it is current), so every hex digit in the doc is what the code computes.
  */
 
-export const EXAMPLE_SEED = Uint8Array.from({ length: 32 }, (_, i) => i);
-export const EXAMPLE_POSITION = 4;
+const EXAMPLE_SEED = Uint8Array.from({ length: 32 }, (_, i) => i);
+const EXAMPLE_POSITION = 4;
 /** The example block's id: scheme 3 binds it in the commitment and every leaf. */
-export const EXAMPLE_BLOCK_ID = 'noel-example.0';
+const EXAMPLE_BLOCK_ID = 'noel-example.0';
 
 /** Le Noël de la chance at 0.50 € scaled to 10 units: 6 winners, 4 losing. */
 export const EXAMPLE_TABLE: PrizeTable = {
@@ -113,8 +113,8 @@ export function fairnessExample(): string {
   return lines.join('\n');
 }
 
-export const EXAMPLE_START = '<!-- example:start (npm run fairness-example) -->';
-export const EXAMPLE_END = '<!-- example:end -->';
+const EXAMPLE_START = '<!-- example:start (npm run fairness-example) -->';
+const EXAMPLE_END = '<!-- example:end -->';
 
 /** The doc with `example` between its markers. */
 export function withExample(doc: string, example: string): string {
