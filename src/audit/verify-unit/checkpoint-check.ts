@@ -72,6 +72,8 @@ async function extensionProblem(saved: NonNullable<LogAnswers['saved']>, current
   const seen = saved.checkpoint;
   const savedKey = key.keys?.find((k) => k.keyId === seen?.keyId)?.raw;
   if (!savedKey) return `the saved checkpoint names key ${String(seen?.keyId)}, which the log does not list`;
+  // Another log's checkpoint is not this one's past or future, whatever its size.
+  if (seen.logId !== current.logId) return `the log's checkpoint does not extend the one saved: the checkpoints are of two logs (${String(seen.logId)}, ${current.logId})`;
   if (current.treeSize < seen.treeSize) {
     const signed = await verifyCheckpoint(seen, savedKey);
     if (!signed.ok) return `the checkpoint saved before does not verify: ${signed.reason}`;
