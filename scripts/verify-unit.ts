@@ -6,18 +6,20 @@
  * with the same code as the page's « Vérifier » (src/audit/verify-unit/): the Merkle proof against
  * the page root the server published (fetched from the server the recall names, `fairness.server`,
  * or --url; or a saved answer, --block), the unit seed, the scenario and every step re-played,
- * the prize, the ledger, the picks. Without a published root it says so and fails, unless
+ * the prize, the ledger, the picks, and the recall's own times and labels against each other.
+ * Without a published root it says so and fails, unless
  * --offline. From a server, also the log of page roots: the page root is a leaf under a signed
  * checkpoint and, with --checkpoint, that checkpoint extends the one saved (docs/fairness.md,
  * "Checkpoints"); --save-checkpoint writes the new one for next time; --key pins the log's key
  * (its id, from /fairness/log/key fetched once or from the operator). What it took on trust (the
  * recall's server, the key that server answered) it says in a note. Exit 0 verified, 1 not
- * verified, 2 bad command line, 3 source unreachable.
+ * verified (a log rolled back or forked below a saved checkpoint included: the `checkpoint`
+ * check fails), 2 bad command line, 3 source unreachable.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { verifyUnit, type LogAnswers } from '../src/audit/verify-unit';
 import type { PublicBlockDetail } from '../src/protocol/fairness';
-import type { SignedCheckpoint } from '../src/protocol/transparency-log';
+import type { ConsistencyReply, SignedCheckpoint } from '../src/protocol/transparency-log';
 
 const USAGE = `usage: npm run verify-unit -- <recall.json> [--url <server, e.g. https://games.example.com> | --block <published block JSON> | --offline]
                          [--checkpoint <checkpoint JSON saved before>] [--save-checkpoint <file>] [--key <keyId>]
@@ -25,11 +27,14 @@ const USAGE = `usage: npm run verify-unit -- <recall.json> [--url <server, e.g. 
 Checks a finished unit's recall (unit-recall/v3, or v2): its Merkle proof leads to the root its
 server published for its page, no later than the sale; its unit seed re-generates the scenario
 and every step shown; its prize is the table's for the proven tier; its ledger debits the stake
-and credits exactly that prize. The published block is fetched from the server the recall names
-(fairness.server) unless --url or --block says otherwise; --offline checks against the recall's
-own page root only. From a server, the page root must also be a leaf of its log of page roots
-under a checkpoint signed by the log's key; with --checkpoint, that checkpoint must extend the
-one saved before; --save-checkpoint writes it for next time; with --key, the log's key must be
+and credits exactly that prize; its times, labels and links agree with each other (sale before
+every step, finish after, completedBy, the pair link, the symbols offered, the format's label).
+The published block is fetched from the server the recall names (fairness.server) unless --url
+or --block says otherwise; --offline checks against the recall's own page root only. From a
+server, the page root must also be a leaf of its log of page roots under a checkpoint signed by
+the log's key; with --checkpoint, that checkpoint must extend the one saved before (a log
+smaller than it was rolled back, one that no proof joins to it forked: either fails the
+checkpoint check); --save-checkpoint writes it for next time; with --key, the log's key must be
 that one (without it, the key is whatever the server answers). Whatever it took on the word of
 the recall or of its server (the server the recall names, the key that server answered), it says
 in a note. See docs/fairness.md.`;
@@ -82,14 +87,17 @@ function parseArgs(argv: string[]): Args {
   return { file, url, blockFile, offline, checkpointFile, saveCheckpoint, keyId };
 }
 
-/** GET <server><path>: its JSON, or undefined on a 404 (said); exits 3 when the server cannot be reached. */
-async function fetchJson<T>(server: string, path: string): Promise<T | undefined> {
+/**
+ * GET <server><path>: its JSON, or undefined (said) when it answers one of `none` (404: it has
+ * no such thing); exits 3 when the server cannot be reached or answers anything else.
+ */
+async function fetchJson<T>(server: string, path: string, none: readonly number[] = [404]): Promise<T | undefined> {
   if (!/^https?:\/\//.test(server)) usage(`the server ${server} is not an http(s) origin`);
   const address = `${server.replace(/\/$/, '')}${path}`;
   try {
     const res = await fetch(address);
-    if (res.status === 404) {
-      console.log(`${address} answered 404`);
+    if (none.includes(res.status)) {
+      console.log(`${address} answered ${res.status}`);
       return undefined;
     }
     if (!res.ok) throw new Error(`answered ${res.status}`);
@@ -108,8 +116,13 @@ async function fetchLog(server: string, blockId: unknown, page: unknown, saved: 
   const inclusion = await fetchJson<LogAnswers['inclusion']>(server, `/fairness/log/inclusion?${query}`);
   if (!saved || !inclusion) return { key, inclusion };
   const to = inclusion.checkpoint?.treeSize;
-  const consistency = await fetchJson<NonNullable<LogAnswers['saved']>['consistency']>(server, `/fairness/log/consistency?from=${Number(saved.treeSize)}&to=${Number(to)}`);
-  return { key, inclusion, saved: { checkpoint: saved, consistency: consistency ?? { from: saved.treeSize, to, proof: [] } } };
+  // A log smaller than the checkpoint saved has no proof to give (the route answers 400 for
+  // from > to): the checkpoint check says it was rolled back. A refusal of the proof asked is
+  // a log that does not show it extends what it signed: that check fails too, with its table.
+  const consistency = Number(saved.treeSize) > Number(to)
+    ? undefined
+    : await fetchJson<ConsistencyReply>(server, `/fairness/log/consistency?from=${Number(saved.treeSize)}&to=${Number(to)}`, [400, 404]);
+  return { key, inclusion, saved: { checkpoint: saved, consistency } };
 }
 
 /**

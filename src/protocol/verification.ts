@@ -5,13 +5,13 @@
  */
 
 export type UnitCheckId =
-  /** The recall is one this verifier reads (unit-recall/v2 or v3), of a finished unit of a known table. */
+  /** The recall is one this verifier reads (unit-recall/v2 or v3, its body the label's), of a finished unit of a known table. */
   | 'format'
   /** The Merkle proof leads to the page root the recall names. */
   | 'proof'
   /** That root is the one the server published for the unit's block and page (or `offline`). */
   | 'published-root'
-  /** The page was published no later than the sale. */
+  /** The page was published no later than the sale, at the time the recall says. */
   | 'published-in-time'
   /** Position, block, page and unit id agree everywhere in the recall and the proof. */
   | 'position'
@@ -27,8 +27,16 @@ export type UnitCheckId =
   | 'ledger'
   /** The purchase's picks are valid and the purchase step replays from them. */
   | 'picks'
-  /** Signed checkpoints of the page roots (issue 29, item 4). */
-  | 'checkpoint';
+  /** Signed checkpoints of the page roots: the page's leaf is in the log, which extends the checkpoint saved before. */
+  | 'checkpoint'
+  /** The sale comes before every step, the finish after; the page was published before the sale; the stake is journalled at the sale. */
+  | 'times'
+  /** `completedBy` names the author of the last step. */
+  | 'completed-by'
+  /** The purchase's request id, and a pair link only on a unit of a lamp pair. */
+  | 'purchase'
+  /** What the game offered beside the scenario (Noël's symbols, as its purchase step deals them); null for the others. */
+  | 'presentation';
 
 export interface UnitCheck {
   readonly id: UnitCheckId;

@@ -93,19 +93,28 @@ describe('npm run verify-unit with the log of page roots', function () {
   let recallFile: string;
   let grow: () => Promise<void>;
   let keyId: string;
+  let fixture: Awaited<ReturnType<typeof playRecalls>>;
+  const settings = { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' };
+  let clock = NOW;
+  const others: Server[] = [];
 
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'verify-unit-log-'));
-    const fixture = await playRecalls();
-    let clock = NOW;
-    const { log } = await CheckpointLog.start(fixture.dealer, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock);
-    keyId = log.keys.keyId;
+  /** A server publishing the fixture's blocks, with `log` as its log of page roots: its origin. */
+  const serve = async (log: CheckpointLog): Promise<{ server: Server; origin: string }> => {
     const app = express();
     mountFairnessRoutes(app, fixture.dealer);
     mountLogRoutes(app, log);
-    server = app.listen(0, '127.0.0.1');
-    await new Promise((resolve) => server.once('listening', resolve));
-    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const listening = app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => listening.once('listening', resolve));
+    return { server: listening, origin: `http://127.0.0.1:${(listening.address() as AddressInfo).port}` };
+  };
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'verify-unit-log-'));
+    fixture = await playRecalls();
+    const { log } = await CheckpointLog.start(fixture.dealer, settings, () => clock);
+    keyId = log.keys.keyId;
+    let origin: string;
+    ({ server, origin } = await serve(log));
     const recall = fixture.units['500000-carats'].win.recall;
     recallFile = join(dir, 'recall.json');
     writeFileSync(recallFile, JSON.stringify({ ...recall, fairness: { ...recall.fairness, server: origin } }));
@@ -116,7 +125,7 @@ describe('npm run verify-unit with the log of page roots', function () {
   });
 
   after(() => {
-    server.close();
+    for (const s of [server, ...others]) s.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -147,5 +156,35 @@ describe('npm run verify-unit with the log of page roots', function () {
     const refused = await runScript('verify-unit', [recallFile, '--key', other]);
     assert.equal(refused.code, 1, refused.stdout + refused.stderr);
     assert.match(refused.stdout, new RegExp(`^FAIL checkpoint .*not the key ${other} held for it`, 'm'));
+  });
+
+  it('exits 1 with its table of checks, the checkpoint failed, when the log was rolled back or forked under the same key', async () => {
+    const saved = join(dir, 'checkpoint-now.json');
+    const now = await runScript('verify-unit', [recallFile, '--save-checkpoint', saved]);
+    assert.equal(now.code, 0, now.stdout + now.stderr);
+    const size = (JSON.parse(readFileSync(saved, 'utf8')) as { treeSize: number }).treeSize;
+    const leaves = await fixture.dealer.logLeaves(0, size);
+    // The same key over other leaves: the log restarted (its first leaves, the recall's page among them), or rewritten.
+    const logOf = async (kept: string[]) => (await CheckpointLog.start({
+      logSize: async () => kept.length,
+      logLeaves: async (from, count) => kept.slice(from, from + count),
+      logIndexOf: (blockId, page) => fixture.dealer.logIndexOf(blockId, page),
+    }, settings, () => clock)).log;
+    const page = JSON.parse(readFileSync(recallFile, 'utf8')).fairness.page as number;
+    const kept = (await fixture.dealer.logIndexOf(JSON.parse(readFileSync(recallFile, 'utf8')).blockId, page))! + 1;
+    assert.ok(kept < size, 'the recall\'s page is in the log restarted');
+    const rewritten = [...leaves.slice(0, kept), ...leaves.slice(kept).map((l) => l.replace(/ (\d+)$/, (_, t: string) => ` ${Number(t) + 1}`))];
+    for (const [what, log, reason] of [
+      ['rolled back', await logOf(leaves.slice(0, kept)), new RegExp(`rolled back: its checkpoint has ${kept} leaves, fewer than the ${size}`)],
+      ['forked', await logOf(rewritten), /the log forked: its checkpoint of \d+ leaves does not extend the one saved/],
+    ] as const) {
+      const { server: other, origin } = await serve(log);
+      others.push(other);
+      const run = await runScript('verify-unit', [recallFile, '--url', origin, '--checkpoint', saved]);
+      assert.equal(run.code, 1, `${what}: ${run.stdout}${run.stderr}`);
+      for (const id of ['proof', 'published-root', 'steps', 'ledger', 'times']) assert.match(run.stdout, new RegExp(`^ok +${id} `, 'm'), `${what}: the table`);
+      assert.match(run.stdout, new RegExp(`^FAIL checkpoint +.*${reason.source}`, 'm'), `${what}: ${run.stdout}`);
+      assert.match(run.stdout, /^NOT verified$/m);
+    }
   });
 });

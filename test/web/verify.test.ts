@@ -110,6 +110,10 @@ const IN_TRANSIT: readonly Alteration[] = [
   { what: 'the checkpoint\'s signature', check: 'checkpoint', inclusion: (i) => ({ ...i, checkpoint: { ...i.checkpoint, signature: flipHex(i.checkpoint.signature) } }) },
   { what: 'the page\'s leaf in the log', check: 'checkpoint', inclusion: (i) => ({ ...i, proof: i.proof.length > 0 ? [flipHex(i.proof[0]), ...i.proof.slice(1)] : [], index: i.proof.length > 0 ? i.index : i.index + 1 }) },
   { what: 'the pages published after the sale', check: 'published-in-time', block: (b) => ({ ...b, pages: b.pages.map((p: any) => ({ ...p, publishedAt: '2100-01-01T00:00:00.000Z' })) }) },
+  { what: 'a step dated before the sale', check: 'times', recall: (r) => ({ ...r, steps: r.steps.map((s: any, i: number) => (i === 1 ? { ...s, at: new Date(Date.parse(r.soldAt) - 1_000).toISOString() } : s)) }) },
+  { what: 'the unit said completed by the server', check: 'completed-by', recall: (r) => ({ ...r, completedBy: 'server' }) },
+  { what: 'a pair link on a unit that is not a lamp', check: 'purchase', recall: (r) => ({ ...r, purchase: { ...r.purchase, pairedUnitId: `${r.blockId}:${r.position + 1}` } }) },
+  { what: 'symbols offered by a game that offers none', check: 'presentation', recall: (r) => ({ ...r, presentation: { offeredSymbols: ['star', 'bell', 'gift'] } }) },
 ];
 
 async function shoot(page: Page, name: string): Promise<void> {

@@ -30,9 +30,9 @@ async function unlessNone<T>(answer: Promise<T>, code: string): Promise<T | unde
 /**
  * The log's answers for the recall's page: its key, the page's leaf under the latest signed
  * checkpoint and, when this browser accepted a checkpoint before, the proof that the new one
- * extends it (a smaller tree than the one seen before cannot: the core refuses it). The saved
- * checkpoint goes to the core whatever log the server names now: a log answered under another
- * name is one that does not extend what this browser saw, and the core says so.
+ * extends it (a smaller tree than the one seen before cannot: the core says it was rolled back).
+ * The saved checkpoint goes to the core whatever log the server names now: a log answered under
+ * another name is one that does not extend what this browser saw, and the core says so.
  */
 async function logAnswers(recall: RecallRecord): Promise<LogAnswers | undefined> {
   if (recall.fairness.page === null) return undefined;
@@ -40,7 +40,8 @@ async function logAnswers(recall: RecallRecord): Promise<LogAnswers | undefined>
   const seen = storage.checkpoint();
   if (!inclusion || !seen) return { key, inclusion };
   const size = inclusion.checkpoint.treeSize;
-  const consistency = seen.treeSize <= size ? await http.logConsistency(seen.treeSize, size) : { from: seen.treeSize, to: size, proof: [] };
+  // A log smaller than the one seen has no proof to give: the core says it was rolled back.
+  const consistency = seen.treeSize <= size ? await http.logConsistency(seen.treeSize, size) : undefined;
   return { key, inclusion, saved: { checkpoint: seen, consistency } };
 }
 

@@ -1,6 +1,6 @@
 import type { ConsistencyReply, InclusionReply, LogKeyReply, SignedCheckpoint } from '../../protocol/transparency-log';
 import type { UnitCheck } from '../../protocol/verification';
-import { verifyCheckpointConsistency, verifyPageInclusion } from '../transparency-log';
+import { verifyCheckpoint, verifyCheckpointConsistency, verifyPageInclusion } from '../transparency-log';
 
 /** What the log of page roots answered about a recall's page (docs/fairness.md, "Checkpoints"). */
 export interface LogAnswers {
@@ -8,8 +8,12 @@ export interface LogAnswers {
   readonly key: LogKeyReply;
   /** `GET /fairness/log/inclusion?blockId=&page=` for the recall's page; undefined: it answered 404. */
   readonly inclusion: InclusionReply | undefined;
-  /** A checkpoint the verifier saved before, and `GET /fairness/log/consistency` from its size to the inclusion's. */
-  readonly saved?: { readonly checkpoint: SignedCheckpoint; readonly consistency: ConsistencyReply };
+  /**
+   * A checkpoint the verifier saved before, and `GET /fairness/log/consistency` from its size to
+   * the inclusion's; undefined when there is none to ask (the log is now smaller than the saved
+   * checkpoint: the route answers 400 for from > to) or the server gave none.
+   */
+  readonly saved?: { readonly checkpoint: SignedCheckpoint; readonly consistency: ConsistencyReply | undefined };
   /** The id of the key the verifier holds as the log's (fetched once, or from the operator): the server's answer must be that key. */
   readonly pinnedKeyId?: string;
 }
@@ -52,12 +56,31 @@ export async function checkpointCheck(page: RecalledPage, log: LogAnswers): Prom
   const { checkpoint } = log.inclusion;
   let detail = `page ${page.page} of ${page.blockId} is leaf ${log.inclusion.index} of the log ${checkpoint.logId}, under its checkpoint of ${checkpoint.treeSize} leaves signed by key ${checkpoint.keyId}`;
   if (log.saved) {
-    const saved = log.saved.checkpoint;
-    const savedKey = log.key.keys?.find((k) => k.keyId === saved?.keyId)?.raw;
-    if (!savedKey) return { id: 'checkpoint', ok: false, detail: `the saved checkpoint names key ${String(saved?.keyId)}, which the log does not list` };
-    const consistent = await verifyCheckpointConsistency(saved, checkpoint, log.saved.consistency, log.key.raw, savedKey);
-    if (!consistent.ok) return { id: 'checkpoint', ok: false, detail: `the log's checkpoint does not extend the one saved: ${consistent.reason}` };
-    detail += `, which extends the checkpoint saved at ${saved.treeSize} leaves`;
+    const problem = await extensionProblem(log.saved, checkpoint, log.key);
+    if (problem) return { id: 'checkpoint', ok: false, detail: problem };
+    detail += `, which extends the checkpoint saved at ${log.saved.checkpoint.treeSize} leaves`;
   }
   return { id: 'checkpoint', ok: true, detail };
+}
+
+/**
+ * Why the log's checkpoint does not extend the one saved, or undefined: a log smaller than a
+ * checkpoint already seen was rolled back; one of the same size or larger that no consistency
+ * proof joins to it forked. Either is the signed evidence the log exists to give.
+ */
+async function extensionProblem(saved: NonNullable<LogAnswers['saved']>, current: SignedCheckpoint, key: LogKeyReply): Promise<string | undefined> {
+  const seen = saved.checkpoint;
+  const savedKey = key.keys?.find((k) => k.keyId === seen?.keyId)?.raw;
+  if (!savedKey) return `the saved checkpoint names key ${String(seen?.keyId)}, which the log does not list`;
+  // Another log's checkpoint is not this one's past or future, whatever its size.
+  if (seen.logId !== current.logId) return `the log's checkpoint does not extend the one saved: the checkpoints are of two logs (${String(seen.logId)}, ${current.logId})`;
+  if (current.treeSize < seen.treeSize) {
+    const signed = await verifyCheckpoint(seen, savedKey);
+    if (!signed.ok) return `the checkpoint saved before does not verify: ${signed.reason}`;
+    return `the log was rolled back: its checkpoint has ${current.treeSize} leaves, fewer than the ${seen.treeSize} of a checkpoint it signed before (saved), so it dropped leaves it had published`;
+  }
+  if (!saved.consistency) return `the log gives no consistency proof from the saved checkpoint of ${seen.treeSize} leaves to its ${current.treeSize}: nothing shows it extends what it signed before`;
+  const consistent = await verifyCheckpointConsistency(seen, current, saved.consistency, key.raw, savedKey);
+  if (!consistent.ok) return `the log forked: its checkpoint of ${current.treeSize} leaves does not extend the one saved at ${seen.treeSize} (${consistent.reason})`;
+  return undefined;
 }

@@ -2,10 +2,11 @@ import { pageHeight, pageOf } from '../../fairness/page-geometry';
 import { prizeOfTier } from '../../games/prize-tables';
 import type { PublicBlockDetail } from '../../protocol/fairness';
 import type { UnitCheck, UnitVerification } from '../../protocol/verification';
+import { completedByCheck, presentationCheck, purchaseCheck, timesCheck } from './agreement-checks';
 import { checkpointCheck, type LogAnswers } from './checkpoint-check';
 import { pageRootOf, unitSeedOf } from './hashing';
 import { ledgerCheck } from './ledger-check';
-import { readRecall, type RecallRead } from './recall-shape';
+import { readRecall, timeOf, type RecallRead } from './recall-shape';
 import { replayChecks, scoredScenarioCheck } from './replay-checks';
 
 export type { UnitCheck, UnitCheckId, UnitVerification } from '../../protocol/verification';
@@ -61,14 +62,18 @@ export async function verifyUnit(recall: unknown, sources: { published?: PublicB
       : { id: 'prize', ok: false, detail: `the proven tier ${read.proof.tierId} pays ${String(provenPrize)} cents; the recall says ${read.prize}` },
   );
   const prize = provenPrize ?? read.prize;
+  // Scheme 3 deals the purchase step again from the unit seed; scheme 2 has only the step recalled.
+  let purchaseEvents: readonly unknown[] | undefined = read.steps[0]?.events;
   if (read.fairness.scheme === 3) {
     checks.push(await unitSeedCheck(read, sources.published));
-    checks.push(...replayChecks(read, prize));
+    const replay = replayChecks(read, prize);
+    checks.push(...replay.checks);
+    purchaseEvents = replay.purchaseEvents;
   } else {
     checks.push(scoredScenarioCheck(read, prize));
     notes.push('scheme 2 binds the tier, not the unit seed: the scenario\'s origin and the steps shown cannot be checked before the block\'s seed is public, once it is closed and all its units settled (npm run verify-block re-generates them then)');
   }
-  checks.push(ledgerCheck(read, prize));
+  checks.push(ledgerCheck(read, prize), timesCheck(read), completedByCheck(read), purchaseCheck(read), presentationCheck(read, purchaseEvents));
   return { ok: checks.every((c) => c.ok), checks, notes };
 }
 
@@ -117,10 +122,13 @@ function publishedChecks(read: RecallRead, root: string | undefined, sources: { 
   ];
   if (publishedPage) {
     const at = Date.parse(publishedPage.publishedAt);
+    const recalled = timeOf(read.fairness.pagePublishedAt);
     checks.push(
-      at <= read.soldAt
-        ? { id: 'published-in-time', ok: true, detail: `page ${page} was published at ${publishedPage.publishedAt}, no later than the sale` }
-        : { id: 'published-in-time', ok: false, detail: `page ${page} was published at ${publishedPage.publishedAt}, after the sale at ${new Date(read.soldAt).toISOString()}` },
+      !(at <= read.soldAt)
+        ? { id: 'published-in-time', ok: false, detail: `page ${page} was published at ${publishedPage.publishedAt}, after the sale at ${new Date(read.soldAt).toISOString()}` }
+        : recalled !== at
+          ? { id: 'published-in-time', ok: false, detail: `the recall says page ${page} was published at ${String(read.fairness.pagePublishedAt)}, the server publishes it at ${publishedPage.publishedAt}` }
+          : { id: 'published-in-time', ok: true, detail: `page ${page} was published at ${publishedPage.publishedAt}, as the recall says, no later than the sale` },
     );
   }
   return checks;

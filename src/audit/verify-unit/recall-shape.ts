@@ -14,10 +14,13 @@ export interface JournalLineRead {
   readonly amount: number;
   readonly balance: number;
   readonly ref: string;
+  /** ms; NaN when it is not a date. */
+  readonly at: number;
 }
 
 export interface StepRead {
   readonly seq: unknown;
+  readonly at: unknown;
   readonly by: unknown;
   readonly action: unknown;
   readonly events: readonly unknown[];
@@ -32,6 +35,11 @@ export interface RecallRead {
   readonly blockId: string;
   readonly position: number;
   readonly soldAt: number;
+  /** ms; NaN when it is not a date. */
+  readonly finishedAt: number;
+  readonly completedBy: unknown;
+  readonly purchase: unknown;
+  readonly presentation: unknown;
   readonly prize: number;
   readonly balanceBefore: number;
   readonly balanceAfterStake: number;
@@ -48,6 +56,7 @@ export interface RecallRead {
     readonly commitment: unknown;
     readonly page: unknown;
     readonly pageRoot: unknown;
+    readonly pagePublishedAt: unknown;
   };
   readonly proof: ProofInput & { readonly size: number };
 }
@@ -57,10 +66,12 @@ type Json = Record<string, unknown>;
 const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 const isCount = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0;
 const isCents = (x: unknown): x is number => Number.isSafeInteger(x);
+/** An ISO time as ms, NaN when it is not one. */
+export const timeOf = (x: unknown): number => (typeof x === 'string' ? Date.parse(x) : Number.NaN);
 
 function journalLine(x: unknown): JournalLineRead | undefined {
   if (!isObject(x) || !isCount(x.seq) || typeof x.kind !== 'string' || !isCents(x.amount) || !isCents(x.balance) || typeof x.ref !== 'string') return undefined;
-  return { seq: x.seq, kind: x.kind, amount: x.amount, balance: x.balance, ref: x.ref };
+  return { seq: x.seq, kind: x.kind, amount: x.amount, balance: x.balance, ref: x.ref, at: timeOf(x.at) };
 }
 
 /** The proof's fields, typed; its secret is the salt (scheme 2) or the unit seed (scheme 3). */
@@ -74,6 +85,21 @@ function proofOf(x: unknown, scheme: 2 | 3): (ProofInput & { size: number }) | s
   return { version: scheme, size: x.size, position: x.position, tierId: x.tierId, secret, siblings: x.siblings as string[] };
 }
 
+/**
+ * The format's label against what the record holds (docs/recall.md): v2 predates scheme 3 and
+ * `fairness.server`, v3 always carries `server` (an origin or null). A record that says v2 with
+ * a v3 body (or the reverse) contradicts itself, whatever else verifies.
+ */
+function labelProblem(format: 'unit-recall/v2' | 'unit-recall/v3', f: Json): string | undefined {
+  if (format === 'unit-recall/v2') {
+    if (f.scheme === 3) return 'the record says unit-recall/v2, which has no scheme 3, but its fairness record is of scheme 3';
+    if (Object.hasOwn(f, 'server')) return 'the record says unit-recall/v2, which has no fairness.server, but it carries one';
+    return undefined;
+  }
+  if (f.server !== null && typeof f.server !== 'string') return 'the record says unit-recall/v3, whose fairness record names its server (an origin or null), but it has none';
+  return undefined;
+}
+
 /** The recall read, or why not (one sentence). */
 export function readRecall(input: unknown): RecallRead | string {
   if (!isObject(input)) return 'the recall is not a JSON object';
@@ -85,7 +111,7 @@ export function readRecall(input: unknown): RecallRead | string {
   const table = isCents(r.stake) ? findPrizeTable(game as GameId, r.stake) : undefined;
   if (!table) return `${game} is not sold at ${String(r.stake)} cents`;
   if (typeof r.unitId !== 'string' || typeof r.blockId !== 'string' || !isCount(r.position)) return 'the unit id, block id or position is missing';
-  const soldAt = typeof r.soldAt === 'string' ? Date.parse(r.soldAt) : Number.NaN;
+  const soldAt = timeOf(r.soldAt);
   if (!Number.isFinite(soldAt)) return 'the sale time is not a date';
   if (!isCents(r.prize) || !isCents(r.balanceBefore) || !isCents(r.balanceAfterStake) || !isCents(r.balanceAfterPrize)) return 'the prize or a balance is not a whole number of cents';
   const ledger = Array.isArray(r.ledger) ? r.ledger.map(journalLine) : [undefined];
@@ -94,6 +120,8 @@ export function readRecall(input: unknown): RecallRead | string {
   const f = r.fairness;
   if (!isObject(f)) return 'the recall has no fairness record';
   if (f.scheme !== 2 && f.scheme !== 3) return `scheme ${String(f.scheme)}: no per-unit proof; verify the whole block once it closes (npm run verify-block)`;
+  const label = labelProblem(r.format, f);
+  if (label) return label;
   const proof = proofOf(f.proof, f.scheme);
   if (typeof proof === 'string') return proof;
   return {
@@ -105,6 +133,10 @@ export function readRecall(input: unknown): RecallRead | string {
     blockId: r.blockId,
     position: r.position,
     soldAt,
+    finishedAt: timeOf(r.finishedAt),
+    completedBy: r.completedBy,
+    purchase: r.purchase,
+    presentation: r.presentation,
     prize: r.prize,
     balanceBefore: r.balanceBefore,
     balanceAfterStake: r.balanceAfterStake,
@@ -113,7 +145,7 @@ export function readRecall(input: unknown): RecallRead | string {
     picks: r.picks,
     steps: r.steps as StepRead[],
     scenario: r.scenario,
-    fairness: { scheme: f.scheme, blockId: f.blockId, blockSize: f.blockSize, position: f.position, commitment: f.commitment, page: f.page, pageRoot: f.pageRoot },
+    fairness: { scheme: f.scheme, blockId: f.blockId, blockSize: f.blockSize, position: f.position, commitment: f.commitment, page: f.page, pageRoot: f.pageRoot, pagePublishedAt: f.pagePublishedAt },
     proof,
   };
 }

@@ -15,7 +15,8 @@ const SERVER_COMPLETE = 'server_complete';
 
 const describe = (x: unknown) => JSON.stringify(x)?.slice(0, 160) ?? String(x);
 
-export function replayChecks(recall: RecallRead, provenPrize: number): UnitCheck[] {
+/** The checks, and the purchase step's events as the seed deals them (undefined when the unit cannot start). */
+export function replayChecks(recall: RecallRead, provenPrize: number): { checks: UnitCheck[]; purchaseEvents?: readonly unknown[] } {
   const rules = rulesOf(recall.game);
   const outcome = { stake: recall.stake, prize: provenPrize };
   const seed = fromHex(recall.proof.secret);
@@ -25,13 +26,13 @@ export function replayChecks(recall: RecallRead, provenPrize: number): UnitCheck
   const takesPicks = !rules.parsePicks(undefined).ok;
   if (!parsed.ok || parsed.value.length !== 1) {
     const detail = `the recalled picks ${describe(recall.picks)} are not a valid purchase of ${recall.game} (${parsed.ok ? 'not one unit' : parsed.code})`;
-    return [{ id: 'picks', ok: false, detail }];
+    return { checks: [{ id: 'picks', ok: false, detail }] };
   }
   let first;
   try {
     first = rules.start(outcome, seed, parsed.value[0]);
   } catch (err) {
-    return [{ id: 'picks', ok: false, detail: `the unit cannot start from its seed and picks: ${String(err)}` }];
+    return { checks: [{ id: 'picks', ok: false, detail: `the unit cannot start from its seed and picks: ${String(err)}` }] };
   }
   const step0 = recall.steps[0];
   const purchaseShown = step0 !== undefined && step0.seq === 0 && step0.by === 'purchase' && step0.action === null && sameJson(step0.events, first.events);
@@ -59,7 +60,7 @@ export function replayChecks(recall: RecallRead, provenPrize: number): UnitCheck
       ? scenarioCheck(recall, rules.scenarioOf(state), provenPrize)
       : { id: 'scenario', ok: false, detail: 'the scenario cannot be re-generated: the recorded steps do not replay to the end' },
   );
-  return checks;
+  return { checks, purchaseEvents: first.events };
 }
 
 /** Replays steps 1…n through the rules; the first difference, as a sentence, or undefined. */

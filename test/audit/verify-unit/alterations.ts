@@ -33,6 +33,41 @@ export interface Alteration {
   readonly change: (recall: any, published: any) => void;
 }
 
+const at = (iso: string, ms: number) => new Date(Date.parse(iso) + ms).toISOString();
+const lastStep = (r: any) => r.steps[r.steps.length - 1];
+
+/**
+ * The recall against itself: its times, labels and links each contradicting another field (or
+ * what the server publishes) while the outcome, the steps' events and the money stay true.
+ */
+export const CONTRADICTIONS: Alteration[] = [
+  { what: 'the last step dated before the sale', game: 'rain-diamonds', kind: 'win', check: 'times', change: (r) => { lastStep(r).at = at(r.soldAt, -1); } },
+  { what: 'the purchase step dated a minute before the sale', game: 'noel-de-la-chance', kind: 'lose', check: 'times', change: (r) => { r.steps[0].at = at(r.soldAt, -60_000); } },
+  { what: 'a step dated after the finish', game: '500000-carats', kind: 'win', check: 'times', change: (r) => { r.steps[1].at = at(r.finishedAt, 1); } },
+  { what: 'the sale dated after the finish', game: 'mine-d-or', kind: 'lose', check: 'times', change: (r) => { r.soldAt = at(r.finishedAt, 1); } },
+  { what: 'the finish dated before the last step', game: 'mysteres-de-la-lampe', kind: 'win', check: 'times', change: (r) => { r.finishedAt = at(lastStep(r).at, -1); } },
+  { what: 'no finish time on a finished unit', game: 'rain-diamonds', kind: 'lose', check: 'times', change: (r) => { r.finishedAt = null; } },
+  { what: 'a step\'s time that is not a date', game: '500000-carats', kind: 'lose', check: 'times', change: (r) => { r.steps[0].at = 'yesterday'; } },
+  { what: 'the stake journalled an hour before the sale', game: 'noel-de-la-chance', kind: 'win', check: 'times', change: (r) => { r.ledger[0].at = at(r.soldAt, -3_600_000); } },
+  { what: 'the recalled page publication after the sale', game: 'mine-d-or', kind: 'win', check: 'times', change: (r) => { r.fairness.pagePublishedAt = at(r.soldAt, 1); } },
+  { what: 'the recalled page publication before the time the server publishes', game: 'rain-diamonds', kind: 'win', check: 'published-in-time', change: (r) => { r.fairness.pagePublishedAt = at(r.fairness.pagePublishedAt, -60_000); } },
+  { what: 'the recalled page publication after the time the server publishes, still before the sale', game: 'mysteres-de-la-lampe', kind: 'lose', check: 'published-in-time', change: (r) => { r.fairness.pagePublishedAt = at(r.fairness.pagePublishedAt, 1); } },
+  { what: 'completedBy flipped to the server', game: 'mine-d-or', kind: 'win', check: 'completed-by', change: (r) => { r.completedBy = 'server'; } },
+  { what: 'completedBy null on a finished unit', game: 'noel-de-la-chance', kind: 'lose', check: 'completed-by', change: (r) => { r.completedBy = null; } },
+  { what: 'a pair link on a Noël unit', game: 'noel-de-la-chance', kind: 'win', check: 'purchase', change: (r) => { r.purchase.pairedUnitId = `${r.blockId}:${r.position + 1}`; } },
+  { what: 'a pair link and a pair\'s request id on a RAIN DIAMONDS unit', game: 'rain-diamonds', kind: 'win', check: 'purchase', change: (r) => { r.purchase = { requestId: `${r.purchase.requestId}-0`, pairedUnitId: `${r.blockId}:${r.position + 1}` }; } },
+  { what: 'a pair link on a lamp unit bought alone', game: 'mysteres-de-la-lampe', kind: 'win', check: 'purchase', change: (r) => { r.purchase.pairedUnitId = `${r.blockId}:${r.position + 1}`; } },
+  { what: 'a lamp unit paired with itself', game: 'mysteres-de-la-lampe', kind: 'lose', check: 'purchase', change: (r) => { r.purchase = { requestId: `${r.purchase.requestId}-1`, pairedUnitId: r.unitId }; } },
+  { what: 'the purchase removed', game: '500000-carats', kind: 'win', check: 'purchase', change: (r) => { r.purchase = null; } },
+  { what: 'the Noël symbols offered reordered', game: 'noel-de-la-chance', kind: 'win', check: 'presentation', change: (r) => { r.presentation.offeredSymbols.reverse(); } },
+  { what: 'a Noël symbol offered replaced by a decor symbol', game: 'noel-de-la-chance', kind: 'lose', check: 'presentation', change: (r) => { r.presentation.offeredSymbols[0] = r.presentation.decorSymbols[0]; } },
+  { what: 'a Noël decor symbol dropped', game: 'noel-de-la-chance', kind: 'win', check: 'presentation', change: (r) => { r.presentation.decorSymbols.pop(); } },
+  { what: 'a presentation given to a Mine d\'or unit', game: 'mine-d-or', kind: 'lose', check: 'presentation', change: (r) => { r.presentation = { offeredSymbols: ['diamant'] }; } },
+  { what: 'the format label set to v2 on a v3 recall', game: 'mine-d-or', kind: 'win', check: 'format', change: (r) => { r.format = 'unit-recall/v2'; } },
+  { what: 'the format label set to v2, the server\'s origin dropped, on a scheme 3 recall', game: 'rain-diamonds', kind: 'lose', check: 'format', change: (r) => { r.format = 'unit-recall/v2'; delete r.fairness.server; } },
+  { what: 'the server\'s origin dropped from a v3 recall', game: '500000-carats', kind: 'lose', check: 'format', change: (r) => { delete r.fairness.server; } },
+];
+
 export const ALTERATIONS: Alteration[] = [
   // Every field a player saw.
   { what: 'a RAIN DIAMONDS grid cell', game: 'rain-diamonds', kind: 'win', check: 'steps', change: (r) => { const g = findEvent(r, 'grid_shown').grid; g[0][0] = g[0][0] === 'red' ? 'blue' : 'red'; r.scenario.grid[0][0] = g[0][0]; } },
@@ -93,4 +128,5 @@ export const ALTERATIONS: Alteration[] = [
   { what: 'a page published after the sale', game: 'noel-de-la-chance', kind: 'win', check: 'published-in-time', change: (r, p) => { for (const page of p.pages) page.publishedAt = new Date(Date.parse(r.soldAt) + 1).toISOString(); } },
   { what: 'the format', game: 'mine-d-or', kind: 'win', check: 'format', change: (r) => { r.format = 'unit-recall/v9'; } },
   { what: 'an unfinished status', game: 'mine-d-or', kind: 'lose', check: 'format', change: (r) => { r.status = 'in_progress'; } },
+  ...CONTRADICTIONS,
 ];

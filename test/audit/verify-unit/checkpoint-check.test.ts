@@ -17,10 +17,11 @@ describe('verify-unit: the checkpoint check (the log of page roots)', function (
   let answers: LogAnswers;
   let saved: SignedCheckpoint;
   let log: CheckpointLog;
+  let fixture: Awaited<ReturnType<typeof playRecalls>>;
   let clock = NOW;
 
   before(async () => {
-    const fixture = await playRecalls();
+    fixture = await playRecalls();
     played = fixture.units['500000-carats'].win;
     ({ log } = await CheckpointLog.start(fixture.dealer, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock));
     saved = await log.checkpoint();
@@ -54,7 +55,9 @@ describe('verify-unit: the checkpoint check (the log of page roots)', function (
     const page = pageOf(played.published.size, played.recall.position);
     const leafAt = Number(answers.inclusion!.leaf.split(' ')[7]);
     const routeSays = (at: number) => ({ ...played.published, pages: played.published.pages.map((p) => (p.page === page ? { ...p, publishedAt: new Date(at).toISOString() } : p)) });
-    const earlier = await verifyUnit(played.recall, { published: routeSays(leafAt - 60_000), log: answers });
+    // The route and the recall agree on a time a minute before the one the log fixes.
+    const minuteBefore = new Date(leafAt - 60_000).toISOString();
+    const earlier = await verifyUnit({ ...played.recall, fairness: { ...played.recall.fairness, pagePublishedAt: minuteBefore } }, { published: routeSays(leafAt - 60_000), log: answers });
     assert.deepEqual(earlier.checks.filter((c) => !c.ok).map((c) => c.id), ['checkpoint'], 'the block route says the page was published a minute before the log says');
     assert.match(earlier.checks.find((c) => c.id === 'checkpoint')!.detail, /published at .* the block says/);
     const soldBefore = { ...played.recall, soldAt: new Date(leafAt - 1).toISOString() };
@@ -93,6 +96,38 @@ describe('verify-unit: the checkpoint check (the log of page roots)', function (
     assert.ok((await check({ ...answers, pinnedKeyId: log.keys.keyId })).ok, 'the log\'s own key, pinned');
   });
 
+  it('fails a log rolled back (smaller than a checkpoint it signed before) or forked (a checkpoint no proof joins to the saved one), each under the right key, saying which', async () => {
+    const settings = { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' };
+    // One key, three logs: what it signed before (the true leaves and 8 more), and two it answers now.
+    const logOf = async (leaves: string[]) => (await CheckpointLog.start({
+      logSize: async () => leaves.length,
+      logLeaves: async (from, count) => leaves.slice(from, from + count),
+      logIndexOf: async (blockId, page) => {
+        const index = leaves.findIndex((l) => l.split(' ')[4] === blockId && l.split(' ')[5] === String(page));
+        return index < 0 ? undefined : index;
+      },
+    }, settings, () => clock)).log;
+    const extra = (name: string, n: number) => Array.from({ length: n }, (_, k) => `page-root/v1 3 mine-d-or 50 ${name}.${k} 0 ${'ab'.repeat(32)} ${NOW}`);
+    const leaves = await fixture.dealer.logLeaves(0, await fixture.dealer.logSize());
+    const before = await logOf([...leaves, ...extra('seen', 8)]);
+    const savedBefore = await before.checkpoint();
+    const page = pageOf(played.published.size, played.recall.position);
+    const answersOf = async (now: CheckpointLog): Promise<LogAnswers> => {
+      const inclusion = (await now.inclusionOf(played.recall.blockId, page))!;
+      return { key: now.keys, inclusion, saved: { checkpoint: savedBefore, consistency: await now.consistency(savedBefore.treeSize, inclusion.checkpoint.treeSize) } };
+    };
+    const rolledBack = await answersOf(await logOf(leaves));
+    assert.equal(rolledBack.saved!.consistency, undefined, 'no consistency proof to a smaller log');
+    const result = await verifyUnit(played.recall, { published: played.published, log: rolledBack });
+    assert.deepEqual(result.checks.filter((c) => !c.ok).map((c) => c.id), ['checkpoint']);
+    assert.match(result.checks.find((c) => c.id === 'checkpoint')!.detail, new RegExp(`rolled back: its checkpoint has ${leaves.length} leaves, fewer than the ${savedBefore.treeSize}`));
+    for (const [what, now] of [['the same size, other leaves', [...leaves, ...extra('other', 8)]], ['larger, other leaves', [...leaves, ...extra('other', 12)]]] as const) {
+      const detail = (await check(await answersOf(await logOf([...now])))).detail;
+      assert.match(detail, /^the log forked: its checkpoint of \d+ leaves does not extend the one saved/, `${what}: ${detail}`);
+    }
+    assert.ok((await check(await answersOf(await logOf([...leaves, ...extra('seen', 12)])))).ok, 'a log that grew from the saved one');
+  });
+
   it('refuses every alteration of the log’s answers, with the reason', async () => {
     const inclusion = answers.inclusion!;
     const cp = inclusion.checkpoint;
@@ -121,8 +156,8 @@ describe('verify-unit: the checkpoint check (the log of page roots)', function (
       ['key of another log', { ...answers, key: { ...answers.key, raw: otherRaw.toString('base64') } }, /not the key given/],
       ['saved checkpoint altered', { ...answers, saved: { ...answers.saved!, checkpoint: { ...saved, rootHash: flipHex(saved.rootHash) } } }, /older checkpoint: .*signature/],
       ['saved checkpoint by an unlisted key', { ...answers, saved: { ...answers.saved!, checkpoint: await resigned(saved) } }, /which the log does not list/],
-      ['consistency proof node', { ...answers, saved: { ...answers.saved!, consistency: { ...answers.saved!.consistency, proof: answers.saved!.consistency.proof.map((p, i) => (i === 0 ? flipHex(p, 9) : p)) } } }, /does not extend/],
-      ['consistency proof of other sizes', { ...answers, saved: { ...answers.saved!, consistency: { ...answers.saved!.consistency, from: saved.treeSize - 1 } } }, /does not extend/],
+      ['consistency proof node', { ...answers, saved: { ...answers.saved!, consistency: { ...answers.saved!.consistency!, proof: answers.saved!.consistency!.proof.map((p, i) => (i === 0 ? flipHex(p, 9) : p)) } } }, /does not extend/],
+      ['consistency proof of other sizes', { ...answers, saved: { ...answers.saved!, consistency: { ...answers.saved!.consistency!, from: saved.treeSize - 1 } } }, /does not extend/],
       ['saved checkpoint newer than the log’s', { ...answers, saved: { checkpoint: cp, consistency: { from: cp.treeSize, to: saved.treeSize, proof: [] } } }, /does not extend/],
     ];
     for (const [what, log, reason] of altered) {

@@ -5,7 +5,7 @@ import { verifyUnit } from '../../../src/audit/verify-unit';
 import { publicBlockDetail } from '../../../src/fairness/public-blocks';
 import { findPrizeTable } from '../../../src/games/prize-tables';
 import { GAME_IDS } from '../../../src/games/types';
-import { ALTERATIONS, copy, failed, flipHex } from './alterations';
+import { ALTERATIONS, CONTRADICTIONS, copy, failed, flipHex } from './alterations';
 import { playRecalls, type PlayedRecall, type RecallFixture } from './recalls';
 
 describe('verifyUnit (scheme 3)', function () {
@@ -24,7 +24,7 @@ describe('verifyUnit (scheme 3)', function () {
         const result = await verifyUnit(recall, { published });
         assert.deepEqual(result.checks.filter((c) => !c.ok), [], `${game} ${kind}`);
         const ids = result.checks.map((c) => c.id);
-        for (const id of ['format', 'position', 'proof', 'published-root', 'published-in-time', 'prize', 'unit-seed', 'picks', 'steps', 'scenario', 'ledger'] as const) assert.ok(ids.includes(id), `${game} ${kind}: ${id} checked`);
+        for (const id of ['format', 'position', 'proof', 'published-root', 'published-in-time', 'prize', 'unit-seed', 'picks', 'steps', 'scenario', 'ledger', 'times', 'completed-by', 'purchase', 'presentation'] as const) assert.ok(ids.includes(id), `${game} ${kind}: ${id} checked`);
         assert.ok(result.ok);
       }
     });
@@ -91,6 +91,8 @@ describe('verifyUnit (scheme 3)', function () {
     }
     assert.deepEqual(passed, []);
     assert.ok(ALTERATIONS.length >= 30);
+    assert.ok(CONTRADICTIONS.length >= 20, 'at least 20 ways the recall contradicts itself');
+    for (const id of ['times', 'completed-by', 'purchase', 'presentation', 'published-in-time', 'format'] as const) assert.ok(CONTRADICTIONS.some((a) => a.check === id), `${id} is tried`);
     assert.deepEqual(new Set(ALTERATIONS.map((a) => a.game)), new Set(GAME_IDS), 'every game is altered');
   });
 
@@ -122,14 +124,22 @@ describe('verifyUnit (scheme 2 recalls)', function () {
     const tree = pageTree(seed, block.size, page, units.subarray(from, from + count), { version: 2 });
     const proof = proveUnit(tree, v3.position);
     const root = Buffer.from(tree.levels[tree.levels.length - 1]!).toString('hex');
-    const recall = { ...copy(v3), format: 'unit-recall/v2', fairness: { ...v3.fairness, scheme: 2, pageRoot: root, proof } };
+    // unit-recall/v2 had no fairness.server.
+    const { server: _, ...v2Fairness } = v3.fairness;
+    const recall = { ...copy(v3), format: 'unit-recall/v2', fairness: { ...v2Fairness, scheme: 2, pageRoot: root, proof } };
     const published = { ...copy(p3), scheme: 2, merkleScheme: 'merkle-sha256/v2', pages: p3.pages.map((p) => (p.page === page ? { ...p, root } : p)) };
     assert.notEqual(leafSchemeOf(block).version, 2, 'the block itself is scheme 3');
     const result = await verifyUnit(recall, { published });
     assert.deepEqual(failed(result), []);
     assert.ok(!result.checks.some((c) => c.id === 'steps' || c.id === 'unit-seed'), 'scheme 2 cannot re-play the steps');
     assert.match(result.notes.join(), /scheme 2 binds the tier, not the unit seed/);
+    assert.deepEqual(failed(await verifyUnit({ ...recall, format: 'unit-recall/v3', fairness: { ...recall.fairness, server: null } }, { published })), [], 'a scheme 2 block recalled today (v3)');
     for (const [what, change, check] of [
+      ['the label v3 on a v2 body (no fairness.server)', (r: any) => (r.format = 'unit-recall/v3'), 'format'],
+      ['a fairness.server on a v2 body', (r: any) => (r.fairness.server = null), 'format'],
+      ['a step dated before the sale', (r: any) => (r.steps[1].at = new Date(Date.parse(r.soldAt) - 1).toISOString()), 'times'],
+      ['completed by the server', (r: any) => (r.completedBy = 'server'), 'completed-by'],
+      ['the symbols offered reordered', (r: any) => r.presentation.offeredSymbols.reverse(), 'presentation'],
       ['the salt', (r: any) => (r.fairness.proof.salt = flipHex(r.fairness.proof.salt)), 'proof'],
       ['the prize', (r: any) => (r.prize += 50), 'prize'],
       ['the scenario', (r: any) => (r.scenario.cells = r.scenario.cells.map(() => r.scenario.symbol)), 'scenario'],

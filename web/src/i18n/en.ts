@@ -108,6 +108,10 @@ export const en: Strings = {
       ledger: { ok: 'Your account was debited the stake and credited the proven prize.', failed: 'Your account’s movements do not match the stake and the proven prize.' },
       picks: { ok: 'Your choices are valid, and what the purchase showed you is what they give.', failed: 'Your choices, or what the purchase showed you, are not what the game’s rules give.' },
       checkpoint: { ok: 'The root is in the operator’s signed public log: it cannot be replaced unnoticed.', failed: 'The root is not in the operator’s signed log, or that log was rewritten.' },
+      times: { ok: 'The record’s times follow one another: the page published before the purchase, every step after it, the end after the last step.', failed: 'The record’s times contradict each other (a step before the purchase, an end before a step, a page published after the purchase…).' },
+      'completed-by': { ok: 'Who ended the game (you or the server) is what its last step says.', failed: 'The record does not name the author of the last step as the one who ended the game.' },
+      purchase: { ok: 'The purchase is recorded as it happened: a link to another unit only for a pair of lamps.', failed: 'The purchase recorded contradicts itself: a pair link on a unit that has none.' },
+      presentation: { ok: 'The symbols offered are the ones the game dealt, in their order.', failed: 'The symbols offered are not the ones the game dealt.' },
     },
   },
   protection: {

@@ -121,6 +121,10 @@ export const fr = {
       ledger: { ok: 'Votre compte a été débité de la mise et crédité du gain prouvé.', failed: 'Les mouvements de votre compte ne correspondent pas à la mise et au gain prouvé.' },
       picks: { ok: 'Vos choix sont valides, et ce que l’achat vous a montré est ce qu’ils donnent.', failed: 'Vos choix, ou ce que l’achat vous a montré, ne sont pas ce que donnent les règles du jeu.' },
       checkpoint: { ok: 'La racine figure dans le journal public signé par l’opérateur : elle ne peut pas être remplacée sans que cela se voie.', failed: 'La racine n’est pas dans le journal signé de l’opérateur, ou ce journal a été réécrit.' },
+      times: { ok: 'Les heures du relevé se suivent : la page publiée avant l’achat, chaque étape après l’achat, la fin après la dernière étape.', failed: 'Les heures du relevé se contredisent (une étape avant l’achat, une fin avant une étape, une page publiée après l’achat…).' },
+      'completed-by': { ok: 'Qui a terminé la partie (vous ou le serveur) est ce que dit sa dernière étape.', failed: 'Le relevé ne nomme pas, comme auteur de la fin, celui de la dernière étape.' },
+      purchase: { ok: 'L’achat est décrit tel qu’il a eu lieu : un lien vers l’autre partie seulement pour une paire de lampes.', failed: 'L’achat décrit se contredit : un lien de paire sur une partie qui n’en a pas.' },
+      presentation: { ok: 'Les symboles proposés sont ceux que la partie a distribués, dans leur ordre.', failed: 'Les symboles proposés ne sont pas ceux que la partie a distribués.' },
     } satisfies Record<UnitCheckId, { readonly ok: string; readonly failed: string }> as Record<string, { readonly ok: string; readonly failed: string }>,
   },
   // Player protection (issue 28): the notice on every screen, « Mes limites », the first limits, the reality check.
