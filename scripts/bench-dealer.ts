@@ -1,15 +1,16 @@
 /**
  * `npm run bench:dealer`: what a purchase costs Redis, held to a target (docs/dealer.md,
  * "Benchmark"). Its headline is the instructions Redis runs a purchase, counted with its server
- * under valgrind's callgrind: a count that, unlike a rate, does not move with the disk or what
- * else the machine does. On a private Redis (appendonly yes, appendfsync always), through the
+ * under valgrind's callgrind: a count that, unlike a rate, does not move with the disk, and moves
+ * little with what else the machine does (its batching and the round's length: the figures
+ * printed with it). On a private Redis (appendonly yes, appendfsync always), through the
  * RedisStore's one-script purchase, each count is of a round of 5,000 purchases after a round of
  * 5,000 that gives every player its protection's allowance, as in play:
  * - a purchase, as the store makes it: the headline, held to tools/dealer-bench.ts's target
  *   (no regression from 173,500, 1 % of tolerance): PASS or FAIL, and exit 1 on FAIL;
  * - the law's share: the same purchase without its protection's checks, and without them and the
- *   regulator's archive line (its script stripped of those lines, on players who set no limits),
- *   each on players and an emission of its own; the difference is what the law costs;
+ *   regulator's archive line (its script stripped of those lines, all else the same), each on
+ *   players and an emission of its own; the difference is what the law costs;
  * - a bare script (`redis-benchmark` running INCR a cursor, HINCRBY a wallet, RPUSH a journal
  *   line), the floor of what a purchase does.
  * Then, as a secondary figure, purchases a second against the bare script a second: rounds of
