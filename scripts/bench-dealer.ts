@@ -33,6 +33,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Redis } from 'ioredis';
 import { RedisStore, type RedisStoreOptions } from '../src/dealer/redis/store';
 import { readScripts, type RedisClient } from '../src/dealer/scripts/commands';
@@ -396,8 +397,7 @@ function purchasesPerCall(rounds: readonly RoundCost[], purchases: number): numb
 
 /**
  * A counted round: Redis's instructions and AOF bytes an operation, purchases a script call, and
- * the round's seconds (Redis's timer runs the while, some 1.2 million instructions a second
- * under callgrind, counted with the round's).
+ * the round's seconds (Redis's timer runs the while, and its instructions count with the round's).
  */
 interface Counted {
   readonly instructions: number;
@@ -411,7 +411,12 @@ interface Counts {
   readonly withoutProtection: Counted;
   readonly withoutTheLaw: Counted;
   readonly script: Counted;
+  /** Redis's instructions a second with nothing asked: its timer (serverCron), which runs through every round. */
+  readonly idlePerSecond: number;
 }
+
+/** How long Redis is counted idle, for its timer's rate. */
+const IDLE_MS = 3_000;
 
 /** Exits 2, saying so, when valgrind (callgrind and its control) is not installed. */
 function needValgrind(): void {
@@ -433,19 +438,24 @@ async function countInstructions(): Promise<Counts> {
   const redis = new Redis(server.url);
   let dumps = 0;
   const control = (what: '-z' | '-d') => execFileSync('callgrind_control', [what, String(server.pid!)], { stdio: 'ignore' });
-  const count = async (run: () => Promise<number>): Promise<Counted> => {
-    let seconds = 0;
-    const round = await measured(redis, async () => {
-      control('-z');
-      const started = performance.now();
-      const perSecond = await run();
-      seconds = (performance.now() - started) / 1000;
-      control('-d');
-      return perSecond;
-    });
+  /** Redis's instructions while `run` runs (callgrind zeroed before, dumped after), and its seconds. */
+  const counting = async <T>(run: () => Promise<T>) => {
+    control('-z');
+    const started = performance.now();
+    const result = await run();
+    const seconds = (performance.now() - started) / 1000;
+    control('-d');
     // Callgrind numbers its dumps from 1: `<out>.<n>`.
-    const instructions = callgrindTotal(readFileSync(`${out}.${++dumps}`, 'utf8'));
-    return { instructions: Math.round(instructions / COUNTED), aofBytes: Math.round(round.aofBytes / COUNTED), perCall: purchasesPerCall([round], COUNTED), seconds: Number(seconds.toFixed(1)) };
+    return { result, seconds, instructions: callgrindTotal(readFileSync(`${out}.${++dumps}`, 'utf8')) };
+  };
+  const count = async (run: () => Promise<number>): Promise<Counted> => {
+    let counted = { seconds: 0, instructions: 0 };
+    const round = await measured(redis, async () => {
+      const { result, ...rest } = await counting(run);
+      counted = rest;
+      return result;
+    });
+    return { instructions: Math.round(counted.instructions / COUNTED), aofBytes: Math.round(round.aofBytes / COUNTED), perCall: purchasesPerCall([round], COUNTED), seconds: counted.seconds };
   };
   /** A setup's first round, then its counted one. */
   const purchases = async (name: string, lawless?: LawlessPart) => {
@@ -464,7 +474,9 @@ async function countInstructions(): Promise<Counts> {
     const script = await count(() => redisBenchmarkRound(server.port, sha, COUNTED, 'bare script counted'));
     const withoutProtection = await purchases('no-protection', 'protection');
     const withoutLaw = await purchases('no-law', 'law');
-    return { purchase, withoutProtection, withoutTheLaw: withoutLaw, script };
+    progress(`idle: counting ${IDLE_MS / 1000} s`);
+    const idle = await counting(() => delay(IDLE_MS));
+    return { purchase, withoutProtection, withoutTheLaw: withoutLaw, script, idlePerSecond: idle.instructions / idle.seconds };
   } finally {
     redis.disconnect();
     for (const setup of setups) await setup.stop();
@@ -519,25 +531,35 @@ function changedFromTarget(): string[] {
   return changed;
 }
 
-/** The counts in words, the law's share among them; the same for the JSON line. */
+/**
+ * The counts in words, the law's share among them; the same for the JSON line. Redis's timer runs
+ * through a round for as long as it lasts, and a round without the law is shorter: the law's
+ * share compares the counts without it (its idle rate times each round's seconds).
+ */
 function reportCounts(counts: Counts): Record<string, unknown> {
-  const { purchase, withoutProtection, withoutTheLaw: lawless, script } = counts;
-  const law = purchase.instructions - lawless.instructions;
-  const protection = purchase.instructions - withoutProtection.instructions;
-  const archiveLine = withoutProtection.instructions - lawless.instructions;
+  const { purchase, withoutProtection, withoutTheLaw: lawless, script, idlePerSecond } = counts;
+  const timer = (c: Counted) => Math.round((idlePerSecond * c.seconds) / COUNTED);
+  const work = (c: Counted) => c.instructions - timer(c);
+  const law = work(purchase) - work(lawless);
+  const protection = work(purchase) - work(withoutProtection);
+  const archiveLine = law - protection;
   const share = Number((law / purchase.instructions).toFixed(3));
   const ratio = Number((purchase.instructions / script.instructions).toFixed(3));
   console.log(
     `Redis instructions a purchase: ${figure(purchase.instructions)} (callgrind; RedisStore.purchase, ${IN_FLIGHT} in flight over ${CONNECTIONS} connections, ` +
-      `${PLAYERS} players; ${figure(COUNTED)} counted after ${figure(COUNTED)}, in ${purchase.seconds} s; ${purchase.perCall} purchases a script call, ${purchase.aofBytes} AOF bytes a purchase)`,
+      `${PLAYERS} players; ${figure(COUNTED)} counted after ${figure(COUNTED)}; ${purchase.perCall} purchases a script call, ${purchase.aofBytes} AOF bytes a purchase)`,
+  );
+  console.log(
+    `  of which Redis's timer: ${figure(timer(purchase))} (the round's ${purchase.seconds.toFixed(1)} s at ${figure(Math.round(idlePerSecond))} instructions a second, counted idle)`,
   );
   console.log(
     `  the law's share: ${figure(law)} (${(share * 100).toFixed(1)} %): protection's checks ${figure(protection)}, the archive's line ${figure(archiveLine)} ` +
-      `(a purchase without protection's checks ${figure(withoutProtection.instructions)}, without both ${figure(lawless.instructions)})`,
+      `(timer aside: a purchase ${figure(work(purchase))}, without protection's checks ${figure(work(withoutProtection))}, without both ${figure(work(lawless))})`,
   );
   console.log(`  a bare script (INCR, HINCRBY, RPUSH; redis-benchmark, ${IN_FLIGHT} clients): ${figure(script.instructions)}, ${script.aofBytes} AOF bytes; a purchase ÷ a bare script ${ratio}`);
   return {
     redisInstructionsPerPurchase: purchase.instructions,
+    redisTimerPerPurchase: timer(purchase),
     lawShare: { instructions: law, share, protectionChecks: protection, archiveLine },
     redisInstructionsWithoutProtection: withoutProtection.instructions,
     redisInstructionsWithoutTheLaw: lawless.instructions,
@@ -547,7 +569,8 @@ function reportCounts(counts: Counts): Record<string, unknown> {
     aofBytesPerBenchmarkScript: script.aofBytes,
     purchasesPerScriptCall: purchase.perCall,
     countedPurchases: COUNTED,
-    countedSeconds: purchase.seconds,
+    countedSeconds: Number(purchase.seconds.toFixed(1)),
+    redisIdleInstructionsPerSecond: Math.round(idlePerSecond),
   };
 }
 
