@@ -46,7 +46,7 @@ function inline(lua: string, dir: URL, included: Set<string>, from: string): str
 const loaded = new Map<string, Map<string, ScriptFile>>();
 
 /** The scripts of a folder by name, includes inlined; read once per process. */
-function readScripts(dir: URL): Map<string, ScriptFile> {
+export function readScripts(dir: URL): Map<string, ScriptFile> {
   let scripts = loaded.get(dir.href);
   if (!scripts) {
     scripts = new Map(
