@@ -43,6 +43,15 @@ function shuffleRows(seed: Uint8Array, n: number): string[] {
   return swaps;
 }
 
+/** The leaves' rows: position, tier, unit seed and leaf (scheme 3, under the leaf tag). */
+function leafTableRows(units: Uint8Array, seeds: Uint8Array, leafTag: Uint8Array): string[] {
+  return [...units].map((tierId, p) => {
+    const secret = seeds.subarray(32 * p, 32 * p + 32);
+    const leaf = createHash('sha256').update(leafTag).update(leafTag).update(leafMessage(3, p, tierId, secret)).digest('hex');
+    return `| ${p} | ${tierId} | ${hex(secret)} | ${leaf} |`;
+  });
+}
+
 export function fairnessExample(): string {
   const seed = EXAMPLE_SEED;
   const table = EXAMPLE_TABLE;
@@ -56,11 +65,7 @@ export function fairnessExample(): string {
   const leafTagText = domainTag('unit-leaf', scheme);
   const leafTag = createHash('sha256').update(leafTagText, 'utf8').digest();
   const commitmentTagText = domainTag('block-commitment', scheme);
-  const leafRows = [...units].map((tierId, p) => {
-    const secret = seeds.subarray(32 * p, 32 * p + 32);
-    const leaf = createHash('sha256').update(leafTag).update(leafTag).update(leafMessage(3, p, tierId, secret)).digest('hex');
-    return `| ${p} | ${tierId} | ${hex(secret)} | ${leaf} |`;
-  });
+  const leafRows = leafTableRows(units, seeds, leafTag);
   const proof = proveUnit(pageTree(seed, n, 0, units, scheme), EXAMPLE_POSITION);
   const tierId = units[EXAMPLE_POSITION]!;
   const prize = tierId === 0 ? 0 : table.tiers[tierId - 1]!.prize;
