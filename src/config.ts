@@ -104,7 +104,7 @@ const onCluster = (env: Env) => text(env, 'REDIS_CLUSTER_NODES') !== undefined;
  * Every setting, in the order they are read (the first bad one is the one reported). The
  * README's settings table says the same at more length.
  */
-export const SETTINGS: ConfigTable = {
+const SETTINGS: ConfigTable = {
   port: { name: 'PORT', default: 2567, parse: wholeNumber(0, 65535), doc: 'port of HTTP and WebSocket' },
   host: { name: 'HOST', default: '127.0.0.1', parse: anyText, doc: 'interface to listen on' },
   redisUrl: { name: 'REDIS_URL', default: undefined, parse: matching(/^rediss?:\/\//, 'must start with redis:// or rediss://'), doc: 'one Redis holding dealing, wallets, history and rooms; unset (and no cluster nodes): the embedded default, all in memory, nothing kept' },

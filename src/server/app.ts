@@ -2,7 +2,6 @@ import type { Server as HttpServer } from 'node:http';
 import type { Application } from 'express';
 import { LocalPresence, Server, type Presence } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
-import type { RedisOptions } from 'ioredis';
 import { startArchiveWriter } from '../archive/in-process';
 import { TokenVerifier } from '../auth/tokens';
 import { usesRedis, type Config } from '../config';
@@ -33,7 +32,7 @@ import { listenMetrics, Metrics } from './metrics';
 import { ObservedDealer } from './observed-dealer';
 import { roomDriver } from './room-driver';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
-import { describeRedisTarget, PRESENCE_CONNECTION, redisClient, UnlimitedRedisPresence, writeOncePerTurn } from './redis-client';
+import { connectRedis, describeRedisTarget, PRESENCE_CONNECTION, redisClient, UnlimitedRedisPresence } from './redis-client';
 import { isOperator } from './callers';
 import { mountRoutes } from './routes';
 import type { Services } from './services';
@@ -57,37 +56,6 @@ async function openMissingEmissions(dealer: Emissions, blockCount: number, now: 
     const emissionId = emissionIdOf(table.game, table.stake);
     if (!open.has(emissionId)) await dealer.openEmission({ emissionId, table, blockCount, now });
   }
-}
-
-/**
- * A Redis connection for the stores, presence or driver, with its failure policy chosen on
- * purpose: a command not answered within REDIS_COMMAND_TIMEOUT_MS fails (the client gets
- * `server/unavailable`, never a hang); a command caught by a dropped connection is retried once
- * after reconnecting, then fails; reconnection goes on forever, every 100 ms to 1 s, so play
- * resumes by itself when Redis is back. On a cluster (REDIS_CLUSTER_NODES) the same per node,
- * and the slot map is read again every second, so that a replica promoted by a failover is
- * found without waiting for a command to fail there.
- */
-function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: string, options: RedisOptions = {}): RedisClient {
-  const redis = redisClient(config, {
-    commandTimeout: config.redisCommandTimeoutMs,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
-    ...options,
-  });
-  writeOncePerTurn(redis);
-  metrics.watchRedis(redis);
-  // An outage is reported once when it starts and once when it ends, not at every retry.
-  let down = false;
-  redis.on('error', (err: Error) => {
-    if (!down) logger.warn({ role, err }, 'redis unreachable');
-    down = true;
-  });
-  redis.on('ready', () => {
-    if (down) logger.info({ role }, 'redis back');
-    down = false;
-  });
-  return redis;
 }
 
 /**
