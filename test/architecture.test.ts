@@ -1,9 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { unimportedValues } from './support/exported-values';
+import { functionLengths } from './support/function-lengths';
 import { circles, importGraph } from './support/import-graph';
+import { sourceFiles } from './support/source-files';
 
 /**
  * docs/architecture.md's layer list is the rule, and this test holds the code to it: each part
@@ -15,6 +17,8 @@ const SOURCES = ['src', 'web/src', 'loadtest', 'scripts', 'tools'];
 /** The dealer's Redis implementation and its one entry point for the code outside it. */
 const REDIS_FOLDER = 'src/dealer/redis/';
 const REDIS_FACE = 'src/dealer/redis/store.ts';
+/** A function longer than this does more than one thing: split it by concern. */
+const MAX_FUNCTION_LINES = 80;
 
 /** The parts named by docs/architecture.md's layer list, top floor first: floor 0 is the top. */
 function documentedLayers(markdown: string): Map<string, number> {
@@ -160,5 +164,27 @@ describe('architecture test', () => {
 
   it('refuses a layer line that names no folder', () => {
     assert.throws(() => documentedLayers(doc('the server  top\n')), /not a folder/);
+  });
+});
+
+describe('functions of src/', () => {
+  it('are at most 80 lines each, from their first line to their last', () => {
+    const long = sourceFiles(join(ROOT, 'src'))
+      .flatMap((file) => functionLengths(file, readFileSync(file, 'utf8')).map((f) => ({ ...f, file: relative(ROOT, file) })))
+      .filter((f) => f.lines > MAX_FUNCTION_LINES)
+      .map((f) => `${f.file}:${f.line} ${f.name} ${f.lines} lines`);
+    assert.deepEqual(long, []);
+  });
+});
+
+describe('function lengths', () => {
+  it('measures declarations, methods and arrows from their first line to their last, named as assigned', () => {
+    const text = '/** doc */\nfunction a() {\n  return 1;\n}\nclass B {\n  m() {}\n}\nconst c = () => {\n  const d = function () {};\n};\n';
+    assert.deepEqual(functionLengths('x.ts', text), [
+      { line: 2, name: 'a', lines: 3 },
+      { line: 6, name: 'm', lines: 1 },
+      { line: 8, name: 'c', lines: 3 },
+      { line: 9, name: 'd', lines: 1 },
+    ]);
   });
 });

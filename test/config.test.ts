@@ -1,14 +1,22 @@
 import { strict as assert } from 'node:assert';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config';
+import { everySetting, loadConfig } from '../src/config';
 import { newCheckpointSigningKey } from '../tools/checkpoint-key';
 
 const CHECKPOINT_KEY = newCheckpointSigningKey();
 /** What a server on Redis must be given: a token secret and a checkpoint signing key. */
 const SECRETS = { JWT_SECRET: 'x'.repeat(32), CHECKPOINT_SIGNING_KEY: CHECKPOINT_KEY };
+
+/** The variables the README's "## Settings" table names in its first column. */
+function readmeSettings(readme: string): string[] {
+  const section = readme.split(/^## /m).find((s) => s.startsWith('Settings\n'));
+  if (!section) throw new Error('the README has no "## Settings" section');
+  const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+  return rows.flatMap((row) => [...row.split('|')[1]!.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1]!));
+}
 
 describe('config', () => {
   it('runs on the embedded default with no settings', () => {
@@ -137,6 +145,22 @@ describe('config', () => {
       assert.equal(loadConfig({}).checkpointLogId, 'page-roots');
       assert.equal(loadConfig({ CHECKPOINT_LOG_ID: 'fdj.example/pages' }).checkpointLogId, 'fdj.example/pages');
       assert.throws(() => loadConfig({ CHECKPOINT_LOG_ID: 'a b' }), /CHECKPOINT_LOG_ID/);
+    });
+  });
+
+  describe('the settings table', () => {
+    it('names each variable once, with a doc line', () => {
+      const names = everySetting().map((s) => s.name);
+      assert.deepEqual(names.filter((name, i) => names.indexOf(name) !== i), [], 'variables named twice');
+      const undocumented = everySetting().filter((s) => !/^\S.{9,}$/.test(s.doc)).map((s) => s.name);
+      assert.deepEqual(undocumented, [], 'settings without a one-line doc of ten characters or more');
+    });
+
+    it('is what the README\'s settings table lists, no more, no less', () => {
+      const table = new Set(everySetting().map((s) => s.name));
+      const readme = new Set(readmeSettings(readFileSync('README.md', 'utf8')));
+      assert.deepEqual([...readme].filter((name) => !table.has(name)), [], 'in the README, not in the table');
+      assert.deepEqual([...table].filter((name) => !readme.has(name)), [], 'in the table, not in the README');
     });
   });
 });

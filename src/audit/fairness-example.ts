@@ -28,11 +28,8 @@ export const EXAMPLE_TABLE: PrizeTable = {
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 
-export function fairnessExample(): string {
-  const seed = EXAMPLE_SEED;
-  const table = EXAMPLE_TABLE;
-  const n = table.blockSize;
-  const filled = tierCounts(table).flatMap((count, tierId) => new Array<number>(count).fill(tierId));
+/** The shuffle's rows, one per swap: i, the keystream words drawn (rejections included), and j. */
+function shuffleRows(seed: Uint8Array, n: number): string[] {
   const rng = new Rng(seed, nonceFor('block'));
   const swaps: string[] = [];
   for (let i = n - 1; i > 0; i--) {
@@ -43,6 +40,24 @@ export function fairnessExample(): string {
     while (x >= limit) words.push((x = rng.nextU32()));
     swaps.push(`| ${i} | ${words.map((w) => `0x${w.toString(16).padStart(8, '0')}`).join(', ')} | ${x % (i + 1)} |`);
   }
+  return swaps;
+}
+
+/** The leaves' rows: position, tier, unit seed and leaf (scheme 3, under the leaf tag). */
+function leafTableRows(units: Uint8Array, seeds: Uint8Array, leafTag: Uint8Array): string[] {
+  return [...units].map((tierId, p) => {
+    const secret = seeds.subarray(32 * p, 32 * p + 32);
+    const leaf = createHash('sha256').update(leafTag).update(leafTag).update(leafMessage(3, p, tierId, secret)).digest('hex');
+    return `| ${p} | ${tierId} | ${hex(secret)} | ${leaf} |`;
+  });
+}
+
+export function fairnessExample(): string {
+  const seed = EXAMPLE_SEED;
+  const table = EXAMPLE_TABLE;
+  const n = table.blockSize;
+  const filled = tierCounts(table).flatMap((count, tierId) => new Array<number>(count).fill(tierId));
+  const swaps = shuffleRows(seed, n);
   const units = printBlock(table, seed);
   const scheme: LeafScheme = { version: 3, game: table.game, stake: table.stake, blockId: EXAMPLE_BLOCK_ID };
   const seeds = unitSeeds(seed, 0, n);
@@ -50,11 +65,7 @@ export function fairnessExample(): string {
   const leafTagText = domainTag('unit-leaf', scheme);
   const leafTag = createHash('sha256').update(leafTagText, 'utf8').digest();
   const commitmentTagText = domainTag('block-commitment', scheme);
-  const leafRows = [...units].map((tierId, p) => {
-    const secret = seeds.subarray(32 * p, 32 * p + 32);
-    const leaf = createHash('sha256').update(leafTag).update(leafTag).update(leafMessage(3, p, tierId, secret)).digest('hex');
-    return `| ${p} | ${tierId} | ${hex(secret)} | ${leaf} |`;
-  });
+  const leafRows = leafTableRows(units, seeds, leafTag);
   const proof = proveUnit(pageTree(seed, n, 0, units, scheme), EXAMPLE_POSITION);
   const tierId = units[EXAMPLE_POSITION]!;
   const prize = tierId === 0 ? 0 : table.tiers[tierId - 1]!.prize;

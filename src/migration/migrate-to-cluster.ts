@@ -127,37 +127,43 @@ async function assertEmpty(masters: readonly Redis[], pattern: string): Promise<
   }
 }
 
-/**
- * Copies the source's keys under the prefix to the cluster, converts the request ids, and
- * checks the result. Throws before writing anything if the cluster holds keys under the prefix. The servers must be stopped: a write during the copy may be missed.
- */
-export async function migrateToCluster(source: Redis, target: Cluster, options: MigrationOptions): Promise<MigrationReport> {
-  if (options.prefix === '') throw new RangeError('the prefix must not be empty: every key of the source would be taken');
-  const keys = new DealerKeys(options.prefix);
-  const pattern = `${keys.prefix}*`;
-  const seats = seatsKey(options.prefix);
-  const masters = target.nodes('master');
-  await assertEmpty(masters, pattern);
+/** What every step of the migration works on: both sides, the keys under the prefix, the seats left out. */
+interface Migration {
+  readonly source: Redis;
+  readonly target: Cluster;
+  readonly keys: DealerKeys;
+  /** `<prefix>:*` */
+  readonly pattern: string;
+  /** The seats' key, left out of the copy. */
+  readonly seats: string;
+}
 
+/** Keys under the prefix on the source, the seats left out, and whether they were there. */
+async function countSource({ source, pattern, seats }: Migration): Promise<{ total: number; seatsLeftOut: boolean }> {
   let total = 0;
   let seatsLeftOut = false;
   for await (const batch of scanKeys(source, pattern)) {
     total += batch.length;
     if (batch.includes(seats)) seatsLeftOut = true;
   }
-  if (seatsLeftOut) total--;
+  return { total: seatsLeftOut ? total - 1 : total, seatsLeftOut };
+}
 
-  if (options.dryRun) {
-    const sourceCounts = await countByType([source], pattern, seats);
-    let requestIds = 0;
-    for await (const s of laneRequestKeys(source, keys)) {
-      for await (const records of playerRequestsOf(source, keys, s.key, s.game, s.stake, s.window)) requestIds += records.length;
-    }
-    return { dryRun: true, source: sourceCounts, target: {}, copied: total, expired: 0, seatsLeftOut, requestIds, requestIdsVerified: 0, playerRequestKeysMade: 0, mismatches: [] };
+/** The dry run's report: what would be copied and converted, nothing written. */
+async function dryRunReport(m: Migration, total: number, seatsLeftOut: boolean): Promise<MigrationReport> {
+  const sourceCounts = await countByType([m.source], m.pattern, m.seats);
+  let requestIds = 0;
+  for await (const s of laneRequestKeys(m.source, m.keys)) {
+    for await (const records of playerRequestsOf(m.source, m.keys, s.key, s.game, s.stake, s.window)) requestIds += records.length;
   }
+  return { dryRun: true, source: sourceCounts, target: {}, copied: total, expired: 0, seatsLeftOut, requestIds, requestIdsVerified: 0, playerRequestKeysMade: 0, mismatches: [] };
+}
 
-  // The copy: DUMP and PTTL read together, then RESTORE with the time left (no REPLACE: a key
-  // that appeared on the cluster meanwhile fails the copy rather than being overwritten).
+/**
+ * The copy: DUMP and PTTL read together, then RESTORE with the time left (no REPLACE: a key
+ * that appeared on the cluster meanwhile fails the copy rather than being overwritten).
+ */
+async function copyKeys({ source, target, pattern, seats }: Migration, total: number, progress: MigrationOptions['progress']): Promise<{ copied: number; expired: number }> {
   let copied = 0;
   let expired = 0;
   let reportedAt = Date.now();
@@ -180,14 +186,17 @@ export async function migrateToCluster(source: Redis, target: Cluster, options: 
     });
     await Promise.all(restores);
     copied += restores.length;
-    if (options.progress && Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
-      options.progress(copied, total);
+    if (progress && Date.now() - reportedAt >= PROGRESS_EVERY_MS) {
+      progress(copied, total);
       reportedAt = Date.now();
     }
   }
-  options.progress?.(copied, total);
+  progress?.(copied, total);
+  return { copied, expired };
+}
 
-  // The conversion: each lane request id also on its player's slot, expiring with it.
+/** The conversion: each lane request id also on its player's slot, expiring with it. */
+async function convertRequestIds({ source, target, keys }: Migration): Promise<{ requestIds: number; playerKeys: Set<string> }> {
   let requestIds = 0;
   const playerKeys = new Set<string>();
   for await (const lane of laneRequestKeys(source, keys)) {
@@ -201,10 +210,11 @@ export async function migrateToCluster(source: Redis, target: Cluster, options: 
     if (ttl > 0) await Promise.all([...touched].map((key) => target.pexpire(key, ttl)));
     for (const key of touched) playerKeys.add(key);
   }
+  return { requestIds, playerKeys };
+}
 
-  // The checks: the request ids read back from the cluster, and the keys counted per type on
-  // both sides (the cluster has the player request-id hashes the conversion made besides).
-  const mismatches: string[] = [];
+/** The request ids read back from the cluster: how many are there, and the first few that are not. */
+async function verifyRequestIds({ source, target, keys }: Migration, requestIds: number, mismatches: string[]): Promise<number> {
   let requestIdsVerified = 0;
   for await (const lane of laneRequestKeys(source, keys)) {
     for await (const records of playerRequestsOf(source, keys, lane.key, lane.game, lane.stake, lane.window)) {
@@ -216,6 +226,14 @@ export async function migrateToCluster(source: Redis, target: Cluster, options: 
     }
   }
   if (requestIdsVerified !== requestIds) mismatches.push(`${requestIds - requestIdsVerified} of ${requestIds} request ids not found on the players' slots`);
+  return requestIdsVerified;
+}
+
+/**
+ * The keys counted per type on both sides: the cluster has the player request-id hashes the
+ * conversion made besides (those of `playerKeys` the source did not have).
+ */
+async function compareKeyCounts({ source, target, pattern, seats }: Migration, playerKeys: ReadonlySet<string>, mismatches: string[]) {
   const made = [...playerKeys];
   let playerRequestKeysMade = 0;
   for (let i = 0; i < made.length; i += BATCH) {
@@ -229,5 +247,24 @@ export async function migrateToCluster(source: Redis, target: Cluster, options: 
     const [want, got] = [expected[type] ?? 0, targetCounts[type] ?? 0];
     if (want !== got) mismatches.push(`${type} keys: ${got} on the cluster, ${want} expected (${sourceCounts[type] ?? 0} on the source${type === 'hash' ? ` + ${playerRequestKeysMade} player request-id hashes made` : ''})`);
   }
+  return { sourceCounts, targetCounts, playerRequestKeysMade };
+}
+
+/**
+ * Copies the source's keys under the prefix to the cluster, converts the request ids, and
+ * checks the result. Throws before writing anything if the cluster holds keys under the prefix. The servers must be stopped: a write during the copy may be missed.
+ */
+export async function migrateToCluster(source: Redis, target: Cluster, options: MigrationOptions): Promise<MigrationReport> {
+  if (options.prefix === '') throw new RangeError('the prefix must not be empty: every key of the source would be taken');
+  const keys = new DealerKeys(options.prefix);
+  const migration: Migration = { source, target, keys, pattern: `${keys.prefix}*`, seats: seatsKey(options.prefix) };
+  await assertEmpty(target.nodes('master'), migration.pattern);
+  const { total, seatsLeftOut } = await countSource(migration);
+  if (options.dryRun) return dryRunReport(migration, total, seatsLeftOut);
+  const { copied, expired } = await copyKeys(migration, total, options.progress);
+  const { requestIds, playerKeys } = await convertRequestIds(migration);
+  const mismatches: string[] = [];
+  const requestIdsVerified = await verifyRequestIds(migration, requestIds, mismatches);
+  const { sourceCounts, targetCounts, playerRequestKeysMade } = await compareKeyCounts(migration, playerKeys, mismatches);
   return { dryRun: false, source: sourceCounts, target: targetCounts, copied, expired, seatsLeftOut, requestIds, requestIdsVerified, playerRequestKeysMade, mismatches };
 }

@@ -1,13 +1,14 @@
 import type { Server as HttpServer } from 'node:http';
+import type { Application } from 'express';
 import { LocalPresence, Server, type Presence } from '@colyseus/core';
 import { WebSocketTransport } from '@colyseus/ws-transport';
-import type { RedisOptions } from 'ioredis';
 import { startArchiveWriter } from '../archive/in-process';
 import { TokenVerifier } from '../auth/tokens';
 import { usesRedis, type Config } from '../config';
 import { MemoryStore } from '../dealer/memory/store';
 import { RedisStore, type RedisStoreOptions } from '../dealer/redis/store';
 import type { RedisClient } from '../redis-scripts/loader';
+import type { ArchiveOutbox } from '../dealer/outbox';
 import type { DealerStore, Emissions } from '../dealer/types';
 import { TableStreams } from '../feed/table-stream';
 import { WinFeed } from '../feed/win-feed';
@@ -31,9 +32,9 @@ import { listenMetrics, Metrics } from './metrics';
 import { ObservedDealer } from './observed-dealer';
 import { roomDriver } from './room-driver';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
-import { describeRedisTarget, PRESENCE_CONNECTION, redisClient, UnlimitedRedisPresence, writeOncePerTurn } from './redis-client';
-import { mountProtectionRoutes } from './protection-routes';
-import { isOperator, mountRoutes } from './routes';
+import { connectRedis, describeRedisTarget, PRESENCE_CONNECTION, redisClient, UnlimitedRedisPresence } from './redis-client';
+import { isOperator } from './callers';
+import { mountRoutes } from './routes';
 import type { Services } from './services';
 
 export interface RunningServer {
@@ -55,37 +56,6 @@ async function openMissingEmissions(dealer: Emissions, blockCount: number, now: 
     const emissionId = emissionIdOf(table.game, table.stake);
     if (!open.has(emissionId)) await dealer.openEmission({ emissionId, table, blockCount, now });
   }
-}
-
-/**
- * A Redis connection for the stores, presence or driver, with its failure policy chosen on
- * purpose: a command not answered within REDIS_COMMAND_TIMEOUT_MS fails (the client gets
- * `server/unavailable`, never a hang); a command caught by a dropped connection is retried once
- * after reconnecting, then fails; reconnection goes on forever, every 100 ms to 1 s, so play
- * resumes by itself when Redis is back. On a cluster (REDIS_CLUSTER_NODES) the same per node,
- * and the slot map is read again every second, so that a replica promoted by a failover is
- * found without waiting for a command to fail there.
- */
-function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: string, options: RedisOptions = {}): RedisClient {
-  const redis = redisClient(config, {
-    commandTimeout: config.redisCommandTimeoutMs,
-    maxRetriesPerRequest: 1,
-    retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
-    ...options,
-  });
-  writeOncePerTurn(redis);
-  metrics.watchRedis(redis);
-  // An outage is reported once when it starts and once when it ends, not at every retry.
-  let down = false;
-  redis.on('error', (err: Error) => {
-    if (!down) logger.warn({ role, err }, 'redis unreachable');
-    down = true;
-  });
-  redis.on('ready', () => {
-    if (down) logger.info({ role }, 'redis back');
-    down = false;
-  });
-  return redis;
 }
 
 /**
@@ -138,91 +108,132 @@ export interface StartOptions {
   readonly signal?: AbortSignal;
 }
 
-/** Builds the stores, opens the emissions, and starts Colyseus with its rooms and HTTP routes. */
-export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger(config.logLevel);
-  const now = () => Date.now();
-  const log = (line: string) => logger.info(line);
-  const metrics = new Metrics();
-  let store: DealerStore;
-  let actions: ActionLog;
-  let redis: RedisClient | undefined;
-  let redisStore: RedisStore | undefined;
-  let memoryStore: MemoryStore | undefined;
-  if (options.stores) {
-    ({ dealer: store, actions } = options.stores);
-  } else if (usesRedis(config)) {
-    redis = connectRedis(config, logger, metrics, 'stores');
-    store = redisStore = new RedisStore(redis, storeOptions(config));
-    actions = new RedisActionLog(redis, config.redisPrefix);
-  } else {
-    const memoryLog = new MemoryActionLog();
-    store = memoryStore = new MemoryStore({
-      archive: config.archive.dir !== undefined,
-      keepSettled: config.embeddedKeep,
-      forgotten: (unitIds) => memoryLog.forget(unitIds),
-      withdrawalThreshold: config.withdrawalThreshold,
-    });
-    actions = memoryLog;
+/** What every part of the start-up is given. */
+interface Context {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly metrics: Metrics;
+}
+
+/** The stores the server deals and logs with: a test's, on Redis, or in memory. */
+interface Stores {
+  readonly store: DealerStore;
+  readonly actions: ActionLog;
+  /** On Redis: the stores' connection, waited for at start and closed at the end. */
+  readonly redis?: RedisClient;
+  readonly redisStore?: RedisStore;
+  readonly memoryStore?: MemoryStore;
+}
+
+function openStores({ config, logger, metrics }: Context, options: StartOptions): Stores {
+  if (options.stores) return { store: options.stores.dealer, actions: options.stores.actions };
+  if (usesRedis(config)) {
+    const redis = connectRedis(config, logger, metrics, 'stores');
+    const redisStore = new RedisStore(redis, storeOptions(config));
+    return { store: redisStore, actions: new RedisActionLog(redis, config.redisPrefix), redis, redisStore };
   }
-  const dealer: DealerStore = new ObservedDealer(store, metrics, logger);
-  if (redis) {
-    const target = describeRedisTarget(config);
-    try {
-      await untilRedisAnswers(redis, (reason, waitedMs) => {
-        logger.warn({ reason, waitedSeconds: Math.round(waitedMs / 1000) }, `waiting for ${target} before starting`);
-      }, options.signal);
-    } catch (err) {
-      redis.disconnect();
-      throw err;
-    }
-    for (const warning of await redisWarnings(redis)) logger.warn(warning);
-    // Printing blocks at start is bulk work (megabytes per block, seconds of CPU): it goes
-    // through a connection of its own, without the command timeout meant for play.
-    const setupRedis = redisClient(config);
-    const setup = new RedisStore(setupRedis, storeOptions(config));
-    try {
-      await openMissingEmissions(setup, config.emissionBlocks, now());
-    } finally {
-      await setup.close();
-      setupRedis.disconnect();
-    }
-  } else {
-    await openMissingEmissions(dealer, config.emissionBlocks, now());
+  const memoryLog = new MemoryActionLog();
+  const memoryStore = new MemoryStore({
+    archive: config.archive.dir !== undefined,
+    keepSettled: config.embeddedKeep,
+    forgotten: (unitIds) => memoryLog.forget(unitIds),
+    withdrawalThreshold: config.withdrawalThreshold,
+  });
+  return { store: memoryStore, actions: memoryLog, memoryStore };
+}
+
+/** Opens the emissions missing at start; on Redis, once it answers (waiting as long as it takes, or until aborted). */
+async function openEmissionsAtStart({ config, logger }: Context, { redis }: Stores, dealer: DealerStore, signal: AbortSignal | undefined): Promise<void> {
+  if (!redis) return openMissingEmissions(dealer, config.emissionBlocks, Date.now());
+  const target = describeRedisTarget(config);
+  try {
+    await untilRedisAnswers(redis, (reason, waitedMs) => {
+      logger.warn({ reason, waitedSeconds: Math.round(waitedMs / 1000) }, `waiting for ${target} before starting`);
+    }, signal);
+  } catch (err) {
+    redis.disconnect();
+    throw err;
   }
+  for (const warning of await redisWarnings(redis)) logger.warn(warning);
+  // Printing blocks at start is bulk work (megabytes per block, seconds of CPU): it goes
+  // through a connection of its own, without the command timeout meant for play.
+  const setupRedis = redisClient(config);
+  const setup = new RedisStore(setupRedis, storeOptions(config));
+  try {
+    await openMissingEmissions(setup, config.emissionBlocks, Date.now());
+  } finally {
+    await setup.close();
+    setupRedis.disconnect();
+  }
+}
+
+/**
+ * The regulator's archive: with ARCHIVE_DIR set, the tables' exchanges go to the outbox a writer
+ * drains (docs/archive.md); the embedded server runs that writer itself, on Redis
+ * `npm run archive -- run` does.
+ */
+async function startArchive({ config, logger }: Context, { memoryStore, redisStore }: Stores): Promise<{ outbox?: ArchiveOutbox; stop?: () => Promise<void> }> {
   const { dir: archiveDir } = config.archive;
-  // The tables' exchanges go to the archive where a writer drains them: ARCHIVE_DIR set (docs/archive.md).
-  const archiveOutbox = archiveDir === undefined ? undefined : (memoryStore ?? redisStore)?.outbox;
-  const stopArchive = archiveDir !== undefined && memoryStore ? await startArchiveWriter({ ...config.archive, dir: archiveDir }, memoryStore.outbox, logger) : undefined;
-  const readiness = new ReadinessProbe(redis);
-  // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub. Its
-  // subscriber must keep reconnecting after a Redis restart (PRESENCE_CONNECTION says why).
-  const presence: Presence = usesRedis(config) ? new UnlimitedRedisPresence(connectRedis(config, logger, metrics, 'presence', PRESENCE_CONNECTION)) : new LocalPresence();
+  if (archiveDir === undefined) return {};
+  const archiveOutbox = (memoryStore ?? redisStore)?.outbox;
+  const stopArchive = memoryStore ? await startArchiveWriter({ ...config.archive, dir: archiveDir }, memoryStore.outbox, logger) : undefined;
+  return { outbox: archiveOutbox, stop: stopArchive };
+}
+
+/**
+ * One presence for Colyseus and the wins feed: across processes it is Redis pub/sub. Its
+ * subscriber must keep reconnecting after a Redis restart (PRESENCE_CONNECTION says why).
+ */
+function openPresence({ config, logger, metrics }: Context): Presence {
+  return usesRedis(config) ? new UnlimitedRedisPresence(connectRedis(config, logger, metrics, 'presence', PRESENCE_CONNECTION)) : new LocalPresence();
+}
+
+/** The wins feed, player protection, play, token checks and the log of page roots, on the dealer. */
+async function startServices({ config, logger }: Context, dealer: DealerStore, actions: ActionLog, presence: Presence): Promise<Services> {
+  const now = () => Date.now();
   const feed = new WinFeed(presence, dealer, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,
     minPrize: config.feedMinPrize,
     pseudonymTtlSeconds: Math.ceil(config.abandonAfterMs / 1000) + 86_400,
     sharedPresence: usesRedis(config),
-    log,
+    log: (line: string) => logger.info(line),
   }, now);
   const protection = new ProtectionService(dealer, config.protection, now);
   const play = new PlayService(dealer, actions, now, protection, config.fairnessOrigin);
   const verifier = await TokenVerifier.fromConfig(config);
   const { log: checkpoints, generated } = await CheckpointLog.start(dealer, config, now);
   if (generated) logger.warn({ keyId: checkpoints.keys.keyId }, 'no CHECKPOINT_SIGNING_KEY: checkpoints of the log of page roots are signed with a key made at start, gone when this process stops');
-  const services: Services = { config, verifier, dealer, actions, play, protection, feed, checkpoints };
-  const seats = new Seats(presence, config.redisPrefix);
+  return { config, verifier, dealer, actions, play, protection, feed, checkpoints };
+}
 
+/** The HTTP side, in order: the edge's checks, readiness, /metrics, the routes, the edge's answers to what is left. */
+function mountHttp(app: Application, { config, logger, metrics }: Context, readiness: ReadinessProbe, services: Services): void {
+  prepareExpress(app, config.trustProxy);
+  mountReadiness(app, readiness);
+  // Without a port of its own, /metrics is for the operator token.
+  if (config.metricsPort === undefined) {
+    app.get('/metrics', (req, res, next) => {
+      if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
+      metrics.registry.metrics().then((text) => res.type(metrics.registry.contentType).send(text), next);
+    });
+  }
+  mountRoutes(app, services);
+  finishExpress(app, (err) => logger.error({ err }, 'request failed'));
+}
+
+/** Colyseus with its presence and, across processes, its driver on Redis, and the HTTP side. */
+function colyseusServer(ctx: Context, presence: Presence, readiness: ReadinessProbe, services: Services): Server {
+  const { config, logger, metrics } = ctx;
   // What Colyseus does with presence and driver, it does not always wait for: failures are
   // reported here (at most one line every 10 s), so that none goes unhandled.
   let lastReported = 0;
   const reportOutage = (method: string, err: unknown) => {
-    if (now() - lastReported < 10_000) return;
-    lastReported = now();
+    if (Date.now() - lastReported < 10_000) return;
+    lastReported = Date.now();
     logger.warn({ method, err }, 'colyseus presence or driver failed');
   };
-  const server = new Server({
+  return new Server({
     transport: new WebSocketTransport(),
     // Across processes, rooms and matchmaking go through Redis.
     presence: observed(colyseusView(presence, reportOutage), reportOutage, outageAsRefusal),
@@ -233,26 +244,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     gracefullyShutdown: false,
     greet: false,
     logger: colyseusLogger(logger),
-    express: (app) => {
-      prepareExpress(app, config.trustProxy);
-      mountReadiness(app, readiness);
-      // Without a port of its own, /metrics is for the operator token.
-      if (config.metricsPort === undefined) {
-        app.get('/metrics', (req, res, next) => {
-          if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
-          metrics.registry.metrics().then((text) => res.type(metrics.registry.contentType).send(text), next);
-        });
-      }
-      mountRoutes(app, services);
-      // Here, not from routes.ts, whose `playerOf` and `isOperator` it takes (no import circle);
-      // after it, for its JSON body parser (the page's files before it are served only if present).
-      mountProtectionRoutes(app, services);
-      finishExpress(app, (err) => logger.error({ err }, 'request failed'));
-    },
+    express: (app) => mountHttp(app, ctx, readiness, services),
   });
+}
+
+/** The tables, their watch rooms (a table's relays to its spectators) and the wins feed's rooms. */
+function defineRooms(server: Server, { config, logger, metrics }: Context, services: Services, presence: Presence, seats: Seats, archiveOutbox: ArchiveOutbox | undefined): void {
+  const { verifier, play, feed } = services;
   const { maxMessagesPerSecond, watchersMax } = config;
   const streams = new TableStreams(presence, config.redisPrefix);
   const catalog = gameCatalog();
+  const now = () => Date.now();
   server.define('table', tableRoomType({
     verifier, play, feed, streams, seats, catalog, maxMessagesPerSecond, watchersMax,
     actionShown: (game, seconds) => metrics.actionToPatchSeconds.observe({ game }, seconds),
@@ -281,12 +283,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       for (const win of wins) metrics.feedDelaySeconds.observe(Math.max(0, sentAt - Date.parse(win.at)) / 1000);
     },
   }));
+}
+
+/** Listens on PORT (and METRICS_PORT when set); the port listened on, which PORT=0 leaves to the system. */
+async function listen(server: Server, { config, metrics }: Context): Promise<{ port: number; metricsServer: HttpServer | undefined }> {
   await server.listen(config.port, config.host);
   guardHttpServer(server.transport.server!, config);
   const metricsServer: HttpServer | undefined = config.metricsPort === undefined ? undefined : await listenMetrics(metrics, config.metricsPort);
   const address = (server.transport.server?.address() ?? null) as { port: number } | null;
-  const port = address?.port ?? config.port;
+  return { port: address?.port ?? config.port, metricsServer };
+}
 
+/**
+ * Settles the units a stopped process left, then sweeps every SWEEP_EVERY_SECONDS: abandoned
+ * units finished, and on a cluster the purchases a dead process left between their steps.
+ */
+async function startSweeping({ config, logger }: Context, { play, feed }: Services, seats: Seats, redisStore: RedisStore | undefined): Promise<NodeJS.Timeout> {
+  const now = () => Date.now();
   const sweeper = new Sweeper(play, feed, seats, config.abandonAfterMs, now);
   await sweeper.settleStranded();
   const sweeping = setInterval(() => {
@@ -298,34 +311,67 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     );
   }, config.sweepEveryMs);
   sweeping.unref();
+  return sweeping;
+}
 
-  log(usesRedis(config)
+/** What a running server stops, in the order it stops them. */
+interface Running {
+  readonly readiness: ReadinessProbe;
+  readonly sweeping: NodeJS.Timeout;
+  readonly metricsServer: HttpServer | undefined;
+  readonly server: Server;
+  readonly presence: Presence;
+  readonly services: Services;
+  readonly stores: Stores;
+  readonly stopArchive: (() => Promise<void>) | undefined;
+}
+
+/** Graceful stop, once however often asked: rooms finish what is in flight, then each part closes after those that use it. */
+function stopOnce(running: Running): () => Promise<void> {
+  const { readiness, sweeping, metricsServer, server, presence, services, stores, stopArchive } = running;
+  let stopping: Promise<void> | undefined;
+  return () => {
+    stopping ??= (async () => {
+      readiness.drain();
+      clearInterval(sweeping);
+      metricsServer?.close();
+      await server.gracefullyShutdown(false);
+      await services.feed.close();
+      presence.shutdown();
+      // A Redis write leaves at the end of its turn (writeOncePerTurn): let presence's last go out.
+      await new Promise((resolve) => setImmediate(resolve));
+      await services.actions.close();
+      await services.dealer.close();
+      await stopArchive?.();
+      if (stores.redis) stores.redis.disconnect();
+    })();
+    return stopping;
+  };
+}
+
+/** Builds the stores, opens the emissions, and starts Colyseus with its rooms and HTTP routes. */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const metrics = new Metrics();
+  const ctx: Context = { config, logger, metrics };
+  const stores = openStores(ctx, options);
+  const { store, actions } = stores;
+  const dealer: DealerStore = new ObservedDealer(store, metrics, logger);
+  await openEmissionsAtStart(ctx, stores, dealer, options.signal);
+  const archive = await startArchive(ctx, stores);
+  const readiness = new ReadinessProbe(stores.redis);
+  const presence = openPresence(ctx);
+  const services = await startServices(ctx, dealer, actions, presence);
+  const seats = new Seats(presence, config.redisPrefix);
+  const server = colyseusServer(ctx, presence, readiness, services);
+  defineRooms(server, ctx, services, presence, seats, archive.outbox);
+  const { port, metricsServer } = await listen(server, ctx);
+  const sweeping = await startSweeping(ctx, services, seats, stores.redisStore);
+  logger.info(usesRedis(config)
     ? `mode: Redis${config.redisClusterNodes ? ' Cluster' : ''} (${config.redisPrefix}) — dealing, wallets, history and rooms are shared and kept`
     : 'mode: embedded default — everything is in memory and NOTHING IS KEPT when this process stops');
   logger.info({ port, metricsPort: config.metricsPort }, `instant games server listening on ws://${config.host}:${port}`);
   readiness.started();
-
-  let stopping: Promise<void> | undefined;
-  return {
-    port,
-    services,
-    metrics,
-    stop() {
-      stopping ??= (async () => {
-        readiness.drain();
-        clearInterval(sweeping);
-        metricsServer?.close();
-        await server.gracefullyShutdown(false);
-        await feed.close();
-        presence.shutdown();
-        // A Redis write leaves at the end of its turn (writeOncePerTurn): let presence's last go out.
-        await new Promise((resolve) => setImmediate(resolve));
-        await actions.close();
-        await dealer.close();
-        await stopArchive?.();
-        if (redis) redis.disconnect();
-      })();
-      return stopping;
-    },
-  };
+  const stop = stopOnce({ readiness, sweeping, metricsServer, server, presence, services, stores, stopArchive: archive.stop });
+  return { port, services, metrics, stop };
 }

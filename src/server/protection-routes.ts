@@ -2,8 +2,8 @@ import type { Application, Request, Response } from 'express';
 import { z } from 'zod';
 import { isPlayerId } from '../dealer/identifiers';
 import { BLOCK_REASONS, EXCLUSION_DURATIONS, LIMIT_MAX_CENTS, LIMIT_MIN_CENTS } from '../protocol/protection';
+import { isOperator, playerOf } from './callers';
 import { asyncRoute, sendRefusal } from './edge';
-import { isOperator, playerOf } from './routes';
 import type { Services } from './services';
 
 const AMOUNT = z.number().int().min(LIMIT_MIN_CENTS).max(LIMIT_MAX_CENTS);

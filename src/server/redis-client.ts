@@ -4,6 +4,8 @@ import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis'
 import type { Config } from '../config';
 import { parseClusterNodes } from '../env-settings';
 import type { RedisClient } from '../redis-scripts/loader';
+import type { Logger } from './logger';
+import type { Metrics } from './metrics';
 
 /** Where Redis is: one server's URL, or a Redis Cluster's nodes (the server's settings). */
 export type RedisTarget = Pick<Config, 'redisUrl' | 'redisClusterNodes'>;
@@ -123,4 +125,35 @@ export async function connectOnce(target: RedisTarget, options: { readonly autoP
     throw new RedisUnreachableError(`cannot reach ${describeRedisTarget(target)}: ${failure.message}${reason ? ` (${reason})` : ''}`);
   }
   return client;
+}
+
+/**
+ * A Redis connection for the stores, presence or driver, with its failure policy chosen on
+ * purpose: a command not answered within REDIS_COMMAND_TIMEOUT_MS fails (the client gets
+ * `server/unavailable`, never a hang); a command caught by a dropped connection is retried once
+ * after reconnecting, then fails; reconnection goes on forever, every 100 ms to 1 s, so play
+ * resumes by itself when Redis is back. On a cluster (REDIS_CLUSTER_NODES) the same per node,
+ * and the slot map is read again every second, so that a replica promoted by a failover is
+ * found without waiting for a command to fail there.
+ */
+export function connectRedis(config: Config, logger: Logger, metrics: Metrics, role: string, options: RedisOptions = {}): RedisClient {
+  const redis = redisClient(config, {
+    commandTimeout: config.redisCommandTimeoutMs,
+    maxRetriesPerRequest: 1,
+    retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
+    ...options,
+  });
+  writeOncePerTurn(redis);
+  metrics.watchRedis(redis);
+  // An outage is reported once when it starts and once when it ends, not at every retry.
+  let down = false;
+  redis.on('error', (err: Error) => {
+    if (!down) logger.warn({ role, err }, 'redis unreachable');
+    down = true;
+  });
+  redis.on('ready', () => {
+    if (down) logger.info({ role }, 'redis back');
+    down = false;
+  });
+  return redis;
 }

@@ -1,21 +1,23 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import express, { type Application, type Request, type Response } from 'express';
+import express, { type Application } from 'express';
 import { z } from 'zod';
 import { KEYRING } from '../archive/files';
 import { normalizePseudonym } from '../auth/pseudonym';
-import { AuthError, type Player } from '../auth/tokens';
+import type { Player } from '../auth/tokens';
 import { blocksReport, verifyBlockReport } from '../reports/operator-report';
 import { isEventId, isPlayerId, MAX_PAGE } from '../dealer/identifiers';
 import { toHistoryLine } from '../play/recall';
 import type { DevLoginReply, OperatorEventsReply, OperatorJournalReply, OperatorWalletReply, WalletReply } from '../protocol/http';
 import type { HistoryPage } from '../protocol/recall';
 import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
+import { isOperator, playerOf } from './callers';
 import { mountFairnessRoutes } from './fairness-routes';
 import { mountLogRoutes } from './log-routes';
 import { RateLimiter } from './rate-limit';
 import { mountCatalogRoutes } from './catalog-routes';
+import { mountProtectionRoutes } from './protection-routes';
 import { mountSpectatorRoutes } from './spectator-routes';
 import { mountWebPage } from './web-page';
 import type { Services } from './services';
@@ -46,46 +48,26 @@ const FUNDING_REQUEST = z.object({
   requestId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
 }).strict();
 
-function bearer(req: Request): string | undefined {
-  const header = req.headers.authorization;
-  return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
-}
-
-/** The player behind the request's bearer token, or an error answer (401) and undefined. */
-export async function playerOf(req: Request, res: Response, services: Services): Promise<Player | undefined> {
-  try {
-    return await services.verifier.verify(bearer(req));
-  } catch (err) {
-    if (!(err instanceof AuthError)) throw err;
-    sendRefusal(res, 401, err.code, err.message);
-    return undefined;
-  }
-}
-
-export function isOperator(req: Request, services: Services): boolean {
-  const expected = services.config.operatorToken;
-  const given = bearer(req);
-  if (!expected || !given) return false;
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** HTTP routes beside the rooms: dev login, history and recall, operator reports. */
+/** HTTP routes beside the rooms, by audience, JSON bodies read first and the page last. */
 export function mountRoutes(app: Application, services: Services): void {
   app.use(express.json({ limit: '4kb' }));
+  mountHealthRoutes(app, services);
+  mountPlayerRoutes(app, services);
+  mountOperatorRoutes(app, services);
+  mountWalletRoutes(app, services);
+  mountProtectionRoutes(app, services);
+  mountPublicRoutes(app, services);
+  mountWebPage(app, services.config.publicAddresses);
+}
 
+function mountHealthRoutes(app: Application, services: Services): void {
   app.get('/health', (_req, res) => {
     res.json({ ok: true, mode: usesRedis(services.config) ? 'redis' : 'embedded' });
   });
+}
 
-  // The archive's public keys (docs/archive.md, "Keys"): anyone may check its seals with them.
-  app.get('/archive/key', asyncRoute(async (_req, res) => {
-    const dir = services.config.archive.dir;
-    const text = dir === undefined ? undefined : await readFile(join(dir, KEYRING), 'utf8').catch(() => undefined);
-    res.type('application/json').send(text ?? '{"keys":[]}');
-  }));
-
+/** The player's own: the dev login, the history and the recall of a unit. */
+function mountPlayerRoutes(app: Application, services: Services): void {
   // Each dev login funds an account: a few per address and minute.
   const devLogins = new RateLimiter(services.config.devLoginPerMinute, 60_000, Date.now);
   app.post('/auth/dev-login', asyncRoute(async (req, res) => {
@@ -112,6 +94,22 @@ export function mountRoutes(app: Application, services: Services): void {
     for (const end of ended) services.feed.publish(end, player.pseudonym);
   }));
 
+  app.get('/history/:unitId', asyncRoute(async (req, res) => {
+    const player = await playerOf(req, res, services);
+    if (!player) return;
+    const unitId = String(req.params['unitId']);
+    // Someone else's unit answers exactly like a missing one: ids reveal nothing.
+    const recalled = await services.play.recall(player.playerId, unitId);
+    if (!recalled) return sendRefusal(res, 404, 'recall/not_found', `no unit ${unitId} in your history`);
+    res.json(recalled.record);
+    // The player is shown the unit's end: a win kept until they saw it, or settled just now, goes out.
+    for (const end of recalled.ended) services.feed.publish(end, player.pseudonym);
+    if (recalled.record.status === 'finished') services.feed.releaseUnseen({ unitIds: [unitId] });
+  }));
+}
+
+/** The operator's reports on blocks; the operator's wallet routes are the wallet's. */
+function mountOperatorRoutes(app: Application, services: Services): void {
   // Operator endpoints: off unless OPERATOR_TOKEN is set; a wrong token learns nothing more.
   app.get('/admin/blocks', asyncRoute(async (req, res) => {
     if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
@@ -125,7 +123,10 @@ export function mountRoutes(app: Application, services: Services): void {
     if (!report) return sendRefusal(res, 404, 'blocks/not_found', `no block ${blockId}`);
     res.json(report);
   }));
+}
 
+/** Wallets: the operator's funding, views and events (what it must act on), and the player's own view. */
+function mountWalletRoutes(app: Application, services: Services): void {
   // Wallet funding by the operator: idempotent per request id, journaled, never below zero.
   const funding: WalletFunding = new DealerWalletFunding(services.dealer);
   for (const operation of ['deposit', 'withdraw'] as const) {
@@ -185,22 +186,18 @@ export function mountRoutes(app: Application, services: Services): void {
     const [{ balance }, journal] = await Promise.all([funding.wallet(player.playerId), funding.journalPage(player.playerId, query.data)]);
     res.json({ balance, journal } satisfies WalletReply);
   }));
+}
 
-  app.get('/history/:unitId', asyncRoute(async (req, res) => {
-    const player = await playerOf(req, res, services);
-    if (!player) return;
-    const unitId = String(req.params['unitId']);
-    // Someone else's unit answers exactly like a missing one: ids reveal nothing.
-    const recalled = await services.play.recall(player.playerId, unitId);
-    if (!recalled) return sendRefusal(res, 404, 'recall/not_found', `no unit ${unitId} in your history`);
-    res.json(recalled.record);
-    // The player is shown the unit's end: a win kept until they saw it, or settled just now, goes out.
-    for (const end of recalled.ended) services.feed.publish(end, player.pseudonym);
-    if (recalled.record.status === 'finished') services.feed.releaseUnseen({ unitIds: [unitId] });
+/** What anyone may read: the archive's keys, the tables and prizes left, the fairness pages and log, the games. */
+function mountPublicRoutes(app: Application, services: Services): void {
+  // The archive's public keys (docs/archive.md, "Keys"): anyone may check its seals with them.
+  app.get('/archive/key', asyncRoute(async (_req, res) => {
+    const dir = services.config.archive.dir;
+    const text = dir === undefined ? undefined : await readFile(join(dir, KEYRING), 'utf8').catch(() => undefined);
+    res.type('application/json').send(text ?? '{"keys":[]}');
   }));
   mountSpectatorRoutes(app, services);
   mountFairnessRoutes(app, services.dealer);
   mountLogRoutes(app, services.checkpoints);
   mountCatalogRoutes(app);
-  mountWebPage(app, services.config.publicAddresses);
 }
