@@ -162,7 +162,3 @@ export function complete(state: CaratsState): CaratsStep {
   if (!step.ok) throw new Error(`auto refused on an unfinished unit: ${step.code}`);
   return step;
 }
-
-export function scenarioOf(state: CaratsState): CaratsScenario {
-  return state.scenario;
-}

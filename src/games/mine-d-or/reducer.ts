@@ -101,7 +101,3 @@ export function complete(state: MineDOrState): MineStep {
   if (state.finished) return { ok: true, state, events: [] };
   return revealUpTo(state, state.scenario.grids.length);
 }
-
-export function scenarioOf(state: MineDOrState): MineDOrScenario {
-  return state.scenario;
-}

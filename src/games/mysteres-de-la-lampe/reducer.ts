@@ -1,6 +1,6 @@
 import { refuse, type Outcome, type Parsed, type Refusal, type Step, type FinishedEvent } from '../types';
 import { generate } from './generator';
-import { COLOURS, MAX_UNITS_PER_PURCHASE, RUB_DONE, SYMBOLS, type LampAction, type LampChoice, type LampEvent, type LampScenario, type LampState } from './scenario';
+import { COLOURS, MAX_UNITS_PER_PURCHASE, RUB_DONE, SYMBOLS, type LampAction, type LampChoice, type LampEvent, type LampState } from './scenario';
 
 type LampStep = Step<LampState, LampEvent | FinishedEvent>;
 
@@ -118,8 +118,4 @@ export function reduce(state: LampState, action: LampAction): LampStep | Refusal
 export function complete(state: LampState): LampStep {
   if (isFinished(state)) return { ok: true, state, events: [] };
   return rubTo(state, RUB_DONE);
-}
-
-export function scenarioOf(state: LampState): LampScenario {
-  return state.scenario;
 }
