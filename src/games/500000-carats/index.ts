@@ -1,4 +1,5 @@
 import { gameRules } from '../game-rules';
+import { caratsCatalog } from './catalog';
 import type { GameRules } from '../types';
 import { demoScript } from './demo';
 import { evaluate } from './evaluator';
@@ -14,4 +15,4 @@ export { CARATS_TABLE } from './prize-table';
 
 /** 500 000 CARATS: 6 winning numbers, 24 numbers with amounts; 5 €, blocks of 8,016,000. */
 export const caratsRules: GameRules<CaratsPicks, CaratsChoices, CaratsScenario, CaratsState, CaratsAction, CaratsEvent> =
-  gameRules('500000-carats', { ...reveal, choiceSpace: [undefined], generate, evaluate, ruleViolations, demoScript });
+  gameRules(caratsCatalog, { ...reveal, choiceSpace: [undefined], generate, evaluate, ruleViolations, demoScript });

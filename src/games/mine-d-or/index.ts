@@ -1,4 +1,5 @@
 import { gameRules } from '../game-rules';
+import { mineDOrCatalog } from './catalog';
 import type { GameRules } from '../types';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
@@ -20,4 +21,4 @@ export { MINE_D_OR_TABLES } from './prize-table';
 export type MineDOrRules = GameRules<MineDOrPicks, MineDOrChoices, MineDOrScenario, MineDOrState, MineDOrAction, MineDOrEvent>;
 
 // No player choice shapes a Mine d'or scenario.
-export const mineDOrRules: MineDOrRules = gameRules('mine-d-or', { ...reveal, choiceSpace: [undefined], generate, evaluate, ruleViolations, demoScript });
+export const mineDOrRules: MineDOrRules = gameRules(mineDOrCatalog, { ...reveal, choiceSpace: [undefined], generate, evaluate, ruleViolations, demoScript });

@@ -1,4 +1,5 @@
 import { gameRules } from '../game-rules';
+import { lampeCatalog } from './catalog';
 import type { FinishedEvent, GameRules } from '../types';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
@@ -19,4 +20,4 @@ const CHOICE_SPACE: readonly LampChoice[] = [
 export type LampRules = GameRules<LampChoice, LampChoice, LampScenario, LampState, LampAction, LampEvent>;
 export type LampStreamEvent = LampEvent | FinishedEvent;
 
-export const lampeRules: LampRules = gameRules('mysteres-de-la-lampe', { ...reveal, ...demo, choiceSpace: CHOICE_SPACE, generate, evaluate, ruleViolations });
+export const lampeRules: LampRules = gameRules(lampeCatalog, { ...reveal, ...demo, choiceSpace: CHOICE_SPACE, generate, evaluate, ruleViolations });

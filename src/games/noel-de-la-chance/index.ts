@@ -1,4 +1,5 @@
 import { gameRules } from '../game-rules';
+import { noelCatalog } from './catalog';
 import type { GameRules } from '../types';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
@@ -15,7 +16,7 @@ export { NOEL_TABLES } from './prize-table';
  * game symbols (an action), the scenario is generated for that choice, and the 18 cells reveal
  * themselves in the same step.
  */
-export const noelRules: GameRules<undefined, NoelChoices, NoelScenario, NoelState, NoelAction, NoelEvent> = gameRules('noel-de-la-chance', {
+export const noelRules: GameRules<undefined, NoelChoices, NoelScenario, NoelState, NoelAction, NoelEvent> = gameRules(noelCatalog, {
   ...reveal,
   choiceSpace: GAME_SYMBOLS.map((symbol) => ({ symbol })),
   generate,

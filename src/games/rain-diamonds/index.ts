@@ -1,4 +1,5 @@
 import { gameRules } from '../game-rules';
+import { rainDiamondsCatalog } from './catalog';
 import type { GameRules } from '../types';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
@@ -25,4 +26,4 @@ export const rainDiamondsRules: GameRules<
   RainDiamondsState,
   RainDiamondsAction,
   RainDiamondsEvent
-> = gameRules('rain-diamonds', { ...reveal, choiceSpace: [undefined], generate, evaluate, ruleViolations, demoScript });
+> = gameRules(rainDiamondsCatalog, { ...reveal, choiceSpace: [undefined], generate, evaluate, ruleViolations, demoScript });
