@@ -1,6 +1,6 @@
 import { gameRules } from '../game-rules';
-import { caratsCatalog } from './catalog';
 import type { GameRules } from '../types';
+import { caratsCatalog } from './catalog';
 import { demoScript } from './demo';
 import { evaluate } from './evaluator';
 import { generate } from './generator';

@@ -1,6 +1,6 @@
 import { gameRules } from '../game-rules';
-import { mineDOrCatalog } from './catalog';
 import type { GameRules } from '../types';
+import { mineDOrCatalog } from './catalog';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
 import { demoScript } from './demo';
@@ -20,5 +20,5 @@ export { MINE_D_OR_TABLES } from './prize-table';
 
 export type MineDOrRules = GameRules<MineDOrPicks, MineDOrChoices, MineDOrScenario, MineDOrState, MineDOrAction, MineDOrEvent>;
 
-// No player choice shapes a Mine d'or scenario.
+// `choiceSpace` is `[undefined]`: no player choice shapes a Mine d'or scenario.
 export const mineDOrRules: MineDOrRules = gameRules(mineDOrCatalog, { ...reveal, choiceSpace: [undefined], generate, evaluate, ruleViolations, demoScript });

@@ -1,6 +1,6 @@
 import { gameRules } from '../game-rules';
-import { lampeCatalog } from './catalog';
 import type { FinishedEvent, GameRules } from '../types';
+import { lampeCatalog } from './catalog';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
 import * as demo from './demo';

@@ -1,6 +1,6 @@
 import { gameRules } from '../game-rules';
-import { noelCatalog } from './catalog';
 import type { GameRules } from '../types';
+import { noelCatalog } from './catalog';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
 import { demoScript } from './demo';

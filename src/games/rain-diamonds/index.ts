@@ -1,6 +1,6 @@
 import { gameRules } from '../game-rules';
-import { rainDiamondsCatalog } from './catalog';
 import type { GameRules } from '../types';
+import { rainDiamondsCatalog } from './catalog';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
 import { demoScript } from './demo';
