@@ -38,6 +38,11 @@ export function refuse(code: RefusalCode, message: string): Refusal {
   return { ok: false, code, message };
 }
 
+/** An untrusted input that may be an action or a pick: an object, not null and not a list. */
+export function isRecord(input: unknown): input is Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input);
+}
+
 /**
  * `parsePicks` of a game that takes no purchase-time picks: only nothing is accepted, and a
  * purchase is one unit without picks.

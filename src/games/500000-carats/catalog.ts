@@ -1,10 +1,9 @@
-import type { GameDescription } from '../../protocol/catalog';
+import { describeGame } from '../catalog-words';
 import { NUMBERS_COUNT, WINNING_COUNT } from './rules';
 
-export const caratsCatalog: GameDescription = {
+export const caratsCatalog = describeGame({
   id: '500000-carats',
   name: '500 000 CARATS',
-  reglement: { title: 'Règlement particulier du jeu « 500 000 CARATS »', file: 'docs/reglements/500000-carats.txt' },
   description: {
     fr: `${WINNING_COUNT} « Numéros gagnants » et ${NUMBERS_COUNT} « Vos numéros », chacun avec une somme : chaque numéro trouvé dans les deux zones gagne sa somme.`,
     en: `${WINNING_COUNT} "Winning numbers" and ${NUMBERS_COUNT} "Your numbers", each with an amount: every number found in both zones wins its amount.`,
@@ -52,4 +51,4 @@ export const caratsCatalog: GameDescription = {
     fr: 'Les deux zones, encore couvertes : rien n’est montré avant le premier geste.',
     en: 'Both zones, still covered: nothing shows before the first action.',
   },
-};
+});

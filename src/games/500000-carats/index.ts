@@ -1,9 +1,12 @@
+import { gameRules } from '../game-rules';
 import type { GameRules } from '../types';
+import { caratsCatalog } from './catalog';
 import { demoScript } from './demo';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
-import { complete, isFinished, parseAction, parsePicks, reduce, scenarioOf, start, type CaratsState } from './reducer';
+import * as reveal from './reducer';
 import { ruleViolations } from './rules-check';
+import type { CaratsState } from './reducer';
 import type { CaratsAction, CaratsChoices, CaratsEvent, CaratsPicks, CaratsScenario } from './scenario';
 
 export type { CaratsState } from './reducer';
@@ -11,19 +14,5 @@ export type * from './scenario';
 export { CARATS_TABLE } from './prize-table';
 
 /** 500 000 CARATS: 6 winning numbers, 24 numbers with amounts; 5 €, blocks of 8,016,000. */
-export const caratsRules: GameRules<CaratsPicks, CaratsChoices, CaratsScenario, CaratsState, CaratsAction, CaratsEvent> = {
-  id: '500000-carats',
-  parsePicks,
-  choiceSpace: [undefined],
-  generate: (outcome, seed) => generate(outcome, seed),
-  evaluate,
-  ruleViolations,
-  start,
-  parseAction,
-  reduce,
-  complete,
-  isFinished,
-  scenarioOf,
-  demoPicks: () => undefined,
-  demoScript,
-};
+export const caratsRules: GameRules<CaratsPicks, CaratsChoices, CaratsScenario, CaratsState, CaratsAction, CaratsEvent> =
+  gameRules(caratsCatalog, { ...reveal, choiceSpace: [undefined], generate, evaluate, ruleViolations, demoScript });

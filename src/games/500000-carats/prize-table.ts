@@ -1,18 +1,13 @@
-import type { PrizeTable } from '../types';
+import { prizeTable } from '../prize-rows';
 
-/** Règlement 500 000 CARATS, article 3: one block of 8,016,000 units at 5 €. */
-export const CARATS_TABLE: PrizeTable = {
-  game: '500000-carats',
-  stake: 500,
-  blockSize: 8_016_000,
-  tiers: [
-    { prize: 50_000_000, count: 2 },
-    { prize: 1_000_000, count: 2 },
-    { prize: 100_000, count: 1_000 },
-    { prize: 10_000, count: 80_160 },
-    { prize: 5_000, count: 40_000 },
-    { prize: 1_500, count: 200_000 },
-    { prize: 1_000, count: 1_030_000 },
-    { prize: 500, count: 704_300 },
-  ],
-};
+/** Règlement 500 000 CARATS, article 3: one block of 8,016,000 units at 5 €; rows `[prize in cents, count]`. */
+export const CARATS_TABLE = prizeTable('500000-carats', 500, 8_016_000, [
+  [50_000_000, 2],
+  [1_000_000, 2],
+  [100_000, 1_000],
+  [10_000, 80_160],
+  [5_000, 40_000],
+  [1_500, 200_000],
+  [1_000, 1_030_000],
+  [500, 704_300],
+]);

@@ -1,5 +1,5 @@
 import type { Cents } from '../../money';
-import { refuse, type Outcome, type Parsed, type Refusal, type Step, parseNoPicks } from '../types';
+import { isRecord, refuse, type Outcome, type Parsed, type Refusal, type Step } from '../types';
 import { generate } from './generator';
 import { NUMBERS_COUNT } from './rules';
 import type { CaratsAction, CaratsAnyEvent, CaratsPicks, CaratsScenario } from './scenario';
@@ -10,7 +10,6 @@ import type { CaratsAction, CaratsAnyEvent, CaratsPicks, CaratsScenario } from '
  * is shown. The prize is fixed at purchase: actions only change what is shown.
  */
 export interface CaratsState {
-  readonly stake: Cents;
   /** The dealt prize (hidden until `finished`). */
   readonly prize: Cents;
   /** Hidden values: never send the state. */
@@ -26,7 +25,6 @@ export type CaratsStep = Step<CaratsState, CaratsAnyEvent>;
 export function start(outcome: Outcome, seed: Uint8Array, _picks: CaratsPicks): CaratsStep {
   const scenario = generate(outcome, seed);
   const state: CaratsState = {
-    stake: outcome.stake,
     prize: outcome.prize,
     scenario,
     winningRevealed: false,
@@ -40,11 +38,6 @@ export function isFinished(state: CaratsState): boolean {
   return state.revealedCount === NUMBERS_COUNT;
 }
 
-/** The game has no purchase-time picks: only an absent value (or JSON null) is accepted. */
-export function parsePicks(input: unknown): Parsed<readonly CaratsPicks[]> {
-  return parseNoPicks('500 000 CARATS', input);
-}
-
 function isIndex(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value);
 }
@@ -54,20 +47,17 @@ function isIndex(value: unknown): value is number {
  * Ranges and the game's order are the reducer's business, so that each gets its own code.
  */
 export function parseAction(input: unknown): Parsed<CaratsAction> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return refuse('action/malformed', 'an action is an object with a type');
-  }
-  const raw = input as Record<string, unknown>;
-  switch (raw.type) {
+  if (!isRecord(input)) return refuse('action/malformed', 'an action is an object with a type');
+  switch (input.type) {
     case 'reveal_winning':
       return { ok: true, value: { type: 'reveal_winning' } };
     case 'auto':
       return { ok: true, value: { type: 'auto' } };
     case 'reveal':
-      if (!isIndex(raw.index)) return refuse('action/malformed', 'reveal needs an integer index');
-      return { ok: true, value: { type: 'reveal', index: raw.index } };
+      if (!isIndex(input.index)) return refuse('action/malformed', 'reveal needs an integer index');
+      return { ok: true, value: { type: 'reveal', index: input.index } };
     case 'reveal_many': {
-      const indexes = raw.indexes;
+      const indexes = input.indexes;
       if (!Array.isArray(indexes) || indexes.length === 0 || indexes.length > NUMBERS_COUNT) {
         return refuse('action/malformed', `reveal_many needs a list of 1 to ${NUMBERS_COUNT} indexes`);
       }
@@ -161,8 +151,4 @@ export function complete(state: CaratsState): CaratsStep {
   const step = reduce(state, { type: 'auto' });
   if (!step.ok) throw new Error(`auto refused on an unfinished unit: ${step.code}`);
   return step;
-}
-
-export function scenarioOf(state: CaratsState): CaratsScenario {
-  return state.scenario;
 }

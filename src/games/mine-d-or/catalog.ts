@@ -1,21 +1,15 @@
-import type { GameDescription, Text } from '../../protocol/catalog';
+import { describeGame, labels } from '../catalog-words';
 import { GAIN_AT_50, GRID_CELLS, MAX_SAME_SYMBOL, STAKES, SYMBOLS, type MineSymbol } from './scenario';
 
 /** The symbols as article 4.4 names them; EXTRA as article 4.6. */
-const LABELS: Readonly<Record<MineSymbol, Text>> = {
-  pepite: { fr: 'pépite d’or', en: 'gold nugget' },
-  diamant: { fr: 'diamant', en: 'diamond' },
-  billet: { fr: 'billet', en: 'banknote' },
-  bougie: { fr: 'bougie', en: 'candle' },
-  cactus: { fr: 'cactus', en: 'cactus' },
-  pioche: { fr: 'pioche', en: 'pickaxe' },
-  extra: { fr: 'EXTRA', en: 'EXTRA' },
-};
+const LABELS = labels<MineSymbol>({
+  fr: { pepite: 'pépite d’or', diamant: 'diamant', billet: 'billet', bougie: 'bougie', cactus: 'cactus', pioche: 'pioche', extra: 'EXTRA' },
+  en: { pepite: 'gold nugget', diamant: 'diamond', billet: 'banknote', bougie: 'candle', cactus: 'cactus', pioche: 'pickaxe', extra: 'EXTRA' },
+});
 
-export const mineDOrCatalog: GameDescription = {
+export const mineDOrCatalog = describeGame({
   id: 'mine-d-or',
   name: "Mine d'or",
-  reglement: { title: "Règlement particulier du jeu « Mine d'or »", file: 'docs/reglements/mine-d-or.txt' },
   description: {
     fr: 'Une grille de 3 × 3 symboles : 3 symboles identiques gagnent, alignés ils gagnent double, et chaque EXTRA ouvre une grille de plus.',
     en: 'A 3 × 3 grid of symbols: 3 identical symbols win, double when in a line, and each EXTRA opens one more grid.',
@@ -59,4 +53,4 @@ export const mineDOrCatalog: GameDescription = {
     fr: 'La grille principale découverte, ses combinaisons et ses étapes Extra gagnées (événement « grid_revealed », étape 0) ; sans EXTRA, la fin aussitôt.',
     en: 'The main grid uncovered, its combinations and the Extra stages it earns (event "grid_revealed", stage 0); without EXTRA, the end at once.',
   },
-};
+});

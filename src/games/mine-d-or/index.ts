@@ -1,8 +1,10 @@
+import { gameRules } from '../game-rules';
 import type { GameRules } from '../types';
+import { mineDOrCatalog } from './catalog';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
 import { demoScript } from './demo';
-import { complete, isFinished, parseAction, parsePicks, reduce, scenarioOf, start } from './reducer';
+import * as reveal from './reducer';
 import { ruleViolations } from './rules-check';
 import type {
   MineDOrAction,
@@ -18,20 +20,5 @@ export { MINE_D_OR_TABLES } from './prize-table';
 
 export type MineDOrRules = GameRules<MineDOrPicks, MineDOrChoices, MineDOrScenario, MineDOrState, MineDOrAction, MineDOrEvent>;
 
-export const mineDOrRules: MineDOrRules = {
-  id: 'mine-d-or',
-  parsePicks,
-  // No player choice shapes a Mine d'or scenario.
-  choiceSpace: [undefined],
-  generate,
-  evaluate,
-  ruleViolations,
-  start,
-  parseAction,
-  reduce,
-  complete,
-  isFinished,
-  scenarioOf,
-  demoPicks: () => undefined,
-  demoScript,
-};
+// `choiceSpace` is `[undefined]`: no player choice shapes a Mine d'or scenario.
+export const mineDOrRules: MineDOrRules = gameRules(mineDOrCatalog, { ...reveal, choiceSpace: [undefined], generate, evaluate, ruleViolations, demoScript });

@@ -1,4 +1,4 @@
-import { refuse, type FinishedEvent, type Outcome, type Parsed, type Refusal, type Step, parseNoPicks } from '../types';
+import { isRecord, refuse, type FinishedEvent, type Outcome, type Parsed, type Refusal, type Step } from '../types';
 import { evaluate, extrasIn, gridCombinations } from './evaluator';
 import { generate } from './generator';
 import type {
@@ -17,15 +17,6 @@ import type {
  */
 
 type MineStep = Step<MineDOrState, MineDOrStreamEvent>;
-
-function isRecord(input: unknown): input is Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input);
-}
-
-/** Mine d'or takes no picks: only nothing (undefined or null) is accepted. */
-export function parsePicks(input: unknown): Parsed<readonly MineDOrPicks[]> {
-  return parseNoPicks("Mine d'or", input);
-}
 
 /** `{ type: 'extra' }` or `{ type: 'auto' }`, with no other field. */
 export function parseAction(input: unknown): Parsed<MineDOrAction> {
@@ -100,8 +91,4 @@ export function reduce(state: MineDOrState, action: MineDOrAction): MineStep | R
 export function complete(state: MineDOrState): MineStep {
   if (state.finished) return { ok: true, state, events: [] };
   return revealUpTo(state, state.scenario.grids.length);
-}
-
-export function scenarioOf(state: MineDOrState): MineDOrScenario {
-  return state.scenario;
 }

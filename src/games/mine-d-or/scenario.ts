@@ -15,12 +15,7 @@ export type MineSymbol = (typeof SYMBOLS)[number];
 
 /** Gain of three identical symbols for a 0.50 € unit, in cents (article 4.4). */
 export const GAIN_AT_50: Readonly<Record<WinningSymbol, Cents>> = {
-  pepite: 375_000,
-  diamant: 10_000,
-  billet: 2_000,
-  bougie: 500,
-  cactus: 200,
-  pioche: 50,
+  pepite: 375_000, diamant: 10_000, billet: 2_000, bougie: 500, cactus: 200, pioche: 50,
 };
 
 /** The prices of a unit in cents (article 2); gains scale with the price (×2 at 1 €, ×4 at 2 €). */

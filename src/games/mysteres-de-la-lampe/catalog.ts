@@ -1,30 +1,22 @@
-import type { GameDescription, Text } from '../../protocol/catalog';
+import { describeGame, labels, options } from '../catalog-words';
 import { COLOURS, MAX_UNITS_PER_PURCHASE, RUB_DONE, SYMBOLS, type LampColour, type LampSymbol } from './scenario';
 
 /** Colours and symbols: the règlement does not name them, these names are the project's. */
-const COLOUR_LABELS: Readonly<Record<LampColour, Text>> = {
-  red: { fr: 'rouge', en: 'red' },
-  blue: { fr: 'bleu', en: 'blue' },
-  green: { fr: 'vert', en: 'green' },
-  gold: { fr: 'or', en: 'gold' },
-};
-const SYMBOL_LABELS: Readonly<Record<LampSymbol, Text>> = {
-  star: { fr: 'étoile', en: 'star' },
-  moon: { fr: 'lune', en: 'moon' },
-  sun: { fr: 'soleil', en: 'sun' },
-  key: { fr: 'clé', en: 'key' },
-};
+const COLOUR_LABELS = labels<LampColour>({
+  fr: { red: 'rouge', blue: 'bleu', green: 'vert', gold: 'or' },
+  en: { red: 'red', blue: 'blue', green: 'green', gold: 'gold' },
+});
+const SYMBOL_LABELS = labels<LampSymbol>({
+  fr: { star: 'étoile', moon: 'lune', sun: 'soleil', key: 'clé' },
+  en: { star: 'star', moon: 'moon', sun: 'sun', key: 'key' },
+});
 
-const colourOptions = COLOURS.map((c) => ({ id: c, label: COLOUR_LABELS[c] }));
-const symbolOptions = SYMBOLS.map((s) => ({ id: s, label: SYMBOL_LABELS[s] }));
+const colourOptions = options(COLOURS, COLOUR_LABELS);
+const symbolOptions = options(SYMBOLS, SYMBOL_LABELS);
 
-export const lampeCatalog: GameDescription = {
+export const lampeCatalog = describeGame({
   id: 'mysteres-de-la-lampe',
   name: 'Les mystères de la lampe',
-  reglement: {
-    title: 'Règlement particulier du jeu « Les mystères de la lampe »',
-    file: 'docs/reglements/mysteres-de-la-lampe.txt',
-  },
   description: {
     fr: 'Choisissez une couleur, un symbole ou les deux, puis frottez la lampe : si elle révèle votre choix, vous gagnez le gain affiché.',
     en: 'Choose a colour, a symbol or both, then rub the lamp: if it reveals your choice, you win the gain shown.',
@@ -69,4 +61,4 @@ export const lampeCatalog: GameDescription = {
     fr: 'Le choix du joueur et son gain potentiel (événement « potential_gain_shown »), pour chaque unité achetée.',
     en: 'The player’s pick and its potential gain (event "potential_gain_shown"), for each unit bought.',
   },
-};
+});

@@ -1,8 +1,10 @@
+import { gameRules } from '../game-rules';
 import type { FinishedEvent, GameRules } from '../types';
+import { lampeCatalog } from './catalog';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
-import { demoPicks, demoScript } from './demo';
-import { complete, isFinished, parseAction, parsePicks, reduce, scenarioOf, start } from './reducer';
+import * as demo from './demo';
+import * as reveal from './reducer';
 import { ruleViolations } from './rules-check';
 import { COLOURS, SYMBOLS, type LampAction, type LampChoice, type LampEvent, type LampScenario, type LampState } from './scenario';
 
@@ -18,19 +20,4 @@ const CHOICE_SPACE: readonly LampChoice[] = [
 export type LampRules = GameRules<LampChoice, LampChoice, LampScenario, LampState, LampAction, LampEvent>;
 export type LampStreamEvent = LampEvent | FinishedEvent;
 
-export const lampeRules: LampRules = {
-  id: 'mysteres-de-la-lampe',
-  parsePicks,
-  choiceSpace: CHOICE_SPACE,
-  generate,
-  evaluate,
-  ruleViolations,
-  start,
-  parseAction,
-  reduce,
-  complete,
-  isFinished,
-  scenarioOf,
-  demoPicks,
-  demoScript,
-};
+export const lampeRules: LampRules = gameRules(lampeCatalog, { ...reveal, ...demo, choiceSpace: CHOICE_SPACE, generate, evaluate, ruleViolations });

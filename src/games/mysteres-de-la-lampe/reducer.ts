@@ -1,12 +1,8 @@
-import { refuse, type Outcome, type Parsed, type Refusal, type Step, type FinishedEvent } from '../types';
+import { isRecord, refuse, type Outcome, type Parsed, type Refusal, type Step, type FinishedEvent } from '../types';
 import { generate } from './generator';
-import { COLOURS, MAX_UNITS_PER_PURCHASE, RUB_DONE, SYMBOLS, type LampAction, type LampChoice, type LampEvent, type LampScenario, type LampState } from './scenario';
+import { COLOURS, MAX_UNITS_PER_PURCHASE, RUB_DONE, SYMBOLS, type LampAction, type LampChoice, type LampEvent, type LampState } from './scenario';
 
 type LampStep = Step<LampState, LampEvent | FinishedEvent>;
-
-function isRecord(input: unknown): input is Record<string, unknown> {
-  return typeof input === 'object' && input !== null && !Array.isArray(input);
-}
 
 function hasOnlyKeys(input: Record<string, unknown>, keys: readonly string[]): boolean {
   return Object.keys(input).every((k) => keys.includes(k));
@@ -118,8 +114,4 @@ export function reduce(state: LampState, action: LampAction): LampStep | Refusal
 export function complete(state: LampState): LampStep {
   if (isFinished(state)) return { ok: true, state, events: [] };
   return rubTo(state, RUB_DONE);
-}
-
-export function scenarioOf(state: LampState): LampScenario {
-  return state.scenario;
 }

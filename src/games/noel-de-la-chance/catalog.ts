@@ -1,4 +1,4 @@
-import type { GameDescription, Text } from '../../protocol/catalog';
+import { describeGame, labels, options } from '../catalog-words';
 import {
   CELL_COUNT,
   CELL_SYMBOLS,
@@ -12,23 +12,16 @@ import {
 } from './scenario';
 
 /** The règlement does not name the symbols: these names are the project's. */
-const LABELS: Readonly<Record<CellSymbol, Text>> = {
-  star: { fr: 'étoile', en: 'star' },
-  bell: { fr: 'cloche', en: 'bell' },
-  gift: { fr: 'cadeau', en: 'gift' },
-  holly: { fr: 'houx', en: 'holly' },
-  candle: { fr: 'bougie', en: 'candle' },
-  snowflake: { fr: 'flocon', en: 'snowflake' },
-  bauble: { fr: 'boule', en: 'bauble' },
-  sleigh: { fr: 'traîneau', en: 'sleigh' },
-};
+const LABELS = labels<CellSymbol>({
+  fr: { star: 'étoile', bell: 'cloche', gift: 'cadeau', holly: 'houx', candle: 'bougie', snowflake: 'flocon', bauble: 'boule', sleigh: 'traîneau' },
+  en: { star: 'star', bell: 'bell', gift: 'gift', holly: 'holly', candle: 'candle', snowflake: 'snowflake', bauble: 'bauble', sleigh: 'sleigh' },
+});
 
 const COUNTS = Array.from({ length: MAX_COUNT - MIN_WINNING_COUNT + 1 }, (_, i) => MAX_COUNT - i);
 
-export const noelCatalog: GameDescription = {
+export const noelCatalog = describeGame({
   id: 'noel-de-la-chance',
   name: 'Le Noël de la chance',
-  reglement: { title: 'Règlement particulier du jeu « Le Noël de la chance »', file: 'docs/reglements/noel-de-la-chance.txt' },
   description: {
     fr: `Choisissez votre symbole de jeu parmi trois, puis ${CELL_COUNT} cases se découvrent : ${MIN_WINNING_COUNT} fois votre symbole ou plus, c’est gagné.`,
     en: `Choose your game symbol among three, then ${CELL_COUNT} cells uncover themselves: your symbol ${MIN_WINNING_COUNT} times or more wins.`,
@@ -47,7 +40,7 @@ export const noelCatalog: GameDescription = {
       en: `${MIN_WINNING_COUNT} to ${MAX_COUNT} symbols equal to the chosen one win the table's amount; otherwise the unit loses.`,
     },
   ],
-  symbols: CELL_SYMBOLS.map((symbol) => ({ id: symbol, label: LABELS[symbol] })),
+  symbols: options(CELL_SYMBOLS, LABELS),
   paysByCount: COUNTS.map((count) => ({
     count,
     prizes: STAKES.map((stake) => ({ stake, prize: PRIZE_AT_50_BY_COUNT[count]! * stakeFactor(stake)! })),
@@ -57,7 +50,7 @@ export const noelCatalog: GameDescription = {
     {
       id: 'symbol',
       label: { fr: 'Votre symbole de jeu', en: 'Your game symbol' },
-      options: GAME_SYMBOLS.map((symbol) => ({ id: symbol, label: LABELS[symbol] })),
+      options: options(GAME_SYMBOLS, LABELS),
     },
   ],
   actions: [
@@ -75,4 +68,4 @@ export const noelCatalog: GameDescription = {
     fr: 'Les trois symboles de jeu proposés (événement « symbols_offered ») ; les cases sont couvertes.',
     en: 'The three game symbols offered (event "symbols_offered"); the cells are covered.',
   },
-};
+});

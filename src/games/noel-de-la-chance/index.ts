@@ -1,8 +1,10 @@
+import { gameRules } from '../game-rules';
 import type { GameRules } from '../types';
+import { noelCatalog } from './catalog';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
 import { demoScript } from './demo';
-import { complete, isFinished, parseAction, parsePicks, reduce, start } from './reducer';
+import * as reveal from './reducer';
 import { ruleViolations } from './rules-check';
 import { GAME_SYMBOLS, type NoelAction, type NoelChoices, type NoelEvent, type NoelScenario, type NoelState } from './scenario';
 
@@ -14,19 +16,11 @@ export { NOEL_TABLES } from './prize-table';
  * game symbols (an action), the scenario is generated for that choice, and the 18 cells reveal
  * themselves in the same step.
  */
-export const noelRules: GameRules<undefined, NoelChoices, NoelScenario, NoelState, NoelAction, NoelEvent> = {
-  id: 'noel-de-la-chance',
-  parsePicks,
+export const noelRules: GameRules<undefined, NoelChoices, NoelScenario, NoelState, NoelAction, NoelEvent> = gameRules(noelCatalog, {
+  ...reveal,
   choiceSpace: GAME_SYMBOLS.map((symbol) => ({ symbol })),
   generate,
   evaluate,
   ruleViolations,
-  start,
-  parseAction,
-  reduce,
-  complete,
-  isFinished,
-  scenarioOf: (state) => state.scenario,
-  demoPicks: () => undefined,
   demoScript,
-};
+});

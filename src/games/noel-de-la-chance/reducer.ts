@@ -1,6 +1,6 @@
 import { fromHex, toHex } from '../../random/hex';
 import { Rng, nonceFor } from '../../random/rng';
-import { refuse, type Outcome, type Parsed, type Refusal, type Step, parseNoPicks } from '../types';
+import { isRecord, refuse, type Outcome, type Parsed, type Refusal, type Step } from '../types';
 import { evaluate } from './evaluator';
 import { generate, winningCountOf } from './generator';
 import {
@@ -24,17 +24,9 @@ const PICK_NONCE = nonceFor('noel-pick');
 
 type NoelStep = Step<NoelState, NoelStreamEvent>;
 
-/** No picks at purchase: the symbol is chosen after paying, as an action. */
-export function parsePicks(input: unknown): Parsed<readonly undefined[]> {
-  // The symbol is chosen after paying, as an action.
-  return parseNoPicks('Le Noël de la chance', input);
-}
-
 export function parseAction(input: unknown): Parsed<NoelAction> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return refuse('action/malformed', 'an action is an object with a type');
-  }
-  const { type, symbol } = input as { type?: unknown; symbol?: unknown };
+  if (!isRecord(input)) return refuse('action/malformed', 'an action is an object with a type');
+  const { type, symbol } = input;
   if (type === 'auto') return { ok: true, value: { type: 'auto' } };
   if (type === 'pick') {
     if (typeof symbol !== 'string') return refuse('action/malformed', 'a pick names its symbol as a string');

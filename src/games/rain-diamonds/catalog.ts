@@ -1,17 +1,21 @@
-import type { CatalogSymbol, GameDescription, Text } from '../../protocol/catalog';
+import type { CatalogSymbol } from '../../protocol/catalog';
+import { describeGame, labels } from '../catalog-words';
 import { RAIN_DIAMONDS_TABLE } from './prize-table';
 import { BOXES, COLOURS, PRIZE_BY_COLOUR, TO_WIN, type Colour } from './scenario';
 
 /** The gems as article 4.6 names them ("pierre précieuse bleue"…). */
-const GEM_LABELS: Readonly<Record<Colour, Text>> = {
-  blue: { fr: 'pierre précieuse bleue', en: 'blue gem' },
-  green: { fr: 'pierre précieuse verte', en: 'green gem' },
-  red: { fr: 'pierre précieuse rouge', en: 'red gem' },
-  violet: { fr: 'pierre précieuse violette', en: 'violet gem' },
-  yellow: { fr: 'pierre précieuse jaune', en: 'yellow gem' },
-  orange: { fr: 'pierre précieuse orange', en: 'orange gem' },
-  white: { fr: 'pierre précieuse blanche', en: 'white gem' },
-};
+const GEM_LABELS = labels<Colour>({
+  fr: {
+    blue: 'pierre précieuse bleue',
+    green: 'pierre précieuse verte',
+    red: 'pierre précieuse rouge',
+    violet: 'pierre précieuse violette',
+    yellow: 'pierre précieuse jaune',
+    orange: 'pierre précieuse orange',
+    white: 'pierre précieuse blanche',
+  },
+  en: { blue: 'blue gem', green: 'green gem', red: 'red gem', violet: 'violet gem', yellow: 'yellow gem', orange: 'orange gem', white: 'white gem' },
+});
 
 const SYMBOLS: CatalogSymbol[] = COLOURS.map((colour) => ({
   id: colour,
@@ -19,10 +23,9 @@ const SYMBOLS: CatalogSymbol[] = COLOURS.map((colour) => ({
   worth: { count: TO_WIN, prizes: [{ stake: RAIN_DIAMONDS_TABLE.stake, prize: PRIZE_BY_COLOUR[colour] }] },
 }));
 
-export const rainDiamondsCatalog: GameDescription = {
+export const rainDiamondsCatalog = describeGame({
   id: 'rain-diamonds',
   name: 'RAIN DIAMONDS',
-  reglement: { title: 'Règlement particulier du jeu « RAIN DIAMONDS »', file: 'docs/reglements/rain-diamonds.txt' },
   description: {
     fr: 'Une grille de 20 pierres précieuses et 5 cases « Vos symboles » : collectez 6 pierres de la même couleur.',
     en: 'A grid of 20 gems and 5 "Your symbols" boxes: collect 6 gems of one colour.',
@@ -64,4 +67,4 @@ export const rainDiamondsCatalog: GameDescription = {
     fr: 'La grille de 20 pierres (événement « grid_shown ») ; les cases sont fermées.',
     en: 'The grid of 20 gems (event "grid_shown"); the boxes are closed.',
   },
-};
+});

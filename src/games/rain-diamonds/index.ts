@@ -1,8 +1,10 @@
+import { gameRules } from '../game-rules';
 import type { GameRules } from '../types';
+import { rainDiamondsCatalog } from './catalog';
 import { evaluate } from './evaluator';
 import { generate } from './generator';
 import { demoScript } from './demo';
-import { complete, isFinished, parseAction, parsePicks, reduce, start } from './reducer';
+import * as reveal from './reducer';
 import { ruleViolations } from './rules-check';
 import type {
   RainDiamondsAction,
@@ -24,19 +26,4 @@ export const rainDiamondsRules: GameRules<
   RainDiamondsState,
   RainDiamondsAction,
   RainDiamondsEvent
-> = {
-  id: 'rain-diamonds',
-  parsePicks,
-  choiceSpace: [undefined],
-  generate: (outcome, seed) => generate(outcome, seed),
-  evaluate,
-  ruleViolations,
-  start,
-  parseAction,
-  reduce,
-  complete,
-  isFinished,
-  scenarioOf: (state) => state.scenario,
-  demoPicks: () => undefined,
-  demoScript,
-};
+> = gameRules(rainDiamondsCatalog, { ...reveal, choiceSpace: [undefined], generate, evaluate, ruleViolations, demoScript });

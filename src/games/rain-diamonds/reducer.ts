@@ -1,5 +1,5 @@
 import type { Outcome, Parsed, Refusal, Step } from '../types';
-import { refuse, parseNoPicks } from '../types';
+import { isRecord, refuse } from '../types';
 import { generate } from './generator';
 import {
   BOXES,
@@ -22,17 +22,10 @@ type Result = Step<RainDiamondsState, RainDiamondsEvent>;
 
 const NO_COLLECTION = Object.fromEntries(COLOURS.map((c) => [c, 0])) as Record<Colour, number>;
 
-/** The game takes no picks: only `undefined` (or `null`, as JSON has no undefined) is accepted. */
-export function parsePicks(input: unknown): Parsed<readonly RainDiamondsPicks[]> {
-  return parseNoPicks('RAIN DIAMONDS', input);
-}
-
 /** `{ type: 'open', box }` with an integer box (range checked by `reduce`), or `{ type: 'auto' }`. */
 export function parseAction(input: unknown): Parsed<RainDiamondsAction> {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
-    return refuse('action/malformed', 'an action is an object with a type');
-  }
-  const { type, box } = input as { type?: unknown; box?: unknown };
+  if (!isRecord(input)) return refuse('action/malformed', 'an action is an object with a type');
+  const { type, box } = input;
   if (type === 'auto') return { ok: true, value: { type: 'auto' } };
   if (type === 'open') {
     if (typeof box !== 'number' || !Number.isInteger(box)) {
@@ -47,7 +40,6 @@ export function parseAction(input: unknown): Parsed<RainDiamondsAction> {
 export function start(outcome: Outcome, seed: Uint8Array, _picks: RainDiamondsPicks): Result {
   const scenario = generate(outcome, seed);
   const state: RainDiamondsState = {
-    stake: outcome.stake,
     prize: outcome.prize,
     scenario,
     grid: scenario.grid,

@@ -9,13 +9,7 @@ export type Colour = (typeof COLOURS)[number];
 
 /** Prize for collecting 6 gems of a colour, in cents, at the only price (0.50 €). */
 export const PRIZE_BY_COLOUR: Readonly<Record<Colour, Cents>> = {
-  blue: 500_000,
-  green: 50_000,
-  red: 2_000,
-  violet: 1_000,
-  yellow: 500,
-  orange: 100,
-  white: 50,
+  blue: 500_000, green: 50_000, red: 2_000, violet: 1_000, yellow: 500, orange: 100, white: 50,
 };
 
 export const STAKE: Cents = 50;
@@ -108,7 +102,6 @@ export type RainDiamondsChoices = undefined;
  * `grid` and `queueUsed` are the grid as it stands and how many gems each queue has given.
  */
 export interface RainDiamondsState {
-  readonly stake: Cents;
   readonly prize: Cents;
   readonly scenario: RainDiamondsScenario;
   readonly grid: readonly (readonly Colour[])[];
