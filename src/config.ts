@@ -11,7 +11,7 @@ import {
 } from './env-settings';
 
 /** Lanes of each emission opened on a Redis Cluster when REDIS_SEQUENCE_LANES is not set. */
-export const CLUSTER_DEFAULT_LANES = 3;
+const CLUSTER_DEFAULT_LANES = 3;
 
 /** The server's settings as read; what each field means is the doc of its entry in SETTINGS. */
 export interface Config {

@@ -19,7 +19,7 @@ export type LogCheck = { readonly ok: true } | LogCheckFailure;
 const OK: LogCheck = { ok: true };
 const fail = (reason: string): LogCheckFailure => ({ ok: false, reason });
 
-export const CHECKPOINT_TAG = 'lottery-checkpoint/v1';
+const CHECKPOINT_TAG = 'lottery-checkpoint/v1';
 
 /** The bytes a checkpoint's signature covers (its text, UTF-8). */
 export function checkpointBody(c: Omit<SignedCheckpoint, 'signature'>): Uint8Array<ArrayBuffer> {

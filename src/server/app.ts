@@ -46,7 +46,7 @@ export interface RunningServer {
 }
 
 /** Emission ids are stable per (game, price) so that every process finds the same one. */
-export function emissionIdOf(game: string, stake: number): string {
+function emissionIdOf(game: string, stake: number): string {
   return `${game}-${stake}`;
 }
 

@@ -85,7 +85,7 @@ function isRefusalCode(code: string | undefined): code is RefusalCode {
  * (`server/unavailable`, 503), or a refusal carried by a Colyseus `ServerError` (an HTTP status
  * and `"<code>: <sentence>"`, as `joinRefused` makes them); undefined for anything else.
  */
-export function refusalOfError(err: unknown): Refusal | undefined {
+function refusalOfError(err: unknown): Refusal | undefined {
   if (isStoreOutage(err)) return { status: 503, code: 'server/unavailable', message: OUTAGE_SENTENCE };
   if (!(err instanceof ServerError) || typeof err.code !== 'number' || err.code < 400 || err.code > 599) return undefined;
   const [, code, message] = CODED_SENTENCE.exec(err.message) ?? [];

@@ -28,9 +28,9 @@ describe('the protocol', () => {
   /**
    * What else of src/ the page may bundle: modules with no I/O and no package — the games, money,
    * the random streams, and the unit verifier (« Vérifier », a chunk loaded on its first click)
-   * with the proof geometry and log leaves it shares with the dealer.
+   * with the proof geometry, leaf bytes and log leaves of the fairness kernel.
    */
-  const PAGE_SAFE = ['src/games/', 'src/money', 'src/random/', 'src/audit/verify-unit', 'src/audit/transparency-log', 'src/dealer/page-geometry', 'src/dealer/leaf-domain', 'src/dealer/page-log'];
+  const PAGE_SAFE = ['src/games/', 'src/money', 'src/random/', 'src/audit/verify-unit', 'src/audit/transparency-log', 'src/fairness/page-geometry', 'src/fairness/leaf-domain', 'src/fairness/page-log'];
 
   it('is, with the pure modules it may bundle, all the page takes from src/: its bundle holds no server code and no package', () => {
     const outside: string[] = [];
