@@ -159,7 +159,7 @@ async function dealerRound(stores: readonly RedisStore[], round: number): Promis
   const lane = async (store: RedisStore) => {
     while (issued < PURCHASES) {
       const k = issued++;
-      const result = await store.purchase({
+      const result = await store.sales.purchase({
         playerId: `p${k % PLAYERS}`,
         requestId: `b${round}-${k}`,
         game: TABLE.game,
@@ -210,12 +210,12 @@ interface Setup {
 /** Opens the bench's emission (a block per lane at least) and funds the players through `store`. */
 async function prepare(store: RedisStore, lanes = 1): Promise<void> {
   const blockCount = Math.max(Math.ceil((PURCHASES * ROUNDS) / TABLE.blockSize) + 1, 2 * lanes);
-  await store.openEmission({ emissionId: 'bench', table: TABLE, blockCount, now: Date.now() });
+  await store.emissions.openEmission({ emissionId: 'bench', table: TABLE, blockCount, now: Date.now() });
   const funds = PURCHASES * ROUNDS * TABLE.stake;
-  await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.deposit(`p${p}`, funds, 'bench', Date.now())));
+  await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.wallets.deposit(`p${p}`, funds, 'bench', Date.now())));
   // Limits each player's purchases check in the purchase step (week and day), never reached.
   const limits = { stake_week: funds, stake_day: funds };
-  await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.changeProtection(`p${p}`, { what: 'limits', limits, raiseDelayMs: 48 * 3_600_000 }, Date.now())));
+  await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.protections.changeProtection(`p${p}`, { what: 'limits', limits, raiseDelayMs: 48 * 3_600_000 }, Date.now())));
 }
 
 /** A reality check no bench run reaches: the session is kept, as in play. */

@@ -1,5 +1,5 @@
 import type { Player } from '../auth/tokens';
-import type { FairnessPages, Sale, Sales, Wallet, Wallets } from '../dealer/types';
+import type { Sale, Wallet } from '../dealer/types';
 import { unitSeed } from '../fairness/printing';
 import { findPrizeTable } from '../games/prize-tables';
 import { rulesOf } from '../games/registry';
@@ -68,7 +68,7 @@ export class PlayService {
   private readonly seeds = new Map<string, Promise<Uint8Array>>();
 
   constructor(
-    private readonly dealer: Sales & Pick<Wallets, 'wallet'> & Pick<FairnessPages, 'blockSeed'> & RecallDealer,
+    private readonly dealer: RecallDealer,
     private readonly log: ActionLog,
     private readonly now: () => number,
     /**
@@ -82,7 +82,7 @@ export class PlayService {
   ) {}
 
   wallet(playerId: string): Promise<Wallet> {
-    return this.dealer.wallet(playerId);
+    return this.dealer.wallets.wallet(playerId);
   }
 
   /**
@@ -118,7 +118,7 @@ export class PlayService {
     }
     const units: LiveUnit[] = [];
     for (const [i, pick] of picks.entries()) {
-      const result = await this.dealer.purchase({
+      const result = await this.dealer.sales.purchase({
         playerId: player.playerId,
         requestId: requestIds[i]!,
         game: request.game,
@@ -198,14 +198,14 @@ export class PlayService {
    */
   async abandoned(abandonAfterMs: number): Promise<LiveUnit[]> {
     const cutoff = this.now() - abandonAfterMs;
-    const sales = await this.dealer.unsettledSales(cutoff, UNSETTLED_SCAN);
+    const sales = await this.dealer.sales.unsettledSales(cutoff, UNSETTLED_SCAN);
     const units = await Promise.all(sales.map((sale) => this.rebuild(sale)));
     return units.filter((unit) => unit.steps[unit.steps.length - 1]!.at <= cutoff);
   }
 
   /** Settles the units whose credit a crash left undone (at start: the sweeper finds the rest). */
   async settleStrandedUnits(): Promise<EndedReveal[]> {
-    const sales = await this.dealer.unsettledSales(this.now(), UNSETTLED_SCAN);
+    const sales = await this.dealer.sales.unsettledSales(this.now(), UNSETTLED_SCAN);
     const ended: EndedReveal[] = [];
     for (const sale of sales) ended.push(...(await this.settleStranded(await this.rebuild(sale))));
     return ended;
@@ -213,7 +213,7 @@ export class PlayService {
 
   /** Reloads a unit from the store (after a conflict, or to resume). */
   async load(unitId: string): Promise<LiveUnit | undefined> {
-    const sale = await this.dealer.getSale(unitId);
+    const sale = await this.dealer.sales.getSale(unitId);
     return sale && this.rebuild(sale);
   }
 
@@ -248,7 +248,7 @@ export class PlayService {
 
   /** The player's unsettled units of `game`: unfinished ones, and finished ones settled now. */
   private async pending(playerId: string, game: GameId): Promise<{ unfinished: LiveUnit[]; ended: EndedReveal[] }> {
-    const sales = await this.dealer.unsettledSales(this.now(), UNSETTLED_SCAN, playerId);
+    const sales = await this.dealer.sales.unsettledSales(this.now(), UNSETTLED_SCAN, playerId);
     const units = await Promise.all(sales.filter((s) => s.game === game).map((s) => this.rebuild(s)));
     const ended: EndedReveal[] = [];
     for (const unit of units) ended.push(...(await this.settleStranded(unit)));
@@ -265,18 +265,18 @@ export class PlayService {
 
   /** Credits a finished unit's prize; settlement is idempotent: only the call that credited tells. */
   private async settle(unit: LiveUnit, by: EndedReveal['by']): Promise<EndedReveal[]> {
-    const settled = await this.dealer.settle(unit.sale.unitId, this.now());
+    const settled = await this.dealer.sales.settle(unit.sale.unitId, this.now());
     if (!settled.ok) throw new Error(`settle ${unit.sale.unitId}: ${settled.code}`);
     return settled.credited ? [{ unit, by }] : [];
   }
 
   /** A page of the player's units, newest first; a credit a crash left undone is done first. */
   async history(playerId: string, offset: number, limit: number): Promise<{ sales: Sale[]; ended: EndedReveal[] }> {
-    const sales = await this.dealer.listSales(playerId, offset, limit);
+    const sales = await this.dealer.sales.listSales(playerId, offset, limit);
     const ended: EndedReveal[] = [];
     for (const sale of sales.filter((s) => s.settledAt === undefined)) ended.push(...(await this.settleStranded(await this.rebuild(sale))));
     if (ended.length === 0) return { sales, ended };
-    return { sales: await this.dealer.listSales(playerId, offset, limit), ended };
+    return { sales: await this.dealer.sales.listSales(playerId, offset, limit), ended };
   }
 
   /** A unit of the player's, replayed from the store (settled first if a crash left it so); undefined for anyone else's. */
@@ -300,7 +300,7 @@ export class PlayService {
   private blockSeed(blockId: string): Promise<Uint8Array> {
     let seed = this.seeds.get(blockId);
     if (!seed) {
-      seed = this.dealer.blockSeed(blockId);
+      seed = this.dealer.pages.blockSeed(blockId);
       this.seeds.set(blockId, seed);
       seed.catch(() => this.seeds.delete(blockId));
     }

@@ -28,7 +28,7 @@ import { archiveTrace } from './archive-trace';
 import { observed } from './observed';
 import { colyseusLogger, createLogger, type Logger } from './logger';
 import { listenMetrics, Metrics } from './metrics';
-import { ObservedDealer } from './observed-dealer';
+import { observedDealer } from './observed-dealer';
 import { roomDriver } from './room-driver';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
 import { describeRedisTarget, PRESENCE_CONNECTION, redisClient, UnlimitedRedisPresence, writeOncePerTurn } from './redis-client';
@@ -165,7 +165,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     actions = memoryLog;
   }
-  const dealer: DealerStore = new ObservedDealer(store, metrics, logger);
+  const dealer = observedDealer(store, metrics, logger);
   if (redis) {
     const target = describeRedisTarget(config);
     try {
@@ -182,13 +182,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     const setupRedis = redisClient(config);
     const setup = new RedisStore(setupRedis, storeOptions(config));
     try {
-      await openMissingEmissions(setup, config.emissionBlocks, now());
+      await openMissingEmissions(setup.emissions, config.emissionBlocks, now());
     } finally {
       await setup.close();
       setupRedis.disconnect();
     }
   } else {
-    await openMissingEmissions(dealer, config.emissionBlocks, now());
+    await openMissingEmissions(dealer.emissions, config.emissionBlocks, now());
   }
   const { dir: archiveDir } = config.archive;
   // The tables' exchanges go to the archive where a writer drains them: ARCHIVE_DIR set (docs/archive.md).
@@ -198,7 +198,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // One presence for Colyseus and the wins feed: across processes it is Redis pub/sub. Its
   // subscriber must keep reconnecting after a Redis restart (PRESENCE_CONNECTION says why).
   const presence: Presence = usesRedis(config) ? new UnlimitedRedisPresence(connectRedis(config, logger, metrics, 'presence', PRESENCE_CONNECTION)) : new LocalPresence();
-  const feed = new WinFeed(presence, dealer, {
+  const feed = new WinFeed(presence, dealer.emissions, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,
     minPrize: config.feedMinPrize,
@@ -206,10 +206,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     sharedPresence: usesRedis(config),
     log,
   }, now);
-  const protection = new ProtectionService(dealer, config.protection, now);
+  const protection = new ProtectionService(dealer.protections, config.protection, now);
   const play = new PlayService(dealer, actions, now, protection, config.fairnessOrigin);
   const verifier = await TokenVerifier.fromConfig(config);
-  const { log: checkpoints, generated } = await CheckpointLog.start(dealer, config, now);
+  const { log: checkpoints, generated } = await CheckpointLog.start(dealer.log, config, now);
   if (generated) logger.warn({ keyId: checkpoints.keys.keyId }, 'no CHECKPOINT_SIGNING_KEY: checkpoints of the log of page roots are signed with a key made at start, gone when this process stops');
   const services: Services = { config, verifier, dealer, actions, play, protection, feed, checkpoints };
   const seats = new Seats(presence, config.redisPrefix);

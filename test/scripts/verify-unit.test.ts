@@ -98,7 +98,7 @@ describe('npm run verify-unit with the log of page roots', function () {
     dir = mkdtempSync(join(tmpdir(), 'verify-unit-log-'));
     const fixture = await playRecalls();
     let clock = NOW;
-    const { log } = await CheckpointLog.start(fixture.dealer, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock);
+    const { log } = await CheckpointLog.start(fixture.dealer.log, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock);
     keyId = log.keys.keyId;
     const app = express();
     mountFairnessRoutes(app, fixture.dealer);
@@ -110,7 +110,7 @@ describe('npm run verify-unit with the log of page roots', function () {
     recallFile = join(dir, 'recall.json');
     writeFileSync(recallFile, JSON.stringify({ ...recall, fairness: { ...recall.fairness, server: origin } }));
     grow = async () => {
-      await fixture.dealer.openEmission({ emissionId: 'later', table: PRIZE_TABLES.filter((t) => t.game === 'noel-de-la-chance')[1]!, blockCount: 2, now: NOW });
+      await fixture.dealer.emissions.openEmission({ emissionId: 'later', table: PRIZE_TABLES.filter((t) => t.game === 'noel-de-la-chance')[1]!, blockCount: 2, now: NOW });
       clock += 1_000;
     };
   });

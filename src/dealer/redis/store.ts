@@ -1,6 +1,6 @@
 import { Cluster } from 'ioredis';
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
-import { RoleStore } from '../role-store';
+import type { DealerStore, Emissions, FairnessPages, Offloading, OperatorEvents, PageLog, Protections, Sales, Wallets } from '../types';
 import { defineDealerScripts } from '../scripts/commands';
 import { type RedisClient } from '../../redis-scripts/loader';
 import { ArchiveRelay } from './archive-relay';
@@ -79,14 +79,22 @@ export interface RedisStoreOptions {
  * other calls in flight share writes too (the server's `writeOncePerTurn`, or ioredis's
  * `enableAutoPipelining`).
  */
-export class RedisStore extends RoleStore {
+export class RedisStore implements DealerStore {
+  readonly emissions: Emissions;
+  readonly sales: Sales;
+  readonly wallets: Wallets;
+  readonly pages: FairnessPages;
+  readonly log: PageLog;
+  readonly offloading: Offloading;
+  readonly protections: Protections;
+  readonly events: OperatorEvents;
   readonly keys: DealerKeys;
   /** The regulator's archive's outbox (src/dealer/outbox.ts): what the archive writer drains. */
   readonly outbox: RedisOutbox;
   private readonly protocol: PurchaseProtocol;
   private readonly ctx: RedisContext;
   private readonly printer: BlockPrinter;
-  private readonly pages: RedisPages;
+  private readonly publisher: RedisPages;
 
   constructor(redis: RedisClient, options: RedisStoreOptions = {}) {
     const lanes = options.sequenceLanes ?? 1;
@@ -113,22 +121,20 @@ export class RedisStore extends RoleStore {
     const parts = { ctx, catalog, emissions, printer, pages, sales, protections, relay, withdrawalThreshold: withdrawalThreshold(options.withdrawalThreshold) };
     const protocol = perSlot ? new PerSlotPurchase(parts) : new OneScriptPurchase(parts);
     const wallets = new RedisWallets(ctx, perSlot ? relay : undefined);
-    super({
-      emissions,
-      sales: new RedisSales(ctx, protocol, sales, wallets),
-      wallets,
-      pages,
-      log,
-      offloading: new RedisOffloading(ctx, catalog),
-      events: new RedisOperatorEvents(ctx),
-      protections,
-    });
+    this.emissions = emissions;
+    this.sales = new RedisSales(ctx, protocol, sales, wallets);
+    this.wallets = wallets;
+    this.pages = pages;
+    this.log = log;
+    this.offloading = new RedisOffloading(ctx, catalog);
+    this.events = new RedisOperatorEvents(ctx);
+    this.protections = protections;
     this.keys = keys;
     this.outbox = new RedisOutbox(ctx);
     this.ctx = ctx;
     this.protocol = protocol;
     this.printer = printer;
-    this.pages = pages;
+    this.publisher = pages;
   }
 
   /**
@@ -161,6 +167,6 @@ export class RedisStore extends RoleStore {
 
   /** Waits for the blocks this process is printing ahead and the pages it is publishing; the Redis client stays open. */
   async close(): Promise<void> {
-    await Promise.all([this.printer.printed(), this.pages.published()]);
+    await Promise.all([this.printer.printed(), this.publisher.published()]);
   }
 }

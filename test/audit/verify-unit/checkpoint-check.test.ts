@@ -22,11 +22,11 @@ describe('verify-unit: the checkpoint check (the log of page roots)', function (
   before(async () => {
     const fixture = await playRecalls();
     played = fixture.units['500000-carats'].win;
-    ({ log } = await CheckpointLog.start(fixture.dealer, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock));
+    ({ log } = await CheckpointLog.start(fixture.dealer.log, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock));
     saved = await log.checkpoint();
     // The log grows after the checkpoint saved: a new emission prints its blocks.
     const otherPrice = PRIZE_TABLES.filter((t) => t.game === 'noel-de-la-chance')[1]!;
-    await fixture.dealer.openEmission({ emissionId: 'later', table: otherPrice, blockCount: 2, now: NOW });
+    await fixture.dealer.emissions.openEmission({ emissionId: 'later', table: otherPrice, blockCount: 2, now: NOW });
     clock += 1_000;
     const page = pageOf(played.published.size, played.recall.position);
     const inclusion = (await log.inclusionOf(played.recall.blockId, page))!;
