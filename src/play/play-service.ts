@@ -1,9 +1,8 @@
 import type { Player } from '../auth/tokens';
 import type { Sale, Wallet } from '../dealer/types';
 import { unitSeed } from '../fairness/printing';
-import { findPrizeTable } from '../games/prize-tables';
 import { rulesOf } from '../games/registry';
-import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
+import { refuse, type GameId, type Refusal } from '../games/types';
 import { isProtectionRefusal } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
 import type { ActionLog, LoggedAction } from '../action-log/action-log';
@@ -14,7 +13,8 @@ import { toRecall, type RecallDealer } from './recall';
 import { SERVER_COMPLETE, replay } from '../games/replay';
 
 export interface BuyRequest {
-  readonly game: string;
+  readonly game: GameId;
+  /** Checked by the dealer, where the purchase enters it (a price it does not sell: `purchase/unknown_game`). */
   readonly stake: number;
   /** Client idempotency key: 1–48 of [A-Za-z0-9_]. */
   readonly requestId: string;
@@ -53,10 +53,6 @@ export interface Acted {
 
 const REQUEST_ID = /^[A-Za-z0-9_]{1,48}$/;
 const UNSETTLED_SCAN = 100;
-
-function isGameId(game: string): game is GameId {
-  return (GAME_IDS as readonly string[]).includes(game);
-}
 
 /**
  * What a player can do with units, independent of any transport: buy, act on a reveal,
@@ -100,11 +96,7 @@ export class PlayService {
 
   async buy(player: Player, request: BuyRequest): Promise<Result<Bought>> {
     if (!REQUEST_ID.test(request.requestId)) return refuse('purchase/malformed', 'requestId must be 1–48 of A–Z, a–z, 0–9, _');
-    if (!isGameId(request.game) || !findPrizeTable(request.game, request.stake)) {
-      return refuse('purchase/unknown_game', `${request.game} is not sold at ${request.stake} cents`);
-    }
-    const rules = rulesOf(request.game);
-    const parsed = rules.parsePicks(request.picks);
+    const parsed = rulesOf(request.game).parsePicks(request.picks);
     if (!parsed.ok) return parsed;
     const picks = parsed.value; // one entry per unit bought
     // Sub-request ids: a retry of the whole purchase maps to the same units.

@@ -1,6 +1,6 @@
 import { Cluster } from 'ioredis';
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
-import type { DealerStore, Emissions, FairnessPages, Offloading, OperatorEvents, PageLog, Protections, Sales, Wallets } from '../types';
+import type { DealerStore, Emissions, FairnessPages, Offloading, OperatorEvents, PageLog, Protections, Wallets } from '../types';
 import { defineDealerScripts } from '../scripts/commands';
 import { type RedisClient } from '../../redis-scripts/loader';
 import { ArchiveRelay } from './archive-relay';
@@ -15,9 +15,8 @@ import { RedisPageLog } from './page-log';
 import { RedisPages } from './pages';
 import { PerSlotPurchase } from './per-slot-purchase';
 import { BlockPrinter } from './printer';
-import type { PurchaseProtocol } from './purchase-protocol';
 import { SaleReader } from './sale-reader';
-import { RedisSales } from './sales';
+import type { RedisSales } from './sales';
 import { RedisOperatorEvents } from './operator-events';
 import { RedisOutbox } from './outbox';
 import { RedisWallets } from './wallets';
@@ -81,7 +80,7 @@ export interface RedisStoreOptions {
  */
 export class RedisStore implements DealerStore {
   readonly emissions: Emissions;
-  readonly sales: Sales;
+  readonly sales: RedisSales;
   readonly wallets: Wallets;
   readonly pages: FairnessPages;
   readonly log: PageLog;
@@ -91,7 +90,6 @@ export class RedisStore implements DealerStore {
   readonly keys: DealerKeys;
   /** The regulator's archive's outbox (src/dealer/outbox.ts): what the archive writer drains. */
   readonly outbox: RedisOutbox;
-  private readonly protocol: PurchaseProtocol;
   private readonly ctx: RedisContext;
   private readonly printer: BlockPrinter;
   private readonly publisher: RedisPages;
@@ -119,10 +117,9 @@ export class RedisStore implements DealerStore {
     const relay = new ArchiveRelay(ctx);
     const protections = new RedisProtections(ctx, perSlot ? relay : undefined);
     const parts = { ctx, catalog, emissions, printer, pages, sales, protections, relay, withdrawalThreshold: withdrawalThreshold(options.withdrawalThreshold) };
-    const protocol = perSlot ? new PerSlotPurchase(parts) : new OneScriptPurchase(parts);
     const wallets = new RedisWallets(ctx, perSlot ? relay : undefined);
     this.emissions = emissions;
-    this.sales = new RedisSales(ctx, protocol, sales, wallets);
+    this.sales = perSlot ? new PerSlotPurchase(parts, wallets) : new OneScriptPurchase(parts, wallets);
     this.wallets = wallets;
     this.pages = pages;
     this.log = log;
@@ -132,7 +129,6 @@ export class RedisStore implements DealerStore {
     this.keys = keys;
     this.outbox = new RedisOutbox(ctx);
     this.ctx = ctx;
-    this.protocol = protocol;
     this.printer = printer;
     this.publisher = pages;
   }
@@ -142,7 +138,7 @@ export class RedisStore implements DealerStore {
    * `olderThan` (their process died between steps); 0 with one script. Returns how many it drove.
    */
   recoverPurchases(olderThan: number): Promise<number> {
-    return this.protocol.recoverPurchases(olderThan);
+    return this.sales.recoverPurchases(olderThan);
   }
 
   /**
