@@ -64,7 +64,10 @@ export interface OpenEmissionRequest {
 
 export interface PurchaseRequest {
   readonly playerId: PlayerId;
-  /** Client-chosen idempotency key: 1–64 of [A-Za-z0-9_-]; a retry returns the same sale. */
+  /**
+   * Idempotency key: 1–64 of [A-Za-z0-9_-], a client's id or a unit's id derived from it
+   * (identifiers.ts, the request ids' rule); a retry returns the same sale.
+   */
   readonly requestId: string;
   readonly game: string;
   readonly stake: Cents;

@@ -1,6 +1,7 @@
 import type { Player } from '../auth/tokens';
 import type { Sale, Wallet } from '../dealer/types';
 import { unitSeed } from '../fairness/printing';
+import { isClientRequestId, unitRequestIds } from '../dealer/identifiers';
 import { rulesOf } from '../games/registry';
 import { refuse, type GameId, type Refusal } from '../games/types';
 import { isProtectionRefusal } from '../protocol/protection';
@@ -16,7 +17,7 @@ export interface BuyRequest {
   readonly game: GameId;
   /** Checked by the dealer, where the purchase enters it (a price it does not sell: `purchase/unknown_game`). */
   readonly stake: number;
-  /** Client idempotency key: 1–48 of [A-Za-z0-9_]. */
+  /** Client idempotency key: a client's request id (src/dealer/identifiers.ts, the request ids' rule). */
   readonly requestId: string;
   /** Purchase-time picks; for the lamp, a list of one or two (both units at once). */
   readonly picks?: unknown;
@@ -51,7 +52,6 @@ export interface Acted {
   readonly wallet?: Wallet;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9_]{1,48}$/;
 const UNSETTLED_SCAN = 100;
 
 /**
@@ -95,12 +95,12 @@ export class PlayService {
   }
 
   async buy(player: Player, request: BuyRequest): Promise<Result<Bought>> {
-    if (!REQUEST_ID.test(request.requestId)) return refuse('purchase/malformed', 'requestId must be 1–48 of A–Z, a–z, 0–9, _');
+    if (!isClientRequestId(request.requestId)) return refuse('purchase/malformed', 'requestId must be 1–48 of A–Z, a–z, 0–9, _');
     const parsed = rulesOf(request.game).parsePicks(request.picks);
     if (!parsed.ok) return parsed;
     const picks = parsed.value; // one entry per unit bought
-    // Sub-request ids: a retry of the whole purchase maps to the same units.
-    const requestIds = picks.length === 1 ? [request.requestId] : picks.map((_, i) => `${request.requestId}-${i}`);
+    // A retry of the whole purchase maps to the same units.
+    const requestIds = unitRequestIds(request.requestId, picks.length);
     const { unfinished: pending, ended } = await this.pending(player.playerId, request.game);
     const retried = pending.filter((u) => requestIds.includes(u.sale.requestId));
     // Said here with the unit to finish; the dealer checks it again in the purchase's atomic
