@@ -2,7 +2,7 @@
  * Every setting of the server, from environment variables. The README's settings table is
  * this file in prose: keep them in step. Bad values stop the server at start with a sentence.
  */
-import { MAX_LANES } from './dealer/redis/keys';
+import { MAX_LANES } from './dealer/redis/store';
 import { bool, int, oneOf, oneOrigin, origins, parseClusterNodes, previousKeys, publicAddresses, signingKey, text, type ClusterNode, type Env } from './env-settings';
 
 /** Lanes of each emission opened on a Redis Cluster when REDIS_SEQUENCE_LANES is not set. */

@@ -21,6 +21,9 @@ import { RedisOperatorEvents } from './operator-events';
 import { RedisOutbox } from './outbox';
 import { RedisWallets } from './wallets';
 
+/** The key names and the lanes' bound, for the action log, the settings and the cluster migration: code outside this folder reaches it through this file. */
+export { DealerKeys, MAX_LANES };
+
 export interface RedisStoreOptions {
   /** Key prefix (`lottery` gives `lottery:…`); tests use a unique one each. Default: `lottery`. */
   readonly prefix?: string;
