@@ -1,5 +1,5 @@
 import type { Player } from '../auth/tokens';
-import type { Sale, Wallet } from '../dealer/types';
+import type { DealerStore, Sale, Wallet } from '../dealer/types';
 import { unitSeed } from '../fairness/printing';
 import { isClientRequestId, unitRequestIds } from '../dealer/identifiers';
 import { rulesOf } from '../games/registry';
@@ -64,7 +64,7 @@ export class PlayService {
   private readonly seeds = new Map<string, Promise<Uint8Array>>();
 
   constructor(
-    private readonly dealer: RecallDealer,
+    private readonly dealer: Pick<DealerStore, 'sales' | 'wallets' | 'pages'> & RecallDealer,
     private readonly log: ActionLog,
     private readonly now: () => number,
     /**
