@@ -44,9 +44,9 @@ const { play, feed, dealer } = server.services;
 
 const players = Array.from({ length: PLAYERS }, (_, i) => ({ player: { playerId: `p${i}`, pseudonym: `Joueur ${i}` }, choices: new Choices(i + 1) }));
 for (const { player } of players) {
-  await dealer.deposit(player.playerId, config.demoBalance, `demo-${player.playerId}`, Date.now());
+  await dealer.wallets.deposit(player.playerId, config.demoBalance, `demo-${player.playerId}`, Date.now());
   // As every harness's players do: no purchase passes without a weekly stake limit.
-  await dealer.changeProtection(player.playerId, { what: 'limits', limits: { stake_week: HARNESS_STAKE_LIMIT_WEEK_CENTS }, raiseDelayMs: 0 }, Date.now());
+  await dealer.protections.changeProtection(player.playerId, { what: 'limits', limits: { stake_week: HARNESS_STAKE_LIMIT_WEEK_CENTS }, raiseDelayMs: 0 }, Date.now());
 }
 
 let sold = 0;

@@ -14,7 +14,7 @@ import { Redis } from 'ioredis';
 import { checkpointBody, hashLeaf, keyIdOf, verifyCheckpoint, verifyConsistency, verifyInclusion } from '../src/audit/transparency-log';
 import { LogTree } from '../src/fairness/log-tree';
 import { encodeLeaf } from '../src/fairness/page-log';
-import { DealerKeys } from '../src/dealer/redis/keys';
+import { DealerKeys } from '../src/dealer/redis/store';
 import { appendLeaf } from '../src/dealer/scripts/append-leaf';
 import { defineDealerScripts } from '../src/dealer/scripts/commands';
 import { RedisServer } from '../tools/redis-server';

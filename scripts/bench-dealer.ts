@@ -194,7 +194,7 @@ async function dealerRound(stores: readonly RedisStore[], purchases: number, rou
   const lane = async (store: RedisStore) => {
     while (issued < purchases) {
       const k = issued++;
-      const result = await store.purchase({
+      const result = await store.sales.purchase({
         playerId: `p${k % PLAYERS}`,
         requestId: `b${round}-${k}`,
         game: TABLE.game,
@@ -245,11 +245,11 @@ async function redisBenchmarkRound(port: number, sha: string, n: number, round: 
  */
 async function prepare(store: RedisStore, purchases: number, lanes = 1): Promise<void> {
   const blockCount = Math.max(Math.ceil(purchases / TABLE.blockSize) + 1, 2 * lanes);
-  await store.openEmission({ emissionId: 'bench', table: TABLE, blockCount, now: Date.now() });
+  await store.emissions.openEmission({ emissionId: 'bench', table: TABLE, blockCount, now: Date.now() });
   const funds = purchases * TABLE.stake;
-  await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.deposit(`p${p}`, funds, 'bench', Date.now())));
+  await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.wallets.deposit(`p${p}`, funds, 'bench', Date.now())));
   const stakeLimits = { stake_week: funds, stake_day: funds };
-  await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.changeProtection(`p${p}`, { what: 'limits', limits: stakeLimits, raiseDelayMs: 48 * 3_600_000 }, Date.now())));
+  await Promise.all(Array.from({ length: PLAYERS }, (_, p) => store.protections.changeProtection(`p${p}`, { what: 'limits', limits: stakeLimits, raiseDelayMs: 48 * 3_600_000 }, Date.now())));
 }
 
 /** A dealer setup: its stores (one connection each), and its end. */

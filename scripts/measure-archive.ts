@@ -18,16 +18,16 @@ const units = Number(values.units);
 const table = NOEL_TABLES[0]!;
 const now = Date.UTC(2026, 0, 1);
 const store = new MemoryStore();
-await store.openEmission({ emissionId: 'e', table, blockCount: Math.ceil(units / table.blockSize) + 1, now });
+await store.emissions.openEmission({ emissionId: 'e', table, blockCount: Math.ceil(units / table.blockSize) + 1, now });
 const players = 100;
-for (let p = 0; p < players; p++) await store.deposit(`p${p}`, units * table.stake, `d${p}`, now);
+for (let p = 0; p < players; p++) await store.wallets.deposit(`p${p}`, units * table.stake, `d${p}`, now);
 
 const cpu = () => process.cpuUsage().user + process.cpuUsage().system;
 const dealStart = cpu();
 for (let i = 0; i < units; i++) {
-  const bought = await store.purchase({ playerId: `p${i % players}`, requestId: `r${i}`, game: table.game, stake: table.stake, now: now + i });
+  const bought = await store.sales.purchase({ playerId: `p${i % players}`, requestId: `r${i}`, game: table.game, stake: table.stake, now: now + i });
   if (!bought.ok) throw new Error(bought.code);
-  await store.settle(bought.sale.unitId, now + i);
+  await store.sales.settle(bought.sale.unitId, now + i);
 }
 const dealCpu = cpu() - dealStart;
 

@@ -51,16 +51,16 @@ const player = (i: number) => `player-${String(i % PLAYERS).padStart(6, '0')}`;
 
 /** Redis's used memory after each stage: players funded, block printed, units bought, played, settled. */
 async function sellPlayAndSettle(redis: Redis, store: RedisStore, log: RedisActionLog): Promise<Record<string, number>> {
-  await inParallel(PLAYERS, (p) => store.deposit(player(p), UNITS * TABLE.stake, 'start', T0).then(() => undefined));
+  await inParallel(PLAYERS, (p) => store.wallets.deposit(player(p), UNITS * TABLE.stake, 'start', T0).then(() => undefined));
   const memory: Record<string, number> = { funded: await usedMemory(redis) };
 
-  await store.openEmission({ emissionId: 'noel-de-la-chance-50', table: TABLE, blockCount: 1, now: T0 });
+  await store.emissions.openEmission({ emissionId: 'noel-de-la-chance-50', table: TABLE, blockCount: 1, now: T0 });
   memory['printed'] = await usedMemory(redis);
 
   const unitIds: string[] = new Array<string>(UNITS);
   await inParallel(UNITS, async (i) => {
     // Request ids as the play service makes them: the client's id (here 22 characters).
-    const result = await store.purchase({ playerId: player(i), requestId: `r${String(i).padStart(21, '0')}`, game: TABLE.game, stake: TABLE.stake, now: T0 + i, picks: 'null' });
+    const result = await store.sales.purchase({ playerId: player(i), requestId: `r${String(i).padStart(21, '0')}`, game: TABLE.game, stake: TABLE.stake, now: T0 + i, picks: 'null' });
     if (!result.ok) throw new Error(`purchase ${i}: ${result.code}`);
     unitIds[i] = result.sale.unitId;
   });
@@ -74,7 +74,7 @@ async function sellPlayAndSettle(redis: Redis, store: RedisStore, log: RedisActi
   memory['played'] = await usedMemory(redis);
 
   await inParallel(UNITS, async (i) => {
-    const settled = await store.settle(unitIds[i]!, T0 + i + 5_000);
+    const settled = await store.sales.settle(unitIds[i]!, T0 + i + 5_000);
     if (!settled.ok) throw new Error(`settle ${unitIds[i]}: ${settled.code}`);
   });
   memory['settled'] = await usedMemory(redis);

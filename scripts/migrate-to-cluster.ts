@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import type { Cluster, Redis } from 'ioredis';
-import { DealerKeys } from '../src/dealer/redis/keys';
+import { DealerKeys } from '../src/dealer/redis/store';
 import { migrateToCluster, type KeyCounts, type MigrationReport } from '../src/migration/migrate-to-cluster';
 import { connectOnce, describeRedisTarget, redisClusterTarget, redisUrlTarget, type RedisTarget } from '../src/server/redis-client';
 

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const dealer = new MemoryStore();
   const play = new PlayService(dealer, new MemoryActionLog(), () => Date.now());
   for (const table of PRIZE_TABLES) {
-    await dealer.openEmission({ emissionId: `${table.game}-${table.stake}`, table, blockCount: 1, now: Date.now() });
+    await dealer.emissions.openEmission({ emissionId: `${table.game}-${table.stake}`, table, blockCount: 1, now: Date.now() });
   }
   const outDir = new URL('../docs/recall-examples/', import.meta.url);
   mkdirSync(outDir, { recursive: true });
@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   for (const game of GAME_IDS) {
     const stake = PRIZE_TABLES.find((t) => t.game === game)!.stake;
     const player = { playerId: `example-${game}`, pseudonym: 'Example' };
-    await dealer.deposit(player.playerId, 1_000_000, 'example', Date.now());
+    await dealer.wallets.deposit(player.playerId, 1_000_000, 'example', Date.now());
     for (let attempt = 0; attempt < 500; attempt++) {
       const unit = await playDemoUnit(play, player, { game, stake, requestId: `r${attempt}` }, first);
       if (unit.sale.prize > 0 || attempt === 499) {
@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   // A lamp pair, revealed together (a winning first unit when the block gives one soon): its
   // recall names the other unit, and its ledger shows the other's stake between its own lines.
   const player = { playerId: 'example-lamp-pair', pseudonym: 'Example' };
-  await dealer.deposit(player.playerId, 1_000_000, 'example', Date.now());
+  await dealer.wallets.deposit(player.playerId, 1_000_000, 'example', Date.now());
   for (let attempt = 0; attempt < 200; attempt++) {
     const pair = await play.buy(player, {
       game: 'mysteres-de-la-lampe',

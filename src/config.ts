@@ -4,7 +4,7 @@
  * line. The README's settings table lists the same variables (a test holds them to it). Bad
  * values, and contradictory ones, stop the server at start with a sentence.
  */
-import { MAX_LANES } from './dealer/redis/keys';
+import { MAX_LANES } from './dealer/redis/store';
 import {
   anyText, duration, ed25519PrivateKey, ed25519PublicKeys, flag, matching, oneOf, oneOrigin, origins, parseClusterNodes, publicAddress, publicAddressList,
   readSetting, text, wholeNumber, type ClusterNode, type Env, type Setting,

@@ -37,8 +37,8 @@ describe('dealer store (redis cluster) failover of a master', function () {
   it('keeps every acknowledged purchase, once, with exact balances, when a master is SIGKILLed mid-purchases', async () => {
     const players = Array.from({ length: 12 }, (_, i) => `p${i}`);
     const blocks = 60;
-    await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: blocks, now: T0 });
-    for (const p of players) await store.deposit(p, DEPOSIT, `d-${p}`, T0);
+    await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: blocks, now: T0 });
+    for (const p of players) await store.wallets.deposit(p, DEPOSIT, `d-${p}`, T0);
     const victim = await cluster.masterOf(store.keys.lane(GAME, STAKE).current);
 
     const acks: { playerId: string; requestId: string; unitId: string }[] = [];
@@ -71,20 +71,20 @@ describe('dealer store (redis cluster) failover of a master', function () {
     // Every acknowledged purchase is there, once, as acknowledged.
     assert.equal(new Set(acks.map((a) => a.unitId)).size, acks.length, 'no unit acknowledged twice');
     for (const ack of acks) {
-      const sale = await store.getSale(ack.unitId);
+      const sale = await store.sales.getSale(ack.unitId);
       assert.ok(sale, `unit ${ack.unitId} kept`);
       assert.equal(sale.playerId, ack.playerId);
       assert.equal(sale.requestId, ack.requestId);
     }
-    const emission = (await store.listEmissions())[0]!;
+    const emission = (await store.emissions.listEmissions())[0]!;
     const sold = emission.blocks.reduce((n, b) => n + b.sold, 0);
     assert.equal(sold, acks.length, 'every unit sold was acknowledged');
     // Balances exact: each player's journal has exactly its acknowledged units, debited once.
     for (const playerId of players) {
       const mine = acks.filter((a) => a.playerId === playerId).map((a) => a.unitId).sort();
-      const journal = await store.journal(playerId);
+      const journal = await store.wallets.journal(playerId);
       assert.deepEqual(journal.filter((j) => j.kind === 'stake').map((j) => j.ref).sort(), mine);
-      assert.equal(await store.balance(playerId), DEPOSIT - STAKE * mine.length);
+      assert.equal(await store.wallets.balance(playerId), DEPOSIT - STAKE * mine.length);
       assert.equal(journal.at(-1)!.balance, DEPOSIT - STAKE * mine.length);
       assert.deepEqual(await client.hgetall(store.keys.player(playerId).pending), {}, 'nothing left pending');
     }

@@ -1,4 +1,4 @@
-import { DealerKeys } from '../dealer/redis/keys';
+import { DealerKeys } from '../dealer/redis/store';
 import { defineScripts, type RedisClient, type RunScript } from '../redis-scripts/loader';
 import { scriptError } from '../redis-scripts/errors';
 import { int, replyList } from '../redis-scripts/reply';

@@ -38,10 +38,10 @@ export interface Books {
 
 /** The books' lines of `store` (each journal, the game of each unit from its emission). */
 export async function bookLines(store: DealerStore & Books): Promise<MoneyLine[]> {
-  const gameOf = new Map((await store.listEmissions()).map((e) => [e.emissionId, e.game as string]));
+  const gameOf = new Map((await store.emissions.listEmissions()).map((e) => [e.emissionId, e.game as string]));
   const lines: MoneyLine[] = [];
   for (const player of await store.journaledPlayers()) {
-    for (const entry of await store.journal(player)) lines.push(lineOfJournal(player, entry, gameOf));
+    for (const entry of await store.wallets.journal(player)) lines.push(lineOfJournal(player, entry, gameOf));
   }
   return lines;
 }

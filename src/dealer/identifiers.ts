@@ -10,6 +10,15 @@ import { assertPrintable } from '../fairness/printing';
 
 const EMISSION_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const PLAYER_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
+/**
+ * Request ids, one rule. A client names its purchase with 1–48 of [A-Za-z0-9_]
+ * (`isClientRequestId`); each unit bought gets its own request id derived from it
+ * (`unitRequestIds`): the client's id itself for one unit, `<id>-<i>` for each of several (the
+ * lamp's two units: `<id>-0`, `<id>-1`). A client's id has no '-', so a derived id never equals a
+ * client's: a retry of one purchase cannot name another purchase's unit. The dealer takes both
+ * forms, and its own callers' ids (benchmarks, proofs): 1–64 of [A-Za-z0-9_-] (`REQUEST_ID`).
+ */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9_]{1,48}$/;
 const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** Deposit references come from the wallet side: a little wider than request ids. */
 const DEPOSIT_REF = /^[A-Za-z0-9_.:-]{1,128}$/;
@@ -64,6 +73,16 @@ export function isGameId(game: string): game is GameId {
 
 export function isPlayerId(playerId: unknown): playerId is string {
   return typeof playerId === 'string' && PLAYER_ID.test(playerId);
+}
+
+/** Whether a client may name its purchase so (the request ids' rule, above). */
+export function isClientRequestId(requestId: string): boolean {
+  return CLIENT_REQUEST_ID.test(requestId);
+}
+
+/** The request ids of the `units` units a client's purchase `requestId` buys (the request ids' rule, above). */
+export function unitRequestIds(requestId: string, units: number): string[] {
+  return units === 1 ? [requestId] : Array.from({ length: units }, (_, i) => `${requestId}-${i}`);
 }
 
 function refusal(code: PurchaseRefusalCode, message: string): PurchaseResult {

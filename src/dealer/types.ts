@@ -12,9 +12,10 @@ import type { UnitProof } from '../fairness/merkle';
 
 /**
  * The dealer's store: emissions of printed blocks, purchases, settlement and the wallet, cut
- * into the roles its callers use (`Emissions`, `Sales`, `Wallets`, `FairnessPages`,
- * `Offloading`; `DealerStore` is all of them). Two implementations (memory: the embedded
- * default; Redis: Lua scripts), one conformance suite (test/dealer/store-conformance.ts).
+ * into the roles its callers use (`Emissions`, `Sales`, `Wallets`, `FairnessPages`, `PageLog`,
+ * `Offloading`, `Protections`, `OperatorEvents`; `DealerStore` has one of each, as fields).
+ * Two implementations (memory: the embedded default; Redis: Lua scripts), one conformance
+ * suite (test/dealer/store-conformance.ts).
  * Time is always passed in (`now`, ms since the epoch) so that nothing inside reads a clock.
  */
 
@@ -63,7 +64,10 @@ export interface OpenEmissionRequest {
 
 export interface PurchaseRequest {
   readonly playerId: PlayerId;
-  /** Client-chosen idempotency key: 1–64 of [A-Za-z0-9_-]; a retry returns the same sale. */
+  /**
+   * Idempotency key: 1–64 of [A-Za-z0-9_-], a client's id or a unit's id derived from it
+   * (identifiers.ts, the request ids' rule); a retry returns the same sale.
+   */
   readonly requestId: string;
   readonly game: string;
   readonly stake: Cents;
@@ -338,9 +342,17 @@ export interface Offloading {
 }
 
 /**
- * The whole dealer, every role: what both implementations are and what the server's wiring
- * builds. Consumers take the roles they use.
+ * The whole dealer: one object per role, as fields (`store.sales.purchase(…)`), what both
+ * implementations are and what the server's wiring builds. Consumers take the roles they use.
  */
-export interface DealerStore extends Emissions, Sales, Wallets, FairnessPages, PageLog, Offloading, OperatorEvents, Protections {
+export interface DealerStore {
+  readonly emissions: Emissions;
+  readonly sales: Sales;
+  readonly wallets: Wallets;
+  readonly pages: FairnessPages;
+  readonly log: PageLog;
+  readonly offloading: Offloading;
+  readonly protections: Protections;
+  readonly events: OperatorEvents;
   close(): Promise<void>;
 }

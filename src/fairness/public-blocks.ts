@@ -16,11 +16,13 @@ export interface PublishedPage {
   readonly publishedAt: number;
 }
 
-/** What the public fairness pages read of the dealer (its `Emissions` and `FairnessPages` roles). */
+/** What the public fairness pages read of the dealer (its `emissions` and `pages` roles). */
 export interface PublishedBlocks {
-  listEmissions(): Promise<readonly { readonly blocks: readonly CommittedBlock[] }[]>;
-  block(blockId: string): Promise<CommittedBlock | undefined>;
-  pageCommitments(blockId: string): Promise<readonly PublishedPage[] | undefined>;
+  readonly emissions: {
+    listEmissions(): Promise<readonly { readonly blocks: readonly CommittedBlock[] }[]>;
+    block(blockId: string): Promise<CommittedBlock | undefined>;
+  };
+  readonly pages: { pageCommitments(blockId: string): Promise<readonly PublishedPage[] | undefined> };
 }
 
 /**
@@ -57,14 +59,14 @@ function publicBlock(block: CommittedBlock, pagesPublished: number | undefined):
 }
 
 export async function publicBlocks(store: PublishedBlocks): Promise<PublicBlock[]> {
-  const blocks = (await store.listEmissions()).flatMap((e) => e.blocks);
-  const pages = await Promise.all(blocks.map((b) => (b.scheme >= 2 ? store.pageCommitments(b.blockId) : undefined)));
+  const blocks = (await store.emissions.listEmissions()).flatMap((e) => e.blocks);
+  const pages = await Promise.all(blocks.map((b) => (b.scheme >= 2 ? store.pages.pageCommitments(b.blockId) : undefined)));
   return blocks.map((b, i) => publicBlock(b, pages[i]?.length));
 }
 
 /** Undefined for a block not printed. */
 export async function publicBlockDetail(store: PublishedBlocks, blockId: string): Promise<PublicBlockDetail | undefined> {
-  const [block, pages] = await Promise.all([store.block(blockId), store.pageCommitments(blockId)]);
+  const [block, pages] = await Promise.all([store.emissions.block(blockId), store.pages.pageCommitments(blockId)]);
   if (!block) return undefined;
   const published = block.scheme >= 2 ? (pages ?? []) : [];
   const per = pagePositions(block.size);

@@ -1,7 +1,7 @@
 import type { Cluster, Redis } from 'ioredis';
 import { isPlayerId } from '../dealer/identifiers';
 import { PASSED_ON, purchaseField } from '../dealer/records';
-import { DealerKeys } from '../dealer/redis/keys';
+import { DealerKeys } from '../dealer/redis/store';
 import { seatsKey } from '../rooms/seats';
 
 /**

@@ -1,6 +1,6 @@
 import { writeOffloadedBlock, type OffloadedUnit } from '../dealer/offloaded-units';
 import { unitIdOf } from '../dealer/identifiers';
-import type { Offloading, Emissions } from '../dealer/types';
+import type { DealerStore, Offloading } from '../dealer/types';
 import type { ActionLog } from '../action-log/action-log';
 
 /**
@@ -37,16 +37,16 @@ async function* unitsOf(dealer: Offloading, log: ActionLog, blockId: string): As
   }
 }
 
-export async function offloadClosedBlocks(dealer: Offloading & Pick<Emissions, 'listEmissions'>, log: ActionLog, options: OffloadOptions): Promise<OffloadedBlock[]> {
-  const blockIds = await dealer.offloadableBlocks(options.now - options.retentionMs);
+export async function offloadClosedBlocks(dealer: Pick<DealerStore, 'offloading' | 'emissions'>, log: ActionLog, options: OffloadOptions): Promise<OffloadedBlock[]> {
+  const blockIds = await dealer.offloading.offloadableBlocks(options.now - options.retentionMs);
   if (blockIds.length === 0) return [];
-  const sizes = new Map((await dealer.listEmissions()).flatMap((e) => e.blocks.map((b) => [b.blockId, b.size] as const)));
+  const sizes = new Map((await dealer.emissions.listEmissions()).flatMap((e) => e.blocks.map((b) => [b.blockId, b.size] as const)));
   const offloaded: OffloadedBlock[] = [];
   for (const blockId of blockIds) {
     const size = sizes.get(blockId)!;
-    const path = await writeOffloadedBlock(options.dir, blockId, size, unitsOf(dealer, log, blockId));
+    const path = await writeOffloadedBlock(options.dir, blockId, size, unitsOf(dealer.offloading, log, blockId));
     // The store's records go first: a reader finds either them or the files, never neither.
-    await dealer.markOffloaded(blockId, path, options.now);
+    await dealer.offloading.markOffloaded(blockId, path, options.now);
     await log.offload(blockId, path, Array.from({ length: size }, (_, p) => unitIdOf(blockId, p)));
     offloaded.push({ blockId, path, units: size });
   }

@@ -1,9 +1,9 @@
 import type { Player } from '../auth/tokens';
-import type { FairnessPages, Sale, Sales, Wallet, Wallets } from '../dealer/types';
+import type { DealerStore, Sale, Wallet } from '../dealer/types';
 import { unitSeed } from '../fairness/printing';
-import { findPrizeTable } from '../games/prize-tables';
+import { isClientRequestId, unitRequestIds } from '../dealer/identifiers';
 import { rulesOf } from '../games/registry';
-import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
+import { refuse, type GameId, type Refusal } from '../games/types';
 import { isProtectionRefusal } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
 import type { ActionLog, LoggedAction } from '../action-log/action-log';
@@ -14,9 +14,10 @@ import { toRecall, type RecallDealer } from './recall';
 import { SERVER_COMPLETE, replay } from '../games/replay';
 
 export interface BuyRequest {
-  readonly game: string;
+  readonly game: GameId;
+  /** Checked by the dealer, where the purchase enters it (a price it does not sell: `purchase/unknown_game`). */
   readonly stake: number;
-  /** Client idempotency key: 1–48 of [A-Za-z0-9_]. */
+  /** Client idempotency key: a client's request id (src/dealer/identifiers.ts, the request ids' rule). */
   readonly requestId: string;
   /** Purchase-time picks; for the lamp, a list of one or two (both units at once). */
   readonly picks?: unknown;
@@ -51,12 +52,7 @@ export interface Acted {
   readonly wallet?: Wallet;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9_]{1,48}$/;
 const UNSETTLED_SCAN = 100;
-
-function isGameId(game: string): game is GameId {
-  return (GAME_IDS as readonly string[]).includes(game);
-}
 
 /**
  * What a player can do with units, independent of any transport: buy, act on a reveal,
@@ -68,7 +64,7 @@ export class PlayService {
   private readonly seeds = new Map<string, Promise<Uint8Array>>();
 
   constructor(
-    private readonly dealer: Sales & Pick<Wallets, 'wallet'> & Pick<FairnessPages, 'blockSeed'> & RecallDealer,
+    private readonly dealer: Pick<DealerStore, 'sales' | 'wallets' | 'pages'> & RecallDealer,
     private readonly log: ActionLog,
     private readonly now: () => number,
     /**
@@ -82,7 +78,7 @@ export class PlayService {
   ) {}
 
   wallet(playerId: string): Promise<Wallet> {
-    return this.dealer.wallet(playerId);
+    return this.dealer.wallets.wallet(playerId);
   }
 
   /**
@@ -99,16 +95,12 @@ export class PlayService {
   }
 
   async buy(player: Player, request: BuyRequest): Promise<Result<Bought>> {
-    if (!REQUEST_ID.test(request.requestId)) return refuse('purchase/malformed', 'requestId must be 1–48 of A–Z, a–z, 0–9, _');
-    if (!isGameId(request.game) || !findPrizeTable(request.game, request.stake)) {
-      return refuse('purchase/unknown_game', `${request.game} is not sold at ${request.stake} cents`);
-    }
-    const rules = rulesOf(request.game);
-    const parsed = rules.parsePicks(request.picks);
+    if (!isClientRequestId(request.requestId)) return refuse('purchase/malformed', 'requestId must be 1–48 of A–Z, a–z, 0–9, _');
+    const parsed = rulesOf(request.game).parsePicks(request.picks);
     if (!parsed.ok) return parsed;
     const picks = parsed.value; // one entry per unit bought
-    // Sub-request ids: a retry of the whole purchase maps to the same units.
-    const requestIds = picks.length === 1 ? [request.requestId] : picks.map((_, i) => `${request.requestId}-${i}`);
+    // A retry of the whole purchase maps to the same units.
+    const requestIds = unitRequestIds(request.requestId, picks.length);
     const { unfinished: pending, ended } = await this.pending(player.playerId, request.game);
     const retried = pending.filter((u) => requestIds.includes(u.sale.requestId));
     // Said here with the unit to finish; the dealer checks it again in the purchase's atomic
@@ -118,7 +110,7 @@ export class PlayService {
     }
     const units: LiveUnit[] = [];
     for (const [i, pick] of picks.entries()) {
-      const result = await this.dealer.purchase({
+      const result = await this.dealer.sales.purchase({
         playerId: player.playerId,
         requestId: requestIds[i]!,
         game: request.game,
@@ -198,14 +190,14 @@ export class PlayService {
    */
   async abandoned(abandonAfterMs: number): Promise<LiveUnit[]> {
     const cutoff = this.now() - abandonAfterMs;
-    const sales = await this.dealer.unsettledSales(cutoff, UNSETTLED_SCAN);
+    const sales = await this.dealer.sales.unsettledSales(cutoff, UNSETTLED_SCAN);
     const units = await Promise.all(sales.map((sale) => this.rebuild(sale)));
     return units.filter((unit) => unit.steps[unit.steps.length - 1]!.at <= cutoff);
   }
 
   /** Settles the units whose credit a crash left undone (at start: the sweeper finds the rest). */
   async settleStrandedUnits(): Promise<EndedReveal[]> {
-    const sales = await this.dealer.unsettledSales(this.now(), UNSETTLED_SCAN);
+    const sales = await this.dealer.sales.unsettledSales(this.now(), UNSETTLED_SCAN);
     const ended: EndedReveal[] = [];
     for (const sale of sales) ended.push(...(await this.settleStranded(await this.rebuild(sale))));
     return ended;
@@ -213,7 +205,7 @@ export class PlayService {
 
   /** Reloads a unit from the store (after a conflict, or to resume). */
   async load(unitId: string): Promise<LiveUnit | undefined> {
-    const sale = await this.dealer.getSale(unitId);
+    const sale = await this.dealer.sales.getSale(unitId);
     return sale && this.rebuild(sale);
   }
 
@@ -248,7 +240,7 @@ export class PlayService {
 
   /** The player's unsettled units of `game`: unfinished ones, and finished ones settled now. */
   private async pending(playerId: string, game: GameId): Promise<{ unfinished: LiveUnit[]; ended: EndedReveal[] }> {
-    const sales = await this.dealer.unsettledSales(this.now(), UNSETTLED_SCAN, playerId);
+    const sales = await this.dealer.sales.unsettledSales(this.now(), UNSETTLED_SCAN, playerId);
     const units = await Promise.all(sales.filter((s) => s.game === game).map((s) => this.rebuild(s)));
     const ended: EndedReveal[] = [];
     for (const unit of units) ended.push(...(await this.settleStranded(unit)));
@@ -265,18 +257,18 @@ export class PlayService {
 
   /** Credits a finished unit's prize; settlement is idempotent: only the call that credited tells. */
   private async settle(unit: LiveUnit, by: EndedReveal['by']): Promise<EndedReveal[]> {
-    const settled = await this.dealer.settle(unit.sale.unitId, this.now());
+    const settled = await this.dealer.sales.settle(unit.sale.unitId, this.now());
     if (!settled.ok) throw new Error(`settle ${unit.sale.unitId}: ${settled.code}`);
     return settled.credited ? [{ unit, by }] : [];
   }
 
   /** A page of the player's units, newest first; a credit a crash left undone is done first. */
   async history(playerId: string, offset: number, limit: number): Promise<{ sales: Sale[]; ended: EndedReveal[] }> {
-    const sales = await this.dealer.listSales(playerId, offset, limit);
+    const sales = await this.dealer.sales.listSales(playerId, offset, limit);
     const ended: EndedReveal[] = [];
     for (const sale of sales.filter((s) => s.settledAt === undefined)) ended.push(...(await this.settleStranded(await this.rebuild(sale))));
     if (ended.length === 0) return { sales, ended };
-    return { sales: await this.dealer.listSales(playerId, offset, limit), ended };
+    return { sales: await this.dealer.sales.listSales(playerId, offset, limit), ended };
   }
 
   /** A unit of the player's, replayed from the store (settled first if a crash left it so); undefined for anyone else's. */
@@ -300,7 +292,7 @@ export class PlayService {
   private blockSeed(blockId: string): Promise<Uint8Array> {
     let seed = this.seeds.get(blockId);
     if (!seed) {
-      seed = this.dealer.blockSeed(blockId);
+      seed = this.dealer.pages.blockSeed(blockId);
       this.seeds.set(blockId, seed);
       seed.catch(() => this.seeds.delete(blockId));
     }

@@ -1,8 +1,8 @@
 import { pageOf } from '../fairness/merkle';
-import type { Emissions, FairnessPages, JournalEntry, Sale, Sales, Wallets } from '../dealer/types';
+import type { DealerStore, JournalEntry, Sale } from '../dealer/types';
 
 /** What a recall reads of the dealer. */
-export type RecallDealer = Pick<Sales, 'getSale'> & Pick<Wallets, 'journal'> & Pick<Emissions, 'block'> & Pick<FairnessPages, 'pageCommitments' | 'unitProof'>;
+export type RecallDealer = Pick<DealerStore, 'sales' | 'wallets' | 'emissions' | 'pages'>;
 import { DECOR_SYMBOLS, GAME_SYMBOLS } from '../games/noel-de-la-chance';
 import type { HistoryLine, RecallRecord, RecalledFairness } from '../protocol/recall';
 import type { LiveUnit } from './live-unit';
@@ -23,7 +23,7 @@ async function pairedUnitId(dealer: RecallDealer, sale: Sale, journal: readonly 
   if (wanted === undefined) return null;
   const near = journal.slice(Math.max(0, stakeAt - 4), stakeAt + 5).filter((e) => e.kind === 'stake' && e.ref !== sale.unitId);
   for (const entry of near) {
-    const other = await dealer.getSale(entry.ref);
+    const other = await dealer.sales.getSale(entry.ref);
     if (other && other.requestId === wanted && other.game === sale.game) return other.unitId;
   }
   return null;
@@ -31,9 +31,9 @@ async function pairedUnitId(dealer: RecallDealer, sale: Sale, journal: readonly 
 
 async function fairnessOf(dealer: RecallDealer, sale: Sale, finished: boolean, server: string | null): Promise<RecalledFairness> {
   const [block, pages, proof] = await Promise.all([
-    dealer.block(sale.blockId),
-    dealer.pageCommitments(sale.blockId),
-    finished ? dealer.unitProof(sale.unitId) : undefined,
+    dealer.emissions.block(sale.blockId),
+    dealer.pages.pageCommitments(sale.blockId),
+    finished ? dealer.pages.unitProof(sale.unitId) : undefined,
   ]);
   if (!block) throw new Error(`recall ${sale.unitId}: block ${sale.blockId} is not listed`);
   const page = block.scheme >= 2 ? pages?.find((p) => p.page === pageOf(block.size, sale.position)) : undefined;
@@ -63,7 +63,7 @@ function presentationOf(game: string): unknown {
  */
 export async function toRecall(dealer: RecallDealer, unit: LiveUnit, server: string | null): Promise<RecallRecord> {
   const { sale, finished } = unit;
-  const journal = await dealer.journal(sale.playerId);
+  const journal = await dealer.wallets.journal(sale.playerId);
   const last = unit.steps[unit.steps.length - 1]!;
   const stakeAt = journal.findIndex((e) => e.kind === 'stake' && e.ref === sale.unitId);
   const prizeAt = journal.findIndex((e) => e.kind === 'prize' && e.ref === sale.unitId);

@@ -2,10 +2,10 @@ import { formatEuros, type Cents } from '../money';
 import type { GameId } from '../games/types';
 import { buildBlockTree, leafSchemeOf, type LeafScheme } from '../fairness/merkle';
 import { printBlock, verifyBlock } from '../fairness/printing';
-import type { BlockState, EmissionInfo, Emissions, FairnessPages } from '../dealer/types';
+import type { BlockState, DealerStore, EmissionInfo } from '../dealer/types';
 
 /** What the operator's reports read of the dealer. */
-export type ReportedBlocks = Pick<Emissions, 'listEmissions'> & Pick<FairnessPages, 'recordedTiers' | 'pageCommitments'>;
+export type ReportedBlocks = Pick<DealerStore, 'emissions' | 'pages'>;
 
 /**
  * The operator's view of the dealer as JSON-safe reports, built from any DealerStore: the list
@@ -102,7 +102,7 @@ function emissionReport(emission: EmissionInfo): EmissionReport {
 }
 
 export async function blocksReport(store: ReportedBlocks): Promise<BlocksReport> {
-  return { emissions: (await store.listEmissions()).map(emissionReport) };
+  return { emissions: (await store.emissions.listEmissions()).map(emissionReport) };
 }
 
 /**
@@ -111,7 +111,7 @@ export async function blocksReport(store: ReportedBlocks): Promise<BlocksReport>
  * block; a block still selling is not verified (its seed is secret).
  */
 export async function verifyBlockReport(store: ReportedBlocks, blockId: string): Promise<BlockVerificationReport | undefined> {
-  for (const emission of await store.listEmissions()) {
+  for (const emission of await store.emissions.listEmissions()) {
     const block = emission.blocks.find((b) => b.blockId === blockId);
     if (!block) continue;
     const base = {
@@ -125,7 +125,7 @@ export async function verifyBlockReport(store: ReportedBlocks, blockId: string):
     if (block.state !== 'closed' || block.seed === undefined) {
       return { ...base, verified: false, checkedUnits: 0, problems: [`block is ${block.state}: its seed is revealed only once it is sold out`] };
     }
-    const recordedTiers = await store.recordedTiers(blockId);
+    const recordedTiers = await store.pages.recordedTiers(blockId);
     if (!recordedTiers) return undefined;
     const seed = Buffer.from(block.seed, 'hex');
     const scheme = leafSchemeOf(block);
@@ -139,7 +139,7 @@ export async function verifyBlockReport(store: ReportedBlocks, blockId: string):
 
 /** Every published page root against the one the seed derives (a closed block has them all). */
 async function pageProblems(store: ReportedBlocks, blockId: string, seed: Uint8Array, table: EmissionInfo['table'], scheme: LeafScheme): Promise<string[]> {
-  const published = (await store.pageCommitments(blockId)) ?? [];
+  const published = (await store.pages.pageCommitments(blockId)) ?? [];
   const derived = buildBlockTree(seed, printBlock(table, seed), scheme).pageRoots.map((root) => Buffer.from(root).toString('hex'));
   const problems = published.flatMap((page) => (derived[page.page] === page.root ? [] : [`page ${page.page}: published root ${page.root}, the seed derives ${derived[page.page]}`]));
   if (published.length !== derived.length) problems.push(`${published.length} page roots published for ${derived.length} pages`);

@@ -29,7 +29,7 @@ import { archiveTrace } from './archive-trace';
 import { observed } from './observed';
 import { colyseusLogger, createLogger, type Logger } from './logger';
 import { listenMetrics, Metrics } from './metrics';
-import { ObservedDealer } from './observed-dealer';
+import { observedDealer } from './observed-dealer';
 import { roomDriver } from './room-driver';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
 import { connectRedis, describeRedisTarget, PRESENCE_CONNECTION, redisClient, UnlimitedRedisPresence } from './redis-client';
@@ -144,7 +144,7 @@ function openStores({ config, logger, metrics }: Context, options: StartOptions)
 
 /** Opens the emissions missing at start; on Redis, once it answers (waiting as long as it takes, or until aborted). */
 async function openEmissionsAtStart({ config, logger }: Context, { redis }: Stores, dealer: DealerStore, signal: AbortSignal | undefined): Promise<void> {
-  if (!redis) return openMissingEmissions(dealer, config.emissionBlocks, Date.now());
+  if (!redis) return openMissingEmissions(dealer.emissions, config.emissionBlocks, Date.now());
   const target = describeRedisTarget(config);
   try {
     await untilRedisAnswers(redis, (reason, waitedMs) => {
@@ -160,7 +160,7 @@ async function openEmissionsAtStart({ config, logger }: Context, { redis }: Stor
   const setupRedis = redisClient(config);
   const setup = new RedisStore(setupRedis, storeOptions(config));
   try {
-    await openMissingEmissions(setup, config.emissionBlocks, Date.now());
+    await openMissingEmissions(setup.emissions, config.emissionBlocks, Date.now());
   } finally {
     await setup.close();
     setupRedis.disconnect();
@@ -191,7 +191,7 @@ function openPresence({ config, logger, metrics }: Context): Presence {
 /** The wins feed, player protection, play, token checks and the log of page roots, on the dealer. */
 async function startServices({ config, logger }: Context, dealer: DealerStore, actions: ActionLog, presence: Presence): Promise<Services> {
   const now = () => Date.now();
-  const feed = new WinFeed(presence, dealer, {
+  const feed = new WinFeed(presence, dealer.emissions, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,
     minPrize: config.feedMinPrize,
@@ -199,10 +199,10 @@ async function startServices({ config, logger }: Context, dealer: DealerStore, a
     sharedPresence: usesRedis(config),
     log: (line: string) => logger.info(line),
   }, now);
-  const protection = new ProtectionService(dealer, config.protection, now);
+  const protection = new ProtectionService(dealer.protections, config.protection, now);
   const play = new PlayService(dealer, actions, now, protection, config.fairnessOrigin);
   const verifier = await TokenVerifier.fromConfig(config);
-  const { log: checkpoints, generated } = await CheckpointLog.start(dealer, config, now);
+  const { log: checkpoints, generated } = await CheckpointLog.start(dealer.log, config, now);
   if (generated) logger.warn({ keyId: checkpoints.keys.keyId }, 'no CHECKPOINT_SIGNING_KEY: checkpoints of the log of page roots are signed with a key made at start, gone when this process stops');
   return { config, verifier, dealer, actions, play, protection, feed, checkpoints };
 }
@@ -356,7 +356,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const ctx: Context = { config, logger, metrics };
   const stores = openStores(ctx, options);
   const { store, actions } = stores;
-  const dealer: DealerStore = new ObservedDealer(store, metrics, logger);
+  const dealer: DealerStore = observedDealer(store, metrics, logger);
   await openEmissionsAtStart(ctx, stores, dealer, options.signal);
   const archive = await startArchive(ctx, stores);
   const readiness = new ReadinessProbe(stores.redis);

@@ -1,28 +1,29 @@
 import { performance } from 'node:perf_hooks';
 import { parseUnitId } from '../dealer/identifiers';
-import { RoleStore } from '../dealer/role-store';
 import type { DealerStore, DepositResult, Emissions, JournalPageRequest, PlayerId, PurchaseRequest, PurchaseResult, Sales, SettleResult, Wallets, WithdrawResult } from '../dealer/types';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
 /**
- * The dealer as the server uses it: every purchase and settlement counted (units sold, prizes
- * paid, refusals, purchase time) and logged with the unit's ids, whoever calls it (rooms, the
- * abandoned-unit sweeper), and every deposit and withdrawal logged. Its sales and wallets are
- * observed; its other roles are the store's own. The store itself stays free of metrics and logs.
+ * The dealer as the server uses it: the store with its sales and wallets observed, every
+ * purchase and settlement counted (units sold, prizes paid, refusals, purchase time) and logged
+ * with the unit's ids, whoever calls it (rooms, the abandoned-unit sweeper), and every deposit
+ * and withdrawal logged. Its other roles are the store's own objects. The store itself stays
+ * free of metrics and logs.
  */
-export class ObservedDealer extends RoleStore {
-  constructor(
-    private readonly store: DealerStore,
-    metrics: Metrics,
-    logger: Logger,
-  ) {
-    super({ emissions: store, sales: new ObservedSales(store, metrics, logger), wallets: new ObservedWallets(store, logger), pages: store, log: store, offloading: store, events: store, protections: store });
-  }
-
-  close(): Promise<void> {
-    return this.store.close();
-  }
+export function observedDealer(store: DealerStore, metrics: Metrics, logger: Logger): DealerStore {
+  const { emissions, pages, log, offloading, protections, events } = store;
+  return {
+    emissions,
+    sales: new ObservedSales(store.sales, emissions, metrics, logger),
+    wallets: new ObservedWallets(store.wallets, logger),
+    pages,
+    log,
+    offloading,
+    protections,
+    events,
+    close: () => store.close(),
+  };
 }
 
 class ObservedSales implements Sales {
@@ -30,7 +31,8 @@ class ObservedSales implements Sales {
   private readonly emissions = new Map<string, { game: string; stake: string }>();
 
   constructor(
-    private readonly dealer: Sales & Pick<Emissions, 'listEmissions'>,
+    private readonly dealer: Sales,
+    private readonly catalog: Pick<Emissions, 'listEmissions'>,
     private readonly metrics: Metrics,
     private readonly logger: Logger,
   ) {}
@@ -77,7 +79,7 @@ class ObservedSales implements Sales {
   private async tableOf(unitId: string): Promise<{ game: string; stake: string }> {
     const emissionId = parseUnitId(unitId)?.emissionId ?? '';
     if (!this.emissions.has(emissionId)) {
-      for (const e of await this.dealer.listEmissions()) this.emissions.set(e.emissionId, { game: e.game, stake: String(e.stake) });
+      for (const e of await this.catalog.listEmissions()) this.emissions.set(e.emissionId, { game: e.game, stake: String(e.stake) });
     }
     return this.emissions.get(emissionId) ?? { game: 'unknown', stake: 'unknown' };
   }

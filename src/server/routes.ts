@@ -80,7 +80,7 @@ function mountPlayerRoutes(app: Application, services: Services): void {
     }
     const player: Player = { playerId: `demo-${randomUUID()}`, pseudonym: name };
     const token = await services.verifier.signDemo(player, DEV_TOKEN_TTL_SECONDS);
-    await services.dealer.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, Date.now());
+    await services.dealer.wallets.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, Date.now());
     res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance, stakeLimitProposal: services.config.protection.demoStakeLimitWeek } satisfies DevLoginReply);
   }));
 
@@ -128,7 +128,7 @@ function mountOperatorRoutes(app: Application, services: Services): void {
 /** Wallets: the operator's funding, views and events (what it must act on), and the player's own view. */
 function mountWalletRoutes(app: Application, services: Services): void {
   // Wallet funding by the operator: idempotent per request id, journaled, never below zero.
-  const funding: WalletFunding = new DealerWalletFunding(services.dealer);
+  const funding: WalletFunding = new DealerWalletFunding(services.dealer.wallets);
   for (const operation of ['deposit', 'withdraw'] as const) {
     app.post(`/admin/wallets/:playerId/${operation}`, asyncRoute(async (req, res) => {
       if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
@@ -174,7 +174,7 @@ function mountWalletRoutes(app: Application, services: Services): void {
     if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
     const query = EVENTS_QUERY.safeParse(req.query);
     if (!query.success) return sendRefusal(res, 400, 'events/malformed', `after is an event id (the next of a page), limit 1–${MAX_PAGE}`);
-    res.json((await services.dealer.events(query.data.after, query.data.limit)) satisfies OperatorEventsReply);
+    res.json((await services.dealer.events.events(query.data.after, query.data.limit)) satisfies OperatorEventsReply);
   }));
 
   // A player's own wallet: its balance and its journal, newest first.

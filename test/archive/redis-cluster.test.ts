@@ -44,23 +44,23 @@ describe('the archive on a Redis Cluster', () => {
 
   it('archives every deposit, withdrawal, protection change, stake and prize, verified and reconciled with the books', async function () {
     this.timeout(120_000);
-    await stores[0]!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 6, now: T0 });
+    await stores[0]!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 6, now: T0 });
     let unsettled: string | undefined;
     await Promise.all(
       Array.from({ length: PLAYERS }, async (_, p) => {
         const playerId = `p${p}`;
         // Two processes: each player's calls alternate between them.
         const store = (i: number) => stores[(p + i) % 2]!;
-        assert.ok((await store(0).deposit(playerId, 10_000, `${playerId}-d`, T0)).ok);
-        await store(1).changeProtection(playerId, { what: 'limits', limits: { stake_week: 5_000 }, raiseDelayMs: 48 * 3_600_000 }, T0);
+        assert.ok((await store(0).wallets.deposit(playerId, 10_000, `${playerId}-d`, T0)).ok);
+        await store(1).protections.changeProtection(playerId, { what: 'limits', limits: { stake_week: 5_000 }, raiseDelayMs: 48 * 3_600_000 }, T0);
         for (let i = 0; i < UNITS; i++) {
-          const bought = await store(i).purchase({ playerId, requestId: `${playerId}-r${i}`, game, stake, now: T0 + i });
+          const bought = await store(i).sales.purchase({ playerId, requestId: `${playerId}-r${i}`, game, stake, now: T0 + i });
           assert.ok(bought.ok, bought.ok ? '' : bought.code);
           // One unit stays in play: its stake waits on its player's slot, on its way.
           if (p === 0 && i === UNITS - 1) unsettled = bought.sale.unitId;
-          else await store(i + 1).settle(bought.sale.unitId, T0 + i);
+          else await store(i + 1).sales.settle(bought.sale.unitId, T0 + i);
         }
-        if (p % 2 === 0 && p > 0) assert.ok((await store(1).withdraw(playerId, 100, `${playerId}-w`, T0 + 10)).ok);
+        if (p % 2 === 0 && p > 0) assert.ok((await store(1).wallets.withdraw(playerId, 100, `${playerId}-w`, T0 + 10)).ok);
       }),
     );
     const writer = await ArchiveWriter.open({ dir, outbox: stores[1]!.outbox, key: KEY, sealRecords: 7, now: () => T0 });
@@ -86,7 +86,7 @@ describe('the archive on a Redis Cluster', () => {
     assert.equal(archived.filter((r) => r.kind === 'protection').length, PLAYERS);
 
     // The unit settled: its stake and prize join the archive, and the command line agrees.
-    await stores[0]!.settle(unsettled!, T0 + 20);
+    await stores[0]!.sales.settle(unsettled!, T0 + 20);
     await writer.drainAll();
     const env = { REDIS_CLUSTER_NODES: cluster.nodes, REDIS_PREFIX: prefix };
     const checked = await runScript('archive', ['verify', dir, '--books'], env);

@@ -23,7 +23,7 @@ describe('ArchiveWriter', () => {
     const store = await playedStore(8);
     const writer = await openWriter(dir, store, KEY, 4);
     const written = await writer.drainAll();
-    const journal = await store.journal('p1');
+    const journal = await store.wallets.journal('p1');
     assert.equal(written, journal.length);
     assert.deepEqual(await store.outbox.read('money', undefined, 100), []);
     const { problems, records, seals } = await verifyArchive(dir);
@@ -46,7 +46,7 @@ describe('ArchiveWriter', () => {
     assert.deepEqual(await readdir(join(dir, 'money')), [(await dayFile(dir, 'money')).split('/').pop(), 'state.json']);
     const refs = records.get('money')!.map((r) => `${r.player}:${r.kind}:${r.payload['ref']}`);
     assert.equal(new Set(refs).size, refs.length, 'no record twice');
-    assert.equal(refs.length, (await store.journal('p1')).length + (await store.journal('p2')).length);
+    assert.equal(refs.length, (await store.wallets.journal('p1')).length + (await store.wallets.journal('p2')).length);
   });
 
   it('writes files encrypted at rest with the operator key, which verify needs', async () => {

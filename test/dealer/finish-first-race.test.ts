@@ -52,8 +52,8 @@ describe('finish your unit first, across dealer processes', function () {
     const common = { url: server.url, prefix, playerId: 'racer', game: NOEL_50.game, stake: NOEL_50.stake };
     const buyers = ['a', 'b'].map((name) => startBuyer({ ...common, name }));
     try {
-      await store.openEmission({ emissionId: 'race', table: NOEL_50, blockCount: 1, now: T0 });
-      await store.deposit('racer', ROUNDS * 2 * NOEL_50.stake, 'd1', T0);
+      await store.emissions.openEmission({ emissionId: 'race', table: NOEL_50, blockCount: 1, now: T0 });
+      await store.wallets.deposit('racer', ROUNDS * 2 * NOEL_50.stake, 'd1', T0);
       const wins = { a: 0, b: 0 };
       for (let round = 0; round < ROUNDS; round++) {
         // Both processes get the order at once; their scripts reach Redis in either order.
@@ -63,12 +63,12 @@ describe('finish your unit first, across dealer processes', function () {
         assert.equal(sold.length, 1, `round ${round}: exactly one unit sold (${answers.join('; ')})`);
         assert.ok(answers.some((line) => line === `refused ${round} purchase/unfinished_unit`), `round ${round}: ${answers.join('; ')}`);
         wins[answers[0]!.startsWith('sold ') ? 'a' : 'b']++;
-        const unfinished = await store.unsettledSales(Number.MAX_SAFE_INTEGER, 10, 'racer');
+        const unfinished = await store.sales.unsettledSales(Number.MAX_SAFE_INTEGER, 10, 'racer');
         assert.deepEqual(unfinished.map((s) => s.unitId), [sold[0]!.split(' ')[2]], `round ${round}: one unit in play`);
-        assert.ok((await store.settle(unfinished[0]!.unitId, T0 + round)).ok);
+        assert.ok((await store.sales.settle(unfinished[0]!.unitId, T0 + round)).ok);
       }
       assert.equal(wins.a + wins.b, ROUNDS);
-      assert.equal(await store.balance('racer'), ROUNDS * NOEL_50.stake + (await store.journal('racer')).filter((e) => e.kind === 'prize').reduce((n, e) => n + e.amount, 0));
+      assert.equal(await store.wallets.balance('racer'), ROUNDS * NOEL_50.stake + (await store.wallets.journal('racer')).filter((e) => e.kind === 'prize').reduce((n, e) => n + e.amount, 0));
     } finally {
       for (const { child } of buyers) {
         child.stdin!.end();

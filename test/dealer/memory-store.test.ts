@@ -21,20 +21,20 @@ describe('memory store, bounded (keepSettled)', () => {
   async function bounded(keepSettled: MemoryStoreOptions['keepSettled'], blockCount = 5) {
     const forgotten: string[] = [];
     const store = new MemoryStore({ keepSettled, forgotten: (ids) => forgotten.push(...ids) });
-    await store.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount, now: T0 });
-    for (const p of ['p1', 'p2']) await store.deposit(p, 1_000_000, 'start', T0);
+    await store.emissions.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount, now: T0 });
+    for (const p of ['p1', 'p2']) await store.wallets.deposit(p, 1_000_000, 'start', T0);
     return { store, forgotten };
   }
 
   async function buy(store: MemoryStore, playerId: string): Promise<Sale> {
-    const result = await store.purchase({ playerId, requestId: `r${++clock}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + clock });
+    const result = await store.sales.purchase({ playerId, requestId: `r${++clock}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + clock });
     if (!result.ok) assert.fail(`${result.code}: ${result.message}`);
     return result.sale;
   }
 
   async function buyAndSettle(store: MemoryStore, playerId: string): Promise<Sale> {
     const sale = await buy(store, playerId);
-    assert.equal((await store.settle(sale.unitId, T0 + ++clock)).ok, true);
+    assert.equal((await store.sales.settle(sale.unitId, T0 + ++clock)).ok, true);
     return sale;
   }
 
@@ -44,18 +44,18 @@ describe('memory store, bounded (keepSettled)', () => {
     for (let i = 0; i < 5; i++) sales.push(await buyAndSettle(store, 'p1'));
     const kept = sales.slice(2).map((s) => s.unitId);
     assert.deepEqual(forgotten, sales.slice(0, 2).map((s) => s.unitId));
-    assert.deepEqual((await store.listSales('p1', 0, 100)).map((s) => s.unitId), [...kept].reverse());
-    for (const sale of sales.slice(0, 2)) assert.equal(await store.getSale(sale.unitId), undefined);
-    for (const unitId of kept) assert.ok(await store.getSale(unitId));
+    assert.deepEqual((await store.sales.listSales('p1', 0, 100)).map((s) => s.unitId), [...kept].reverse());
+    for (const sale of sales.slice(0, 2)) assert.equal(await store.sales.getSale(sale.unitId), undefined);
+    for (const unitId of kept) assert.ok(await store.sales.getSale(unitId));
   });
 
   it('never forgets a unit that is not settled, however many are sold', async () => {
     const { store } = await bounded({ perPlayer: 1, total: 2 }, 10);
     const open = await buy(store, 'p2');
     for (let i = 0; i < 6; i++) await buyAndSettle(store, 'p1');
-    assert.deepEqual(await store.getSale(open.unitId), open);
-    assert.deepEqual((await store.unsettledSales(T0 + clock, 100)).map((s) => s.unitId), [open.unitId]);
-    assert.deepEqual((await store.listSales('p2', 0, 100)).map((s) => s.unitId), [open.unitId]);
+    assert.deepEqual(await store.sales.getSale(open.unitId), open);
+    assert.deepEqual((await store.sales.unsettledSales(T0 + clock, 100)).map((s) => s.unitId), [open.unitId]);
+    assert.deepEqual((await store.sales.listSales('p2', 0, 100)).map((s) => s.unitId), [open.unitId]);
   });
 
   it('keeps at most the global cap of settled units over all players, the oldest forgotten first', async () => {
@@ -63,7 +63,7 @@ describe('memory store, bounded (keepSettled)', () => {
     const sales: Sale[] = [];
     for (let i = 0; i < 6; i++) sales.push(await buyAndSettle(store, i % 2 === 0 ? 'p1' : 'p2'));
     assert.deepEqual(forgotten, sales.slice(0, 2).map((s) => s.unitId));
-    const kept = [...(await store.listSales('p1', 0, 100)), ...(await store.listSales('p2', 0, 100))];
+    const kept = [...(await store.sales.listSales('p1', 0, 100)), ...(await store.sales.listSales('p2', 0, 100))];
     assert.deepEqual(kept.map((s) => s.unitId).sort(), sales.slice(2).map((s) => s.unitId).sort());
   });
 
@@ -72,12 +72,12 @@ describe('memory store, bounded (keepSettled)', () => {
     const sales: Sale[] = [];
     for (let i = 0; i < 12; i++) sales.push(await buyAndSettle(store, 'p1'));
     const won = sales.reduce((sum, s) => sum + s.prize - s.stake, 0);
-    assert.equal(await store.balance('p1'), 1_000_000 + won);
-    const [first] = (await store.listEmissions()).map((e) => e.blocks[0]!);
+    assert.equal(await store.wallets.balance('p1'), 1_000_000 + won);
+    const [first] = (await store.emissions.listEmissions()).map((e) => e.blocks[0]!);
     assert.equal(first!.sold, 10);
     assert.deepEqual(first!.soldPerTier.slice(1), TEN_UNIT_TABLE.tiers.map((t) => t.count));
-    assert.ok(!(await store.recordedTiers(first!.blockId))!.includes(UNSOLD), 'every position of the sold-out block recorded');
-    const journal = await store.journal('p1');
+    assert.ok(!(await store.pages.recordedTiers(first!.blockId))!.includes(UNSOLD), 'every position of the sold-out block recorded');
+    const journal = await store.wallets.journal('p1');
     const kept = new Set(sales.slice(-2).map((s) => s.unitId));
     assert.deepEqual([...new Set(journal.filter((e) => e.kind !== 'deposit').map((e) => e.ref))].sort(), [...kept].sort());
     assert.equal(journal.at(-1)!.balance, 1_000_000 + won);
@@ -87,15 +87,15 @@ describe('memory store, bounded (keepSettled)', () => {
   it('never archives a block some of whose units it forgot', async () => {
     const { store } = await bounded({ perPlayer: 2, total: 100 });
     for (let i = 0; i < 10; i++) await buyAndSettle(store, 'p1');
-    assert.deepEqual(await store.offloadableBlocks(T0 + clock + 1), []);
+    assert.deepEqual(await store.offloading.offloadableBlocks(T0 + clock + 1), []);
   });
 
   it('forgets a unit bought and its request: a retry of it is a new purchase', async () => {
     const { store } = await bounded({ perPlayer: 1, total: 100 });
     const first = await buy(store, 'p1');
-    await store.settle(first.unitId, T0 + ++clock);
+    await store.sales.settle(first.unitId, T0 + ++clock);
     await buyAndSettle(store, 'p1');
-    const retried = await store.purchase({ playerId: 'p1', requestId: first.requestId, game: first.game, stake: first.stake, now: T0 + ++clock });
+    const retried = await store.sales.purchase({ playerId: 'p1', requestId: first.requestId, game: first.game, stake: first.stake, now: T0 + ++clock });
     assert.ok(retried.ok && !retried.replayed && retried.sale.unitId !== first.unitId);
   });
 
@@ -110,15 +110,15 @@ describe('memory store, printed from a given seed (printSeed)', () => {
     const seed = new Uint8Array(32).fill(7);
     const dealt = async () => {
       const store = new MemoryStore({ printSeed: () => seed });
-      await store.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 1, now: 0 });
-      await store.deposit('p', 1_000_000, 'start', 0);
+      await store.emissions.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 1, now: 0 });
+      await store.wallets.deposit('p', 1_000_000, 'start', 0);
       const tiers: number[] = [];
       for (let i = 0; i < TEN_UNIT_TABLE.blockSize; i++) {
-        const result = await store.purchase({ playerId: 'p', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: i });
+        const result = await store.sales.purchase({ playerId: 'p', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: i });
         if (!result.ok) assert.fail(result.code);
         tiers.push(result.sale.tierId);
       }
-      return { tiers, seed: Buffer.from(await store.blockSeed(blockIdOf('noel-test', 0))).toString('hex') };
+      return { tiers, seed: Buffer.from(await store.pages.blockSeed(blockIdOf('noel-test', 0))).toString('hex') };
     };
     const [a, b] = [await dealt(), await dealt()];
     assert.deepEqual(a, b);

@@ -27,22 +27,22 @@ function outboxSuite(
     const money = () => moneyOnItsWay(store.outbox, new Map(), ['p1']);
     beforeEach(async () => {
       ({ store, done } = await make());
-      await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
     });
     afterEach(() => done());
 
     it('holds an entry for every journal line of deposits, stakes, prizes and withdrawals, in the step of the line', async () => {
-      await store.deposit('p1', 10_000, 'd1', T0);
+      await store.wallets.deposit('p1', 10_000, 'd1', T0);
       const units: string[] = [];
       for (let i = 0; i < 10; i++) {
-        const bought = await store.purchase({ playerId: 'p1', requestId: `r${i}`, game, stake, now: T0 + i });
+        const bought = await store.sales.purchase({ playerId: 'p1', requestId: `r${i}`, game, stake, now: T0 + i });
         assert.ok(bought.ok);
         units.push(bought.sale.unitId);
-        await store.settle(bought.sale.unitId, T0 + i);
+        await store.sales.settle(bought.sale.unitId, T0 + i);
       }
-      await store.withdraw('p1', 100, 'w1', T0 + 20);
+      await store.wallets.withdraw('p1', 100, 'w1', T0 + 20);
       const entries = await money();
-      const journal = await store.journal('p1');
+      const journal = await store.wallets.journal('p1');
       assert.deepEqual(
         entries.map((e) => ({ kind: e.kind, amount: e.payload['amount'], balance: e.payload['balance'], ref: e.payload['ref'], at: e.at })),
         journal.map((j) => ({ kind: j.kind, amount: j.amount, balance: j.balance, ref: j.ref, at: j.at })),
@@ -53,9 +53,9 @@ function outboxSuite(
     });
 
     it('holds an entry for every line of the protection journal: limits, exclusions, blocks', async () => {
-      await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 5000 }, raiseDelayMs: 48 * 3_600_000 }, T0);
-      await store.changeProtection('p1', { what: 'exclusion', until: T0 + 86_400_000 }, T0 + 1);
-      await store.changeProtection('p1', { what: 'block', reason: 'national_ban', until: null }, T0 + 2);
+      await store.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 5000 }, raiseDelayMs: 48 * 3_600_000 }, T0);
+      await store.protections.changeProtection('p1', { what: 'exclusion', until: T0 + 86_400_000 }, T0 + 1);
+      await store.protections.changeProtection('p1', { what: 'block', reason: 'national_ban', until: null }, T0 + 2);
       const entries = await money();
       assert.deepEqual(
         entries.map((e) => [e.kind, e.player, e.at, e.payload['what'], e.payload['by']]),
@@ -65,14 +65,14 @@ function outboxSuite(
           ['protection', 'p1', T0 + 2, 'block', 'operator'],
         ],
       );
-      assert.deepEqual(entries.map((e) => e.payload), (await store.protectionRecord('p1')).history.reverse());
+      assert.deepEqual(entries.map((e) => e.payload), (await store.protections.protectionRecord('p1')).history.reverse());
     });
 
     if (stakesInMoney) {
       it('gives a batch of purchases (one entry on Redis) a record per stake, in order, and reads and trims within it', async () => {
-        for (const p of ['p0', 'p1', 'p2']) await store.deposit(p, 10_000, `${p}-d`, T0);
+        for (const p of ['p0', 'p1', 'p2']) await store.wallets.deposit(p, 10_000, `${p}-d`, T0);
         // Six purchases in flight at once: one batch on Redis.
-        const bought = await Promise.all(Array.from({ length: 6 }, (_, i) => store.purchase({ playerId: `p${i % 3}`, requestId: `r${i}`, game, stake, now: T0 + 1 })));
+        const bought = await Promise.all(Array.from({ length: 6 }, (_, i) => store.sales.purchase({ playerId: `p${i % 3}`, requestId: `r${i}`, game, stake, now: T0 + 1 })));
         const all = await store.outbox.read('money', undefined, 100);
         assert.deepEqual(
           all.map((e) => [e.kind, e.player, e.payload['ref'], e.payload['game']]),
@@ -88,10 +88,10 @@ function outboxSuite(
     }
 
     it('adds no entry for a replayed deposit or purchase', async () => {
-      await store.deposit('p1', 10_000, 'd1', T0);
-      await store.deposit('p1', 10_000, 'd1', T0);
-      await store.purchase({ playerId: 'p1', requestId: 'r', game, stake, now: T0 });
-      await store.purchase({ playerId: 'p1', requestId: 'r', game, stake, now: T0 });
+      await store.wallets.deposit('p1', 10_000, 'd1', T0);
+      await store.wallets.deposit('p1', 10_000, 'd1', T0);
+      await store.sales.purchase({ playerId: 'p1', requestId: 'r', game, stake, now: T0 });
+      await store.sales.purchase({ playerId: 'p1', requestId: 'r', game, stake, now: T0 });
       assert.deepEqual((await money()).map((e) => e.kind), ['deposit', 'stake']);
     });
 
@@ -127,7 +127,7 @@ describe('on Redis', () => {
     beforeEach(async () => {
       client = new Redis(server.url);
       store = new RedisStore(client, { prefix: `outbox${++prefixes}` });
-      await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
     });
     afterEach(async () => {
       await store.close();
@@ -135,8 +135,8 @@ describe('on Redis', () => {
     });
 
     it("names a batch's game once, on its first line", async () => {
-      for (const p of ['p0', 'p1']) await store.deposit(p, 10_000, `${p}-d`, T0);
-      await Promise.all(Array.from({ length: 4 }, (_, i) => store.purchase({ playerId: `p${i % 2}`, requestId: `r${i}`, game, stake, now: T0 + 1 })));
+      for (const p of ['p0', 'p1']) await store.wallets.deposit(p, 10_000, `${p}-d`, T0);
+      await Promise.all(Array.from({ length: 4 }, (_, i) => store.sales.purchase({ playerId: `p${i % 2}`, requestId: `r${i}`, game, stake, now: T0 + 1 })));
       const entries = await client.xrange(store.keys.outbox('money'), '-', '+');
       const batch = entries.at(-1)![1];
       assert.deepEqual(batch.filter((_, i) => i % 2 === 0), ['p', 'j', 'g', 'p', 'j', 'p', 'j', 'p', 'j']);

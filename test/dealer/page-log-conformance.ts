@@ -30,7 +30,7 @@ export function pageLogConformance(name: string, open: StoreFactory): void {
 
     let requests = 0;
     function buy(store: DealerStore, playerId: string, table = TWO_PAGES): Promise<PurchaseResult> {
-      return store.purchase({ playerId, requestId: `r${++requests}`, game: table.game, stake: table.stake, now: T0 + requests });
+      return store.sales.purchase({ playerId, requestId: `r${++requests}`, game: table.game, stake: table.stake, now: T0 + requests });
     }
 
     /** Two handles buy `each` units each for every player, all at once. */
@@ -42,42 +42,42 @@ export function pageLogConformance(name: string, open: StoreFactory): void {
 
     it('is empty before any emission, and knows no page', async () => {
       const [store] = (await dealers(1)) as [DealerStore];
-      assert.equal(await store.logSize(), 0);
-      assert.deepEqual(await store.logLeaves(0, 10), []);
-      assert.equal(await store.logIndexOf('noel-test.0', 0), undefined);
+      assert.equal(await store.log.logSize(), 0);
+      assert.deepEqual(await store.log.logLeaves(0, 10), []);
+      assert.equal(await store.log.logIndexOf('noel-test.0', 0), undefined);
     });
 
     it('holds the page 0 of every block printed when the emission opens', async () => {
       const [store] = (await dealers(1)) as [DealerStore];
-      const info = await store.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      const info = await store.emissions.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
       const leaves = await assertPagesLogged(store, info.blocks.map((b) => ({ ...b })));
       assert.equal(leaves.length, info.blocks.length);
-      assert.deepEqual(await store.logLeaves(1, 5), leaves.slice(1), 'read from an index on');
+      assert.deepEqual(await store.log.logLeaves(1, 5), leaves.slice(1), 'read from an index on');
     });
 
     it('appends every page published while two dealers sell at once, each once, in page order per block, never changing what it held', async () => {
       const stores = await dealers(2);
-      await stores[0]!.openEmission({ emissionId: 'pages', table: TWO_PAGES, blockCount: 3, now: T0 });
+      await stores[0]!.emissions.openEmission({ emissionId: 'pages', table: TWO_PAGES, blockCount: 3, now: T0 });
       const players = ['a', 'b', 'c', 'd'];
-      for (const p of players) await stores[0]!.deposit(p, 1_000_000, `d-${p}`, T0);
-      const before = await stores[1]!.logLeaves(0, 100);
+      for (const p of players) await stores[0]!.wallets.deposit(p, 1_000_000, `d-${p}`, T0);
+      const before = await stores[1]!.log.logLeaves(0, 100);
       await buyFromBoth(stores, players, 5);
       await Promise.all(stores.map((s) => s.close()));
-      const blocks = (await stores[1]!.listEmissions()).flatMap((e) => e.blocks);
+      const blocks = (await stores[1]!.emissions.listEmissions()).flatMap((e) => e.blocks);
       const leaves = await assertPagesLogged(stores[1]!, blocks);
       assert.ok(leaves.some((l) => l.includes(' 1 ')), 'a page 1 was published ahead of the sales');
       assert.deepEqual(leaves.slice(0, before.length), before, 'what the log held is still its beginning');
-      assert.deepEqual(await stores[0]!.logLeaves(0, leaves.length), leaves, 'every handle reads the same log');
+      assert.deepEqual(await stores[0]!.log.logLeaves(0, leaves.length), leaves, 'every handle reads the same log');
     });
 
     it('appends the page of every block when two dealers sell a run of blocks out at once, printing ahead as they go', async () => {
       const stores = await dealers(2);
-      await stores[0]!.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 12, now: T0 });
+      await stores[0]!.emissions.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 12, now: T0 });
       const players = ['a', 'b', 'c', 'd', 'e'];
-      for (const p of players) await stores[0]!.deposit(p, 1_000_000, `d-${p}`, T0);
+      for (const p of players) await stores[0]!.wallets.deposit(p, 1_000_000, `d-${p}`, T0);
       await buyFromBoth(stores, players, 12, TEN_UNIT_TABLE);
       await Promise.all(stores.map((s) => s.close()));
-      const blocks = (await stores[0]!.listEmissions()).flatMap((e) => e.blocks);
+      const blocks = (await stores[0]!.emissions.listEmissions()).flatMap((e) => e.blocks);
       assert.equal(blocks.length, 12);
       assert.equal((await assertPagesLogged(stores[0]!, blocks)).length, 12);
     });

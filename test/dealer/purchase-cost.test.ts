@@ -112,7 +112,7 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
     beforeEach(async () => {
       storeClient = new Redis(server.url);
       store = new RedisStore(storeClient, { prefix: `cost${++prefixes}`, protocol });
-      await store.openEmission({ emissionId: 'e', table: TABLE, blockCount: 2, now: T0 });
+      await store.emissions.openEmission({ emissionId: 'e', table: TABLE, blockCount: 2, now: T0 });
     });
     afterEach(async () => {
       await store.close();
@@ -121,15 +121,15 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
 
     /** A player with a balance; with `protected`, weekly and daily stake limits too. */
     async function player(playerId: string, limited: boolean): Promise<void> {
-      await store.deposit(playerId, 1_000_000, `${playerId}-d`, T0);
-      if (limited) await store.changeProtection(playerId, { what: 'limits', limits: { stake_week: 500_000, stake_day: 100_000 }, raiseDelayMs: 48 * HOUR }, T0);
+      await store.wallets.deposit(playerId, 1_000_000, `${playerId}-d`, T0);
+      if (limited) await store.protections.changeProtection(playerId, { what: 'limits', limits: { stake_week: 500_000, stake_day: 100_000 }, raiseDelayMs: 48 * HOUR }, T0);
     }
 
     /** The commands of PURCHASES purchases one after the other (one a batch), the i-th at `at(i)`. */
     function purchases(playerId: string, limited: boolean, at: (i: number) => number) {
       return commandsOf(async () => {
         for (let i = 0; i < PURCHASES; i++) {
-          const bought = await store.purchase({
+          const bought = await store.sales.purchase({
             playerId,
             requestId: `r${++requests}`,
             game: TABLE.game,
@@ -152,7 +152,7 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
       const limited = await purchases('limited', true, (i) => T0 + MINUTE + i);
       assert.deepEqual(plain, times(PURCHASE[protocol], PURCHASES), 'without limits or the checks');
       assert.deepEqual(limited, times(PURCHASE[protocol], PURCHASES), 'with limits and the checks');
-      const { record } = await store.protectionRecord('limited');
+      const { record } = await store.protections.protectionRecord('limited');
       assert.deepEqual(record.stakes, [{ hour: T0 / HOUR, cents: 2 * PURCHASES * TABLE.stake }], 'every stake counted in the newest bucket');
     });
 
@@ -167,7 +167,7 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
       const limited = await purchases('limited', true, every15);
       assert.deepEqual(plain, times(PURCHASE[protocol], PURCHASES, { hmget: 5, hset: 5 }), 'without limits or the checks');
       assert.deepEqual(limited, times(PURCHASE[protocol], PURCHASES, { hmget: 5, hset: 5 }), 'with limits and the checks');
-      const { record } = await store.protectionRecord('limited');
+      const { record } = await store.protections.protectionRecord('limited');
       assert.deepEqual(
         record.stakes,
         [PURCHASES + 3, 4, 4, 4, 4, 1].map((units, h) => ({ hour: T0 / HOUR + h, cents: units * TABLE.stake })),
@@ -177,15 +177,15 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
 
     it('makes a deposit within a deposit limit, in the hour of the newest, with as many commands as a deposit before protection: read the wallet and the reference, journal, write both', async () => {
       await player('limited', true);
-      await store.changeProtection('limited', { what: 'limits', limits: { deposit_week: 5_000_000 }, raiseDelayMs: 48 * HOUR }, T0);
+      await store.protections.changeProtection('limited', { what: 'limits', limits: { deposit_week: 5_000_000 }, raiseDelayMs: 48 * HOUR }, T0);
       const deposit = await commandsOf(async () => {
-        const credited = await store.deposit('limited', 1000, 'limited-d2', T0 + MINUTE);
+        const credited = await store.wallets.deposit('limited', 1000, 'limited-d2', T0 + MINUTE);
         assert.ok(credited.ok);
       });
       // Before: HGET balance, HEXISTS reference, RPUSH, HSET ×2; and the archive's entry (XADD), relayed on the per-slot protocol.
       const plain = { hget: 1, hmget: 1, hset: 2, rpush: 1, xadd: 1 };
       assert.deepEqual(deposit, protocol === 'one-script' ? plain : sum(plain, RELAY));
-      const { record } = await store.protectionRecord('limited');
+      const { record } = await store.protections.protectionRecord('limited');
       assert.deepEqual(record.deposits, [{ hour: T0 / HOUR, cents: 1_000_000 + 1000 }], 'both deposits counted in the newest bucket');
     });
   });
@@ -197,8 +197,8 @@ describe('a unit\'s archive entries on the per-slot protocol, in Redis commands'
   beforeEach(async () => {
     storeClient = new Redis(server.url);
     store = new RedisStore(storeClient, { prefix: `cost${++prefixes}`, protocol: 'per-slot' });
-    await store.openEmission({ emissionId: 'e', table: TABLE, blockCount: 2, now: T0 });
-    await store.deposit('p1', 1_000_000, 'p1-d', T0);
+    await store.emissions.openEmission({ emissionId: 'e', table: TABLE, blockCount: 2, now: T0 });
+    await store.wallets.deposit('p1', 1_000_000, 'p1-d', T0);
   });
   afterEach(async () => {
     await store.close();
@@ -210,11 +210,11 @@ describe('a unit\'s archive entries on the per-slot protocol, in Redis commands'
     let losing: Record<string, number> | undefined;
     let winning: Record<string, number> | undefined;
     for (let i = 0; !losing || !winning; i++) {
-      const bought = await store.purchase({ playerId: 'p1', requestId: `r${++requests}`, game: TABLE.game, stake: TABLE.stake, now: T0 + i });
+      const bought = await store.sales.purchase({ playerId: 'p1', requestId: `r${++requests}`, game: TABLE.game, stake: TABLE.stake, now: T0 + i });
       assert.ok(bought.ok);
       const won = bought.sale.prize > 0;
       // Units with a prize and without are settled alike but for the prize's line and entry.
-      const settle = async () => void (await store.settle(bought.sale.unitId, T0 + i));
+      const settle = async () => void (await store.sales.settle(bought.sale.unitId, T0 + i));
       if (won && !winning) winning = await commandsOf(settle);
       else if (!won && !losing) losing = await commandsOf(settle);
       else await settle();
@@ -234,7 +234,7 @@ describe("a batch of purchases' Redis commands (one-script)", () => {
   beforeEach(async () => {
     storeClient = new Redis(server.url);
     store = new RedisStore(storeClient, { prefix: `cost${++prefixes}`, protocol: 'one-script' });
-    await store.openEmission({ emissionId: 'e', table: TABLE, blockCount: 2, now: T0 });
+    await store.emissions.openEmission({ emissionId: 'e', table: TABLE, blockCount: 2, now: T0 });
   });
   afterEach(async () => {
     await store.close();
@@ -244,11 +244,11 @@ describe("a batch of purchases' Redis commands (one-script)", () => {
   it("makes per purchase the wallet's HMGET and HSET and the journal's RPUSH, and the rest once per batch, the archive's entry of its stakes among it", async () => {
     const players = Array.from({ length: PURCHASES }, (_, i) => `batch${i}`);
     for (const playerId of players) {
-      await store.deposit(playerId, 1_000_000, `${playerId}-d`, T0);
-      await store.changeProtection(playerId, { what: 'limits', limits: { stake_week: 500_000, stake_day: 100_000 }, raiseDelayMs: 48 * HOUR }, T0);
+      await store.wallets.deposit(playerId, 1_000_000, `${playerId}-d`, T0);
+      await store.protections.changeProtection(playerId, { what: 'limits', limits: { stake_week: 500_000, stake_day: 100_000 }, raiseDelayMs: 48 * HOUR }, T0);
     }
     const buy = (playerId: string, now: number) =>
-      store.purchase({ playerId, requestId: `r${++requests}`, game: TABLE.game, stake: TABLE.stake, now, protection: SETTINGS });
+      store.sales.purchase({ playerId, requestId: `r${++requests}`, game: TABLE.game, stake: TABLE.stake, now, protection: SETTINGS });
     // Each player's first purchase opens their windows and session: not counted.
     for (const playerId of players) assert.ok((await buy(playerId, T0)).ok);
     let tiers = 0;

@@ -28,7 +28,7 @@ describe('the archive relay (Redis, per-slot protocol)', () => {
   beforeEach(async () => {
     client = new Redis(server.url);
     store = new RedisStore(client, { prefix: `relay${++prefixes}`, protocol: 'per-slot' });
-    await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+    await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
   });
   afterEach(async () => {
     await store.close();
@@ -40,15 +40,15 @@ describe('the archive relay (Redis, per-slot protocol)', () => {
   const ownStream = () => client.xlen(store.keys.playerOutbox('p1'));
 
   it('relays a deposit before answering, and a unit\'s stake and prize before the unit counts as settled', async () => {
-    await store.deposit('p1', 1_000, 'd1', T0);
+    await store.wallets.deposit('p1', 1_000, 'd1', T0);
     assert.deepEqual(await inShard(), ['deposit d1']);
     let won: { unitId: string; prize: number } | undefined;
     const refs: string[] = [];
     for (let i = 0; !won; i++) {
-      const bought = await store.purchase({ playerId: 'p1', requestId: `r${i}`, game, stake, now: T0 + i });
+      const bought = await store.sales.purchase({ playerId: 'p1', requestId: `r${i}`, game, stake, now: T0 + i });
       assert.ok(bought.ok);
       assert.equal(await ownStream(), 1, 'the stake waits on the player\'s slot while the unit is in play');
-      await store.settle(bought.sale.unitId, T0 + i);
+      await store.sales.settle(bought.sale.unitId, T0 + i);
       refs.push(`stake ${bought.sale.unitId}`);
       if (bought.sale.prize > 0) {
         won = bought.sale;
@@ -61,8 +61,8 @@ describe('the archive relay (Redis, per-slot protocol)', () => {
   });
 
   it('adds each entry once when a relay cut before its trim runs again, in the next window too', async () => {
-    await store.deposit('p1', 1_000, 'd1', T0);
-    const bought = await store.purchase({ playerId: 'p1', requestId: 'r1', game, stake, now: T0 });
+    await store.wallets.deposit('p1', 1_000, 'd1', T0);
+    const bought = await store.sales.purchase({ playerId: 'p1', requestId: 'r1', game, stake, now: T0 });
     assert.ok(bought.ok);
     // A relay whose process died after the shard took the stake, before the player's stream was trimmed.
     const entries = await client.xrange(store.keys.playerOutbox('p1'), '-', '+');
@@ -72,7 +72,7 @@ describe('the archive relay (Redis, per-slot protocol)', () => {
     const relay = (w: number) => relayArchive(run, { stream: store.keys.outbox(shard()), marks: marks(w), previousMarks: marks(w - 1) }, { playerId: 'p1', marksTtlMs: IDEMPOTENCY_WINDOW_MS, entries });
     assert.equal(await relay(window), 1);
     assert.equal(await relay(window + 1), 0, 'the mark of the window before is read');
-    await store.settle(bought.sale.unitId, T0 + IDEMPOTENCY_WINDOW_MS);
+    await store.sales.settle(bought.sale.unitId, T0 + IDEMPOTENCY_WINDOW_MS);
     const kinds = await inShard();
     assert.deepEqual(kinds.filter((k) => k === `stake ${bought.sale.unitId}`), [`stake ${bought.sale.unitId}`], 'the stake once');
     assert.equal(kinds.length, bought.sale.prize > 0 ? 3 : 2);

@@ -38,12 +38,12 @@ describe('dealer store (redis cluster) failover', function () {
   });
 
   it('answers a purchase whose replica is down with a retryable refusal, and its retry with the same unit, charged once', async () => {
-    await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
-    await store.deposit('p1', 1_000, 'd1', T0);
+    await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+    await store.wallets.deposit('p1', 1_000, 'd1', T0);
     const sequenceMaster = await cluster.masterOf(store.keys.lane(GAME, STAKE).current);
     const replica = await cluster.replicaOf(sequenceMaster);
     await replica.kill();
-    const refused = await store.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 }).then(
+    const refused = await store.sales.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 }).then(
       () => assert.fail('answered without a replica'),
       (err: unknown) => err,
     );
@@ -54,28 +54,28 @@ describe('dealer store (redis cluster) failover', function () {
     assert.ok(result.ok);
     assert.equal(result.sale.unitId, 'e.0:0', 'the unit dealt before the refusal');
     assert.equal(result.sale.soldAt, T0, 'the first call\'s time');
-    assert.equal(await store.balance('p1'), 1_000 - STAKE);
-    assert.deepEqual((await store.journal('p1')).map((j) => j.kind), ['deposit', 'stake']);
+    assert.equal(await store.wallets.balance('p1'), 1_000 - STAKE);
+    assert.deepEqual((await store.wallets.journal('p1')).map((j) => j.kind), ['deposit', 'stake']);
   });
 
   it('deals nothing for a purchase whose hold no replica acknowledged, and deals it on the retry', async () => {
-    await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+    await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
     const sequenceMaster = await cluster.masterOf(store.keys.lane(GAME, STAKE).current);
     // A player whose wallet lives on another master than the sequence.
     let playerId = '';
     for (let i = 0; !playerId; i++) {
       if ((await cluster.masterOf(store.keys.player(`p${i}`).wallet)) !== sequenceMaster) playerId = `p${i}`;
     }
-    await store.deposit(playerId, 1_000, 'd1', T0);
+    await store.wallets.deposit(playerId, 1_000, 'd1', T0);
     const replica = await cluster.replicaOf(await cluster.masterOf(store.keys.player(playerId).wallet));
     await replica.kill();
-    await assert.rejects(store.purchase({ playerId, requestId: 'r1', game: GAME, stake: STAKE, now: T0 }), (err: unknown) => isStoreOutage(err));
-    assert.equal((await store.listEmissions())[0]!.blocks[0]!.sold, 0, 'no unit dealt on an unacknowledged hold');
+    await assert.rejects(store.sales.purchase({ playerId, requestId: 'r1', game: GAME, stake: STAKE, now: T0 }), (err: unknown) => isStoreOutage(err));
+    assert.equal((await store.emissions.listEmissions())[0]!.blocks[0]!.sold, 0, 'no unit dealt on an unacknowledged hold');
     await replica.restart();
     await cluster.ready();
     const { result } = await buyUntilAnswered(store, playerId, 'r1', T0 + 5_000);
     assert.ok(result.ok && result.sale.unitId === 'e.0:0');
-    assert.equal(await store.balance(playerId), 1_000 - STAKE);
+    assert.equal(await store.wallets.balance(playerId), 1_000 - STAKE);
   });
 });
 
@@ -97,9 +97,9 @@ describe('dealer store (redis cluster) topology: a master lost, before it is bac
       await cluster.stop();
     };
     try {
-      await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
-      await store.deposit('p1', 1_000, 'd1', T0);
-      assert.ok((await store.purchase({ playerId: 'p1', requestId: 'before', game: GAME, stake: STAKE, now: T0 })).ok);
+      await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await store.wallets.deposit('p1', 1_000, 'd1', T0);
+      assert.ok((await store.sales.purchase({ playerId: 'p1', requestId: 'before', game: GAME, stake: STAKE, now: T0 })).ok);
       const master = await cluster.masterOf(store.keys.lane(GAME, STAKE).current);
       await master.kill();
       // A replica took the slots over (the old master stays down).
@@ -118,7 +118,7 @@ describe('dealer store (redis cluster) topology: a master lost, before it is bac
       const { result } = await buyUntilAnswered(store, 'p1', 'after', T0 + 1_000);
       assert.ok(result.ok);
       assert.equal(master.running, false, 'answered while the old master is still down');
-      assert.equal(await store.balance('p1'), 1_000 - 2 * STAKE);
+      assert.equal(await store.wallets.balance('p1'), 1_000 - 2 * STAKE);
     } finally {
       await stop();
     }
@@ -129,12 +129,12 @@ describe('dealer store (redis cluster) topology: a master lost, before it is bac
     try {
       const promoted = await cluster.masterOf(store.keys.lane(GAME, STAKE).current);
       assert.deepEqual(await cluster.replicasOf(promoted), [], 'the promoted replica has no replica');
-      await assert.rejects(store.purchase({ playerId: 'p1', requestId: 'after', game: GAME, stake: STAKE, now: T0 + 1_000 }), (err: unknown) => isStoreOutage(err));
+      await assert.rejects(store.sales.purchase({ playerId: 'p1', requestId: 'after', game: GAME, stake: STAKE, now: T0 + 1_000 }), (err: unknown) => isStoreOutage(err));
       await master.restart();
       await cluster.ready();
       const { result } = await buyUntilAnswered(store, 'p1', 'after', T0 + 1_000);
       assert.ok(result.ok);
-      assert.equal(await store.balance('p1'), 1_000 - 2 * STAKE, 'charged once');
+      assert.equal(await store.wallets.balance('p1'), 1_000 - 2 * STAKE, 'charged once');
     } finally {
       await stop();
     }

@@ -57,32 +57,32 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
   }
 
   const buy = (store: RedisStore, playerId: string, requestId: string, now = T0) =>
-    store.purchase({ playerId, requestId, game: GAME, stake: STAKE, now });
+    store.sales.purchase({ playerId, requestId, game: GAME, stake: STAKE, now });
 
-  function sold(result: Awaited<ReturnType<RedisStore['purchase']>>): Sale {
+  function sold(result: Awaited<ReturnType<RedisStore['sales']['purchase']>>): Sale {
     if (!result.ok) assert.fail(`purchase refused: ${result.code}`);
     return result.sale;
   }
 
   it('sells out an emission of 6 blocks over 3 lanes exactly under concurrent buyers, the lanes on different masters', async () => {
     const { stores, clients } = dealers(4);
-    const info = await stores[0]!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 6, now: T0 });
+    const info = await stores[0]!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 6, now: T0 });
     assert.deepEqual(info.blocks.map((b) => b.state), ['open', 'open', 'open', 'printed', 'printed', 'printed']);
     const players = Array.from({ length: 12 }, (_, i) => `p${i}`);
-    for (const p of players) await stores[0]!.deposit(p, 1_000, `d-${p}`, T0);
+    for (const p of players) await stores[0]!.wallets.deposit(p, 1_000, `d-${p}`, T0);
     const results = await Promise.all(Array.from({ length: 80 }, (_, i) => buy(stores[i % 4]!, players[i % 12]!, `r${i}`, T0 + i)));
     const sales = results.flatMap((r) => (r.ok ? [r.sale] : []));
     assert.equal(sales.length, 60);
     assert.ok(results.every((r) => r.ok || r.code === 'purchase/game_closed'));
     assert.equal(new Set(sales.map((s) => s.unitId)).size, 60, 'each unit sold once');
-    const blocks = (await stores[1]!.listEmissions())[0]!.blocks;
+    const blocks = (await stores[1]!.emissions.listEmissions())[0]!.blocks;
     assert.deepEqual(blocks.map((b) => b.index), [0, 1, 2, 3, 4, 5]);
     for (const block of blocks) {
       assert.equal(block.state, 'closed');
       assert.deepEqual(block.soldPerTier, tierCounts(TEN_UNIT_TABLE), block.blockId);
-      assert.ok(!(await stores[2]!.recordedTiers(block.blockId))!.includes(UNSOLD));
+      assert.ok(!(await stores[2]!.pages.recordedTiers(block.blockId))!.includes(UNSOLD));
     }
-    for (const p of players) assert.equal(await stores[3]!.balance(p), 1_000 - STAKE * sales.filter((s) => s.playerId === p).length);
+    for (const p of players) assert.equal(await stores[3]!.wallets.balance(p), 1_000 - STAKE * sales.filter((s) => s.playerId === p).length);
     const after = await buy(stores[0]!, 'p0', 'after');
     assert.equal(!after.ok && after.code, 'purchase/game_closed', 'no sale after');
     // Each lane under its own hash tag, in its own slot; here each on its own master.
@@ -101,8 +101,8 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
   it('walks on past sold-out lanes, and refuses a purchase as game closed only once every lane is sold out', async () => {
     const { stores } = dealers(1);
     const [store] = stores as [RedisStore];
-    await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 });
-    await store.deposit('p1', 10_000, 'd1', T0);
+    await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 });
+    await store.wallets.deposit('p1', 10_000, 'd1', T0);
     // Every request starts on lane 0 (block 0), then walks to lane 1 (block 1), then lane 2.
     const ids = idsOnLane('p1', 0, 31, 'w');
     const sales: Sale[] = [];
@@ -110,22 +110,22 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
     assert.deepEqual(sales.map((s) => s.blockId), [...Array(10).fill('e.0'), ...Array(10).fill('e.1'), ...Array(10).fill('e.2')]);
     const last = await buy(store, 'p1', ids[30]!);
     assert.equal(!last.ok && last.code, 'purchase/game_closed');
-    assert.equal(await store.balance('p1'), 10_000 - 30 * STAKE);
+    assert.equal(await store.wallets.balance('p1'), 10_000 - 30 * STAKE);
   });
 
   it('answers a retry whose first lane sold out with the unit another lane dealt, charged once', async () => {
     const { stores } = dealers(2);
     const [store, other] = stores as [RedisStore, RedisStore];
-    await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 });
-    await store.deposit('p1', 1_000, 'd1', T0);
+    await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 });
+    await store.wallets.deposit('p1', 1_000, 'd1', T0);
     for (const id of idsOnLane('p1', 0, 10, 'a')) sold(await buy(store, 'p1', id));
     const [retried] = idsOnLane('p1', 0, 1, 'retried');
     const first = sold(await buy(store, 'p1', retried!));
     assert.equal(first.blockId, 'e.1', 'dealt by the next lane');
     const again = await Promise.all([buy(store, 'p1', retried!, T0 + 5), buy(other, 'p1', retried!, T0 + 6)]);
     for (const result of again) assert.ok(result.ok && result.replayed && result.sale.unitId === first.unitId);
-    assert.equal(await store.balance('p1'), 1_000 - 11 * STAKE);
-    const blocks = (await store.listEmissions())[0]!.blocks;
+    assert.equal(await store.wallets.balance('p1'), 1_000 - 11 * STAKE);
+    const blocks = (await store.emissions.listEmissions())[0]!.blocks;
     assert.deepEqual(blocks.map((b) => b.sold), [10, 1, 0], 'nothing dealt twice');
   });
 
@@ -133,9 +133,9 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
     const { stores, clients } = dealers(1);
     const [store] = stores as [RedisStore];
     const client = clients[0]!;
-    await store.openEmission({ emissionId: 'x', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 });
-    await store.deposit('p1', 1_000, 'd1', T0);
-    await store.deposit('p2', 10_000, 'd2', T0);
+    await store.emissions.openEmission({ emissionId: 'x', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 });
+    await store.wallets.deposit('p1', 1_000, 'd1', T0);
+    await store.wallets.deposit('p2', 10_000, 'd2', T0);
     for (const id of idsOnLane('p2', 0, 10, 'a')) sold(await buy(store, 'p2', id));
     // p1's purchase: held, turned away by its first lane (sold out), dealt by lane 1; then its process died.
     const [cut] = idsOnLane('p1', 0, 1, 'cut');
@@ -146,13 +146,13 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
     assert.ok(dealt?.kind === 'sold' && dealt.index === 1);
     // The emission sells out and another opens on the same lanes before the recovery runs.
     for (let i = 0; i < 19; i++) sold(await buy(store, 'p2', `b${i}`));
-    await store.openEmission({ emissionId: 'y', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 + 10 });
+    await store.emissions.openEmission({ emissionId: 'y', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 + 10 });
     assert.equal(await store.recoverPurchases(T0 + 10), 1);
-    const sale = await store.getSale(`x.1:${dealt.position}`);
+    const sale = await store.sales.getSale(`x.1:${dealt.position}`);
     assert.equal(sale?.requestId, cut);
-    assert.equal(await store.balance('p1'), 1_000 - STAKE);
-    assert.deepEqual((await store.journal('p1')).map((j) => [j.kind, j.ref]), [['deposit', 'd1'], ['stake', sale!.unitId]]);
-    const y = (await store.listEmissions()).find((e) => e.emissionId === 'y')!;
+    assert.equal(await store.wallets.balance('p1'), 1_000 - STAKE);
+    assert.deepEqual((await store.wallets.journal('p1')).map((j) => [j.kind, j.ref]), [['deposit', 'd1'], ['stake', sale!.unitId]]);
+    const y = (await store.emissions.listEmissions()).find((e) => e.emissionId === 'y')!;
     assert.deepEqual(y.blocks.map((b) => b.sold), [0, 0, 0], 'nothing dealt in the new emission');
     const retried = await buy(store, 'p1', cut!, T0 + 20);
     assert.ok(retried.ok && retried.replayed && retried.sale.unitId === sale!.unitId);
@@ -161,12 +161,12 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
   it('sells a request refused while every lane was sold out once another emission opens', async () => {
     const { stores } = dealers(1);
     const [store] = stores as [RedisStore];
-    await store.openEmission({ emissionId: 'x', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 });
-    await store.deposit('p1', 10_000, 'd1', T0);
+    await store.emissions.openEmission({ emissionId: 'x', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 });
+    await store.wallets.deposit('p1', 10_000, 'd1', T0);
     for (let i = 0; i < 30; i++) sold(await buy(store, 'p1', `a${i}`));
     const refused = await buy(store, 'p1', 'later');
     assert.equal(!refused.ok && refused.code, 'purchase/game_closed');
-    await store.openEmission({ emissionId: 'y', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 + 10 });
+    await store.emissions.openEmission({ emissionId: 'y', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 + 10 });
     const later = await buy(store, 'p1', 'later', T0 + 20);
     assert.ok(later.ok && !later.replayed && later.sale.blockId.startsWith('y.'));
   });
@@ -188,10 +188,10 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
       lane: 0,
       first: { ...first, firstPageRoot: Buffer.from(rootOfPage(pageTreeOfPrint(first, 0))).toString('hex') },
     });
-    await store.deposit('p1', 1_000, 'd1', T0);
+    await store.wallets.deposit('p1', 1_000, 'd1', T0);
     const [id] = idsOnLane('p1', 2, 1, 'r');
     assert.equal(sold(await buy(store, 'p1', id!)).blockId, 'e.2', 'dealt on its own lane, opened first');
-    const info = await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 });
+    const info = await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 });
     assert.deepEqual(info.blocks.map((b) => [b.index, b.state, b.sold]), [[0, 'open', 0], [1, 'open', 0], [2, 'open', 1]]);
   });
 
@@ -199,9 +199,9 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
     const { prefix } = dealers(0);
     const [one] = dealers(1, 1, prefix).stores as [RedisStore];
     const [three] = dealers(1, LANES, prefix).stores as [RedisStore];
-    const opened = await one.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
-    assert.deepEqual(await three.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 }), opened);
-    await three.deposit('p1', 1_000, 'd1', T0);
+    const opened = await one.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+    assert.deepEqual(await three.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 }), opened);
+    await three.wallets.deposit('p1', 1_000, 'd1', T0);
     const sales: Sale[] = [];
     for (let i = 0; i < 11; i++) sales.push(sold(await buy(three, 'p1', `r${i}`)));
     assert.deepEqual(sales.map((s) => s.blockId), [...Array(10).fill('e.0'), 'e.1']);

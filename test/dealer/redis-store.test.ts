@@ -56,14 +56,14 @@ storeConformance('redis, per-slot protocol, 3 lanes', (handles, options) => open
 describe('dealer store (redis) specifics', () => {
   const T0 = 1_700_000_000_000;
   const buy = (store: RedisStore, requestId: string) =>
-    store.purchase({ playerId: 'p1', requestId, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 });
+    store.sales.purchase({ playerId: 'p1', requestId, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 });
 
   it('prints a missing next block on the spot when its printer died', async () => {
     const { stores, clients, close } = await openStores(1);
     try {
       const [store] = stores;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
-      await store!.deposit('p1', 10_000, 'd1', T0);
+      await store!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await store!.wallets.deposit('p1', 10_000, 'd1', T0);
       for (let i = 0; i < 10; i++) assert.ok((await buy(store!, `a${i}`)).ok);
       await store!.close(); // block 2, printed ahead when block 1 opened, is stored
       const block2 = store!.keys.blockKeys('noel-de-la-chance', 50, 'e.2');
@@ -90,15 +90,15 @@ describe('dealer store (redis) specifics', () => {
     const { stores, close } = await openStores(1);
     try {
       const [store] = stores;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 25, now: T0 });
-      await store!.deposit('p1', 1_000_000, 'd1', T0);
+      await store!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 25, now: T0 });
+      await store!.wallets.deposit('p1', 1_000_000, 'd1', T0);
       // 260 at once: batches of up to 64, each running past several 10-unit blocks.
       const results = await Promise.all(Array.from({ length: 260 }, (_, i) => buy(store!, `m${i}`)));
       const sales = results.flatMap((r) => (r.ok ? [r.sale] : []));
       assert.equal(sales.length, 250);
       assert.ok(results.every((r) => r.ok || r.code === 'purchase/game_closed'));
       assert.equal(new Set(sales.map((s) => s.unitId)).size, 250);
-      const emission = (await store!.listEmissions())[0]!;
+      const emission = (await store!.emissions.listEmissions())[0]!;
       assert.equal(emission.blocks.length, 25);
       for (const block of emission.blocks) {
         assert.equal(block.state, 'closed');
@@ -114,8 +114,8 @@ describe('dealer store (redis) specifics', () => {
     const { stores, clients, close } = await openStores(1, { idempotencyWindowMs: window });
     try {
       const [store] = stores;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
-      await store!.deposit('p1', 1_000, 'd1', T0);
+      await store!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.wallets.deposit('p1', 1_000, 'd1', T0);
       assert.ok((await buy(store!, 'r1')).ok);
       const key = store!.keys.lane(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake).requests(Math.floor(T0 / window));
       assert.deepEqual(await clients[0]!.hgetall(key), { 'p1|r1': 'e.0:0' });
@@ -130,12 +130,12 @@ describe('dealer store (redis) specifics', () => {
     const { stores, clients, close } = await openStores(1);
     try {
       const [store] = stores;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
-      await store!.deposit('p1', 1_000, 'd1', T0);
+      await store!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.wallets.deposit('p1', 1_000, 'd1', T0);
       const sales = [await buy(store!, 'r1'), await buy(store!, 'r2')].map((r) => (r.ok ? r.sale : assert.fail()));
       const wallet = store!.keys.player('p1').wallet;
       assert.equal(await clients[0]!.hget(wallet, 'n:noel-de-la-chance'), '2');
-      for (const sale of sales) await store!.settle(sale.unitId, T0 + 1);
+      for (const sale of sales) await store!.sales.settle(sale.unitId, T0 + 1);
       // What stays: the balance, and the stakes' window of the player's protection (p:…).
       assert.deepEqual(Object.keys(await clients[0]!.hgetall(wallet)).filter((field) => !field.startsWith('p:')), ['balance']);
     } finally {
@@ -148,18 +148,18 @@ describe('dealer store (redis) specifics', () => {
     const dir = mkdtempSync(join(tmpdir(), 'dealer-archive-'));
     try {
       const [store] = stores;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
-      await store!.deposit('p1', 1_000, 'd1', T0);
+      await store!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.wallets.deposit('p1', 1_000, 'd1', T0);
       for (let i = 0; i < 10; i++) {
         const result = await buy(store!, `r${i}`);
         assert.ok(result.ok);
-        await store!.settle(result.sale.unitId, T0);
+        await store!.sales.settle(result.sale.unitId, T0);
       }
-      const sales = await store!.blockSales('e.0', 0, 10);
+      const sales = await store!.offloading.blockSales('e.0', 0, 10);
       const path = await writeOffloadedBlock(dir, 'e.0', 10, (async function* () {
         for (const sale of sales) yield { sale, actions: [] };
       })());
-      await store!.markOffloaded('e.0', path, T0);
+      await store!.offloading.markOffloaded('e.0', path, T0);
       const block = store!.keys.blockKeys(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake, 'e.0');
       assert.equal(await clients[0]!.exists(block.sales, block.settled, block.units), 0);
       assert.deepEqual(await clients[0]!.hmget(block.info, 'state', 'archive'), ['closed', path]);
@@ -173,7 +173,7 @@ describe('dealer store (redis) specifics', () => {
     const { stores, clients, close } = await openStores(1);
     try {
       const [store] = stores;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await store!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
       const sequence = store!.keys.lane(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake);
       const print = printNewBlock(TEN_UNIT_TABLE, 'e.2');
       const root = Buffer.from(rootOfPage(pageTreeOfPrint(print, 0))).toString('hex');
@@ -188,7 +188,7 @@ describe('dealer store (redis) specifics', () => {
       const pages = store!.keys.blockKeys(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake, 'e.2').pages;
       assert.equal(await clients[0]!.hget(pages, '0'), `${root}|${T0 + 5}`);
       // The blocks the opening stored, likewise.
-      const blocks = (await store!.listEmissions())[0]!.blocks;
+      const blocks = (await store!.emissions.listEmissions())[0]!.blocks;
       assert.deepEqual(blocks.map((b) => [b.blockId, b.scheme]), [['e.0', 3], ['e.1', 3]]);
     } finally {
       await close();
@@ -199,8 +199,8 @@ describe('dealer store (redis) specifics', () => {
     const { stores, clients, close } = await openStores(1);
     try {
       const [store] = stores;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
-      await store!.deposit('p1', 10_000, 'd1', T0);
+      await store!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await store!.wallets.deposit('p1', 10_000, 'd1', T0);
       const sequence = store!.keys.lane(TEN_UNIT_TABLE.game, TEN_UNIT_TABLE.stake);
       // Block 2 as the code before scheme 3 printed it: salted leaves, the commitment without a domain.
       const seed = newBlockSeed();
@@ -215,11 +215,11 @@ describe('dealer store (redis) specifics', () => {
         assert.ok(bought.ok);
         sales.push(bought.sale);
       }
-      const blocks = (await store!.listEmissions())[0]!.blocks;
+      const blocks = (await store!.emissions.listEmissions())[0]!.blocks;
       assert.deepEqual(blocks.map((b) => [b.blockId, b.scheme]), [['e.0', 3], ['e.1', 3], ['e.2', 2]]);
       for (const sale of [sales[0]!, sales[20]!]) {
-        const proof = (await store!.unitProof(sale.unitId))!;
-        const [page] = (await store!.pageCommitments(sale.blockId))!;
+        const proof = (await store!.pages.unitProof(sale.unitId))!;
+        const [page] = (await store!.pages.pageCommitments(sale.blockId))!;
         assert.equal(proof.scheme, sale.blockId === 'e.2' ? 'merkle-sha256/v2' : 'merkle-sha256/v3');
         assert.equal(pageRootOfProof(proof, { game: sale.game, stake: sale.stake, blockId: sale.blockId }), page!.root, sale.unitId);
       }
@@ -232,8 +232,8 @@ describe('dealer store (redis) specifics', () => {
     const { stores, clients, close } = await openStores(1, {}, 'tags');
     try {
       const [store] = stores;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
-      await store!.deposit('p1', 1_000, 'd1', T0);
+      await store!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+      await store!.wallets.deposit('p1', 1_000, 'd1', T0);
       assert.ok((await buy(store!, 'r1')).ok);
       const keys = (await clients[0]!.keys('tags:*')).sort();
       const tags = new Set(keys.map((k) => /\{[^}]*\}/.exec(k)?.[0] ?? k));
@@ -248,12 +248,12 @@ describe('dealer store (redis) specifics', () => {
     const { stores, clients, close } = await openStores(1);
     try {
       const [store] = stores;
-      const first = await store!.deposit('p1', 500, 'd1', T0);
+      const first = await store!.wallets.deposit('p1', 500, 'd1', T0);
       await clients[0]!.hset(store!.keys.player('p1').deposits, 'd1', '1');
-      assert.deepEqual(await store!.deposit('p1', 500, 'd1', T0 + 1), { ...first, replayed: true });
-      assert.equal((await store!.deposit('p1', 501, 'd1', T0 + 2)).ok, false);
-      assert.equal((await store!.withdraw('p1', 500, 'd1', T0 + 3)).ok, false);
-      assert.equal(await store!.balance('p1'), 500);
+      assert.deepEqual(await store!.wallets.deposit('p1', 500, 'd1', T0 + 1), { ...first, replayed: true });
+      assert.equal((await store!.wallets.deposit('p1', 501, 'd1', T0 + 2)).ok, false);
+      assert.equal((await store!.wallets.withdraw('p1', 500, 'd1', T0 + 3)).ok, false);
+      assert.equal(await store!.wallets.balance('p1'), 500);
     } finally {
       await close();
     }
@@ -263,13 +263,13 @@ describe('dealer store (redis) specifics', () => {
     const { stores, clients, close } = await openStores(1);
     try {
       const [store] = stores;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
-      await store!.deposit('p1', 1_000, 'd1', T0);
+      await store!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+      await store!.wallets.deposit('p1', 1_000, 'd1', T0);
       const bought = await buy(store!, 'r1');
       assert.ok(bought.ok);
       await clients[0]!.hdel(store!.keys.player('p1').wallet, 'staked');
-      await store!.settle(bought.sale.unitId, T0 + 1);
-      assert.deepEqual(await store!.wallet('p1'), { balance: 1_000 - TEN_UNIT_TABLE.stake + bought.sale.prize, held: 0 });
+      await store!.sales.settle(bought.sale.unitId, T0 + 1);
+      assert.deepEqual(await store!.wallets.wallet('p1'), { balance: 1_000 - TEN_UNIT_TABLE.stake + bought.sale.prize, held: 0 });
       assert.equal(await clients[0]!.hexists(store!.keys.player('p1').wallet, 'staked'), 0);
     } finally {
       await close();
@@ -284,10 +284,10 @@ describe('dealer store (redis) specifics', () => {
     async function opened(pageClaimMs: number) {
       const handle = await openStores(1, { pageClaimMs });
       const store = handle.stores[0]!;
-      await store.openEmission({ emissionId: 'e', table: PAGED, blockCount: 1, now: T0 });
-      await store.deposit('p1', 10_000, 'd1', T0);
+      await store.emissions.openEmission({ emissionId: 'e', table: PAGED, blockCount: 1, now: T0 });
+      await store.wallets.deposit('p1', 10_000, 'd1', T0);
       const keys = store.keys.blockKeys(PAGED.game, PAGED.stake, 'e.0');
-      const purchase = () => store.purchase({ playerId: 'p1', requestId: 'r1', game: PAGED.game, stake: PAGED.stake, now: T0 });
+      const purchase = () => store.sales.purchase({ playerId: 'p1', requestId: 'r1', game: PAGED.game, stake: PAGED.stake, now: T0 });
       return { ...handle, store, keys, redis: handle.clients[0]!, purchase };
     }
 
@@ -301,7 +301,7 @@ describe('dealer store (redis) specifics', () => {
         assert.equal(answered, false, 'the purchase waits for page 1, which the claim holder has not published');
         await redis.hset(keys.pages, '1', `${FOREIGN_ROOT}|${T0}`);
         assert.ok((await bought).ok);
-        assert.equal((await store.pageCommitments('e.0'))?.find((p) => p.page === 1)?.root, FOREIGN_ROOT);
+        assert.equal((await store.pages.pageCommitments('e.0'))?.find((p) => p.page === 1)?.root, FOREIGN_ROOT);
       } finally {
         await close();
       }
@@ -336,9 +336,9 @@ describe('dealer store (redis) specifics', () => {
         },
       });
       const store = new RedisStore(proxy, { prefix, pageClaimMs: 10_000 });
-      await store.openEmission({ emissionId: 'e', table: PAGED, blockCount: 1, now: T0 });
-      await store.deposit('p1', 10_000, 'd1', T0);
-      await assert.rejects(store.purchase({ playerId: 'p1', requestId: 'r1', game: PAGED.game, stake: PAGED.stake, now: T0 }), /timed out/);
+      await store.emissions.openEmission({ emissionId: 'e', table: PAGED, blockCount: 1, now: T0 });
+      await store.wallets.deposit('p1', 10_000, 'd1', T0);
+      await assert.rejects(store.sales.purchase({ playerId: 'p1', requestId: 'r1', game: PAGED.game, stake: PAGED.stake, now: T0 }), /timed out/);
       // The claim is dropped without waiting for the reply (the purchase has failed already).
       await new Promise((resolve) => setTimeout(resolve, 50));
       const left = await client.get(claim);
@@ -367,8 +367,8 @@ describe('dealer store (redis) specifics', () => {
           assert.equal(await redis.call('SET', keys.pageClaim(1), 'another dealer', ...expiry, 'NX'), 'OK');
           assert.ok((await purchase()).ok);
           assert.ok(performance.now() - started >= 250, 'not before the claim ran out');
-          const published = (await store.pageCommitments('e.0'))?.find((p) => p.page === 1);
-          const seed = await store.blockSeed('e.0');
+          const published = (await store.pages.pageCommitments('e.0'))?.find((p) => p.page === 1);
+          const seed = await store.pages.blockSeed('e.0');
           const tree = pageTreeOfPrint({ seed, units: printBlock(PAGED, seed), scheme: { version: 3, game: PAGED.game, stake: PAGED.stake, blockId: 'e.0' } }, 1);
           assert.equal(published?.root, Buffer.from(rootOfPage(tree)).toString('hex'));
         } finally {
@@ -410,27 +410,27 @@ describe('dealer store (redis): player protection across a restart of every proc
       const prefix = `restart-${protocol}`;
       const first = await openStores(2, { protocol }, prefix);
       const [a, b] = first.stores;
-      await a!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
-      await a!.deposit('p1', 10_000, 'd1', T0);
-      await a!.deposit('p2', 10_000, 'd2', T0);
-      await b!.changeProtection('p1', { what: 'limits', limits: { stake_week: 5000 }, raiseDelayMs: 48 * HOUR }, T0);
-      await b!.changeProtection('p1', { what: 'exclusion', until: T0 + 30 * 24 * HOUR }, T0 + 1);
-      await a!.changeProtection('p2', { what: 'limits', limits: { stake_week: 5000 }, raiseDelayMs: 48 * HOUR }, T0);
-      await a!.changeProtection('p2', { what: 'block', reason: 'national_ban', until: null }, T0 + 1);
+      await a!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await a!.wallets.deposit('p1', 10_000, 'd1', T0);
+      await a!.wallets.deposit('p2', 10_000, 'd2', T0);
+      await b!.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 5000 }, raiseDelayMs: 48 * HOUR }, T0);
+      await b!.protections.changeProtection('p1', { what: 'exclusion', until: T0 + 30 * 24 * HOUR }, T0 + 1);
+      await a!.protections.changeProtection('p2', { what: 'limits', limits: { stake_week: 5000 }, raiseDelayMs: 48 * HOUR }, T0);
+      await a!.protections.changeProtection('p2', { what: 'block', reason: 'national_ban', until: null }, T0 + 1);
       await first.close();
 
       const second = await openStores(2, { protocol }, prefix);
       try {
         const [c, d] = second.stores;
         const buy = (store: RedisStore, playerId: string, now: number) =>
-          store.purchase({ playerId, requestId: `r${now}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now, protection: SETTINGS });
+          store.sales.purchase({ playerId, requestId: `r${now}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now, protection: SETTINGS });
         const excluded = await buy(c!, 'p1', T0 + 2);
         assert.ok(!excluded.ok);
         assert.deepEqual([excluded.code, excluded.details], ['protection/excluded', { until: T0 + 30 * 24 * HOUR }]);
         const blocked = await buy(d!, 'p2', T0 + 2);
         assert.ok(!blocked.ok);
         assert.equal(blocked.code, 'protection/blocked');
-        const { record, history } = await d!.protectionRecord('p1');
+        const { record, history } = await d!.protections.protectionRecord('p1');
         assert.equal(record.limits.stake_week.amount, 5000);
         assert.deepEqual(history.map((change) => change.what), ['exclusion', 'limit']);
         assert.ok((await buy(c!, 'p1', T0 + 30 * 24 * HOUR)).ok, 'the exclusion ends when it said');
@@ -464,8 +464,8 @@ describe('dealer store (redis) after one failed call', () => {
     const setup = new Redis(server.url);
     const prefix = `blip${++prefixes}`;
     const clean = new RedisStore(setup, { prefix, protocol, withdrawalThreshold: THRESHOLD });
-    await clean.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 4, now: T0 });
-    await clean.deposit('p1', DEPOSIT, 'd1', T0);
+    await clean.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 4, now: T0 });
+    await clean.wallets.deposit('p1', DEPOSIT, 'd1', T0);
     const { client, calls } = failingOnce(setup.duplicate({ enableAutoPipelining: true }), failAt, when);
     const store = new RedisStore(client, { prefix, protocol, withdrawalThreshold: THRESHOLD });
     const label = `${protocol}, call ${failAt} failing ${when}`;
@@ -474,23 +474,23 @@ describe('dealer store (redis) after one failed call', () => {
       let prizes = 0;
       for (let i = 0; i < PURCHASES; i++) {
         const now = T0 + i;
-        const bought = await retried(`${label}: purchase ${i}`, () => store.purchase({ playerId: 'p1', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now }));
+        const bought = await retried(`${label}: purchase ${i}`, () => store.sales.purchase({ playerId: 'p1', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now }));
         assert.ok(bought.ok, `${label}: purchase ${i} refused: ${!bought.ok && bought.code}`);
         units.add(bought.sale.unitId);
-        const settled = await retried(`${label}: settling ${bought.sale.unitId}`, () => store.settle(bought.sale.unitId, now));
+        const settled = await retried(`${label}: settling ${bought.sale.unitId}`, () => store.sales.settle(bought.sale.unitId, now));
         assert.ok(settled.ok && settled.prize === bought.sale.prize, `${label}: ${bought.sale.unitId} settled with its prize`);
         prizes += bought.sale.prize;
       }
       await store.close();
       assert.equal(units.size, PURCHASES, `${label}: each purchase its own unit`);
-      assert.equal(await clean.balance('p1'), DEPOSIT - PURCHASES * TEN_UNIT_TABLE.stake + prizes, `${label}: each stake debited once, each prize credited once`);
-      const blocks = (await clean.listEmissions())[0]!.blocks;
+      assert.equal(await clean.wallets.balance('p1'), DEPOSIT - PURCHASES * TEN_UNIT_TABLE.stake + prizes, `${label}: each stake debited once, each prize credited once`);
+      const blocks = (await clean.emissions.listEmissions())[0]!.blocks;
       assert.deepEqual(blocks.filter((b) => b.scheme !== 3).map((b) => b.blockId), [], `${label}: every block stored with its page 0 root`);
-      const crossings = (await clean.journal('p1')).filter((e) => e.kind === 'prize' && e.balance - e.amount <= THRESHOLD && e.balance > THRESHOLD);
-      const events = (await clean.events(undefined, 500)).events;
+      const crossings = (await clean.wallets.journal('p1')).filter((e) => e.kind === 'prize' && e.balance - e.amount <= THRESHOLD && e.balance > THRESHOLD);
+      const events = (await clean.events.events(undefined, 500)).events;
       assert.deepEqual(events.map((e) => e.balance), crossings.map((e) => e.balance), `${label}: one withdrawal threshold event per crossing`);
       // The archive's entries, in its outbox or on their way to it (a relay cut), each line's once.
-      const booked = (await clean.journal('p1')).map((j) => ({ player: 'p1', kind: j.kind, amount: j.amount, at: j.at, ref: j.ref, game: j.kind === 'stake' || j.kind === 'prize' ? TEN_UNIT_TABLE.game : '' }));
+      const booked = (await clean.wallets.journal('p1')).map((j) => ({ player: 'p1', kind: j.kind, amount: j.amount, at: j.at, ref: j.ref, game: j.kind === 'stake' || j.kind === 'prize' ? TEN_UNIT_TABLE.game : '' }));
       const archived = moneyLines(await moneyOnItsWay(clean.outbox, new Map(), ['p1']));
       assert.deepEqual(reconcile(archived, booked).differences, [], `${label}: each journal line in the archive once`);
       return calls();
@@ -522,8 +522,8 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
   async function withStore(blockCount: number, test: (store: RedisStore, client: Redis) => Promise<void>): Promise<void> {
     const { stores, clients, close } = await openStores(1, { protocol: 'per-slot' });
     try {
-      await stores[0]!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount, now: T0 });
-      await stores[0]!.deposit('p1', 1_000, 'd1', T0);
+      await stores[0]!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount, now: T0 });
+      await stores[0]!.wallets.deposit('p1', 1_000, 'd1', T0);
       await test(stores[0]!, clients[0]!);
     } finally {
       await close();
@@ -534,38 +534,38 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
     withStore(2, async (store, client) => {
       await reserveThenDie(store, client, 'p1', 'r1', T0);
       // Held, not debited: the balance stands, but it cannot be withdrawn.
-      assert.equal(await store.balance('p1'), 1_000);
-      const refused = await store.withdraw('p1', 1_000, 'w1', T0);
+      assert.equal(await store.wallets.balance('p1'), 1_000);
+      const refused = await store.wallets.withdraw('p1', 1_000, 'w1', T0);
       assert.ok(!refused.ok && refused.code === 'wallet/insufficient_funds' && refused.balance === 1_000 - STAKE, 'the refusal says what may be withdrawn');
-      assert.deepEqual(await store.wallet('p1'), { balance: 1_000 - STAKE, held: STAKE }, 'the player sees the wallet as the purchase will leave it');
+      assert.deepEqual(await store.wallets.wallet('p1'), { balance: 1_000 - STAKE, held: STAKE }, 'the player sees the wallet as the purchase will leave it');
       assert.equal(await store.recoverPurchases(T0 - 1), 0, 'not older than the bound yet');
       assert.equal(await store.recoverPurchases(T0), 1);
-      const sale = await store.getSale('e.0:0');
+      const sale = await store.sales.getSale('e.0:0');
       assert.equal(sale?.requestId, 'r1');
       assert.equal(sale?.soldAt, T0);
-      assert.equal(await store.balance('p1'), 1_000 - STAKE);
-      assert.deepEqual(await store.wallet('p1'), { balance: 1_000 - STAKE, held: STAKE }, 'the same once dealt: the stake in play');
-      assert.deepEqual((await store.journal('p1')).map((j) => [j.kind, j.ref]), [['deposit', 'd1'], ['stake', 'e.0:0']]);
+      assert.equal(await store.wallets.balance('p1'), 1_000 - STAKE);
+      assert.deepEqual(await store.wallets.wallet('p1'), { balance: 1_000 - STAKE, held: STAKE }, 'the same once dealt: the stake in play');
+      assert.deepEqual((await store.wallets.journal('p1')).map((j) => [j.kind, j.ref]), [['deposit', 'd1'], ['stake', 'e.0:0']]);
       assert.deepEqual(await client.hgetall(store.keys.player('p1').pending), {});
       assert.equal(await client.zcard(store.keys.pendingIndex(store.keys.pendingShard('p1'))), 0, 'the player left the index');
       // The client's own retry, later, gets that sale.
-      const retried = await store.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 + 90_000 });
+      const retried = await store.sales.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 + 90_000 });
       assert.ok(retried.ok && retried.replayed && retried.sale.unitId === 'e.0:0');
       assert.equal(await store.recoverPurchases(T0 + 90_000), 0);
     }));
 
   it('releases the stake of a purchase cut before dealing when the game sold out meanwhile', () =>
     withStore(1, async (store, client) => {
-      await store.deposit('p2', 1_000, 'd2', T0);
+      await store.wallets.deposit('p2', 1_000, 'd2', T0);
       await reserveThenDie(store, client, 'p1', 'r1', T0);
-      for (let i = 0; i < 10; i++) assert.ok((await store.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 })).ok);
+      for (let i = 0; i < 10; i++) assert.ok((await store.sales.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 })).ok);
       assert.equal(await store.recoverPurchases(T0), 1);
-      assert.equal(await store.balance('p1'), 1_000);
+      assert.equal(await store.wallets.balance('p1'), 1_000);
       const wallet = Object.entries(await client.hgetall(store.keys.player('p1').wallet));
       assert.deepEqual(Object.fromEntries(wallet.filter(([field]) => !field.startsWith('p:'))), { balance: '1000' }, 'nothing held, nothing in play');
-      const { record } = await store.protectionRecord('p1');
+      const { record } = await store.protections.protectionRecord('p1');
       assert.deepEqual(record.stakes.filter((bucket) => bucket.cents > 0), [], 'the held stake left the stake window');
-      assert.deepEqual((await store.withdraw('p1', 1_000, 'w1', T0)).ok, true);
+      assert.deepEqual((await store.wallets.withdraw('p1', 1_000, 'w1', T0)).ok, true);
     }));
 
   it('takes the released stake back from the bucket of the hold\'s hour once the player bought in a later hour', () =>
@@ -573,11 +573,11 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       const HOUR = 3_600_000;
       await reserveThenDie(store, client, 'p1', 'r1', T0);
       // A later hour's purchase makes the hold's hour a bucket of its own, no longer the newest.
-      assert.ok((await store.purchase({ playerId: 'p1', requestId: 'r2', game: GAME, stake: STAKE, now: T0 + 2 * HOUR })).ok);
-      await store.deposit('p2', 1_000, 'd2', T0);
-      for (let i = 0; i < 9; i++) assert.ok((await store.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 + 2 * HOUR })).ok);
+      assert.ok((await store.sales.purchase({ playerId: 'p1', requestId: 'r2', game: GAME, stake: STAKE, now: T0 + 2 * HOUR })).ok);
+      await store.wallets.deposit('p2', 1_000, 'd2', T0);
+      for (let i = 0; i < 9; i++) assert.ok((await store.sales.purchase({ playerId: 'p2', requestId: `s${i}`, game: GAME, stake: STAKE, now: T0 + 2 * HOUR })).ok);
       assert.equal(await store.recoverPurchases(T0 + 2 * HOUR), 1);
-      const { record } = await store.protectionRecord('p1');
+      const { record } = await store.protections.protectionRecord('p1');
       assert.deepEqual(record.stakes, [
         { hour: Math.floor(T0 / HOUR), cents: 0 },
         { hour: Math.floor(T0 / HOUR) + 2, cents: STAKE },
@@ -590,13 +590,13 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       // The sequence's step ran, the player's last did not.
       await dealOnLane(store, client, 0, { playerId: 'p1', requestId: 'r1', now: T0, picks: '', balanceBefore: 1_000, passMarked: true });
       // The server's sweeper completes old unsettled units: settling finishes the purchase first.
-      const [unit] = await store.unsettledSales(T0, 10);
+      const [unit] = await store.sales.unsettledSales(T0, 10);
       assert.equal(unit?.unitId, 'e.0:0');
-      const settled = await Promise.all([store.settle('e.0:0', T0 + 1), store.settle('e.0:0', T0 + 2)]);
+      const settled = await Promise.all([store.sales.settle('e.0:0', T0 + 1), store.sales.settle('e.0:0', T0 + 2)]);
       assert.equal(settled.filter((s) => s.ok && s.credited).length, 1, 'credited once');
       const prize = unit!.prize;
-      assert.deepEqual(await store.wallet('p1'), { balance: 1_000 - STAKE + prize, held: 0 }, 'its stake held, then no more');
-      const journal = await store.journal('p1');
+      assert.deepEqual(await store.wallets.wallet('p1'), { balance: 1_000 - STAKE + prize, held: 0 }, 'its stake held, then no more');
+      const journal = await store.wallets.journal('p1');
       assert.deepEqual(journal.map((j) => j.kind), ['deposit', 'stake', ...(prize > 0 ? ['prize'] : [])]);
       assert.equal(journal.at(-1)!.balance, 1_000 - STAKE + prize);
       assert.equal(await store.recoverPurchases(T0 + 10), 0, 'nothing left to recover');
@@ -608,11 +608,11 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
     try {
       const [store] = stores;
       const client = clients[0]!;
-      await store!.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
-      await store!.deposit('p1', 1_000, 'd1', T0);
+      await store!.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+      await store!.wallets.deposit('p1', 1_000, 'd1', T0);
       const sales: Sale[] = [];
       for (let i = 0; i < 10; i++) {
-        const bought = await store!.purchase({ playerId: 'p1', requestId: `r${i}`, game: GAME, stake: STAKE, now: T0 });
+        const bought = await store!.sales.purchase({ playerId: 'p1', requestId: `r${i}`, game: GAME, stake: STAKE, now: T0 });
         assert.ok(bought.ok);
         sales.push(bought.sale);
       }
@@ -629,26 +629,26 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       const credit = await creditOnly(first!.unitId, first!.prize, T0 + 1);
       assert.ok(credit.credited && credit.event !== undefined);
       assert.equal(await streamLength(), 0);
-      assert.equal((await store!.unsettledSales(T0 + 1, 10)).some((s) => s.unitId === first!.unitId), true, 'left for the sweeper');
-      await store!.settle(first!.unitId, T0 + 2);
+      assert.equal((await store!.sales.unsettledSales(T0 + 1, 10)).some((s) => s.unitId === first!.unitId), true, 'left for the sweeper');
+      await store!.sales.settle(first!.unitId, T0 + 2);
       assert.equal(await streamLength(), 1);
       assert.equal(await client.hexists(player.wallet, `e:${first!.unitId}`), 0);
-      assert.deepEqual((await store!.events(undefined, 10)).events.map(({ id: _, ...e }) => e), [
+      assert.deepEqual((await store!.events.events(undefined, 10)).events.map(({ id: _, ...e }) => e), [
         { at: T0 + 1, playerId: 'p1', kind: 'withdrawal_threshold', balance: THRESHOLD + first!.prize, threshold: THRESHOLD },
       ], 'the credit\'s time and balance');
 
       // Cut after the relay, before the wallet dropped it: relayed again, added once.
-      assert.ok((await store!.withdraw('p1', first!.prize, 'paid-out', T0 + 3)).ok);
+      assert.ok((await store!.wallets.withdraw('p1', first!.prize, 'paid-out', T0 + 3)).ok);
       const again = await creditOnly(second!.unitId, second!.prize, T0 + 4);
       await relayEvent(run, { events: store!.keys.events, relayed: store!.keys.relayedEvents(Math.floor((T0 + 4) / IDEMPOTENCY_WINDOW_MS)) }, {
         key: `p1|${second!.unitId}`, event: again.event!, relayedTtlMs: IDEMPOTENCY_WINDOW_MS,
       });
       assert.equal(await streamLength(), 2);
-      await store!.settle(second!.unitId, T0 + 5);
-      await store!.settle(second!.unitId, T0 + 6);
+      await store!.sales.settle(second!.unitId, T0 + 5);
+      await store!.sales.settle(second!.unitId, T0 + 6);
       assert.equal(await streamLength(), 2, 'no duplicate');
       assert.equal(await client.hexists(player.wallet, `e:${second!.unitId}`), 0);
-      assert.ok(!(await store!.unsettledSales(T0 + 10, 10)).some((s) => s.unitId === second!.unitId), 'marked settled');
+      assert.ok(!(await store!.sales.unsettledSales(T0 + 10, 10)).some((s) => s.unitId === second!.unitId), 'marked settled');
     } finally {
       await close();
     }
@@ -656,7 +656,7 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
 
   it('credits a settlement cut after its credit once, and the sweeper\'s settlement marks it', () =>
     withStore(2, async (store, client) => {
-      const bought = await store.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 });
+      const bought = await store.sales.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 });
       assert.ok(bought.ok);
       const { sale } = bought;
       // The buyer's step of a settlement ran, the sequence's did not (its process died).
@@ -665,13 +665,13 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
         field: `${GAME}:${STAKE}|r1`, unitId: sale.unitId, stake: STAKE, soldAt: T0, requestsTtlMs: IDEMPOTENCY_WINDOW_MS, prize: sale.prize, now: T0 + 1, game: GAME, playerId: 'p1', withdrawalThreshold: undefined,
       });
       assert.equal(credit.credited, true);
-      assert.equal((await store.getSale(sale.unitId))?.settledAt, undefined, 'not marked settled yet');
-      const [left] = await store.unsettledSales(T0 + 1, 10);
+      assert.equal((await store.sales.getSale(sale.unitId))?.settledAt, undefined, 'not marked settled yet');
+      const [left] = await store.sales.unsettledSales(T0 + 1, 10);
       assert.equal(left?.unitId, sale.unitId, 'still in the unsettled set, for the sweeper');
-      const settled = await store.settle(sale.unitId, T0 + 2);
+      const settled = await store.sales.settle(sale.unitId, T0 + 2);
       assert.ok(settled.ok && !settled.credited, 'nothing credited again');
-      assert.equal((await store.getSale(sale.unitId))?.settledAt, T0 + 2);
-      assert.equal(await store.balance('p1'), 1_000 - STAKE + sale.prize);
-      assert.deepEqual(await store.unsettledSales(T0 + 10, 10), []);
+      assert.equal((await store.sales.getSale(sale.unitId))?.settledAt, T0 + 2);
+      assert.equal(await store.wallets.balance('p1'), 1_000 - STAKE + sale.prize);
+      assert.deepEqual(await store.sales.unsettledSales(T0 + 10, 10), []);
     }));
 });

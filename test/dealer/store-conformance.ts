@@ -55,12 +55,12 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
     }
 
     async function openTen(store: DealerStore, blockCount = 3, emissionId = 'noel-test'): Promise<EmissionInfo> {
-      return store.openEmission({ emissionId, table: TEN_UNIT_TABLE, blockCount, now: T0 });
+      return store.emissions.openEmission({ emissionId, table: TEN_UNIT_TABLE, blockCount, now: T0 });
     }
 
     let requests = 0;
     function buy(store: DealerStore, playerId: string, extra: Partial<PurchaseRequest> = {}): Promise<PurchaseResult> {
-      return store.purchase({ playerId, requestId: `r${++requests}`, game: GAME, stake: STAKE, now: T0 + requests, ...extra });
+      return store.sales.purchase({ playerId, requestId: `r${++requests}`, game: GAME, stake: STAKE, now: T0 + requests, ...extra });
     }
 
     function sold(result: PurchaseResult): Sale {
@@ -105,7 +105,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
     }
 
     async function emission(store: DealerStore, emissionId = 'noel-test'): Promise<EmissionInfo> {
-      const found = (await store.listEmissions()).find((e) => e.emissionId === emissionId);
+      const found = (await store.emissions.listEmissions()).find((e) => e.emissionId === emissionId);
       assert.ok(found, `emission ${emissionId} listed`);
       return found;
     }
@@ -113,10 +113,10 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
     /** Everything a refusal must leave as it was. */
     async function snapshot(store: DealerStore, playerId: string) {
       return {
-        balance: await store.balance(playerId),
-        journal: await store.journal(playerId),
-        emissions: await store.listEmissions(),
-        history: await store.listSales(playerId, 0, 100),
+        balance: await store.wallets.balance(playerId),
+        journal: await store.wallets.journal(playerId),
+        emissions: await store.emissions.listEmissions(),
+        history: await store.sales.listSales(playerId, 0, 100),
       };
     }
 
@@ -133,7 +133,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
           info.blocks.map((b) => [b.blockId, b.index, b.state, b.size, b.sold]),
           freshBlocks(3).map(([i, state]) => [`noel-test.${i}`, i, state, 10, 0]),
         );
-        assert.deepEqual(await store.listEmissions(), [info]);
+        assert.deepEqual(await store.emissions.listEmissions(), [info]);
       });
 
       it('publishes a commitment per block and keeps its seed secret while it sells', async () => {
@@ -157,7 +157,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const store = await dealer();
         const first = await openTen(store);
         assert.deepEqual(await openTen(store), first);
-        assert.equal((await store.listEmissions()).length, 1);
+        assert.equal((await store.emissions.listEmissions()).length, 1);
       });
 
       it('refuses another table or block count under an existing emission id', async () => {
@@ -165,12 +165,12 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         await openTen(store);
         await assert.rejects(() => openTen(store, 4), /already exists/);
         const other = { ...TEN_UNIT_TABLE, tiers: TEN_UNIT_TABLE.tiers.map((t) => ({ ...t, count: 1 })) };
-        await assert.rejects(() => store.openEmission({ emissionId: 'noel-test', table: other, blockCount: 3, now: T0 }), /already exists/);
+        await assert.rejects(() => store.emissions.openEmission({ emissionId: 'noel-test', table: other, blockCount: 3, now: T0 }), /already exists/);
       });
 
       it('refuses a second emission on a game and price still selling (on any lane), and opens it once sold out', async () => {
         const store = await dealer();
-        await store.deposit('p1', 10_000, 'd1', T0);
+        await store.wallets.deposit('p1', 10_000, 'd1', T0);
         // One block per lane: one unit left on one of them still sells.
         await openTen(store, layout.lanes, 'first');
         for (let i = 0; i < 10 * layout.lanes - 1; i++) sold(await buy(store, 'p1'));
@@ -179,16 +179,16 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         await openTen(store, 1, 'second');
         const sale = sold(await buy(store, 'p1'));
         assert.equal(sale.blockId, 'second.0');
-        assert.deepEqual((await store.listEmissions()).map((e) => e.emissionId).sort(), ['first', 'second']);
+        assert.deepEqual((await store.emissions.listEmissions()).map((e) => e.emissionId).sort(), ['first', 'second']);
       });
 
       it('rejects emissions that cannot be printed', async () => {
         const store = await dealer();
         const tooManyWinners = { ...TEN_UNIT_TABLE, tiers: [{ prize: 100, count: 11 }] };
-        await assert.rejects(() => store.openEmission({ emissionId: 'x', table: tooManyWinners, blockCount: 1, now: T0 }));
-        await assert.rejects(() => store.openEmission({ emissionId: 'bad id', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 }));
-        await assert.rejects(() => store.openEmission({ emissionId: 'x', table: TEN_UNIT_TABLE, blockCount: 0, now: T0 }));
-        assert.deepEqual(await store.listEmissions(), []);
+        await assert.rejects(() => store.emissions.openEmission({ emissionId: 'x', table: tooManyWinners, blockCount: 1, now: T0 }));
+        await assert.rejects(() => store.emissions.openEmission({ emissionId: 'bad id', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 }));
+        await assert.rejects(() => store.emissions.openEmission({ emissionId: 'x', table: TEN_UNIT_TABLE, blockCount: 0, now: T0 }));
+        assert.deepEqual(await store.emissions.listEmissions(), []);
       });
     });
 
@@ -205,8 +205,8 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('sells up to the weekly stake limit exactly, then refuses one cent more, saying what is left and when it frees', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 100 * STAKE, 'd1', T0);
-        await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 3 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 3 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
         for (let i = 0; i < 3; i++) sold(await at(store, 'p1', T0 + i));
         const refused = refusedWith(await at(store, 'p1', T0 + 10), 'limit/stake_week');
         assert.deepEqual(refused.details, { limit: 'stake_week', left: 0, nextFreeAt: (Math.floor(T0 / HOUR) + 169) * HOUR });
@@ -218,7 +218,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('refuses a purchase with the protection checks before a weekly limit is set, and passes one without them', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 10 * STAKE, 'd1', T0);
+        await store.wallets.deposit('p1', 10 * STAKE, 'd1', T0);
         refusedWith(await at(store, 'p1', T0, { protection: SETTINGS }), 'limit/not_set');
         sold(await at(store, 'p1', T0 + 1));
       });
@@ -226,11 +226,11 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('counts each stake in the bucket of its hour over days: the day frees hour by hour, the week after 7 days', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 100 * STAKE, 'd1', T0);
-        await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 5 * STAKE, stake_day: 3 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 5 * STAKE, stake_day: 3 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
         const H = Math.floor(T0 / HOUR) + 1;
         const hour = (h: number) => (H + h) * HOUR;
-        const stakes = async () => (await store.protectionRecord('p1')).record.stakes.filter((b) => b.cents > 0).map((b) => [b.hour - H, b.cents / STAKE]);
+        const stakes = async () => (await store.protections.protectionRecord('p1')).record.stakes.filter((b) => b.cents > 0).map((b) => [b.hour - H, b.cents / STAKE]);
         for (const h of [0, 1, 2]) sold(await at(store, 'p1', hour(h) + 10));
         assert.deepEqual(await stakes(), [[0, 1], [1, 1], [2, 1]]);
         const day = refusedWith(await at(store, 'p1', hour(3)), 'limit/stake_day');
@@ -258,13 +258,13 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('applies a lowering to the next purchase and a raise only 48 hours after it is asked', async () => {
         const store = await dealer();
         await openTen(store, 10);
-        await store.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
         const limits = (stake_day: number) => ({ what: 'limits' as const, limits: { stake_week: 100 * STAKE, stake_day }, raiseDelayMs: 48 * HOUR });
-        await store.changeProtection('p1', limits(2 * STAKE), T0);
+        await store.protections.changeProtection('p1', limits(2 * STAKE), T0);
         sold(await at(store, 'p1', T0 + 1));
-        await store.changeProtection('p1', limits(STAKE), T0 + 2);
+        await store.protections.changeProtection('p1', limits(STAKE), T0 + 2);
         refusedWith(await at(store, 'p1', T0 + 3), 'limit/stake_day');
-        await store.changeProtection('p1', limits(5 * STAKE), T0 + 4);
+        await store.protections.changeProtection('p1', limits(5 * STAKE), T0 + 4);
         // The day's first stake has left its window: one stake fits the old limit, not two.
         sold(await at(store, 'p1', T0 + 4 + 48 * HOUR - 2));
         refusedWith(await at(store, 'p1', T0 + 4 + 48 * HOUR - 1), 'limit/stake_day');
@@ -273,8 +273,8 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
 
       it('journals a change of a limit, and nothing for a limit asked again as it stands', async () => {
         const store = await dealer();
-        const ask = (stake_week: number, now: number) => store.changeProtection('p1', { what: 'limits', limits: { stake_week }, raiseDelayMs: 48 * HOUR }, now);
-        const lines = async () => (await store.protectionRecord('p1')).history.map((c) => [c.amount, c.effectiveAt]);
+        const ask = (stake_week: number, now: number) => store.protections.changeProtection('p1', { what: 'limits', limits: { stake_week }, raiseDelayMs: 48 * HOUR }, now);
+        const lines = async () => (await store.protections.protectionRecord('p1')).history.map((c) => [c.amount, c.effectiveAt]);
         await ask(50 * STAKE, T0);
         await ask(50 * STAKE, T0 + 1);
         assert.deepEqual(await lines(), [[50 * STAKE, T0]], 'the same limit again');
@@ -283,48 +283,48 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.deepEqual(await lines(), [[90 * STAKE, T0 + 2 + 48 * HOUR], [50 * STAKE, T0]], 'the same raise again keeps its date and its one line');
         await ask(50 * STAKE, T0 + 4);
         assert.deepEqual((await lines())[0], [50 * STAKE, T0 + 4], 'the limit in force asked again cancels the raise: a change');
-        assert.equal((await store.protectionRecord('p1')).record.limits.stake_week.pending, undefined);
+        assert.equal((await store.protections.protectionRecord('p1')).record.limits.stake_week.pending, undefined);
       });
 
       it('refuses an excluded or blocked player on every handle at once, and sells again once unblocked', async () => {
         const [a, b] = await dealers(2);
         await openTen(a!);
-        await a!.deposit('p1', 10 * STAKE, 'd1', T0);
-        await a!.changeProtection('p1', { what: 'block', reason: 'national_ban', until: null }, T0);
+        await a!.wallets.deposit('p1', 10 * STAKE, 'd1', T0);
+        await a!.protections.changeProtection('p1', { what: 'block', reason: 'national_ban', until: null }, T0);
         assert.deepEqual(refusedWith(await at(b!, 'p1', T0 + 1), 'protection/blocked').details, { until: null });
-        await b!.changeProtection('p1', { what: 'unblock' }, T0 + 2);
+        await b!.protections.changeProtection('p1', { what: 'unblock' }, T0 + 2);
         const unit = sold(await at(a!, 'p1', T0 + 3));
-        await b!.changeProtection('p1', { what: 'exclusion', until: T0 + 24 * HOUR }, T0 + 4);
-        await a!.changeProtection('p1', { what: 'exclusion', until: T0 + HOUR }, T0 + 5);
+        await b!.protections.changeProtection('p1', { what: 'exclusion', until: T0 + 24 * HOUR }, T0 + 4);
+        await a!.protections.changeProtection('p1', { what: 'exclusion', until: T0 + HOUR }, T0 + 5);
         assert.deepEqual(refusedWith(await at(a!, 'p1', T0 + 6), 'protection/excluded').details, { until: T0 + 24 * HOUR });
         // The unit bought before still finishes and pays.
-        assert.equal((await b!.settle(unit.unitId, T0 + 7)).ok, true);
+        assert.equal((await b!.sales.settle(unit.unitId, T0 + 7)).ok, true);
         sold(await at(a!, 'p1', T0 + 24 * HOUR));
-        const { history } = await b!.protectionRecord('p1');
+        const { history } = await b!.protections.protectionRecord('p1');
         assert.deepEqual(history.map((c) => [c.what, c.by]), [['exclusion', 'player'], ['unblock', 'operator'], ['block', 'operator']], 'the shorter exclusion changed nothing');
       });
 
       it('refuses once the session reaches the reality check, and sells again after the acknowledgement', async () => {
         const store = await dealer();
         await openTen(store, 10);
-        await store.deposit('p1', 100 * STAKE, 'd1', T0);
-        await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
         sold(await at(store, 'p1', T0, { protection: SETTINGS }));
         sold(await at(store, 'p1', T0 + 20 * 60_000, { protection: SETTINGS }));
         sold(await at(store, 'p1', T0 + 40 * 60_000, { protection: SETTINGS }));
         const refused = refusedWith(await at(store, 'p1', T0 + 60 * 60_000, { protection: SETTINGS }), 'protection/reality_check');
         assert.deepEqual(refused.details, { playedMs: 60 * 60_000, net: -3 * STAKE });
-        await store.changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + 61 * 60_000);
+        await store.protections.changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + 61 * 60_000);
         sold(await at(store, 'p1', T0 + 62 * 60_000, { protection: SETTINGS }));
       });
 
       it('acknowledges only a reality check that is due: before it, or with no session open, nothing changes and nothing is journaled', async () => {
         const store = await dealer();
         await openTen(store, 10);
-        await store.deposit('p1', 100 * STAKE, 'd1', T0);
-        await store.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
-        const ack = (minutes: number) => store.changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + minutes * 60_000);
-        const acks = async () => (await store.protectionRecord('p1')).history.filter((c) => c.what === 'reality_check_ack').map((c) => c.at);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        const ack = (minutes: number) => store.protections.changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + minutes * 60_000);
+        const acks = async () => (await store.protections.protectionRecord('p1')).history.filter((c) => c.what === 'reality_check_ack').map((c) => c.at);
         await ack(1);
         for (const minutes of [0, 20, 40]) sold(await at(store, 'p1', T0 + minutes * 60_000, { protection: SETTINGS }));
         await ack(59);
@@ -341,64 +341,64 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('journals one acknowledgement of a due reality check however many race on every handle', async () => {
         const [a, b] = await dealers(2);
         await openTen(a!, 10);
-        await a!.deposit('p1', 100 * STAKE, 'd1', T0);
-        await a!.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        await a!.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        await a!.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
         for (const minutes of [0, 20, 40]) sold(await at(a!, 'p1', T0 + minutes * 60_000, { protection: SETTINGS }));
-        await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a! : b!).changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + 60 * 60_000 + i)));
-        const { history } = await b!.protectionRecord('p1');
+        await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a! : b!).protections.changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + 60 * 60_000 + i)));
+        const { history } = await b!.protections.protectionRecord('p1');
         assert.equal(history.filter((c) => c.what === 'reality_check_ack').length, 1);
       });
 
       it('journals an exclusion that extends the one set, and nothing for one that ends no later', async () => {
         const store = await dealer();
-        const exclude = (until: number, now: number) => store.changeProtection('p1', { what: 'exclusion', until }, now);
+        const exclude = (until: number, now: number) => store.protections.changeProtection('p1', { what: 'exclusion', until }, now);
         await exclude(T0 + 30 * 24 * HOUR, T0);
         await exclude(T0 + 24 * HOUR, T0 + 1);
         await exclude(T0 + 30 * 24 * HOUR, T0 + 2);
         await exclude(T0 + 31 * 24 * HOUR, T0 + 3);
-        const { record, history } = await store.protectionRecord('p1');
+        const { record, history } = await store.protections.protectionRecord('p1');
         assert.deepEqual(history.map((c) => [c.what, c.until]), [['exclusion', T0 + 31 * 24 * HOUR], ['exclusion', T0 + 30 * 24 * HOUR]]);
         assert.equal(record.excludedUntil, T0 + 31 * 24 * HOUR);
       });
 
       it('refuses a deposit past the weekly deposit limit, to the cent', async () => {
         const store = await dealer();
-        await store.changeProtection('p1', { what: 'limits', limits: { deposit_week: 1000 }, raiseDelayMs: 48 * HOUR }, T0);
-        assert.equal((await store.deposit('p1', 1000, 'd1', T0)).ok, true, 'the limit itself passes');
-        const refused = await store.deposit('p1', 1, 'd2', T0 + 1);
+        await store.protections.changeProtection('p1', { what: 'limits', limits: { deposit_week: 1000 }, raiseDelayMs: 48 * HOUR }, T0);
+        assert.equal((await store.wallets.deposit('p1', 1000, 'd1', T0)).ok, true, 'the limit itself passes');
+        const refused = await store.wallets.deposit('p1', 1, 'd2', T0 + 1);
         assert.ok(!refused.ok && refused.code === 'limit/deposit_week', 'one cent over the limit is refused');
         assert.equal('details' in refused ? refused.details.left : undefined, 0);
-        assert.equal(await store.balance('p1'), 1000, 'nothing credited');
-        assert.deepEqual(await store.deposit('p1', 1000, 'd1', T0 + 2).then((d) => d.ok && d.replayed), true, 'a replay is not a new deposit');
+        assert.equal(await store.wallets.balance('p1'), 1000, 'nothing credited');
+        assert.deepEqual(await store.wallets.deposit('p1', 1000, 'd1', T0 + 2).then((d) => d.ok && d.replayed), true, 'a replay is not a new deposit');
       });
 
       it('journals refused purchases on every handle, a run of one code as one line with its count', async () => {
         const [a, b] = await dealers(2);
-        await a!.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0);
-        await b!.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0 + 1);
-        await a!.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0 + 2);
-        await b!.changeProtection('p1', { what: 'refusal', code: 'protection/reality_check' }, T0 + 3);
-        await a!.changeProtection('p1', { what: 'unblock' }, T0 + 4);
-        await b!.changeProtection('p1', { what: 'refusal', code: 'protection/reality_check' }, T0 + 5);
-        const { history } = await a!.protectionRecord('p1');
+        await a!.protections.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0);
+        await b!.protections.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0 + 1);
+        await a!.protections.changeProtection('p1', { what: 'refusal', code: 'limit/stake_week' }, T0 + 2);
+        await b!.protections.changeProtection('p1', { what: 'refusal', code: 'protection/reality_check' }, T0 + 3);
+        await a!.protections.changeProtection('p1', { what: 'unblock' }, T0 + 4);
+        await b!.protections.changeProtection('p1', { what: 'refusal', code: 'protection/reality_check' }, T0 + 5);
+        const { history } = await a!.protections.protectionRecord('p1');
         assert.deepEqual(history, [
           { at: T0 + 5, by: 'player', what: 'refusal', code: 'protection/reality_check', count: 1, firstAt: T0 + 5 },
           { at: T0 + 4, by: 'operator', what: 'unblock' },
           { at: T0 + 3, by: 'player', what: 'refusal', code: 'protection/reality_check', count: 1, firstAt: T0 + 3 },
           { at: T0 + 2, by: 'player', what: 'refusal', code: 'limit/stake_week', count: 3, firstAt: T0 },
         ]);
-        const { record } = await b!.protectionRecord('p1');
+        const { record } = await b!.protections.protectionRecord('p1');
         assert.deepEqual([record.stakes, record.excludedUntil, record.blocked, record.session], [[], null, null, undefined], 'a refusal changes nothing but the journal');
       });
 
       it('never lets two handles racing one player’s purchases past the weekly stake limit', async () => {
         const [a, b] = await dealers(2);
         await openTen(a!, 30);
-        await a!.deposit('p1', 1000 * STAKE, 'd1', T0);
+        await a!.wallets.deposit('p1', 1000 * STAKE, 'd1', T0);
         for (let round = 0; round < 100; round++) {
           const player = `race${round}`;
-          await a!.deposit(player, 10 * STAKE, `d-${round}`, T0);
-          await a!.changeProtection(player, { what: 'limits', limits: { stake_week: STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+          await a!.wallets.deposit(player, 10 * STAKE, `d-${round}`, T0);
+          await a!.protections.changeProtection(player, { what: 'limits', limits: { stake_week: STAKE }, raiseDelayMs: 48 * HOUR }, T0);
           const results = await Promise.all([at(a!, player, T0 + 1), at(b!, player, T0 + 1)]);
           assert.equal(results.filter((r) => r.ok).length, 1, `round ${round}: one sale of two`);
         }
@@ -409,7 +409,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('deals each unit once, block after block (on each lane), with the tier counts of the table', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 30 * STAKE, 'd1', T0);
+        await store.wallets.deposit('p1', 30 * STAKE, 'd1', T0);
         const sales: Sale[] = [];
         for (let i = 0; i < 30; i++) sales.push(sold(await buy(store, 'p1')));
         const lanes = lanesOf(3);
@@ -436,7 +436,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const blockCount = 3 * layout.lanes;
         const lanes = lanesOf(blockCount);
         await openTen(store, blockCount);
-        await store.deposit('p1', 10_000, 'd1', T0);
+        await store.wallets.deposit('p1', 10_000, 'd1', T0);
         const { blockId } = await sellOutABlock(store, 'p1');
         const b = Number(blockId.split('.')[1]);
         const states = new Map((await emission(store)).blocks.map((block) => [block.index, block.state]));
@@ -447,14 +447,14 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('reveals the seed of a closed block, and it re-prints the block sold', async () => {
         const store = await dealer();
         const opened = await openTen(store);
-        await store.deposit('p1', 10_000, 'd1', T0);
+        await store.wallets.deposit('p1', 10_000, 'd1', T0);
         const { blockId, blockSales: sales } = await sellOutABlock(store, 'p1');
         const block = (await emission(store)).blocks.find((b) => b.blockId === blockId)!;
         assert.equal(block.commitment, opened.blocks.find((b) => b.blockId === blockId)!.commitment);
         assert.match(block.seed ?? '', /^[0-9a-f]{64}$/);
         const seed = Buffer.from(block.seed!, 'hex');
-        assert.deepEqual(Buffer.from(await store.blockSeed(block.blockId)), seed);
-        const recorded = await store.recordedTiers(block.blockId);
+        assert.deepEqual(Buffer.from(await store.pages.blockSeed(block.blockId)), seed);
+        const recorded = await store.pages.recordedTiers(block.blockId);
         assert.deepEqual([...recorded!], sales.map((s) => s.tierId));
         const verification = verifyBlock({ table: TEN_UNIT_TABLE, seed, commitment: block.commitment, scheme: leafSchemeOf(block), recordedTiers: recorded!, requireAllSold: true });
         assert.deepEqual(verification, { ok: true, checkedUnits: 10, problems: [] });
@@ -463,32 +463,32 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('records nothing for unsold positions and nothing for unknown blocks', async () => {
         const store = await dealer();
         await openTen(store, 3 * layout.lanes);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         const sale = sold(await buy(store, 'p1'));
-        const recorded = await store.recordedTiers(sale.blockId);
+        const recorded = await store.pages.recordedTiers(sale.blockId);
         assert.deepEqual([...recorded!], [sale.tierId, ...new Array<number>(9).fill(UNSOLD)]);
         const other = sale.blockId === 'noel-test.1' ? 'noel-test.0' : 'noel-test.1';
-        assert.deepEqual([...(await store.recordedTiers(other))!], new Array<number>(10).fill(UNSOLD));
-        assert.equal(await store.recordedTiers(`noel-test.${2 * layout.lanes}`), undefined, 'not printed yet');
-        assert.equal(await store.recordedTiers('nothing.0'), undefined);
-        assert.equal(await store.recordedTiers('not a block'), undefined);
+        assert.deepEqual([...(await store.pages.recordedTiers(other))!], new Array<number>(10).fill(UNSOLD));
+        assert.equal(await store.pages.recordedTiers(`noel-test.${2 * layout.lanes}`), undefined, 'not printed yet');
+        assert.equal(await store.pages.recordedTiers('nothing.0'), undefined);
+        assert.equal(await store.pages.recordedTiers('not a block'), undefined);
       });
 
       it('gives each block a seed from which unit seeds derive, and refuses unknown blocks', async () => {
         const store = await dealer();
         await openTen(store, 3 * layout.lanes);
-        const seed = await store.blockSeed('noel-test.0');
+        const seed = await store.pages.blockSeed('noel-test.0');
         assert.equal(seed.length, 32);
-        assert.notDeepEqual(Buffer.from(seed), Buffer.from(await store.blockSeed('noel-test.1')));
+        assert.notDeepEqual(Buffer.from(seed), Buffer.from(await store.pages.blockSeed('noel-test.1')));
         assert.equal(unitSeed(seed, 3).length, 32);
-        await assert.rejects(() => store.blockSeed(`noel-test.${2 * layout.lanes}`), /unknown block/);
-        await assert.rejects(() => store.blockSeed('garbage'), /unknown block/);
+        await assert.rejects(() => store.pages.blockSeed(`noel-test.${2 * layout.lanes}`), /unknown block/);
+        await assert.rejects(() => store.pages.blockSeed('garbage'), /unknown block/);
       });
 
       it('refuses purchases once the last block is sold out', async () => {
         const store = await dealer();
         await openTen(store, 2);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         for (let i = 0; i < 20; i++) sold(await buy(store, 'p1'));
         const before = await snapshot(store, 'p1');
         const result = await buy(store, 'p1');
@@ -501,7 +501,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const stores = await dealers(4);
         await openTen(stores[0]!, 5);
         const players = ['a', 'b', 'c', 'd', 'e'];
-        for (const p of players) await stores[0]!.deposit(p, 1_000, `d-${p}`, T0);
+        for (const p of players) await stores[0]!.wallets.deposit(p, 1_000, `d-${p}`, T0);
         const results = await Promise.all(
           Array.from({ length: 60 }, (_, i) => buy(stores[i % 4]!, players[i % players.length]!)),
         );
@@ -513,12 +513,12 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         for (const block of info.blocks) {
           assert.equal(block.state, 'closed');
           assert.deepEqual(block.soldPerTier, tierCounts(TEN_UNIT_TABLE));
-          const recorded = await stores[1]!.recordedTiers(block.blockId);
+          const recorded = await stores[1]!.pages.recordedTiers(block.blockId);
           assert.ok(!recorded!.includes(UNSOLD));
         }
         for (const p of players) {
           const mine = sales.filter((s) => s.playerId === p);
-          assert.equal(await stores[2]!.balance(p), 1_000 - STAKE * mine.length);
+          assert.equal(await stores[2]!.wallets.balance(p), 1_000 - STAKE * mine.length);
         }
       });
     });
@@ -527,38 +527,38 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('charges a retried request once and returns the same sale', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
-        const first = await store.purchase({ playerId: 'p1', requestId: 'same', game: GAME, stake: STAKE, now: T0 });
-        const again = await store.purchase({ playerId: 'p1', requestId: 'same', game: GAME, stake: STAKE, now: T0 + 5 });
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
+        const first = await store.sales.purchase({ playerId: 'p1', requestId: 'same', game: GAME, stake: STAKE, now: T0 });
+        const again = await store.sales.purchase({ playerId: 'p1', requestId: 'same', game: GAME, stake: STAKE, now: T0 + 5 });
         assert.ok(first.ok && again.ok);
         assert.equal(first.replayed, false);
         assert.equal(again.replayed, true);
         assert.deepEqual(again.sale, first.sale);
-        assert.equal(await store.balance('p1'), 1_000 - STAKE);
-        assert.equal((await store.journal('p1')).filter((e) => e.kind === 'stake').length, 1);
+        assert.equal(await store.wallets.balance('p1'), 1_000 - STAKE);
+        assert.equal((await store.wallets.journal('p1')).filter((e) => e.kind === 'stake').length, 1);
       });
 
       it('charges once when the same request is in flight many times at once', async () => {
         const stores = await dealers(3);
         await openTen(stores[0]!);
-        await stores[0]!.deposit('p1', 1_000, 'd1', T0);
+        await stores[0]!.wallets.deposit('p1', 1_000, 'd1', T0);
         const results = await Promise.all(
-          Array.from({ length: 12 }, (_, i) => stores[i % 3]!.purchase({ playerId: 'p1', requestId: 'twice', game: GAME, stake: STAKE, now: T0 })),
+          Array.from({ length: 12 }, (_, i) => stores[i % 3]!.sales.purchase({ playerId: 'p1', requestId: 'twice', game: GAME, stake: STAKE, now: T0 })),
         );
         const sales = results.map(sold);
         assert.equal(new Set(sales.map((s) => s.unitId)).size, 1);
         assert.equal(results.filter((r) => r.ok && !r.replayed).length, 1);
-        assert.equal(await stores[0]!.balance('p1'), 1_000 - STAKE);
+        assert.equal(await stores[0]!.wallets.balance('p1'), 1_000 - STAKE);
         assert.equal((await emission(stores[0]!)).blocks[0]!.sold, 1);
       });
 
       it('keeps request ids per player', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
-        await store.deposit('p2', 1_000, 'd2', T0);
-        const a = sold(await store.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: STAKE, now: T0 }));
-        const b = sold(await store.purchase({ playerId: 'p2', requestId: 'mine', game: GAME, stake: STAKE, now: T0 }));
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p2', 1_000, 'd2', T0);
+        const a = sold(await store.sales.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: STAKE, now: T0 }));
+        const b = sold(await store.sales.purchase({ playerId: 'p2', requestId: 'mine', game: GAME, stake: STAKE, now: T0 }));
         assert.notEqual(a.unitId, b.unitId);
       });
 
@@ -566,22 +566,22 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const store = await dealer();
         await openTen(store);
         const other = { ...TEN_UNIT_TABLE, stake: 100 };
-        await store.openEmission({ emissionId: 'noel-100', table: other, blockCount: 1, now: T0 });
-        await store.deposit('p1', 1_000, 'd1', T0);
-        const a = sold(await store.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: STAKE, now: T0 }));
-        const b = await store.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: 100, now: T0 });
+        await store.emissions.openEmission({ emissionId: 'noel-100', table: other, blockCount: 1, now: T0 });
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
+        const a = sold(await store.sales.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: STAKE, now: T0 }));
+        const b = await store.sales.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: 100, now: T0 });
         assert.ok(b.ok && !b.replayed);
         assert.equal(b.sale.blockId, 'noel-100.0');
         assert.notEqual(b.sale.unitId, a.unitId);
-        assert.equal(await store.balance('p1'), 1_000 - STAKE - 100);
+        assert.equal(await store.wallets.balance('p1'), 1_000 - STAKE - 100);
       });
 
       it('answers a retry within the idempotency window with the same sale, and forgets the request two windows on', async () => {
         const window = 60_000;
         const [store] = await dealers(1, { idempotencyWindowMs: window });
         await openTen(store!);
-        await store!.deposit('p1', 1_000, 'd1', T0);
-        const at = (now: number) => store!.purchase({ playerId: 'p1', requestId: 'kept', game: GAME, stake: STAKE, now });
+        await store!.wallets.deposit('p1', 1_000, 'd1', T0);
+        const at = (now: number) => store!.sales.purchase({ playerId: 'p1', requestId: 'kept', game: GAME, stake: STAKE, now });
         const first = sold(await at(T0));
         for (const later of [T0 + 1, T0 + window - 1, T0 + window]) {
           const again = await at(later);
@@ -591,16 +591,16 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const forgotten = await at(T0 + 2 * window);
         assert.ok(forgotten.ok && !forgotten.replayed, 'two windows on, the same id is a new purchase');
         assert.notEqual(forgotten.sale.unitId, first.unitId);
-        assert.equal(await store!.balance('p1'), 1_000 - 2 * STAKE);
+        assert.equal(await store!.wallets.balance('p1'), 1_000 - 2 * STAKE);
       });
 
       it('returns the sale of a retried request even after the game closed', async () => {
         const store = await dealer();
         await openTen(store, 1);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         for (let i = 0; i < 9; i++) sold(await buy(store, 'p1'));
-        const last = sold(await store.purchase({ playerId: 'p1', requestId: 'last', game: GAME, stake: STAKE, now: T0 }));
-        const again = await store.purchase({ playerId: 'p1', requestId: 'last', game: GAME, stake: STAKE, now: T0 });
+        const last = sold(await store.sales.purchase({ playerId: 'p1', requestId: 'last', game: GAME, stake: STAKE, now: T0 }));
+        const again = await store.sales.purchase({ playerId: 'p1', requestId: 'last', game: GAME, stake: STAKE, now: T0 });
         assert.ok(again.ok && again.replayed);
         assert.deepEqual(again.sale, last);
       });
@@ -608,19 +608,19 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
 
     describe('finish your unit first', () => {
       const firstOf = (store: DealerStore, playerId: string, requestId: string, extra: Partial<PurchaseRequest> = {}) =>
-        store.purchase({ playerId, requestId, game: GAME, stake: STAKE, now: T0, boughtTogether: [requestId], ...extra });
+        store.sales.purchase({ playerId, requestId, game: GAME, stake: STAKE, now: T0, boughtTogether: [requestId], ...extra });
 
       it('refuses a second unit of a game while the first is unsettled, and sells it once the first is settled', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         const first = sold(await firstOf(store, 'p1', 'one'));
         const before = await snapshot(store, 'p1');
         const refused = await firstOf(store, 'p1', 'two');
         assert.equal(!refused.ok && refused.code, 'purchase/unfinished_unit');
         assert.ok(!refused.ok && refused.message.length > 0);
         assert.deepEqual(await snapshot(store, 'p1'), before, 'a refusal changes nothing');
-        await store.settle(first.unitId, T0 + 1);
+        await store.sales.settle(first.unitId, T0 + 1);
         const second = sold(await firstOf(store, 'p1', 'two'));
         assert.equal(second.position, second.blockId === first.blockId ? first.position + 1 : 0);
       });
@@ -628,7 +628,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('answers a retry of the unfinished unit itself with its sale', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         const first = sold(await firstOf(store, 'p1', 'one'));
         const again = await firstOf(store, 'p1', 'one');
         assert.ok(again.ok && again.replayed);
@@ -638,7 +638,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('sells units bought together (the lamp pair), but not a third', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         const pair = ['x-0', 'x-1'];
         const a = sold(await firstOf(store, 'p1', 'x-0', { boughtTogether: pair }));
         const b = sold(await firstOf(store, 'p1', 'x-1', { boughtTogether: pair }));
@@ -647,10 +647,10 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.ok(retried.ok && retried.replayed, 'a retry of the pair is answered');
         const third = await firstOf(store, 'p1', 'y-0', { boughtTogether: ['y-0', 'y-1'] });
         assert.equal(!third.ok && third.code, 'purchase/unfinished_unit');
-        await store.settle(a.unitId, T0 + 1);
+        await store.sales.settle(a.unitId, T0 + 1);
         const stillOne = await firstOf(store, 'p1', 'y-0', { boughtTogether: ['y-0', 'y-1'] });
         assert.equal(!stillOne.ok && stillOne.code, 'purchase/unfinished_unit', 'one of the pair is still in play');
-        await store.settle(b.unitId, T0 + 1);
+        await store.sales.settle(b.unitId, T0 + 1);
         sold(await firstOf(store, 'p1', 'y-0', { boughtTogether: ['y-0', 'y-1'] }));
       });
 
@@ -658,10 +658,10 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const store = await dealer();
         await openTen(store);
         const otherGame = { ...TEN_UNIT_TABLE, game: 'mine-d-or' as const };
-        await store.openEmission({ emissionId: 'mine-test', table: otherGame, blockCount: 1, now: T0 });
+        await store.emissions.openEmission({ emissionId: 'mine-test', table: otherGame, blockCount: 1, now: T0 });
         const otherPrice = { ...TEN_UNIT_TABLE, stake: 100 };
-        await store.openEmission({ emissionId: 'noel-100', table: otherPrice, blockCount: 1, now: T0 });
-        for (const p of ['p1', 'p2']) await store.deposit(p, 1_000, `d-${p}`, T0);
+        await store.emissions.openEmission({ emissionId: 'noel-100', table: otherPrice, blockCount: 1, now: T0 });
+        for (const p of ['p1', 'p2']) await store.wallets.deposit(p, 1_000, `d-${p}`, T0);
         sold(await firstOf(store, 'p1', 'one'));
         sold(await firstOf(store, 'p2', 'one'));
         sold(await firstOf(store, 'p1', 'mine', { game: 'mine-d-or' }));
@@ -672,17 +672,17 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('sells one unit only when many purchases of one player race from several dealers', async () => {
         const stores = await dealers(4);
         await openTen(stores[0]!);
-        await stores[0]!.deposit('p1', 1_000, 'd1', T0);
+        await stores[0]!.wallets.deposit('p1', 1_000, 'd1', T0);
         const results = await Promise.all(Array.from({ length: 12 }, (_, i) => firstOf(stores[i % 4]!, 'p1', `race${i}`)));
         assert.equal(results.filter((r) => r.ok).length, 1);
         assert.ok(results.every((r) => r.ok || r.code === 'purchase/unfinished_unit'));
-        assert.equal(await stores[1]!.balance('p1'), 1_000 - STAKE);
+        assert.equal(await stores[1]!.wallets.balance('p1'), 1_000 - STAKE);
       });
 
       it('does not check purchases that do not ask', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         sold(await buy(store, 'p1'));
         sold(await buy(store, 'p1'));
         const asking = await firstOf(store, 'p1', 'asks');
@@ -692,7 +692,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('refuses a list of units bought together that is not one', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         for (const boughtTogether of [[], ['other'], ['one', 'bad id'], Array.from({ length: 9 }, (_, i) => (i ? `x${i}` : 'one'))]) {
           const result = await firstOf(store, 'p1', 'one', { boughtTogether });
           assert.equal(!result.ok && result.code, 'purchase/malformed', JSON.stringify(boughtTogether));
@@ -720,8 +720,8 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         it(`refuses ${what} with ${code} and changes nothing`, async () => {
           const store = await dealer();
           await openTen(store);
-          await store.deposit('p1', 1_000, 'd1', T0);
-          await store.deposit('poor', STAKE - 1, 'd2', T0);
+          await store.wallets.deposit('p1', 1_000, 'd1', T0);
+          await store.wallets.deposit('poor', STAKE - 1, 'd2', T0);
           const first = sold(await buy(store, 'p1'));
           const player = change.playerId ?? 'p1';
           const before = await snapshot(store, player);
@@ -738,19 +738,19 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('accepts a refused request id again once the refusal no longer holds', async () => {
         const store = await dealer();
         await openTen(store);
-        const refused = await store.purchase({ playerId: 'p1', requestId: 'later', game: GAME, stake: STAKE, now: T0 });
+        const refused = await store.sales.purchase({ playerId: 'p1', requestId: 'later', game: GAME, stake: STAKE, now: T0 });
         assert.equal(!refused.ok && refused.code, 'purchase/insufficient_funds');
-        await store.deposit('p1', STAKE, 'd1', T0);
-        const retried = await store.purchase({ playerId: 'p1', requestId: 'later', game: GAME, stake: STAKE, now: T0 });
+        await store.wallets.deposit('p1', STAKE, 'd1', T0);
+        const retried = await store.sales.purchase({ playerId: 'p1', requestId: 'later', game: GAME, stake: STAKE, now: T0 });
         assert.ok(retried.ok && !retried.replayed);
-        assert.equal(await store.balance('p1'), 0);
+        assert.equal(await store.wallets.balance('p1'), 0);
       });
     });
 
     describe('settlement', () => {
       async function boughtWinner(store: DealerStore): Promise<{ winner: Sale; loser: Sale }> {
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         const sales: Sale[] = [];
         for (let i = 0; i < 10; i++) sales.push(sold(await buy(store, 'p1')));
         return { winner: sales.find((s) => s.prize > 0)!, loser: sales.find((s) => s.prize === 0)! };
@@ -759,34 +759,34 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('credits a prize exactly once under concurrent retries', async () => {
         const stores = await dealers(3);
         const { winner } = await boughtWinner(stores[0]!);
-        const before = await stores[0]!.balance('p1');
-        const results = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.settle(winner.unitId, T0 + 100)));
+        const before = await stores[0]!.wallets.balance('p1');
+        const results = await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.sales.settle(winner.unitId, T0 + 100)));
         assert.equal(results.filter((r) => r.ok && r.credited).length, 1);
         for (const r of results) assert.ok(r.ok && r.prize === winner.prize);
-        assert.equal(await stores[0]!.balance('p1'), before + winner.prize);
-        const prizes = (await stores[0]!.journal('p1')).filter((e) => e.kind === 'prize');
+        assert.equal(await stores[0]!.wallets.balance('p1'), before + winner.prize);
+        const prizes = (await stores[0]!.wallets.journal('p1')).filter((e) => e.kind === 'prize');
         assert.deepEqual(prizes.map((e) => [e.amount, e.ref, e.at]), [[winner.prize, winner.unitId, T0 + 100]]);
-        const after = await stores[0]!.settle(winner.unitId, T0 + 200);
+        const after = await stores[0]!.sales.settle(winner.unitId, T0 + 200);
         assert.deepEqual(after, { ok: true, credited: false, prize: winner.prize, balance: before + winner.prize });
       });
 
       it('settles a losing unit without a journal line', async () => {
         const store = await dealer();
         const { loser } = await boughtWinner(store);
-        const journal = await store.journal('p1');
-        const first = await store.settle(loser.unitId, T0 + 100);
-        assert.deepEqual(first, { ok: true, credited: true, prize: 0, balance: await store.balance('p1') });
-        assert.deepEqual(await store.journal('p1'), journal);
-        assert.deepEqual(await store.settle(loser.unitId, T0 + 200), { ...first, credited: false });
+        const journal = await store.wallets.journal('p1');
+        const first = await store.sales.settle(loser.unitId, T0 + 100);
+        assert.deepEqual(first, { ok: true, credited: true, prize: 0, balance: await store.wallets.balance('p1') });
+        assert.deepEqual(await store.wallets.journal('p1'), journal);
+        assert.deepEqual(await store.sales.settle(loser.unitId, T0 + 200), { ...first, credited: false });
       });
 
       it('records when a unit was settled', async () => {
         const store = await dealer();
         const { winner } = await boughtWinner(store);
-        assert.equal((await store.getSale(winner.unitId))!.settledAt, undefined);
-        await store.settle(winner.unitId, T0 + 123);
-        await store.settle(winner.unitId, T0 + 456);
-        assert.equal((await store.getSale(winner.unitId))!.settledAt, T0 + 123);
+        assert.equal((await store.sales.getSale(winner.unitId))!.settledAt, undefined);
+        await store.sales.settle(winner.unitId, T0 + 123);
+        await store.sales.settle(winner.unitId, T0 + 456);
+        assert.equal((await store.sales.getSale(winner.unitId))!.settledAt, T0 + 123);
       });
 
       it('refuses to settle a unit never sold', async () => {
@@ -794,7 +794,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         await boughtWinner(store);
         const selling = (await emission(store)).blocks.find((b) => b.sold < b.size)!;
         for (const unitId of [`${selling.blockId}:${selling.sold}`, 'noel-test.9:0', 'nothing.0:0', 'garbage']) {
-          const result = await store.settle(unitId, T0);
+          const result = await store.sales.settle(unitId, T0);
           assert.equal(!result.ok && result.code, 'settle/unknown_unit');
         }
       });
@@ -805,81 +805,81 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const store = await dealer();
         const d1 = { seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 } as const;
         const d2 = { seq: 2, kind: 'deposit', amount: 250, balance: 750, ref: 'd2', at: T0 + 2 } as const;
-        assert.deepEqual(await store.deposit('p1', 500, 'd1', T0), { ok: true, balance: 500, replayed: false, entry: d1 });
-        assert.deepEqual(await store.deposit('p1', 500, 'd1', T0 + 1), { ok: true, balance: 500, replayed: true, entry: d1 });
-        assert.deepEqual(await store.deposit('p1', 250, 'd2', T0 + 2), { ok: true, balance: 750, replayed: false, entry: d2 });
-        assert.deepEqual(await store.deposit('p1', 500, 'd1', T0 + 3), { ok: true, balance: 750, replayed: true, entry: d1 }, 'the balance now, the line then');
-        assert.deepEqual(await store.journal('p1'), [d1, d2]);
-        await assert.rejects(() => store.deposit('p1', 0, 'd3', T0));
-        await assert.rejects(() => store.deposit('p1', 1.5, 'd3', T0));
-        await assert.rejects(() => store.deposit('p1', 100, 'bad|ref', T0));
+        assert.deepEqual(await store.wallets.deposit('p1', 500, 'd1', T0), { ok: true, balance: 500, replayed: false, entry: d1 });
+        assert.deepEqual(await store.wallets.deposit('p1', 500, 'd1', T0 + 1), { ok: true, balance: 500, replayed: true, entry: d1 });
+        assert.deepEqual(await store.wallets.deposit('p1', 250, 'd2', T0 + 2), { ok: true, balance: 750, replayed: false, entry: d2 });
+        assert.deepEqual(await store.wallets.deposit('p1', 500, 'd1', T0 + 3), { ok: true, balance: 750, replayed: true, entry: d1 }, 'the balance now, the line then');
+        assert.deepEqual(await store.wallets.journal('p1'), [d1, d2]);
+        await assert.rejects(() => store.wallets.deposit('p1', 0, 'd3', T0));
+        await assert.rejects(() => store.wallets.deposit('p1', 1.5, 'd3', T0));
+        await assert.rejects(() => store.wallets.deposit('p1', 100, 'bad|ref', T0));
       });
 
       it('debits a withdrawal once per reference, journaled, and never below zero', async () => {
         const store = await dealer();
-        await store.deposit('p1', 500, 'd1', T0);
+        await store.wallets.deposit('p1', 500, 'd1', T0);
         const w1 = { seq: 2, kind: 'withdrawal', amount: -200, balance: 300, ref: 'w1', at: T0 + 1 } as const;
         const w2 = { seq: 3, kind: 'withdrawal', amount: -300, balance: 0, ref: 'w2', at: T0 + 4 } as const;
-        assert.deepEqual(await store.withdraw('p1', 200, 'w1', T0 + 1), { ok: true, balance: 300, replayed: false, entry: w1 });
-        assert.deepEqual(await store.withdraw('p1', 200, 'w1', T0 + 2), { ok: true, balance: 300, replayed: true, entry: w1 });
-        assert.deepEqual(await store.withdraw('p1', 301, 'w2', T0 + 3), { ok: false, code: 'wallet/insufficient_funds', message: 'the balance is below the amount', balance: 300 });
-        assert.deepEqual(await store.withdraw('p1', 300, 'w2', T0 + 4), { ok: true, balance: 0, replayed: false, entry: w2 });
-        assert.deepEqual(await store.journal('p1'), [{ seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 }, w1, w2]);
-        assert.equal(await store.balance('p1'), 0);
-        await assert.rejects(() => store.withdraw('p1', 0, 'w3', T0));
-        await assert.rejects(() => store.withdraw('p1', 2.5, 'w3', T0));
-        await assert.rejects(() => store.withdraw('p1', 1, 'bad|ref', T0));
+        assert.deepEqual(await store.wallets.withdraw('p1', 200, 'w1', T0 + 1), { ok: true, balance: 300, replayed: false, entry: w1 });
+        assert.deepEqual(await store.wallets.withdraw('p1', 200, 'w1', T0 + 2), { ok: true, balance: 300, replayed: true, entry: w1 });
+        assert.deepEqual(await store.wallets.withdraw('p1', 301, 'w2', T0 + 3), { ok: false, code: 'wallet/insufficient_funds', message: 'the balance is below the amount', balance: 300 });
+        assert.deepEqual(await store.wallets.withdraw('p1', 300, 'w2', T0 + 4), { ok: true, balance: 0, replayed: false, entry: w2 });
+        assert.deepEqual(await store.wallets.journal('p1'), [{ seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 }, w1, w2]);
+        assert.equal(await store.wallets.balance('p1'), 0);
+        await assert.rejects(() => store.wallets.withdraw('p1', 0, 'w3', T0));
+        await assert.rejects(() => store.wallets.withdraw('p1', 2.5, 'w3', T0));
+        await assert.rejects(() => store.wallets.withdraw('p1', 1, 'bad|ref', T0));
       });
 
       it('refuses a reference met again with another amount, or for the other operation, and changes nothing', async () => {
         const store = await dealer();
-        await store.deposit('p1', 500, 'd1', T0);
-        await store.withdraw('p1', 100, 'w1', T0 + 1);
+        await store.wallets.deposit('p1', 500, 'd1', T0);
+        await store.wallets.withdraw('p1', 100, 'w1', T0 + 1);
         const mismatch = { ok: false, code: 'request/mismatch', message: 'this reference was used before for another amount or operation', balance: 400 };
-        assert.deepEqual(await store.deposit('p1', 501, 'd1', T0 + 2), mismatch);
-        assert.deepEqual(await store.withdraw('p1', 99, 'w1', T0 + 3), mismatch);
-        assert.deepEqual(await store.withdraw('p1', 500, 'd1', T0 + 4), mismatch, 'a deposit\'s ref is no withdrawal');
-        assert.deepEqual(await store.deposit('p1', 100, 'w1', T0 + 5), mismatch, 'a withdrawal\'s ref is no deposit');
-        assert.equal(await store.balance('p1'), 400);
-        assert.equal((await store.journal('p1')).length, 2);
-        assert.ok((await store.deposit('p1', 500, 'd1', T0 + 6)).ok, 'the same request again still answers as the first');
+        assert.deepEqual(await store.wallets.deposit('p1', 501, 'd1', T0 + 2), mismatch);
+        assert.deepEqual(await store.wallets.withdraw('p1', 99, 'w1', T0 + 3), mismatch);
+        assert.deepEqual(await store.wallets.withdraw('p1', 500, 'd1', T0 + 4), mismatch, 'a deposit\'s ref is no withdrawal');
+        assert.deepEqual(await store.wallets.deposit('p1', 100, 'w1', T0 + 5), mismatch, 'a withdrawal\'s ref is no deposit');
+        assert.equal(await store.wallets.balance('p1'), 400);
+        assert.equal((await store.wallets.journal('p1')).length, 2);
+        assert.ok((await store.wallets.deposit('p1', 500, 'd1', T0 + 6)).ok, 'the same request again still answers as the first');
       });
 
       it('credits once and refuses the others when one reference is sent at once with two amounts', async () => {
         const stores = await dealers(2);
-        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % 2]!.deposit('p1', i % 2 ? 300 : 200, 'd1', T0)));
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % 2]!.wallets.deposit('p1', i % 2 ? 300 : 200, 'd1', T0)));
         const credited = results.filter((r) => r.ok && !r.replayed);
         assert.equal(credited.length, 1);
         const amount = credited[0]!.ok ? credited[0]!.entry.amount : 0;
         for (const [i, r] of results.entries()) assert.equal(r.ok, (i % 2 ? 300 : 200) === amount, `deposit ${i}: ${JSON.stringify(r)}`);
-        assert.equal(await stores[1]!.balance('p1'), amount);
+        assert.equal(await stores[1]!.wallets.balance('p1'), amount);
       });
 
       it('withdraws once when the same withdrawal is in flight many times at once', async () => {
         const stores = await dealers(2);
-        await stores[0]!.deposit('p1', 1_000, 'd1', T0);
-        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % 2]!.withdraw('p1', 300, 'w1', T0)));
+        await stores[0]!.wallets.deposit('p1', 1_000, 'd1', T0);
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % 2]!.wallets.withdraw('p1', 300, 'w1', T0)));
         assert.equal(results.filter((r) => r.ok && !r.replayed).length, 1);
-        assert.equal(await stores[1]!.balance('p1'), 700);
+        assert.equal(await stores[1]!.wallets.balance('p1'), 700);
       });
 
       it('starts every player at zero with an empty journal', async () => {
         const store = await dealer();
-        assert.equal(await store.balance('nobody'), 0);
-        assert.deepEqual(await store.journal('nobody'), []);
-        assert.deepEqual(await store.listSales('nobody', 0, 10), []);
+        assert.equal(await store.wallets.balance('nobody'), 0);
+        assert.deepEqual(await store.wallets.journal('nobody'), []);
+        assert.deepEqual(await store.sales.listSales('nobody', 0, 10), []);
       });
 
       it('journals every debit and credit so that the journal sums to the balance', async () => {
         const stores = await dealers(2);
         await openTen(stores[0]!);
-        for (const p of ['p1', 'p2']) await stores[0]!.deposit(p, 400, `d-${p}`, T0);
+        for (const p of ['p1', 'p2']) await stores[0]!.wallets.deposit(p, 400, `d-${p}`, T0);
         const results = await Promise.all(Array.from({ length: 24 }, (_, i) => buy(stores[i % 2]!, i % 3 ? 'p1' : 'p2')));
         const sales = results.filter((r) => r.ok).map(sold);
-        await Promise.all(sales.map((s, i) => stores[i % 2]!.settle(s.unitId, T0 + 1000)));
+        await Promise.all(sales.map((s, i) => stores[i % 2]!.sales.settle(s.unitId, T0 + 1000)));
         for (const p of ['p1', 'p2']) {
-          const journal = await stores[1]!.journal(p);
-          const balance = await stores[0]!.balance(p);
+          const journal = await stores[1]!.wallets.journal(p);
+          const balance = await stores[0]!.wallets.balance(p);
           assert.equal(journal.reduce((sum, e) => sum + e.amount, 0), balance);
           assert.deepEqual(journal.map((e) => e.seq), journal.map((_, i) => i + 1));
           let running = 0;
@@ -898,64 +898,64 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const store = await dealer();
         await openTen(store);
         const other = { ...TEN_UNIT_TABLE, stake: 100, tiers: TEN_UNIT_TABLE.tiers.map((t) => ({ ...t, prize: t.prize * 2 })) };
-        await store.openEmission({ emissionId: 'noel-100', table: other, blockCount: 1, now: T0 });
-        assert.deepEqual(await store.wallet('p1'), { balance: 0, held: 0 });
-        await store.deposit('p1', 1_000, 'd1', T0);
-        assert.deepEqual(await store.wallet('p1'), { balance: 1_000, held: 0 }, 'a deposit holds nothing');
+        await store.emissions.openEmission({ emissionId: 'noel-100', table: other, blockCount: 1, now: T0 });
+        assert.deepEqual(await store.wallets.wallet('p1'), { balance: 0, held: 0 });
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
+        assert.deepEqual(await store.wallets.wallet('p1'), { balance: 1_000, held: 0 }, 'a deposit holds nothing');
         const a = sold(await buy(store, 'p1', { now: T0 + 10 }));
         const b = sold(await buy(store, 'p1', { stake: 100, now: T0 + 20 }));
-        assert.deepEqual(await store.wallet('p1'), { balance: 1_000 - STAKE - 100, held: STAKE + 100 });
-        await store.settle(a.unitId, T0 + 30);
-        assert.deepEqual(await store.wallet('p1'), { balance: 1_000 - STAKE - 100 + a.prize, held: 100 });
-        await store.settle(b.unitId, T0 + 40);
-        assert.deepEqual(await store.wallet('p1'), { balance: await store.balance('p1'), held: 0 });
-        assert.deepEqual(await store.wallet('not a player id!'), { balance: 0, held: 0 });
+        assert.deepEqual(await store.wallets.wallet('p1'), { balance: 1_000 - STAKE - 100, held: STAKE + 100 });
+        await store.sales.settle(a.unitId, T0 + 30);
+        assert.deepEqual(await store.wallets.wallet('p1'), { balance: 1_000 - STAKE - 100 + a.prize, held: 100 });
+        await store.sales.settle(b.unitId, T0 + 40);
+        assert.deepEqual(await store.wallets.wallet('p1'), { balance: await store.wallets.balance('p1'), held: 0 });
+        assert.deepEqual(await store.wallets.wallet('not a player id!'), { balance: 0, held: 0 });
       });
 
       it('keeps the stakes held through the lamp pair and through concurrent settlements', async () => {
         const stores = await dealers(2);
         await openTen(stores[0]!);
-        await stores[0]!.deposit('p1', 1_000, 'd1', T0);
+        await stores[0]!.wallets.deposit('p1', 1_000, 'd1', T0);
         const pair = [`pair-0`, `pair-1`];
         const units = [];
-        for (const requestId of pair) units.push(sold(await stores[0]!.purchase({ playerId: 'p1', requestId, game: GAME, stake: STAKE, now: T0 + 1, boughtTogether: pair })));
-        assert.deepEqual(await stores[1]!.wallet('p1'), { balance: 1_000 - 2 * STAKE, held: 2 * STAKE });
-        await Promise.all(units.flatMap((u) => [stores[0]!.settle(u.unitId, T0 + 2), stores[1]!.settle(u.unitId, T0 + 3)]));
-        assert.deepEqual(await stores[1]!.wallet('p1'), { balance: 1_000 - 2 * STAKE + units[0]!.prize + units[1]!.prize, held: 0 });
+        for (const requestId of pair) units.push(sold(await stores[0]!.sales.purchase({ playerId: 'p1', requestId, game: GAME, stake: STAKE, now: T0 + 1, boughtTogether: pair })));
+        assert.deepEqual(await stores[1]!.wallets.wallet('p1'), { balance: 1_000 - 2 * STAKE, held: 2 * STAKE });
+        await Promise.all(units.flatMap((u) => [stores[0]!.sales.settle(u.unitId, T0 + 2), stores[1]!.sales.settle(u.unitId, T0 + 3)]));
+        assert.deepEqual(await stores[1]!.wallets.wallet('p1'), { balance: 1_000 - 2 * STAKE + units[0]!.prize + units[1]!.prize, held: 0 });
       });
 
       it('pages the journal newest first, by seq or by offset, without the lines around the page', async () => {
         const store = await dealer();
-        for (let i = 1; i <= 12; i++) await store.deposit('p1', i, `d${i}`, T0 + i);
+        for (let i = 1; i <= 12; i++) await store.wallets.deposit('p1', i, `d${i}`, T0 + i);
         const seqs = (entries: { seq: number }[]) => entries.map((e) => e.seq);
-        assert.deepEqual(seqs(await store.journalPage('p1', { limit: 5 })), [12, 11, 10, 9, 8]);
-        assert.deepEqual(seqs(await store.journalPage('p1', { before: 8, limit: 5 })), [7, 6, 5, 4, 3]);
-        assert.deepEqual(seqs(await store.journalPage('p1', { before: 3, limit: 5 })), [2, 1]);
-        assert.deepEqual(seqs(await store.journalPage('p1', { before: 1, limit: 5 })), []);
-        assert.deepEqual(seqs(await store.journalPage('p1', { before: 100, limit: 2 })), [12, 11], 'a seq past the end: from the newest');
-        assert.deepEqual(seqs(await store.journalPage('p1', { offset: 10, limit: 5 })), [2, 1]);
-        assert.deepEqual(seqs(await store.journalPage('p1', { before: 10, offset: 2, limit: 3 })), [7, 6, 5]);
-        assert.deepEqual(seqs(await store.journalPage('p1', { offset: 12, limit: 5 })), []);
-        assert.deepEqual(await store.journalPage('p1', { limit: 1 }), [{ seq: 12, kind: 'deposit', amount: 12, balance: 78, ref: 'd12', at: T0 + 12 }]);
-        assert.equal((await store.journalPage('p1', { limit: 10_000 })).length, 12, 'at most 500 a page');
-        assert.deepEqual(await store.journalPage('nobody', { limit: 5 }), []);
-        await assert.rejects(() => store.journalPage('p1', { before: 0, limit: 5 }));
-        await assert.rejects(() => store.journalPage('p1', { limit: 1.5 }));
+        assert.deepEqual(seqs(await store.wallets.journalPage('p1', { limit: 5 })), [12, 11, 10, 9, 8]);
+        assert.deepEqual(seqs(await store.wallets.journalPage('p1', { before: 8, limit: 5 })), [7, 6, 5, 4, 3]);
+        assert.deepEqual(seqs(await store.wallets.journalPage('p1', { before: 3, limit: 5 })), [2, 1]);
+        assert.deepEqual(seqs(await store.wallets.journalPage('p1', { before: 1, limit: 5 })), []);
+        assert.deepEqual(seqs(await store.wallets.journalPage('p1', { before: 100, limit: 2 })), [12, 11], 'a seq past the end: from the newest');
+        assert.deepEqual(seqs(await store.wallets.journalPage('p1', { offset: 10, limit: 5 })), [2, 1]);
+        assert.deepEqual(seqs(await store.wallets.journalPage('p1', { before: 10, offset: 2, limit: 3 })), [7, 6, 5]);
+        assert.deepEqual(seqs(await store.wallets.journalPage('p1', { offset: 12, limit: 5 })), []);
+        assert.deepEqual(await store.wallets.journalPage('p1', { limit: 1 }), [{ seq: 12, kind: 'deposit', amount: 12, balance: 78, ref: 'd12', at: T0 + 12 }]);
+        assert.equal((await store.wallets.journalPage('p1', { limit: 10_000 })).length, 12, 'at most 500 a page');
+        assert.deepEqual(await store.wallets.journalPage('nobody', { limit: 5 }), []);
+        await assert.rejects(() => store.wallets.journalPage('p1', { before: 0, limit: 5 }));
+        await assert.rejects(() => store.wallets.journalPage('p1', { limit: 1.5 }));
       });
 
       it('keeps the purchase-time picks and the balances with the sale', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         const picks = JSON.stringify({ kind: 'colour', choice: 'a|b' });
         const sale = sold(await buy(store, 'p1', { picks, now: T0 + 7 }));
         assert.equal(sale.picks, picks);
         assert.equal(sale.balanceBefore, 1_000);
         assert.equal(sale.balanceAfter, 1_000 - STAKE);
         assert.equal(sale.soldAt, T0 + 7);
-        assert.deepEqual(await store.getSale(sale.unitId), sale);
+        assert.deepEqual(await store.sales.getSale(sale.unitId), sale);
         assert.equal(sold(await buy(store, 'p1')).picks, '');
-        assert.equal(await store.getSale('noel-test.0:9'), undefined);
+        assert.equal(await store.sales.getSale('noel-test.0:9'), undefined);
       });
     });
 
@@ -965,10 +965,10 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       /** p1 funded with 10 €, every unit of a 10-unit block bought (balance 5 €: the threshold); its winners and losers. */
       async function boughtBlock(store: DealerStore): Promise<{ winners: Sale[]; losers: Sale[] }> {
         await openTen(store, 1);
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         const sales: Sale[] = [];
         for (let i = 0; i < 10; i++) sales.push(sold(await buy(store, 'p1')));
-        assert.equal(await store.balance('p1'), THRESHOLD);
+        assert.equal(await store.wallets.balance('p1'), THRESHOLD);
         return { winners: sales.filter((s) => s.prize > 0), losers: sales.filter((s) => s.prize === 0) };
       }
 
@@ -976,55 +976,55 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const store = (await dealers(1, { withdrawalThreshold: THRESHOLD }))[0]!;
         const { winners, losers } = await boughtBlock(store);
         const [first, second, third] = winners;
-        await store.settle(losers[0]!.unitId, T0 + 100);
-        assert.deepEqual((await store.events(undefined, 10)).events, [], 'no prize, no event');
-        await store.settle(first!.unitId, T0 + 101);
-        await store.settle(second!.unitId, T0 + 102);
+        await store.sales.settle(losers[0]!.unitId, T0 + 100);
+        assert.deepEqual((await store.events.events(undefined, 10)).events, [], 'no prize, no event');
+        await store.sales.settle(first!.unitId, T0 + 101);
+        await store.sales.settle(second!.unitId, T0 + 102);
         const balance = THRESHOLD + first!.prize;
-        let page = await store.events(undefined, 10);
+        let page = await store.events.events(undefined, 10);
         assert.deepEqual(page.events.map(({ id: _, ...e }) => e), [{ at: T0 + 101, playerId: 'p1', kind: 'withdrawal_threshold', balance, threshold: THRESHOLD }], 'the second prize found it above already');
         assert.equal(page.next, page.events[0]!.id);
-        const above = await store.balance('p1');
-        assert.ok((await store.withdraw('p1', above - THRESHOLD, 'paid-out', T0 + 103)).ok);
-        await store.settle(third!.unitId, T0 + 104);
-        page = await store.events(page.next, 10);
+        const above = await store.wallets.balance('p1');
+        assert.ok((await store.wallets.withdraw('p1', above - THRESHOLD, 'paid-out', T0 + 103)).ok);
+        await store.sales.settle(third!.unitId, T0 + 104);
+        page = await store.events.events(page.next, 10);
         assert.deepEqual(page.events.map(({ id: _, ...e }) => e), [{ at: T0 + 104, playerId: 'p1', kind: 'withdrawal_threshold', balance: THRESHOLD + third!.prize, threshold: THRESHOLD }]);
-        assert.deepEqual(await store.events(page.next, 10), { events: [], next: page.next }, 'nothing after the last');
+        assert.deepEqual(await store.events.events(page.next, 10), { events: [], next: page.next }, 'nothing after the last');
       });
 
       it('tells once per credit whatever the concurrent settlements of the unit', async () => {
         const stores = await dealers(3, { withdrawalThreshold: THRESHOLD });
         const { winners } = await boughtBlock(stores[0]!);
-        await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.settle(winners[0]!.unitId, T0 + 100)));
-        assert.equal((await stores[1]!.events(undefined, 10)).events.length, 1);
+        await Promise.all(Array.from({ length: 12 }, (_, i) => stores[i % 3]!.sales.settle(winners[0]!.unitId, T0 + 100)));
+        assert.equal((await stores[1]!.events.events(undefined, 10)).events.length, 1);
       });
 
       it('gives the events in order, a page at a time', async () => {
         const store = (await dealers(1, { withdrawalThreshold: 0 }))[0]!;
         await openTen(store, 1);
         const players = Array.from({ length: 10 }, (_, i) => `p${i}`);
-        for (const p of players) await store.deposit(p, STAKE, `d-${p}`, T0);
+        for (const p of players) await store.wallets.deposit(p, STAKE, `d-${p}`, T0);
         const sales: Sale[] = [];
         // Each player stakes all, down to 0, the threshold: the 6 whose unit wins cross it.
         for (const p of players) sales.push(sold(await buy(store, p)));
-        for (const [i, s] of sales.entries()) await store.settle(s.unitId, T0 + 100 + i);
+        for (const [i, s] of sales.entries()) await store.sales.settle(s.unitId, T0 + 100 + i);
         const winners = sales.filter((s) => s.prize > 0).map((s) => s.playerId);
-        const all = await store.events(undefined, 500);
+        const all = await store.events.events(undefined, 500);
         assert.deepEqual(all.events.map((e) => e.playerId), winners);
         const ids = all.events.map((e) => e.id);
         assert.equal(new Set(ids).size, ids.length);
-        const first = await store.events(undefined, 1);
+        const first = await store.events.events(undefined, 1);
         assert.deepEqual(first.events.map((e) => e.id), ids.slice(0, 1));
-        assert.deepEqual((await store.events(first.next, 500)).events.map((e) => e.id), ids.slice(1));
-        assert.deepEqual(await store.events(undefined, 0), { events: [], next: '0' });
-        await assert.rejects(() => store.events('not an id', 10));
+        assert.deepEqual((await store.events.events(first.next, 500)).events.map((e) => e.id), ids.slice(1));
+        assert.deepEqual(await store.events.events(undefined, 0), { events: [], next: '0' });
+        await assert.rejects(() => store.events.events('not an id', 10));
       });
 
       it('tells nothing when it is off', async () => {
         const store = await dealer();
         const { winners } = await boughtBlock(store);
-        for (const w of winners) await store.settle(w.unitId, T0 + 100);
-        assert.deepEqual(await store.events(undefined, 10), { events: [], next: '0' });
+        for (const w of winners) await store.sales.settle(w.unitId, T0 + 100);
+        assert.deepEqual(await store.events.events(undefined, 10), { events: [], next: '0' });
       });
     });
 
@@ -1032,19 +1032,19 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it("lists a player's sales newest first, a page at a time", async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
-        await store.deposit('p2', 1_000, 'd2', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p2', 1_000, 'd2', T0);
         const mine: Sale[] = [];
         for (let i = 0; i < 7; i++) {
           mine.push(sold(await buy(store, 'p1')));
           sold(await buy(store, 'p2'));
         }
         const newest = [...mine].reverse();
-        assert.deepEqual(await store.listSales('p1', 0, 3), newest.slice(0, 3));
-        assert.deepEqual(await store.listSales('p1', 3, 3), newest.slice(3, 6));
-        assert.deepEqual(await store.listSales('p1', 6, 3), newest.slice(6));
-        assert.deepEqual(await store.listSales('p1', 7, 3), []);
-        assert.equal((await store.listSales('p1', 0, 1000)).length, 7);
+        assert.deepEqual(await store.sales.listSales('p1', 0, 3), newest.slice(0, 3));
+        assert.deepEqual(await store.sales.listSales('p1', 3, 3), newest.slice(3, 6));
+        assert.deepEqual(await store.sales.listSales('p1', 6, 3), newest.slice(6));
+        assert.deepEqual(await store.sales.listSales('p1', 7, 3), []);
+        assert.equal((await store.sales.listSales('p1', 0, 1000)).length, 7);
       });
 
       it('pages a long history through deposits and prizes in the journal', async () => {
@@ -1052,13 +1052,13 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         await openTen(store, 20);
         const mine: Sale[] = [];
         for (let i = 0; i < 150; i++) {
-          if (i % 10 === 0) await store.deposit('p1', 10 * STAKE, `d${i}`, T0);
+          if (i % 10 === 0) await store.wallets.deposit('p1', 10 * STAKE, `d${i}`, T0);
           const sale = sold(await buy(store, 'p1'));
-          await store.settle(sale.unitId, T0 + 1);
+          await store.sales.settle(sale.unitId, T0 + 1);
           mine.push(sale);
         }
         const newest = mine.reverse().map((s) => s.unitId);
-        const ids = async (offset: number, limit: number) => (await store.listSales('p1', offset, limit)).map((s) => s.unitId);
+        const ids = async (offset: number, limit: number) => (await store.sales.listSales('p1', offset, limit)).map((s) => s.unitId);
         assert.deepEqual(await ids(0, 100), newest.slice(0, 100));
         assert.deepEqual(await ids(100, 100), newest.slice(100));
         assert.deepEqual(await ids(95, 10), newest.slice(95, 105));
@@ -1069,36 +1069,36 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('lists unsettled sales oldest first, for everyone or for one player', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p1', 1_000, 'd1', T0);
-        await store.deposit('p2', 1_000, 'd2', T0);
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
+        await store.wallets.deposit('p2', 1_000, 'd2', T0);
         const a = sold(await buy(store, 'p1', { now: T0 + 10 }));
         const b = sold(await buy(store, 'p2', { now: T0 + 20 }));
         const c = sold(await buy(store, 'p1', { now: T0 + 30 }));
         const ids = (sales: Sale[]) => sales.map((s) => s.unitId);
-        assert.deepEqual(ids(await store.unsettledSales(T0 + 30, 10)), ids([a, b, c]));
-        assert.deepEqual(ids(await store.unsettledSales(T0 + 25, 10)), ids([a, b]));
-        assert.deepEqual(ids(await store.unsettledSales(T0 + 30, 2)), ids([a, b]));
-        assert.deepEqual(ids(await store.unsettledSales(T0 + 30, 10, 'p1')), ids([a, c]));
-        await store.settle(a.unitId, T0 + 40);
-        assert.deepEqual(ids(await store.unsettledSales(T0 + 99, 10)), ids([b, c]));
-        assert.deepEqual(ids(await store.unsettledSales(T0 + 99, 10, 'p1')), ids([c]));
-        assert.deepEqual(await store.unsettledSales(T0 + 99, 10, 'nobody'), []);
-        await store.deposit('p1', 500, 'd3', T0 + 50);
-        assert.deepEqual(ids(await store.unsettledSales(T0 + 99, 10, 'p1')), ids([c]), 'a deposit is not a unit in play');
+        assert.deepEqual(ids(await store.sales.unsettledSales(T0 + 30, 10)), ids([a, b, c]));
+        assert.deepEqual(ids(await store.sales.unsettledSales(T0 + 25, 10)), ids([a, b]));
+        assert.deepEqual(ids(await store.sales.unsettledSales(T0 + 30, 2)), ids([a, b]));
+        assert.deepEqual(ids(await store.sales.unsettledSales(T0 + 30, 10, 'p1')), ids([a, c]));
+        await store.sales.settle(a.unitId, T0 + 40);
+        assert.deepEqual(ids(await store.sales.unsettledSales(T0 + 99, 10)), ids([b, c]));
+        assert.deepEqual(ids(await store.sales.unsettledSales(T0 + 99, 10, 'p1')), ids([c]));
+        assert.deepEqual(await store.sales.unsettledSales(T0 + 99, 10, 'nobody'), []);
+        await store.wallets.deposit('p1', 500, 'd3', T0 + 50);
+        assert.deepEqual(ids(await store.sales.unsettledSales(T0 + 99, 10, 'p1')), ids([c]), 'a deposit is not a unit in play');
       });
 
       it('lists unsettled sales across games and prices', async () => {
         const store = await dealer();
         await openTen(store);
         const other = { ...TEN_UNIT_TABLE, stake: 100, tiers: TEN_UNIT_TABLE.tiers.map((t) => ({ ...t, prize: t.prize * 2 })) };
-        await store.openEmission({ emissionId: 'noel-100', table: other, blockCount: 1, now: T0 });
-        await store.deposit('p1', 1_000, 'd1', T0);
+        await store.emissions.openEmission({ emissionId: 'noel-100', table: other, blockCount: 1, now: T0 });
+        await store.wallets.deposit('p1', 1_000, 'd1', T0);
         const a = sold(await buy(store, 'p1', { now: T0 + 10 }));
         const b = sold(await buy(store, 'p1', { stake: 100, now: T0 + 20 }));
         const c = sold(await buy(store, 'p1', { now: T0 + 30 }));
         assert.equal(b.blockId, 'noel-100.0');
         assert.equal(b.prize, prizeOfTier(other, b.tierId));
-        assert.deepEqual((await store.unsettledSales(T0 + 30, 10)).map((s) => s.unitId), [a, b, c].map((s) => s.unitId));
+        assert.deepEqual((await store.sales.unsettledSales(T0 + 30, 10)).map((s) => s.unitId), [a, b, c].map((s) => s.unitId));
       });
     });
 
@@ -1116,76 +1116,76 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       /** A block sold out to p1 (the first, on one lane), every unit of it but the last sold settled: its id and sales. */
       async function soldOutBlock(store: DealerStore): Promise<{ blockId: string; index: number; sales: Sale[] }> {
         await openTen(store, BLOCKS);
-        await store.deposit('p1', 10_000, 'd1', T0);
+        await store.wallets.deposit('p1', 10_000, 'd1', T0);
         const { blockId, blockSales } = await sellOutABlock(store, 'p1');
         const lastSold = blockSales.reduce((a, b) => (b.soldAt > a.soldAt ? b : a));
         const sales = [...blockSales.filter((s) => s !== lastSold), lastSold];
-        for (const sale of sales.slice(0, 9)) await store.settle(sale.unitId, T0 + 500);
+        for (const sale of sales.slice(0, 9)) await store.sales.settle(sale.unitId, T0 + 500);
         return { blockId, index: Number(blockId.split('.')[1]), sales };
       }
 
       async function archive(store: DealerStore, blockId: string): Promise<string> {
-        const sales = await store.blockSales(blockId, 0, 100);
+        const sales = await store.offloading.blockSales(blockId, 0, 100);
         const path = await writeOffloadedBlock(dir, blockId, 10, (async function* () {
           for (const sale of sales) yield { sale, actions: [{ action: { type: 'auto' }, at: T0, by: 'player' }] };
         })());
-        assert.equal(await store.markOffloaded(blockId, path, T0 + 1_000), true);
+        assert.equal(await store.offloading.markOffloaded(blockId, path, T0 + 1_000), true);
         return path;
       }
 
       it('offers closed blocks whose every unit is settled, once their closing is old enough', async () => {
         const store = await dealer();
         const { blockId, sales } = await soldOutBlock(store);
-        assert.deepEqual(await store.offloadableBlocks(T0 + 10_000), [], 'a unit is not settled');
-        await store.settle(sales[9]!.unitId, T0 + 600);
+        assert.deepEqual(await store.offloading.offloadableBlocks(T0 + 10_000), [], 'a unit is not settled');
+        await store.sales.settle(sales[9]!.unitId, T0 + 600);
         const closedAt = sales[9]!.soldAt;
-        assert.deepEqual(await store.offloadableBlocks(closedAt - 1), [], 'closed after that');
-        assert.deepEqual(await store.offloadableBlocks(closedAt), [blockId]);
+        assert.deepEqual(await store.offloading.offloadableBlocks(closedAt - 1), [], 'closed after that');
+        assert.deepEqual(await store.offloading.offloadableBlocks(closedAt), [blockId]);
       });
 
       it('counts the settled units of a block, each once, and all of them once it is archived', async () => {
         const store = await dealer();
         const { blockId, sales } = await soldOutBlock(store);
-        assert.equal((await store.block(blockId))!.settled, 9, 'every unit but the last');
-        await store.settle(sales[0]!.unitId, T0 + 700);
-        assert.equal((await store.block(blockId))!.settled, 9, 'a unit settled again is not counted again');
-        await store.settle(sales[9]!.unitId, T0 + 700);
-        assert.equal((await store.block(blockId))!.settled, 10);
+        assert.equal((await store.emissions.block(blockId))!.settled, 9, 'every unit but the last');
+        await store.sales.settle(sales[0]!.unitId, T0 + 700);
+        assert.equal((await store.emissions.block(blockId))!.settled, 9, 'a unit settled again is not counted again');
+        await store.sales.settle(sales[9]!.unitId, T0 + 700);
+        assert.equal((await store.emissions.block(blockId))!.settled, 10);
         await archive(store, blockId);
-        assert.equal((await store.block(blockId))!.settled, 10, 'archived: its settlements are in the archive');
+        assert.equal((await store.emissions.block(blockId))!.settled, 10, 'archived: its settlements are in the archive');
         assert.equal((await emission(store)).blocks.find((b) => b.sold === 0)!.settled, 0);
       });
 
       it('gives the sales of a block a page at a time, with their settlement', async () => {
         const store = await dealer();
         const { blockId, sales } = await soldOutBlock(store);
-        const settled = (await Promise.all(sales.map((s) => store.getSale(s.unitId)))).sort((a, b) => a!.position - b!.position);
-        assert.deepEqual(await store.blockSales(blockId, 0, 4), settled.slice(0, 4));
-        assert.deepEqual(await store.blockSales(blockId, 8, 5), settled.slice(8));
+        const settled = (await Promise.all(sales.map((s) => store.sales.getSale(s.unitId)))).sort((a, b) => a!.position - b!.position);
+        assert.deepEqual(await store.offloading.blockSales(blockId, 0, 4), settled.slice(0, 4));
+        assert.deepEqual(await store.offloading.blockSales(blockId, 8, 5), settled.slice(8));
         const unsold = (await emission(store)).blocks.find((b) => b.sold === 0)!;
-        assert.deepEqual(await store.blockSales(unsold.blockId, 0, 5), []);
-        assert.deepEqual(await store.blockSales('nothing.0', 0, 5), []);
+        assert.deepEqual(await store.offloading.blockSales(unsold.blockId, 0, 5), []);
+        assert.deepEqual(await store.offloading.blockSales('nothing.0', 0, 5), []);
       });
 
       it('answers for archived units from the archive once their records are dropped', async () => {
         const store = await dealer();
         const { blockId, index, sales } = await soldOutBlock(store);
-        await store.settle(sales[9]!.unitId, T0 + 600);
+        await store.sales.settle(sales[9]!.unitId, T0 + 600);
         const before = {
-          sales: await Promise.all(sales.map((s) => store.getSale(s.unitId))),
-          history: await store.listSales('p1', 0, 100),
-          tiers: await store.recordedTiers(blockId),
-          balance: await store.balance('p1'),
+          sales: await Promise.all(sales.map((s) => store.sales.getSale(s.unitId))),
+          history: await store.sales.listSales('p1', 0, 100),
+          tiers: await store.pages.recordedTiers(blockId),
+          balance: await store.wallets.balance('p1'),
         };
         const path = await archive(store, blockId);
-        assert.equal(await store.markOffloaded(blockId, path, T0 + 2_000), false, 'archived once');
-        assert.deepEqual(await store.offloadableBlocks(T0 + 10_000), []);
-        assert.deepEqual(await store.blockSales(blockId, 0, 10), [], 'its records are gone');
-        assert.deepEqual(await Promise.all(sales.map((s) => store.getSale(s.unitId))), before.sales);
-        assert.deepEqual(await store.listSales('p1', 0, 100), before.history);
-        assert.deepEqual(await store.recordedTiers(blockId), before.tiers);
+        assert.equal(await store.offloading.markOffloaded(blockId, path, T0 + 2_000), false, 'archived once');
+        assert.deepEqual(await store.offloading.offloadableBlocks(T0 + 10_000), []);
+        assert.deepEqual(await store.offloading.blockSales(blockId, 0, 10), [], 'its records are gone');
+        assert.deepEqual(await Promise.all(sales.map((s) => store.sales.getSale(s.unitId))), before.sales);
+        assert.deepEqual(await store.sales.listSales('p1', 0, 100), before.history);
+        assert.deepEqual(await store.pages.recordedTiers(blockId), before.tiers);
         const winner = before.sales.find((s) => s!.prize > 0)!;
-        assert.deepEqual(await store.settle(winner.unitId, T0 + 3_000), { ok: true, credited: false, prize: winner.prize, balance: before.balance });
+        assert.deepEqual(await store.sales.settle(winner.unitId, T0 + 3_000), { ok: true, credited: false, prize: winner.prize, balance: before.balance });
         assert.equal((await emission(store)).blocks.find((b) => b.blockId === blockId)!.offloadedTo, path);
         // Dealing goes on in the next block (of its lane).
         assert.equal((await buyOnLaneOf(store, 'p1', index, BLOCKS)).blockId, `noel-test.${index + lanesOf(BLOCKS)}`);
@@ -1195,12 +1195,12 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         // The other handle has hashed no page yet (on Redis: the units are gone, the seed re-prints them).
         const [store, other] = (await dealers(2)) as [DealerStore, DealerStore];
         const { blockId, sales } = await soldOutBlock(store);
-        await store.settle(sales[9]!.unitId, T0 + 600);
-        const proofs = await Promise.all(sales.map((s) => store.unitProof(s.unitId)));
+        await store.sales.settle(sales[9]!.unitId, T0 + 600);
+        const proofs = await Promise.all(sales.map((s) => store.pages.unitProof(s.unitId)));
         await archive(store, blockId);
-        const [page] = (await store.pageCommitments(blockId))!;
+        const [page] = (await store.pages.pageCommitments(blockId))!;
         for (const [i, sale] of sales.entries()) {
-          const proof = (await other.unitProof(sale.unitId))!;
+          const proof = (await other.pages.unitProof(sale.unitId))!;
           assert.deepEqual(proof, proofs[i], `position ${sale.position}`);
           assert.equal(pageRootOfProof(proof, { game: sale.game, stake: sale.stake, blockId }), page!.root);
         }
@@ -1209,11 +1209,11 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('says where an archived unit lives when the archive cannot be read here', async () => {
         const store = await dealer();
         const { blockId, sales } = await soldOutBlock(store);
-        await store.settle(sales[9]!.unitId, T0 + 600);
+        await store.sales.settle(sales[9]!.unitId, T0 + 600);
         const path = await archive(store, blockId);
         rmSync(dir, { recursive: true, force: true });
         await assert.rejects(
-          () => store.getSale(sales[3]!.unitId),
+          () => store.sales.getSale(sales[3]!.unitId),
           (err: unknown) => err instanceof OffloadUnreadableError && err.path === path && err.message.includes(path),
         );
       });
@@ -1221,9 +1221,9 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('refuses to archive a block that is open or has units not settled', async () => {
         const store = await dealer();
         const { blockId, index } = await soldOutBlock(store);
-        await assert.rejects(() => store.markOffloaded(blockId, join(dir, 'x'), T0), /not settled/);
-        await assert.rejects(() => store.markOffloaded(`noel-test.${index + lanesOf(BLOCKS)}`, join(dir, 'x'), T0), /not settled/);
-        await assert.rejects(() => store.markOffloaded('nothing.0', join(dir, 'x'), T0));
+        await assert.rejects(() => store.offloading.markOffloaded(blockId, join(dir, 'x'), T0), /not settled/);
+        await assert.rejects(() => store.offloading.markOffloaded(`noel-test.${index + lanesOf(BLOCKS)}`, join(dir, 'x'), T0), /not settled/);
+        await assert.rejects(() => store.offloading.markOffloaded('nothing.0', join(dir, 'x'), T0));
         assert.equal((await emission(store)).blocks.find((b) => b.blockId === blockId)!.offloadedTo, undefined);
       });
     });
@@ -1236,31 +1236,31 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const info = await openTen(store);
         assert.deepEqual(info.blocks.map((b) => b.scheme), freshBlocks(3).map(() => 3));
         for (const block of info.blocks) {
-          const pages = await store.pageCommitments(block.blockId);
+          const pages = await store.pages.pageCommitments(block.blockId);
           assert.equal(pages?.length, 1);
           assert.match(pages![0]!.root, /^[0-9a-f]{64}$/);
           assert.equal(pages![0]!.publishedAt, T0);
         }
-        assert.deepEqual(await store.block('noel-test.1'), info.blocks[1]);
-        assert.equal(await store.block('noel-test.9'), undefined);
-        assert.equal(await store.pageCommitments('noel-test.9'), undefined);
-        assert.equal(await store.pageCommitments('nope.0'), undefined);
+        assert.deepEqual(await store.emissions.block('noel-test.1'), info.blocks[1]);
+        assert.equal(await store.emissions.block('noel-test.9'), undefined);
+        assert.equal(await store.pages.pageCommitments('noel-test.9'), undefined);
+        assert.equal(await store.pages.pageCommitments('nope.0'), undefined);
       });
 
       it('proves each sold unit against its page root, published no later than the sale', async () => {
         const store = await dealer();
         const table = scaledTable(NOEL_50, 5_000); // two pages: 4,096 positions and 904
-        await store.openEmission({ emissionId: 'pages', table, blockCount: 1, now: T0 });
-        await store.deposit('p', 1_000_000, 'd', T0);
+        await store.emissions.openEmission({ emissionId: 'pages', table, blockCount: 1, now: T0 });
+        await store.wallets.deposit('p', 1_000_000, 'd', T0);
         const sales: Sale[] = [];
         for (let lane = 0; lane < 4_100; lane += 100) {
           const batch = await Promise.all(Array.from({ length: 100 }, () => buy(store, 'p', { game: table.game, stake: table.stake })));
           sales.push(...batch.map(sold));
         }
-        const pages = (await store.pageCommitments('pages.0'))!;
+        const pages = (await store.pages.pageCommitments('pages.0'))!;
         assert.deepEqual(pages.map((p) => p.page), [0, 1]);
         for (const sale of sales.filter((s) => [0, 1, 4_095, 4_096, 4_099].includes(s.position))) {
-          const proof = (await store.unitProof(sale.unitId))!;
+          const proof = (await store.pages.unitProof(sale.unitId))!;
           assert.equal(proof.tierId, sale.tierId);
           assert.equal(proof.position, sale.position);
           const page = pages[sale.position >= 4_096 ? 1 : 0]!;
@@ -1273,26 +1273,26 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('re-derives the published page roots from the seed revealed when the block closes', async () => {
         const store = await dealer();
         await openTen(store);
-        await store.deposit('p', 10_000, 'd', T0);
+        await store.wallets.deposit('p', 10_000, 'd', T0);
         const { blockId } = await sellOutABlock(store, 'p');
         const closed = (await emission(store)).blocks.find((b) => b.blockId === blockId)!;
         assert.equal(closed.state, 'closed');
         const seed = Buffer.from(closed.seed!, 'hex');
         const tree = buildBlockTree(seed, printBlock(TEN_UNIT_TABLE, seed), leafSchemeOf(closed));
-        assert.deepEqual((await store.pageCommitments(closed.blockId))!.map((p) => p.root), tree.pageRoots.map(hex));
+        assert.deepEqual((await store.pages.pageCommitments(closed.blockId))!.map((p) => p.root), tree.pageRoots.map(hex));
       });
 
       it('has no proof for a unit never sold', async () => {
         const store = await dealer();
         await openTen(store);
-        assert.equal(await store.unitProof('noel-test.0:3'), undefined);
-        assert.equal(await store.unitProof('nope.0:0'), undefined);
+        assert.equal(await store.pages.unitProof('noel-test.0:3'), undefined);
+        assert.equal(await store.pages.unitProof('nope.0:0'), undefined);
       });
     });
 
     it('uses the real table of Le Noël de la chance when asked', async () => {
       const store = await dealer();
-      const info = await store.openEmission({ emissionId: 'noel-real', table: NOEL_50, blockCount: 2, now: T0 });
+      const info = await store.emissions.openEmission({ emissionId: 'noel-real', table: NOEL_50, blockCount: 2, now: T0 });
       assert.deepEqual(info.blocks.map((b) => [b.size, b.state]), freshBlocks(2).map(([, state]) => [800_000, state]));
     });
   });

@@ -14,10 +14,10 @@ async function setUp(options: Partial<WinFeedOptions> = {}) {
   let clock = 1_000_000;
   const now = () => clock;
   const dealer = new MemoryStore();
-  await dealer.openEmission({ emissionId: 'lamp', table: findPrizeTable('mysteres-de-la-lampe', 50)!, blockCount: 1, now: now() });
-  await dealer.deposit(PLAYER.playerId, 1_000_000, 'd1', 0);
+  await dealer.emissions.openEmission({ emissionId: 'lamp', table: findPrizeTable('mysteres-de-la-lampe', 50)!, blockCount: 1, now: now() });
+  await dealer.wallets.deposit(PLAYER.playerId, 1_000_000, 'd1', 0);
   const presence = new LocalPresence();
-  const feed = new WinFeed(presence, dealer, { prefix: 't', recent: 3, minPrize: 1, pseudonymTtlSeconds: 60, sharedPresence: false, log: () => undefined, ...options }, now);
+  const feed = new WinFeed(presence, dealer.emissions, { prefix: 't', recent: 3, minPrize: 1, pseudonymTtlSeconds: 60, sharedPresence: false, log: () => undefined, ...options }, now);
   const play = new PlayService(dealer, new MemoryActionLog(), now);
   const published: WinMessage[] = [];
   await presence.subscribe(feed.winsChannel, (message: WinMessage) => published.push(message));
@@ -140,13 +140,13 @@ describe('win feed', () => {
     assert.deepEqual(start, [{
       game: 'mysteres-de-la-lampe',
       stake: 50,
-      blockId: (await dealer.listEmissions())[0]!.blocks.find((b) => b.state === 'open')!.blockId,
+      blockId: (await dealer.emissions.listEmissions())[0]!.blocks.find((b) => b.state === 'open')!.blockId,
       tiers: table.tiers.map((t, i) => ({ tierId: i + 1, prize: t.prize, left: t.count })),
     }]);
     // Sold, not revealed: the count does not move whatever the unit holds.
     for (let i = 0; i < 20; i++) {
       const other = { playerId: `buyer${i}`, pseudonym: 'B' };
-      await dealer.deposit(other.playerId, 100, `d${i}`, 0);
+      await dealer.wallets.deposit(other.playerId, 100, `d${i}`, 0);
       assert.ok((await play.buy(other, { game: 'mysteres-de-la-lampe', stake: 50, requestId: 'x', picks: [{ kind: 'symbol', choice: 'moon' }] })).ok);
     }
     assert.deepEqual(await feed.prizesLeft(0), start);

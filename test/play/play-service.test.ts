@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { MemoryStore } from '../../src/dealer/memory/store';
+import type { Sales } from '../../src/dealer/types';
 import { PRIZE_TABLES } from '../../src/games/prize-tables';
 import { rulesOf } from '../../src/games/registry';
 import { PlayService } from '../../src/play/play-service';
@@ -12,7 +13,7 @@ const first = (): number => 0;
 async function setUp(now = () => 1_000_000) {
   const dealer = new MemoryStore();
   for (const table of PRIZE_TABLES) {
-    await dealer.openEmission({ emissionId: `${table.game}-${table.stake}`, table, blockCount: 1, now: now() });
+    await dealer.emissions.openEmission({ emissionId: `${table.game}-${table.stake}`, table, blockCount: 1, now: now() });
   }
   const play = new PlayService(dealer, new MemoryActionLog(), now);
   return { dealer, play };
@@ -22,7 +23,7 @@ describe('play service', () => {
   it('recalls every finished unit with a scenario that re-scores, by the rules, to its prize', async () => {
     const { dealer, play } = await setUp();
     const player = { playerId: 'p1', pseudonym: 'P' };
-    await dealer.deposit('p1', 100_000, 'd1', 0);
+    await dealer.wallets.deposit('p1', 100_000, 'd1', 0);
     for (const table of PRIZE_TABLES) {
       for (let i = 0; i < 5; i++) {
         const bought = await play.buy(player, { game: table.game, stake: table.stake, requestId: `${table.game.replace(/\W/g, '_')}_${table.stake}_${i}`, picks: rulesOf(table.game).demoPicks(first, 1) });
@@ -44,7 +45,7 @@ describe('play service', () => {
 
   it('refuses another player’s action on a unit and a second action built on a stale unit', async () => {
     const { dealer, play } = await setUp();
-    await dealer.deposit('p1', 1_000, 'd1', 0);
+    await dealer.wallets.deposit('p1', 1_000, 'd1', 0);
     const bought = await play.buy({ playerId: 'p1', pseudonym: 'P' }, { game: '500000-carats', stake: 500, requestId: 'r1' });
     assert.ok(bought.ok);
     const units = bought.units;
@@ -64,7 +65,7 @@ describe('play service', () => {
   it('refuses a purchase while a unit of the same game is unfinished, but not of another game', async () => {
     const { dealer, play } = await setUp();
     const player = { playerId: 'p1', pseudonym: 'P' };
-    await dealer.deposit('p1', 1_000, 'd1', 0);
+    await dealer.wallets.deposit('p1', 1_000, 'd1', 0);
     assert.ok((await play.buy(player, { game: 'rain-diamonds', stake: 50, requestId: 'a' })).ok);
     const again = await play.buy(player, { game: 'rain-diamonds', stake: 50, requestId: 'b' });
     assert.equal(!again.ok && again.code, 'purchase/unfinished_unit');
@@ -75,18 +76,18 @@ describe('play service', () => {
   it('refuses two lamp picks of the same kind and picks for games without', async () => {
     const { dealer, play } = await setUp();
     const player = { playerId: 'p1', pseudonym: 'P' };
-    await dealer.deposit('p1', 1_000, 'd1', 0);
+    await dealer.wallets.deposit('p1', 1_000, 'd1', 0);
     const twoColours = await play.buy(player, { game: 'mysteres-de-la-lampe', stake: 50, requestId: 'a', picks: [{ kind: 'colour', choice: 'red' }, { kind: 'colour', choice: 'blue' }] });
     assert.equal(!twoColours.ok && twoColours.code, 'picks/malformed');
     const picksOnRain = await play.buy(player, { game: 'rain-diamonds', stake: 50, requestId: 'b', picks: { any: 1 } });
     assert.equal(picksOnRain.ok, false);
-    assert.equal(await dealer.balance('p1'), 1_000);
+    assert.equal(await dealer.wallets.balance('p1'), 1_000);
   });
 
   it('finds only units untouched for the delay, and completes each once', async () => {
     let clock = 1_000_000;
     const { dealer, play } = await setUp(() => clock);
-    await dealer.deposit('p1', 1_000, 'd1', 0);
+    await dealer.wallets.deposit('p1', 1_000, 'd1', 0);
     const bought = await play.buy({ playerId: 'p1', pseudonym: 'P' }, { game: 'noel-de-la-chance', stake: 50, requestId: 'r1' });
     assert.ok(bought.ok);
     clock += 500;
@@ -102,12 +103,12 @@ describe('play service', () => {
     const again = await play.complete(completed.unit);
     assert.ok(again.ok);
     assert.deepEqual(again.ended, [], 'settled already: nothing to tell');
-    assert.equal(await dealer.balance('p1'), 1_000 - 50 + completed.unit.sale.prize);
+    assert.equal(await dealer.wallets.balance('p1'), 1_000 - 50 + completed.unit.sale.prize);
   });
 
   it('reveals the units of one purchase together: one rub opens both lamp units', async () => {
     const { dealer, play } = await setUp();
-    await dealer.deposit('p1', 1_000, 'd1', 0);
+    await dealer.wallets.deposit('p1', 1_000, 'd1', 0);
     const bought = await play.buy({ playerId: 'p1', pseudonym: 'P' }, { game: 'mysteres-de-la-lampe', stake: 50, requestId: 'both', picks: [{ kind: 'colour', choice: 'red' }, { kind: 'symbol', choice: 'moon' }] });
     assert.ok(bought.ok);
     assert.equal(bought.units.length, 2);
@@ -125,23 +126,21 @@ describe('play service', () => {
     async function strand() {
       const { dealer } = await setUp();
       const log = new MemoryActionLog();
-      await dealer.deposit('p1', 1_000, 'd1', 0);
-      const dying = Object.assign(Object.create(dealer) as MemoryStore, {
-        settle: () => Promise.reject(new Error('killed')),
-      });
+      await dealer.wallets.deposit('p1', 1_000, 'd1', 0);
+      const dying = { ...dealer, sales: Object.assign(Object.create(dealer.sales) as Sales, { settle: () => Promise.reject(new Error('killed')) }) };
       const before = new PlayService(dying, log, () => 1_000_000);
       const bought = await before.buy({ playerId: 'p1', pseudonym: 'P' }, { game: 'noel-de-la-chance', stake: 50, requestId: 'r1' });
       assert.ok(bought.ok);
       await assert.rejects(before.act('p1', bought.units, { action: { type: 'pick', symbol: 'bell' } }), /killed/);
       const unitId = bought.units[0]!.sale.unitId;
-      assert.equal((await dealer.getSale(unitId))!.settledAt, undefined, 'stranded: logged to its end, not credited');
+      assert.equal((await dealer.sales.getSale(unitId))!.settledAt, undefined, 'stranded: logged to its end, not credited');
       // The process comes back: a new play service over the same stores.
       return { dealer, unitId, after: new PlayService(dealer, log, () => 2_000_000) };
     }
 
     it('is settled when its player comes back to the game, and the player may buy at once', async () => {
       const { dealer, unitId, after } = await strand();
-      const prize = (await dealer.getSale(unitId))!.prize;
+      const prize = (await dealer.sales.getSale(unitId))!.prize;
       const resumed = await after.resume('p1', 'noel-de-la-chance');
       assert.deepEqual(resumed.units.map((u) => [u.sale.unitId, u.finished]), [[unitId, true]], 'shown, finished');
       assert.deepEqual(resumed.ended.map((e) => [e.unit.sale.unitId, e.by]), [[unitId, 'server']], 'to publish, once');
@@ -151,7 +150,7 @@ describe('play service', () => {
 
     it('is settled when its history or its recall is read first, and they agree with the wallet', async () => {
       const { dealer, unitId, after } = await strand();
-      const prize = (await dealer.getSale(unitId))!.prize;
+      const prize = (await dealer.sales.getSale(unitId))!.prize;
       const history = await after.history('p1', 0, 10);
       assert.equal(history.ended.length, 1);
       const line = history.sales.find((s) => s.unitId === unitId)!;
@@ -173,11 +172,11 @@ describe('play service with the player’s protection', () => {
     let clock = 1_000_000;
     const now = () => clock;
     const { dealer } = await setUp(now);
-    const protection = new ProtectionService(dealer, SETTINGS, now);
+    const protection = new ProtectionService(dealer.protections, SETTINGS, now);
     const play = new PlayService(dealer, new MemoryActionLog(), now, protection);
     const player = { playerId: 'p1', pseudonym: 'P' };
     const buy = (requestId: string) => play.buy(player, { game: '500000-carats', stake: 500, requestId });
-    await dealer.deposit('p1', 400, 'd1', 0);
+    await dealer.wallets.deposit('p1', 400, 'd1', 0);
     for (const requestId of ['r1', 'r1']) {
       const refused = await buy(requestId);
       assert.ok(!refused.ok);
@@ -210,8 +209,8 @@ describe('play service on a bounded embedded dealer', () => {
     const log = new MemoryActionLog();
     const dealer = new MemoryStore({ keepSettled: { perPlayer: 2, total: 100 }, forgotten: (ids) => log.forget(ids) });
     const table = PRIZE_TABLES.find((t) => t.game === 'noel-de-la-chance')!;
-    await dealer.openEmission({ emissionId: 'noel', table, blockCount: 1, now: 0 });
-    await dealer.deposit('p1', 100_000, 'd1', 0);
+    await dealer.emissions.openEmission({ emissionId: 'noel', table, blockCount: 1, now: 0 });
+    await dealer.wallets.deposit('p1', 100_000, 'd1', 0);
     const play = new PlayService(dealer, log, () => 1_000_000);
     const unitIds: string[] = [];
     for (let i = 0; i < 3; i++) {

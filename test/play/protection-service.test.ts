@@ -12,13 +12,13 @@ describe('protection service', () => {
   async function inASession() {
     let now = T0;
     const dealer = new MemoryStore();
-    const protection = new ProtectionService(dealer, SETTINGS, () => now);
-    await dealer.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 10, now });
-    await dealer.deposit('p1', 10_000, 'd1', now);
+    const protection = new ProtectionService(dealer.protections, SETTINGS, () => now);
+    await dealer.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 10, now });
+    await dealer.wallets.deposit('p1', 10_000, 'd1', now);
     await protection.setLimits('p1', { stake_week: 10_000 });
     let requests = 0;
     const buy = () =>
-      dealer.purchase({ playerId: 'p1', requestId: `r${++requests}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now, protection: SETTINGS });
+      dealer.sales.purchase({ playerId: 'p1', requestId: `r${++requests}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now, protection: SETTINGS });
     for (const minutes of [0, 20, 40]) {
       now = T0 + minutes * MINUTE;
       assert.ok((await buy()).ok);

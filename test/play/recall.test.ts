@@ -13,9 +13,9 @@ const PLAYER = { playerId: 'p1', pseudonym: 'P' };
 async function setUp() {
   const dealer = new MemoryStore();
   for (const [game, stake] of [['noel-de-la-chance', 50], ['mysteres-de-la-lampe', 50]] as const) {
-    await dealer.openEmission({ emissionId: `${game}-${stake}`, table: findPrizeTable(game, stake)!, blockCount: 1, now: NOW });
+    await dealer.emissions.openEmission({ emissionId: `${game}-${stake}`, table: findPrizeTable(game, stake)!, blockCount: 1, now: NOW });
   }
-  await dealer.deposit(PLAYER.playerId, 100_000, 'd1', NOW);
+  await dealer.wallets.deposit(PLAYER.playerId, 100_000, 'd1', NOW);
   let clock = NOW;
   return { dealer, play: new PlayService(dealer, new MemoryActionLog(), () => ++clock) };
 }
@@ -90,7 +90,7 @@ describe('recall', () => {
     const pending = (await play.recall('p1', unit.sale.unitId))!.record;
     assert.equal(pending.status, 'in_progress');
     assert.equal(pending.fairness.proof, null, 'the proof would show the tier before the reveal');
-    const secret = Buffer.from(unitSeed(await dealer.blockSeed(unit.sale.blockId), unit.sale.position)).toString('hex');
+    const secret = Buffer.from(unitSeed(await dealer.pages.blockSeed(unit.sale.blockId), unit.sale.position)).toString('hex');
     assert.ok(!JSON.stringify(pending).includes(secret), 'the unit seed would give the scenario away');
     assert.equal(pending.prize, null);
     assert.match(pending.fairness.pageRoot!, /^[0-9a-f]{64}$/);
@@ -105,7 +105,7 @@ describe('recall', () => {
     assert.match(fairness.commitment, /^[0-9a-f]{64}$/);
     const proof = fairness.proof!;
     assert.equal(proof.scheme, 'merkle-sha256/v3');
-    assert.equal(proof.unitSeed, Buffer.from(unitSeed(await dealer.blockSeed(unit.sale.blockId), unit.sale.position)).toString('hex'));
+    assert.equal(proof.unitSeed, Buffer.from(unitSeed(await dealer.pages.blockSeed(unit.sale.blockId), unit.sale.position)).toString('hex'));
     assert.equal(pageRootOfProof(proof, { game: done.game, stake: done.stake, blockId: done.blockId }), fairness.pageRoot);
     assert.ok(Date.parse(fairness.pagePublishedAt!) <= Date.parse(done.soldAt));
   });

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { MemoryStore } from '../../src/dealer/memory/store';
 import { blocksReport, formatBlocksReport, formatVerification, verifyBlockReport } from '../../src/reports/operator-report';
-import type { DealerStore } from '../../src/dealer/types';
+import type { DealerStore, FairnessPages } from '../../src/dealer/types';
 import { dealFourteen } from '../dealer/support/fourteen-sales';
 import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 
@@ -53,9 +53,10 @@ describe('operator report', () => {
   it('finds a published page root that the revealed seed does not derive', async () => {
     const store = new MemoryStore();
     await dealFourteen(store);
-    const tampered: DealerStore = Object.assign(Object.create(store) as DealerStore, {
-      pageCommitments: async (blockId: string) => (await store.pageCommitments(blockId))!.map((p) => ({ ...p, root: 'f'.repeat(64) })),
+    const pages = Object.assign(Object.create(store.pages) as FairnessPages, {
+      pageCommitments: async (blockId: string) => (await store.pages.pageCommitments(blockId))!.map((p) => ({ ...p, root: 'f'.repeat(64) })),
     });
+    const tampered: DealerStore = { ...store, pages, close: () => store.close() };
     const report = await verifyBlockReport(tampered, 'noel.0');
     assert.equal(report!.verified, false);
     assert.match(report!.problems[0]!, /^page 0: published root f{64}, the seed derives [0-9a-f]{64}$/);
@@ -64,13 +65,14 @@ describe('operator report', () => {
   it('finds a sale recorded with another tier than the block printed', async () => {
     const store = new MemoryStore();
     await dealFourteen(store);
-    const tampered: DealerStore = Object.assign(Object.create(store) as DealerStore, {
+    const pages = Object.assign(Object.create(store.pages) as FairnessPages, {
       recordedTiers: async (blockId: string) => {
-        const tiers = (await store.recordedTiers(blockId))!;
+        const tiers = (await store.pages.recordedTiers(blockId))!;
         tiers[3] = (tiers[3]! + 1) % 8;
         return tiers;
       },
     });
+    const tampered: DealerStore = { ...store, pages, close: () => store.close() };
     const report = await verifyBlockReport(tampered, 'noel.0');
     assert.equal(report!.verified, false);
     assert.match(report!.problems[0]!, /^position 3: sold as tier \d, printed tier \d$/);

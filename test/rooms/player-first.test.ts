@@ -3,7 +3,7 @@ import { Socket } from 'node:net';
 import { matchMaker, Room as ServerRoom, type Client as ServerClient } from '@colyseus/core';
 import type { Room } from '@colyseus/sdk';
 import { MemoryStore } from '../../src/dealer/memory/store';
-import type { SettleResult } from '../../src/dealer/types';
+import type { Sales, SettleResult } from '../../src/dealer/types';
 import { maskPseudonym } from '../../src/feed/win-feed';
 import { FLOOD_CLOSE_CODE } from '../../src/rooms/player-first';
 import type { RunningServer } from '../../src/server/app';
@@ -80,7 +80,7 @@ async function buyWinningLamp(server: RunningServer, room: Room, pauseMs = 50): 
     if (i > 0) await sleep(pauseMs);
     const { unitIds } = (await room.request('buy', { stake: 50, requestId: nextRequestId('win'), picks: [{ kind: 'colour', choice: 'gold' }] })) as { unitIds: string[] };
     const unitId = unitIds[0]!;
-    if ((await server.services.dealer.getSale(unitId))!.prize > 0) return unitId;
+    if ((await server.services.dealer.sales.getSale(unitId))!.prize > 0) return unitId;
     await room.request('act', { action: { type: 'rub', progress: 100 } });
   }
   throw new Error('no winning lamp unit in 200');
@@ -94,9 +94,24 @@ function serverRoom(roomId: string): ServerRoom {
 
 /** Settlement waits while the gate is shut: an action is caught between its log entry and its step. */
 class GatedStore extends MemoryStore {
+  override readonly sales: Sales;
   private gate: Promise<void> | undefined;
   private open: (() => void) | undefined;
   waiting = false;
+
+  constructor() {
+    super();
+    const sales = (this as MemoryStore).sales;
+    this.sales = Object.assign(Object.create(sales) as Sales, {
+      settle: async (unitId: string, now: number): Promise<SettleResult> => {
+        if (this.gate) {
+          this.waiting = true;
+          await this.gate;
+        }
+        return sales.settle(unitId, now);
+      },
+    });
+  }
 
   shut(): void {
     this.gate = new Promise((resolve) => (this.open = resolve));
@@ -105,14 +120,6 @@ class GatedStore extends MemoryStore {
   release(): void {
     this.gate = undefined;
     this.open?.();
-  }
-
-  override async settle(unitId: string, now: number): Promise<SettleResult> {
-    if (this.gate) {
-      this.waiting = true;
-      await this.gate;
-    }
-    return super.settle(unitId, now);
   }
 }
 
@@ -227,7 +234,7 @@ describe('player first', function () {
       const table = serverRoom(s.player.roomId);
       await eventually(() => table.clients.some((c) => c.sessionId === s.player.sessionId), (there) => !there, 'the server to see the drop');
       store.release();
-      await eventually(async () => (await store.getSale(unitId!))?.settledAt, (at) => at !== undefined, 'the credit');
+      await eventually(async () => (await store.sales.getSale(unitId!))?.settledAt, (at) => at !== undefined, 'the credit');
       await sleep(300);
       assert.equal(s.seen.watcher, undefined, 'the watcher has not seen the end');
       assert.equal(s.seen.feed, undefined, 'the feed has not had the win');

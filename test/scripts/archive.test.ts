@@ -59,7 +59,7 @@ describe('npm run archive', () => {
     assert.ok(records.every((r) => r.player === 'p2'));
     const summary = await runScript('archive', ['export', dir, '--summary', '--from', '2023-11-14', '--to', '2023-11-14']);
     const [row] = summary.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, number | string>);
-    const prizes = [...(await store.journal('p1')), ...(await store.journal('p2'))].filter((j) => j.kind === 'prize').reduce((sum, j) => sum + j.amount, 0);
+    const prizes = [...(await store.wallets.journal('p1')), ...(await store.wallets.journal('p2'))].filter((j) => j.kind === 'prize').reduce((sum, j) => sum + j.amount, 0);
     assert.deepEqual(row, { day: '2023-11-14', game: TEN_UNIT_TABLE.game, units: 8, stakes: 8 * TEN_UNIT_TABLE.stake, prizes, ggr: 8 * TEN_UNIT_TABLE.stake - prizes });
   });
 
@@ -68,7 +68,7 @@ describe('npm run archive', () => {
     const store = await playedStore(3);
     await (await openWriter(dir, store, KEY)).drainAll();
     // A later day's file, so that the old one is not the newest (the writer's).
-    await store.deposit('p1', 100, 'late', Date.now());
+    await store.wallets.deposit('p1', 100, 'late', Date.now());
     await (await ArchiveWriter.open({ dir, outbox: store.outbox, key: KEY, sealRecords: 5, now: Date.now })).drainAll();
     const moved = await runScript('archive', ['move-cold', dir]);
     assert.equal(moved.code, 0, moved.stderr);
@@ -96,12 +96,12 @@ describe('npm run archive', () => {
 
     async function play(prefix: string): Promise<RedisStore> {
       const store = new RedisStore(client, { prefix });
-      await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
-      await store.deposit('p1', 10_000, 'd1', T0);
+      await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 3, now: T0 });
+      await store.wallets.deposit('p1', 10_000, 'd1', T0);
       for (let i = 0; i < 6; i++) {
-        const bought = await store.purchase({ playerId: 'p1', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + i });
+        const bought = await store.sales.purchase({ playerId: 'p1', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + i });
         assert.ok(bought.ok);
-        await store.settle(bought.sale.unitId, T0 + i);
+        await store.sales.settle(bought.sale.unitId, T0 + i);
       }
       return store;
     }

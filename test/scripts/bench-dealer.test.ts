@@ -91,12 +91,12 @@ describe('the purchase script without the law', () => {
       const store = new RedisStore(client, { prefix });
       if (part) purchaseWithoutTheLaw(client, PURCHASE_LUA, part);
       const now = Date.now();
-      await store.openEmission({ emissionId: 'e', table: NOEL_50, blockCount: 2, now });
-      await store.deposit('p', 10_000, 'd', now);
-      await store.changeProtection('p', { what: 'limits', limits: { stake_week: 10_000, stake_day: 10_000 }, raiseDelayMs: 3_600_000 }, now);
+      await store.emissions.openEmission({ emissionId: 'e', table: NOEL_50, blockCount: 2, now });
+      await store.wallets.deposit('p', 10_000, 'd', now);
+      await store.protections.changeProtection('p', { what: 'limits', limits: { stake_week: 10_000, stake_day: 10_000 }, raiseDelayMs: 3_600_000 }, now);
       const archive = store.keys.outbox('money');
       const before = await client.xlen(archive);
-      const sold = await store.purchase({ playerId: 'p', requestId: 'r', game: NOEL_50.game, stake: NOEL_50.stake, now, protection: { realityCheckMs: 3_600_000, sessionIdleMs: 60_000 } });
+      const sold = await store.sales.purchase({ playerId: 'p', requestId: 'r', game: NOEL_50.game, stake: NOEL_50.stake, now, protection: { realityCheckMs: 3_600_000, sessionIdleMs: 60_000 } });
       assert.ok(sold.ok, JSON.stringify(sold));
       await store.close();
       return { allowance: await client.hget(store.keys.player('p').wallet, 'p:ok'), archived: (await client.xlen(archive)) - before };

@@ -35,18 +35,18 @@ describe('npm run migrate-to-cluster', function () {
     // The servers' state on one Redis: the one-script protocol, as REDIS_URL runs it.
     const store = new RedisStore(source, { prefix: 'live' });
     const log = new RedisActionLog(source, 'live');
-    await store.openEmission({ emissionId: 'noel', table: TEN_UNIT_TABLE, blockCount: 4, now: T0 });
-    for (const [i, playerId] of PLAYERS.entries()) await store.deposit(playerId, 1_000 * (i + 1), `bank-${playerId}`, T0);
-    await store.withdraw('p3', 250, 'payout-p3', T0 + 1);
+    await store.emissions.openEmission({ emissionId: 'noel', table: TEN_UNIT_TABLE, blockCount: 4, now: T0 });
+    for (const [i, playerId] of PLAYERS.entries()) await store.wallets.deposit(playerId, 1_000 * (i + 1), `bank-${playerId}`, T0);
+    await store.wallets.withdraw('p3', 250, 'payout-p3', T0 + 1);
     for (let i = 0; i < 5; i++) {
       for (const playerId of PLAYERS) {
-        const result = await store.purchase(purchaseOf(playerId, i));
+        const result = await store.sales.purchase(purchaseOf(playerId, i));
         assert.ok(result.ok, JSON.stringify(result));
         sold.push(result.sale);
         assert.ok(await log.append(result.sale.unitId, 0, { action: { type: 'reveal', i }, at: T0 + 100 * i + 1, by: 'player' }));
         // The first three rounds are settled; the last two stay in play.
         if (i < 3) {
-          await store.settle(result.sale.unitId, T0 + 100 * i + 2);
+          await store.sales.settle(result.sale.unitId, T0 + 100 * i + 2);
           settledBefore.add(result.sale.unitId);
         }
       }
@@ -114,9 +114,9 @@ describe('npm run migrate-to-cluster', function () {
 
     before(async () => {
       const oneStore = new RedisStore(source, { prefix: 'live' });
-      onOneRedis.balances = await Promise.all(PLAYERS.map((p) => oneStore.balance(p)));
-      onOneRedis.journals = await Promise.all(PLAYERS.map((p) => oneStore.journal(p)));
-      onOneRedis.unsettled = await oneStore.unsettledSales(T0 + 10_000, 100);
+      onOneRedis.balances = await Promise.all(PLAYERS.map((p) => oneStore.wallets.balance(p)));
+      onOneRedis.journals = await Promise.all(PLAYERS.map((p) => oneStore.wallets.journal(p)));
+      onOneRedis.unsettled = await oneStore.sales.unsettledSales(T0 + 10_000, 100);
       const list = await runScript('blocks', ['list', '--redis', oneRedis.url, '--prefix', 'live', '--json']);
       assert.equal(list.code, 0, list.stderr);
       onOneRedis.blocks = list.stdout;
@@ -138,8 +138,8 @@ describe('npm run migrate-to-cluster', function () {
     });
 
     it('keeps every balance, journal and the blocks report', async () => {
-      assert.deepEqual(await Promise.all(PLAYERS.map((p) => store.balance(p))), onOneRedis.balances);
-      assert.deepEqual(await Promise.all(PLAYERS.map((p) => store.journal(p))), onOneRedis.journals);
+      assert.deepEqual(await Promise.all(PLAYERS.map((p) => store.wallets.balance(p))), onOneRedis.balances);
+      assert.deepEqual(await Promise.all(PLAYERS.map((p) => store.wallets.journal(p))), onOneRedis.journals);
       const list = await runScript('blocks', ['list', '--redis-cluster', cluster.nodes, '--prefix', 'live', '--json']);
       assert.equal(list.code, 0, list.stderr);
       assert.equal(list.stdout, onOneRedis.blocks);
@@ -156,11 +156,11 @@ describe('npm run migrate-to-cluster', function () {
       for (const [k, sale] of [sold[0]!, sold[sold.length - 1]!].entries()) {
         const request = purchaseOf(sale.playerId, k === 0 ? 0 : 4);
         assert.equal(request.requestId, sale.requestId);
-        const balance = await store.balance(sale.playerId);
-        const retry = await store.purchase({ ...request, now: request.now + 60_000 });
+        const balance = await store.wallets.balance(sale.playerId);
+        const retry = await store.sales.purchase({ ...request, now: request.now + 60_000 });
         assert.ok(retry.ok);
         assert.deepEqual([retry.replayed, retry.sale.unitId], [true, sale.unitId]);
-        assert.equal(await store.balance(sale.playerId), balance, 'no second debit');
+        assert.equal(await store.wallets.balance(sale.playerId), balance, 'no second debit');
       }
     });
 
@@ -173,34 +173,34 @@ describe('npm run migrate-to-cluster', function () {
     });
 
     it('settles each unit left unsettled exactly once, and refuses a settled one a second credit', async () => {
-      assert.deepEqual(await store.unsettledSales(T0 + 10_000, 100), onOneRedis.unsettled);
+      assert.deepEqual(await store.sales.unsettledSales(T0 + 10_000, 100), onOneRedis.unsettled);
       assert.equal(onOneRedis.unsettled.length, 6);
-      const balances = await Promise.all(PLAYERS.map((p) => store.balance(p)));
+      const balances = await Promise.all(PLAYERS.map((p) => store.wallets.balance(p)));
       for (const sale of onOneRedis.unsettled) {
-        const first = await store.settle(sale.unitId, T0 + 5_000);
+        const first = await store.sales.settle(sale.unitId, T0 + 5_000);
         assert.deepEqual([first.ok, first.ok && first.credited], [true, true]);
-        const again = await store.settle(sale.unitId, T0 + 5_001);
+        const again = await store.sales.settle(sale.unitId, T0 + 5_001);
         assert.deepEqual([again.ok, again.ok && again.credited], [true, false]);
       }
       for (const sale of sold.filter((s) => settledBefore.has(s.unitId))) {
-        const again = await store.settle(sale.unitId, T0 + 5_002);
+        const again = await store.sales.settle(sale.unitId, T0 + 5_002);
         assert.deepEqual([again.ok, again.ok && again.credited], [true, false]);
       }
       const won = PLAYERS.map((p) => onOneRedis.unsettled.filter((s) => s.playerId === p).reduce((sum, s) => sum + s.prize, 0));
-      assert.deepEqual(await Promise.all(PLAYERS.map((p) => store.balance(p))), balances.map((b, i) => b + won[i]!));
-      assert.deepEqual(await store.unsettledSales(T0 + 10_000, 100), []);
+      assert.deepEqual(await Promise.all(PLAYERS.map((p) => store.wallets.balance(p))), balances.map((b, i) => b + won[i]!));
+      assert.deepEqual(await store.sales.unsettledSales(T0 + 10_000, 100), []);
       for (const playerId of PLAYERS) {
-        const journal = await store.journal(playerId);
-        assert.equal(journal.reduce((sum, line) => sum + line.amount, 0), await store.balance(playerId), `${playerId}'s journal sums to the balance`);
+        const journal = await store.wallets.journal(playerId);
+        assert.equal(journal.reduce((sum, line) => sum + line.amount, 0), await store.wallets.balance(playerId), `${playerId}'s journal sums to the balance`);
       }
     });
 
     it('sells new units on the cluster, each debited once', async () => {
-      const balance = await store.balance('p2');
-      const result = await store.purchase(purchaseOf('p2', 9));
+      const balance = await store.wallets.balance('p2');
+      const result = await store.sales.purchase(purchaseOf('p2', 9));
       assert.ok(result.ok);
       assert.equal(result.replayed, false);
-      assert.equal(await store.balance('p2'), balance - TEN_UNIT_TABLE.stake);
+      assert.equal(await store.wallets.balance('p2'), balance - TEN_UNIT_TABLE.stake);
       assert.ok(!sold.some((s) => s.unitId === result.sale.unitId));
     });
 

@@ -28,17 +28,17 @@ describe('npm run offload-blocks', function () {
     const client = cluster.client({ enableAutoPipelining: true });
     const store = new RedisStore(client, { prefix: 'arch', protocol: 'per-slot' });
     const log = new RedisActionLog(client, 'arch');
-    await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
-    await store.deposit('p1', 1_000, 'd1', T0);
+    await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
+    await store.wallets.deposit('p1', 1_000, 'd1', T0);
     const unitIds: string[] = [];
     for (let i = 0; i < 10; i++) {
-      const result = await store.purchase({ playerId: 'p1', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + i });
+      const result = await store.sales.purchase({ playerId: 'p1', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + i });
       assert.ok(result.ok);
       unitIds.push(result.sale.unitId);
       assert.ok(await log.append(result.sale.unitId, 0, { action: { type: 'auto', i }, at: T0 + i, by: 'player' }));
-      await store.settle(result.sale.unitId, T0 + i);
+      await store.sales.settle(result.sale.unitId, T0 + i);
     }
-    const before = await Promise.all(unitIds.map(async (id) => [await store.getSale(id), await log.read(id)]));
+    const before = await Promise.all(unitIds.map(async (id) => [await store.sales.getSale(id), await log.read(id)]));
     await store.close();
     await client.quit();
 
@@ -52,9 +52,9 @@ describe('npm run offload-blocks', function () {
     try {
       const readStore = new RedisStore(reader, { prefix: 'arch', protocol: 'per-slot' });
       const readLog = new RedisActionLog(reader, 'arch');
-      assert.deepEqual(await readStore.blockSales('e.0', 0, 10), [], 'the cluster dropped the sales');
-      assert.equal((await readStore.block('e.0'))?.offloadedTo, join(dir, 'e.0.units.ndjson'));
-      const after = await Promise.all(unitIds.map(async (id) => [await readStore.getSale(id), await readLog.read(id)]));
+      assert.deepEqual(await readStore.offloading.blockSales('e.0', 0, 10), [], 'the cluster dropped the sales');
+      assert.equal((await readStore.emissions.block('e.0'))?.offloadedTo, join(dir, 'e.0.units.ndjson'));
+      const after = await Promise.all(unitIds.map(async (id) => [await readStore.sales.getSale(id), await readLog.read(id)]));
       assert.deepEqual(after, before);
     } finally {
       await reader.quit();

@@ -111,7 +111,7 @@ describe('npm run verify-unit with the log of page roots', function () {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'verify-unit-log-'));
     fixture = await playRecalls();
-    const { log } = await CheckpointLog.start(fixture.dealer, settings, () => clock);
+    const { log } = await CheckpointLog.start(fixture.dealer.log, settings, () => clock);
     keyId = log.keys.keyId;
     let origin: string;
     ({ server, origin } = await serve(log));
@@ -119,7 +119,7 @@ describe('npm run verify-unit with the log of page roots', function () {
     recallFile = join(dir, 'recall.json');
     writeFileSync(recallFile, JSON.stringify({ ...recall, fairness: { ...recall.fairness, server: origin } }));
     grow = async () => {
-      await fixture.dealer.openEmission({ emissionId: 'later', table: PRIZE_TABLES.filter((t) => t.game === 'noel-de-la-chance')[1]!, blockCount: 2, now: NOW });
+      await fixture.dealer.emissions.openEmission({ emissionId: 'later', table: PRIZE_TABLES.filter((t) => t.game === 'noel-de-la-chance')[1]!, blockCount: 2, now: NOW });
       clock += 1_000;
     };
   });
@@ -163,15 +163,15 @@ describe('npm run verify-unit with the log of page roots', function () {
     const now = await runScript('verify-unit', [recallFile, '--save-checkpoint', saved]);
     assert.equal(now.code, 0, now.stdout + now.stderr);
     const size = (JSON.parse(readFileSync(saved, 'utf8')) as { treeSize: number }).treeSize;
-    const leaves = await fixture.dealer.logLeaves(0, size);
+    const leaves = await fixture.dealer.log.logLeaves(0, size);
     // The same key over other leaves: the log restarted (its first leaves, the recall's page among them), or rewritten.
     const logOf = async (kept: string[]) => (await CheckpointLog.start({
       logSize: async () => kept.length,
       logLeaves: async (from, count) => kept.slice(from, from + count),
-      logIndexOf: (blockId, page) => fixture.dealer.logIndexOf(blockId, page),
+      logIndexOf: (blockId, page) => fixture.dealer.log.logIndexOf(blockId, page),
     }, settings, () => clock)).log;
     const page = JSON.parse(readFileSync(recallFile, 'utf8')).fairness.page as number;
-    const kept = (await fixture.dealer.logIndexOf(JSON.parse(readFileSync(recallFile, 'utf8')).blockId, page))! + 1;
+    const kept = (await fixture.dealer.log.logIndexOf(JSON.parse(readFileSync(recallFile, 'utf8')).blockId, page))! + 1;
     assert.ok(kept < size, 'the recall\'s page is in the log restarted');
     const rewritten = [...leaves.slice(0, kept), ...leaves.slice(kept).map((l) => l.replace(/ (\d+)$/, (_, t: string) => ` ${Number(t) + 1}`))];
     for (const [what, log, reason] of [

@@ -28,14 +28,14 @@ describe('abandoned units', function () {
     const { unitIds } = (await room.request('buy', { stake: 100, requestId: 'left_alone' })) as { unitIds: string[] };
     const unitId = unitIds[0]!;
     // The player never picks a symbol: the server picks from the seed and reveals.
-    await waitFor(async () => (await server.services.dealer.getSale(unitId))?.settledAt !== undefined, 'the server to finish the unit');
+    await waitFor(async () => (await server.services.dealer.sales.getSale(unitId))?.settledAt !== undefined, 'the server to finish the unit');
     const recall = (await server.services.play.recall(player.playerId, unitId))?.record;
     assert.equal(recall!.status, 'finished');
     assert.equal(recall!.completedBy, 'server');
     const prize = recall!.prize!;
-    const journal = await server.services.dealer.journal(player.playerId);
+    const journal = await server.services.dealer.wallets.journal(player.playerId);
     assert.equal(journal.filter((e) => e.kind === 'prize' && e.ref === unitId).length, prize > 0 ? 1 : 0);
-    assert.equal(await server.services.dealer.balance(player.playerId), 1000 - 100 + prize);
+    assert.equal(await server.services.dealer.wallets.balance(player.playerId), 1000 - 100 + prize);
 
     // The table was told: it shows the server's step and the prize without the player asking.
     await until(room, () => decodedUnits(room)[0]!.status === 'finished', 'the table to show the finished unit');
@@ -45,7 +45,7 @@ describe('abandoned units', function () {
     await assert.rejects(room.request('act', { action: { type: 'pick', symbol: 'star' } }), (err: unknown) => /action\/no_unit/.test(JSON.stringify(err)));
     // Nothing is left for a later sweep.
     assert.deepEqual(await server.services.play.abandoned(1000), []);
-    assert.equal(await server.services.dealer.balance(player.playerId), 1000 - 100 + prize);
+    assert.equal(await server.services.dealer.wallets.balance(player.playerId), 1000 - 100 + prize);
     await room.leave();
   });
 

@@ -240,7 +240,7 @@ describe('a seated player’s unit finished by a sweeper of another process', fu
     let unitId = '';
     for (let i = 0; i < 200 && !unitId; i++) {
       const { unitIds } = (await table.request('buy', { stake: 50, requestId: `away_${i}`, picks: [{ kind: 'colour', choice: 'gold' }] })) as { unitIds: string[] };
-      if ((await dealer.getSale(unitIds[0]!))!.prize > 0) unitId = unitIds[0]!;
+      if ((await dealer.sales.getSale(unitIds[0]!))!.prize > 0) unitId = unitIds[0]!;
       else await table.request('act', { action: { type: 'rub', progress: 100 } });
     }
     assert.ok(unitId, 'a winning lamp unit');

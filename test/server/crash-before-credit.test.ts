@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import type { Room } from '@colyseus/sdk';
 import { MemoryStore } from '../../src/dealer/memory/store';
+import type { DealerStore, Sales } from '../../src/dealer/types';
 import type { RunningServer } from '../../src/server/app';
 import { MemoryActionLog } from '../../src/action-log/action-log';
 import { anonymous, eventually, reasonOf } from '../rooms/helpers';
@@ -26,9 +27,10 @@ describe('a crash between a unit\'s last step and its credit', function () {
     const actions = new MemoryActionLog();
     // The first process dies at the credit: the unit's last step is logged, its prize never credited.
     let dead = false;
-    const dying = Object.assign(Object.create(dealer) as MemoryStore, {
-      settle: (...args: Parameters<MemoryStore['settle']>) => (dead ? Promise.reject(new Error('killed')) : dealer.settle(...args)),
+    const sales = Object.assign(Object.create(dealer.sales) as Sales, {
+      settle: (...args: Parameters<Sales['settle']>) => (dead ? Promise.reject(new Error('killed')) : dealer.sales.settle(...args)),
     });
+    const dying: DealerStore = { ...dealer, sales, close: () => dealer.close() };
     const first = await startTestServer(ENV, { stores: { dealer: dying, actions } });
     servers.push(first);
     const player = await devLogin(first, 'Crashed');
@@ -39,20 +41,20 @@ describe('a crash between a unit\'s last step and its credit', function () {
     for (let i = 0; !unitId; i++) {
       assert.ok(i < 200, 'a winning unit within 200');
       const { unitIds } = (await table.request('buy', { stake: 50, requestId: `crash_${i}` })) as { unitIds: string[] };
-      if ((await dealer.getSale(unitIds[0]!))!.prize > 0) unitId = unitIds[0]!;
+      if ((await dealer.sales.getSale(unitIds[0]!))!.prize > 0) unitId = unitIds[0]!;
       else await table.request('act', { action: { type: 'pick', symbol: 'bell' } });
     }
     dead = true;
     await assert.rejects(table.request('act', { action: { type: 'pick', symbol: 'bell' } }), (err: unknown) => /server\/error/.test(reasonOf(err)));
-    assert.equal((await dealer.getSale(unitId))!.settledAt, undefined, 'logged to its end, not credited');
+    assert.equal((await dealer.sales.getSale(unitId))!.settledAt, undefined, 'logged to its end, not credited');
     await table.leave();
     await first.stop();
 
     // The next process credits it at its start; a spectator is on the feed from then on.
     const next = await startTestServer(ENV, { stores: { dealer, actions } });
     servers.push(next);
-    assert.notEqual((await dealer.getSale(unitId))!.settledAt, undefined, 'credited at the start');
-    const prize = (await dealer.getSale(unitId))!.prize;
+    assert.notEqual((await dealer.sales.getSale(unitId))!.settledAt, undefined, 'credited at the start');
+    const prize = (await dealer.sales.getSale(unitId))!.prize;
     const feed = await anonymous(next).joinOrCreate('feed');
     const seen: string[] = [];
     feed.onMessage('recent', (m: { wins: { amount: number }[] }) => seen.push(...m.wins.map((w) => `recent ${w.amount}`)));

@@ -15,10 +15,10 @@ describe('fairness routes', () => {
   const sold: string[] = [];
   before(async () => {
     dealer = new MemoryStore();
-    await dealer.openEmission({ emissionId: 'noel', table: TEN_UNIT_TABLE, blockCount: 2, now: NOW });
-    await dealer.deposit('p', 1_000, 'd', NOW);
+    await dealer.emissions.openEmission({ emissionId: 'noel', table: TEN_UNIT_TABLE, blockCount: 2, now: NOW });
+    await dealer.wallets.deposit('p', 1_000, 'd', NOW);
     for (let i = 0; i < 10; i++) {
-      const bought = await dealer.purchase({ playerId: 'p', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: NOW + i });
+      const bought = await dealer.sales.purchase({ playerId: 'p', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: NOW + i });
       assert.ok(bought.ok);
       sold.push(bought.sale.unitId);
     }
@@ -41,17 +41,17 @@ describe('fairness routes', () => {
     assert.equal(blocks[0]!['seed'], null, 'a closed block whose units are not all settled keeps its seed: it would reprint them');
     assert.equal(blocks[1]!['seed'], null, 'an open block keeps its seed');
     for (const block of blocks) {
-      assert.equal(block['commitment'], (await dealer.block(String(block['blockId'])))!.commitment);
+      assert.equal(block['commitment'], (await dealer.emissions.block(String(block['blockId'])))!.commitment);
       assert.ok(!('sold' in block) && !('soldPerTier' in block) && !('settled' in block), 'sales stay behind /admin and PRIZES_LEFT');
     }
   });
 
   it("publishes a closed block's seed once its last unit is settled, not before", async () => {
     const seedOf = async () => ((await (await fetch(`${base}/fairness/blocks/noel.0`)).json()) as { seed: string | null }).seed;
-    for (const unitId of sold.slice(0, 9)) await dealer.settle(unitId, NOW + 100);
+    for (const unitId of sold.slice(0, 9)) await dealer.sales.settle(unitId, NOW + 100);
     assert.equal(await seedOf(), null, 'one unit still in play');
-    await dealer.settle(sold[9]!, NOW + 100);
-    assert.equal(await seedOf(), (await dealer.block('noel.0'))!.seed);
+    await dealer.sales.settle(sold[9]!, NOW + 100);
+    assert.equal(await seedOf(), (await dealer.emissions.block('noel.0'))!.seed);
     assert.match(String(await seedOf()), /^[0-9a-f]{64}$/);
   });
 
@@ -61,7 +61,7 @@ describe('fairness routes', () => {
     const block = (await res.json()) as { pages: { page: number; root: string; publishedAt: string }[]; root: string; merkleScheme: string };
     assert.equal(block.merkleScheme, 'merkle-sha256/v3');
     assert.deepEqual(block.pages.map((p) => p.page), [0]);
-    assert.equal(block.pages[0]!.root, (await dealer.pageCommitments('noel.1'))![0]!.root);
+    assert.equal(block.pages[0]!.root, (await dealer.pages.pageCommitments('noel.1'))![0]!.root);
     assert.equal(block.pages[0]!.publishedAt, new Date(NOW).toISOString(), 'page 0 is published when the block is printed');
     assert.equal(block.root, block.pages[0]!.root, 'a one-page block: its root is its page root');
   });

@@ -26,7 +26,7 @@ describe('log routes', () => {
 
   async function sell(units: number): Promise<void> {
     for (let i = 0; i < units; i++) {
-      const bought = await dealer.purchase({ playerId: 'p', requestId: `r${++requests}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: NOW + requests });
+      const bought = await dealer.sales.purchase({ playerId: 'p', requestId: `r${++requests}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: NOW + requests });
       assert.ok(bought.ok);
     }
   }
@@ -39,10 +39,10 @@ describe('log routes', () => {
 
   before(async () => {
     dealer = new MemoryStore();
-    await dealer.openEmission({ emissionId: 'noel', table: TEN_UNIT_TABLE, blockCount: 6, now: NOW });
-    await dealer.deposit('p', 10_000, 'd', NOW);
+    await dealer.emissions.openEmission({ emissionId: 'noel', table: TEN_UNIT_TABLE, blockCount: 6, now: NOW });
+    await dealer.wallets.deposit('p', 10_000, 'd', NOW);
     await sell(10);
-    const { log } = await CheckpointLog.start(dealer, { checkpointSigningKey: signingKey, checkpointPreviousKeys: [previous], checkpointLogId: 'test-log' }, () => clock);
+    const { log } = await CheckpointLog.start(dealer.log, { checkpointSigningKey: signingKey, checkpointPreviousKeys: [previous], checkpointLogId: 'test-log' }, () => clock);
     const app = express();
     mountLogRoutes(app, log);
     server = app.listen(0, '127.0.0.1');
@@ -64,7 +64,7 @@ describe('log routes', () => {
   it('answers the latest checkpoint, signed by the published key, over every page published', async () => {
     const keys = await get<LogKeyReply>('/fairness/log/key');
     const checkpoint = await get<SignedCheckpoint>('/fairness/log/checkpoint');
-    assert.equal(checkpoint.treeSize, await dealer.logSize());
+    assert.equal(checkpoint.treeSize, await dealer.log.logSize());
     assert.equal(checkpoint.treeSize, 3, 'page 0 of blocks 0, 1 (sold out, then opened) and 2 (printed ahead)');
     assert.equal(checkpoint.keyId, keys.keyId);
     assert.ok((await verifyCheckpoint(checkpoint, keys.raw)).ok);
@@ -73,7 +73,7 @@ describe('log routes', () => {
 
   it('proves a page in the log, by block and page or by index, under the latest checkpoint', async () => {
     const keys = await get<LogKeyReply>('/fairness/log/key');
-    const [page] = (await dealer.pageCommitments('noel.1'))!;
+    const [page] = (await dealer.pages.pageCommitments('noel.1'))!;
     const byPage = await get<InclusionReply>('/fairness/log/inclusion?blockId=noel.1&page=0');
     const check = await verifyPageInclusion(byPage, keys.raw, { blockId: 'noel.1', page: 0, root: page!.root });
     assert.ok(check.ok, JSON.stringify(check));

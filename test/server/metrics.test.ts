@@ -58,7 +58,7 @@ describe('metrics', function () {
     for (let waited = 0; winsOnFeed() < wins && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     assert.equal(winsOnFeed(), wins);
     await spectator.leave();
-    const journal = await server.services.dealer.journal(player.playerId);
+    const journal = await server.services.dealer.wallets.journal(player.playerId);
     assert.equal(journal.filter((e) => e.kind === 'prize').reduce((sum, e) => sum + e.amount, 0), prizes, 'the journal agrees');
 
     const { status, text } = await scrape();

@@ -30,10 +30,10 @@ describe('game server (Redis mode)', function () {
 
   it('opens one emission per (game, price), once, however many times it starts', async () => {
     await start();
-    const first = await server!.services.dealer.listEmissions();
+    const first = await server!.services.dealer.emissions.listEmissions();
     await server!.stop();
     await start();
-    const second = await server!.services.dealer.listEmissions();
+    const second = await server!.services.dealer.emissions.listEmissions();
     assert.equal(first.length, PRIZE_TABLES.length);
     assert.deepEqual(second.map((e) => e.emissionId).sort(), first.map((e) => e.emissionId).sort());
   });
@@ -63,7 +63,7 @@ describe('game server (Redis mode)', function () {
     await until(again, () => decodedUnits(again)[0]!.status === 'finished', 'the unit to finish');
     const prize = decodedUnits(again)[0]!.prize;
     assert.deepEqual(await again.request('wallet'), { balance: 5000 - 50 + prize, held: 0 });
-    const journal = await server!.services.dealer.journal(player.playerId);
+    const journal = await server!.services.dealer.wallets.journal(player.playerId);
     assert.equal(journal.filter((e) => e.kind === 'stake').length, 1, 'charged once');
     assert.equal(journal.filter((e) => e.kind === 'prize').length, prize > 0 ? 1 : 0, 'credited once');
     await again.leave();
@@ -79,8 +79,8 @@ describe('game server (Redis mode)', function () {
     await server!.stop();
     await redis.restart();
     await start();
-    const sale = await server!.services.dealer.getSale(unitIds[0]!);
+    const sale = await server!.services.dealer.sales.getSale(unitIds[0]!);
     assert.ok(sale, 'the acknowledged sale survived');
-    assert.equal(await server!.services.dealer.balance(player.playerId), 5000 - 50);
+    assert.equal(await server!.services.dealer.wallets.balance(player.playerId), 5000 - 50);
   });
 });

@@ -23,7 +23,7 @@ let poorCounter = 0;
 /** A player with exactly `balance` cents and a token signed with the server's secret. */
 async function playerWith(balance: number): Promise<TestPlayer> {
   const playerId = `poor-${++poorCounter}`;
-  await server.services.dealer.deposit(playerId, balance, `test-${playerId}`, Date.now());
+  await server.services.dealer.wallets.deposit(playerId, balance, `test-${playerId}`, Date.now());
   await server.services.protection.setLimits(playerId, { stake_week: HARNESS_STAKE_LIMIT_WEEK_CENTS });
   const token = await new SignJWT({ name: 'Poor' }).setProtectedHeader({ alg: 'HS256' }).setSubject(playerId).setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
   const { client } = await devLogin(server);

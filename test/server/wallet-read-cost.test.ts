@@ -95,7 +95,7 @@ describe('wallet reads: the same cost at 10 and at 5,000 journal lines', functio
           // the journal's length differs between the two.
           for (; lines < length; lines += 500) {
             const batch = Array.from({ length: Math.min(500, length - lines) }, (_, i) => lines + i);
-            await Promise.all(batch.map((i) => store.deposit('acct-1', i === 0 ? START : 1, `d${String(i).padStart(6, '0')}`, T0 + i)));
+            await Promise.all(batch.map((i) => store.wallets.deposit('acct-1', i === 0 ? START : 1, `d${String(i).padStart(6, '0')}`, T0 + i)));
           }
           lines = length;
           const playerId = 'acct-1';

@@ -67,7 +67,7 @@ describe('wallet funding (operator API)', function () {
     const again = await call('deposit', 'acct-4', { amount: 1000, requestId: 'dep-1' });
     assert.equal(again.status, 200);
     assert.deepEqual(((await again.json()) as { entry: { seq: number; amount: number } }).entry.seq, 1);
-    assert.equal(await server.services.dealer.balance('acct-4'), 700);
+    assert.equal(await server.services.dealer.wallets.balance('acct-4'), 700);
   });
 
   it('pages the operator\'s journal view newest first, with the seq to read on from', async () => {
@@ -110,7 +110,7 @@ describe('wallet funding (operator API)', function () {
       assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'wallet/malformed');
     }
     assert.equal((await call('deposit', 'bad%20id', { amount: 100, requestId: 'x' })).status, 400);
-    assert.equal(await server.services.dealer.balance('acct-3'), 0);
+    assert.equal(await server.services.dealer.wallets.balance('acct-3'), 0);
   });
 });
 
@@ -127,14 +127,14 @@ describe('withdrawal threshold (WITHDRAWAL_THRESHOLD_CENTS)', function () {
 
   it('tells the operator\'s system when a prize takes a balance above the threshold', async () => {
     const { dealer } = server.services;
-    const { game, stake } = (await dealer.listEmissions())[0]!;
+    const { game, stake } = (await dealer.emissions.listEmissions())[0]!;
     // Each try stakes the whole balance (down to 0, the threshold): the first win crosses it.
     let won;
     for (let i = 0; !won && i < 100; i++) {
-      await dealer.deposit('acct-t', stake, `try-${i}`, Date.now());
-      const bought = await dealer.purchase({ playerId: 'acct-t', requestId: `r${i}`, game, stake, now: Date.now() });
+      await dealer.wallets.deposit('acct-t', stake, `try-${i}`, Date.now());
+      const bought = await dealer.sales.purchase({ playerId: 'acct-t', requestId: `r${i}`, game, stake, now: Date.now() });
       assert.ok(bought.ok);
-      await dealer.settle(bought.sale.unitId, Date.now());
+      await dealer.sales.settle(bought.sale.unitId, Date.now());
       if (bought.sale.prize > 0) won = bought.sale;
     }
     assert.ok(won, 'a win within 100 units');

@@ -1,6 +1,6 @@
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
 import type { ArchiveOutbox } from '../outbox';
-import { RoleStore } from '../role-store';
+import type { DealerStore, Emissions, FairnessPages, Offloading, OperatorEvents, PageLog, Protections, Sales, Wallets } from '../types';
 import { MemoryOffloading } from './offloading';
 import { MemoryBooks } from './books';
 import { MemoryEmissions } from './emissions';
@@ -40,7 +40,15 @@ export interface MemoryStoreOptions {
  * each operation is atomic by construction; only reads of offloaded records wait (for the
  * archive's file). Nothing survives the process.
  */
-export class MemoryStore extends RoleStore {
+export class MemoryStore implements DealerStore {
+  readonly emissions: Emissions;
+  readonly sales: Sales;
+  readonly wallets: Wallets;
+  readonly pages: FairnessPages;
+  readonly log: PageLog;
+  readonly offloading: Offloading;
+  readonly protections: Protections;
+  readonly events: OperatorEvents;
   /** The regulator's archive's outbox (src/dealer/outbox.ts): what the archive writer drains. */
   readonly outbox: ArchiveOutbox;
   private readonly books: MemoryBooks;
@@ -53,16 +61,14 @@ export class MemoryStore extends RoleStore {
     const threshold = withdrawalThreshold(options.withdrawalThreshold);
     const books = new MemoryBooks(options.archive ?? true);
     const emissions = new MemoryEmissions(books, options.printSeed);
-    super({
-      emissions,
-      sales: new MemorySales(books, emissions, idempotencyWindow(options.idempotencyWindowMs), keep, options.forgotten, threshold),
-      wallets: new MemoryWallets(books),
-      pages: new MemoryPages(books),
-      log: new MemoryPageLog(books),
-      offloading: new MemoryOffloading(books),
-      protections: new MemoryProtections(books),
-      events: new MemoryOperatorEvents(books),
-    });
+    this.emissions = emissions;
+    this.sales = new MemorySales(books, emissions, idempotencyWindow(options.idempotencyWindowMs), keep, options.forgotten, threshold);
+    this.wallets = new MemoryWallets(books);
+    this.pages = new MemoryPages(books);
+    this.log = new MemoryPageLog(books);
+    this.offloading = new MemoryOffloading(books);
+    this.protections = new MemoryProtections(books);
+    this.events = new MemoryOperatorEvents(books);
     this.outbox = books.outbox;
     this.books = books;
   }

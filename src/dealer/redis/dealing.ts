@@ -162,42 +162,42 @@ export class LaneDealing {
     if (!batch) {
       batch = [];
       this.batches.set(lane, batch);
-      process.nextTick(() => this.sendBatch(lane));
+      process.nextTick(() => void this.sendBatch(lane));
     }
     batch.push(queued);
-    if (batch.length >= MAX_BATCH) this.sendBatch(lane);
+    if (batch.length >= MAX_BATCH) void this.sendBatch(lane);
   }
 
-  private sendBatch(lane: string): void {
-    const batch = this.batches.get(lane);
+  /**
+   * One script call for the lane's batch. A failed call (Redis unreachable, say) fails every
+   * purchase of the batch: each caller may retry with the same request id.
+   */
+  private async sendBatch(name: string): Promise<void> {
+    const batch = this.batches.get(name);
     if (!batch) return;
-    this.batches.delete(lane);
-    // A failed call (Redis unreachable, say) fails every purchase of the batch: each caller
-    // may retry with the same request id.
-    this.dealBatch(batch).catch((err: unknown) => {
+    this.batches.delete(name);
+    try {
+      const { request: { game, stake, now }, lane } = batch[0]!;
+      const laneKeys = this.ctx.keys.lane(game, stake, lane);
+      const window = this.ctx.window(now);
+      const keys = {
+        current: laneKeys.current,
+        base: laneKeys.base,
+        laneUnsettled: laneKeys.unsettled,
+        requests: laneKeys.requests(window),
+        previousRequests: laneKeys.requests(window - 1),
+        archive: this.ctx.keys.outbox('money'),
+      };
+      await this.pages.publishAhead(game, stake, lane, now);
+      const { emissionId, openedIndex, results } = await this.batchScript(keys, this.ctx.requestsTtl(now), batch);
+      const meta = emissionId === '' ? undefined : await this.catalog.metaOn(game, stake, emissionId);
+      if (meta) {
+        if (openedIndex !== undefined) this.printer.printAhead(meta, openedIndex + meta.lanes, now);
+        this.pages.noteSold(meta, lane, results, now);
+      }
+      batch.forEach((queued, i) => queued.resolve({ result: results[i]!, lane, emissionId, table: meta?.table }));
+    } catch (err) {
       for (const queued of batch) queued.reject(err);
-    });
-  }
-
-  private async dealBatch(batch: readonly QueuedPurchase[]): Promise<void> {
-    const { request: { game, stake, now }, lane } = batch[0]!;
-    const laneKeys = this.ctx.keys.lane(game, stake, lane);
-    const window = this.ctx.window(now);
-    const keys = {
-      current: laneKeys.current,
-      base: laneKeys.base,
-      laneUnsettled: laneKeys.unsettled,
-      requests: laneKeys.requests(window),
-      previousRequests: laneKeys.requests(window - 1),
-      archive: this.ctx.keys.outbox('money'),
-    };
-    await this.pages.publishAhead(game, stake, lane, now);
-    const { emissionId, openedIndex, results } = await this.batchScript(keys, this.ctx.requestsTtl(now), batch);
-    const meta = emissionId === '' ? undefined : await this.catalog.metaOn(game, stake, emissionId);
-    if (meta) {
-      if (openedIndex !== undefined) this.printer.printAhead(meta, openedIndex + meta.lanes, now);
-      this.pages.noteSold(meta, lane, results, now);
     }
-    batch.forEach((queued, i) => queued.resolve({ result: results[i]!, lane, emissionId, table: meta?.table }));
   }
 }

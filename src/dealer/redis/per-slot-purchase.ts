@@ -1,5 +1,5 @@
 import type { Cents } from '../../money';
-import { blockIdOf, gameClosed, gamePrice, insufficientFunds, unfinishedUnit, unitIdOf, unknownSequence } from '../identifiers';
+import { blockIdOf, checkPurchaseRequest, gameClosed, gamePrice, insufficientFunds, unfinishedUnit, unitIdOf, unknownSequence } from '../identifiers';
 import { decodePending, decodeThresholdEvent, purchaseField, type Reservation } from '../records';
 import { creditPrize } from '../scripts/credit-prize';
 import { dealUnits } from '../scripts/deal-units';
@@ -11,11 +11,12 @@ import { relayEvent } from '../scripts/relay-event';
 import { reservePurchase } from '../scripts/reserve-purchase';
 import { protectionAnswer } from './protection';
 import { settleSale } from '../scripts/settle-sale';
-import type { PurchaseRequest, PurchaseResult, SettleResult } from '../types';
+import type { PurchaseRequest, PurchaseResult, SettleResult, Wallets } from '../types';
 import { LaneDealing } from './dealing';
 import { laneOfBlock, PENDING_SHARDS } from './keys';
-import type { ProtocolParts, PurchaseProtocol } from './purchase-protocol';
+import type { ProtocolParts } from './purchase-protocol';
 import type { FoundSale } from './sale-reader';
+import { RedisSales } from './sales';
 
 /** Players per shard of the pending index read at once by the recovery. */
 const RECOVERY_BATCH = 1_000;
@@ -27,10 +28,11 @@ const RECOVERY_BATCH = 1_000;
  * (refundPurchase-2.lua). Every step is idempotent by request id, so a retry (or
  * `recoverPurchases`) drives a purchase cut anywhere to the same end.
  */
-export class PerSlotPurchase implements PurchaseProtocol {
+export class PerSlotPurchase extends RedisSales {
   private readonly dealing: LaneDealing;
 
-  constructor(private readonly parts: ProtocolParts) {
+  constructor(parts: ProtocolParts, wallets: Pick<Wallets, 'balance'>) {
+    super(parts, wallets);
     const { ctx, catalog, emissions, printer, pages, sales, protections } = parts;
     this.dealing = new LaneDealing(ctx, catalog, emissions, printer, pages, sales, protections, (keys, requestsTtlMs, batch) =>
       dealUnits(ctx.run, keys, { stake: batch[0]!.request.stake, requestsTtlMs }, batch.map(({ request, reservation, passMarked }) => ({
@@ -45,6 +47,8 @@ export class PerSlotPurchase implements PurchaseProtocol {
   }
 
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
+    const refused = checkPurchaseRequest(request);
+    if (refused) return refused;
     const { ctx } = this.parts;
     const { playerId, requestId, game, stake, now } = request;
     const player = ctx.keys.player(playerId);
@@ -81,7 +85,7 @@ export class PerSlotPurchase implements PurchaseProtocol {
    * stays in the unsettled set, where the sweeper settles it again (a no-op credit, then the
    * mark). Between them the buyer's archive entries are relayed (archive-relay.ts).
    */
-  async settle({ meta, ref, sale }: FoundSale, now: number): Promise<SettleResult> {
+  protected async settleFound({ meta, ref, sale }: FoundSale, now: number): Promise<SettleResult> {
     const { ctx, catalog } = this.parts;
     const block = catalog.blockKeysOf(meta, ref.blockId);
     const player = ctx.keys.player(sale.playerId);

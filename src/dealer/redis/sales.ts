@@ -1,37 +1,52 @@
-import { assertTime, checkPurchaseRequest, isPlayerId, salesPage, unsettledLimit } from '../identifiers';
+import { assertTime, isPlayerId, salesPage, unsettledLimit } from '../identifiers';
 import { decodeJournalLine } from '../records';
 import { DealerScriptError } from '../../redis-scripts/errors';
 import type { PlayerId, PurchaseRequest, PurchaseResult, Sale, Sales, SettleResult, Wallets } from '../types';
 import type { RedisContext } from './context';
 import { parseIndexedEmission, type IndexedEmission } from './keys';
-import type { PurchaseProtocol } from './purchase-protocol';
-import type { SaleReader } from './sale-reader';
+import type { ProtocolParts } from './purchase-protocol';
+import type { FoundSale } from './sale-reader';
 
 /** Journal lines read at least per round trip when paging through a player's history. */
 const HISTORY_CHUNK = 64;
 
-/** Sales on Redis: purchases and settlements through the store's protocol, and the reads of sales. */
-export class RedisSales implements Sales {
-  constructor(
-    private readonly ctx: RedisContext,
-    private readonly protocol: PurchaseProtocol,
-    private readonly reader: SaleReader,
-    private readonly wallets: Pick<Wallets, 'balance'>,
-  ) {}
+/**
+ * Sales on Redis: the reads of sales, and purchases and settlements by one of two protocols,
+ * chosen once when the store is made (docs/dealer.md): `OneScriptPurchase` (one script over the
+ * lane and the wallet: they share one Redis) or `PerSlotPurchase` (one idempotent script per
+ * slot, re-driven by request id: a Redis Cluster). A protocol's `purchase` is where a request
+ * enters the dealer: it checks it (`checkPurchaseRequest`), once.
+ */
+export abstract class RedisSales implements Sales {
+  protected readonly ctx: RedisContext;
 
-  async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
-    return checkPurchaseRequest(request) ?? this.protocol.purchase(request);
+  constructor(
+    protected readonly parts: ProtocolParts,
+    private readonly wallets: Pick<Wallets, 'balance'>,
+  ) {
+    this.ctx = parts.ctx;
   }
+
+  abstract purchase(request: PurchaseRequest): Promise<PurchaseResult>;
+
+  /** Settles a sale found in Redis (not offloaded); throws `settle/unknown_unit` from the scripts. */
+  protected abstract settleFound(found: FoundSale, now: number): Promise<SettleResult>;
+
+  /**
+   * Drives to their end the purchases reserved at or before `olderThan` and still pending
+   * (their process died between steps); how many it drove. Nothing to do for one script.
+   */
+  abstract recoverPurchases(olderThan: number): Promise<number>;
 
   async settle(unitId: string, now: number): Promise<SettleResult> {
     assertTime(now);
     const unknown: SettleResult = { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${unitId}` };
-    const found = await this.reader.find(unitId, false);
+    const found = await this.parts.sales.find(unitId, false);
     if (!found) return unknown;
     // Only blocks whose every unit is settled are offloaded.
     if (found.offloaded) return { ok: true, credited: false, prize: found.sale.prize, balance: await this.wallets.balance(found.sale.playerId) };
     try {
-      return await this.protocol.settle(found, now);
+      return await this.settleFound(found, now);
     } catch (err) {
       if (err instanceof DealerScriptError && err.code === 'settle/unknown_unit') return unknown;
       throw err;
@@ -39,7 +54,7 @@ export class RedisSales implements Sales {
   }
 
   getSale(unitId: string): Promise<Sale | undefined> {
-    return this.reader.sale(unitId);
+    return this.parts.sales.sale(unitId);
   }
 
   /**
@@ -61,7 +76,7 @@ export class RedisSales implements Sales {
       }
       end -= chunk;
     }
-    return this.reader.sales(newestFirst.slice(page.offset));
+    return this.parts.sales.sales(newestFirst.slice(page.offset));
   }
 
   async unsettledSales(soldBefore: number, limit: number, playerId?: PlayerId): Promise<Sale[]> {
@@ -74,7 +89,7 @@ export class RedisSales implements Sales {
       const due = Object.entries(wallet).flatMap(([field, soldAt]) =>
         field.startsWith('u:') && Number(soldAt) <= soldBefore ? [{ unitId: field.slice(2), soldAt: Number(soldAt) }] : [],
       );
-      return this.reader.sales(oldestFirst(due).slice(0, limit).map((d) => d.unitId));
+      return this.parts.sales.sales(oldestFirst(due).slice(0, limit).map((d) => d.unitId));
     }
     // One sorted set per lane of each game and price (each in its own slot): merge their oldest.
     const lanesOf = new Map<string, IndexedEmission>();
@@ -94,7 +109,7 @@ export class RedisSales implements Sales {
     for (const flat of perLane) {
       for (let i = 0; i < flat.length; i += 2) due.push({ unitId: flat[i]!, soldAt: Number(flat[i + 1]) });
     }
-    return this.reader.sales(oldestFirst(due).slice(0, limit).map((d) => d.unitId));
+    return this.parts.sales.sales(oldestFirst(due).slice(0, limit).map((d) => d.unitId));
   }
 }
 

@@ -1,6 +1,6 @@
 import { Cluster } from 'ioredis';
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
-import { RoleStore } from '../role-store';
+import type { DealerStore, Emissions, FairnessPages, Offloading, OperatorEvents, PageLog, Protections, Wallets } from '../types';
 import { defineDealerScripts } from '../scripts/commands';
 import { type RedisClient } from '../../redis-scripts/loader';
 import { ArchiveRelay } from './archive-relay';
@@ -15,12 +15,14 @@ import { RedisPageLog } from './page-log';
 import { RedisPages } from './pages';
 import { PerSlotPurchase } from './per-slot-purchase';
 import { BlockPrinter } from './printer';
-import type { PurchaseProtocol } from './purchase-protocol';
 import { SaleReader } from './sale-reader';
-import { RedisSales } from './sales';
+import type { RedisSales } from './sales';
 import { RedisOperatorEvents } from './operator-events';
 import { RedisOutbox } from './outbox';
 import { RedisWallets } from './wallets';
+
+/** The key names and the lanes' bound, for the action log, the settings and the cluster migration: code outside this folder reaches it through this file. */
+export { DealerKeys, MAX_LANES };
 
 export interface RedisStoreOptions {
   /** Key prefix (`lottery` gives `lottery:…`); tests use a unique one each. Default: `lottery`. */
@@ -79,14 +81,21 @@ export interface RedisStoreOptions {
  * other calls in flight share writes too (the server's `writeOncePerTurn`, or ioredis's
  * `enableAutoPipelining`).
  */
-export class RedisStore extends RoleStore {
+export class RedisStore implements DealerStore {
+  readonly emissions: Emissions;
+  readonly sales: RedisSales;
+  readonly wallets: Wallets;
+  readonly pages: FairnessPages;
+  readonly log: PageLog;
+  readonly offloading: Offloading;
+  readonly protections: Protections;
+  readonly events: OperatorEvents;
   readonly keys: DealerKeys;
   /** The regulator's archive's outbox (src/dealer/outbox.ts): what the archive writer drains. */
   readonly outbox: RedisOutbox;
-  private readonly protocol: PurchaseProtocol;
   private readonly ctx: RedisContext;
   private readonly printer: BlockPrinter;
-  private readonly pages: RedisPages;
+  private readonly publisher: RedisPages;
 
   constructor(redis: RedisClient, options: RedisStoreOptions = {}) {
     const lanes = options.sequenceLanes ?? 1;
@@ -111,24 +120,20 @@ export class RedisStore extends RoleStore {
     const relay = new ArchiveRelay(ctx);
     const protections = new RedisProtections(ctx, perSlot ? relay : undefined);
     const parts = { ctx, catalog, emissions, printer, pages, sales, protections, relay, withdrawalThreshold: withdrawalThreshold(options.withdrawalThreshold) };
-    const protocol = perSlot ? new PerSlotPurchase(parts) : new OneScriptPurchase(parts);
     const wallets = new RedisWallets(ctx, perSlot ? relay : undefined);
-    super({
-      emissions,
-      sales: new RedisSales(ctx, protocol, sales, wallets),
-      wallets,
-      pages,
-      log,
-      offloading: new RedisOffloading(ctx, catalog),
-      events: new RedisOperatorEvents(ctx),
-      protections,
-    });
+    this.emissions = emissions;
+    this.sales = perSlot ? new PerSlotPurchase(parts, wallets) : new OneScriptPurchase(parts, wallets);
+    this.wallets = wallets;
+    this.pages = pages;
+    this.log = log;
+    this.offloading = new RedisOffloading(ctx, catalog);
+    this.events = new RedisOperatorEvents(ctx);
+    this.protections = protections;
     this.keys = keys;
     this.outbox = new RedisOutbox(ctx);
     this.ctx = ctx;
-    this.protocol = protocol;
     this.printer = printer;
-    this.pages = pages;
+    this.publisher = pages;
   }
 
   /**
@@ -136,7 +141,7 @@ export class RedisStore extends RoleStore {
    * `olderThan` (their process died between steps); 0 with one script. Returns how many it drove.
    */
   recoverPurchases(olderThan: number): Promise<number> {
-    return this.protocol.recoverPurchases(olderThan);
+    return this.sales.recoverPurchases(olderThan);
   }
 
   /**
@@ -161,6 +166,6 @@ export class RedisStore extends RoleStore {
 
   /** Waits for the blocks this process is printing ahead and the pages it is publishing; the Redis client stays open. */
   async close(): Promise<void> {
-    await Promise.all([this.printer.printed(), this.pages.published()]);
+    await Promise.all([this.printer.printed(), this.publisher.published()]);
   }
 }

@@ -16,12 +16,12 @@ export async function tempDir(): Promise<{ dir: string; remove: () => Promise<vo
 
 /** A memory store with a deposit, `units` purchases each settled, of player `p1`. */
 export async function playedStore(units: number, playerId = 'p1', store = new MemoryStore()): Promise<MemoryStore> {
-  if ((await store.listEmissions()).length === 0) await store.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 20, now: T0 });
-  await store.deposit(playerId, 100_000, `${playerId}-d`, T0);
+  if ((await store.emissions.listEmissions()).length === 0) await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 20, now: T0 });
+  await store.wallets.deposit(playerId, 100_000, `${playerId}-d`, T0);
   for (let i = 0; i < units; i++) {
-    const bought = await store.purchase({ playerId, requestId: `${playerId}-r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + i });
+    const bought = await store.sales.purchase({ playerId, requestId: `${playerId}-r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + i });
     if (!bought.ok) throw new Error(bought.code);
-    await store.settle(bought.sale.unitId, T0 + i);
+    await store.sales.settle(bought.sale.unitId, T0 + i);
   }
   return store;
 }

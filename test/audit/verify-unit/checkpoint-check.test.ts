@@ -23,11 +23,11 @@ describe('verify-unit: the checkpoint check (the log of page roots)', function (
   before(async () => {
     fixture = await playRecalls();
     played = fixture.units['500000-carats'].win;
-    ({ log } = await CheckpointLog.start(fixture.dealer, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock));
+    ({ log } = await CheckpointLog.start(fixture.dealer.log, { checkpointSigningKey: newCheckpointSigningKey(), checkpointPreviousKeys: [], checkpointLogId: 'test-log' }, () => clock));
     saved = await log.checkpoint();
     // The log grows after the checkpoint saved: a new emission prints its blocks.
     const otherPrice = PRIZE_TABLES.filter((t) => t.game === 'noel-de-la-chance')[1]!;
-    await fixture.dealer.openEmission({ emissionId: 'later', table: otherPrice, blockCount: 2, now: NOW });
+    await fixture.dealer.emissions.openEmission({ emissionId: 'later', table: otherPrice, blockCount: 2, now: NOW });
     clock += 1_000;
     const page = pageOf(played.published.size, played.recall.position);
     const inclusion = (await log.inclusionOf(played.recall.blockId, page))!;
@@ -108,7 +108,7 @@ describe('verify-unit: the checkpoint check (the log of page roots)', function (
       },
     }, settings, () => clock)).log;
     const extra = (name: string, n: number) => Array.from({ length: n }, (_, k) => `page-root/v1 3 mine-d-or 50 ${name}.${k} 0 ${'ab'.repeat(32)} ${NOW}`);
-    const leaves = await fixture.dealer.logLeaves(0, await fixture.dealer.logSize());
+    const leaves = await fixture.dealer.log.logLeaves(0, await fixture.dealer.log.logSize());
     const before = await logOf([...leaves, ...extra('seen', 8)]);
     const savedBefore = await before.checkpoint();
     const page = pageOf(played.published.size, played.recall.position);

@@ -45,8 +45,8 @@ export async function playRecalls(): Promise<RecallFixture> {
   };
   for (const game of GAME_IDS) {
     const table = PRIZE_TABLES.find((t) => t.game === game)!;
-    await dealer.openEmission({ emissionId: `${game}-${table.stake}`, table, blockCount: 1, now: NOW });
-    await dealer.deposit(`player-${game}`, 10_000_000, 'd', NOW);
+    await dealer.emissions.openEmission({ emissionId: `${game}-${table.stake}`, table, blockCount: 1, now: NOW });
+    await dealer.wallets.deposit(`player-${game}`, 10_000_000, 'd', NOW);
     const found: { win?: PlayedRecall; lose?: PlayedRecall } = {};
     for (let tries = 0; tries < 400 && !(found.win && found.lose); tries++) {
       const played = await playOne(game);

@@ -67,7 +67,7 @@ describe('verifyUnit (scheme 3)', function () {
 
   it('checks the unit seed against the block seed once the block is closed', async () => {
     const { recall, published } = fixture.units['noel-de-la-chance'].win;
-    const seed = Buffer.from(await fixture.dealer.blockSeed(recall.blockId)).toString('hex');
+    const seed = Buffer.from(await fixture.dealer.pages.blockSeed(recall.blockId)).toString('hex');
     const closed = await verifyUnit(recall, { published: { ...published, state: 'closed', seed } });
     assert.match(closed.checks.find((c) => c.id === 'unit-seed')!.detail, /derives from the block's revealed seed/);
     assert.ok(closed.ok);
@@ -103,7 +103,7 @@ describe('verifyUnit (scheme 3)', function () {
     const recall = (await fixture.play.recall(player.playerId, bought.units[0]!.sale.unitId))!.record;
     assert.equal(recall.status, 'in_progress');
     assert.equal(recall.fairness.proof, null);
-    const seed = Buffer.from(unitSeed(await fixture.dealer.blockSeed(recall.blockId), recall.position)).toString('hex');
+    const seed = Buffer.from(unitSeed(await fixture.dealer.pages.blockSeed(recall.blockId), recall.position)).toString('hex');
     assert.ok(!JSON.stringify(recall).includes(seed), 'the unit seed is nowhere in the recall');
     assert.deepEqual(failed(await verifyUnit(recall, { offline: true })), ['format']);
   });
@@ -116,8 +116,8 @@ describe('verifyUnit (scheme 2 recalls)', function () {
     const fixture = await playRecalls();
     const { recall: v3, published: p3 } = fixture.units['noel-de-la-chance'].win;
     // The same unit as a block printed under scheme 2 would recall it.
-    const block = (await fixture.dealer.block(v3.blockId))!;
-    const seed = await fixture.dealer.blockSeed(v3.blockId);
+    const block = (await fixture.dealer.emissions.block(v3.blockId))!;
+    const seed = await fixture.dealer.pages.blockSeed(v3.blockId);
     const units = printBlock(findPrizeTable(v3.game, v3.stake)!, seed);
     const page = pageOf(block.size, v3.position);
     const { from, count } = pageRange(block.size, page);

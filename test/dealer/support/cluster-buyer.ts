@@ -17,7 +17,7 @@ export async function buyUntilAnswered(store: RedisStore, playerId: string, requ
   let outages = 0;
   for (;;) {
     try {
-      return { result: await store.purchase({ playerId, requestId, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now }), outages };
+      return { result: await store.sales.purchase({ playerId, requestId, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now }), outages };
     } catch (err) {
       if (!isStoreOutage(err)) throw err;
       outages++;

@@ -67,7 +67,7 @@ async function main(args: DealerProcessArgs): Promise<void> {
       const k = next++;
       for (;;) {
         try {
-          const result = await store.purchase({
+          const result = await store.sales.purchase({
             playerId: playerOf(args.worker, k, args.players),
             requestId: requestOf(args.worker, k),
             game: args.game,
@@ -79,7 +79,7 @@ async function main(args: DealerProcessArgs): Promise<void> {
             closed = true;
             break;
           }
-          const settled = await store.settle(result.sale.unitId, Date.now());
+          const settled = await store.sales.settle(result.sale.unitId, Date.now());
           if (!settled.ok) throw new Error(`settle ${result.sale.unitId}: ${settled.code}`);
           out += `ack ${k} ${result.sale.unitId} ${result.replayed ? 1 : 0}\n`;
           break;

@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { decodeLeaf } from '../../../src/fairness/page-log';
-import type { FairnessPages, PageLog } from '../../../src/dealer/types';
+import type { DealerStore } from '../../../src/dealer/types';
 
 /**
  * The log of page roots holds every page the blocks published, each once, as published (root and
@@ -8,11 +8,11 @@ import type { FairnessPages, PageLog } from '../../../src/dealer/types';
  * agrees with it. Returns the leaves read.
  */
 export async function assertPagesLogged(
-  store: FairnessPages & PageLog,
+  store: Pick<DealerStore, 'pages' | 'log'>,
   blocks: readonly { readonly blockId: string; readonly game: string; readonly stake: number; readonly scheme: number }[],
 ): Promise<string[]> {
-  const size = await store.logSize();
-  const leaves = await store.logLeaves(0, size + 5);
+  const size = await store.log.logSize();
+  const leaves = await store.log.logLeaves(0, size + 5);
   assert.equal(leaves.length, size, 'the log reads as long as it says');
   const seen = new Set<string>();
   for (const [index, text] of leaves.entries()) {
@@ -21,15 +21,15 @@ export async function assertPagesLogged(
     const id = `${leaf.blockId}:${leaf.page}`;
     assert.ok(!seen.has(id), `${id} is in the log twice`);
     seen.add(id);
-    assert.equal(await store.logIndexOf(leaf.blockId, leaf.page), index, `${id} is indexed where it is`);
+    assert.equal(await store.log.logIndexOf(leaf.blockId, leaf.page), index, `${id} is indexed where it is`);
   }
   let published = 0;
   for (const block of blocks) {
-    const pages = (await store.pageCommitments(block.blockId)) ?? [];
+    const pages = (await store.pages.pageCommitments(block.blockId)) ?? [];
     published += pages.length;
     let previous = -1;
     for (const page of pages) {
-      const index = await store.logIndexOf(block.blockId, page.page);
+      const index = await store.log.logIndexOf(block.blockId, page.page);
       assert.ok(index !== undefined, `page ${page.page} of ${block.blockId} is in the log`);
       assert.ok(index > previous, `page ${page.page} of ${block.blockId} comes after the page before it`);
       previous = index;

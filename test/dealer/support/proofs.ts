@@ -88,10 +88,10 @@ export async function setUpProof(target: ProofTarget, table: PrizeTable, blockCo
   const { redis, options } = connectProof(target);
   redis.on('error', () => undefined); // proof (c) kills Redis on purpose; commands still fail loudly
   const store = new RedisStore(redis, { prefix, ...options });
-  await store.openEmission({ emissionId: 'noel-proof', table, blockCount, now: Date.now() });
+  await store.emissions.openEmission({ emissionId: 'noel-proof', table, blockCount, now: Date.now() });
   const players = Array.from({ length: dealers }, (_, w) => Array.from({ length: PLAYERS_PER_DEALER }, (_, p) => playerOf(w, p, PLAYERS_PER_DEALER))).flat();
   const deposit = table.blockSize * blockCount * table.stake;
-  await Promise.all(players.map((p) => store.deposit(p, deposit, 'start', Date.now())));
+  await Promise.all(players.map((p) => store.wallets.deposit(p, deposit, 'start', Date.now())));
   return {
     store,
     redis,
@@ -140,7 +140,7 @@ export async function assertDealtExactly(
   { settled }: { readonly settled: boolean },
 ): Promise<void> {
   const { store } = setup;
-  const emission = (await store.listEmissions()).find((e) => e.emissionId === 'noel-proof')!;
+  const emission = (await store.emissions.listEmissions()).find((e) => e.emissionId === 'noel-proof')!;
   assert.equal(emission.blocks.length, emission.blockCount);
   const expectedUnits = new Set<string>();
   const recorded = new Map<string, Uint8Array>();
@@ -148,7 +148,7 @@ export async function assertDealtExactly(
     assert.equal(block.state, 'closed', `${block.blockId} closed`);
     assert.equal(block.sold, table.blockSize);
     assert.deepEqual(block.soldPerTier, tierCounts(table), `${block.blockId}: counts per tier as the table`);
-    const tiers = (await store.recordedTiers(block.blockId))!;
+    const tiers = (await store.pages.recordedTiers(block.blockId))!;
     assert.equal(tiers.indexOf(UNSOLD), -1, `${block.blockId}: every position sold`);
     const check = verifyBlock({ table, seed: Buffer.from(block.seed!, 'hex'), commitment: block.commitment, scheme: leafSchemeOf(block), recordedTiers: tiers, requireAllSold: true });
     assert.deepEqual(check.problems, [], `${block.blockId} verifies`);
@@ -169,7 +169,7 @@ export async function assertDealtExactly(
   const every = Math.max(1, Math.floor(acked.size / SALE_SAMPLE));
   const entries = [...acked].filter((_, i) => i % every === 0);
   for (let i = 0; i < entries.length; i += CHUNK) {
-    const sales = await Promise.all(entries.slice(i, i + CHUNK).map(([, unitId]) => store.getSale(unitId)));
+    const sales = await Promise.all(entries.slice(i, i + CHUNK).map(([, unitId]) => store.sales.getSale(unitId)));
     sales.forEach((sale: Sale | undefined, j) => {
       const [requestId, unitId] = entries[i + j]!;
       assert.ok(sale, `${unitId} has a sale`);
@@ -185,8 +185,8 @@ export async function assertDealtExactly(
   for (let i = 0; i < setup.players.length; i += 100) {
     const players = setup.players.slice(i, i + 100);
     const [journals, balances] = await Promise.all([
-      Promise.all(players.map((p) => store.journal(p))),
-      Promise.all(players.map((p) => store.balance(p))),
+      Promise.all(players.map((p) => store.wallets.journal(p))),
+      Promise.all(players.map((p) => store.wallets.balance(p))),
     ]);
     players.forEach((player, j) => {
       const journal = journals[j]!;
@@ -219,7 +219,7 @@ export async function assertDealtExactly(
   }
   if (settled) {
     assert.equal(paid, totalPaid(table) * emission.blockCount, 'every prize of the table credited once');
-    assert.deepEqual(await store.unsettledSales(Number.MAX_SAFE_INTEGER, 10), [], 'every unit settled');
+    assert.deepEqual(await store.sales.unsettledSales(Number.MAX_SAFE_INTEGER, 10), [], 'every unit settled');
   } else {
     assert.equal(paid, 0, 'no prize credited before settlement');
   }
@@ -287,7 +287,7 @@ export async function proveRedisCrash(server: RedisServer, table: PrizeTable, bl
           while (paused) await sleep(10);
           let result;
           try {
-            result = await stores[k % 4]!.purchase({
+            result = await stores[k % 4]!.sales.purchase({
               playerId: playerOf(k % 4, Math.floor(k / 4), PLAYERS_PER_DEALER),
               requestId,
               game: table.game,
@@ -317,16 +317,16 @@ export async function proveRedisCrash(server: RedisServer, table: PrizeTable, bl
     const ackedBeforeCrash = new Map(acked);
     paused = true;
     await server.restart();
-    const found = await Promise.all([...ackedBeforeCrash.values()].map((sale) => setup.store.getSale(sale.unitId)));
+    const found = await Promise.all([...ackedBeforeCrash.values()].map((sale) => setup.store.sales.getSale(sale.unitId)));
     [...ackedBeforeCrash].forEach(([requestId, sale], i) => {
       assert.deepEqual(found[i], sale, `${requestId}: acknowledged before the crash, still there`);
     });
-    const emission = (await setup.store.listEmissions()).find((e) => e.emissionId === 'noel-proof')!;
+    const emission = (await setup.store.emissions.listEmissions()).find((e) => e.emissionId === 'noel-proof')!;
     const sold = emission.blocks.reduce((n, b) => n + b.sold, 0);
     assert.ok(sold >= ackedBeforeCrash.size);
     let left = sold;
     for (const block of emission.blocks) {
-      const tiers = (await setup.store.recordedTiers(block.blockId))!;
+      const tiers = (await setup.store.pages.recordedTiers(block.blockId))!;
       const prefix = Math.min(left, table.blockSize);
       assert.equal(tiers.indexOf(UNSOLD), prefix === table.blockSize ? -1 : prefix, `${block.blockId}: sold positions are 0..${prefix - 1}`);
       assert.ok(tiers.subarray(prefix).every((t) => t === UNSOLD));

@@ -27,7 +27,7 @@ createInterface({ input: process.stdin })
     const round = line.split(' ')[1]!;
     const requestId = `${args.name}-${round}`;
     store
-      .purchase({ playerId: args.playerId, requestId, game: args.game, stake: args.stake, now: Date.now(), boughtTogether: [requestId] })
+      .sales.purchase({ playerId: args.playerId, requestId, game: args.game, stake: args.stake, now: Date.now(), boughtTogether: [requestId] })
       .then((result) => process.stdout.write(result.ok ? `sold ${round} ${result.sale.unitId}\n` : `refused ${round} ${result.code}\n`))
       .catch((err: unknown) => process.stdout.write(`failed ${round} ${String(err)}\n`));
   })
