@@ -67,7 +67,7 @@ export function parseUnitId(unitId: string): UnitRef | undefined {
   return { emissionId: m[1]!, index: Number(m[2]), blockId: blockIdOf(m[1]!, Number(m[2])), position: Number(m[3]) };
 }
 
-export function isGameId(game: string): game is GameId {
+function isGameId(game: string): game is GameId {
   return (GAME_IDS as readonly string[]).includes(game);
 }
 

@@ -45,7 +45,7 @@ interface ProtectedBooks {
  * A rolling window of hour buckets with running totals over the week and the last day: each
  * bucket is added once and passed once by each total's start, so O(1) amortized per stake.
  */
-export class HourWindow {
+class HourWindow {
   private buckets: { hour: number; cents: Cents }[] = [];
   private weekStart = 0;
   private dayStart = 0;
@@ -156,7 +156,7 @@ export function depositRefusal(wallet: ProtectedWallet, amount: Cents, now: numb
 }
 
 /** The stakes and prizes of a journal at or after `since`, read from its end. */
-export function moneySince(wallet: ProtectedWallet | undefined, since: number): SessionMoney {
+function moneySince(wallet: ProtectedWallet | undefined, since: number): SessionMoney {
   let staked = 0;
   let won = 0;
   const journal = wallet?.journal ?? [];

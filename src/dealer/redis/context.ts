@@ -3,7 +3,7 @@ import type { RedisClient } from '../../redis-scripts/loader';
 import type { DealerKeys } from './keys';
 
 /** A write the replicas did not acknowledge in time: it may be lost if its master fails now. */
-export class ReplicaAckError extends Error {
+class ReplicaAckError extends Error {
   constructor(wanted: number, acknowledged: number, timeoutMs: number) {
     super(`NOREPLICAS ${acknowledged} of ${wanted} replicas acknowledged the write within ${timeoutMs} ms`);
     this.name = 'ReplicaAckError';
