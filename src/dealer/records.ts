@@ -11,16 +11,7 @@ import type { JournalEntry, JournalKind, PageCommitment, Sale, WithdrawalThresho
  */
 
 /** What is recorded with a sale, beside where it was dealt. */
-export interface SaleRecord {
-  readonly playerId: string;
-  readonly requestId: string;
-  readonly tierId: number;
-  readonly prize: Cents;
-  readonly soldAt: number;
-  readonly balanceBefore: Cents;
-  readonly balanceAfter: Cents;
-  readonly picks: string;
-}
+export type SaleRecord = Pick<Sale, 'playerId' | 'requestId' | 'tierId' | 'prize' | 'soldAt' | 'balanceBefore' | 'balanceAfter' | 'picks'>;
 
 /** The one builder of a `Sale`: the unit at `position` of `blockId`, sold as `record` says. */
 export function buildSale(

@@ -126,7 +126,7 @@ export type PurchaseResult =
 
 export type SettleResult =
   | { readonly ok: true; readonly credited: boolean; readonly prize: Cents; readonly balance: Cents }
-  | { readonly ok: false; readonly code: Extract<RefusalCode, 'settle/unknown_unit'>; readonly message: string };
+  | Refused<'settle/unknown_unit'>;
 
 /** A page's Merkle root as published (schemes 2 and 3): positions [page × 4,096, …) of a block. */
 export interface PageCommitment {
@@ -137,14 +137,18 @@ export interface PageCommitment {
   readonly publishedAt: number;
 }
 
+/** A refusal of one of the dealer's operations: nothing changed. */
+interface Refused<Code extends RefusalCode> {
+  readonly ok: false;
+  readonly code: Code;
+  readonly message: string;
+}
+
 /**
  * A reference used before with another amount (or for the other operation): the funding
  * request it names was another one; nothing changed.
  */
-export interface FundingMismatch {
-  readonly ok: false;
-  readonly code: Extract<RefusalCode, 'request/mismatch'>;
-  readonly message: string;
+export interface FundingMismatch extends Refused<'request/mismatch'> {
   readonly balance: Cents;
 }
 
@@ -158,16 +162,13 @@ export type DepositResult =
   | DepositLimitRefusal;
 
 /** A deposit that would take the last 7 days' deposits above the player's limit: nothing changed. */
-export interface DepositLimitRefusal {
-  readonly ok: false;
-  readonly code: Extract<RefusalCode, 'limit/deposit_week'>;
-  readonly message: string;
+export interface DepositLimitRefusal extends Refused<'limit/deposit_week'> {
   readonly details: RefusalDetails;
 }
 
 export type WithdrawResult =
   | { readonly ok: true; readonly balance: Cents; readonly replayed: boolean; readonly entry: JournalEntry }
-  | { readonly ok: false; readonly code: Extract<RefusalCode, 'wallet/insufficient_funds'>; readonly message: string; readonly balance: Cents }
+  | (Refused<'wallet/insufficient_funds'> & { readonly balance: Cents })
   | FundingMismatch;
 
 /**

@@ -33,14 +33,8 @@
 --- @include "includes/saleRecord"
 
 local n = (#ARGV - 2) / 6
-local requestOf = {}
-for i = 1, n do requestOf[i] = ARGV[6 * i - 3] .. '|' .. ARGV[6 * i - 2] end
+local argsAt = 2
 --- @include "includes/sequenceDealing"
-if not emissionId then
-  for i = 1, n do results[i + 2] = {-1} end
-  return results
-end
-readServedBefore()
 local stake = tonumber(ARGV[1])
 
 local function deal(i)

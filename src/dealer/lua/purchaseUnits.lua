@@ -75,14 +75,8 @@
 --- @include "includes/archiveEntry"
 
 local n = (#KEYS - 6) / 2
-local requestOf = {}
-for i = 1, n do requestOf[i] = ARGV[6 * i - 2] .. '|' .. ARGV[6 * i - 1] end
+local argsAt = 3
 --- @include "includes/sequenceDealing"
-if not emissionId then
-  for i = 1, n do results[i + 2] = {-1} end
-  return results
-end
-readServedBefore()
 
 local stake = tonumber(ARGV[1])
 local inPlayField = 'n:' .. ARGV[2]

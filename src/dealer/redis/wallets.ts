@@ -2,6 +2,7 @@ import type { Cents } from '../../money';
 import { assertDeposit, isPlayerId, journalPage } from '../identifiers';
 import { decodeJournalLine } from '../records';
 import { deposit } from '../scripts/deposit';
+import type { FundingArgs, FundingKeys } from '../scripts/funding-reply';
 import { withdraw } from '../scripts/withdraw';
 import type { DepositResult, JournalEntry, JournalPageRequest, PlayerId, Wallet, Wallets, WithdrawResult } from '../types';
 import type { ArchiveRelay } from './archive-relay';
@@ -18,21 +19,20 @@ export class RedisWallets implements Wallets {
     private readonly relay: ArchiveRelay | undefined,
   ) {}
 
-  async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult> {
-    assertDeposit(playerId, amount, ref, now);
-    const keys = this.ctx.keys.player(playerId);
-    await this.relay?.announce(playerId, now);
-    const result = await deposit(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, { playerId, amount, ref, now });
-    await this.ctx.replicated(keys.wallet);
-    await this.relay?.relay(playerId, now);
-    return result;
+  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult> {
+    return this.fund(deposit, playerId, amount, ref, now);
   }
 
-  async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
+  withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
+    return this.fund(withdraw, playerId, amount, ref, now);
+  }
+
+  /** A deposit or a withdrawal: checked, announced to the relay, run, replicated, then relayed. */
+  private async fund<Result>(script: (run: RedisContext['run'], keys: FundingKeys, args: FundingArgs) => Promise<Result>, playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Result> {
     assertDeposit(playerId, amount, ref, now);
     const keys = this.ctx.keys.player(playerId);
     await this.relay?.announce(playerId, now);
-    const result = await withdraw(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, { playerId, amount, ref, now });
+    const result = await script(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, { playerId, amount, ref, now });
     await this.ctx.replicated(keys.wallet);
     await this.relay?.relay(playerId, now);
     return result;

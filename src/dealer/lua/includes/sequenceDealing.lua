@@ -9,8 +9,10 @@
     KEYS[3] the sequence's unsettled units (sorted set: unitId by sale time)
     KEYS[4] the sequence's request ids of this window (hash: <playerId>|<requestId> -> unitId)
     KEYS[5] the same of the previous window
-  The including script sets `n` (purchases in the batch) and `requestOf[i]`
-  (<playerId>|<requestId> of purchase i) before, then, per purchase: `servedAlready(i)`, the
+  The including script sets `n` (purchases in the batch) and `argsAt` (purchase i's arguments
+  start at ARGV[argsAt + 6(i-1) + 1], its player id and request id first) before; the include
+  then ends the script with -1 for every purchase when the sequence sells no emission, and
+  reads the request ids served before. Then, per purchase: `servedAlready(i)`, the
   checks of its own, `dealNext(now)` (the position, its tier and the unit's id),
   `recordSale(...)` (or `recordPassed(i)` when the lane is sold out); and `finishDealing(ttl)`
   at the end. A request id record is the unit it was served, or PASSED: a lane of several
@@ -18,6 +20,9 @@
   `results[1..2]` are the batch's emission id and the last block it opened; `lanes` is the
   step from one block of the lane to its next (the next block to print after `index`).
 ]]
+-- <playerId>|<requestId> of purchase i.
+local requestOf = {}
+for i = 1, n do requestOf[i] = ARGV[argsAt + 6 * i - 5] .. '|' .. ARGV[argsAt + 6 * i - 4] end
 local emissionId = redis.call('GET', KEYS[1])
 local results = {emissionId or '', -1}
 local state, index, cursor, size, count, prizes, emission, blocks
@@ -131,3 +136,10 @@ local function finishDealing(ttl)
   end
   redis.call('HSET', emission, 'state', state, 'index', index, 'cursor', cursor)
 end
+
+-- No emission on this sequence (unknown game or price): every purchase answers -1.
+if not emissionId then
+  for i = 1, n do results[i + 2] = {-1} end
+  return results
+end
+readServedBefore()
