@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { sourceFiles } from './source-files';
+import { codeFiles } from './source-files';
 
 /**
  * Exported values (functions, classes, constants, enums: not types) and who imports them, read
@@ -43,10 +43,7 @@ function exportedValueNames(source: ts.SourceFile): string[] {
 }
 
 export function exportedValues(root: string, folders: readonly string[]): { exported: ExportedValue[]; imported: Set<string>; wholeFiles: Set<string> } {
-  const files = folders
-    .flatMap((folder) => sourceFiles(join(root, folder), { tsx: true, modules: true }))
-    .filter((file) => !/\.d\.m?ts$/.test(file))
-    .map((file) => relative(root, file).split('\\').join('/'));
+  const files = codeFiles(root, folders);
   const known = new Set(files);
   const exported: ExportedValue[] = [];
   /** `file#name` of every name imported by another file. */

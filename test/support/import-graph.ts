@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { sourceFiles } from './source-files';
+import { codeFiles } from './source-files';
 
 /**
  * The project's import graph: every relative import and re-export of the source files under the
@@ -23,10 +23,7 @@ function resolveImport(root: string, fromFile: string, specifier: string, known:
 }
 
 export function importGraph(root: string, folders: readonly string[]): { files: string[]; edges: ImportEdge[] } {
-  const files = folders
-    .flatMap((folder) => sourceFiles(join(root, folder), { tsx: true, modules: true }))
-    .filter((file) => !/\.d\.m?ts$/.test(file))
-    .map((file) => relative(root, file).split('\\').join('/'));
+  const files = codeFiles(root, folders);
   const known = new Set(files);
   const edges: ImportEdge[] = [];
   for (const from of files) {

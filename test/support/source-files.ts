@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository's root directory. */
@@ -15,4 +15,12 @@ export function sourceFiles(dir: string, { tsx = false, modules = false } = {}):
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && name.test(entry.name) && !/(^|\/)(node_modules|dist)(\/|$)/.test(entry.parentPath))
     .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** The code files (not declarations) under `folders` of `root`, as repository-relative `/`-separated paths. */
+export function codeFiles(root: string, folders: readonly string[]): string[] {
+  return folders
+    .flatMap((folder) => sourceFiles(join(root, folder), { tsx: true, modules: true }))
+    .filter((file) => !/\.d\.m?ts$/.test(file))
+    .map((file) => relative(root, file).split('\\').join('/'));
 }
