@@ -9,7 +9,7 @@ import type { Sale } from './types';
  *
  * - `<blockId>.units.ndjson`: line p (0-based) is the unit at position p, as JSON
  *   `{"sale": Sale, "actions": [entry, …]}` (the sale with its settlement time; the unit's action
- *   log as src/units keeps it);
+ *   log as src/action-log keeps it);
  * - `<blockId>.units.index`: (size + 1) little-endian float64 byte offsets of those lines (the
  *   last one the file's length), then `size` bytes: the tier recorded with each sale (what
  *   `verifyBlock` checks), so that one unit or the tiers are read without reading the rest.
@@ -19,7 +19,7 @@ import type { Sale } from './types';
 
 export interface OffloadedUnit {
   readonly sale: Sale;
-  /** The unit's action log entries (src/units LoggedAction), in order. */
+  /** The unit's action log entries (src/action-log LoggedAction), in order. */
   readonly actions: readonly unknown[];
 }
 

@@ -121,7 +121,7 @@ export interface Sale {
 export type PurchaseRefusalCode = Extract<RefusalCode, `purchase/${string}`> | ProtectionRefusalCode;
 
 export type PurchaseResult =
-  | { readonly ok: true; readonly sale: Sale; readonly replayed: boolean }
+  | { readonly ok: true; readonly sale: Sale; readonly repeated: boolean }
   | { readonly ok: false; readonly code: PurchaseRefusalCode; readonly message: string; readonly details?: RefusalDetails };
 
 export type SettleResult =
@@ -153,11 +153,11 @@ export interface FundingMismatch extends Refused<'request/mismatch'> {
 }
 
 /**
- * `entry`: the journal line of this reference, the same on a replay (its amount, its time, the
+ * `entry`: the journal line of this reference, the same on a repeat (its amount, its time, the
  * balance after it); `balance`: the balance now.
  */
 export type DepositResult =
-  | { readonly ok: true; readonly balance: Cents; readonly replayed: boolean; readonly entry: JournalEntry }
+  | { readonly ok: true; readonly balance: Cents; readonly repeated: boolean; readonly entry: JournalEntry }
   | FundingMismatch
   | DepositLimitRefusal;
 
@@ -167,7 +167,7 @@ export interface DepositLimitRefusal extends Refused<'limit/deposit_week'> {
 }
 
 export type WithdrawResult =
-  | { readonly ok: true; readonly balance: Cents; readonly replayed: boolean; readonly entry: JournalEntry }
+  | { readonly ok: true; readonly balance: Cents; readonly repeated: boolean; readonly entry: JournalEntry }
   | (Refused<'wallet/insufficient_funds'> & { readonly balance: Cents })
   | FundingMismatch;
 

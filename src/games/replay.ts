@@ -1,7 +1,7 @@
 import type { AnyGameRules } from './registry';
 import type { Outcome } from './types';
 
-/** One entry of a unit's action log (src/units stores them): the parsed action, when, by whom. */
+/** One entry of a unit's action log (src/action-log stores them): the parsed action, when, by whom. */
 export interface LoggedAction {
   /** The parsed action as the game's reducer took it (JSON). */
   readonly action: unknown;

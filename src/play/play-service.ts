@@ -127,7 +127,7 @@ export class PlayService {
         break; // the first lamp unit is bought and will be played; say so by returning it alone
       }
       // A unit dealt by this very call has no action yet: its log need not be read.
-      const unit = await this.rebuild(result.sale, result.replayed ? undefined : []);
+      const unit = await this.rebuild(result.sale, result.repeated ? undefined : []);
       // Some reveals end at purchase (a Mine d'or grid without EXTRA): credit the prize now.
       if (unit.finished) ended.push(...(await this.settle(unit, 'purchase')));
       units.push(unit);

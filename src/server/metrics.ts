@@ -24,7 +24,7 @@ export class Metrics {
   constructor() {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry, prefix: 'lottery_' });
-    this.unitsSold = new Counter({ name: 'lottery_units_sold_total', help: 'Units sold (a replayed request counts once)', labelNames: ['game', 'stake'], registers });
+    this.unitsSold = new Counter({ name: 'lottery_units_sold_total', help: 'Units sold (a repeated request counts once)', labelNames: ['game', 'stake'], registers });
     this.prizesPaidCents = new Counter({ name: 'lottery_prizes_paid_cents_total', help: 'Prizes credited, in cents, each unit once', labelNames: ['game', 'stake'], registers });
     this.prizesPaid = new Counter({ name: 'lottery_prizes_paid_total', help: 'Winning units credited', labelNames: ['game', 'stake'], registers });
     this.purchasesRefused = new Counter({ name: 'lottery_purchases_refused_total', help: 'Purchases refused, by code', labelNames: ['code'], registers });

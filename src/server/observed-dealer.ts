@@ -45,7 +45,7 @@ class ObservedSales implements Sales {
     if (!result.ok) {
       this.metrics.purchasesRefused.inc({ code: result.code });
       this.logger.info({ ...ids, game: request.game, stake: request.stake, code: result.code }, 'purchase refused');
-    } else if (!result.replayed) {
+    } else if (!result.repeated) {
       this.metrics.unitsSold.inc({ game: result.sale.game, stake: String(result.sale.stake) });
       this.logger.info({ ...ids, unitId: result.sale.unitId, game: result.sale.game, stake: result.sale.stake }, 'unit sold');
     }

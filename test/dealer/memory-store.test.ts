@@ -96,7 +96,7 @@ describe('memory store, bounded (keepSettled)', () => {
     await store.sales.settle(first.unitId, T0 + ++clock);
     await buyAndSettle(store, 'p1');
     const retried = await store.sales.purchase({ playerId: 'p1', requestId: first.requestId, game: first.game, stake: first.stake, now: T0 + ++clock });
-    assert.ok(retried.ok && !retried.replayed && retried.sale.unitId !== first.unitId);
+    assert.ok(retried.ok && !retried.repeated && retried.sale.unitId !== first.unitId);
   });
 
   it('refuses a bound that is not a whole number of at least one', () => {

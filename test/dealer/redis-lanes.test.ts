@@ -123,7 +123,7 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
     const first = sold(await buy(store, 'p1', retried!));
     assert.equal(first.blockId, 'e.1', 'dealt by the next lane');
     const again = await Promise.all([buy(store, 'p1', retried!, T0 + 5), buy(other, 'p1', retried!, T0 + 6)]);
-    for (const result of again) assert.ok(result.ok && result.replayed && result.sale.unitId === first.unitId);
+    for (const result of again) assert.ok(result.ok && result.repeated && result.sale.unitId === first.unitId);
     assert.equal(await store.wallets.balance('p1'), 1_000 - 11 * STAKE);
     const blocks = (await store.emissions.listEmissions())[0]!.blocks;
     assert.deepEqual(blocks.map((b) => b.sold), [10, 1, 0], 'nothing dealt twice');
@@ -155,7 +155,7 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
     const y = (await store.emissions.listEmissions()).find((e) => e.emissionId === 'y')!;
     assert.deepEqual(y.blocks.map((b) => b.sold), [0, 0, 0], 'nothing dealt in the new emission');
     const retried = await buy(store, 'p1', cut!, T0 + 20);
-    assert.ok(retried.ok && retried.replayed && retried.sale.unitId === sale!.unitId);
+    assert.ok(retried.ok && retried.repeated && retried.sale.unitId === sale!.unitId);
   });
 
   it('sells a request refused while every lane was sold out once another emission opens', async () => {
@@ -168,7 +168,7 @@ describe('dealer lanes (per slot, on a local Redis Cluster)', function () {
     assert.equal(!refused.ok && refused.code, 'purchase/game_closed');
     await store.emissions.openEmission({ emissionId: 'y', table: TEN_UNIT_TABLE, blockCount: LANES, now: T0 + 10 });
     const later = await buy(store, 'p1', 'later', T0 + 20);
-    assert.ok(later.ok && !later.replayed && later.sale.blockId.startsWith('y.'));
+    assert.ok(later.ok && !later.repeated && later.sale.blockId.startsWith('y.'));
   });
 
   it('completes the lanes of an emission whose opener died after its first lane, before dealing it', async () => {

@@ -250,7 +250,7 @@ describe('dealer store (redis) specifics', () => {
       const [store] = stores;
       const first = await store!.wallets.deposit('p1', 500, 'd1', T0);
       await clients[0]!.hset(store!.keys.player('p1').deposits, 'd1', '1');
-      assert.deepEqual(await store!.wallets.deposit('p1', 500, 'd1', T0 + 1), { ...first, replayed: true });
+      assert.deepEqual(await store!.wallets.deposit('p1', 500, 'd1', T0 + 1), { ...first, repeated: true });
       assert.equal((await store!.wallets.deposit('p1', 501, 'd1', T0 + 2)).ok, false);
       assert.equal((await store!.wallets.withdraw('p1', 500, 'd1', T0 + 3)).ok, false);
       assert.equal(await store!.wallets.balance('p1'), 500);
@@ -550,7 +550,7 @@ describe('dealer store (redis, per-slot protocol) recovery of purchases cut betw
       assert.equal(await client.zcard(store.keys.pendingIndex(store.keys.pendingShard('p1'))), 0, 'the player left the index');
       // The client's own retry, later, gets that sale.
       const retried = await store.sales.purchase({ playerId: 'p1', requestId: 'r1', game: GAME, stake: STAKE, now: T0 + 90_000 });
-      assert.ok(retried.ok && retried.replayed && retried.sale.unitId === 'e.0:0');
+      assert.ok(retried.ok && retried.repeated && retried.sale.unitId === 'e.0:0');
       assert.equal(await store.recoverPurchases(T0 + 90_000), 0);
     }));
 

@@ -369,7 +369,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.ok(!refused.ok && refused.code === 'limit/deposit_week', 'one cent over the limit is refused');
         assert.equal('details' in refused ? refused.details.left : undefined, 0);
         assert.equal(await store.wallets.balance('p1'), 1000, 'nothing credited');
-        assert.deepEqual(await store.wallets.deposit('p1', 1000, 'd1', T0 + 2).then((d) => d.ok && d.replayed), true, 'a replay is not a new deposit');
+        assert.deepEqual(await store.wallets.deposit('p1', 1000, 'd1', T0 + 2).then((d) => d.ok && d.repeated), true, 'a replay is not a new deposit');
       });
 
       it('journals refused purchases on every handle, a run of one code as one line with its count', async () => {
@@ -531,8 +531,8 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const first = await store.sales.purchase({ playerId: 'p1', requestId: 'same', game: GAME, stake: STAKE, now: T0 });
         const again = await store.sales.purchase({ playerId: 'p1', requestId: 'same', game: GAME, stake: STAKE, now: T0 + 5 });
         assert.ok(first.ok && again.ok);
-        assert.equal(first.replayed, false);
-        assert.equal(again.replayed, true);
+        assert.equal(first.repeated, false);
+        assert.equal(again.repeated, true);
         assert.deepEqual(again.sale, first.sale);
         assert.equal(await store.wallets.balance('p1'), 1_000 - STAKE);
         assert.equal((await store.wallets.journal('p1')).filter((e) => e.kind === 'stake').length, 1);
@@ -547,7 +547,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         );
         const sales = results.map(sold);
         assert.equal(new Set(sales.map((s) => s.unitId)).size, 1);
-        assert.equal(results.filter((r) => r.ok && !r.replayed).length, 1);
+        assert.equal(results.filter((r) => r.ok && !r.repeated).length, 1);
         assert.equal(await stores[0]!.wallets.balance('p1'), 1_000 - STAKE);
         assert.equal((await emission(stores[0]!)).blocks[0]!.sold, 1);
       });
@@ -570,7 +570,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         await store.wallets.deposit('p1', 1_000, 'd1', T0);
         const a = sold(await store.sales.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: STAKE, now: T0 }));
         const b = await store.sales.purchase({ playerId: 'p1', requestId: 'mine', game: GAME, stake: 100, now: T0 });
-        assert.ok(b.ok && !b.replayed);
+        assert.ok(b.ok && !b.repeated);
         assert.equal(b.sale.blockId, 'noel-100.0');
         assert.notEqual(b.sale.unitId, a.unitId);
         assert.equal(await store.wallets.balance('p1'), 1_000 - STAKE - 100);
@@ -585,11 +585,11 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const first = sold(await at(T0));
         for (const later of [T0 + 1, T0 + window - 1, T0 + window]) {
           const again = await at(later);
-          assert.ok(again.ok && again.replayed, `a retry ${later - T0} ms later is a replay`);
+          assert.ok(again.ok && again.repeated, `a retry ${later - T0} ms later is a replay`);
           assert.deepEqual(again.sale, first);
         }
         const forgotten = await at(T0 + 2 * window);
-        assert.ok(forgotten.ok && !forgotten.replayed, 'two windows on, the same id is a new purchase');
+        assert.ok(forgotten.ok && !forgotten.repeated, 'two windows on, the same id is a new purchase');
         assert.notEqual(forgotten.sale.unitId, first.unitId);
         assert.equal(await store!.wallets.balance('p1'), 1_000 - 2 * STAKE);
       });
@@ -601,7 +601,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         for (let i = 0; i < 9; i++) sold(await buy(store, 'p1'));
         const last = sold(await store.sales.purchase({ playerId: 'p1', requestId: 'last', game: GAME, stake: STAKE, now: T0 }));
         const again = await store.sales.purchase({ playerId: 'p1', requestId: 'last', game: GAME, stake: STAKE, now: T0 });
-        assert.ok(again.ok && again.replayed);
+        assert.ok(again.ok && again.repeated);
         assert.deepEqual(again.sale, last);
       });
     });
@@ -631,7 +631,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         await store.wallets.deposit('p1', 1_000, 'd1', T0);
         const first = sold(await firstOf(store, 'p1', 'one'));
         const again = await firstOf(store, 'p1', 'one');
-        assert.ok(again.ok && again.replayed);
+        assert.ok(again.ok && again.repeated);
         assert.deepEqual(again.sale, first);
       });
 
@@ -644,7 +644,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const b = sold(await firstOf(store, 'p1', 'x-1', { boughtTogether: pair }));
         assert.notEqual(a.unitId, b.unitId);
         const retried = await firstOf(store, 'p1', 'x-1', { boughtTogether: pair });
-        assert.ok(retried.ok && retried.replayed, 'a retry of the pair is answered');
+        assert.ok(retried.ok && retried.repeated, 'a retry of the pair is answered');
         const third = await firstOf(store, 'p1', 'y-0', { boughtTogether: ['y-0', 'y-1'] });
         assert.equal(!third.ok && third.code, 'purchase/unfinished_unit');
         await store.sales.settle(a.unitId, T0 + 1);
@@ -742,7 +742,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.equal(!refused.ok && refused.code, 'purchase/insufficient_funds');
         await store.wallets.deposit('p1', STAKE, 'd1', T0);
         const retried = await store.sales.purchase({ playerId: 'p1', requestId: 'later', game: GAME, stake: STAKE, now: T0 });
-        assert.ok(retried.ok && !retried.replayed);
+        assert.ok(retried.ok && !retried.repeated);
         assert.equal(await store.wallets.balance('p1'), 0);
       });
     });
@@ -805,10 +805,10 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const store = await dealer();
         const d1 = { seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 } as const;
         const d2 = { seq: 2, kind: 'deposit', amount: 250, balance: 750, ref: 'd2', at: T0 + 2 } as const;
-        assert.deepEqual(await store.wallets.deposit('p1', 500, 'd1', T0), { ok: true, balance: 500, replayed: false, entry: d1 });
-        assert.deepEqual(await store.wallets.deposit('p1', 500, 'd1', T0 + 1), { ok: true, balance: 500, replayed: true, entry: d1 });
-        assert.deepEqual(await store.wallets.deposit('p1', 250, 'd2', T0 + 2), { ok: true, balance: 750, replayed: false, entry: d2 });
-        assert.deepEqual(await store.wallets.deposit('p1', 500, 'd1', T0 + 3), { ok: true, balance: 750, replayed: true, entry: d1 }, 'the balance now, the line then');
+        assert.deepEqual(await store.wallets.deposit('p1', 500, 'd1', T0), { ok: true, balance: 500, repeated: false, entry: d1 });
+        assert.deepEqual(await store.wallets.deposit('p1', 500, 'd1', T0 + 1), { ok: true, balance: 500, repeated: true, entry: d1 });
+        assert.deepEqual(await store.wallets.deposit('p1', 250, 'd2', T0 + 2), { ok: true, balance: 750, repeated: false, entry: d2 });
+        assert.deepEqual(await store.wallets.deposit('p1', 500, 'd1', T0 + 3), { ok: true, balance: 750, repeated: true, entry: d1 }, 'the balance now, the line then');
         assert.deepEqual(await store.wallets.journal('p1'), [d1, d2]);
         await assert.rejects(() => store.wallets.deposit('p1', 0, 'd3', T0));
         await assert.rejects(() => store.wallets.deposit('p1', 1.5, 'd3', T0));
@@ -820,10 +820,10 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         await store.wallets.deposit('p1', 500, 'd1', T0);
         const w1 = { seq: 2, kind: 'withdrawal', amount: -200, balance: 300, ref: 'w1', at: T0 + 1 } as const;
         const w2 = { seq: 3, kind: 'withdrawal', amount: -300, balance: 0, ref: 'w2', at: T0 + 4 } as const;
-        assert.deepEqual(await store.wallets.withdraw('p1', 200, 'w1', T0 + 1), { ok: true, balance: 300, replayed: false, entry: w1 });
-        assert.deepEqual(await store.wallets.withdraw('p1', 200, 'w1', T0 + 2), { ok: true, balance: 300, replayed: true, entry: w1 });
+        assert.deepEqual(await store.wallets.withdraw('p1', 200, 'w1', T0 + 1), { ok: true, balance: 300, repeated: false, entry: w1 });
+        assert.deepEqual(await store.wallets.withdraw('p1', 200, 'w1', T0 + 2), { ok: true, balance: 300, repeated: true, entry: w1 });
         assert.deepEqual(await store.wallets.withdraw('p1', 301, 'w2', T0 + 3), { ok: false, code: 'wallet/insufficient_funds', message: 'the balance is below the amount', balance: 300 });
-        assert.deepEqual(await store.wallets.withdraw('p1', 300, 'w2', T0 + 4), { ok: true, balance: 0, replayed: false, entry: w2 });
+        assert.deepEqual(await store.wallets.withdraw('p1', 300, 'w2', T0 + 4), { ok: true, balance: 0, repeated: false, entry: w2 });
         assert.deepEqual(await store.wallets.journal('p1'), [{ seq: 1, kind: 'deposit', amount: 500, balance: 500, ref: 'd1', at: T0 }, w1, w2]);
         assert.equal(await store.wallets.balance('p1'), 0);
         await assert.rejects(() => store.wallets.withdraw('p1', 0, 'w3', T0));
@@ -848,7 +848,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       it('credits once and refuses the others when one reference is sent at once with two amounts', async () => {
         const stores = await dealers(2);
         const results = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % 2]!.wallets.deposit('p1', i % 2 ? 300 : 200, 'd1', T0)));
-        const credited = results.filter((r) => r.ok && !r.replayed);
+        const credited = results.filter((r) => r.ok && !r.repeated);
         assert.equal(credited.length, 1);
         const amount = credited[0]!.ok ? credited[0]!.entry.amount : 0;
         for (const [i, r] of results.entries()) assert.equal(r.ok, (i % 2 ? 300 : 200) === amount, `deposit ${i}: ${JSON.stringify(r)}`);
@@ -859,7 +859,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const stores = await dealers(2);
         await stores[0]!.wallets.deposit('p1', 1_000, 'd1', T0);
         const results = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % 2]!.wallets.withdraw('p1', 300, 'w1', T0)));
-        assert.equal(results.filter((r) => r.ok && !r.replayed).length, 1);
+        assert.equal(results.filter((r) => r.ok && !r.repeated).length, 1);
         assert.equal(await stores[1]!.wallets.balance('p1'), 700);
       });
 

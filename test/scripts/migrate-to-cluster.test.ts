@@ -159,7 +159,7 @@ describe('npm run migrate-to-cluster', function () {
         const balance = await store.wallets.balance(sale.playerId);
         const retry = await store.sales.purchase({ ...request, now: request.now + 60_000 });
         assert.ok(retry.ok);
-        assert.deepEqual([retry.replayed, retry.sale.unitId], [true, sale.unitId]);
+        assert.deepEqual([retry.repeated, retry.sale.unitId], [true, sale.unitId]);
         assert.equal(await store.wallets.balance(sale.playerId), balance, 'no second debit');
       }
     });
@@ -199,7 +199,7 @@ describe('npm run migrate-to-cluster', function () {
       const balance = await store.wallets.balance('p2');
       const result = await store.sales.purchase(purchaseOf('p2', 9));
       assert.ok(result.ok);
-      assert.equal(result.replayed, false);
+      assert.equal(result.repeated, false);
       assert.equal(await store.wallets.balance('p2'), balance - TEN_UNIT_TABLE.stake);
       assert.ok(!sold.some((s) => s.unitId === result.sale.unitId));
     });

@@ -33,7 +33,7 @@
 local w = redis.call('HMGET', KEYS[1], 'balance', 'p:l:deposit_week', windowFields('p:d'))
 local balance = tonumber(w[1] or '0')
 local record = redis.call('HGET', KEYS[2], ARGV[2])
-if record then return replayFunding(record, KEYS[3], ARGV[1], balance) end
+if record then return repeatFunding(record, KEYS[3], ARGV[1], balance) end
 balance = balance + tonumber(ARGV[1])
 local writes = {'balance', int(balance)}
 local refused = depositRefusal(KEYS[1], w[2], windowOf(w[3], w[4], w[5], w[6]), tonumber(ARGV[1]), tonumber(ARGV[3]), writes)

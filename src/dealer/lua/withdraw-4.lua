@@ -33,7 +33,7 @@
 local w = redis.call('HMGET', KEYS[1], 'balance', 'held')
 local balance = tonumber(w[1] or '0')
 local record = redis.call('HGET', KEYS[2], ARGV[2])
-if record then return replayFunding(record, KEYS[3], '-' .. ARGV[1], balance) end
+if record then return repeatFunding(record, KEYS[3], '-' .. ARGV[1], balance) end
 local amount = tonumber(ARGV[1])
 local available = balance - tonumber(w[2] or '0')
 if available < amount then return {-11, available} end

@@ -49,7 +49,7 @@ export interface MemoryWallet {
    * window's and the one before are kept.
    */
   readonly requests: Map<number, Map<string, string>>;
-  /** Deposit or withdrawal ref → the journal line it made (the request's amount, for replays). */
+  /** Deposit or withdrawal ref → the journal line it made (the request's amount, for repeats). */
   readonly deposits: Map<string, JournalEntry>;
   /** The sum of the stakes of `unsettled` (what the player is shown as held). */
   staked: Cents;

@@ -46,7 +46,7 @@ export class MemorySales implements Sales {
     const window = Math.floor(request.now / this.windowMs);
     const served = (requestId: string) => wallet && this.served(wallet, purchaseField(request.game, request.stake, requestId), window);
     const previous = served(request.requestId);
-    if (previous !== undefined) return { ok: true, sale: (await this.getSale(previous))!, replayed: true };
+    if (previous !== undefined) return { ok: true, sale: (await this.getSale(previous))!, repeated: true };
     const emission = books.selling.get(gamePrice(request.game, request.stake));
     if (!emission) return unknownSequence(request.game, request.stake);
     if (emission.closed) return gameClosed(request.game, request.stake);
@@ -91,7 +91,7 @@ export class MemorySales implements Sales {
     block.soldPerTier[tierId]!++;
     block.sold++;
     if (block.sold === emission.table.blockSize) this.emissions.closeBlock(emission, block, request.now);
-    return { ok: true, sale, replayed: false };
+    return { ok: true, sale, repeated: false };
   }
 
   async settle(unitId: string, now: number): Promise<SettleResult> {

@@ -11,23 +11,23 @@ export class MemoryWallets implements Wallets {
     assertDeposit(playerId, amount, ref, now);
     const wallet = this.books.walletOf(playerId);
     const before = wallet.deposits.get(ref);
-    if (before) return before.amount === amount ? { ok: true, balance: wallet.balance, replayed: true, entry: before } : requestMismatch(wallet.balance);
+    if (before) return before.amount === amount ? { ok: true, balance: wallet.balance, repeated: true, entry: before } : requestMismatch(wallet.balance);
     const refused = depositRefusal(wallet, amount, now);
     if (refused) return { ...refused, code: 'limit/deposit_week', details: refused.details ?? {} };
     const entry = this.books.post(playerId, wallet, 'deposit', amount, ref, now);
     wallet.deposits.set(ref, entry);
-    return { ok: true, balance: wallet.balance, replayed: false, entry };
+    return { ok: true, balance: wallet.balance, repeated: false, entry };
   }
 
   async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
     assertDeposit(playerId, amount, ref, now);
     const wallet = this.books.walletOf(playerId);
     const before = wallet.deposits.get(ref);
-    if (before) return before.amount === -amount ? { ok: true, balance: wallet.balance, replayed: true, entry: before } : requestMismatch(wallet.balance);
+    if (before) return before.amount === -amount ? { ok: true, balance: wallet.balance, repeated: true, entry: before } : requestMismatch(wallet.balance);
     if (wallet.balance < amount) return { ok: false, code: 'wallet/insufficient_funds', message: 'the balance is below the amount', balance: wallet.balance };
     const entry = this.books.post(playerId, wallet, 'withdrawal', -amount, ref, now);
     wallet.deposits.set(ref, entry);
-    return { ok: true, balance: wallet.balance, replayed: false, entry };
+    return { ok: true, balance: wallet.balance, repeated: false, entry };
   }
 
   async balance(playerId: PlayerId): Promise<Cents> {

@@ -111,9 +111,9 @@ export class LaneDealing {
         balanceAfter: result.balanceBefore - request.stake,
         picks: request.picks ?? '',
       });
-      return { ok: true, sale, replayed: false };
+      return { ok: true, sale, repeated: false };
     }
-    if (result.kind === 'replayed') return this.replay(request, result.unitId);
+    if (result.kind === 'repeated') return this.repeat(request, result.unitId);
     const { error } = result;
     switch (error.code) {
       case 'purchase/unknown_game':
@@ -130,11 +130,11 @@ export class LaneDealing {
     }
   }
 
-  /** The answer to a retry of a request already sold: its sale, `replayed`. */
-  async replay(request: PurchaseRequest, unitId: string): Promise<PurchaseResult> {
+  /** The answer to a retry of a request already sold: its sale, `repeated`. */
+  async repeat(request: PurchaseRequest, unitId: string): Promise<PurchaseResult> {
     const sale = await this.sales.sale(unitId);
     if (!sale) throw new Error(`request ${request.requestId} names unit ${unitId}, which has no sale`);
-    return { ok: true, sale, replayed: true };
+    return { ok: true, sale, repeated: true };
   }
 
   /** A purchase through its lane's batch; a block found not printed yet is printed and the purchase goes again. */

@@ -282,7 +282,7 @@ export class DealerKeys {
     return fnv1a(playerId) % PENDING_SHARDS;
   }
 
-  /** List: a unit's action log (src/units), JSON entries in order; one hash tag per unit. */
+  /** List: a unit's action log (src/action-log), JSON entries in order; one hash tag per unit. */
   actions(unitId: string): string {
     return `${this.prefix}actions:{${unitId}}`;
   }

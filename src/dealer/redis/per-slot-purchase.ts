@@ -65,7 +65,7 @@ export class PerSlotPurchase extends RedisSales {
     if (reserved.kind === 'held' || reserved.kind === 'pending') await ctx.replicated(player.wallet);
     switch (reserved.kind) {
       case 'sold':
-        return this.dealing.replay(request, reserved.unitId);
+        return this.dealing.repeat(request, reserved.unitId);
       case 'insufficient_funds':
         return (await this.emissionRefusal(game, stake, now)) ?? insufficientFunds(reserved.available, stake);
       case 'unfinished_unit':
@@ -198,7 +198,7 @@ export class PerSlotPurchase extends RedisSales {
       await ctx.replicated(player.wallet);
       return this.dealing.answer(request, dealt, reservation.now);
     }
-    const unitId = result.kind === 'replayed' ? result.unitId : unitIdOf(blockIdOf(dealt.emissionId, result.index), result.position);
+    const unitId = result.kind === 'repeated' ? result.unitId : unitIdOf(blockIdOf(dealt.emissionId, result.index), result.position);
     // The sale must outlive its master before the wallet names it.
     await ctx.replicated(ctx.keys.lane(game, stake, dealt.lane).current);
     await finishPurchase(ctx.run, { ...player, requests: player.requests(ctx.window(reservation.now)), archive: ctx.keys.playerOutbox(playerId) }, {

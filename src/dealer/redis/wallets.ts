@@ -11,7 +11,7 @@ import type { RedisContext } from './context';
 /**
  * Wallets on Redis: one hash, one deposits hash and one journal list per player (keys.ts). On
  * the per-slot protocol (`relay` given) a deposit's or withdrawal's archive entry is relayed
- * to the player's archive shard before it is answered, replays included (archive-relay.ts).
+ * to the player's archive shard before it is answered, repeats included (archive-relay.ts).
  */
 export class RedisWallets implements Wallets {
   constructor(

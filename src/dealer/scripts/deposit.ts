@@ -7,7 +7,7 @@ import { protectionReply } from './protection-reply';
 import { int, replyList } from '../../redis-scripts/reply';
 
 /**
- * deposit-4.lua: credited, replayed (`ref` credited this amount before), refused (`ref` was
+ * deposit-4.lua: credited, repeated (`ref` credited this amount before), refused (`ref` was
  * another request's), or refused over the weekly deposit limit.
  */
 export async function deposit(run: DealerRunScript, keys: FundingKeys, args: FundingArgs): Promise<DepositResult> {
@@ -17,5 +17,5 @@ export async function deposit(run: DealerRunScript, keys: FundingKeys, args: Fun
   const refused = protectionReply(reply);
   if (refused) return { ...refused.refusal, code: 'limit/deposit_week', details: refused.refusal.details ?? {} };
   if (code < 0) throw scriptError('deposit', code);
-  return { ok: true, balance: int(reply[1]), replayed: code === 0, entry: fundingEntry(reply) };
+  return { ok: true, balance: int(reply[1]), repeated: code === 0, entry: fundingEntry(reply) };
 }

@@ -43,7 +43,7 @@ export type PurchaseUnitResult =
       readonly tierId: number;
       readonly balanceBefore: number;
     }
-  | { readonly kind: 'replayed'; readonly unitId: string }
+  | { readonly kind: 'repeated'; readonly unitId: string }
   /**
    * From the error factory: `purchase/unknown_game`, `purchase/game_closed`,
    * `purchase/insufficient_funds` (with the balance), `purchase/unfinished_unit`, a refusal for
@@ -71,7 +71,7 @@ export function unitResult(script: string, reply: unknown, balanceBefore?: numbe
     case 1:
       return { kind: 'sold', index: int(list[1]), position: int(list[2]), tierId: int(list[3]), balanceBefore: balanceBefore ?? int(list[4]) };
     case 2:
-      return { kind: 'replayed', unitId: String(list[1]) };
+      return { kind: 'repeated', unitId: String(list[1]) };
     case -3:
       return { kind: 'refused', error: scriptError(script, code, { balance: int(list[1]) }) };
     case -4:

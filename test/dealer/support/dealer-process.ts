@@ -81,7 +81,7 @@ async function main(args: DealerProcessArgs): Promise<void> {
           }
           const settled = await store.sales.settle(result.sale.unitId, Date.now());
           if (!settled.ok) throw new Error(`settle ${result.sale.unitId}: ${settled.code}`);
-          out += `ack ${k} ${result.sale.unitId} ${result.replayed ? 1 : 0}\n`;
+          out += `ack ${k} ${result.sale.unitId} ${result.repeated ? 1 : 0}\n`;
           break;
         } catch (err) {
           if (err instanceof Error && err.message.startsWith('refused')) throw err;

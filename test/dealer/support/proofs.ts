@@ -228,7 +228,7 @@ export async function assertDealtExactly(
 export interface ProofRun {
   /** Time from the first purchase to the last dealer's exit. */
   readonly dealtMs: number;
-  /** Purchases answered `replayed`: retries of requests whose ack was lost. */
+  /** Purchases answered `repeated`: retries of requests whose ack was lost. */
   readonly replays: number;
 }
 
@@ -300,7 +300,7 @@ export async function proveRedisCrash(server: RedisServer, table: PrizeTable, bl
           }
           if (result.ok) {
             acked.set(requestId, result.sale);
-            if (result.replayed) replays++;
+            if (result.repeated) replays++;
           } else {
             assert.equal(result.code, 'purchase/game_closed');
             closed = true;

@@ -13,7 +13,7 @@ end
 -- The answer to a reference met again: {0, balance, seq, line} when `record` journaled
 -- `amount` (signed as the operation's: '250' for a deposit, '-250' for a withdrawal),
 -- {-19, balance} when it was another request.
-local function replayFunding(record, journal, amount, balance)
+local function repeatFunding(record, journal, amount, balance)
   local seq, line = string.match(record, '^(%d+)|(.*)$')
   if not seq then seq, line = record, redis.call('LINDEX', journal, tonumber(record) - 1) end
   if string.match(line, '^[^|]*|([^|]*)|') ~= amount then return {-19, balance} end
