@@ -90,6 +90,11 @@ describe('config', () => {
     assert.deepEqual(loadConfig({}).publicAddresses, []);
   });
 
+  it("refuses a limit raise delay below the law's 48 hours: 47 refused, 48 accepted", () => {
+    assert.throws(() => loadConfig({ LIMIT_RAISE_DELAY_HOURS: '47' }), /LIMIT_RAISE_DELAY_HOURS must be between 48 and/);
+    assert.equal(loadConfig({ LIMIT_RAISE_DELAY_HOURS: '48' }).protection.raiseDelayMs, 48 * 3_600_000);
+  });
+
   it('keeps the dev login off by default when tokens come from the operator', () => {
     assert.equal(loadConfig({ JWT_JWKS_URL: 'https://id.example/jwks.json' }).devLogin, false);
   });
