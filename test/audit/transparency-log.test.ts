@@ -142,6 +142,14 @@ describe('transparency log: consistency proofs (RFC 9162 §2.1.4)', () => {
     }
   });
 
+  it('refuses a newer size smaller than the older (a rolled-back log), even with a proof that closes on its roots', async () => {
+    // With one node equal to both roots, the walk from 3 down to 1 leaf would end on both roots: only the order of the sizes refuses it.
+    const x = tree.root(1);
+    const check = await verifyConsistency(3, 1, x, x, [x]);
+    assert.equal(check.ok, false);
+    assert.match(!check.ok ? check.reason : '', /cannot go from 3 leaves back to 1/);
+  });
+
   it('refuses two checkpoints of one size with different roots', async () => {
     assert.equal((await verifyConsistency(7, 7, tree.root(7), tree.root(8), [])).ok, false);
   });
