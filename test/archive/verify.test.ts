@@ -60,6 +60,23 @@ describe('verifyArchive', () => {
     assert.ok(found.some((p) => /:4: chain broken at record 4/.test(p)), found.join('\n'));
   });
 
+  it("finds a stake rewritten with its hash recomputed and the next record's prev updated: that next record's hash binds its prev", async () => {
+    let rewritten = '';
+    await tamper(await dayFile(dir, 'money'), (lines) =>
+      lines.map((l, i) => {
+        if (i === 1) {
+          const { t: _t, hash: _h, ...body } = JSON.parse(l) as ArchiveRecord;
+          assert.equal(body.kind, 'stake');
+          const altered = { ...body, payload: { ...body.payload, amount: -1 } };
+          rewritten = sha256Hex(recordBytes(altered));
+          return JSON.stringify({ t: 'r', ...altered, hash: rewritten });
+        }
+        return i === 2 ? JSON.stringify({ ...(JSON.parse(l) as ArchiveRecord), prev: rewritten }) : l;
+      }),
+    );
+    assert.deepEqual(await problems(), [`money/${(await dayFile(dir, 'money')).split('/').pop()}:3: record 3 altered: its hash is not its content's`]);
+  });
+
   it('finds a record removed', async () => {
     await tamper(await dayFile(dir, 'money'), (lines) => lines.filter((_, i) => i !== 1));
     const found = await problems();
