@@ -126,16 +126,18 @@ describe('seat ownership at a table', function () {
     await second.leave();
   });
 
+  /** `token`'s player asks matchmaking for a seat at table `roomId`, and never connects to it (a reservation holds a seat a while). */
+  const reserveSeat = (token: string, roomId: string) =>
+    fetch(`http://127.0.0.1:${server.port}/matchmake/joinById/${roomId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: '{}',
+    });
+
   it('refuses another player a reservation of the table’s seat at matchmaking, so that none can keep its player out', async () => {
     const { room } = await openTable(clientOf(server, alice.token));
     const bob = await devLogin(server, 'Bob');
-    /** Bob asks matchmaking for a seat at Alice's table, and never connects to it (a reservation holds a seat a while). */
-    const reserve = (roomId: string) =>
-      fetch(`http://127.0.0.1:${server.port}/matchmake/joinById/${roomId}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${bob.token}` },
-        body: '{}',
-      });
+    const reserve = (roomId: string) => reserveSeat(bob.token, roomId);
     const refused = await reserve(room.roomId);
     assert.equal(refused.status, 403);
     assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'table/not_yours');
@@ -147,6 +149,18 @@ describe('seat ownership at a table', function () {
     const { room: back } = await openTable(clientOf(server, alice.token), room.roomId);
     assert.equal(back.roomId, room.roomId, 'Alice is back at her table');
     await back.leave();
+  });
+
+  it('refuses the reservation to a stranger seated at a table of the same game of his own: only the table’s player may reserve its seat', async () => {
+    const { room } = await openTable(clientOf(server, alice.token));
+    const bob = await devLogin(server, 'Bob');
+    const { room: bobsTable } = await openTable(clientOf(server, bob.token));
+    const refused = await reserveSeat(bob.token, room.roomId);
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as { error: { code: string } }).error.code, 'table/not_yours');
+    assert.equal((await reserveSeat(alice.token, room.roomId)).status, 200, 'Alice may reserve her own table’s second seat');
+    await bobsTable.leave();
+    await room.leave();
   });
 
   it('ends play when the player’s token expires: the connection is closed auth/expired, and a fresh token takes the seat back', async () => {
