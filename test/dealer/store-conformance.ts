@@ -24,6 +24,7 @@ export interface StoreOptions {
 const GAME = TEN_UNIT_TABLE.game;
 const STAKE = TEN_UNIT_TABLE.stake;
 const T0 = 1_700_000_000_000;
+const HOUR = 3_600_000;
 
 /** What the suite expects of the store's layout. */
 export interface Layout {
@@ -192,15 +193,15 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
       });
     });
 
+    const at = (store: DealerStore, playerId: string, now: number, extra: Partial<PurchaseRequest> = {}) => buy(store, playerId, { now, ...extra });
+    const refusedWith = (result: PurchaseResult, code: string) => {
+      assert.ok(!result.ok, `refused ${code}`);
+      assert.equal(result.code, code, result.message);
+      return result;
+    };
+
     describe('player protection', () => {
-      const HOUR = 3_600_000;
       const SETTINGS = { realityCheckMs: 60 * 60_000, sessionIdleMs: 30 * 60_000 };
-      const at = (store: DealerStore, playerId: string, now: number, extra: Partial<PurchaseRequest> = {}) => buy(store, playerId, { now, ...extra });
-      const refusedWith = (result: PurchaseResult, code: string) => {
-        assert.ok(!result.ok, `refused ${code}`);
-        assert.equal(result.code, code, result.message);
-        return result;
-      };
 
       it('sells up to the weekly stake limit exactly, then refuses one cent more, saying what is left and when it frees', async () => {
         const store = await dealer();
@@ -403,6 +404,39 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
           assert.equal(results.filter((r) => r.ok).length, 1, `round ${round}: one sale of two`);
         }
       });
+    });
+
+    // The money rules the Lua scripts keep, each at its exact boundary (issue 49). Already at
+    // theirs elsewhere in this suite: the weekly deposit limit ('refuses a deposit past the weekly
+    // deposit limit, to the cent'), the funds ('refuses a balance below the stake…' and 'accepts a
+    // refused request id again…', a stake equal to the balance), the withdrawal ('debits a
+    // withdrawal once per reference…': 301 of 300 refused, 300 passes) and the 48 h wait of a
+    // raise ('applies a lowering to the next purchase and a raise only 48 hours after it is asked').
+    describe("at each money rule's exact boundary", () => {
+      // A purchase within the hour of an earlier one passes on its allowance (p:ok) if its stake
+      // fits what is left; an hour later it is checked in full: each limit is met both ways.
+      const H = Math.floor(T0 / HOUR) + 1;
+      const ways = [['within the hour, on the allowance', H * HOUR + 1], ['an hour later, checked in full', (H + 1) * HOUR]] as const;
+      for (const limit of ['stake_week', 'stake_day'] as const) {
+        it(`sells the stake that brings the ${limit} limit's stakes to it exactly, and refuses one that would pass it by a cent`, async () => {
+          const store = await dealer();
+          await openTen(store);
+          for (const [way, second] of ways) {
+            const limited = async (amount: number) => {
+              const player = `p${amount}-${second}`;
+              await store.wallets.deposit(player, 10 * STAKE, `d-${player}`, T0);
+              await store.protections.changeProtection(player, { what: 'limits', limits: { stake_week: 100 * STAKE, [limit]: amount }, raiseDelayMs: 48 * HOUR }, T0);
+              sold(await at(store, player, H * HOUR));
+              return player;
+            };
+            const exact = await limited(2 * STAKE);
+            assert.ok((await at(store, exact, second)).ok, `${way}: the limit itself passes`);
+            const over = await limited(2 * STAKE - 1);
+            const refused = refusedWith(await at(store, over, second), `limit/${limit}`);
+            assert.equal(refused.details?.left, STAKE - 1, `${way}: one cent over the limit is refused`);
+          }
+        });
+      }
     });
 
     describe('dealing', () => {
