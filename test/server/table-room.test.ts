@@ -292,6 +292,10 @@ describe('table room (embedded default)', function () {
     it('refuses a malformed purchase', () => refusedWith('buy', { stake: 500, requestId: 'not ok!' }, 'purchase/malformed'));
     it('refuses a purchase with unknown fields', () => refusedWith('buy', { stake: 500, requestId: 'r1', extra: 1 }, 'purchase/malformed'));
     it('refuses a price the game is not sold at', () => refusedWith('buy', { stake: 123, requestId: 'r2' }, 'purchase/unknown_game'));
+    it('refuses a stake of no cents, or fewer, as malformed', async () => {
+      await refusedWith('buy', { stake: 0, requestId: 'r3' }, 'purchase/malformed');
+      await refusedWith('buy', { stake: -500, requestId: 'r4' }, 'purchase/malformed');
+    });
     it('refuses an action with no unit in play', () => refusedWith('act', { action: { type: 'auto' } }, 'action/no_unit'));
     it('refuses a malformed action', async () => {
       await buy(room, '500000-carats', 500);
