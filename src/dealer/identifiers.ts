@@ -1,3 +1,4 @@
+import { findPrizeTable } from '../games/prize-tables';
 import { GAME_IDS, type GameId } from '../games/types';
 import type { FundingMismatch, JournalPageRequest, OpenEmissionRequest, PurchaseRefusalCode, PurchaseRequest, PurchaseResult } from './types';
 import { assertPrintable } from '../fairness/printing';
@@ -114,6 +115,9 @@ export function checkPurchaseRequest(request: PurchaseRequest): PurchaseResult |
   }
   assertTime(request.now);
   if (!isGameId(request.game)) return refusal('purchase/unknown_game', `no game ${JSON.stringify(request.game)}`);
+  // A price the rules do not sell is refused here, before any step touches the player (on a
+  // cluster the stake's hold would come first), even where an emission of it is still open.
+  if (!findPrizeTable(request.game, request.stake)) return unknownSequence(request.game, request.stake);
   return undefined;
 }
 

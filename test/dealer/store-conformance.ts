@@ -769,6 +769,17 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         });
       }
 
+      it('refuses a price not sold before any step touches the player: the protection record stays as it was', async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.wallets.deposit('p2', 1_000, 'd1', T0);
+        await store.protections.changeProtection('p2', { what: 'limits', limits: { stake_week: 1_000 }, raiseDelayMs: 48 * HOUR }, T0);
+        const before = await store.protections.protectionRecord('p2');
+        const result = await buy(store, 'p2', { stake: 75, protection: { realityCheckMs: HOUR, sessionIdleMs: HOUR } });
+        assert.equal(!result.ok && result.code, 'purchase/unknown_game');
+        assert.deepEqual(await store.protections.protectionRecord('p2'), before);
+      });
+
       it('accepts a refused request id again once the refusal no longer holds', async () => {
         const store = await dealer();
         await openTen(store);
