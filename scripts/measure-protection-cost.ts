@@ -5,7 +5,7 @@
  * play), timed by Redis's own main-thread CPU (`INFO cpu`), not the wall clock, so that other
  * work on the machine weighs less; the variants alternate, `--rounds` times:
  * - bare: the wallet step without protection (read the balance and counts, write them back);
- * - allowance: with protection as the purchase runs it (lua/includes/protection.lua), within
+ * - allowance: with protection as the purchase runs it (src/protection/lua/includes/protection.lua), within
  *   the allowance after the first purchase;
  * - in full: with protection checked in full every time (checkInFull, as past the allowance).
  * Then the embedded default's checks, in JavaScript: the memory store's `stakeRefusal` and
@@ -15,7 +15,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { Redis } from 'ioredis';
-import { countStake, newProtection, stakeRefusal, type ProtectedWallet } from '../src/dealer/memory/protection';
+import { countStake, newProtection, stakeRefusal, type ProtectedWallet } from '../src/protection/memory';
 import type { PurchaseRequest } from '../src/dealer/types';
 import { median } from '../tools/median';
 import { optionsOrExit, whole } from '../tools/command-line';

@@ -1,5 +1,5 @@
-import { readOffloadedUnit } from '../dealer/offloaded-units';
-import { parseUnitId } from '../dealer/identifiers';
+import { readOffloadedUnit } from '../offload/unit-files';
+import { parseUnitId } from '../ids';
 import type { LoggedAction } from '../games/replay';
 
 /**
@@ -20,7 +20,7 @@ export interface ActionLog {
   read(unitId: string): Promise<LoggedAction[]>;
   /**
    * Drops the logs of `unitIds`, units of `blockId` written to the files at `path`
-   * (src/dealer/offloaded-units.ts); `read` answers them from there after that.
+   * (src/offload/unit-files.ts); `read` answers them from there after that.
    */
   offload(blockId: string, path: string, unitIds: readonly string[]): Promise<void>;
   close(): Promise<void>;

@@ -2,7 +2,7 @@ import { DealerKeys } from '../dealer/redis/store';
 import { defineScripts, type RedisClient, type RunScript } from '../redis-scripts/loader';
 import { scriptError } from '../redis-scripts/errors';
 import { int, replyList } from '../redis-scripts/reply';
-import { parseUnitId } from '../dealer/identifiers';
+import { parseUnitId } from '../ids';
 import { offloadedActions, type ActionLog, type LoggedAction } from './action-log';
 
 type ActionScriptName = 'appendAction';

@@ -1,4 +1,4 @@
-import { parseUnitId } from '../dealer/identifiers';
+import { parseUnitId } from '../ids';
 import { isMoneyStream, type ArchiveOutbox, type OutboxEntry } from '../dealer/outbox';
 import type { DealerStore, JournalEntry } from '../dealer/types';
 import { dayOf } from './files';

@@ -1,6 +1,6 @@
 import type { GameId } from '../games/types';
 import type { Cents } from '../money';
-import { gamePrice, unitIdOf } from './identifiers';
+import { gamePrice, unitIdOf } from '../ids';
 import type { JournalEntry, JournalKind, PageCommitment, Sale, WithdrawalThresholdEvent } from './types';
 
 /**
@@ -42,7 +42,7 @@ export function buildSale(
 /**
  * A sale record as saleRecord.lua writes it, at field <position> of a block's sales hash:
  * `playerId|requestId|tierId|prize|soldAt|balanceBefore|balanceAfter|picks`. Player and request
- * ids cannot hold `|` (identifiers.ts); picks come last as they may.
+ * ids cannot hold `|` (src/ids.ts); picks come last as they may.
  */
 export function decodeSale(record: string): SaleRecord {
   const parts = record.split('|');

@@ -1,9 +1,10 @@
 import type { Cents } from '../money';
 import type { GameId, PrizeTable } from '../games/types';
 import type { BlockPlace } from '../protocol/fairness';
-import type { BlockReason, LimitsRequest, ProtectionChange, ProtectionRefusalCode, RefusalDetails } from '../protocol/protection';
+import type { ProtectionRefusalCode, RefusalDetails } from '../protocol/protection';
 import type { RefusalCode } from '../protocol/refusals';
-import type { ProtectionRecord, ProtectionSettings, SessionMoney } from '../protection/rules';
+import type { ProtectionSettings } from '../protection/rules';
+import type { Protections } from '../protection/types';
 import type { OperatorEventsReply } from '../protocol/http';
 import type { JournalKind, JournalLine, OperatorEvent, Wallet, WithdrawalThresholdEvent } from '../protocol/wallet';
 
@@ -40,7 +41,7 @@ export interface BlockInfo extends BlockPlace {
   readonly settled: number;
   /** Per tier id (index 0 = losing units): units sold so far. */
   readonly soldPerTier: readonly number[];
-  /** Where its units' records live once offloaded (src/dealer/offloaded-units.ts): the path of the `.ndjson` file. */
+  /** Where its units' records live once offloaded (src/offload/unit-files.ts): the path of the `.ndjson` file. */
   readonly offloadedTo?: string;
 }
 
@@ -66,7 +67,7 @@ export interface PurchaseRequest {
   readonly playerId: PlayerId;
   /**
    * Idempotency key: 1–64 of [A-Za-z0-9_-], a client's id or a unit's id derived from it
-   * (identifiers.ts, the request ids' rule); a retry returns the same sale.
+   * (src/ids.ts, the request ids' rule); a retry returns the same sale.
    */
   readonly requestId: string;
   readonly game: string;
@@ -255,31 +256,6 @@ export interface Wallets {
 export interface OperatorEvents {
   /** Events after `after` (from the first when absent), oldest first, at most `limit` (1–500). */
   events(after: string | undefined, limit: number): Promise<OperatorEventsPage>;
-}
-
-/** A change of a player's protection, made and journaled atomically (`ProtectionChange`). */
-export type ProtectionUpdate =
-  | { readonly what: 'limits'; readonly limits: LimitsRequest; readonly raiseDelayMs: number }
-  /** Extends only: an end before the one running changes nothing. */
-  | { readonly what: 'exclusion'; readonly until: number }
-  | { readonly what: 'block'; readonly reason: BlockReason; readonly until: number | null }
-  | { readonly what: 'unblock' }
-  /** Of a check that is due under `settings` (the session open, its interval run): else nothing changes. */
-  | { readonly what: 'reality_check_ack'; readonly settings: ProtectionSettings }
-  /**
-   * A purchase refused for the player's protection: no money moved, the refusal is only
-   * journaled; the same code again right after the last line counts in that line.
-   */
-  | { readonly what: 'refusal'; readonly code: ProtectionRefusalCode };
-
-/** Players' protection (docs/responsible-gaming.md): what the purchase step and deposits check. */
-export interface Protections {
-  /** The player's protection as stored, and the newest changes first (at most 50). */
-  protectionRecord(playerId: PlayerId): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }>;
-  /** The player's stakes and prizes journaled at or after `since`. */
-  sessionMoney(playerId: PlayerId, since: number): Promise<SessionMoney>;
-  /** Applies and journals a change (`by` the player, or the operator for blocks). */
-  changeProtection(playerId: PlayerId, update: ProtectionUpdate, now: number): Promise<void>;
 }
 
 /** What proves the dealing fair: block seeds, recorded tiers, Merkle pages and unit proofs. */

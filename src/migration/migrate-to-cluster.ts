@@ -1,5 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
-import { isPlayerId } from '../dealer/identifiers';
+import { isPlayerId } from '../ids';
 import { PASSED_ON, purchaseField } from '../dealer/records';
 import { DealerKeys } from '../dealer/redis/store';
 import { seatsKey } from '../rooms/seats';

@@ -1,11 +1,11 @@
-import { writeOffloadedBlock, type OffloadedUnit } from '../dealer/offloaded-units';
-import { unitIdOf } from '../dealer/identifiers';
+import { writeOffloadedBlock, type OffloadedUnit } from './unit-files';
+import { unitIdOf } from '../ids';
 import type { DealerStore, Offloading } from '../dealer/types';
 import type { ActionLog } from '../action-log/action-log';
 
 /**
  * The offloader: moves the per-unit records of old blocks (sales, settlements, action logs) out
- * of the stores into write-once files (src/dealer/offloaded-units.ts), so that memory holds per unit
+ * of the stores into write-once files (src/offload/unit-files.ts), so that memory holds per unit
  * only what is still in play. A block is offloaded once it is closed, every unit of it is
  * settled, and `retentionMs` have passed since it closed. Safe to run on several processes at
  * once: both write the same files, and marking a block offloaded happens once.

@@ -1,7 +1,7 @@
 import type { Player } from '../auth/tokens';
 import type { DealerStore, Sale, Wallet } from '../dealer/types';
 import { unitSeed } from '../fairness/printing';
-import { isClientRequestId, unitRequestIds } from '../dealer/identifiers';
+import { isClientRequestId, unitRequestIds } from '../ids';
 import { rulesOf } from '../games/registry';
 import { refuse, type GameId, type Refusal } from '../games/types';
 import { isProtectionRefusal } from '../protocol/protection';
@@ -17,7 +17,7 @@ export interface BuyRequest {
   readonly game: GameId;
   /** Checked by the dealer, where the purchase enters it (a price it does not sell: `purchase/unknown_game`). */
   readonly stake: number;
-  /** Client idempotency key: a client's request id (src/dealer/identifiers.ts, the request ids' rule). */
+  /** Client idempotency key: a client's request id (src/ids.ts, the request ids' rule). */
   readonly requestId: string;
   /** Purchase-time picks; for the lamp, a list of one or two (both units at once). */
   readonly picks?: unknown;

@@ -1,5 +1,6 @@
 import { exclusionEnd, protectionView, type ProtectionSettings } from '../protection/rules';
-import type { PlayerId, ProtectionUpdate, Protections } from '../dealer/types';
+import type { PlayerId } from '../dealer/types';
+import type { ProtectionUpdate, Protections } from '../protection/types';
 import type { BlockReason, ExclusionDuration, LimitsRequest, ProtectionRefusalCode, ProtectionState } from '../protocol/protection';
 
 export interface ProtectionServiceSettings extends ProtectionSettings {

@@ -16,7 +16,7 @@ import {
  * Player protection's rules, shared by both stores (docs/responsible-gaming.md): the rolling
  * windows of stakes and deposits, when a limit change applies, the session of the reality
  * check, and the state as the player and the operator read it. The purchase step applies them
- * (memory/protection.ts, lua/includes/protection.lua); nothing here reads a clock.
+ * (memory.ts, lua/includes/protection.lua); nothing here reads a clock.
  */
 
 export const HOUR_MS = 3_600_000;

@@ -19,7 +19,7 @@ const RETURN_CODES = {
   [-10]: ['dealer/block_not_offloadable', 'the block is unknown, not closed, or has units not settled'],
   [-11]: ['wallet/insufficient_funds', 'the balance is below the amount'],
   [-12]: ['dealer/lane_passed', 'this lane turned this request away before, sold out then (its walk goes on)'],
-  // -13 … -18: refusals for the player's protection (lua/includes/protection.lua): `detail.protection`.
+  // -13 … -18: refusals for the player's protection (src/protection/lua/includes/protection.lua): `detail.protection`.
   [-13]: ['protection/blocked', 'the operator blocked play on this account'],
   [-14]: ['protection/excluded', 'the player excluded themself from play'],
   [-15]: ['limit/not_set', 'no weekly stake limit is set'],
@@ -37,11 +37,11 @@ export interface ScriptErrorDetail {
   readonly emissionId?: string;
   readonly index?: number;
   readonly balance?: number;
-  /** Codes -13 … -18: the refusal as the player gets it (scripts/protection-reply.ts). */
+  /** Codes -13 … -18: the refusal as the player gets it (src/protection/refusal-reply.ts). */
   readonly protection?: ProtectionReply;
 }
 
-/** A protection refusal as lua/includes/protection.lua answers it (protection-reply.ts reads it). */
+/** A protection refusal as lua/includes/protection.lua answers it (src/protection/refusal-reply.ts reads it). */
 export interface ProtectionReply {
   readonly refusal: ProtectionRefusal;
   /** A reality check's: the session's start, whose stakes and prizes give the net (read after). */

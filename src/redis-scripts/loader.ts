@@ -5,8 +5,9 @@ import type { Cluster, Redis } from 'ioredis';
  * The one loader of the project's Lua scripts (the dealer's in src/dealer/lua, the action log's
  * in src/action-log/lua). A file is named `<verbNoun>-<numKeys>.lua`, as in BullMQ; a script whose
  * number of keys depends on the call (a batch) is named `<verbNoun>.lua`. A line
- * `--- @include "includes/<name>"` is replaced by `includes/<name>.lua` of the same folder (once
- * per script, includes may include), so that helpers shared by several scripts are written
+ * `--- @include "<path>"` is replaced by `<path>.lua`, the path taken from the scripts' folder
+ * (`includes/<name>` of the same folder, or another part's: `../../redis-scripts/lua/int`), once
+ * per script, includes may include, so that helpers shared by several scripts are written
  * once (BullMQ's practice). Scripts are defined with ioredis `defineCommand`: calls go out as
  * EVALSHA, and ioredis falls back to EVAL when Redis has lost its script cache (a restart).
  */
@@ -18,7 +19,7 @@ export type ScriptArg = string | number | Buffer;
 export type RunScript<Name extends string = string> = (name: Name, keys: readonly string[], args: readonly ScriptArg[]) => Promise<unknown>;
 
 const FILE_NAME = /^([a-zA-Z]+)(?:-(\d+))?\.lua$/;
-const INCLUDE = /^--- @include "(includes\/[A-Za-z0-9_]+)"[ \t]*$/gm;
+const INCLUDE = /^--- @include "((?:\.\.\/)*(?:[a-z-]+\/)*[A-Za-z0-9_]+)"[ \t]*$/gm;
 
 export interface ScriptFile {
   /** Undefined when the caller gives it with each call. */
@@ -30,9 +31,9 @@ export interface ScriptFile {
 /** Inlines the includes of `lua` (a file of `dir`), each once, depth first. */
 function inline(lua: string, dir: URL, included: Set<string>, from: string): string {
   return lua.replace(INCLUDE, (_, name: string) => {
-    if (included.has(name)) return `-- ${name}: included above`;
-    included.add(name);
     const file = new URL(`${name}.lua`, dir);
+    if (included.has(file.href)) return `-- ${name}: included above`;
+    included.add(file.href);
     let text: string;
     try {
       text = readFileSync(file, 'utf8');

@@ -1,7 +1,7 @@
 import type { Application } from 'express';
 import { publicBlockDetail, publicBlocks, type PublishedBlocks } from '../fairness/public-blocks';
 import type { PublicBlock } from '../protocol/fairness';
-import { parseBlockId } from '../dealer/identifiers';
+import { parseBlockId } from '../ids';
 import { asyncRoute, sendRefusal } from './edge';
 
 /** The list reads every block's pages: answered from one read a second at most (no token here). */

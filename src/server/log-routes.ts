@@ -1,5 +1,5 @@
 import type { Application, Request } from 'express';
-import { parseBlockId } from '../dealer/identifiers';
+import { parseBlockId } from '../ids';
 import type { CheckpointLog } from './checkpoints';
 import { asyncRoute, sendRefusal } from './edge';
 

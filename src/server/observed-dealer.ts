@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import { parseUnitId } from '../dealer/identifiers';
+import { parseUnitId } from '../ids';
 import type { DealerStore, DepositResult, Emissions, JournalPageRequest, PlayerId, PurchaseRequest, PurchaseResult, Sales, SettleResult, Wallets, WithdrawResult } from '../dealer/types';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';

@@ -1,6 +1,6 @@
 import type { Application, Request, Response } from 'express';
 import { z } from 'zod';
-import { isPlayerId } from '../dealer/identifiers';
+import { isPlayerId } from '../ids';
 import { BLOCK_REASONS, EXCLUSION_DURATIONS, LIMIT_MAX_CENTS, LIMIT_MIN_CENTS } from '../protocol/protection';
 import { isOperator, playerOf } from './callers';
 import { asyncRoute, sendRefusal } from './edge';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeOffloadedBlock } from '../../src/dealer/offloaded-units';
+import { writeOffloadedBlock } from '../../src/offload/unit-files';
 import type { Sale } from '../../src/dealer/types';
 import type { ActionLog, LoggedAction } from '../../src/action-log/action-log';
 

@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { MemoryStore, type MemoryStoreOptions } from '../../src/dealer/memory/store';
 import type { Sale } from '../../src/dealer/types';
-import { blockIdOf } from '../../src/dealer/identifiers';
+import { blockIdOf } from '../../src/ids';
 import { pageLogConformance } from './page-log-conformance';
 import { storeConformance, type StoreFactory } from './store-conformance';
 import { UNSOLD } from '../../src/fairness/printing';

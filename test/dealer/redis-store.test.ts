@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { moneyLines, moneyOnItsWay, reconcile } from '../../src/archive/reconcile';
-import { writeOffloadedBlock } from '../../src/dealer/offloaded-units';
+import { writeOffloadedBlock } from '../../src/offload/unit-files';
 import { Redis } from 'ioredis';
 import { RedisStore, type RedisStoreOptions } from '../../src/dealer/redis/store';
 import type { Sale } from '../../src/dealer/types';

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OffloadUnreadableError, writeOffloadedBlock } from '../../src/dealer/offloaded-units';
+import { OffloadUnreadableError, writeOffloadedBlock } from '../../src/offload/unit-files';
 import { prizeOfTier } from '../../src/games/prize-tables';
 import { buildBlockTree, leafSchemeOf, pageRootOfProof } from '../../src/fairness/merkle';
 import { printBlock, tierCounts, UNSOLD, unitSeed, verifyBlock } from '../../src/fairness/printing';

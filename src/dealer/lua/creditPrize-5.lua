@@ -38,7 +38,7 @@
     event: the threshold event (includes/thresholdEvent) of this unit's credit not relayed yet,
     or ''
 ]]
---- @include "includes/int"
+--- @include "../../redis-scripts/lua/int"
 --- @include "includes/journalLine"
 --- @include "includes/archiveEntry"
 --- @include "includes/finishPending"

@@ -29,7 +29,7 @@
     {-4, emissionId, index}  the open block is sold out and block <index> (the lane's next)
                              is not printed yet
 ]]
---- @include "includes/int"
+--- @include "../../redis-scripts/lua/int"
 --- @include "includes/saleRecord"
 
 local n = (#ARGV - 2) / 6

@@ -23,8 +23,8 @@
     {-19, balance}           this reference was used for another amount or operation
     {-18, left, next free at or -1}  over the weekly deposit limit (includes/protection)
 ]]
---- @include "includes/int"
---- @include "includes/protection"
+--- @include "../../redis-scripts/lua/int"
+--- @include "../../protection/lua/includes/protection"
 --- @include "includes/journalLine"
 --- @include "includes/fundingRecord"
 --- @include "includes/archiveEntry"

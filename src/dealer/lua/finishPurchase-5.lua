@@ -22,7 +22,7 @@
     1  finished now
     0  nothing pending under this request (finished before)
 ]]
---- @include "includes/int"
+--- @include "../../redis-scripts/lua/int"
 --- @include "includes/journalLine"
 --- @include "includes/archiveEntry"
 --- @include "includes/finishPending"

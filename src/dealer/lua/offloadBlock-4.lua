@@ -1,6 +1,6 @@
 --[[
   Marks a block offloaded and drops its per-unit data: the offloader has written every unit of
-  the block to the files at ARGV[1] (src/dealer/offloaded-units.ts) and now Redis forgets the sales,
+  the block to the files at ARGV[1] (src/offload/unit-files.ts) and now Redis forgets the sales,
   the settlements and the printed bytes. Only a closed block whose every unit is settled can be
   offloaded; its info hash (state, counts, commitment, seed) stays, with the files' path (the stored fields keep their first names, `archive` and `archivedAt`).
 

@@ -68,10 +68,10 @@
                              checked after finish-first and before the balance; a sale counts
                              its stake in the player's windows
 ]]
---- @include "includes/int"
+--- @include "../../redis-scripts/lua/int"
 --- @include "includes/journalLine"
 --- @include "includes/saleRecord"
---- @include "includes/protection"
+--- @include "../../protection/lua/includes/protection"
 --- @include "includes/archiveEntry"
 
 local n = (#KEYS - 6) / 2

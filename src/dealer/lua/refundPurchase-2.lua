@@ -17,8 +17,8 @@
     1  released now
     0  nothing pending under this request
 ]]
---- @include "includes/int"
---- @include "includes/protection"
+--- @include "../../redis-scripts/lua/int"
+--- @include "../../protection/lua/includes/protection"
 
 local pending = redis.call('HGET', KEYS[2], ARGV[1])
 if not pending then return 0 end

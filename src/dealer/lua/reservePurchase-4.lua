@@ -36,8 +36,8 @@
 
     ARGV[8] the protection settings ('<reality check ms>|<session idle ms>', '': none)
 ]]
---- @include "includes/int"
---- @include "includes/protection"
+--- @include "../../redis-scripts/lua/int"
+--- @include "../../protection/lua/includes/protection"
 
 local sequence, requestId, stake = ARGV[1], ARGV[2], tonumber(ARGV[3])
 local field = sequence .. '|' .. requestId

@@ -25,7 +25,7 @@
     {-11, available}         the balance less what is held is below the amount: nothing changed
     {-19, balance}           this reference was used for another amount or operation
 ]]
---- @include "includes/int"
+--- @include "../../redis-scripts/lua/int"
 --- @include "includes/journalLine"
 --- @include "includes/fundingRecord"
 --- @include "includes/archiveEntry"

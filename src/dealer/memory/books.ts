@@ -1,12 +1,12 @@
 import type { PrizeTable } from '../../games/types';
 import type { Cents } from '../../money';
-import { readOffloadedUnit } from '../offloaded-units';
-import { parseBlockId, parseUnitId } from '../identifiers';
+import { readOffloadedUnit } from '../../offload/unit-files';
+import { parseBlockId, parseUnitId } from '../../ids';
 import { MemoryOutbox } from '../outbox';
 import { pageCount, PageTreeCache, pageTreeOfPrint, rootOfPage, type PageTree } from '../../fairness/merkle';
 import { encodeLeaf, pageLeafId } from '../../fairness/page-log';
 import type { PrintedBlock } from '../../fairness/printing';
-import { newProtection, type MemoryProtection } from './protection';
+import { newProtection, type MemoryProtection } from '../../protection/memory';
 import type { BlockState, JournalEntry, JournalKind, PageCommitment, PlayerId, Sale, WithdrawalThresholdEvent } from '../types';
 
 export interface MemoryBlock {
@@ -21,7 +21,7 @@ export interface MemoryBlock {
   /** The tier recorded with each sale, by position (UNSOLD until sold); undefined once offloaded. */
   recorded: Uint8Array | undefined;
   closedAt?: number;
-  /** The files of its units (src/dealer/offloaded-units.ts), once offloaded. */
+  /** The files of its units (src/offload/unit-files.ts), once offloaded. */
   offloadedTo?: string;
   /** Page roots published so far, by page: page 0 at printing, the others ahead of sales. */
   readonly pages: PageCommitment[];
@@ -118,7 +118,7 @@ export class MemoryBooks {
   async offloadedSale(unitId: string): Promise<Sale | undefined> {
     const ref = parseUnitId(unitId);
     const offloadedTo = ref && this.findBlock(ref.blockId)?.offloadedTo;
-    return offloadedTo ? (await readOffloadedUnit(offloadedTo, unitId, ref.position))?.sale : undefined;
+    return offloadedTo ? (await readOffloadedUnit<Sale>(offloadedTo, unitId, ref.position))?.sale : undefined;
   }
 
   /**

@@ -1,4 +1,5 @@
-import { assertOpenEmission, blockIdOf, gamePrice, parseBlockId, sameTable } from '../identifiers';
+import { assertOpenEmission, sameTable } from '../identifiers';
+import { blockIdOf, gamePrice, parseBlockId } from '../../ids';
 import { printNewBlock, UNSOLD } from '../../fairness/printing';
 import type { BlockInfo, EmissionInfo, Emissions, OpenEmissionRequest } from '../types';
 import type { MemoryBlock, MemoryBooks, MemoryEmission } from './books';

@@ -1,4 +1,5 @@
-import { assertTime, unitIdOf } from '../identifiers';
+import { assertTime } from '../identifiers';
+import { unitIdOf } from '../../ids';
 import type { Offloading, Sale } from '../types';
 import type { MemoryBlock, MemoryBooks } from './books';
 

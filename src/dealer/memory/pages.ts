@@ -1,4 +1,4 @@
-import { readOffloadedTiers } from '../offloaded-units';
+import { readOffloadedTiers } from '../../offload/unit-files';
 import { pageOf, proveUnit, type UnitProof } from '../../fairness/merkle';
 import type { FairnessPages, PageCommitment } from '../types';
 import type { MemoryBooks } from './books';

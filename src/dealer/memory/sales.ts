@@ -1,21 +1,12 @@
 import { prizeOfTier } from '../../games/prize-tables';
-import {
-  assertTime,
-  checkPurchaseRequest,
-  gameClosed,
-  gamePrice,
-  insufficientFunds,
-  salesPage,
-  unfinishedUnit,
-  unknownSequence,
-  unsettledLimit,
-} from '../identifiers';
+import { assertTime, checkPurchaseRequest, gameClosed, insufficientFunds, salesPage, unfinishedUnit, unknownSequence, unsettledLimit } from '../identifiers';
+import { gamePrice } from '../../ids';
 import { pageOf } from '../../fairness/merkle';
 import { buildSale, purchaseField } from '../records';
 import type { PlayerId, PurchaseRequest, PurchaseResult, Sale, Sales, SettleResult } from '../types';
 import type { MemoryBooks, MemoryWallet } from './books';
 import type { MemoryEmissions } from './emissions';
-import { countStake, stakeRefusal } from './protection';
+import { countStake, stakeRefusal } from '../../protection/memory';
 
 /** How many settled units the store keeps: per player, and in all. */
 export interface KeepSettled {

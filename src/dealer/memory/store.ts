@@ -1,13 +1,14 @@
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
 import type { ArchiveOutbox } from '../outbox';
-import type { DealerStore, Emissions, FairnessPages, Offloading, OperatorEvents, PageLog, Protections, Sales, Wallets } from '../types';
+import type { DealerStore, Emissions, FairnessPages, Offloading, OperatorEvents, PageLog, Sales, Wallets } from '../types';
+import type { Protections } from '../../protection/types';
 import { MemoryOffloading } from './offloading';
 import { MemoryBooks } from './books';
 import { MemoryEmissions } from './emissions';
 import { MemoryOperatorEvents } from './operator-events';
 import { MemoryPageLog } from './page-log';
 import { MemoryPages } from './pages';
-import { MemoryProtections } from './protection';
+import { MemoryProtections } from '../../protection/memory';
 import { MemorySales, type KeepSettled } from './sales';
 import { MemoryWallets } from './wallets';
 

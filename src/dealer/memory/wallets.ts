@@ -1,8 +1,9 @@
 import type { Cents } from '../../money';
-import { assertDeposit, isPlayerId, journalPage, requestMismatch } from '../identifiers';
+import { assertDeposit, journalPage, requestMismatch } from '../identifiers';
+import { isPlayerId } from '../../ids';
 import type { DepositResult, JournalEntry, JournalPageRequest, PlayerId, Wallet, Wallets, WithdrawResult } from '../types';
 import type { MemoryBooks } from './books';
-import { depositRefusal } from './protection';
+import { depositRefusal } from '../../protection/memory';
 
 export class MemoryWallets implements Wallets {
   constructor(private readonly books: MemoryBooks) {}

@@ -1,6 +1,6 @@
 import type { GameId, PrizeTable } from '../../games/types';
 import type { Cents } from '../../money';
-import { blockIdOf, parseBlockId } from '../identifiers';
+import { blockIdOf, parseBlockId } from '../../ids';
 import type { BlockInfo, BlockState, EmissionInfo } from '../types';
 import type { RedisContext } from './context';
 import { laneOfBlock, parseIndexedEmission, type BlockKeys } from './keys';

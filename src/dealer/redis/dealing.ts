@@ -1,6 +1,7 @@
 import { prizeOfTier } from '../../games/prize-tables';
 import type { PrizeTable } from '../../games/types';
-import { blockIdOf, gameClosed, insufficientFunds, unfinishedUnit, unknownSequence } from '../identifiers';
+import { gameClosed, insufficientFunds, unfinishedUnit, unknownSequence } from '../identifiers';
+import { blockIdOf } from '../../ids';
 import { buildSale, type Reservation } from '../records';
 import type { LaneKeysForPurchase, PurchaseUnitResult, PurchaseUnitsResult } from '../scripts/purchase-units';
 import type { PurchaseRequest, PurchaseResult } from '../types';
@@ -9,7 +10,7 @@ import type { RedisContext } from './context';
 import type { RedisEmissions } from './emissions';
 import { firstLane, laneName } from './keys';
 import type { RedisPages } from './pages';
-import { protectionAnswer, type RedisProtections } from './protection';
+import { protectionAnswer, type RedisProtections } from '../../protection/redis';
 import type { BlockPrinter } from './printer';
 import type { SaleReader } from './sale-reader';
 

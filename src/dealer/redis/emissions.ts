@@ -1,5 +1,6 @@
 import type { Cents } from '../../money';
-import { assertOpenEmission, blockIdOf, canonicalTable, gamePrice, parseBlockId, sameTable } from '../identifiers';
+import { assertOpenEmission, canonicalTable, sameTable } from '../identifiers';
+import { blockIdOf, gamePrice, parseBlockId } from '../../ids';
 import { printNewBlock } from '../../fairness/printing';
 import { DealerScriptError, scriptError } from '../../redis-scripts/errors';
 import { openEmission } from '../scripts/open-emission';

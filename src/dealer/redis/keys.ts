@@ -1,5 +1,5 @@
 import type { Cents } from '../../money';
-import { gamePrice } from '../identifiers';
+import { gamePrice } from '../../ids';
 import type { OutboxStream } from '../outbox';
 
 /**
@@ -114,7 +114,7 @@ export interface PlayerKeys {
    * as held, kept by the scripts that put units in play and take them out); per-slot protocol:
    * held → the stakes of pending purchases, e:<unitId> → a withdrawal threshold event of that
    * unit's credit not yet relayed to `events`; p:… the player's protection
-   * (lua/includes/protection.lua), there so that the purchase step checks it on the wallet's slot.
+   * (src/protection/lua/includes/protection.lua), there so that the purchase step checks it on the wallet's slot.
    */
   readonly wallet: string;
   /**
@@ -148,7 +148,7 @@ export class DealerKeys {
   /** The prefix with its separator: `lottery` gives keys `lottery:…`. */
   readonly prefix: string;
 
-  /** Hash: blockId → the files its units were offloaded to (src/dealer/offloaded-units.ts), for the action log's reads; stored under its first name, `archives`. */
+  /** Hash: blockId → the files its units were offloaded to (src/offload/unit-files.ts), for the action log's reads; stored under its first name, `archives`. */
   readonly offloadedBlocks: string;
 
   /**

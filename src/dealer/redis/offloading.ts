@@ -1,4 +1,5 @@
-import { assertTime, blockIdOf } from '../identifiers';
+import { assertTime } from '../identifiers';
+import { blockIdOf } from '../../ids';
 import { buildSale, decodeSale } from '../records';
 import { offloadBlock } from '../scripts/offload-block';
 import type { Offloading, Sale } from '../types';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Cents } from '../../money';
-import { readOffloadedTiers } from '../offloaded-units';
-import { blockIdOf } from '../identifiers';
+import { readOffloadedTiers } from '../../offload/unit-files';
+import { blockIdOf } from '../../ids';
 import { pageCount, pageOf, pageRange, PageTreeCache, pageTree, pageTreeOfPrint, proveUnit, rootOfPage, type LeafScheme, type PageTree, type UnitProof } from '../../fairness/merkle';
 import { printBlock, UNSOLD, type PrintedBlock } from '../../fairness/printing';
 import { decodePage, decodeSale } from '../records';

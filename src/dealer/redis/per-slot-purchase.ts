@@ -1,5 +1,6 @@
 import type { Cents } from '../../money';
-import { blockIdOf, checkPurchaseRequest, gameClosed, gamePrice, insufficientFunds, unfinishedUnit, unitIdOf, unknownSequence } from '../identifiers';
+import { checkPurchaseRequest, gameClosed, insufficientFunds, unfinishedUnit, unknownSequence } from '../identifiers';
+import { blockIdOf, gamePrice, unitIdOf } from '../../ids';
 import { decodePending, decodeThresholdEvent, purchaseField, type Reservation } from '../records';
 import { creditPrize } from '../scripts/credit-prize';
 import { dealUnits } from '../scripts/deal-units';
@@ -9,7 +10,7 @@ import { refundPurchase } from '../scripts/refund-purchase';
 import { protectionArg } from '../scripts/purchase-units';
 import { relayEvent } from '../scripts/relay-event';
 import { reservePurchase } from '../scripts/reserve-purchase';
-import { protectionAnswer } from './protection';
+import { protectionAnswer } from '../../protection/redis';
 import { settleSale } from '../scripts/settle-sale';
 import type { PurchaseRequest, PurchaseResult, SettleResult, Wallets } from '../types';
 import { LaneDealing } from './dealing';

@@ -1,4 +1,4 @@
-import { blockIdOf } from '../identifiers';
+import { blockIdOf } from '../../ids';
 import { printNewBlock } from '../../fairness/printing';
 import { storeBlock } from '../scripts/store-block';
 import type { EmissionCatalog, EmissionMeta } from './catalog';

@@ -3,7 +3,7 @@ import type { EmissionCatalog } from './catalog';
 import type { RedisContext } from './context';
 import type { RedisEmissions } from './emissions';
 import type { RedisPages } from './pages';
-import type { RedisProtections } from './protection';
+import type { RedisProtections } from '../../protection/redis';
 import type { BlockPrinter } from './printer';
 import type { SaleReader } from './sale-reader';
 

@@ -1,5 +1,5 @@
-import { readOffloadedUnit } from '../offloaded-units';
-import { parseUnitId, type UnitRef } from '../identifiers';
+import { readOffloadedUnit } from '../../offload/unit-files';
+import { parseUnitId, type UnitRef } from '../../ids';
 import { buildSale, decodeSale } from '../records';
 import type { Sale } from '../types';
 import type { EmissionCatalog, EmissionMeta } from './catalog';
@@ -33,7 +33,7 @@ export class SaleReader {
     ]);
     if (record === null) {
       const offloadedTo = await this.ctx.redis.hget(keys.info, 'archive');
-      const offloaded = offloadedTo === null ? undefined : await readOffloadedUnit(offloadedTo, unitId, ref.position);
+      const offloaded = offloadedTo === null ? undefined : await readOffloadedUnit<Sale>(offloadedTo, unitId, ref.position);
       return offloaded && { meta, ref, sale: offloaded.sale, offloaded: true };
     }
     const sale = buildSale(meta, ref.blockId, ref.position, decodeSale(record), settledAt === null ? undefined : Number(settledAt));

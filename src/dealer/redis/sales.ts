@@ -1,4 +1,5 @@
-import { assertTime, isPlayerId, salesPage, unsettledLimit } from '../identifiers';
+import { assertTime, salesPage, unsettledLimit } from '../identifiers';
+import { isPlayerId } from '../../ids';
 import { decodeJournalLine } from '../records';
 import { DealerScriptError } from '../../redis-scripts/errors';
 import type { PlayerId, PurchaseRequest, PurchaseResult, Sale, Sales, SettleResult, Wallets } from '../types';

@@ -1,6 +1,7 @@
 import { Cluster } from 'ioredis';
 import { idempotencyWindow, withdrawalThreshold } from '../identifiers';
-import type { DealerStore, Emissions, FairnessPages, Offloading, OperatorEvents, PageLog, Protections, Wallets } from '../types';
+import type { DealerStore, Emissions, FairnessPages, Offloading, OperatorEvents, PageLog, Wallets } from '../types';
+import type { Protections } from '../../protection/types';
 import { defineDealerScripts } from '../scripts/commands';
 import { type RedisClient } from '../../redis-scripts/loader';
 import { ArchiveRelay } from './archive-relay';
@@ -10,7 +11,8 @@ import { RedisContext } from './context';
 import { RedisEmissions } from './emissions';
 import { DealerKeys, MAX_LANES } from './keys';
 import { OneScriptPurchase } from './one-script-purchase';
-import { RedisProtections } from './protection';
+import { RedisProtections } from '../../protection/redis';
+import { decodeJournalLine } from '../records';
 import { RedisPageLog } from './page-log';
 import { RedisPages } from './pages';
 import { PerSlotPurchase } from './per-slot-purchase';
@@ -118,7 +120,7 @@ export class RedisStore implements DealerStore {
     const emissions = new RedisEmissions(ctx, catalog, printer, pages, lanes);
     // On one script the money scripts write the archive's money stream itself: nothing to relay.
     const relay = new ArchiveRelay(ctx);
-    const protections = new RedisProtections(ctx, perSlot ? relay : undefined);
+    const protections = new RedisProtections(ctx, perSlot ? relay : undefined, decodeJournalLine);
     const parts = { ctx, catalog, emissions, printer, pages, sales, protections, relay, withdrawalThreshold: withdrawalThreshold(options.withdrawalThreshold) };
     const wallets = new RedisWallets(ctx, perSlot ? relay : undefined);
     this.emissions = emissions;

@@ -1,5 +1,6 @@
 import type { Cents } from '../../money';
-import { assertDeposit, isPlayerId, journalPage } from '../identifiers';
+import { assertDeposit, journalPage } from '../identifiers';
+import { isPlayerId } from '../../ids';
 import { decodeJournalLine } from '../records';
 import { deposit } from '../scripts/deposit';
 import type { FundingArgs, FundingKeys } from '../scripts/funding-reply';

@@ -21,9 +21,7 @@ export type DealerScriptName =
   | 'creditPrize'
   | 'relayEvent'
   | 'relayArchive'
-  | 'forgetPending'
-  // Player protection (docs/responsible-gaming.md).
-  | 'changeProtection';
+  | 'forgetPending';
 export type DealerRunScript = RunScript<DealerScriptName>;
 
 const DEALER_LUA = new URL('../lua/', import.meta.url);

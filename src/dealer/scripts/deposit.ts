@@ -3,7 +3,7 @@ import type { DealerRunScript } from './commands';
 import { requestMismatch } from '../identifiers';
 import { scriptError } from '../../redis-scripts/errors';
 import { FUNDING_MISMATCH, fundingEntry, type FundingArgs, type FundingKeys } from './funding-reply';
-import { protectionReply } from './protection-reply';
+import { protectionReply } from '../../protection/refusal-reply';
 import { int, replyList } from '../../redis-scripts/reply';
 
 /**

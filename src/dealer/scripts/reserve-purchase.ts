@@ -1,6 +1,6 @@
 import type { DealerRunScript } from './commands';
 import { scriptError, type ProtectionReply } from '../../redis-scripts/errors';
-import { protectionReply } from './protection-reply';
+import { protectionReply } from '../../protection/refusal-reply';
 import { int, replyList } from '../../redis-scripts/reply';
 
 export interface PlayerPurchaseKeys {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import { gamePrice, IDEMPOTENCY_WINDOW_MS } from '../../../src/dealer/identifiers';
+import { IDEMPOTENCY_WINDOW_MS } from '../../../src/dealer/identifiers';
+import { gamePrice } from '../../../src/ids';
 import type { RedisStore } from '../../../src/dealer/redis/store';
 import { defineDealerScripts } from '../../../src/dealer/scripts/commands';
 import { type RedisClient } from '../../../src/redis-scripts/loader';

@@ -7,7 +7,7 @@
     creditPrize(wallet, journal, archive, playerId, balance, prize, now, unitId, game, threshold)
   Returns the balance after and the event (nil: none).
 ]]
---- @include "includes/int"
+--- @include "../../redis-scripts/lua/int"
 --- @include "includes/journalLine"
 --- @include "includes/archiveEntry"
 --- @include "includes/thresholdEvent"

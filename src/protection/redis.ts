@@ -1,12 +1,30 @@
-import { PROTECTION_HISTORY_MAX, type ProtectionChange } from '../../protocol/protection';
-import { isPlayerId } from '../identifiers';
-import { decodeBlock, decodeLimit, realityCheckRefusal, type HourBucket, type ProtectionRecord, type ProtectionRefusal, type SessionMoney, type StoredSession } from '../../protection/rules';
-import type { ProtectionReply } from '../../redis-scripts/errors';
-import { decodeJournalLine } from '../records';
-import { changeProtection } from '../scripts/change-protection';
-import type { PlayerId, ProtectionUpdate, Protections } from '../types';
-import type { ArchiveRelay } from './archive-relay';
-import type { RedisContext } from './context';
+import { PROTECTION_HISTORY_MAX, type ProtectionChange } from '../protocol/protection';
+import { isPlayerId } from '../ids';
+import { decodeBlock, decodeLimit, realityCheckRefusal, type HourBucket, type ProtectionRecord, type ProtectionRefusal, type SessionMoney, type StoredSession } from './rules';
+import type { ProtectionReply } from '../redis-scripts/errors';
+import { changeProtection } from './change-protection';
+import type { ProtectionUpdate, Protections } from './types';
+import { defineScripts, type RedisClient, type RunScript } from '../redis-scripts/loader';
+import type { JournalLine } from '../protocol/wallet';
+
+/** What the Redis protections use of the dealer's Redis store they live in (its `RedisContext`). */
+interface ProtectionContext {
+  readonly redis: RedisClient;
+  /** A player's wallet hash (the protection's `p:…` fields), protection journal and money journal. */
+  readonly keys: { player(playerId: string): { readonly wallet: string; readonly protection: string; readonly journal: string } };
+  /** The archive stream a change's entry is written to. */
+  moneyStream(playerId: string): string;
+  /** Waits until the replicas of the server holding `key` have this connection's writes. */
+  replicated(key: string): Promise<void>;
+}
+
+/** On the per-slot protocol, what relays a player's archive entries to the player's archive shard. */
+interface ArchiveRelay {
+  announce(playerId: string, now: number): Promise<void>;
+  relay(playerId: string, now: number): Promise<unknown>;
+}
+
+const PROTECTION_LUA = new URL('./lua/', import.meta.url);
 
 /** Journal lines read at once, from the end, for the session's stakes and prizes. */
 const JOURNAL_PAGE = 200;
@@ -46,12 +64,18 @@ function session(fields: Record<string, string>, allowedLastAt: number): StoredS
  * entry is relayed to the player's archive shard before it is answered (archive-relay.ts).
  */
 export class RedisProtections implements Protections {
-  constructor(
-    private readonly ctx: RedisContext,
-    private readonly relay: ArchiveRelay | undefined,
-  ) {}
+  private readonly run: RunScript<'changeProtection'>;
 
-  async protectionRecord(playerId: PlayerId): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }> {
+  constructor(
+    private readonly ctx: ProtectionContext,
+    private readonly relay: ArchiveRelay | undefined,
+    /** The dealer's reader of a money journal line (its format is the dealer's). */
+    private readonly readJournalLine: (line: string) => Pick<JournalLine, 'kind' | 'amount' | 'at'>,
+  ) {
+    this.run = defineScripts(ctx.redis, PROTECTION_LUA, 'protection');
+  }
+
+  async protectionRecord(playerId: string): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }> {
     const keys = this.ctx.keys.player(isPlayerId(playerId) ? playerId : '_');
     const [fields, lines] = await Promise.all([
       this.ctx.redis.hgetall(keys.wallet),
@@ -69,7 +93,7 @@ export class RedisProtections implements Protections {
     return { record, history: lines.map((line) => JSON.parse(line) as ProtectionChange) };
   }
 
-  async sessionMoney(playerId: PlayerId, since: number): Promise<SessionMoney> {
+  async sessionMoney(playerId: string, since: number): Promise<SessionMoney> {
     let staked = 0;
     let won = 0;
     if (!isPlayerId(playerId)) return { staked, won };
@@ -77,7 +101,7 @@ export class RedisProtections implements Protections {
     for (let end = -1; ; end -= JOURNAL_PAGE) {
       const lines = await this.ctx.redis.lrange(journal, end - JOURNAL_PAGE + 1, end);
       for (let i = lines.length - 1; i >= 0; i--) {
-        const line = decodeJournalLine(lines[i]!);
+        const line = this.readJournalLine(lines[i]!);
         if (line.at < since) return { staked, won };
         if (line.kind === 'stake') staked -= line.amount;
         else if (line.kind === 'prize') won += line.amount;
@@ -86,11 +110,11 @@ export class RedisProtections implements Protections {
     }
   }
 
-  async changeProtection(playerId: PlayerId, update: ProtectionUpdate, now: number): Promise<void> {
+  async changeProtection(playerId: string, update: ProtectionUpdate, now: number): Promise<void> {
     if (!isPlayerId(playerId)) throw new RangeError(`not a player id: ${playerId}`);
     const keys = this.ctx.keys.player(playerId);
     await this.relay?.announce(playerId, now);
-    await changeProtection(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, playerId, update, now);
+    await changeProtection(this.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, playerId, update, now);
     await this.ctx.replicated(keys.wallet);
     await this.relay?.relay(playerId, now);
   }

@@ -1,6 +1,6 @@
-import { blockedRefusal, excludedRefusal, limitNotSetRefusal, limitRefusal, realityCheckRefusal } from '../../protection/rules';
-import type { ProtectionReply } from '../../redis-scripts/errors';
-import { int } from '../../redis-scripts/reply';
+import { blockedRefusal, excludedRefusal, limitNotSetRefusal, limitRefusal, realityCheckRefusal } from './rules';
+import type { ProtectionReply } from '../redis-scripts/errors';
+import { int } from '../redis-scripts/reply';
 
 const orNull = (value: unknown): number | null => (int(value) < 0 ? null : int(value));
 

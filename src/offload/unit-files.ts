@@ -1,6 +1,5 @@
 import { mkdir, open, rename } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Sale } from './types';
 
 /**
  * The files of an offloaded block's units, so that Redis keeps no per-unit data of old blocks
@@ -8,7 +7,7 @@ import type { Sale } from './types';
  * (under a temporary name, fsynced, then renamed: a file is whole or absent) and never changed:
  *
  * - `<blockId>.units.ndjson`: line p (0-based) is the unit at position p, as JSON
- *   `{"sale": Sale, "actions": [entry, …]}` (the sale with its settlement time; the unit's action
+ *   `{"sale": <the store's sale>, "actions": [entry, …]}` (the sale with its settlement time; the unit's action
  *   log as src/action-log keeps it);
  * - `<blockId>.units.index`: (size + 1) little-endian float64 byte offsets of those lines (the
  *   last one the file's length), then `size` bytes: the tier recorded with each sale (what
@@ -17,8 +16,14 @@ import type { Sale } from './types';
  * Stores record the absolute path of the `.ndjson` file as where the block's units went (`offloadedTo`).
  */
 
-export interface OffloadedUnit {
-  readonly sale: Sale;
+/** What the files need of a store's sale (the dealer's `Sale`): its place and the tier recorded with it. */
+interface OffloadedSale {
+  readonly position: number;
+  readonly tierId: number;
+}
+
+export interface OffloadedUnit<S extends OffloadedSale = OffloadedSale> {
+  readonly sale: S;
   /** The unit's action log entries (src/action-log LoggedAction), in order. */
   readonly actions: readonly unknown[];
 }
@@ -47,7 +52,7 @@ function indexPathOf(path: string): string {
  * `size − 1`: only sold-out blocks are offloaded) and returns the path of its `.ndjson` file.
  * Writing the same block again (another offloader at the same time) replaces it whole.
  */
-export async function writeOffloadedBlock(dir: string, blockId: string, size: number, units: AsyncIterable<OffloadedUnit>): Promise<string> {
+export async function writeOffloadedBlock<S extends OffloadedSale>(dir: string, blockId: string, size: number, units: AsyncIterable<OffloadedUnit<S>>): Promise<string> {
   await mkdir(dir, { recursive: true });
   const path = resolve(join(dir, `${blockId}.units.ndjson`));
   const suffix = `.${process.pid}.${Date.now()}.tmp`;
@@ -106,13 +111,13 @@ async function readAt(path: string, offset: number, length: number): Promise<Buf
 }
 
 /** The unit at `position` of the files at `path`; throws OffloadUnreadableError when the files cannot be read here. */
-export async function readOffloadedUnit(path: string, unitId: string, position: number): Promise<OffloadedUnit | undefined> {
+export async function readOffloadedUnit<S extends OffloadedSale>(path: string, unitId: string, position: number): Promise<OffloadedUnit<S> | undefined> {
   try {
     const bounds = await readAt(indexPathOf(path), position * OFFSET_BYTES, 2 * OFFSET_BYTES);
     if (bounds.length < 2 * OFFSET_BYTES) return undefined;
     const start = bounds.readDoubleLE(0);
     const end = bounds.readDoubleLE(OFFSET_BYTES);
-    return JSON.parse((await readAt(path, start, end - start)).toString('utf8')) as OffloadedUnit;
+    return JSON.parse((await readAt(path, start, end - start)).toString('utf8')) as OffloadedUnit<S>;
   } catch (err) {
     throw new OffloadUnreadableError(unitId, path, err);
   }

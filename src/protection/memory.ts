@@ -1,7 +1,6 @@
-import type { MemoryOutbox } from '../outbox';
-import type { Cents } from '../../money';
-import { LIMIT_KINDS, PROTECTION_HISTORY_MAX, type BlockReason, type LimitKind, type ProtectionChange } from '../../protocol/protection';
-import { isPlayerId } from '../identifiers';
+import type { Cents } from '../money';
+import { LIMIT_KINDS, PROTECTION_HISTORY_MAX, type BlockReason, type LimitKind, type ProtectionChange } from '../protocol/protection';
+import { isPlayerId } from '../ids';
 import {
   blockedRefusal,
   changedLimit,
@@ -21,24 +20,26 @@ import {
   type HourBucket,
   type ProtectionRecord,
   type ProtectionRefusal,
+  type ProtectionSettings,
   type SessionMoney,
   type StoredLimit,
   type StoredSession,
-} from '../../protection/rules';
-import type { JournalEntry, PlayerId, ProtectionUpdate, Protections, PurchaseRequest } from '../types';
+} from './rules';
+import type { JournalLine } from '../protocol/wallet';
+import type { ProtectionUpdate, Protections } from './types';
 
 /** What the checks read of a player's wallet in the memory books (books.ts's wallets). */
 export interface ProtectedWallet {
   readonly protection: MemoryProtection;
-  readonly journal: readonly JournalEntry[];
+  readonly journal: readonly JournalLine[];
 }
 
 /** What `MemoryProtections` reads of the memory books (books.ts). */
 interface ProtectedBooks {
-  readonly wallets: ReadonlyMap<PlayerId, ProtectedWallet>;
-  walletOf(playerId: PlayerId): ProtectedWallet;
+  readonly wallets: ReadonlyMap<string, ProtectedWallet>;
+  walletOf(playerId: string): ProtectedWallet;
   /** The archive's outbox: each protection journal line added is also an entry. */
-  readonly outbox: Pick<MemoryOutbox, 'protection'>;
+  readonly outbox: { protection(playerId: string, change: object): void };
 }
 
 /**
@@ -115,7 +116,14 @@ export function newProtection(): MemoryProtection {
  * `request.protection`) a weekly limit set and the reality check, then the week's and the
  * day's stakes. Before the balance's: a blocked player is told so, not that the balance is low.
  */
-export function stakeRefusal(wallet: ProtectedWallet, request: PurchaseRequest): ProtectionRefusal | undefined {
+/** What the checks read of a purchase (the dealer's `PurchaseRequest`). */
+interface StakeRequest {
+  readonly now: number;
+  readonly stake: Cents;
+  readonly protection?: ProtectionSettings;
+}
+
+export function stakeRefusal(wallet: ProtectedWallet, request: StakeRequest): ProtectionRefusal | undefined {
   const p = wallet.protection;
   const { now, stake, protection: settings } = request;
   if (p.blocked && (p.blocked.until === null || p.blocked.until > now)) return blockedRefusal(p.blocked.until);
@@ -135,7 +143,7 @@ export function stakeRefusal(wallet: ProtectedWallet, request: PurchaseRequest):
 }
 
 /** Counts a sold stake in the windows and keeps the session (with `request.protection`). */
-export function countStake(wallet: ProtectedWallet, request: PurchaseRequest): void {
+export function countStake(wallet: ProtectedWallet, request: StakeRequest): void {
   const p = wallet.protection;
   const { now, protection: settings } = request;
   p.stakes.add(Math.floor(now / HOUR_MS), request.stake);
@@ -171,7 +179,7 @@ function moneySince(wallet: ProtectedWallet | undefined, since: number): Session
 export class MemoryProtections implements Protections {
   constructor(private readonly books: ProtectedBooks) {}
 
-  async protectionRecord(playerId: PlayerId): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }> {
+  async protectionRecord(playerId: string): Promise<{ record: ProtectionRecord; history: ProtectionChange[] }> {
     const p = (isPlayerId(playerId) ? this.books.wallets.get(playerId)?.protection : undefined) ?? newProtection();
     return {
       record: {
@@ -186,11 +194,11 @@ export class MemoryProtections implements Protections {
     };
   }
 
-  async sessionMoney(playerId: PlayerId, since: number): Promise<SessionMoney> {
+  async sessionMoney(playerId: string, since: number): Promise<SessionMoney> {
     return moneySince(this.books.wallets.get(playerId), since);
   }
 
-  async changeProtection(playerId: PlayerId, update: ProtectionUpdate, now: number): Promise<void> {
+  async changeProtection(playerId: string, update: ProtectionUpdate, now: number): Promise<void> {
     if (!isPlayerId(playerId)) throw new RangeError(`not a player id: ${playerId}`);
     const p = this.books.walletOf(playerId).protection;
     const journal = (change: Omit<ProtectionChange, 'at' | 'by'>, by: ProtectionChange['by'] = 'player') => {

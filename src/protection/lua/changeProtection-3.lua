@@ -29,7 +29,7 @@
 
   Output: 1
 ]]
---- @include "includes/int"
+--- @include "../../redis-scripts/lua/int"
 --- @include "includes/protection"
 
 local what, now = ARGV[1], tonumber(ARGV[2])

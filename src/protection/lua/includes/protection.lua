@@ -3,7 +3,7 @@
   purchase steps (purchaseUnits.lua, reservePurchase-4.lua), the refund of a hold
   (refundPurchase-2.lua) and deposits (deposit-4.lua): on the wallet's slot, so atomic with the
   debit on a cluster too. The rules are src/protection/rules.ts's; the memory store's twin is
-  src/dealer/memory/protection.ts. Fields:
+  src/protection/memory.ts. Fields:
     p:l:<kind>   a limit (stake_week, stake_day, deposit_week): <amount>|<pending amount>|<effective at>,
                  '' for none; the pending amount applies from its time on (no timer)
     p:s          the stake window's hours: <oldest hour counted in the week>|<oldest in the

@@ -1,11 +1,10 @@
-import { LIMIT_KINDS } from '../../protocol/protection';
-import type { ProtectionUpdate } from '../types';
-import type { DealerRunScript } from './commands';
-import type { ScriptArg } from '../../redis-scripts/loader';
+import { LIMIT_KINDS } from '../protocol/protection';
+import type { ProtectionUpdate } from './types';
+import type { RunScript, ScriptArg } from '../redis-scripts/loader';
 
 /** changeProtection-3.lua: applies and journals one change of a player's protection (and its archive entry). */
 export async function changeProtection(
-  run: DealerRunScript,
+  run: RunScript<'changeProtection'>,
   keys: { readonly wallet: string; readonly protection: string; readonly archive: string },
   playerId: string,
   update: ProtectionUpdate,
