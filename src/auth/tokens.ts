@@ -41,9 +41,11 @@ export class TokenVerifier {
     /** Present only with an HS256 secret: the dev login signs its demo tokens with it. */
     private readonly signingSecret: Uint8Array | undefined,
     private readonly maxSeconds: number,
+    /** The clock tokens are checked by: the store's on a server (src/server/store-clock.ts). */
+    readonly now: () => number,
   ) {}
 
-  static async fromConfig(config: Config): Promise<TokenVerifier> {
+  static async fromConfig(config: Config, now: () => number = Date.now): Promise<TokenVerifier> {
     const options: JWTVerifyOptions = { requiredClaims: ['exp'] };
     if (config.jwtIssuer) options.issuer = config.jwtIssuer;
     if (config.jwtAudience) options.audience = config.jwtAudience;
@@ -51,15 +53,15 @@ export class TokenVerifier {
       // Environment variables often carry PEM newlines as "\n".
       const pem = config.jwtPublicKey.replace(/\\n/g, '\n');
       const key = await importSPKI(pem, config.jwtAlgorithm);
-      return new TokenVerifier(key, { ...options, algorithms: [config.jwtAlgorithm] }, undefined, config.tokenMaxSeconds);
+      return new TokenVerifier(key, { ...options, algorithms: [config.jwtAlgorithm] }, undefined, config.tokenMaxSeconds, now);
     }
     if (config.jwtJwksUrl) {
       const keys = createRemoteJWKSet(new URL(config.jwtJwksUrl));
-      return new TokenVerifier(keys, { ...options, algorithms: [config.jwtAlgorithm] }, undefined, config.tokenMaxSeconds);
+      return new TokenVerifier(keys, { ...options, algorithms: [config.jwtAlgorithm] }, undefined, config.tokenMaxSeconds, now);
     }
     // Embedded mode without a configured secret: a fresh one, so tokens die with the process.
     const secret = new TextEncoder().encode(config.jwtSecret ?? randomBytes(32).toString('hex'));
-    return new TokenVerifier(secret, { ...options, algorithms: ['HS256'] }, secret, config.tokenMaxSeconds);
+    return new TokenVerifier(secret, { ...options, algorithms: ['HS256'] }, secret, config.tokenMaxSeconds, now);
   }
 
   async verify(token: unknown): Promise<VerifiedPlayer> {
@@ -67,16 +69,17 @@ export class TokenVerifier {
     if (typeof token !== 'string' || token.length > 4096 || token.split('.').length !== 3) {
       throw new AuthError('auth/malformed', 'the token is not a JWT');
     }
+    const nowMs = this.now();
     let payload;
     try {
-      ({ payload } = await jwtVerify(token, this.key, this.options));
+      ({ payload } = await jwtVerify(token, this.key, { ...this.options, currentDate: new Date(nowMs) }));
     } catch (err) {
       if (err instanceof errors.JWTExpired) throw new AuthError('auth/expired', 'the token has expired');
       if (err instanceof errors.JWTClaimValidationFailed && err.claim === 'exp') throw new AuthError('auth/invalid', 'the token must carry an expiry (exp)');
       if (err instanceof errors.JWSInvalid || err instanceof errors.JWTInvalid) throw new AuthError('auth/malformed', 'the token is not a valid JWT');
       throw new AuthError('auth/invalid', 'the token could not be verified');
     }
-    const nowSeconds = Date.now() / 1000;
+    const nowSeconds = nowMs / 1000;
     // A token issued "later" would otherwise stretch its life past TOKEN_MAX_SECONDS (exp − iat).
     if (typeof payload.iat === 'number' && payload.iat > nowSeconds + CLOCK_SKEW_SECONDS) throw new AuthError('auth/invalid', 'the token is issued in the future');
     const from = typeof payload.iat === 'number' ? payload.iat : nowSeconds;
@@ -91,11 +94,12 @@ export class TokenVerifier {
   /** Signs a demo token (dev login); only possible with an HS256 secret. */
   async signDemo(player: Player, ttlSeconds: number): Promise<string> {
     if (!this.signingSecret) throw new Error('dev login needs an HS256 secret');
+    const nowSeconds = Math.floor(this.now() / 1000);
     let jwt = new SignJWT({ name: player.pseudonym })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(player.playerId)
-      .setIssuedAt()
-      .setExpirationTime(`${Math.min(ttlSeconds, this.maxSeconds)}s`);
+      .setIssuedAt(nowSeconds)
+      .setExpirationTime(nowSeconds + Math.min(ttlSeconds, this.maxSeconds));
     if (this.options.issuer) jwt = jwt.setIssuer(this.options.issuer as string);
     if (this.options.audience) jwt = jwt.setAudience(this.options.audience as string);
     return jwt.sign(this.signingSecret);

@@ -182,9 +182,9 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
    */
   private endPlayWhenTokenExpires(expiresAt: number): void {
     this.expiry?.clear();
-    const wait = expiresAt - Date.now();
+    const wait = expiresAt - this.services.verifier.now();
     this.expiry = this.clock.setTimeout(() => {
-      if (Date.now() < expiresAt) return this.endPlayWhenTokenExpires(expiresAt);
+      if (this.services.verifier.now() < expiresAt) return this.endPlayWhenTokenExpires(expiresAt);
       this.ownerClient?.leave(EXPIRED_CLOSE_CODE, 'auth/expired: the token has expired: sign in again');
     }, Math.min(Math.max(0, wait), MAX_TIMER_MS));
   }
@@ -299,7 +299,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
    */
   private async handle(client: Client, ctx: MessageContext, task: () => Promise<unknown>, traced?: string, message?: unknown): Promise<unknown> {
     if (client.sessionId !== this.ownerSession) return answerRefusal(client, ctx, this.owner ? readOnly('this table') : refuse('table/not_joined', 'join the table first'));
-    if (Date.now() >= this.owner!.expiresAt) return answerRefusal(client, ctx, refuse('auth/expired', 'the token has expired: sign in again'));
+    if (this.services.verifier.now() >= this.owner!.expiresAt) return answerRefusal(client, ctx, refuse('auth/expired', 'the token has expired: sign in again'));
     const shown: ShownSteps[] = [];
     const reply = await this.serial.run(async () => {
       // Discarded if sent before its client was closed for flooding.

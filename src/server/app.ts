@@ -17,6 +17,7 @@ import { PRIZE_TABLES } from '../games/prize-tables';
 import { ProtectionService } from '../play/protection-service';
 import { PlayService } from '../play/play-service';
 import { outageAsRefusal } from '../rooms/refusals';
+import { StoreClock } from './store-clock';
 import { Seats } from '../rooms/seats';
 import { Sweeper } from '../rooms/sweeper';
 import { feedRoomType, tableRoomType, watchRoomType } from '../rooms/room-types';
@@ -123,14 +124,16 @@ interface Stores {
   readonly redis?: RedisClient;
   readonly redisStore?: RedisStore;
   readonly memoryStore?: MemoryStore;
+  /** The store's clock: every time the server stamps, and the law's, is read from it. */
+  readonly clock: StoreClock;
 }
 
 function openStores({ config, logger, metrics }: Context, options: StartOptions): Stores {
-  if (options.stores) return { store: options.stores.dealer, actions: options.stores.actions };
+  if (options.stores) return { store: options.stores.dealer, actions: options.stores.actions, clock: StoreClock.of(undefined) };
   if (usesRedis(config)) {
     const redis = connectRedis(config, logger, metrics, 'stores');
     const redisStore = new RedisStore(redis, storeOptions(config));
-    return { store: redisStore, actions: new RedisActionLog(redis, config.redisPrefix), redis, redisStore };
+    return { store: redisStore, actions: new RedisActionLog(redis, config.redisPrefix), redis, redisStore, clock: StoreClock.of(redis) };
   }
   const memoryLog = new MemoryActionLog();
   const memoryStore = new MemoryStore({
@@ -139,12 +142,12 @@ function openStores({ config, logger, metrics }: Context, options: StartOptions)
     forgotten: (unitIds) => memoryLog.forget(unitIds),
     withdrawalThreshold: config.withdrawalThreshold,
   });
-  return { store: memoryStore, actions: memoryLog, memoryStore };
+  return { store: memoryStore, actions: memoryLog, memoryStore, clock: StoreClock.of(undefined) };
 }
 
 /** Opens the emissions missing at start; on Redis, once it answers (waiting as long as it takes, or until aborted). */
-async function openEmissionsAtStart({ config, logger }: Context, { redis }: Stores, dealer: DealerStore, signal: AbortSignal | undefined): Promise<void> {
-  if (!redis) return openMissingEmissions(dealer.emissions, config.emissionBlocks, Date.now());
+async function openEmissionsAtStart({ config, logger }: Context, { redis, clock }: Stores, dealer: DealerStore, signal: AbortSignal | undefined): Promise<void> {
+  if (!redis) return openMissingEmissions(dealer.emissions, config.emissionBlocks, clock.now());
   const target = describeRedisTarget(config);
   try {
     await untilRedisAnswers(redis, (reason, waitedMs) => {
@@ -155,12 +158,13 @@ async function openEmissionsAtStart({ config, logger }: Context, { redis }: Stor
     throw err;
   }
   for (const warning of await redisWarnings(redis)) logger.warn(warning);
+  await clock.start();
   // Printing blocks at start is bulk work (megabytes per block, seconds of CPU): it goes
   // through a connection of its own, without the command timeout meant for play.
   const setupRedis = redisClient(config);
   const setup = new RedisStore(setupRedis, storeOptions(config));
   try {
-    await openMissingEmissions(setup.emissions, config.emissionBlocks, Date.now());
+    await openMissingEmissions(setup.emissions, config.emissionBlocks, clock.now());
   } finally {
     await setup.close();
     setupRedis.disconnect();
@@ -189,8 +193,7 @@ function openPresence({ config, logger, metrics }: Context): Presence {
 }
 
 /** The wins feed, player protection, play, token checks and the log of page roots, on the dealer. */
-async function startServices({ config, logger }: Context, dealer: DealerStore, actions: ActionLog, presence: Presence): Promise<Services> {
-  const now = () => Date.now();
+async function startServices({ config, logger }: Context, dealer: DealerStore, actions: ActionLog, presence: Presence, { now }: StoreClock): Promise<Services> {
   const feed = new WinFeed(presence, dealer.emissions, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,
@@ -201,10 +204,10 @@ async function startServices({ config, logger }: Context, dealer: DealerStore, a
   }, now);
   const protection = new ProtectionService(dealer.protections, config.protection, now);
   const play = new PlayService(dealer, actions, now, protection, config.fairnessOrigin);
-  const verifier = await TokenVerifier.fromConfig(config);
+  const verifier = await TokenVerifier.fromConfig(config, now);
   const { log: checkpoints, generated } = await CheckpointLog.start(dealer.log, config, now);
   if (generated) logger.warn({ keyId: checkpoints.keys.keyId }, 'no CHECKPOINT_SIGNING_KEY: checkpoints of the log of page roots are signed with a key made at start, gone when this process stops');
-  return { config, verifier, dealer, actions, play, protection, feed, checkpoints };
+  return { config, verifier, dealer, actions, play, protection, feed, checkpoints, now };
 }
 
 /** The HTTP side, in order: the edge's checks, readiness, /metrics, the routes, the edge's answers to what is left. */
@@ -254,7 +257,7 @@ function defineRooms(server: Server, { config, logger, metrics }: Context, servi
   const { maxMessagesPerSecond, watchersMax } = config;
   const streams = new TableStreams(presence, config.redisPrefix);
   const catalog = gameCatalog();
-  const now = () => Date.now();
+  const { now } = services;
   server.define('table', tableRoomType({
     verifier, play, feed, streams, seats, catalog, maxMessagesPerSecond, watchersMax,
     actionShown: (game, seconds) => metrics.actionToPatchSeconds.observe({ game }, seconds),
@@ -298,8 +301,7 @@ async function listen(server: Server, { config, metrics }: Context): Promise<{ p
  * Settles the units a stopped process left, then sweeps every SWEEP_EVERY_SECONDS: abandoned
  * units finished, and on a cluster the purchases a dead process left between their steps.
  */
-async function startSweeping({ config, logger }: Context, { play, feed }: Services, seats: Seats, redisStore: RedisStore | undefined): Promise<NodeJS.Timeout> {
-  const now = () => Date.now();
+async function startSweeping({ config, logger }: Context, { play, feed, now }: Services, seats: Seats, redisStore: RedisStore | undefined): Promise<NodeJS.Timeout> {
   const sweeper = new Sweeper(play, feed, seats, config.abandonAfterMs, now);
   await sweeper.settleStranded();
   const sweeping = setInterval(() => {
@@ -343,6 +345,7 @@ function stopOnce(running: Running): () => Promise<void> {
       await services.actions.close();
       await services.dealer.close();
       await stopArchive?.();
+      stores.clock.stop();
       if (stores.redis) stores.redis.disconnect();
     })();
     return stopping;
@@ -361,7 +364,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const archive = await startArchive(ctx, stores);
   const readiness = new ReadinessProbe(stores.redis);
   const presence = openPresence(ctx);
-  const services = await startServices(ctx, dealer, actions, presence);
+  const services = await startServices(ctx, dealer, actions, presence, stores.clock);
   const seats = new Seats(presence, config.redisPrefix);
   const server = colyseusServer(ctx, presence, readiness, services);
   defineRooms(server, ctx, services, presence, seats, archive.outbox);

@@ -7,7 +7,8 @@ import { KEYRING } from '../archive/files';
 import { normalizePseudonym } from '../auth/pseudonym';
 import type { Player } from '../auth/tokens';
 import { blocksReport, verifyBlockReport } from '../reports/operator-report';
-import { isEventId, isPlayerId, MAX_PAGE } from '../dealer/identifiers';
+import { isEventId, MAX_PAGE } from '../dealer/identifiers';
+import { isPlayerId } from '../ids';
 import { toHistoryLine } from '../play/recall';
 import type { DevLoginReply, OperatorEventsReply, OperatorJournalReply, OperatorWalletReply, WalletReply } from '../protocol/http';
 import type { HistoryPage } from '../protocol/recall';
@@ -80,7 +81,7 @@ function mountPlayerRoutes(app: Application, services: Services): void {
     }
     const player: Player = { playerId: `demo-${randomUUID()}`, pseudonym: name };
     const token = await services.verifier.signDemo(player, DEV_TOKEN_TTL_SECONDS);
-    await services.dealer.wallets.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, Date.now());
+    await services.dealer.wallets.deposit(player.playerId, services.config.demoBalance, `demo-${player.playerId}`, services.now());
     res.json({ token, playerId: player.playerId, pseudonym: player.pseudonym, balance: services.config.demoBalance, stakeLimitProposal: services.config.protection.demoStakeLimitWeek } satisfies DevLoginReply);
   }));
 
@@ -137,7 +138,7 @@ function mountWalletRoutes(app: Application, services: Services): void {
       const body = FUNDING_REQUEST.safeParse(req.body);
       if (!body.success) return sendRefusal(res, 400, 'wallet/malformed', 'give { amount: whole cents ≥ 1, requestId: 1–64 of A-Z a-z 0-9 _ - }');
       const { amount, requestId } = body.data;
-      const result = await funding[operation](playerId, amount, requestId, Date.now());
+      const result = await funding[operation](playerId, amount, requestId, services.now());
       if (!result.ok && result.code === 'limit/deposit_week') {
         // Journaled with who and when, as a purchase refused for the player's protection is.
         await services.protection.refused(playerId, result.code);

@@ -18,4 +18,6 @@ export interface Services {
   readonly feed: WinFeed;
   /** The log of page roots: its signed checkpoints and proofs (docs/fairness.md, "Checkpoints"). */
   readonly checkpoints: CheckpointLog;
+  /** Now, by the store's clock (store-clock.ts): every time stamped and every time the law reads. */
+  readonly now: () => number;
 }

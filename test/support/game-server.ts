@@ -18,7 +18,7 @@ export interface TestPlayer {
   readonly client: InstanceType<typeof Client>;
 }
 
-export async function devLogin(server: RunningServer, name = 'Alice'): Promise<TestPlayer> {
+export async function devLogin(server: Pick<RunningServer, 'port'>, name = 'Alice'): Promise<TestPlayer> {
   const res = await fetch(`http://127.0.0.1:${server.port}/auth/dev-login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
