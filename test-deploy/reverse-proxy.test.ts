@@ -3,6 +3,7 @@ import { request } from 'node:https';
 import { request as plainRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, Response } from 'playwright-core';
+import { REFUSALS } from '../src/protocol/refusals';
 import { Fleet } from '../tools/fleet';
 import { Nginx } from '../tools/nginx';
 import { freePort } from '../tools/redis-server';
@@ -49,6 +50,9 @@ interface Ask {
 
 /** Errors' shape, as the server and the proxy answer them. */
 const codeOf = (answer: Answer): string | undefined => (JSON.parse(answer.body.toString()) as { error?: { code?: string } }).error?.code;
+
+/** A code of the protocol's table, which the page has a sentence for. */
+const tabled = (code: string | undefined): boolean => code !== undefined && Object.hasOwn(REFUSALS, code);
 
 describe('the deployment behind nginx (deploy/nginx/lottery.conf.template)', function () {
   this.timeout(180_000);
@@ -179,6 +183,7 @@ describe('the deployment behind nginx (deploy/nginx/lottery.conf.template)', fun
       // the processes' own limit may refuse in turn); the rest are the proxy's.
       assert.ok(limited.length >= 5 && limited.length < answers.length, `${path}: ${answers.map((a) => a.status).join(' ')}`);
       for (const answer of limited) assert.equal(answer.headers['retry-after'], '1', path);
+      assert.ok(tabled(codeOf(limited[0]!)), 'a code of the table: the page says it in the player’s words');
       assert.ok(answers.filter((a) => !byProxy(a)).every((a) => a.status === 200 || codeOf(a) === 'auth/rate_limited'), path);
       assert.equal((await ask(path, { ...options, from: '127.0.0.99' })).status, 200, `${path}: another address is not limited`);
     }
@@ -205,6 +210,7 @@ describe('the deployment behind nginx (deploy/nginx/lottery.conf.template)', fun
     const prefixed = await ask('/node-1/games', { from: '127.0.0.21' });
     assert.equal(prefixed.status, 404);
     assert.equal(codeOf(prefixed), 'request/not_found');
+    assert.ok(tabled(codeOf(prefixed)));
     assert.equal((await ask('/metrics', { from: '127.0.0.21' })).status, 404);
   });
 });
