@@ -19,7 +19,7 @@ import { exited, spawnChild } from './child-processes';
 const RENDER = fileURLToPath(new URL('../deploy/nginx/render.sh', import.meta.url));
 
 export interface NginxOptions {
-  /** HTTPS port on 127.0.0.1 (the HTTP redirect gets a free one of its own). */
+  /** Ports on 127.0.0.1: HTTPS, and plain HTTP (which redirects). */
   readonly httpsPort: number;
   readonly httpPort: number;
   /** Each process's `host:port`, in order (process n is /node-n/). */
@@ -28,11 +28,16 @@ export interface NginxOptions {
 
 const START_TIMEOUT_MS = 10_000;
 
-/** Where Debian's nginx keeps its dynamic modules (its `--modules-path`). */
-function modulesPath(): string {
+const INSTALL = 'apt-get install nginx libnginx-mod-http-brotli-filter gettext-base (docs/operations.md, "The reverse proxy")';
+
+/** Debian's brotli filter module, where its nginx keeps dynamic modules (its `--modules-path`). */
+function brotliModule(): string {
   // `nginx -V` writes its build's arguments to stderr.
-  const built = spawnSync('nginx', ['-V'], { encoding: 'utf8' }).stderr;
-  return /--modules-path=(\S+)/.exec(built)?.[1] ?? '/usr/lib/nginx/modules';
+  const version = spawnSync('nginx', ['-V'], { encoding: 'utf8' });
+  if (version.error) throw new Error(`nginx is not installed: ${INSTALL}`);
+  const module = join(/--modules-path=(\S+)/.exec(version.stderr)?.[1] ?? '/usr/lib/nginx/modules', 'ngx_http_brotli_filter_module.so');
+  if (!existsSync(module)) throw new Error(`nginx's brotli module is not installed (${module}): ${INSTALL}`);
+  return module;
 }
 
 /** A self-signed certificate for 127.0.0.1 and localhost, valid for a day. */
@@ -52,10 +57,9 @@ function selfSignedCertificate(dir: string): { certificate: string; key: string 
  * the temporary directory.
  */
 function mainConfiguration(dir: string): string {
-  const modules = modulesPath();
   return [
     `pid ${join(dir, 'nginx.pid')};`,
-    `load_module ${join(modules, 'ngx_http_brotli_filter_module.so')};`,
+    `load_module ${brotliModule()};`,
     'worker_processes 1;',
     'events { worker_connections 512; }',
     'http {',
@@ -66,6 +70,30 @@ function mainConfiguration(dir: string): string {
     '}',
     '',
   ].join('\n');
+}
+
+/**
+ * Writes into `dir` the certificate, the deployment's file as render.sh writes it for these
+ * ports and processes, and the main configuration around it; answers the certificate (PEM).
+ */
+function configure(dir: string, options: NginxOptions): string {
+  // nginx's workers (nobody, when started by root) write their buffers under it.
+  chmodSync(dir, 0o755);
+  mkdirSync(join(dir, 'temp'));
+  const { certificate, key } = selfSignedCertificate(dir);
+  const values = {
+    LOTTERY_SERVER_NAME: '127.0.0.1 localhost',
+    LOTTERY_HTTPS_LISTEN: `127.0.0.1:${options.httpsPort}`,
+    LOTTERY_HTTP_LISTEN: `127.0.0.1:${options.httpPort}`,
+    LOTTERY_CERTIFICATE: certificate,
+    LOTTERY_CERTIFICATE_KEY: key,
+    LOTTERY_PROCESS_1: options.processes[0],
+    LOTTERY_PROCESS_2: options.processes[1],
+    LOTTERY_PROCESS_3: options.processes[2],
+  };
+  writeFileSync(join(dir, 'lottery.conf'), execFileSync(RENDER, { env: { ...process.env, ...values }, encoding: 'utf8' }));
+  writeFileSync(join(dir, 'nginx.conf'), mainConfiguration(dir));
+  return readFileSync(certificate, 'utf8');
 }
 
 async function accepts(port: number): Promise<boolean> {
@@ -91,37 +119,26 @@ export class Nginx {
   /** The deployment's file rendered for these ports and processes, under nginx, answering. */
   static async start(options: NginxOptions): Promise<Nginx> {
     const dir = mkdtempSync(join(tmpdir(), 'lottery-nginx-'));
-    // nginx's workers (nobody, when started by root) write their buffers under it.
-    chmodSync(dir, 0o755);
-    mkdirSync(join(dir, 'temp'));
-    const { certificate, key } = selfSignedCertificate(dir);
-    const values = {
-      LOTTERY_SERVER_NAME: '127.0.0.1 localhost',
-      LOTTERY_HTTPS_LISTEN: `127.0.0.1:${options.httpsPort}`,
-      LOTTERY_HTTP_LISTEN: `127.0.0.1:${options.httpPort}`,
-      LOTTERY_CERTIFICATE: certificate,
-      LOTTERY_CERTIFICATE_KEY: key,
-      LOTTERY_PROCESS_1: options.processes[0],
-      LOTTERY_PROCESS_2: options.processes[1],
-      LOTTERY_PROCESS_3: options.processes[2],
-    };
-    writeFileSync(join(dir, 'lottery.conf'), execFileSync(RENDER, { env: { ...process.env, ...values }, encoding: 'utf8' }));
-    writeFileSync(join(dir, 'nginx.conf'), mainConfiguration(dir));
-    const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')];
-    execFileSync('nginx', ['-t', '-q', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    const child = spawnChild('nginx', [...args, '-g', 'daemon off;'], { stdio: 'ignore' }, 'SIGTERM');
-    const pem = readFileSync(certificate, 'utf8');
-    const spki = new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
-    const nginx = new Nginx(dir, child, pem, createHash('sha256').update(spki).digest('base64'), `https://127.0.0.1:${options.httpsPort}`);
-    const until = Date.now() + START_TIMEOUT_MS;
-    while (!(await accepts(options.httpsPort))) {
-      if (child.exitCode !== null || Date.now() > until) {
-        await nginx.stop();
-        throw new Error(`nginx did not start:\n${nginx.errors()}`);
+    let child: ChildProcess | undefined;
+    try {
+      const pem = configure(dir, options);
+      const args = ['-p', dir, '-c', join(dir, 'nginx.conf'), '-e', join(dir, 'error.log')];
+      execFileSync('nginx', ['-t', '-q', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+      child = spawnChild('nginx', [...args, '-g', 'daemon off;'], { stdio: 'ignore' }, 'SIGTERM');
+      const spki = new X509Certificate(pem).publicKey.export({ type: 'spki', format: 'der' });
+      const nginx = new Nginx(dir, child, pem, createHash('sha256').update(spki).digest('base64'), `https://127.0.0.1:${options.httpsPort}`);
+      const until = Date.now() + START_TIMEOUT_MS;
+      while (!(await accepts(options.httpsPort))) {
+        if (child.exitCode !== null || Date.now() > until) throw new Error(`nginx did not start:\n${nginx.errors()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      return nginx;
+    } catch (err) {
+      child?.kill('SIGTERM');
+      if (child) await exited(child);
+      rmSync(dir, { recursive: true, force: true });
+      throw err;
     }
-    return nginx;
   }
 
   /** nginx's error log (warnings included), for a failure's report. */
