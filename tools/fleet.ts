@@ -26,6 +26,11 @@ export interface FleetOptions {
   readonly ports?: readonly number[];
   /** The host of each PUBLIC_ADDRESS (what clients, and a load balancer, reach). Default 127.0.0.1. */
   readonly publicHost?: string;
+  /**
+   * Server `index`'s PUBLIC_ADDRESS, when it is not `<publicHost>:<port>`: behind a proxy that
+   * routes each process by a path prefix, `games.example.com/node-<index + 1>`.
+   */
+  readonly publicAddress?: (index: number, port: number) => string;
   /** The interface the servers listen on (HOST). Default 127.0.0.1. */
   readonly host?: string;
   /** The entry point from the project root; default the built server, what `npm start` runs. */
@@ -65,7 +70,7 @@ export class Fleet {
     const fleet = new Fleet(options, redis, redisEnv, [], script);
     try {
       const ports = options.ports ?? (await Promise.all(Array.from({ length: options.processes }, () => freePort())));
-      fleet.publicAddresses = ports.map((port) => fleet.publicAddress(port));
+      fleet.publicAddresses = ports.map((port, i) => fleet.publicAddress(i, port));
       fleet.servers.push(await fleet.launch(0, ports[0]!));
       const others = await Promise.allSettled(ports.slice(1).map((port, i) => fleet.launch(i + 1, port)));
       for (const o of others) if (o.status === 'fulfilled') fleet.servers.push(o.value);
@@ -92,8 +97,8 @@ export class Fleet {
     return server;
   }
 
-  private publicAddress(port: number): string {
-    return `${this.options.publicHost ?? '127.0.0.1'}:${port}`;
+  private publicAddress(index: number, port: number): string {
+    return this.options.publicAddress?.(index, port) ?? `${this.options.publicHost ?? '127.0.0.1'}:${port}`;
   }
 
   /** The servers' addresses, in order. */
@@ -107,7 +112,7 @@ export class Fleet {
       name: `server-${index + 1}`,
       script: this.script,
       port,
-      env: { ...options.env, ...this.redisEnv, PUBLIC_ADDRESS: this.publicAddress(port), PUBLIC_ADDRESSES: this.publicAddresses.join(',') },
+      env: { ...options.env, ...this.redisEnv, PUBLIC_ADDRESS: this.publicAddress(index, port), PUBLIC_ADDRESSES: this.publicAddresses.join(',') },
       ...(options.host ? { host: options.host } : {}),
       ...(options.nodeArgs ? { nodeArgs: options.nodeArgs(index) } : {}),
       ...(options.onLine ? { onLine: (line: string) => options.onLine!(index, line) } : {}),

@@ -81,6 +81,7 @@ export const REFUSALS = {
   'fairness/log_malformed': { meaning: 'The log request is not of the documented shape (a block id and a page, or an index; from and to: whole numbers, from ≤ to).', retryable: false, page: 'logRequestMalformed' },
   'fairness/log_not_found': { meaning: 'The log holds no such leaf (the page is not published yet, or the index is past its end), or is not that long yet.', retryable: false, page: 'logEntryNotFound' },
   'prizes_left/off': { meaning: 'The prizes-left count is off on this server (PRIZES_LEFT=false).', retryable: false, page: 'prizesLeftOff' },
+  'request/rate_limited': { meaning: 'Too many requests from this address: the reverse proxy’s rate limit on the open routes (docs/operations.md, "The reverse proxy").', retryable: true, page: 'tooManyRequests' },
   'request/too_large': { meaning: 'The request body is larger than the server reads.', retryable: false, page: 'requestTooLarge' },
   'request/length_required': { meaning: 'A request body must be sent with a Content-Length.', retryable: false, page: 'requestUnreadable' },
   'request/malformed_json': { meaning: 'The request body is not valid JSON.', retryable: false, page: 'requestUnreadable' },

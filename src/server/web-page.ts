@@ -51,8 +51,10 @@ function secure(res: Response, path: string, policy: string): void {
 function precompressed(policy: string, req: Request, res: Response, next: NextFunction): void {
   const path = req.path.endsWith('/') ? `${req.path}index.html` : req.path;
   if ((req.method !== 'GET' && req.method !== 'HEAD') || !COMPRESSIBLE.test(path)) return next();
-  const encoding = req.acceptsEncodings('br', 'gzip');
-  if (encoding !== 'br' && encoding !== 'gzip') return next();
+  // Browsers name gzip before br at the same weight ("gzip, deflate, br, zstd"): brotli, the
+  // smaller copy, is sent whenever it is taken at all.
+  const encoding = req.acceptsEncodings('br') ? 'br' : req.acceptsEncodings('gzip') ? 'gzip' : undefined;
+  if (encoding === undefined) return next();
   const file = join(WEB_DIST, normalize(`/${path}`) + (encoding === 'br' ? '.br' : '.gz'));
   if (!existsSync(file)) return next();
   secure(res, path, policy);

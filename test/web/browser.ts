@@ -27,9 +27,10 @@ async function chromiumPath(): Promise<{ executablePath: string; args: string[] 
 
 /**
  * A headless Chromium, never one downloaded at run time. Playwright gives each launch a fresh
- * temporary profile (it refuses a --user-data-dir of ours) and removes it on close.
+ * temporary profile (it refuses a --user-data-dir of ours) and removes it on close. `flags`: more
+ * of Chromium's (a test's self-signed certificate trusted by its key, say).
  */
-export async function launchBrowser(): Promise<Browser> {
+export async function launchBrowser(flags: readonly string[] = []): Promise<Browser> {
   const { executablePath, args } = await chromiumPath();
-  return chromium.launch({ executablePath, args: [...new Set([...args, ...QUIET_FLAGS])], headless: true, timeout: 60_000 });
+  return chromium.launch({ executablePath, args: [...new Set([...args, ...QUIET_FLAGS, ...flags])], headless: true, timeout: 60_000 });
 }

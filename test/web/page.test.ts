@@ -72,6 +72,10 @@ describe('web page', function () {
     assert.equal(page.status, 200);
     assert.match(page.headers.get('content-security-policy') ?? '', /frame-ancestors 'none'/);
     assert.equal(page.headers.get('content-encoding'), 'br');
+    // What browsers send (Chromium, Firefox): gzip named before br at the same weight.
+    const asBrowsersAsk = await fetch(`${base}/`, { headers: { 'accept-encoding': 'gzip, deflate, br, zstd' } });
+    assert.equal(asBrowsersAsk.headers.get('content-encoding'), 'br', 'the smaller copy, whatever the order');
+    await asBrowsersAsk.arrayBuffer();
     assert.equal(page.headers.get('cache-control'), 'no-cache');
     const html = await page.text();
     assert.match(html, /<div id="app">/);

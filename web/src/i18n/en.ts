@@ -301,6 +301,7 @@ export const en: Strings = {
     logRequestMalformed: 'This request to the log of pages is not of the expected shape.',
     logEntryNotFound: 'The log of pages does not hold this entry (yet).',
     prizesLeftOff: 'The prizes-left count is off on this server.',
+    tooManyRequests: 'Too many requests from this address: wait a moment and try again.',
     requestTooLarge: 'This request is too large.',
     requestUnreadable: 'The server could not read this request.',
     noSuchRoute: 'This address does not exist on this server.',

@@ -320,6 +320,7 @@ export const fr = {
     logRequestMalformed: 'Cette demande au journal des pages n’est pas de la forme attendue.',
     logEntryNotFound: 'Le journal des pages ne contient pas (encore) cette entrée.',
     prizesLeftOff: 'Le décompte des lots restants est désactivé sur ce serveur.',
+    tooManyRequests: 'Trop de demandes depuis cette adresse : attendez un instant et réessayez.',
     requestTooLarge: 'Cette demande est trop volumineuse.',
     requestUnreadable: 'Le serveur n’a pas pu lire cette demande.',
     noSuchRoute: 'Cette adresse n’existe pas sur ce serveur.',
