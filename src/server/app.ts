@@ -213,6 +213,12 @@ async function startServices({ config, logger }: Context, dealer: DealerStore, a
 /** The HTTP side, in order: the edge's checks, readiness, /metrics, the routes, the edge's answers to what is left. */
 function mountHttp(app: Application, { config, logger, metrics }: Context, readiness: ReadinessProbe, services: Services): void {
   prepareExpress(app, config.trustProxy);
+  app.use((_req, res, next) => {
+    res.once('finish', () => metrics.httpResponses.inc({ class: `${Math.floor(res.statusCode / 100)}xx` }));
+    next();
+  });
+  metrics.watchReadiness(readiness);
+  metrics.watchStock(services.dealer.emissions);
   mountReadiness(app, readiness);
   // Without a port of its own, /metrics is for the operator token.
   if (config.metricsPort === undefined) {

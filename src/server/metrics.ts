@@ -1,6 +1,8 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import { matchMaker } from '@colyseus/core';
+import type { Emissions } from '../dealer/types';
 import type { RedisClient } from '../redis-scripts/loader';
+import type { ReadinessProbe } from './readiness';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -20,6 +22,8 @@ export class Metrics {
   readonly spectatorFramesCoalesced: Counter<'room'>;
   readonly redisErrors: Counter;
   readonly redisReconnects: Counter;
+  readonly storeErrors: Counter<'operation'>;
+  readonly httpResponses: Counter<'class'>;
 
   constructor() {
     const registers = [this.registry];
@@ -55,6 +59,8 @@ export class Metrics {
     });
     this.redisErrors = new Counter({ name: 'lottery_redis_errors_total', help: 'Errors reported by the Redis client', registers });
     this.redisReconnects = new Counter({ name: 'lottery_redis_reconnects_total', help: 'Reconnections of the Redis client', registers });
+    this.storeErrors = new Counter({ name: 'lottery_store_errors_total', help: 'Purchases, settlements, deposits and withdrawals the dealer store failed (an outage, a reply it did not expect), by operation', labelNames: ['operation'], registers });
+    this.httpResponses = new Counter({ name: 'lottery_http_responses_total', help: 'HTTP answers of the routes, by status class (2xx, 4xx, 5xx, …)', labelNames: ['class'], registers });
 
     // Rooms and people of this process, read from the matchmaker's listing at each scrape.
     // Rooms and people are read from the matchmaker's listing, once per scrape for all four.
@@ -81,11 +87,53 @@ export class Metrics {
     people('lottery_feed_spectators', 'Spectators of the wins feed in this process', 'feedSpectators');
   }
 
+  /** `lottery_ready`: 1 while the process takes players (what `/ready` answers), read at each scrape. */
+  watchReadiness(probe: ReadinessProbe): void {
+    new Gauge({ name: 'lottery_ready', help: 'Whether this process takes players (1) or not (0), as /ready answers', registers: [this.registry], async collect() {
+      this.set((await probe.check().catch(() => ({ ready: false }))).ready ? 1 : 0);
+    } });
+  }
+
+  /**
+   * The stock of every game and price, read from the emissions at most every 10 s:
+   * `lottery_stock_units` (units left unsold in its emissions) and `lottery_block_units` (the
+   * units of one of its blocks), so that an alert can tell an emission selling its last block.
+   */
+  watchStock(emissions: Pick<Emissions, 'listEmissions'>): void {
+    let read: { at: number; stock: Promise<Map<string, { left: number; block: number }>> } | undefined;
+    const stock = () => {
+      if (!read || Date.now() - read.at > 10_000) read = { at: Date.now(), stock: stockOf(emissions) };
+      return read.stock;
+    };
+    const gauge = (name: string, help: string, field: 'left' | 'block') => new Gauge({ name, help, labelNames: ['game', 'stake'], registers: [this.registry], async collect() {
+      const byTable = await stock().catch(() => new Map<string, { left: number; block: number }>());
+      this.reset();
+      for (const [table, units] of byTable) {
+        const [game, stake] = table.split(':');
+        this.set({ game: game!, stake: stake! }, units[field]);
+      }
+    } });
+    gauge('lottery_stock_units', 'Units left unsold in the emissions of a game and price', 'left');
+    gauge('lottery_block_units', 'Units in one block of a game and price', 'block');
+  }
+
   /** Counts the errors and reconnections of a Redis client (every failed attempt is an error). */
   watchRedis(redis: RedisClient): void {
     redis.on('error', () => this.redisErrors.inc());
     redis.on('reconnecting', () => this.redisReconnects.inc());
   }
+}
+
+/** Units left unsold per `<game>:<stake>`, over every emission of it, and the size of its blocks. */
+async function stockOf(emissions: Pick<Emissions, 'listEmissions'>): Promise<Map<string, { left: number; block: number }>> {
+  const byTable = new Map<string, { left: number; block: number }>();
+  for (const emission of await emissions.listEmissions()) {
+    const table = `${emission.game}:${emission.stake}`;
+    const sold = emission.blocks.reduce((sum, block) => sum + block.sold, 0);
+    const left = emission.blockCount * emission.table.blockSize - sold;
+    byTable.set(table, { left: (byTable.get(table)?.left ?? 0) + left, block: emission.table.blockSize });
+  }
+  return byTable;
 }
 
 interface RoomCensus {

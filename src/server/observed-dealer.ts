@@ -8,15 +8,15 @@ import type { Metrics } from './metrics';
  * The dealer as the server uses it: the store with its sales and wallets observed, every
  * purchase and settlement counted (units sold, prizes paid, refusals, purchase time) and logged
  * with the unit's ids, whoever calls it (rooms, the abandoned-unit sweeper), and every deposit
- * and withdrawal logged. Its other roles are the store's own objects. The store itself stays
- * free of metrics and logs.
+ * and withdrawal logged, a failure of any of them counted (`lottery_store_errors_total`). Its
+ * other roles are the store's own objects. The store itself stays free of metrics and logs.
  */
 export function observedDealer(store: DealerStore, metrics: Metrics, logger: Logger): DealerStore {
   const { emissions, pages, log, offloading, protections, events } = store;
   return {
     emissions,
     sales: new ObservedSales(store.sales, emissions, metrics, logger),
-    wallets: new ObservedWallets(store.wallets, logger),
+    wallets: new ObservedWallets(store.wallets, metrics, logger),
     pages,
     log,
     offloading,
@@ -24,6 +24,16 @@ export function observedDealer(store: DealerStore, metrics: Metrics, logger: Log
     events,
     close: () => store.close(),
   };
+}
+
+/** `operation`'s answer; a failure (the store unreachable, a reply it did not expect) counted, then thrown on. */
+async function counted<T>(metrics: Metrics, operation: string, answer: Promise<T>): Promise<T> {
+  try {
+    return await answer;
+  } catch (err) {
+    metrics.storeErrors.inc({ operation });
+    throw err;
+  }
 }
 
 class ObservedSales implements Sales {
@@ -39,7 +49,7 @@ class ObservedSales implements Sales {
 
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
     const started = performance.now();
-    const result = await this.dealer.purchase(request);
+    const result = await counted(this.metrics, 'purchase', this.dealer.purchase(request));
     this.metrics.purchaseSeconds.observe((performance.now() - started) / 1000);
     const ids = { playerId: request.playerId, requestId: request.requestId };
     if (!result.ok) {
@@ -53,7 +63,7 @@ class ObservedSales implements Sales {
   }
 
   async settle(unitId: string, now: number): Promise<SettleResult> {
-    const result = await this.dealer.settle(unitId, now);
+    const result = await counted(this.metrics, 'settle', this.dealer.settle(unitId, now));
     if (result.ok && result.credited) {
       if (result.prize > 0) {
         const labels = await this.tableOf(unitId);
@@ -88,16 +98,17 @@ class ObservedSales implements Sales {
 class ObservedWallets implements Wallets {
   constructor(
     private readonly dealer: Wallets,
+    private readonly metrics: Metrics,
     private readonly logger: Logger,
   ) {}
 
   async deposit(playerId: PlayerId, amount: number, ref: string, now: number): Promise<DepositResult> {
-    const result = await this.dealer.deposit(playerId, amount, ref, now);
+    const result = await counted(this.metrics, 'deposit', this.dealer.deposit(playerId, amount, ref, now));
     this.logger.info({ playerId, ref, ...(result.ok ? {} : { code: result.code }) }, result.ok ? 'deposit' : 'deposit refused');
     return result;
   }
   async withdraw(playerId: PlayerId, amount: number, ref: string, now: number): Promise<WithdrawResult> {
-    const result = await this.dealer.withdraw(playerId, amount, ref, now);
+    const result = await counted(this.metrics, 'withdraw', this.dealer.withdraw(playerId, amount, ref, now));
     this.logger.info({ playerId, ref, ...(result.ok ? {} : { code: result.code }) }, result.ok ? 'withdrawal' : 'withdrawal refused');
     return result;
   }

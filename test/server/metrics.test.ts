@@ -1,5 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { SignJWT } from 'jose';
+import { MemoryActionLog } from '../../src/action-log/action-log';
+import { MemoryStore } from '../../src/dealer/memory/store';
 import type { RunningServer } from '../../src/server/app';
 import { freePort } from '../../tools/redis-server';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
@@ -90,6 +92,37 @@ describe('metrics', function () {
     assert.equal(sample(text, 'lottery_watchers'), 0);
     await table.leave();
     await spectator.leave();
+  });
+
+  it('tells readiness, the HTTP answers by class and the stock of each game and price', async () => {
+    server = await startTestServer({ OPERATOR_TOKEN: OPERATOR });
+    assert.equal((await fetch(`http://127.0.0.1:${server.port}/no-such-route`)).status, 404);
+    assert.equal((await scrape('not-the-token')).status, 401);
+    const { text } = await scrape();
+    assert.equal(sample(text, 'lottery_ready'), 1);
+    assert.ok(sample(text, 'lottery_http_responses_total', '{class="4xx"}') >= 2, 'the 404 and the 401');
+    for (const emission of await server.services.dealer.emissions.listEmissions()) {
+      const labels = `{game="${emission.game}",stake="${emission.stake}"}`;
+      const sold = emission.blocks.reduce((sum, block) => sum + block.sold, 0);
+      assert.equal(sample(text, 'lottery_stock_units', labels), emission.blockCount * emission.table.blockSize - sold, labels);
+      assert.equal(sample(text, 'lottery_block_units', labels), emission.table.blockSize, labels);
+    }
+    await server.stop();
+    assert.equal(sample((await server.metrics.registry.metrics()), 'lottery_ready'), 0, 'not ready once stopping');
+  });
+
+  it('counts a purchase the store failed', async () => {
+    const dealer = new MemoryStore({});
+    dealer.sales.purchase = () => Promise.reject(new Error('the store fails'));
+    server = await startTestServer({ OPERATOR_TOKEN: OPERATOR }, { stores: { dealer, actions: new MemoryActionLog() } });
+    const player = await devLogin(server);
+    const room = await player.client.create('table', { game: 'rain-diamonds' });
+    record(room);
+    await assert.rejects(room.request('buy', { stake: 50, requestId: 'm_failed' }));
+    await room.leave();
+    const { text } = await scrape();
+    assert.equal(sample(text, 'lottery_store_errors_total', '{operation="purchase"}'), 1);
+    assert.equal(sample(text, 'lottery_store_errors_total', '{operation="settle"}'), 0);
   });
 
   it('serves /metrics only to the operator token, or on its own loopback port', async () => {

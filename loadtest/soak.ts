@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
-import { syntheticPlayersEnv, randomToken } from '../loadtest/server-env';
+import { syntheticPlayersEnv, randomToken } from './server-env';
 import { DealerKeys } from '../src/dealer/redis/store';
 import { exited, spawnChild } from '../tools/child-processes';
 import { optionsOrExit, whole, type CommandLine } from '../tools/command-line';
