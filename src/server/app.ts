@@ -359,7 +359,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const dealer: DealerStore = observedDealer(store, metrics, logger);
   await openEmissionsAtStart(ctx, stores, dealer, options.signal);
   const archive = await startArchive(ctx, stores);
-  const readiness = new ReadinessProbe(stores.redis);
+  const readiness = new ReadinessProbe(stores.redis, `${config.redisPrefix}:ready`);
   const presence = openPresence(ctx);
   const services = await startServices(ctx, dealer, actions, presence);
   const seats = new Seats(presence, config.redisPrefix);
