@@ -1,3 +1,5 @@
+import unhomoglyph from 'unhomoglyph';
+
 /**
  * Pseudonyms are shown to other players (the wins feed, the tables open to watchers): one must
  * not be able to pass for another. A name is NFKC-normalized (full-width and compatibility
@@ -5,23 +7,50 @@
  * 1–32 letters of one writing system, ASCII digits, spaces and `_ . -`, with at least one letter.
  * Marks, controls and invisible characters are refused, so are names mixing scripts ("Аlice" with
  * a Cyrillic А), names written wholly in Greek or Cyrillic letters that look Latin ("ΚΑΤΕ",
- * "СОРЕ": they read as KATE and COPE), and the names the server itself shows for a player
- * without one. The characters left are never special to HTML, JSON or a terminal.
+ * "СОРЕ": they read as KATE and COPE), Latin letters of phonetics rather than of an alphabet
+ * ("ɑ", "ᴀ", "ꜱ", "ǀ": drawn as a, A, s, l), and the names the server itself shows for a player
+ * without one, compared by their confusables skeleton (UTS #39: "Anonyrnous" is "Anonymous").
+ * The characters left are never special to HTML, JSON or a terminal.
  */
 
 /** Shown for a player whose token carries no valid name. */
 export const ANONYMOUS = 'Anonymous';
 /** Shown in the feed for a win whose player's name is no longer known. */
 export const UNKNOWN_PLAYER = 'a player';
-/** Names no player may take, compared in lower case: the server's own placeholders. */
-const RESERVED = new Set([ANONYMOUS, UNKNOWN_PLAYER].map((name) => name.toLowerCase()));
+/**
+ * The skeleton of UTS #39: each character replaced by the prototype it is drawn like, after
+ * Unicode's confusables data (the package unhomoglyph, confusables.txt as a table). Two strings
+ * with one skeleton look alike.
+ */
+function skeleton(text: string): string {
+  return unhomoglyph(text.normalize('NFD')).normalize('NFD');
+}
+
+/** The skeleton whatever the case: "A PIayer" (capital i) and "a player" have one. */
+function caselessSkeleton(text: string): string {
+  return skeleton(skeleton(text).toLowerCase());
+}
+
+/** Names no player may take, by their caseless skeleton: the server's own placeholders. */
+const RESERVED = new Set([ANONYMOUS, UNKNOWN_PLAYER].map(caselessSkeleton));
+
+/** A letter drawn like ASCII letters or digits (Cyrillic "о" as o, Greek "Κ" as K, Latin "ɑ" as a). */
+function drawnAsAscii(letter: string): boolean {
+  return /^[A-Za-z0-9]+$/.test(skeleton(letter));
+}
+const GREEK_OR_CYRILLIC = /[\p{Script=Greek}\p{Script=Cyrillic}]/u;
 
 /**
- * Greek and Cyrillic letters drawn like a Latin letter (after Unicode's confusables, UTS #39): a
- * name made only of these, in one of those scripts, passes for a Latin name it is not.
+ * The Latin letters of alphabets: ASCII, Latin-1's and Latin Extended-A's letters (ß, ø, ł, ı…),
+ * and any letter that is one of those with marks (ș, ǎ, ệ). The other Latin letters (phonetic
+ * ones, small capitals, clicks: "ɑ", "ᴀ", "ꜱ", "ǀ") spell no language's names and are drawn
+ * like letters they are not; some have no confusables entry at all ("ᴀ"), so they are refused
+ * by block. A consequence: Azerbaijani "Ə" (Latin Extended-B) is refused too.
  */
-const LOOK_LATIN = /^[\u0391\u0392\u0395\u0396\u0397\u0399\u039A\u039C\u039D\u039F\u03A1\u03A4\u03A5\u03A7\u03B9\u03BA\u03BD\u03BF\u03C1\u03C4\u03C5\u03C7\u0405\u0406\u0408\u0410\u0412\u0415\u041A\u041C\u041D\u041E\u0420\u0421\u0422\u0423\u0425\u0430\u0435\u043E\u0440\u0441\u0443\u0445\u0455\u0456\u0458\u04AE\u04BB\u04C0\u0501\u051B\u051D]$/u;
-const GREEK_OR_CYRILLIC = /[\p{Script=Greek}\p{Script=Cyrillic}]/u;
+function isAlphabetLatin(letter: string): boolean {
+  return /^[A-Za-z\u00C0-\u017F]/u.test(letter.normalize('NFD'));
+}
+const LATIN = /\p{Script=Latin}/u;
 
 const SHAPE = /^[\p{L}0-9 _.-]{1,32}$/u;
 /** Letters that draw nothing (Hangul fillers): invisible, though Unicode calls them letters. */
@@ -50,7 +79,8 @@ export function normalizePseudonym(raw: string): string | undefined {
   const name = raw.normalize('NFKC').trim().replace(/ {2,}/g, ' ');
   if (!SHAPE.test(name) || INVISIBLE_LETTERS.test(name)) return undefined;
   const letters = [...name].filter((c) => /\p{L}/u.test(c));
-  if (letters.length === 0 || !oneWritingSystem(letters) || RESERVED.has(name.toLowerCase())) return undefined;
-  const passesForLatin = GREEK_OR_CYRILLIC.test(letters[0]!) && letters.every((letter) => LOOK_LATIN.test(letter));
+  if (letters.length === 0 || !oneWritingSystem(letters) || RESERVED.has(caselessSkeleton(name))) return undefined;
+  if (letters.some((letter) => LATIN.test(letter) && !isAlphabetLatin(letter))) return undefined;
+  const passesForLatin = GREEK_OR_CYRILLIC.test(letters[0]!) && letters.every(drawnAsAscii);
   return passesForLatin ? undefined : name;
 }

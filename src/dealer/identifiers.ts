@@ -75,10 +75,12 @@ export function assertOpenEmission(request: OpenEmissionRequest): void {
   assertTime(request.now);
 }
 
-export function assertDeposit(playerId: string, amount: number, ref: string, now: number): void {
+export function assertDeposit(playerId: string, amount: number, ref: string, now: number, otherRef?: string): void {
   if (!isPlayerId(playerId)) throw new RangeError(`playerId must be 1–64 of [A-Za-z0-9_.:-]: ${playerId}`);
   if (!Number.isSafeInteger(amount) || amount < 1) throw new RangeError(`deposit must be a positive whole number of cents: ${amount}`);
-  if (!DEPOSIT_REF.test(ref)) throw new RangeError(`deposit ref must be 1–128 of [A-Za-z0-9_.:-]: ${ref}`);
+  for (const r of otherRef === undefined ? [ref] : [ref, otherRef]) {
+    if (!DEPOSIT_REF.test(r)) throw new RangeError(`deposit ref must be 1–128 of [A-Za-z0-9_.:-]: ${r}`);
+  }
   assertTime(now);
 }
 

@@ -224,17 +224,18 @@ export interface Sales {
 export interface Wallets {
   /**
    * Idempotent on `ref`: the same deposit twice credits once; the same ref with another amount,
-   * or a withdrawal's ref, is refused (`request/mismatch`), atomically with the check; a new
+   * or a withdrawal's ref, is refused (`request/mismatch`), atomically with the check; so is a
+   * deposit when `otherRef` (the reference its request bears as a withdrawal) was used; a new
    * deposit that would take the last 7 days' deposits above the player's limit is refused
    * (`limit/deposit_week`, docs/responsible-gaming.md).
    */
-  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult>;
+  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number, otherRef?: string): Promise<DepositResult>;
   /**
    * Debits `amount` once per `ref` (idempotent, as deposits, and refused as they are when the
-   * ref was used with another amount or for a deposit), refused when the balance would go
-   * below zero.
+   * ref, or `otherRef`, was used with another amount or for a deposit), refused when the
+   * balance would go below zero.
    */
-  withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult>;
+  withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number, otherRef?: string): Promise<WithdrawResult>;
   balance(playerId: PlayerId): Promise<Cents>;
   /**
    * The balance and the stakes held by every unsettled unit, from running totals: its cost does

@@ -35,9 +35,9 @@ export interface PublishedBlocks {
 /**
  * A block's seed reprints every unit of it: it goes public only once no unit of the block is
  * still to be revealed, not when its last unit is sold (the units sold before it may still be
- * in play, and spectators know their ids).
+ * in play, and spectators know their ids). The operator's reports show it by the same rule.
  */
-function seedIsPublic(block: CommittedBlock): boolean {
+export function seedIsPublic(block: CommittedBlock): boolean {
   return block.state === 'closed' && block.settled === block.size;
 }
 

@@ -36,7 +36,13 @@ export class ProtectionService {
     return this.change(playerId, { what: 'exclusion', until: exclusionEnd(duration, this.now()) });
   }
 
-  block(playerId: PlayerId, reason: BlockReason, until: number | null): Promise<ProtectionState> {
+  /**
+   * The operator's block; one whose end is already past (0, a date in seconds read as ms)
+   * would block nothing while the journal and the archive said "blocked": refused, nothing
+   * changed or journaled (`'ended'`).
+   */
+  block(playerId: PlayerId, reason: BlockReason, until: number | null): Promise<ProtectionState | 'ended'> {
+    if (until !== null && until <= this.now()) return Promise.resolve('ended');
     return this.change(playerId, { what: 'block', reason, until });
   }
 

@@ -11,6 +11,16 @@ import type { Wallet } from './wallet';
  * units and their steps.
  */
 
+/**
+ * The WebSocket subprotocols a page offers when its socket takes a table's seat: first
+ * `TABLE_SUBPROTOCOL` (the one the server answers), then `BEARER_SUBPROTOCOL` + the player's
+ * token, the proof that the socket is the player's who reserved the seat (a browser sets no
+ * header on a WebSocket, and a token in a URL is what proxies log). Clients that can set
+ * headers send `Authorization: Bearer` on the upgrade instead (docs/server.md).
+ */
+export const TABLE_SUBPROTOCOL = 'instant-games';
+export const BEARER_SUBPROTOCOL = 'bearer.';
+
 /** The options of `create('table', …)`. */
 export interface TableOptions {
   readonly game: GameId;

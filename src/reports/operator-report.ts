@@ -2,6 +2,7 @@ import { formatEuros, type Cents } from '../money';
 import type { GameId } from '../games/types';
 import { buildBlockTree, leafSchemeOf, type LeafScheme } from '../fairness/merkle';
 import { printBlock, verifyBlock } from '../fairness/printing';
+import { seedIsPublic } from '../fairness/public-blocks';
 import type { BlockState, DealerStore, EmissionInfo } from '../dealer/types';
 
 /** What the operator's reports read of the dealer. */
@@ -36,7 +37,7 @@ export interface BlockReport {
   readonly prizesWon: Cents;
   readonly prizesLeft: Cents;
   readonly commitment: string;
-  /** Revealed once the block is closed. */
+  /** Shown as the public routes show it: once the block is closed and every unit of it has ended. */
   readonly seed?: string;
 }
 
@@ -64,6 +65,7 @@ export interface BlockVerificationReport {
   readonly checkedUnits: number;
   readonly problems: readonly string[];
   readonly commitment: string;
+  /** As in the list: withheld while a unit of the block is in play (it is verified all the same). */
   readonly seed?: string;
 }
 
@@ -87,7 +89,7 @@ function emissionReport(emission: EmissionInfo): EmissionReport {
       prizesWon: tiers.reduce((sum, t) => sum + t.prize * t.won, 0),
       prizesLeft: tiers.reduce((sum, t) => sum + t.prize * t.left, 0),
       commitment: block.commitment,
-      ...(block.seed !== undefined ? { seed: block.seed } : {}),
+      ...(block.seed !== undefined && seedIsPublic(block) ? { seed: block.seed } : {}),
     };
   });
   const closed = blocks.length === emission.blockCount && blocks.every((b) => b.state === 'closed');
@@ -132,7 +134,8 @@ export async function verifyBlockReport(store: ReportedBlocks, blockId: string):
     const result = verifyBlock({ table: emission.table, seed, commitment: block.commitment, scheme, recordedTiers, requireAllSold: true });
     const problems = [...result.problems];
     if (block.scheme >= 2) problems.push(...(await pageProblems(store, blockId, seed, emission.table, scheme)));
-    return { ...base, seed: block.seed, verified: problems.length === 0, checkedUnits: result.checkedUnits, problems };
+    const shown = seedIsPublic(block) ? { seed: block.seed } : {};
+    return { ...base, ...shown, verified: problems.length === 0, checkedUnits: result.checkedUnits, problems };
   }
   return undefined;
 }
@@ -173,7 +176,8 @@ export function formatBlocksReport(report: BlocksReport): string {
 export function formatVerification(report: BlockVerificationReport): string {
   const head = `block ${report.blockId} (${report.game} at ${formatEuros(report.stake)} €, ${report.state})`;
   if (report.verified) {
-    return `${head}: verified. Re-printed from seed ${report.seed}, commitment ${report.commitment} matches, ${report.checkedUnits} sold units match the print.`;
+    const seed = report.seed === undefined ? 'its seed (withheld while a unit of it is in play)' : `seed ${report.seed}`;
+    return `${head}: verified. Re-printed from ${seed}, commitment ${report.commitment} matches, ${report.checkedUnits} sold units match the print.`;
   }
   return [`${head}: NOT verified`, ...report.problems.map((p) => `  - ${p}`)].join('\n');
 }

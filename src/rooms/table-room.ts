@@ -13,7 +13,7 @@ import { PlayerFirst } from './player-first';
 import { Serial } from './serial';
 import { answerRefusal, isRefusal, joinRefused, readOnly } from './refusals';
 import type { Seats } from './seats';
-import { parseMessage, TABLE_MESSAGES as M } from './table-messages';
+import { authenticate, parseMessage, TABLE_MESSAGES as M } from './table-messages';
 import { sendPatchesAsStepsHappen, showUnits, TableState, watchedUnits, type ShownSteps } from './table-state';
 import { Watchers, type TableMetadata } from './watchers';
 
@@ -36,6 +36,8 @@ export interface TableServices {
   readonly log: RoomLog;
   /** Records each exchange with the player for the regulator's archive (docs/archive.md); unset: none. */
   readonly trace?: TableTrace;
+  /** The player token `client`'s socket was opened with (src/server/socket-tokens.ts); undefined without one. */
+  readonly socketToken: (client: Client) => string | undefined;
 }
 
 /**
@@ -120,8 +122,12 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   }
 
   override async onJoin(client: Client, _options: unknown, auth: VerifiedPlayer): Promise<void> {
+    // The seat was reserved at matchmaking for `auth`'s player: the socket taking it must be
+    // theirs too, or whoever held the reservation would play with their wallet.
+    const { verifier, socketToken, play, feed, seats } = this.services;
+    const socketPlayer = await authenticate(verifier, socketToken(client) ?? '', undefined);
+    if (socketPlayer.playerId !== auth.playerId) throw joinRefused(403, 'table/not_yours', 'this seat was reserved for another player');
     if (this.owner && this.owner.playerId !== auth.playerId) throw joinRefused(403, 'table/not_yours', 'this table belongs to another player');
-    const { play, feed, seats } = this.services;
     // The line that ties this room to its player and game: the lines about its units carry
     // their own ids, not the room's (docs/operations.md, "Logs").
     if (!this.owner) this.services.log.info({ roomId: this.roomId, playerId: auth.playerId, game: this.game }, 'table opened');

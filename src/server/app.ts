@@ -1,7 +1,6 @@
 import type { Server as HttpServer } from 'node:http';
 import type { Application } from 'express';
 import { LocalPresence, Server, type Presence } from '@colyseus/core';
-import { WebSocketTransport } from '@colyseus/ws-transport';
 import { startArchiveWriter } from '../archive/in-process';
 import { TokenVerifier } from '../auth/tokens';
 import { usesRedis, type Config } from '../config';
@@ -27,6 +26,7 @@ import { RedisActionLog } from '../action-log/redis-action-log';
 import { CheckpointLog } from './checkpoints';
 import { finishExpress, guardHttpServer, prepareExpress, sendRefusal } from './edge';
 import { archiveTrace } from './archive-trace';
+import { TokenKeepingTransport } from './socket-tokens';
 import { observed } from './observed';
 import { colyseusLogger, createLogger, type Logger } from './logger';
 import { listenMetrics, Metrics } from './metrics';
@@ -232,7 +232,7 @@ function mountHttp(app: Application, { config, logger, metrics }: Context, readi
 }
 
 /** Colyseus with its presence and, across processes, its driver on Redis, and the HTTP side. */
-function colyseusServer(ctx: Context, presence: Presence, readiness: ReadinessProbe, services: Services): Server {
+function colyseusServer(ctx: Context, transport: TokenKeepingTransport, presence: Presence, readiness: ReadinessProbe, services: Services): Server {
   const { config, logger, metrics } = ctx;
   // What Colyseus does with presence and driver, it does not always wait for: failures are
   // reported here (at most one line every 10 s), so that none goes unhandled.
@@ -243,7 +243,7 @@ function colyseusServer(ctx: Context, presence: Presence, readiness: ReadinessPr
     logger.warn({ method, err }, 'colyseus presence or driver failed');
   };
   return new Server({
-    transport: new WebSocketTransport(),
+    transport,
     // Across processes, rooms and matchmaking go through Redis.
     presence: observed(colyseusView(presence, reportOutage), reportOutage, outageAsRefusal),
     ...(usesRedis(config) ? { driver: observed(roomDriver(connectRedis(config, logger, metrics, 'driver')), reportOutage, outageAsRefusal) } : {}),
@@ -258,7 +258,7 @@ function colyseusServer(ctx: Context, presence: Presence, readiness: ReadinessPr
 }
 
 /** The tables, their watch rooms (a table's relays to its spectators) and the wins feed's rooms. */
-function defineRooms(server: Server, { config, logger, metrics }: Context, services: Services, presence: Presence, seats: Seats, archiveOutbox: ArchiveOutbox | undefined): void {
+function defineRooms(server: Server, transport: TokenKeepingTransport, { config, logger, metrics }: Context, services: Services, presence: Presence, seats: Seats, archiveOutbox: ArchiveOutbox | undefined): void {
   const { verifier, play, feed } = services;
   const { maxMessagesPerSecond, watchersMax } = config;
   const streams = new TableStreams(presence, config.redisPrefix);
@@ -268,6 +268,7 @@ function defineRooms(server: Server, { config, logger, metrics }: Context, servi
     verifier, play, feed, streams, seats, catalog, maxMessagesPerSecond, watchersMax,
     actionShown: (game, seconds) => metrics.actionToPatchSeconds.observe({ game }, seconds),
     log: logger,
+    socketToken: (client) => transport.socketToken(client),
     ...(archiveOutbox && { trace: archiveTrace(archiveOutbox, now, (err) => logger.error({ err }, 'archive trace failed')) }),
   }));
   server.define('watch', watchRoomType({
@@ -368,12 +369,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const dealer: DealerStore = observedDealer(store, metrics, logger);
   await openEmissionsAtStart(ctx, stores, dealer, options.signal);
   const archive = await startArchive(ctx, stores);
-  const readiness = new ReadinessProbe(stores.redis);
+  const readiness = new ReadinessProbe(stores.redis, `${config.redisPrefix}:ready`);
   const presence = openPresence(ctx);
   const services = await startServices(ctx, dealer, actions, presence, stores.clock);
   const seats = new Seats(presence, config.redisPrefix);
-  const server = colyseusServer(ctx, presence, readiness, services);
-  defineRooms(server, ctx, services, presence, seats, archive.outbox);
+  const transport = new TokenKeepingTransport();
+  const server = colyseusServer(ctx, transport, presence, readiness, services);
+  defineRooms(server, transport, ctx, services, presence, seats, archive.outbox);
   const { port, metricsServer } = await listen(server, ctx);
   const sweeping = await startSweeping(ctx, services, seats, stores.redisStore);
   logger.info(usesRedis(config)

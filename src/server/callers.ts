@@ -1,11 +1,13 @@
 /** Who calls a route: the player behind a bearer token, or the operator with its token. */
 import { timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import { AuthError, type Player } from '../auth/tokens';
 import { sendRefusal } from './edge';
 import type { Services } from './services';
 
-function bearer(req: Request): string | undefined {
+/** The token of `Authorization: Bearer <token>` (a route's request, a WebSocket's upgrade). */
+export function bearer(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
   return header?.startsWith('Bearer ') ? header.slice('Bearer '.length) : undefined;
 }

@@ -246,7 +246,11 @@ export function guardHttpServer(server: HttpServer, options: EdgeOptions): void 
         sendRefusal(res, refusal.status, refusal.code, refusal.message);
         return void req.destroy();
       }
-      if (req.url?.startsWith(`/${matchMaker.controller.matchmakeRoute}/`)) answerMatchmakingErrorsInOurShape(res);
+      if (req.url?.startsWith(`/${matchMaker.controller.matchmakeRoute}/`)) {
+        // A seat reservation is the player's own (its session id opens the seat): never stored.
+        res.setHeader('cache-control', 'no-store');
+        answerMatchmakingErrorsInOurShape(res);
+      }
       for (const listener of listeners) listener.call(server, req, res);
     });
   });

@@ -102,13 +102,13 @@ class ObservedWallets implements Wallets {
     private readonly logger: Logger,
   ) {}
 
-  async deposit(playerId: PlayerId, amount: number, ref: string, now: number): Promise<DepositResult> {
-    const result = await counted(this.metrics, 'deposit', this.dealer.deposit(playerId, amount, ref, now));
+  async deposit(playerId: PlayerId, amount: number, ref: string, now: number, otherRef?: string): Promise<DepositResult> {
+    const result = await counted(this.metrics, 'deposit', this.dealer.deposit(playerId, amount, ref, now, otherRef));
     this.logger.info({ playerId, ref, ...(result.ok ? {} : { code: result.code }) }, result.ok ? 'deposit' : 'deposit refused');
     return result;
   }
-  async withdraw(playerId: PlayerId, amount: number, ref: string, now: number): Promise<WithdrawResult> {
-    const result = await counted(this.metrics, 'withdraw', this.dealer.withdraw(playerId, amount, ref, now));
+  async withdraw(playerId: PlayerId, amount: number, ref: string, now: number, otherRef?: string): Promise<WithdrawResult> {
+    const result = await counted(this.metrics, 'withdraw', this.dealer.withdraw(playerId, amount, ref, now, otherRef));
     this.logger.info({ playerId, ref, ...(result.ok ? {} : { code: result.code }) }, result.ok ? 'withdrawal' : 'withdrawal refused');
     return result;
   }

@@ -62,7 +62,9 @@ export function mountProtectionRoutes(app: Application, services: Services): voi
     if (!playerId) return;
     const body = BLOCK.safeParse(req.body);
     if (!body.success) return sendRefusal(res, 400, 'protection/malformed', `give { reason: ${BLOCK_REASONS.join(' | ')}, until?: ms or null }`);
-    res.json(await protection.block(playerId, body.data.reason, body.data.until ?? null));
+    const blocked = await protection.block(playerId, body.data.reason, body.data.until ?? null);
+    if (blocked === 'ended') return sendRefusal(res, 400, 'protection/block_ended', 'until is past: give a future date in ms since the epoch, or null for no end');
+    res.json(blocked);
   }));
 
   app.delete('/admin/players/:playerId/block', asyncRoute(async (req, res) => {

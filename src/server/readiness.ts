@@ -6,7 +6,7 @@ import type { RedisClient } from '../redis-scripts/loader';
 
 /**
  * Readiness, apart from liveness (`/health`): a process is ready once its start-up is over, when
- * it accepts rooms, is not shutting down, (in Redis mode) Redis answers, and the room listing that
+ * it accepts rooms, is not shutting down, (in Redis mode) Redis takes a write, and the room listing that
  * matchmaking, the feed and `GET /tables` read answers. A load balancer
  * stops sending it players while `/ready` answers 503; `/health` stays 200 so that nothing
  * restarts it for a Redis outage.
@@ -28,18 +28,21 @@ function credentialsRefused(err: unknown): err is RedisReplyError {
 }
 
 /**
- * Why Redis does not answer now: '' when it answers a PING within a second; the connection's
- * status or the PING's failure in words; or Redis's refusal of this client's credentials.
- * Rejects with an AbortError as soon as `signal` aborts.
+ * Why Redis does not answer now: '' when it answers `command` (a PING unless given) within a
+ * second; the connection's status or the command's failure in words; or Redis's refusal of
+ * this client's credentials. Rejects with an AbortError as soon as `signal` aborts.
  */
-async function redisFailure(redis: RedisClient, signal?: AbortSignal): Promise<string | RedisReplyError> {
+async function redisFailure(redis: RedisClient, signal?: AbortSignal, command: () => Promise<unknown> = () => redis.ping()): Promise<string | RedisReplyError> {
   // A client that is not connected would queue the PING (a cluster's, with no timeout at all).
   if (redis.status !== 'ready') return `redis ${redis.status}`;
   // The race handles whatever the loser does later; the timer keeps no process alive.
   const timeout = sleep(PING_TIMEOUT_MS, 'redis did not answer in time', { ref: false, ...(signal ? { signal } : {}) });
-  const ping = redis.ping().then(() => '', (err: unknown) => (credentialsRefused(err) ? err : `redis: ${(err as Error).message}`));
-  return Promise.race([ping, timeout]);
+  const answer = command().then(() => '', (err: unknown) => (credentialsRefused(err) ? err : `redis: ${(err as Error).message}`));
+  return Promise.race([answer, timeout]);
 }
+
+/** How long the readiness key lives: it holds nothing anyone reads, it only has to be writable. */
+const READY_KEY_TTL_MS = 60_000;
 
 /**
  * The room listing (the matchmaker's driver) answers: a process whose listing fails cannot match a
@@ -56,7 +59,16 @@ export class ReadinessProbe {
   private starting = true;
   private draining = false;
 
-  constructor(private readonly redis: RedisClient | undefined) {}
+  /**
+   * `readyKey`: the key each check writes (one small SET with an expiry): a Redis that answers a
+   * PING but takes no write (`CLIENT PAUSE … WRITE`, a replica promoted late, a full disk under
+   * `min-replicas`, a rights change) sells nothing, so the process is not ready. On a Redis
+   * Cluster it probes the key's master.
+   */
+  constructor(
+    private readonly redis: RedisClient | undefined,
+    private readonly readyKey: string,
+  ) {}
 
   /** The start-up is over (stranded units settled, the sweeper running): ready from now on. */
   started(): void {
@@ -73,7 +85,8 @@ export class ReadinessProbe {
     if (this.starting) return { ready: false, reason: 'starting' };
     if (matchMaker.state !== matchMaker.MatchMakerState.READY) return { ready: false, reason: 'not accepting rooms' };
     if (!this.redis) return roomListing();
-    const failure = await redisFailure(this.redis);
+    const redis = this.redis;
+    const failure = await redisFailure(redis, undefined, () => redis.set(this.readyKey, String(Date.now()), 'PX', READY_KEY_TTL_MS));
     if (failure !== '') return { ready: false, reason: typeof failure === 'string' ? failure : `redis: ${failure.message}` };
     return roomListing();
   }

@@ -49,8 +49,19 @@ const FUNDING_REQUEST = z.object({
   requestId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
 }).strict();
 
+/**
+ * The routes whose answers are one player's (wallet, protection, history and recall, the dev
+ * login's token) or the operator's: `Cache-Control: no-store`, so that no browser cache, shared
+ * proxy or back button keeps a balance or a journal for the next person at the machine.
+ */
+const PERSONAL_ROUTES = ['/wallet', '/protection', '/history', '/auth', '/admin'];
+
 /** HTTP routes beside the rooms, by audience, JSON bodies read first and the page last. */
 export function mountRoutes(app: Application, services: Services): void {
+  app.use(PERSONAL_ROUTES, (_req, res, next) => {
+    res.setHeader('cache-control', 'no-store');
+    next();
+  });
   app.use(express.json({ limit: '4kb' }));
   mountHealthRoutes(app, services);
   mountPlayerRoutes(app, services);

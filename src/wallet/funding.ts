@@ -28,16 +28,20 @@ export interface WalletFunding {
   journalPage(playerId: PlayerId, page: JournalPageRequest): Promise<JournalEntry[]>;
 }
 
-/** The dealer's wallet, funded by the operator; references name the operation and the request. */
+/**
+ * The dealer's wallet, funded by the operator; references name the operation and the request,
+ * and each operation is given the other's: a request id is one request, a withdrawal reusing a
+ * deposit's id (or the reverse) is refused `request/mismatch`.
+ */
 export class DealerWalletFunding implements WalletFunding {
   constructor(private readonly dealer: Wallets) {}
 
   async deposit(playerId: PlayerId, amount: Cents, requestId: string, now: number): Promise<FundingResult> {
-    return this.dealer.deposit(playerId, amount, `deposit:${requestId}`, now);
+    return this.dealer.deposit(playerId, amount, `deposit:${requestId}`, now, `withdraw:${requestId}`);
   }
 
   async withdraw(playerId: PlayerId, amount: Cents, requestId: string, now: number): Promise<FundingResult> {
-    return this.dealer.withdraw(playerId, amount, `withdraw:${requestId}`, now);
+    return this.dealer.withdraw(playerId, amount, `withdraw:${requestId}`, now, `deposit:${requestId}`);
   }
 
   wallet(playerId: PlayerId): Promise<Wallet> {

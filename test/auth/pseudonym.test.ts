@@ -47,4 +47,22 @@ describe('pseudonyms', () => {
   it('refuses the names the server shows for a player without one, in any case', () => {
     for (const name of ['Anonymous', 'anonymous', 'ANONYMOUS', 'a player', 'A Player']) assert.equal(normalizePseudonym(name), undefined, name);
   });
+
+  it('refuses Latin look-alikes of the server’s names, compared by their confusables skeleton (UTS #39)', () => {
+    for (const name of ['\u0251 player', '\u1D00nonymous', 'Anonymou\uA731', 'Anonyrnous', 'A PIayer', 'a p1ayer', 'ANONYRNOUS']) {
+      assert.equal(normalizePseudonym(name), undefined, JSON.stringify(name));
+    }
+  });
+
+  it('refuses Latin letters of phonetics, small capitals and clicks, drawn like letters they are not', () => {
+    for (const name of ['\u01C0\u01C0\u01C0', 'Ch\u0251rlie', '\u1D04\u029C\u1D00\u0280\u029F\u026A\u1D07', 'Bo\uA731', '\u0250lice']) {
+      assert.equal(normalizePseudonym(name), undefined, JSON.stringify(name));
+    }
+  });
+
+  it('keeps the letters of Latin alphabets, with or without marks', () => {
+    for (const name of ['I\u015F\u0131k', '\u0141ukasz', '\u0110or\u0111e', '\u0218erban', 'Nguy\u1EC5n', 'S\u00F8ren', 'Stra\u00DFe', '\u0152dipe', '\u00C6sa', 'Anonymous 2', 'a player too']) {
+      assert.equal(normalizePseudonym(name), name.normalize('NFKC'), JSON.stringify(name));
+    }
+  });
 });

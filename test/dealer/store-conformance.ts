@@ -890,6 +890,22 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.ok((await store.wallets.deposit('p1', 500, 'd1', T0 + 6)).ok, 'the same request again still answers as the first');
       });
 
+      it('refuses a deposit whose request bears as a withdrawal a reference used (otherRef), and the reverse, changing nothing', async () => {
+        const store = await dealer();
+        await store.wallets.deposit('p1', 500, 'deposit:r1', T0, 'withdraw:r1');
+        await store.wallets.withdraw('p1', 100, 'withdraw:r2', T0 + 1, 'deposit:r2');
+        const mismatch = { ok: false, code: 'request/mismatch', message: 'this reference was used before for another amount or operation', balance: 400 };
+        assert.deepEqual(await store.wallets.withdraw('p1', 500, 'withdraw:r1', T0 + 2, 'deposit:r1'), mismatch, 'a withdrawal reusing a deposit\'s request');
+        assert.deepEqual(await store.wallets.withdraw('p1', 100, 'withdraw:r1', T0 + 3, 'deposit:r1'), mismatch, 'whatever its amount');
+        assert.deepEqual(await store.wallets.deposit('p1', 100, 'deposit:r2', T0 + 4, 'withdraw:r2'), mismatch, 'a deposit reusing a withdrawal\'s request');
+        assert.equal(await store.wallets.balance('p1'), 400);
+        assert.equal((await store.wallets.journal('p1')).length, 2);
+        const again = await store.wallets.deposit('p1', 500, 'deposit:r1', T0 + 5, 'withdraw:r1');
+        assert.ok(again.ok && again.repeated, 'the deposit itself again still answers as the first');
+        assert.ok((await store.wallets.withdraw('p1', 100, 'withdraw:r3', T0 + 6, 'deposit:r3')).ok, 'a new request goes through');
+        await assert.rejects(() => store.wallets.deposit('p1', 100, 'deposit:r4', T0, 'bad|ref'));
+      });
+
       it('credits once and refuses the others when one reference is sent at once with two amounts', async () => {
         const stores = await dealers(2);
         const results = await Promise.all(Array.from({ length: 10 }, (_, i) => stores[i % 2]!.wallets.deposit('p1', i % 2 ? 300 : 200, 'd1', T0)));

@@ -52,4 +52,27 @@ describe('protection service', () => {
       assert.equal(again.history.filter((c) => c.what === 'reality_check_ack').length, 1, 'that one, not a second: the next check is not due');
     });
   });
+
+  describe('the operator’s block', () => {
+    it('refuses an end already past (0, a date in seconds read as ms, this very ms): nothing blocked, journaled or sent to the archive', async () => {
+      const dealer = new MemoryStore();
+      const protection = new ProtectionService(dealer.protections, SETTINGS, () => T0);
+      for (const until of [0, Math.floor(T0 / 1000) + 86_400, T0]) {
+        assert.equal(await protection.block('p1', 'minor', until), 'ended', `until ${until}`);
+      }
+      const state = await protection.state('p1');
+      assert.deepEqual([state.blocked, state.history], [null, []]);
+      assert.deepEqual(await dealer.outbox.read('money', undefined, 10), [], 'no line for the archive');
+    });
+
+    it('takes an end one ms ahead, and none', async () => {
+      const dealer = new MemoryStore();
+      const protection = new ProtectionService(dealer.protections, SETTINGS, () => T0);
+      const until = await protection.block('p1', 'minor', T0 + 1);
+      assert.ok(until !== 'ended' && until.blocked?.until === T0 + 1);
+      const forever = await protection.block('p2', 'identity', null);
+      assert.ok(forever !== 'ended' && forever.blocked?.until === null);
+      assert.equal((await dealer.outbox.read('money', undefined, 10)).length, 2);
+    });
+  });
 });

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { MemoryStore } from '../../src/dealer/memory/store';
 import { blocksReport, formatBlocksReport, formatVerification, verifyBlockReport } from '../../src/reports/operator-report';
 import type { DealerStore, FairnessPages } from '../../src/dealer/types';
-import { dealFourteen } from '../dealer/support/fourteen-sales';
+import { dealFourteen, T0 } from '../dealer/support/fourteen-sales';
 import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 
 describe('operator report', () => {
@@ -25,16 +25,33 @@ describe('operator report', () => {
     assert.deepEqual([closed!.prizesWon, closed!.prizesLeft], [total, 0]);
     assert.equal(open!.prizesWon + open!.prizesLeft, total);
     assert.equal(open!.tiers.reduce((n, t) => n + t.won, 0), 4);
-    assert.match(closed!.seed!, /^[0-9a-f]{64}$/);
     assert.equal(open!.seed, undefined);
     const text = formatBlocksReport(report);
     assert.match(text, /block noel\.0 {2}closed {2}sold 10 \/ 10 {2}unsold 0/);
     assert.match(text, /commitment [0-9a-f]{64}/);
   });
 
-  it('verifies a closed block from its revealed seed', async () => {
+  it('shows a closed block’s seed, as the public routes do, only once every unit of it has ended', async () => {
     const store = new MemoryStore();
     await dealFourteen(store);
+    const closedSeed = async () => (await blocksReport(store)).emissions[0]!.blocks[0]!.seed;
+    const verifiedSeed = async () => (await verifyBlockReport(store, 'noel.0'))!.seed;
+    for (let position = 0; position < 9; position++) await store.sales.settle(`noel.0:${position}`, T0 + 100);
+    assert.deepEqual([await closedSeed(), await verifiedSeed()], [undefined, undefined], 'one unit still in play: its seed would reprint it');
+    assert.doesNotMatch(formatBlocksReport(await blocksReport(store)), /seed/);
+    await store.sales.settle('noel.0:9', T0 + 100);
+    const seed = (await store.emissions.block('noel.0'))!.seed;
+    assert.match(seed!, /^[0-9a-f]{64}$/);
+    assert.deepEqual([await closedSeed(), await verifiedSeed()], [seed, seed]);
+  });
+
+  it('verifies a closed block from its seed, showing the seed once every unit has ended', async () => {
+    const store = new MemoryStore();
+    await dealFourteen(store);
+    const inPlay = await verifyBlockReport(store, 'noel.0');
+    assert.deepEqual([inPlay!.verified, inPlay!.checkedUnits, inPlay!.seed], [true, 10, undefined]);
+    assert.match(formatVerification(inPlay!), /verified\. Re-printed from its seed \(withheld while a unit of it is in play\)/);
+    for (let position = 0; position < 10; position++) await store.sales.settle(`noel.0:${position}`, T0 + 100);
     const report = await verifyBlockReport(store, 'noel.0');
     assert.ok(report);
     assert.deepEqual([report.verified, report.checkedUnits, report.problems], [true, 10, []]);

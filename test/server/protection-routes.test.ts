@@ -76,6 +76,19 @@ describe('protection routes', function () {
     assert.deepEqual(unblocked.history.map((c) => [c.what, c.by]), [['unblock', 'operator'], ['block', 'operator']]);
   });
 
+  it('refuses a block whose end is past (0, or seconds given for ms) with protection/block_ended, and journals nothing', async () => {
+    for (const until of [0, Math.floor(Date.now() / 1000) + 86_400]) {
+      const res = await call('PUT', '/admin/players/prot-7/block', OPERATOR, { reason: 'minor', until });
+      assert.equal(res.status, 400, `until ${until}`);
+      assert.equal(await codeOf(res), 'protection/block_ended');
+    }
+    const state = (await (await call('GET', '/admin/players/prot-7/protection', OPERATOR)).json()) as ProtectionState;
+    assert.deepEqual([state.blocked, state.history], [null, []]);
+    const ahead = Date.now() + 3_600_000;
+    const blocked = (await (await call('PUT', '/admin/players/prot-7/block', OPERATOR, { reason: 'minor', until: ahead })).json()) as ProtectionState;
+    assert.deepEqual(blocked.blocked, { reason: 'minor', until: ahead });
+  });
+
   it('refuses a deposit over the weekly deposit limit and journals the refusal, a run of them as one line', async () => {
     const token = await tokenOf('prot-6');
     assert.equal((await call('PUT', '/protection/limits', token, { stake_week: 5000, deposit_week: 10000 })).status, 200);

@@ -74,6 +74,25 @@ describe('readiness', function () {
     }
   });
 
+  it('answers 503 while Redis answers a PING but takes no write (CLIENT PAUSE WRITE), and 200 once it takes writes again', async () => {
+    const redis = await RedisServer.start();
+    const server = await startTestServer({ ...ENV, REDIS_URL: redis.url, REDIS_PREFIX: 'readiness-write' });
+    const operator = new Redis(redis.url);
+    try {
+      assert.equal((await ready(server)).status, 200);
+      assert.equal(await operator.get('readiness-write:ready') !== null, true, 'the probe wrote its key');
+      await operator.client('PAUSE', 4000, 'WRITE');
+      assert.equal(await operator.ping(), 'PONG', 'Redis answers a PING all the same');
+      assert.deepEqual(await ready(server), { status: 503, body: { ready: false, reason: 'redis did not answer in time' } });
+      await operator.client('UNPAUSE');
+      await waitForReady(server, 200, 5000);
+    } finally {
+      operator.disconnect();
+      await server.stop();
+      await redis.stop();
+    }
+  });
+
   it('warns when Redis may evict keys or has no append-only file', async () => {
     const redis = await RedisServer.start();
     const client = new Redis(redis.url);
@@ -95,7 +114,7 @@ describe('readiness', function () {
 
 describe('readiness probe', () => {
   it('is not ready while the start-up is under way', async () => {
-    assert.deepEqual(await new ReadinessProbe(undefined).check(), { ready: false, reason: 'starting' });
+    assert.deepEqual(await new ReadinessProbe(undefined, 'ready').check(), { ready: false, reason: 'starting' });
   });
 });
 

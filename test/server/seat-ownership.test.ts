@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
-import { Client, type Room } from '@colyseus/sdk';
+import { Client, Protocol, type Room } from '@colyseus/sdk';
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
+import { BEARER_SUBPROTOCOL, TABLE_SUBPROTOCOL } from '../../src/protocol/table';
 import type { Wallet } from '../../src/protocol/wallet';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, devLogin, record, startTestServer, until, type TestPlayer } from '../support/game-server';
@@ -53,6 +54,18 @@ function rawSocket(url: string): Promise<{ status?: number; body?: string; frame
     });
     ws.on('open', () => setTimeout(() => ws.close(), 500));
     ws.on('close', () => resolve({ frames }));
+    ws.on('error', () => undefined);
+  });
+}
+
+/** What a socket taking a seat got: whether it joined, the text of its first frame, the subprotocol answered. */
+function takeSeat(url: string, options: { protocols?: string[]; token?: string } = {}): Promise<{ joined: boolean; said: string; protocol: string }> {
+  return new Promise((resolve) => {
+    const ws = new WebSocket(url, options.protocols ?? [], options.token ? { headers: { authorization: `Bearer ${options.token}` } } : {});
+    ws.once('message', (data: Buffer) => {
+      resolve({ joined: data[0] === Protocol.JOIN_ROOM, said: data.toString('latin1'), protocol: ws.protocol });
+      ws.close();
+    });
     ws.on('error', () => undefined);
   });
 }
@@ -161,6 +174,38 @@ describe('seat ownership at a table', function () {
     assert.equal((await reserveSeat(alice.token, room.roomId)).status, 200, 'Alice may reserve her own table’s second seat');
     await bobsTable.leave();
     await room.leave();
+  });
+
+  describe('a reserved seat', () => {
+    /** A seat `token`'s player reserved at matchmaking for a new table, and the URL of the socket that takes it. */
+    async function reserved(token: string): Promise<string> {
+      const res = await fetch(`http://127.0.0.1:${server.port}/matchmake/create/table`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ game: '500000-carats' }),
+      });
+      const seat = (await res.json()) as { roomId: string; sessionId: string; processId: string };
+      return `ws://127.0.0.1:${server.port}/${seat.processId}/${seat.roomId}?sessionId=${seat.sessionId}`;
+    }
+
+    it('is refused to a socket that carries no token, or another player’s: whoever holds the reservation does not play with the player’s wallet', async () => {
+      const bob = await devLogin(server, 'Bob');
+      const none = await takeSeat(await reserved(alice.token));
+      assert.deepEqual([none.joined, /auth\/missing/.test(none.said)], [false, true], none.said);
+      const stranger = await takeSeat(await reserved(alice.token), { token: bob.token });
+      assert.deepEqual([stranger.joined, /table\/not_yours/.test(stranger.said)], [false, true], stranger.said);
+      const inProtocol = await takeSeat(await reserved(alice.token), { protocols: [TABLE_SUBPROTOCOL, `${BEARER_SUBPROTOCOL}${bob.token}`] });
+      assert.deepEqual([inProtocol.joined, /table\/not_yours/.test(inProtocol.said)], [false, true], inProtocol.said);
+      const forged = await takeSeat(await reserved(alice.token), { token: 'not.a.jwt' });
+      assert.equal(forged.joined, false);
+    });
+
+    it('is taken by the same player’s socket, with the token in the Authorization header or in the bearer subprotocol (what a page sends), never echoed', async () => {
+      assert.equal((await takeSeat(await reserved(alice.token), { token: alice.token })).joined, true);
+      const page = await takeSeat(await reserved(alice.token), { protocols: [TABLE_SUBPROTOCOL, `${BEARER_SUBPROTOCOL}${alice.token}`] });
+      assert.equal(page.joined, true, page.said);
+      assert.equal(page.protocol, TABLE_SUBPROTOCOL, 'the server answers the table subprotocol, not the one with the token');
+    });
   });
 
   it('ends play when the player’s token expires: the connection is closed auth/expired, and a fresh token takes the seat back', async () => {

@@ -70,6 +70,18 @@ describe('wallet funding (operator API)', function () {
     assert.equal(await server.services.dealer.wallets.balance('acct-4'), 700);
   });
 
+  it('refuses a withdrawal reusing a deposit\'s request id, and a deposit reusing a withdrawal\'s (409 request/mismatch), changing nothing', async () => {
+    await call('deposit', 'acct-funding', { amount: 1000, requestId: 'pay-1' });
+    await call('withdraw', 'acct-funding', { amount: 300, requestId: 'pay-2' });
+    for (const [operation, amount, requestId] of [['withdraw', 1000, 'pay-1'], ['withdraw', 10, 'pay-1'], ['deposit', 300, 'pay-2']] as const) {
+      const res = await call(operation, 'acct-funding', { amount, requestId });
+      assert.equal(res.status, 409, `${operation} ${amount} ${requestId}`);
+      assert.equal(((await res.json()) as { error: { code: string } }).error.code, 'request/mismatch');
+    }
+    assert.equal(await server.services.dealer.wallets.balance('acct-funding'), 700);
+    assert.equal((await server.services.dealer.wallets.journal('acct-funding')).length, 2);
+  });
+
   it('pages the operator\'s journal view newest first, with the seq to read on from', async () => {
     for (let i = 1; i <= 5; i++) await call('deposit', 'acct-5', { amount: i, requestId: `dep-${i}` });
     const page = async (query: string) => {

@@ -1,4 +1,5 @@
-import { Client, type Room } from '@colyseus/sdk';
+import { Client, type Room, type SeatReservation } from '@colyseus/sdk';
+import type { SchemaConstructor } from '@colyseus/sdk/serializer/SchemaSerializer';
 import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { DevLoginReply, OpenTable } from '../../src/protocol/http';
 import type { ExclusionDuration, LimitsRequest, ProtectionState, RefusalDetails } from '../../src/protocol/protection';
@@ -6,6 +7,7 @@ import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
 import type { HttpRefusal } from '../../src/protocol/refusals';
 import type { ConsistencyReply, InclusionReply, LogKeyReply, SignedCheckpoint } from '../../src/protocol/transparency-log';
 import type { Wallet } from '../../src/protocol/wallet';
+import { withSeatToken } from './table-socket';
 import type { PublishedBlock } from './verification-core';
 
 /** The page talks to the server that served it. */
@@ -119,12 +121,24 @@ export const storage = {
 };
 
 /**
- * A client of the server; with the player's token, in the `Authorization` header of its
- * matchmaking requests only. The SDK's `auth.token` would also write it into the WebSocket's
- * URL (`?_authToken=`), which proxies log: never used here.
+ * A player's client: the token in the `Authorization` header of its matchmaking requests, and
+ * in a subprotocol of the socket that takes the seat they reserved (./table-socket.ts), which
+ * the server asks so that no one else holding the reservation takes it. The SDK's `auth.token`
+ * would write it into the WebSocket's URL (`?_authToken=`), which proxies log: never used here.
  */
+class PlayerClient extends Client {
+  constructor(private readonly token: string) {
+    super(ORIGIN, { headers: { authorization: `Bearer ${token}` } });
+  }
+
+  override consumeSeatReservation<T>(reservation: SeatReservation, rootSchema?: SchemaConstructor<T>): Promise<Room<any, T>> {
+    return withSeatToken(this.token, () => super.consumeSeatReservation(reservation, rootSchema));
+  }
+}
+
+/** A client of the server: a player's with their token, else a spectator's. */
 export function newClient(token?: string): Client {
-  return new Client(ORIGIN, token ? { headers: { authorization: `Bearer ${token}` } } : undefined);
+  return token ? new PlayerClient(token) : new Client(ORIGIN);
 }
 
 /**

@@ -1,3 +1,5 @@
+// First: the socket that takes a table's seat carries the player's token (./table-socket.ts).
+import './table-socket';
 import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { BrokenTokenLink, http, storage, type Session } from './api';

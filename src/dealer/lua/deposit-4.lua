@@ -13,6 +13,8 @@
     ARGV[2] reference
     ARGV[3] now (ms since the epoch)
     ARGV[4] the player's id (for the archive entry)
+    ARGV[5] the reference the same request bears as a withdrawal ('' for none): met, the request
+            is refused as another operation's (-19)
 
   Journal line (includes/journalLine): deposit|<amount>|<balance after>|<now>|<ref>
 
@@ -34,6 +36,7 @@ local w = redis.call('HMGET', KEYS[1], 'balance', 'p:l:deposit_week', windowFiel
 local balance = tonumber(w[1] or '0')
 local record = redis.call('HGET', KEYS[2], ARGV[2])
 if record then return repeatFunding(record, KEYS[3], ARGV[1], balance) end
+if ARGV[5] ~= '' and redis.call('HEXISTS', KEYS[2], ARGV[5]) == 1 then return {-19, balance} end
 balance = balance + tonumber(ARGV[1])
 local writes = {'balance', int(balance)}
 local refused = depositRefusal(KEYS[1], w[2], windowOf(w[3], w[4], w[5], w[6]), tonumber(ARGV[1]), tonumber(ARGV[3]), writes)

@@ -8,11 +8,12 @@ import { depositRefusal } from '../../protection/memory';
 export class MemoryWallets implements Wallets {
   constructor(private readonly books: MemoryBooks) {}
 
-  async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult> {
-    assertDeposit(playerId, amount, ref, now);
+  async deposit(playerId: PlayerId, amount: Cents, ref: string, now: number, otherRef?: string): Promise<DepositResult> {
+    assertDeposit(playerId, amount, ref, now, otherRef);
     const wallet = this.books.walletOf(playerId);
     const before = wallet.deposits.get(ref);
     if (before) return before.amount === amount ? { ok: true, balance: wallet.balance, repeated: true, entry: before } : requestMismatch(wallet.balance);
+    if (otherRef !== undefined && wallet.deposits.has(otherRef)) return requestMismatch(wallet.balance);
     const refused = depositRefusal(wallet, amount, now);
     if (refused) return { ...refused, code: 'limit/deposit_week', details: refused.details ?? {} };
     const entry = this.books.post(playerId, wallet, 'deposit', amount, ref, now);
@@ -20,11 +21,12 @@ export class MemoryWallets implements Wallets {
     return { ok: true, balance: wallet.balance, repeated: false, entry };
   }
 
-  async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
-    assertDeposit(playerId, amount, ref, now);
+  async withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number, otherRef?: string): Promise<WithdrawResult> {
+    assertDeposit(playerId, amount, ref, now, otherRef);
     const wallet = this.books.walletOf(playerId);
     const before = wallet.deposits.get(ref);
     if (before) return before.amount === -amount ? { ok: true, balance: wallet.balance, repeated: true, entry: before } : requestMismatch(wallet.balance);
+    if (otherRef !== undefined && wallet.deposits.has(otherRef)) return requestMismatch(wallet.balance);
     if (wallet.balance < amount) return { ok: false, code: 'wallet/insufficient_funds', message: 'the balance is below the amount', balance: wallet.balance };
     const entry = this.books.post(playerId, wallet, 'withdrawal', -amount, ref, now);
     wallet.deposits.set(ref, entry);

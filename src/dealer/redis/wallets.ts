@@ -20,20 +20,20 @@ export class RedisWallets implements Wallets {
     private readonly relay: ArchiveRelay | undefined,
   ) {}
 
-  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<DepositResult> {
-    return this.fund(deposit, playerId, amount, ref, now);
+  deposit(playerId: PlayerId, amount: Cents, ref: string, now: number, otherRef?: string): Promise<DepositResult> {
+    return this.fund(deposit, playerId, amount, ref, now, otherRef);
   }
 
-  withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<WithdrawResult> {
-    return this.fund(withdraw, playerId, amount, ref, now);
+  withdraw(playerId: PlayerId, amount: Cents, ref: string, now: number, otherRef?: string): Promise<WithdrawResult> {
+    return this.fund(withdraw, playerId, amount, ref, now, otherRef);
   }
 
   /** A deposit or a withdrawal: checked, announced to the relay, run, replicated, then relayed. */
-  private async fund<Result>(script: (run: RedisContext['run'], keys: FundingKeys, args: FundingArgs) => Promise<Result>, playerId: PlayerId, amount: Cents, ref: string, now: number): Promise<Result> {
-    assertDeposit(playerId, amount, ref, now);
+  private async fund<Result>(script: (run: RedisContext['run'], keys: FundingKeys, args: FundingArgs) => Promise<Result>, playerId: PlayerId, amount: Cents, ref: string, now: number, otherRef: string | undefined): Promise<Result> {
+    assertDeposit(playerId, amount, ref, now, otherRef);
     const keys = this.ctx.keys.player(playerId);
     await this.relay?.announce(playerId, now);
-    const result = await script(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, { playerId, amount, ref, now });
+    const result = await script(this.ctx.run, { ...keys, archive: this.ctx.moneyStream(playerId) }, { playerId, amount, ref, now, ...(otherRef === undefined ? {} : { otherRef }) });
     await this.ctx.replicated(keys.wallet);
     await this.relay?.relay(playerId, now);
     return result;

@@ -11,7 +11,7 @@ import { int, replyList } from '../../redis-scripts/reply';
  * another request's), or refused over the weekly deposit limit.
  */
 export async function deposit(run: DealerRunScript, keys: FundingKeys, args: FundingArgs): Promise<DepositResult> {
-  const reply = replyList('deposit', await run('deposit', [keys.wallet, keys.deposits, keys.journal, keys.archive], [args.amount, args.ref, args.now, args.playerId]));
+  const reply = replyList('deposit', await run('deposit', [keys.wallet, keys.deposits, keys.journal, keys.archive], [args.amount, args.ref, args.now, args.playerId, args.otherRef ?? '']));
   const code = int(reply[0]);
   if (code === FUNDING_MISMATCH) return requestMismatch(int(reply[1]));
   const refused = protectionReply(reply);

@@ -18,6 +18,8 @@ export interface FundingArgs {
   readonly amount: number;
   readonly ref: string;
   readonly now: number;
+  /** The reference the same request bears as the other operation (`Wallets.deposit`). */
+  readonly otherRef?: string;
 }
 
 /** The journal line a funding script answered: its seq, then the line (includes/fundingRecord.lua). */
