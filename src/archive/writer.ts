@@ -142,7 +142,8 @@ export class ArchiveWriter {
     const listed = (await readJson<Manifest>(join(options.dir, MANIFEST)))?.streams ?? [];
     const streams = [...listed, ...options.outbox.streams.filter((s) => !listed.includes(s))];
     const manifest: Manifest = { format: 'instant-games-archive/1', streams };
-    await writeAtomically(join(options.dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    // Written only when it changes: a writer restarted on a full disk must start, to drain once space returns.
+    if (streams.length !== listed.length) await writeAtomically(join(options.dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     // The signing key joins the keyring; the keys before it stay, so their seals still verify.
     const keyringPath = join(options.dir, KEYRING);
     const text = await readFile(keyringPath, 'utf8').catch(() => undefined);
@@ -174,17 +175,16 @@ export class ArchiveWriter {
 
   /**
    * Drains every `sealMs` until `stop` is called (a full batch is sealed at once: a seal every N
-   * records or S seconds). Returns the stop, which waits for the drain under way.
+   * records or S seconds); a drain that fails (Redis away, the disk full) is tried again at the
+   * next tick, `drained` is told of each that went through. Returns the stop, which waits for
+   * the drain under way.
    */
-  run(sealMs: number, onError: (err: unknown) => void): () => Promise<void> {
+  run(sealMs: number, onError: (err: unknown) => void, drained: (records: number) => void = () => undefined): () => Promise<void> {
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> = Promise.resolve();
     const tick = () => {
-      running = this.drainAll().then(
-        () => undefined,
-        (err: unknown) => onError(err),
-      ).then(() => {
+      running = this.drainAll().then(drained, (err: unknown) => onError(err)).then(() => {
         if (!stopped) timer = setTimeout(tick, sealMs);
       });
     };
@@ -225,7 +225,11 @@ export class ArchiveWriter {
     // A new day file's name must outlast a power loss before the state that counts it does.
     if (file !== state.file) await syncDirectory(join(dir, stream));
     const next: WriterState = { seq: last.seq, hash: last.hash, src: last.src, file, length: length + chunk.length };
-    await writeAtomically(join(dir, stream, STATE), `${JSON.stringify(next)}\n`);
+    await writeAtomically(join(dir, stream, STATE), `${JSON.stringify(next)}\n`).catch(async (err: unknown) => {
+      // The state was not recorded (the disk full): the batch goes too, so that file and state agree now, not only after a restart.
+      await truncate(join(dir, stream, file), length).catch(() => undefined);
+      throw err;
+    });
     this.states.set(stream, next);
     this.untrimmed.add(stream);
     await outbox.trim(stream, last.src);
