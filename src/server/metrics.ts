@@ -1,5 +1,7 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import { matchMaker } from '@colyseus/core';
+import { archiveLagMs } from '../archive/lag';
+import type { ArchiveOutbox } from '../dealer/outbox';
 import type { RedisClient } from '../redis-scripts/loader';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -79,6 +81,22 @@ export class Metrics {
     people('lottery_players', 'Players at a table in this process', 'players');
     people('lottery_watchers', 'Spectators watching a table in this process', 'watchers');
     people('lottery_feed_spectators', 'Spectators of the wins feed in this process', 'feedSpectators');
+  }
+
+  /**
+   * The archive's lag (docs/archive.md, "The writer"), read from the outbox at each scrape: it
+   * grows while no writer drains, whatever the writer's process says. A read that fails (Redis
+   * away) keeps the value before, so that the scrape still answers.
+   */
+  watchArchive(outbox: ArchiveOutbox): void {
+    new Gauge({
+      name: 'lottery_archive_lag_seconds',
+      help: 'Age of the oldest entry waiting in the archive outbox (0: everything is sealed); grows while no archive writer drains it',
+      registers: [this.registry],
+      async collect() {
+        await archiveLagMs(outbox, Date.now()).then((lag) => this.set(lag / 1000), () => undefined);
+      },
+    });
   }
 
   /** Counts the errors and reconnections of a Redis client (every failed attempt is an error). */
