@@ -74,7 +74,11 @@ function frameAt(bytes: Buffer, at: number, key: Buffer): { end: number; text: s
   if (end + 16 > bytes.length) throw new Error('its length runs past the end of the file');
   const decipher = createDecipheriv('aes-256-gcm', key, bytes.subarray(at + 4, at + 16));
   decipher.setAuthTag(bytes.subarray(end, end + 16));
-  const member = Buffer.concat([decipher.update(bytes.subarray(at + 16, end)), decipher.final()]);
+  // A frame's plaintext starts with gzip's magic: a place that does not is no frame, told without
+  // decrypting it all (what makes looking for the next frame after a damaged one cheap).
+  const head = decipher.update(bytes.subarray(at + 16, Math.min(at + 16 + GZIP_MAGIC.length, end)));
+  if (!head.equals(GZIP_MAGIC)) throw new Error('not a frame: its plaintext does not start as a gzip member');
+  const member = Buffer.concat([head, decipher.update(bytes.subarray(at + 16 + GZIP_MAGIC.length, end)), decipher.final()]);
   const read = gzipMemberAt(member, 0);
   if (read.end !== member.length) throw new Error('bytes after its gzip member');
   return { end: end + 16, text: read.text };
