@@ -62,8 +62,10 @@ async function redisStore(forever = false): Promise<{ store: RedisStore; redis: 
   const nodes = process.env['REDIS_CLUSTER_NODES'];
   if (!url && !nodes) usage('REDIS_URL or REDIS_CLUSTER_NODES is needed (the dealer\'s Redis)');
   const target = nodes ? redisClusterTarget(nodes, 'REDIS_CLUSTER_NODES') : redisUrlTarget(url!, 'REDIS_URL');
+  // A cluster client with no node left would hold a command in its queue until one is back,
+  // beyond any timeout: without the queue the drain fails and says so, and is tried again.
   const redis = forever
-    ? redisClient(target, { maxRetriesPerRequest: 1, retryStrategy: reconnectDelay, commandTimeout: WRITER_COMMAND_TIMEOUT_MS })
+    ? redisClient(target, { maxRetriesPerRequest: 1, retryStrategy: reconnectDelay, commandTimeout: WRITER_COMMAND_TIMEOUT_MS }, { enableOfflineQueue: false })
     : await connectOnce(target);
   const store = new RedisStore(redis, { prefix: process.env['REDIS_PREFIX'] ?? 'lottery', protocol: nodes ? 'per-slot' : 'one-script' });
   return { store, redis, close: () => redis.disconnect() };
@@ -82,6 +84,8 @@ async function runWriter(settings: ArchiveSettings & { readonly dir: string }): 
   if (keys.generated) console.warn(`archive: no ARCHIVE_SIGNING_KEY_FILE: sealing with key ${keys.key.id}, made now (its public key is in the keyring; the private one dies with this process)`);
   const { store, redis, close } = await redisStore(true);
   redis.on('error', () => undefined); // Each outage is told once, by the drain it makes fail.
+  // Connected before the first drain (a cluster client without its queue would fail it), a bounded wait.
+  await Promise.race([new Promise((resolve) => redis.once('ready', resolve)), new Promise((resolve) => setTimeout(resolve, WRITER_COMMAND_TIMEOUT_MS).unref())]);
   const writer = await ArchiveWriter.open({ dir: settings.dir, outbox: store.outbox, key: keys.key, encryptionKey: keys.encryptionKey, sealRecords: settings.sealRecords, now: Date.now });
   let failingSince: number | undefined;
   let sealed = 0;

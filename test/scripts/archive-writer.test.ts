@@ -8,6 +8,7 @@ import { SealingKey } from '../../src/archive/seal';
 import { verifyArchive } from '../../src/archive/verify';
 import { RedisStore } from '../../src/dealer/redis/store';
 import { ArchiveWriterProcess } from '../../tools/archive-writer-process';
+import { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
 import { T0 } from '../archive/support/archive-fixture';
 import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
@@ -133,6 +134,64 @@ describe('npm run archive -- run (the writer as the operator runs it)', function
       await writer?.kill();
       execFileSync('umount', [disk]);
       await rm(disk, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('npm run archive -- run on a Redis Cluster', function () {
+  this.timeout(180_000);
+  let cluster: RedisCluster;
+  let dir: string;
+  let writer: ArchiveWriterProcess | undefined;
+
+  before(async () => {
+    cluster = await RedisCluster.start({ appendOnly: true });
+    dir = await mkdtemp(join(tmpdir(), 'archive-writer-cluster-'));
+    await writeFile(join(dir, 'signing-key.pem'), SealingKey.generate().pem(), { mode: 0o600 });
+  });
+  after(async () => {
+    await writer?.kill();
+    await cluster?.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('drains on through a master killed, failed over and back, then through the whole cluster restarted, and verify --books exits 0', async () => {
+    const client = cluster.client({ redisOptions: { maxRetriesPerRequest: null } });
+    client.on('error', () => undefined); // Nodes are killed under it on purpose.
+    const store = new RedisStore(client, { prefix: 'wc', protocol: 'per-slot', waitReplicas: 1 });
+    const env = { REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes, REDIS_PREFIX: 'wc', ARCHIVE_DIR: join(dir, 'archive'), ARCHIVE_SEAL_SECONDS: '1', ARCHIVE_SIGNING_KEY_FILE: join(dir, 'signing-key.pem') };
+    const waiting = async () => (await Promise.all(store.outbox.streams.map((s) => client.xlen(store.keys.outbox(s))))).reduce((a, b) => a + b, 0);
+    /** A deposit of each of 8 players (relayed to their archive shards before it is answered). */
+    const deposit = async (round: number) => {
+      for (let p = 0; p < 8; p++) assert.ok((await store.wallets.deposit(`p${p}`, 1000, `d${round}-${p}`, T0 + round)).ok);
+    };
+    try {
+      writer = ArchiveWriterProcess.start(env);
+      await deposit(0);
+      await within(30_000, 'the first drain', async () => (await waiting()) === 0);
+      const [master] = await cluster.masters();
+      await master!.kill();
+      await cluster.ready(false, 30_000);
+      await master!.restart();
+      await cluster.ready(true, 60_000);
+      await deposit(1);
+      const took = await within(15_000, 'the outbox drained after the failover', async () => (await waiting()) === 0);
+      assert.ok(took < 10_000, `drained ${took} ms after the cluster was back`);
+      // Every node down at once (a power cut): the writer's client has no node left to reach.
+      await Promise.all(cluster.servers.map((node) => node.kill()));
+      await within(10_000, 'a failed drain told', () => /draining failed/.test(writer!.output));
+      await Promise.all(cluster.servers.map((node) => node.restart()));
+      await cluster.ready(true, 60_000);
+      await deposit(2);
+      const again = await within(20_000, 'the outbox drained after the cluster restarted', async () => (await waiting()) === 0);
+      assert.ok(again < 10_000, `drained ${again} ms after the cluster was back`);
+      assert.equal(await writer.stop(), 0, writer.output);
+      const verified = await runScript('archive', ['verify', join(dir, 'archive'), '--books'], { REDIS_URL: '', REDIS_CLUSTER_NODES: cluster.nodes, REDIS_PREFIX: 'wc' });
+      assert.equal(verified.code, 0, verified.stdout + verified.stderr);
+      assert.match(verified.stdout, /24 journal lines, 24 archived/);
+    } finally {
+      await store.close();
+      client.disconnect();
     }
   });
 });
