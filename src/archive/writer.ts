@@ -200,8 +200,10 @@ export class ArchiveWriter {
   async drain(stream: OutboxStream): Promise<number> {
     const { dir, outbox, key, encryptionKey, sealRecords, now } = this.options;
     const state = this.state(stream);
-    // A trim that failed after its seal (Redis away) is done again: the outbox holds only what waits.
+    // A trim that failed after its seal (Redis away) is done again, once the state's name is
+    // durable (its directory's fsync may be what failed): the outbox holds only what waits.
     if (this.untrimmed.has(stream) && state.src !== undefined) {
+      await syncDirectory(join(dir, stream));
       await outbox.trim(stream, state.src);
       this.untrimmed.delete(stream);
     }
@@ -225,16 +227,32 @@ export class ArchiveWriter {
     // A new day file's name must outlast a power loss before the state that counts it does.
     if (file !== state.file) await syncDirectory(join(dir, stream));
     const next: WriterState = { seq: last.seq, hash: last.hash, src: last.src, file, length: length + chunk.length };
-    await writeAtomically(join(dir, stream, STATE), `${JSON.stringify(next)}\n`).catch(async (err: unknown) => {
-      // The state was not recorded (the disk full): the batch goes too, so that file and state agree now, not only after a restart.
-      await truncate(join(dir, stream, file), length).catch(() => undefined);
-      throw err;
-    });
-    this.states.set(stream, next);
+    await this.record(stream, next, length);
     this.untrimmed.add(stream);
     await outbox.trim(stream, last.src);
     this.untrimmed.delete(stream);
     return records.length;
+  }
+
+  /**
+   * Records `next`, the state after a batch written at byte `length` of its file. If the state
+   * cannot be written (the disk full), the batch is cut back, so that file and state agree now,
+   * not only after a restart; unless the state was renamed over before the failure (its
+   * directory's fsync failing): then it counts the batch, which stays.
+   */
+  private async record(stream: OutboxStream, next: WriterState, length: number): Promise<void> {
+    const path = join(this.options.dir, stream, STATE);
+    try {
+      await writeAtomically(path, `${JSON.stringify(next)}\n`);
+    } catch (err) {
+      const onDisk = await readJson<WriterState>(path).catch(() => undefined);
+      if (JSON.stringify(onDisk) === JSON.stringify(next)) {
+        this.states.set(stream, next);
+        this.untrimmed.add(stream);
+      } else await truncate(join(this.options.dir, stream, next.file!), length).catch(() => undefined);
+      throw err;
+    }
+    this.states.set(stream, next);
   }
 
   /** Reads `stream`'s state and cuts what a crash wrote after it. */
