@@ -7,6 +7,7 @@ import { encryptionKey } from '../../src/archive/files';
 import { SealingKey } from '../../src/archive/seal';
 import { verifyArchive } from '../../src/archive/verify';
 import { ArchiveWriter, type DayFileHandle, type DayFileOpener } from '../../src/archive/writer';
+import type { ArchiveOutbox } from '../../src/dealer/outbox';
 import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisServer } from '../../tools/redis-server';
 import { dayFile, openWriter, playedStore, T0, tempDir } from './support/archive-fixture';
@@ -153,6 +154,38 @@ describe('ArchiveWriter on a failing disk', () => {
       await assertWhole(store);
     });
   }
+
+  it('trims again what it sealed when the trim after its seal failed (Redis away), at its next drain and after a restart', async () => {
+    for (const restart of [false, true]) {
+      const store = await playedStore(3);
+      const { outbox } = store;
+      let trimFails = true;
+      // The store's outbox, whose trims fail while `trimFails` (Redis gone between the seal and the trim).
+      const away: ArchiveOutbox = {
+        streams: outbox.streams,
+        read: (stream, after, count) => outbox.read(stream, after, count),
+        append: (record) => outbox.append(record),
+        unrelayed: (playerId) => outbox.unrelayed(playerId),
+        trim: async (stream, through) => {
+          if (trimFails) throw new Error('Connection is closed.');
+          return outbox.trim(stream, through);
+        },
+      };
+      const { dir: other, remove: removeOther } = await tempDir();
+      try {
+        const open = () => ArchiveWriter.open({ dir: other, outbox: away, key: KEY, sealRecords: 100, now: () => T0 });
+        const writer = await open();
+        await assert.rejects(writer.drainAll(), /Connection is closed/);
+        assert.ok((await outbox.read('money', undefined, 100)).length > 0, 'sealed, still in the outbox');
+        trimFails = false;
+        await (restart ? await open() : writer).drainAll();
+        assert.deepEqual(await outbox.read('money', undefined, 100), [], restart ? 'after a restart' : 'at the next drain');
+        assert.deepEqual((await verifyArchive(other)).problems, []);
+      } finally {
+        await removeOther();
+      }
+    }
+  });
 
   it('restarted after a failed batch, finds its files and its state consistent and archives everything once', async () => {
     const store = await playedStore(3);
