@@ -16,14 +16,16 @@ import { parseArgs } from 'node:util';
 import { moveCold } from '../src/archive/retention';
 import { dailySummary, selectRecords } from '../src/archive/export';
 import { encryptionKey } from '../src/archive/files';
+import { archiveLagMs } from '../src/archive/lag';
 import { archiveKeys } from '../src/archive/operator-key';
 import { bookLines, moneyLines, moneyOnItsWay, moneyRecords, reconcile } from '../src/archive/reconcile';
 import { Keyring, SealingKey } from '../src/archive/seal';
 import { formatProblem, verifyArchive, type ArchiveHead } from '../src/archive/verify';
 import { ArchiveWriter, readManifest } from '../src/archive/writer';
-import { archiveSettings } from '../src/config';
+import { archiveSettings, type ArchiveSettings } from '../src/config';
 import { RedisStore } from '../src/dealer/redis/store';
-import { connectOnce, redisClusterTarget, redisUrlTarget } from '../src/server/redis-client';
+import type { RedisClient } from '../src/redis-scripts/loader';
+import { connectOnce, reconnectDelay, redisClient, redisClusterTarget, redisUrlTarget } from '../src/server/redis-client';
 
 const USAGE = `usage: npm run archive -- <command> [options]
 
@@ -47,14 +49,76 @@ function usage(message: string): never {
   process.exit(2);
 }
 
-/** The dealer's store: one Redis (REDIS_URL), or a Redis Cluster (REDIS_CLUSTER_NODES) with its per-slot protocol. */
-async function redisStore(): Promise<{ store: RedisStore; close: () => void }> {
+/** A drain's Redis command not answered within this long fails (a frozen Redis): the drain is tried again. */
+const WRITER_COMMAND_TIMEOUT_MS = 10_000;
+
+/**
+ * The dealer's store: one Redis (REDIS_URL), or a Redis Cluster (REDIS_CLUSTER_NODES) with its
+ * per-slot protocol. A tool's client tries once (`verify` fails with a sentence); the writer's
+ * (`forever`) reconnects for ever, so that it drains again by itself once Redis is back.
+ */
+async function redisStore(forever = false): Promise<{ store: RedisStore; redis: RedisClient; close: () => void }> {
   const url = process.env['REDIS_URL'];
   const nodes = process.env['REDIS_CLUSTER_NODES'];
   if (!url && !nodes) usage('REDIS_URL or REDIS_CLUSTER_NODES is needed (the dealer\'s Redis)');
-  const redis = await connectOnce(nodes ? redisClusterTarget(nodes, 'REDIS_CLUSTER_NODES') : redisUrlTarget(url!, 'REDIS_URL'));
+  const target = nodes ? redisClusterTarget(nodes, 'REDIS_CLUSTER_NODES') : redisUrlTarget(url!, 'REDIS_URL');
+  // A cluster client with no node left would hold a command in its queue until one is back,
+  // beyond any timeout: without the queue the drain fails and says so, and is tried again.
+  const redis = forever
+    ? redisClient(target, { maxRetriesPerRequest: 1, retryStrategy: reconnectDelay, commandTimeout: WRITER_COMMAND_TIMEOUT_MS }, { enableOfflineQueue: false })
+    : await connectOnce(target);
   const store = new RedisStore(redis, { prefix: process.env['REDIS_PREFIX'] ?? 'lottery', protocol: nodes ? 'per-slot' : 'one-script' });
-  return { store, close: () => redis.disconnect() };
+  return { store, redis, close: () => redis.disconnect() };
+}
+
+/** How often the writer prints its status line. */
+const STATUS_EVERY_MS = 60_000;
+
+/**
+ * `run`: the writer until SIGTERM or SIGINT (then it drains what is left). It says when its
+ * drains start failing (once, not at every retry) and when they go through again, and every
+ * minute its lag (`archiveLagMs`) and the records it sealed.
+ */
+async function runWriter(settings: ArchiveSettings & { readonly dir: string }): Promise<void> {
+  const keys = await archiveKeys(settings);
+  if (keys.generated) console.warn(`archive: no ARCHIVE_SIGNING_KEY_FILE: sealing with key ${keys.key.id}, made now (its public key is in the keyring; the private one dies with this process)`);
+  const { store, redis, close } = await redisStore(true);
+  redis.on('error', () => undefined); // Each outage is told once, by the drain it makes fail.
+  // Connected before the first drain (a cluster client without its queue would fail it), a bounded wait.
+  await Promise.race([new Promise((resolve) => redis.once('ready', resolve)), new Promise((resolve) => setTimeout(resolve, WRITER_COMMAND_TIMEOUT_MS).unref())]);
+  const writer = await ArchiveWriter.open({ dir: settings.dir, outbox: store.outbox, key: keys.key, encryptionKey: keys.encryptionKey, sealRecords: settings.sealRecords, now: Date.now });
+  let failingSince: number | undefined;
+  let sealed = 0;
+  const stop = writer.run(
+    settings.sealMs,
+    (err) => {
+      if (failingSince !== undefined) return;
+      failingSince = Date.now();
+      console.error(`archive: draining failed: ${(err as Error).message}; retrying every ${settings.sealMs / 1000} s (the entries wait in Redis)`);
+    },
+    (records) => {
+      sealed += records;
+      if (failingSince === undefined) return;
+      console.log(`archive: draining again after ${((Date.now() - failingSince) / 1000).toFixed(1)} s: ${records} records sealed`);
+      failingSince = undefined;
+    },
+  );
+  const status = setInterval(() => {
+    archiveLagMs(store.outbox, Date.now()).then(
+      (lag) => console.log(`archive: lag ${(lag / 1000).toFixed(1)} s, ${sealed} records sealed since the last status`),
+      (err: unknown) => console.log(`archive: lag unknown (${(err as Error).message})${failingSince === undefined ? '' : `, draining failing for ${((Date.now() - failingSince) / 1000).toFixed(0)} s`}`),
+    );
+    sealed = 0;
+  }, STATUS_EVERY_MS);
+  console.log(`archive: writing ${settings.dir}, key ${keys.key.id}`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  clearInterval(status);
+  await stop();
+  await writer.drainAll();
+  close();
 }
 
 /** `--expect <stream>:<seq>:<hash>`, as verify prints a head. */
@@ -96,19 +160,7 @@ async function main(): Promise<void> {
   switch (command) {
     case 'run': {
       if (!settings.dir) usage('ARCHIVE_DIR is needed');
-      const keys = await archiveKeys(settings);
-      if (keys.generated) console.warn(`archive: no ARCHIVE_SIGNING_KEY_FILE: sealing with key ${keys.key.id}, made now (its public key is in the keyring; the private one dies with this process)`);
-      const { store, close } = await redisStore();
-      const writer = await ArchiveWriter.open({ dir: settings.dir, outbox: store.outbox, key: keys.key, encryptionKey: keys.encryptionKey, sealRecords: settings.sealRecords, now: Date.now });
-      const stop = writer.run(settings.sealMs, (err) => console.error(`archive: ${(err as Error).message}; retrying`));
-      console.log(`archive: writing ${settings.dir}, key ${keys.key.id}`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGTERM', resolve);
-        process.once('SIGINT', resolve);
-      });
-      await stop();
-      await writer.drainAll();
-      close();
+      await runWriter({ ...settings, dir: settings.dir });
       return;
     }
     case 'keygen': {

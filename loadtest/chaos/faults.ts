@@ -1,4 +1,5 @@
 import { nonceFor, Rng } from '../../src/random/rng';
+import type { ArchiveWriterProcess } from '../../tools/archive-writer-process';
 import type { SyntheticPlayer } from '../player';
 import type { ChaosCluster } from './cluster';
 import { countByKind, seedKey, type Fault, type FaultKind } from './plan';
@@ -6,7 +7,7 @@ import { countByKind, seedKey, type Fault, type FaultKind } from './plan';
 /**
  * Carries out a fault plan against the cluster and the players: each fault starts at its
  * planned moment and ends with what it broke restored (a killed process started again, a
- * frozen Redis resumed). Redis takes one fault at a time (a Redis fault waits for the previous
+ * frozen Redis resumed, the archive writer's process started again). Redis takes one fault at a time (a Redis fault waits for the previous
  * one to be over); a server restarting does not hold up the next faults. A cut
  * drops the connections of some players at once (no close handshake); which ones is drawn
  * from the run's seed too. `stop()` ends the schedule early and waits for the fault in hand.
@@ -35,6 +36,8 @@ export class FaultInjector {
     private readonly players: () => readonly SyntheticPlayer[],
     seed: number,
     private readonly log: (line: string) => void,
+    /** The archive writer's process (`npm run archive -- run`), killed and started again like the servers. */
+    private readonly writer: Pick<ArchiveWriterProcess, 'kill' | 'restart'>,
   ) {
     this.cutRng = new Rng(seedKey(seed), nonceFor('chaos-cuts'));
   }
@@ -102,6 +105,12 @@ export class FaultInjector {
         await sleep(fault.downMs);
         c.thaw();
         return hit;
+      }
+      case 'kill-writer': {
+        await this.writer.kill();
+        await sleep(fault.downMs);
+        await this.writer.restart();
+        return 'the archive writer';
       }
       case 'cut-clients': {
         const connected = this.players().filter((p) => p.room?.connection?.isOpen);

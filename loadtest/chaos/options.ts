@@ -49,7 +49,7 @@ export const CHAOS_DEFAULTS: ChaosOptions = {
   faultsPerMinute: 12,
   freezeMinMs: 6000,
   freezeMaxMs: 9000,
-  weights: { 'kill-server': 1, 'kill-redis': 1, 'freeze-redis': 1, 'cut-clients': 1 },
+  weights: { 'kill-server': 1, 'kill-redis': 1, 'freeze-redis': 1, 'cut-clients': 1, 'kill-writer': 1 },
   abandonAfterS: 5,
   sweepEveryS: 1,
   drainS: 120,

@@ -6,7 +6,7 @@ import { nonceFor, Rng } from '../../src/random/rng';
  * fault starts, of which kind, on what, and for how long. Pure; `faults.ts` carries it out.
  */
 
-export const FAULT_KINDS = ['kill-server', 'kill-redis', 'freeze-redis', 'cut-clients'] as const;
+export const FAULT_KINDS = ['kill-server', 'kill-redis', 'freeze-redis', 'cut-clients', 'kill-writer'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface Fault {
@@ -15,7 +15,7 @@ export interface Fault {
   readonly kind: FaultKind;
   /** kill-server: index of the server process; cut-clients: how many players are cut. */
   readonly target: number;
-  /** kill-*: how long the process stays dead before its restart; freeze-redis: the stall. */
+  /** kill-*: how long the process stays dead before its restart (the archive writer's too); freeze-redis: the stall. */
   readonly downMs: number;
 }
 

@@ -6,6 +6,7 @@ import { DEFAULTS } from '../options';
 import type { SyntheticPlayer } from '../player';
 import { playerPseudonym } from '../pseudonyms';
 import { randomToken, syntheticPlayersEnv } from '../server-env';
+import type { ArchiveWriterProcess } from '../../tools/archive-writer-process';
 import { startArchiveCheck, type ArchiveCheck } from './archive-check';
 import { ChaosCluster, type ServerExit } from './cluster';
 import { checkFeedOrder, type FeedOrderResult, type UnitSighting } from './feed-order';
@@ -39,7 +40,7 @@ export interface ChaosReport {
   readonly feed: FeedOrderResult & { readonly rejoins: number };
   readonly books: Pick<BooksResult, 'checked' | 'problemCount'>;
   /** The regulator's archive verified and reconciled with the journals (null when the run stopped before its check). */
-  readonly archive: { readonly records: number; readonly seals: number; readonly onItsWay: number; readonly drainErrors: number; readonly problems: number } | null;
+  readonly archive: { readonly records: number; readonly seals: number; readonly onItsWay: number; readonly writerOutages: number; readonly problems: number } | null;
   /** After the faults, on every process: the feed joined, `/tables` read, every (game, price) sold (failures are in `failures`). */
   readonly afterFaults: Omit<ServiceCheck, 'failures'> & { readonly failed: number };
   /** Books problems + units left unfinished + feed wins ahead of their player or matching no unit + archive problems. */
@@ -110,7 +111,7 @@ function faultPlan(options: ChaosOptions, log: (line: string) => void): Fault[] 
 }
 
 /** The players' load over the window, with the faults of `plan` during it and everything restored after. */
-function playThroughFaults(options: ChaosOptions, ctx: { cluster: ChaosCluster; plan: readonly Fault[]; prefix: string; log: (line: string) => void; found: Findings }): Promise<PhaseResult> {
+function playThroughFaults(options: ChaosOptions, ctx: { cluster: ChaosCluster; writer: ArchiveWriterProcess; plan: readonly Fault[]; prefix: string; log: (line: string) => void; found: Findings }): Promise<PhaseResult> {
   const { cluster, found, log } = ctx;
   return drive({
     target: 'game',
@@ -123,7 +124,7 @@ function playThroughFaults(options: ChaosOptions, ctx: { cluster: ChaosCluster; 
     resilient: true,
     window: {
       open: async (joined) => {
-        found.injector = new FaultInjector(ctx.plan, cluster, () => joined, options.seed, log);
+        found.injector = new FaultInjector(ctx.plan, cluster, () => joined, options.seed, log, ctx.writer);
         found.injector.start();
       },
       close: async () => {
@@ -181,7 +182,7 @@ async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: r
     await watch.join();
     found.feeds.push(watch);
   }
-  const phase = await playThroughFaults(options, { cluster, plan, prefix, log, found });
+  const phase = await playThroughFaults(options, { cluster, writer: archive.writer, plan, prefix, log, found });
   for (const [code, n] of phase.stats.allErrors) found.clientErrors.set(code, (found.clientErrors.get(code) ?? 0) + n);
 
   const left = await waitUntilFinished(phase.players, endpoints, performance.now() + options.drainS * 1000);
@@ -191,7 +192,7 @@ async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: r
   found.problems.push(...books.problems);
   found.archive = await archive.finish();
   found.problems.push(...found.archive.problems);
-  log(`archive: ${found.archive.records} records, ${found.archive.seals} seals, ${found.archive.onItsWay} money entries on their way, ${found.archive.drainErrors} drains retried: ${found.archive.problems.length} problems`);
+  log(`archive: ${found.archive.records} records, ${found.archive.seals} seals, ${found.archive.onItsWay} money entries on their way, ${found.archive.writerOutages} writer outages (drains failing, retried): ${found.archive.problems.length} problems`);
 
   const tally = tallyUnits(phase.players, ledger, collected);
   found.units = tally.units;
@@ -261,7 +262,7 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     units: found.units,
     feed: { ...found.feed, rejoins: found.feeds.reduce((n, f) => n + f.rejoins, 0) },
     books: { checked: found.books?.checked ?? { players: 0, units: 0, unitsFinished: 0, recallsRescored: 0, blocks: 0, stakes: 0, prizes: 0 }, problemCount: found.books?.problemCount ?? 1 },
-    archive: found.archive ? { records: found.archive.records, seals: found.archive.seals, onItsWay: found.archive.onItsWay, drainErrors: found.archive.drainErrors, problems: found.archive.problems.length } : null,
+    archive: found.archive ? { records: found.archive.records, seals: found.archive.seals, onItsWay: found.archive.onItsWay, writerOutages: found.archive.writerOutages, problems: found.archive.problems.length } : null,
     afterFaults: { processes: found.afterFaults.processes, sold: found.afterFaults.sold, failed: found.afterFaults.failures.length },
     mismatches,
     problems: found.problems.slice(0, 50),

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dayOfFile, decodeDayFile, KEYRING, STATE } from './files';
+import { dayOfFile, KEYRING, readDayFile, STATE, type DayFileBatch } from './files';
 import { GENESIS, recordBytes, recordLine, sha256Hex, type ArchiveRecord } from './records';
 import { Keyring, sealLine, type ArchiveSeal } from './seal';
 import { readJson, readManifest, type WriterState } from './writer';
@@ -77,8 +77,30 @@ class StreamCheck {
     this.problems.push({ stream: this.stream, ...this.place, problem });
   }
 
+  /**
+   * A batch of `file` that cannot be read (`what`: which, and why). It is reported once the next
+   * record read says which records it held; the chain, the numbers and the seals go on from that
+   * record, so that the rest of the day still verifies.
+   */
+  damaged(file: string, what: string): void {
+    this.reportDamage('its records unreadable');
+    this.damage = { file, what };
+  }
+
+  private damage: { readonly file: string; readonly what: string } | undefined;
+
+  private reportDamage(records: string): void {
+    if (!this.damage) return;
+    this.problems.push({ stream: this.stream, file: this.damage.file, line: 0, problem: `${this.damage.what}: ${records}` });
+    this.damage = undefined;
+  }
+
   record(r: ArchiveRecord): void {
     this.records.push(r);
+    if (this.damage && r.seq >= this.expected) {
+      this.reportDamage(r.seq > this.expected ? `records ${this.expected}…${r.seq - 1} unreadable` : 'no record lost');
+      [this.expected, this.prevHash, this.sealFrom] = [r.seq, r.prev, r.seq];
+    }
     if (r.stream !== this.stream) this.report(`record of stream ${JSON.stringify(r.stream)} in this stream`);
     const { t: _t, hash, ...body } = r;
     if (sha256Hex(recordBytes(body)) !== hash) this.report(`record ${r.seq} altered: its hash is not its content's`);
@@ -111,6 +133,7 @@ class StreamCheck {
    */
   end(writerState: WriterState | undefined): void {
     const last = this.expected - 1;
+    this.reportDamage(`the records after record ${last} unreadable`);
     if (this.sealFrom <= last) this.report(`records ${this.sealFrom}…${last} are not sealed`);
     if (this.seenBefore && this.seenBefore.seq > 0 && !this.seenBeforeMet) {
       this.report(`ends at record ${last}: record ${this.seenBefore.seq}, seen before, is gone (records cut from its end)`);
@@ -119,6 +142,34 @@ class StreamCheck {
       this.report(`ends at record ${last}: the writer's state says it sealed up to record ${writerState.seq} (records cut from its end)`);
     }
   }
+}
+
+/** Checks a batch's lines, numbered on from `line` (the file's lines before it); returns the last line's number. */
+function checkLines(check: StreamCheck, name: string, text: string, line: number): number {
+  const lines = text.split('\n');
+  if (lines.at(-1) === '') lines.pop();
+  for (const text of lines) {
+    check.at(name, ++line);
+    let parsed: { t?: unknown };
+    try {
+      parsed = JSON.parse(text) as { t?: unknown };
+    } catch {
+      check.report('not a JSON line');
+      continue;
+    }
+    // A field added to a line, or written twice, is not hashed: the line must be as written.
+    const notAsWritten = 'its line is not as written (a field added, or one written twice)';
+    if (parsed.t === 'r') {
+      const record = parsed as ArchiveRecord;
+      check.record(record);
+      if (recordLine(record) !== text) check.report(`record ${String(record.seq)}: ${notAsWritten}`);
+    } else if (parsed.t === 's') {
+      const seal = parsed as ArchiveSeal;
+      check.seal(seal);
+      if (sealLine(seal) !== text) check.report(`seal: ${notAsWritten}`);
+    } else check.report('neither a record nor a seal');
+  }
+  return line;
 }
 
 /**
@@ -156,35 +207,17 @@ export async function verifyArchive(dir: string, options: VerifyOptions = {}): P
     const names = [...files.keys()].sort();
     for (const name of names) {
       check.at(name, 0);
-      let text: string;
+      let batches: DayFileBatch[];
       try {
-        text = decodeDayFile(await readFile(files.get(name)!), dayOfFile(name)!.encrypted, options.encryptionKey);
+        batches = readDayFile(await readFile(files.get(name)!), dayOfFile(name)!.encrypted, options.encryptionKey);
       } catch (err) {
         check.report(`unreadable: ${(err as Error).message}`);
         continue;
       }
-      const lines = text.split('\n');
-      if (lines.at(-1) === '') lines.pop();
-      for (const [i, line] of lines.entries()) {
-        check.at(name, i + 1);
-        let parsed: { t?: unknown };
-        try {
-          parsed = JSON.parse(line) as { t?: unknown };
-        } catch {
-          check.report('not a JSON line');
-          continue;
-        }
-        // A field added to a line, or written twice, is not hashed: the line must be as written.
-        const notAsWritten = 'its line is not as written (a field added, or one written twice)';
-        if (parsed.t === 'r') {
-          const record = parsed as ArchiveRecord;
-          check.record(record);
-          if (recordLine(record) !== line) check.report(`record ${String(record.seq)}: ${notAsWritten}`);
-        } else if (parsed.t === 's') {
-          const seal = parsed as ArchiveSeal;
-          check.seal(seal);
-          if (sealLine(seal) !== line) check.report(`seal: ${notAsWritten}`);
-        } else check.report('neither a record nor a seal');
+      let line = 0;
+      for (const [i, batch] of batches.entries()) {
+        if ('damage' in batch) check.damaged(name, `batch ${i + 1} (bytes ${batch.offset}…${batch.offset + batch.length - 1}) damaged (${batch.damage})`);
+        else line = checkLines(check, name, batch.text, line);
       }
     }
     check.at(names.at(-1) ?? '', 0);

@@ -1,3 +1,4 @@
+import { constants } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, stat, truncate, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { ArchiveOutbox, OutboxStream } from '../dealer/outbox';
@@ -27,6 +28,47 @@ export interface ArchiveWriterOptions {
   /** Records per seal at most (N). */
   readonly sealRecords: number;
   readonly now: () => number;
+  /** How day files are opened for writing; default: node:fs (a test injects failing and short writes). */
+  readonly dayFiles?: DayFileOpener;
+}
+
+/** A day file open for writing: what the writer's appends need of node:fs's FileHandle. */
+export interface DayFileHandle {
+  /** May write fewer bytes than asked, without an error (as node:fs may). */
+  write(buffer: Buffer, offset: number, length: number, position: number): Promise<{ bytesWritten: number }>;
+  truncate(length: number): Promise<void>;
+  sync(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DayFileOpener = (path: string) => Promise<DayFileHandle>;
+
+/** Opens a day file for writing at chosen places, created if missing; players' data: readable by the operator's group (the regulator's access), no one else. */
+const openDayFile: DayFileOpener = (path) => open(path, constants.O_WRONLY | constants.O_CREAT, 0o640);
+
+/**
+ * Writes `chunk` at byte `length` of the day file, the file's length at the last seal, and
+ * fsyncs: bytes after that length (a batch that failed before) are cut first, a short write is
+ * written on until whole, and a write or fsync that fails (ENOSPC, EIO) cuts the file back to
+ * that length before the error goes on, so that no batch is ever half in a file.
+ */
+async function writeBatch(openFile: DayFileOpener, path: string, length: number, chunk: Buffer): Promise<void> {
+  const handle = await openFile(path);
+  try {
+    await handle.truncate(length);
+    for (let written = 0; written < chunk.length; ) {
+      const { bytesWritten } = await handle.write(chunk, written, chunk.length - written, length + written);
+      if (bytesWritten <= 0) throw new Error(`no byte written to ${path} at ${length + written}`);
+      written += bytesWritten;
+    }
+    await handle.sync();
+  } catch (err) {
+    // If this fails too, the next batch's truncate, or the restart's, cuts it.
+    await handle.truncate(length).then(() => handle.sync()).catch(() => undefined);
+    throw err;
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The archive's manifest: the streams it holds, each its own chain. */
@@ -87,6 +129,8 @@ async function writeAtomically(path: string, text: string): Promise<void> {
  */
 export class ArchiveWriter {
   private readonly states = new Map<OutboxStream, WriterState>();
+  /** Streams whose outbox may still hold entries sealed already: every stream at start (a crash between seal and trim). */
+  private readonly untrimmed = new Set<OutboxStream>();
 
   private constructor(private readonly options: ArchiveWriterOptions) {}
 
@@ -98,7 +142,8 @@ export class ArchiveWriter {
     const listed = (await readJson<Manifest>(join(options.dir, MANIFEST)))?.streams ?? [];
     const streams = [...listed, ...options.outbox.streams.filter((s) => !listed.includes(s))];
     const manifest: Manifest = { format: 'instant-games-archive/1', streams };
-    await writeAtomically(join(options.dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+    // Written only when it changes: a writer restarted on a full disk must start, to drain once space returns.
+    if (streams.length !== listed.length) await writeAtomically(join(options.dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     // The signing key joins the keyring; the keys before it stay, so their seals still verify.
     const keyringPath = join(options.dir, KEYRING);
     const text = await readFile(keyringPath, 'utf8').catch(() => undefined);
@@ -107,7 +152,10 @@ export class ArchiveWriter {
       keyring.add(options.key.published);
       await writeAtomically(keyringPath, keyring.toJson());
     }
-    for (const stream of options.outbox.streams) writer.states.set(stream, await writer.recover(stream));
+    for (const stream of options.outbox.streams) {
+      writer.states.set(stream, await writer.recover(stream));
+      writer.untrimmed.add(stream);
+    }
     return writer;
   }
 
@@ -127,17 +175,16 @@ export class ArchiveWriter {
 
   /**
    * Drains every `sealMs` until `stop` is called (a full batch is sealed at once: a seal every N
-   * records or S seconds). Returns the stop, which waits for the drain under way.
+   * records or S seconds); a drain that fails (Redis away, the disk full) is tried again at the
+   * next tick, `drained` is told of each that went through. Returns the stop, which waits for
+   * the drain under way.
    */
-  run(sealMs: number, onError: (err: unknown) => void): () => Promise<void> {
+  run(sealMs: number, onError: (err: unknown) => void, drained: (records: number) => void = () => undefined): () => Promise<void> {
     let stopped = false;
     let timer: NodeJS.Timeout | undefined;
     let running: Promise<void> = Promise.resolve();
     const tick = () => {
-      running = this.drainAll().then(
-        () => undefined,
-        (err: unknown) => onError(err),
-      ).then(() => {
+      running = this.drainAll().then(drained, (err: unknown) => onError(err)).then(() => {
         if (!stopped) timer = setTimeout(tick, sealMs);
       });
     };
@@ -153,6 +200,13 @@ export class ArchiveWriter {
   async drain(stream: OutboxStream): Promise<number> {
     const { dir, outbox, key, encryptionKey, sealRecords, now } = this.options;
     const state = this.state(stream);
+    // A trim that failed after its seal (Redis away) is done again, once the state's name is
+    // durable (its directory's fsync may be what failed): the outbox holds only what waits.
+    if (this.untrimmed.has(stream) && state.src !== undefined) {
+      await syncDirectory(join(dir, stream));
+      await outbox.trim(stream, state.src);
+      this.untrimmed.delete(stream);
+    }
     const entries = await outbox.read(stream, state.src, sealRecords);
     if (entries.length === 0) return 0;
     const records: ArchiveRecord[] = [];
@@ -168,21 +222,37 @@ export class ArchiveWriter {
     const day = [dayOf(records[0]!.at), state.file?.slice(0, 10) ?? ''].sort().at(-1)!;
     const file = dayFileName(day, encryptionKey !== undefined);
     const chunk = encodeChunk([...records.map(recordLine), sealLine(seal)], encryptionKey);
-    // Players' data: readable by the operator's group (the regulator's access), no one else.
-    const handle = await open(join(dir, stream, file), 'a', 0o640);
-    try {
-      await handle.write(chunk);
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    const length = file === state.file ? state.length : 0;
+    await writeBatch(this.options.dayFiles ?? openDayFile, join(dir, stream, file), length, chunk);
     // A new day file's name must outlast a power loss before the state that counts it does.
     if (file !== state.file) await syncDirectory(join(dir, stream));
-    const next: WriterState = { seq: last.seq, hash: last.hash, src: last.src, file, length: (file === state.file ? state.length : 0) + chunk.length };
-    await writeAtomically(join(dir, stream, STATE), `${JSON.stringify(next)}\n`);
-    this.states.set(stream, next);
+    const next: WriterState = { seq: last.seq, hash: last.hash, src: last.src, file, length: length + chunk.length };
+    await this.record(stream, next, length);
+    this.untrimmed.add(stream);
     await outbox.trim(stream, last.src);
+    this.untrimmed.delete(stream);
     return records.length;
+  }
+
+  /**
+   * Records `next`, the state after a batch written at byte `length` of its file. If the state
+   * cannot be written (the disk full), the batch is cut back, so that file and state agree now,
+   * not only after a restart; unless the state was renamed over before the failure (its
+   * directory's fsync failing): then it counts the batch, which stays.
+   */
+  private async record(stream: OutboxStream, next: WriterState, length: number): Promise<void> {
+    const path = join(this.options.dir, stream, STATE);
+    try {
+      await writeAtomically(path, `${JSON.stringify(next)}\n`);
+    } catch (err) {
+      const onDisk = await readJson<WriterState>(path).catch(() => undefined);
+      if (JSON.stringify(onDisk) === JSON.stringify(next)) {
+        this.states.set(stream, next);
+        this.untrimmed.add(stream);
+      } else await truncate(join(this.options.dir, stream, next.file!), length).catch(() => undefined);
+      throw err;
+    }
+    this.states.set(stream, next);
   }
 
   /** Reads `stream`'s state and cuts what a crash wrote after it. */

@@ -176,10 +176,11 @@ async function openEmissionsAtStart({ config, logger }: Context, { redis, clock 
  * drains (docs/archive.md); the embedded server runs that writer itself, on Redis
  * `npm run archive -- run` does.
  */
-async function startArchive({ config, logger }: Context, { memoryStore, redisStore }: Stores): Promise<{ outbox?: ArchiveOutbox; stop?: () => Promise<void> }> {
+async function startArchive({ config, logger, metrics }: Context, { memoryStore, redisStore }: Stores): Promise<{ outbox?: ArchiveOutbox; stop?: () => Promise<void> }> {
   const { dir: archiveDir } = config.archive;
   if (archiveDir === undefined) return {};
   const archiveOutbox = (memoryStore ?? redisStore)?.outbox;
+  if (archiveOutbox) metrics.watchArchive(archiveOutbox);
   const stopArchive = memoryStore ? await startArchiveWriter({ ...config.archive, dir: archiveDir }, memoryStore.outbox, logger) : undefined;
   return { outbox: archiveOutbox, stop: stopArchive };
 }

@@ -1,6 +1,8 @@
 import { createServer, type Server as HttpServer } from 'node:http';
 import { matchMaker } from '@colyseus/core';
 import type { Emissions } from '../dealer/types';
+import { archiveLagMs } from '../archive/lag';
+import type { ArchiveOutbox } from '../dealer/outbox';
 import type { RedisClient } from '../redis-scripts/loader';
 import type { ReadinessProbe } from './readiness';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
@@ -115,6 +117,22 @@ export class Metrics {
     } });
     gauge('lottery_stock_units', 'Units left unsold in the emissions of a game and price', 'left');
     gauge('lottery_block_units', 'Units in one block of a game and price', 'block');
+  }
+
+  /**
+   * The archive's lag (docs/archive.md, "The writer"), read from the outbox at each scrape: it
+   * grows while no writer drains, whatever the writer's process says. A read that fails (Redis
+   * away) keeps the value before, so that the scrape still answers.
+   */
+  watchArchive(outbox: ArchiveOutbox): void {
+    new Gauge({
+      name: 'lottery_archive_lag_seconds',
+      help: 'Age of the oldest entry waiting in the archive outbox (0: everything is sealed); grows while no archive writer drains it',
+      registers: [this.registry],
+      async collect() {
+        await archiveLagMs(outbox, Date.now()).then((lag) => this.set(lag / 1000), () => undefined);
+      },
+    });
   }
 
   /** Counts the errors and reconnections of a Redis client (every failed attempt is an error). */

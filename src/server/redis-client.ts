@@ -7,6 +7,11 @@ import type { RedisClient } from '../redis-scripts/loader';
 import type { Logger } from './logger';
 import type { Metrics } from './metrics';
 
+/** The wait before reconnection attempt `attempt`: 100 ms more each time, at most 1 s, for ever (a long-running process resumes by itself when Redis is back). */
+export function reconnectDelay(attempt: number): number {
+  return Math.min(attempt * 100, 1000);
+}
+
 /** Where Redis is: one server's URL, or a Redis Cluster's nodes (the server's settings). */
 export type RedisTarget = Pick<Config, 'redisUrl' | 'redisClusterNodes'>;
 
@@ -21,7 +26,7 @@ export function redisClient(target: RedisTarget, perNode: RedisOptions = {}, clu
   return new Cluster(target.redisClusterNodes.map((node) => ({ ...node })), {
     redisOptions: perNode,
     slotsRefreshInterval: 1000,
-    clusterRetryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+    clusterRetryStrategy: reconnectDelay,
     ...cluster,
   });
 }
@@ -140,7 +145,7 @@ export function connectRedis(config: Config, logger: Logger, metrics: Metrics, r
   const redis = redisClient(config, {
     commandTimeout: config.redisCommandTimeoutMs,
     maxRetriesPerRequest: 1,
-    retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
+    retryStrategy: reconnectDelay,
     ...options,
   });
   writeOncePerTurn(redis);

@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
-import { readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { encryptionKey, readDayFile } from '../../src/archive/files';
 import { recordBytes, sha256Hex, type ArchiveRecord } from '../../src/archive/records';
 import { Keyring, SealingKey } from '../../src/archive/seal';
 import { formatProblem, verifyArchive } from '../../src/archive/verify';
@@ -175,5 +176,45 @@ describe('verifyArchive', () => {
     assert.deepEqual(keyring.keys.map((k) => k.id).sort(), [KEY.id, rotated.id].sort());
     await writeFile(join(dir, 'keyring.json'), new Keyring([rotated.published]).toJson());
     assert.ok((await problems()).some((p) => new RegExp(`signed by key ${KEY.id}, not in the keyring`).test(p)), 'the old seals need the old key');
+  });
+
+  describe('a damaged batch', () => {
+    /** The archive of 12 units in batches of 5 records, with `damage` done to the second batch's bytes of its money day file. */
+    async function damaged(damage: (bytes: Buffer, batch: { offset: number; length: number }) => void, key?: Buffer) {
+      const { dir: other, remove: removeOther } = await tempDir();
+      try {
+        await (await openWriter(other, await playedStore(12), KEY, 5, key)).drainAll();
+        const before = await verifyArchive(other, { encryptionKey: key });
+        assert.deepEqual(before.problems, []);
+        const [name] = (await readdir(join(other, 'money'))).filter((n) => n.includes('.jsonl.gz'));
+        const path = join(other, 'money', name!);
+        const bytes = await readFile(path);
+        const batches = readDayFile(bytes, key !== undefined, key);
+        assert.ok(batches.length >= 4, `${batches.length} batches`);
+        damage(bytes, batches[1]!);
+        await writeFile(path, bytes);
+        const after = await verifyArchive(other, { encryptionKey: key });
+        return { name: name!, before: before.records.get('money')!, after: after.records.get('money')!, problems: after.problems.map(formatProblem) };
+      } finally {
+        await removeOther();
+      }
+    }
+
+    const cases: [string, (bytes: Buffer, batch: { offset: number; length: number }) => void, Buffer?][] = [
+      ['a byte flipped in the middle of a plain batch', (bytes, b) => void (bytes[b.offset + (b.length >> 1)]! ^= 0x10)],
+      ['a byte flipped in the gzip header of a plain batch', (bytes, b) => void (bytes[b.offset]! ^= 0x01)],
+      ['a byte flipped in the trailer (CRC-32) of a plain batch', (bytes, b) => void (bytes[b.offset + b.length - 6]! ^= 0x01)],
+      ['a byte flipped in the middle of an encrypted batch', (bytes, b) => void (bytes[b.offset + (b.length >> 1)]! ^= 0x10), encryptionKey('33'.repeat(32))],
+      ['a byte flipped in the length of an encrypted batch', (bytes, b) => void (bytes[b.offset + 3]! ^= 0x04), encryptionKey('33'.repeat(32))],
+    ];
+    for (const [what, damage, key] of cases) {
+      it(`costs that batch only, named with its records, and every other record of the day verifies: ${what}`, async () => {
+        const { name, before, after, problems: found } = await damaged(damage, key);
+        // The second batch holds records 6…10 (five records to a seal).
+        assert.equal(found.length, 1, found.join('\n'));
+        assert.match(found[0]!, new RegExp(`^money/${name.replaceAll('.', '\\.')}: batch 2 \\(bytes \\d+…\\d+\\) damaged \\(.+\\): records 6…10 unreadable$`));
+        assert.deepEqual(after.map((r) => r.seq), before.map((r) => r.seq).filter((seq) => seq < 6 || seq > 10));
+      });
+    }
   });
 });

@@ -1,12 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { appendFile, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { encryptionKey } from '../../src/archive/files';
 import { SealingKey } from '../../src/archive/seal';
 import { verifyArchive } from '../../src/archive/verify';
-import { ArchiveWriter } from '../../src/archive/writer';
+import { ArchiveWriter, type DayFileHandle, type DayFileOpener } from '../../src/archive/writer';
+import type { ArchiveOutbox } from '../../src/dealer/outbox';
 import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisServer } from '../../tools/redis-server';
 import { dayFile, openWriter, playedStore, T0, tempDir } from './support/archive-fixture';
@@ -69,6 +70,132 @@ describe('ArchiveWriter', () => {
     const { problems, records } = await verifyArchive(dir);
     assert.deepEqual(problems, []);
     assert.deepEqual(records.get('play')!.map((r) => [r.seq, r.kind, r.session]), [[1, 'sign_in', 's1']]);
+  });
+});
+
+/** A failure of the disk under the writer, as node:fs reports it. */
+function diskError(code: 'ENOSPC' | 'EIO'): NodeJS.ErrnoException {
+  return Object.assign(new Error(`${code}: ${code === 'ENOSPC' ? 'no space left on device' : 'i/o error'}, write`), { code });
+}
+
+/**
+ * Day files opened through node:fs, with faults: each write writes at most `most` bytes (a short
+ * write, no error); while `failing` is set, a write fails with it once it has written half of
+ * what it was asked (a disk that fills up in the middle of a batch), or the fsync does.
+ */
+class FaultyDisk {
+  most = Infinity;
+  failing: { readonly error: 'ENOSPC' | 'EIO'; readonly at: 'write' | 'sync' } | undefined;
+  failures = 0;
+
+  readonly open: DayFileOpener = async (path) => {
+    const handle = await open(path, 'r+').catch(() => open(path, 'w+'));
+    const write: DayFileHandle['write'] = async (buffer, offset, length, position) => {
+      if (this.failing?.at === 'write') {
+        await handle.write(buffer, offset, Math.ceil(length / 2), position);
+        this.failures++;
+        throw diskError(this.failing.error);
+      }
+      return handle.write(buffer, offset, Math.min(length, this.most), position);
+    };
+    const sync = async () => {
+      if (this.failing?.at !== 'sync') return handle.sync();
+      this.failures++;
+      throw diskError(this.failing.error);
+    };
+    return { write, sync, truncate: (length) => handle.truncate(length), close: () => handle.close() };
+  };
+}
+
+describe('ArchiveWriter on a failing disk', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  beforeEach(async () => ({ dir, remove } = await tempDir()));
+  afterEach(() => remove());
+
+  const open = (store: Awaited<ReturnType<typeof playedStore>>, disk: FaultyDisk) =>
+    ArchiveWriter.open({ dir, outbox: store.outbox, key: KEY, sealRecords: 4, now: () => T0, dayFiles: disk.open });
+
+  /** Every journal line archived exactly once, the archive verified, the outbox empty, the state's length the file's. */
+  async function assertWhole(store: Awaited<ReturnType<typeof playedStore>>): Promise<void> {
+    const { problems, records } = await verifyArchive(dir);
+    assert.deepEqual(problems, []);
+    const journal = [...(await store.wallets.journal('p1')), ...(await store.wallets.journal('p2'))];
+    assert.deepEqual(records.get('money')!.map((r) => [r.kind, r.payload['ref']]), journal.map((j) => [j.kind, j.ref]));
+    assert.deepEqual(await store.outbox.read('money', undefined, 100), []);
+    const state = JSON.parse(await readFile(join(dir, 'money', 'state.json'), 'utf8')) as { length: number };
+    assert.equal((await stat(await dayFile(dir, 'money'))).size, state.length);
+  }
+
+  it('writes each batch whole through short writes (fewer bytes written, no error)', async () => {
+    const store = await playedStore(6);
+    const disk = new FaultyDisk();
+    disk.most = 7;
+    await (await open(store, disk)).drainAll();
+    await assertWhole(store);
+  });
+
+  for (const failing of [{ error: 'ENOSPC', at: 'write' }, { error: 'EIO', at: 'write' }, { error: 'EIO', at: 'sync' }] as const) {
+    it(`leaves no half batch in the file and trims nothing while a ${failing.at} fails with ${failing.error}, and archives everything once once the disk is back`, async () => {
+      const store = await playedStore(3);
+      const disk = new FaultyDisk();
+      const writer = await open(store, disk);
+      await writer.drainAll();
+      const sealed = JSON.parse(await readFile(join(dir, 'money', 'state.json'), 'utf8')) as { length: number; seq: number };
+      await playedStore(3, 'p2', store);
+      disk.failing = failing;
+      for (let i = 0; i < 3; i++) await assert.rejects(writer.drainAll(), { code: failing.error });
+      assert.ok(disk.failures >= 3, 'each drain met the failure');
+      assert.equal((await stat(await dayFile(dir, 'money'))).size, sealed.length, 'cut back to the last seal');
+      assert.deepEqual(JSON.parse(await readFile(join(dir, 'money', 'state.json'), 'utf8')), { ...sealed });
+      assert.ok((await store.outbox.read('money', undefined, 100)).length > 0, 'the outbox still holds the batch');
+      disk.failing = undefined;
+      await writer.drainAll();
+      await assertWhole(store);
+    });
+  }
+
+  it('trims again what it sealed when the trim after its seal failed (Redis away), at its next drain and after a restart', async () => {
+    for (const restart of [false, true]) {
+      const store = await playedStore(3);
+      const { outbox } = store;
+      let trimFails = true;
+      // The store's outbox, whose trims fail while `trimFails` (Redis gone between the seal and the trim).
+      const away: ArchiveOutbox = {
+        streams: outbox.streams,
+        read: (stream, after, count) => outbox.read(stream, after, count),
+        append: (record) => outbox.append(record),
+        unrelayed: (playerId) => outbox.unrelayed(playerId),
+        trim: async (stream, through) => {
+          if (trimFails) throw new Error('Connection is closed.');
+          return outbox.trim(stream, through);
+        },
+      };
+      const { dir: other, remove: removeOther } = await tempDir();
+      try {
+        const open = () => ArchiveWriter.open({ dir: other, outbox: away, key: KEY, sealRecords: 100, now: () => T0 });
+        const writer = await open();
+        await assert.rejects(writer.drainAll(), /Connection is closed/);
+        assert.ok((await outbox.read('money', undefined, 100)).length > 0, 'sealed, still in the outbox');
+        trimFails = false;
+        await (restart ? await open() : writer).drainAll();
+        assert.deepEqual(await outbox.read('money', undefined, 100), [], restart ? 'after a restart' : 'at the next drain');
+        assert.deepEqual((await verifyArchive(other)).problems, []);
+      } finally {
+        await removeOther();
+      }
+    }
+  });
+
+  it('restarted after a failed batch, finds its files and its state consistent and archives everything once', async () => {
+    const store = await playedStore(3);
+    const disk = new FaultyDisk();
+    await (await open(store, disk)).drainAll();
+    await playedStore(3, 'p2', store);
+    disk.failing = { error: 'ENOSPC', at: 'write' };
+    await assert.rejects((await open(store, disk)).drainAll(), { code: 'ENOSPC' });
+    await (await open(store, new FaultyDisk())).drainAll();
+    await assertWhole(store);
   });
 });
 

@@ -1,4 +1,7 @@
 import { strict as assert } from 'node:assert';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { MemoryActionLog } from '../../src/action-log/action-log';
 import { MemoryStore } from '../../src/dealer/memory/store';
@@ -123,6 +126,26 @@ describe('metrics', function () {
     const { text } = await scrape();
     assert.equal(sample(text, 'lottery_store_errors_total', '{operation="purchase"}'), 1);
     assert.equal(sample(text, 'lottery_store_errors_total', '{operation="settle"}'), 0);
+  });
+
+  it("shows the archive's lag: the age of the oldest entry no writer has sealed yet", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'metrics-archive-'));
+    try {
+      // The embedded writer drains at start, then not for an hour: what is played waits.
+      server = await startTestServer({ OPERATOR_TOKEN: OPERATOR, ARCHIVE_DIR: dir, ARCHIVE_SEAL_SECONDS: '3600' });
+      assert.equal(sample((await scrape()).text, 'lottery_archive_lag_seconds'), 0, 'nothing waits');
+      const player = await devLogin(server);
+      const table = await player.client.create('table', { game: 'rain-diamonds' });
+      record(table);
+      await table.request('buy', { stake: 50, requestId: 'lag_1' });
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      const lag = sample((await scrape()).text, 'lottery_archive_lag_seconds');
+      assert.ok(lag >= 1.5 && lag < 30, `lag ${lag} s`);
+      await table.leave();
+    } finally {
+      await server?.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('serves /metrics only to the operator token, or on its own loopback port', async () => {

@@ -8,7 +8,7 @@ describe('chaos options', () => {
     const o = parseChaosOptions(['--minutes', '2.5', '--seed=7', '--weights', 'kill-redis=3,cut-clients=0'], drawn);
     assert.equal(o.minutes, 2.5);
     assert.equal(o.seed, 7);
-    assert.deepEqual(o.weights, { 'kill-server': 1, 'kill-redis': 3, 'freeze-redis': 1, 'cut-clients': 0 });
+    assert.deepEqual(o.weights, { 'kill-server': 1, 'kill-redis': 3, 'freeze-redis': 1, 'cut-clients': 0, 'kill-writer': 1 });
     assert.equal(parseChaosOptions([], drawn).seed, 99);
   });
 
@@ -27,7 +27,7 @@ describe('chaos options', () => {
     assert.throws(() => parseChaosOptions(['--minutes', '500'], drawn), /between 0.1 and 180/);
     assert.throws(() => parseChaosOptions(['--freeze-ms', '9000-4000'], drawn), /MIN-MAX/);
     assert.throws(() => parseChaosOptions(['--weights', 'reboot=1'], drawn), /KIND=W/);
-    assert.throws(() => parseChaosOptions(['--weights', 'kill-server=0,kill-redis=0,freeze-redis=0,cut-clients=0'], drawn), /at least one kind/);
+    assert.throws(() => parseChaosOptions(['--weights', 'kill-server=0,kill-redis=0,freeze-redis=0,cut-clients=0,kill-writer=0'], drawn), /at least one kind/);
     assert.throws(() => parseChaosOptions(['--endpoint', 'http://10.0.0.1'], drawn), /unknown option/);
   });
 });

@@ -9,7 +9,7 @@ const SETTINGS: PlanSettings = {
   players: 24,
   freezeMinMs: 4000,
   freezeMaxMs: 8000,
-  weights: { 'kill-server': 1, 'kill-redis': 1, 'freeze-redis': 1, 'cut-clients': 1 },
+  weights: { 'kill-server': 1, 'kill-redis': 1, 'freeze-redis': 1, 'cut-clients': 1, 'kill-writer': 1 },
 };
 
 describe('chaos plan', () => {
@@ -35,7 +35,7 @@ describe('chaos plan', () => {
       if (f.kind === 'kill-server') assert.ok(f.target >= 0 && f.target < SETTINGS.servers);
       if (f.kind === 'cut-clients') assert.ok(f.target >= 1 && f.target <= 5);
       if (f.kind === 'freeze-redis') assert.ok(f.downMs >= 4000 && f.downMs <= 8000);
-      if (f.kind === 'kill-server' || f.kind === 'kill-redis') assert.ok(f.downMs >= 300 && f.downMs <= 2500);
+      if (f.kind === 'kill-server' || f.kind === 'kill-redis' || f.kind === 'kill-writer') assert.ok(f.downMs >= 300 && f.downMs <= 2500);
     }
   });
 
@@ -47,6 +47,6 @@ describe('chaos plan', () => {
   });
 
   it('refuses a plan with no kind to draw', () => {
-    assert.throws(() => planFaults({ ...SETTINGS, weights: { 'kill-server': 0, 'kill-redis': 0, 'freeze-redis': 0, 'cut-clients': 0 } }), /weight/);
+    assert.throws(() => planFaults({ ...SETTINGS, weights: { 'kill-server': 0, 'kill-redis': 0, 'freeze-redis': 0, 'cut-clients': 0, 'kill-writer': 0 } }), /weight/);
   });
 });
