@@ -4,7 +4,7 @@ import { buildWebIfStale } from '../../scripts/build-web';
 import { startCluster, type Cluster } from '../../scripts/start-cluster';
 import { freePort, RedisServer } from '../../tools/redis-server';
 import { launchBrowser } from './browser';
-import { buy, moreEvents, openGame, shownEvents, signIn, tokenOf, WAIT } from './ui';
+import { buy, moreEvents, openGame, shownEvents, signIn, tokenOf, WAIT, showTab } from './ui';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
 const ENV = {
@@ -99,6 +99,7 @@ describe('the page on a deployment of three processes, each its own origin', fun
       const shown = await shownEvents(tab.page);
       await tab.page.locator('.box[aria-label="Case 1"]').click();
       await moreEvents(tab.page, shown);
+      await showTab(tab.page, 'Spectateurs');
       await tab.page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
       await tab.page.locator('.watchers-line button[aria-pressed=true]').waitFor(WAIT);
     }

@@ -14,7 +14,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { WireTap, watcherLags } from './wire-tap';
 import * as ui from './ui';
-import { assertAccessible, balance, buy, euroLabel, GAME_BUTTONS, moreEvents, mouse, openGame, pageTop, revealThroughUI, shownEvents, WAIT } from './ui';
+import { assertAccessible, balance, buy, euroLabel, GAME_BUTTONS, moreEvents, mouse, openGame, pageTop, revealThroughUI, shownEvents, WAIT, showTab } from './ui';
 import { ChildServer } from '../../tools/server-process';
 import { freePort } from '../../tools/redis-server';
 
@@ -148,6 +148,7 @@ describe('web page', function () {
       try {
         await signIn(page, name, `http://127.0.0.1:${playerTap.port}`);
         await openGame(page, table.game);
+        await showTab(page, 'Spectateurs');
         await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
         await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
         await watcher.goto(`http://127.0.0.1:${watcherTap.port}/?pace=0`);
@@ -340,6 +341,7 @@ describe('web page', function () {
       await revealThroughUI(page, 'rain-diamonds');
       const [line] = await history(page);
       const recall = await recallOf(page, line!.unitId);
+      await showTab(page, 'Historique');
       await page.locator(`[data-unit-id="${line!.unitId}"]`).click();
       await page.getByTestId('recall-step').waitFor(WAIT);
       assert.equal(await page.getByTestId('recall-step').innerText(), `Étape 1 sur ${recall.steps.length}`);

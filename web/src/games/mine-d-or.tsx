@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'preact/hooks';
 import type { GameEvent } from '../../../src/protocol/recall';
 import { Sym } from '../art';
 import { euros, type Strings } from '../i18n';
@@ -25,9 +26,14 @@ export function MineDOr({ s, units, readOnly, act }: GameViewProps) {
   const pending = last ? (last['extrasPending'] as number) : 0;
   const over = !unit || unit.events.some((e) => e.type === 'finished');
   const name = (symbol: string) => s.mine.symbols[symbol] ?? symbol;
+  const row = useRef<HTMLDivElement>(null);
+  // A new Extra grid comes into view in its row, the page itself does not scroll.
+  useEffect(() => {
+    if (row.current) row.current.scrollLeft = row.current.scrollWidth;
+  }, [grids.length]);
   return (
     <div class="mine">
-      <div class="mine-stages">
+      <div class="mine-stages" ref={row} role="group" aria-label={s.mine.grids} tabIndex={0}>
         {grids.length === 0 && (
           <section class="mine-stage">
             <h3>{s.mine.main}</h3>
