@@ -5,7 +5,7 @@ import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
-  assertAccessible, assertNoSidewaysScroll, buy, DESKTOP, finger, GAMES, mouse, newPlayer, openGame, PHONE, revealThroughUI, screenshotPath, signIn, WAIT,
+  assertAccessible, assertNoSidewaysScroll, buy, DESKTOP, finger, GAMES, mouse, newPlayer, openGame, PHONE, revealThroughUI, screenshotPath, signIn, signInByPseudonym, WAIT,
 } from './ui';
 
 /**
@@ -68,6 +68,9 @@ describe('a game is one screen', function () {
           await page.screenshot({ path: screenshotPath(`one-screen-${size}-${game}-1-opening`) });
           await buy(page, game, FIRST_STAKE[game]!);
           await revealThroughUI(page, game, gesture);
+          if (Number(await page.getByTestId('outcome').getAttribute('data-prize')) === 0) {
+            assert.ok((await page.locator('.outcome .missing').innerText()).length > 10, `${game}: a loss says what was missing`);
+          }
           assert.deepEqual(await outOfView(page), [], `${game}, ${size}: after a ticket`);
           await assertNoSidewaysScroll(page, `${game}, ${size}, after a ticket`);
           if (size === 'small-phone') await assertAccessible(page, `${game} after a ticket, ${size}`);
@@ -128,15 +131,17 @@ describe('a game is one screen', function () {
       await page.mouse.move(box.x + 6, box.y + 2, { steps: 2 });
       const part = Number(await cell.getAttribute('data-scratched'));
       assert.ok(part > 0 && part < 35, `partly scratched: ${part} %`);
-      const alpha = await cell.locator('canvas').evaluate((c: HTMLCanvasElement, at) => {
-        const ctx = c.getContext('2d')!;
-        const ratio = c.width / c.getBoundingClientRect().width;
-        const a = (x: number, yy: number) => ctx.getImageData(Math.floor(x * ratio), Math.floor(yy * ratio), 1, 1).data[3];
+      // The canvas's alpha where the stroke passed and in the far corner (a string: no helper names for the page).
+      const alpha = await page.evaluate(`(() => {
+        const c = document.querySelector('button.scratch[data-index="0"] canvas');
+        const ctx = c.getContext('2d');
         const { width, height } = c.getBoundingClientRect();
-        return { scratched: a(at.x, at.y), untouched: a(width - 2, height - 2) };
-      }, { x: 4, y: 3 });
+        const ratio = c.width / width;
+        const at = (x, y) => ctx.getImageData(Math.floor(x * ratio), Math.floor(y * ratio), 1, 1).data[3];
+        return { scratched: at(4, 3), untouched: at(width - 2, height - 2) };
+      })()`) as { scratched: number; untouched: number };
       assert.equal(alpha.scratched, 0, 'the silver is cleared where the pointer passed');
-      assert.ok(alpha.untouched! > 0, 'the silver stays where it did not');
+      assert.ok(alpha.untouched > 0, 'the silver stays where it did not');
       assert.equal(await page.locator('.scratch.scratched').count(), 0, 'not revealed yet');
       // On across the cell: scratched enough, it is revealed by the server's answer.
       await page.mouse.move(box.x + box.width - 3, y, { steps: 6 });
@@ -175,6 +180,70 @@ describe('a game is one screen', function () {
       await page.locator('button.scratch[data-index="0"]').waitFor({ ...WAIT, state: 'detached' });
       const running = await page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length);
       assert.equal(running, 0, 'no animation runs');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the small things of a game screen', function () {
+  this.timeout(120_000);
+  let noelServer: RunningServer;
+  let noelBrowser: Browser;
+
+  before(async () => {
+    buildWebIfStale();
+    noelServer = await startTestServer({ DEMO_BALANCE_CENTS: '1000000', FEED_BATCH_MS: '0' });
+    noelBrowser = await launchBrowser();
+  });
+  after(async () => {
+    await noelBrowser?.close();
+    await noelServer?.stop();
+  });
+
+  it('Le Noël: the focus stays on the chosen symbol’s line, never on the page, while the cells show one by one', async () => {
+    const { context, page } = await newPlayer(noelBrowser, DESKTOP);
+    try {
+      await signIn(page, 'Noelle', `http://127.0.0.1:${noelServer.port}`, '?pace=120');
+      await openGame(page, 'noel-de-la-chance');
+      await buy(page, 'noel-de-la-chance', 50);
+      await page.locator('.symbol-choice.sym-bell').focus();
+      // Where the focus is at every frame, from the Enter to the outcome.
+      const frames = page.evaluate(`new Promise((done) => {
+        const seen = new Set();
+        const look = () => {
+          seen.add(document.activeElement === document.body ? 'body' : String(document.activeElement && document.activeElement.className));
+          if (document.querySelector('[data-testid=outcome]')) done([...seen]); else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      })`) as Promise<string[]>;
+      await page.keyboard.press('Enter');
+      const seen = new Set(await frames);
+      assert.ok(!seen.has('body'), `the focus went to the page: ${[...seen].join(', ')}`);
+      assert.ok([...seen].some((c) => c.includes('noel-picked')), `the focus on the chosen symbol: ${[...seen].join(', ')}`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('hides the operator’s token field from a player’s sign-in (shown with ?token-field), and draws a « JOUER » that is off in grey', async () => {
+    const { context, page } = await newPlayer(noelBrowser, PHONE);
+    const at = `http://127.0.0.1:${noelServer.port}`;
+    try {
+      await page.goto(`${at}/?pace=0`);
+      await page.getByLabel('Pseudonyme').waitFor(WAIT);
+      assert.equal(await page.getByLabel('Jeton de l’opérateur').count(), 0, 'no token field for a player');
+      await page.goto(`${at}/?pace=0&token-field`);
+      await page.getByLabel('Jeton de l’opérateur').waitFor(WAIT);
+      await signInByPseudonym(page, 'Greta', at);
+      // The first limits put off: « JOUER » is off, and looks it.
+      await page.keyboard.press('Escape');
+      await openGame(page, 'rain-diamonds');
+      const buyButton = page.locator('.buy-button');
+      assert.equal(await buyButton.isDisabled(), true);
+      const colour = await buyButton.evaluate((el) => getComputedStyle(el).backgroundColor);
+      assert.notEqual(colour, 'rgb(255, 204, 51)', 'not the yellow of a « JOUER » that can be pressed');
+      await assertAccessible(page, 'a game with « JOUER » off');
     } finally {
       await context.close();
     }

@@ -223,6 +223,7 @@ describe('the page protects the player', function () {
       const confirm = panel.getByRole('group', { name: 'Vous exclure pendant 7 jours\u00a0?' });
       await confirm.getByText('Cette exclusion commence tout de suite et ne pourra être ni annulée ni raccourcie avant sa fin.').waitFor(WAIT);
       await assertAccessible(page, 'the exclusion’s confirm step');
+      assert.ok(await focusComes(page, '.confirm-exclusion button:not(.danger)'), 'the confirm step puts the focus on the safe choice, not on « Oui, m’exclure »');
       await confirm.getByRole('button', { name: 'Oui, m’exclure' }).click();
       // The page shows the exclusion once the server has answered; the record is read after.
       await panel.getByTestId('excluded-until').waitFor(WAIT);

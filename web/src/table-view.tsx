@@ -91,11 +91,12 @@ function Prices({ s, game, stake, setStake, disabled }: { s: Strings; game: Game
 }
 
 /** The outcome, in proportion: nothing to celebrate for a prize not above the stake. */
-function Outcome({ s, prize, stake }: { s: Strings; prize: number; stake: number }) {
+function Outcome({ s, prize, stake, missing }: { s: Strings; prize: number; stake: number; missing: string | undefined }) {
   const size = prize === 0 ? 'loss' : prize <= stake ? 'win win-small' : prize >= BIG_WIN * stake ? 'win win-big' : 'win';
   return (
     <p class={`outcome ${size}`} data-testid="outcome" data-prize={prize} tabIndex={-1}>
       {prize > 0 ? s.won(euros(prize, s)) : s.lost}
+      {prize === 0 && missing && <small class="missing">{missing}</small>}
       {prize > 0 && prize <= stake && <small> — {s.refund}</small>}
       {prize >= BIG_WIN * stake && <span class="burst" aria-hidden="true" />}
     </p>
@@ -104,8 +105,9 @@ function Outcome({ s, prize, stake }: { s: Strings; prize: number; stake: number
 
 /**
  * Moves the focus to the next meaningful control when an action removed or disabled the one
- * that had it (it would fall to `<body>`): the next thing to scratch, open or rub, else the buy
- * button. Only after the person acted here, and without scrolling the page.
+ * that had it (it would fall to `<body>`): the next thing to scratch, open or rub, else what the
+ * game marks as the place to read next (Le Noël's chosen symbol while its cells show), else the
+ * buy button. Only after the person acted here, and without scrolling the page.
  */
 function useFocusNext(root: { current: HTMLElement | null }): void {
   const acted = useRef(false);
@@ -124,7 +126,7 @@ function useFocusNext(root: { current: HTMLElement | null }): void {
     const rescue = () => {
       const active = document.activeElement;
       if (!acted.current || (active && active !== document.body && document.contains(active))) return;
-      const next = root.current?.querySelector<HTMLElement>('.stage button:not(:disabled), .controls button.auto:not(:disabled), .buy-button:not(:disabled)');
+      const next = root.current?.querySelector<HTMLElement>('.stage button:not(:disabled), .stage [data-focus-next], .controls button.auto:not(:disabled), .buy-button:not(:disabled)');
       next?.focus({ preventScroll: true });
     };
     rescue();
@@ -281,7 +283,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
         {screen && <screen.View key={shown.map((u) => u.unitId).join()} s={s} game={entry} units={shown} readOnly={!unfinished} act={act} rub={rub} />}
       </div>
       <div class="status-line">
-        {over ? <Outcome s={s} prize={totalPrize} stake={totalStake} /> : notice && <p class="notice">{notice}</p>}
+        {over ? <Outcome s={s} prize={totalPrize} stake={totalStake} missing={screen?.missing(shown[0]?.events ?? [], s, entry)} /> : notice && <p class="notice">{notice}</p>}
       </div>
       <div class="controls">
         {game === LAMP && <LampPicks s={s} pick={lampPick} onPick={setLampPick} disabled={unfinished} />}

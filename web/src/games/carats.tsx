@@ -20,6 +20,11 @@ export function describeCarats(e: GameEvent, s: Strings): string | undefined {
   return undefined;
 }
 
+/** A loss: none of the player's numbers is among the winning ones. */
+export function missingCarats(_events: readonly GameEvent[], s: Strings): string {
+  return s.carats.noMatch;
+}
+
 /**
  * A scratch card: « Numéros gagnants » on top, « Vos numéros » under a silver layer that clears
  * under the finger or the mouse; a cell scratched enough is revealed (the cells a stroke passes

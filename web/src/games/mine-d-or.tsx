@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'preact/hooks';
+import type { GameCatalogEntry } from '../../../src/protocol/catalog';
 import type { GameEvent } from '../../../src/protocol/recall';
 import { Sym } from '../art';
 import { euros, type Strings } from '../i18n';
@@ -16,6 +17,12 @@ export function describeMine(e: GameEvent, s: Strings): string | undefined {
   if (e.type !== 'grid_revealed') return undefined;
   const stage = e['stage'] as number;
   return `${stage === 0 ? s.mine.main : s.mine.stage(stage)} — ${s.mine.gridGain(euros(e['gain'] as number, s))}`;
+}
+
+/** A loss: no grid had the identical symbols that pay. */
+export function missingMine(_events: readonly GameEvent[], s: Strings, game: GameCatalogEntry | undefined): string | undefined {
+  const count = game?.symbols?.find((x) => x.worth)?.worth?.count;
+  return count ? s.mine.noCombination(count) : undefined;
 }
 
 /** The main grid, then each Extra stage beside it; a winning line is marked, an aligned one doubled. */

@@ -1,3 +1,4 @@
+import type { GameCatalogEntry } from '../../../src/protocol/catalog';
 import type { GameEvent } from '../../../src/protocol/recall';
 import { Sym } from '../art';
 import { euros, type Strings } from '../i18n';
@@ -12,6 +13,13 @@ export function describeRain(e: GameEvent, s: Strings): string | undefined {
   if (e.type === 'box_opened') return `${s.rain.box((e['box'] as number) + 1)}\u00a0: ${s.rain.gem(s.rain.colours[e['colour'] as string] ?? String(e['colour']))}`;
   if (e.type === 'gems_collected') return `${s.rain.collected} — ${s.rain.colours[e['colour'] as string]}\u00a0: ${String(e['total'])}`;
   return undefined;
+}
+
+/** A loss: the colour that came closest to its goal. */
+export function missingRain(events: readonly GameEvent[], s: Strings, game: GameCatalogEntry | undefined): string | undefined {
+  const best = Object.entries(rainModel(events).collected).sort((a, b) => b[1] - a[1])[0];
+  const goal = game?.symbols?.find((x) => x.id === best?.[0])?.worth?.count;
+  return best && goal ? s.rain.closest(s.rain.gem(s.rain.colours[best[0]] ?? best[0]), s.rain.progress(best[1], goal)) : undefined;
 }
 
 /**

@@ -95,7 +95,9 @@ export class ScratchStroke {
       const ly = y - cover.rect.top;
       const ctx = cover.canvas.getContext('2d');
       if (ctx) {
+        // Erases by the source's alpha: an opaque brush clears the silver whole.
         ctx.globalCompositeOperation = 'destination-out';
+        ctx.fillStyle = '#000';
         ctx.beginPath();
         ctx.arc(lx, ly, r, 0, Math.PI * 2);
         ctx.fill();

@@ -190,6 +190,7 @@ export const en: Strings = {
     'mysteres-de-la-lampe': 'Les mystères de la lampe',
   },
   rain: {
+    closest: (gem, progress) => `Closest: ${gem}, ${progress}`,
     progress: (n: number, goal: number) => `${n}\u00a0/\u00a0${goal}`,
     boxes: '“Vos symboles” (your symbols)',
     grid: 'Grid',
@@ -200,16 +201,18 @@ export const en: Strings = {
     opened: (box, colour, n) => `Box ${box}: ${colour} gem, ${n} collected`,
   },
   carats: {
+    noMatch: 'None of your numbers is a winning number.',
     winning: '“Numéros gagnants” (winning numbers)',
     yours: '“Vos numéros” (your numbers)',
     revealWinning: 'Reveal the winning numbers',
     hidden: 'hidden',
     cell: (i) => `Number ${i + 1}`,
     match: 'a winning number',
-    dragHint: 'Tap or click a number to scratch it, or drag across several.',
+    dragHint: 'Scratch the numbers with a finger or the mouse, or tap one.',
     revealed: (n, amount, matched) => `${n}: ${amount}${matched ? ', a match' : ''}`,
   },
   noel: {
+    short: (symbol, n, needed) => `${symbol}: ${n} found, ${needed} needed`,
     grid: 'Game grid',
     choose: 'Choose your game symbol',
     symbols: { star: 'star', bell: 'bell', gift: 'gift', holly: 'holly', candle: 'candle', snowflake: 'snowflake', bauble: 'bauble', sleigh: 'sleigh' },
@@ -217,6 +220,7 @@ export const en: Strings = {
     picked: (symbol) => `Symbol chosen: ${symbol}`,
   },
   mine: {
+    noCombination: (n) => `No grid has ${n} identical symbols.`,
     grids: 'Grids',
     main: 'Main grid',
     stage: (n) => `Extra stage ${n}`,
@@ -227,6 +231,7 @@ export const en: Strings = {
     gridGain: (gain) => `This grid pays ${gain}`,
   },
   lampe: {
+    otherResult: (result, pick) => `The lamp revealed ${result}; you had chosen ${pick}.`,
     yourColour: '“Votre couleur” (your colour)',
     yourSymbol: '“Votre symbole” (your symbol)',
     colours: { red: 'red', blue: 'blue', green: 'green', gold: 'gold' },
