@@ -487,7 +487,7 @@ describe('web page', function () {
     }
   });
 
-  it("shows each game's rules, règlement title and prize tables as the catalog gives them", async () => {
+  it("shows each game's rules, règlement title and prize tables (with each tier's odds) as the catalog gives them", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
@@ -501,7 +501,7 @@ describe('web page', function () {
           assert.deepEqual(await rules.locator('p.rule').allInnerTexts(), game.rules.map((r) => r.fr));
           assert.equal(await rules.locator('.reglement-title').innerText(), `Règlement\u00a0: ${game.reglement.title}`);
           const rows = await rules.locator('table').first().locator('tbody tr').allInnerTexts();
-          assert.deepEqual(rows.map((r) => r.replace(/\s+/g, ' ').trim()), price.tiers.map((t) => `${euroLabel(t.prize)} ${new Intl.NumberFormat('fr-FR').format(t.count)}`.replace(/\s+/g, ' ')));
+          assert.deepEqual(rows.map((r) => r.replace(/\s+/g, ' ').trim()), price.tiers.map((t) => `${euroLabel(t.prize)} ${new Intl.NumberFormat('fr-FR').format(t.count)} 1 sur ${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }).format(price.blockSize / t.count)}`.replace(/\s+/g, ' ')));
         }
         await page.getByRole('button', { name: '← Retour' }).click();
       }

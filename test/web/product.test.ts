@@ -245,7 +245,7 @@ describe('the page as a product', function () {
       const shown = await shownEvents(page);
       await page.locator('.reveal-winning').tap();
       await moreEvents(page, shown);
-      assert.equal(await page.locator('.carats .hint').innerText(), 'Grattez les numéros du doigt ou de la souris, ou touchez-en un.', 'words for a finger too');
+      assert.equal(await page.locator('.carats .hint').innerText(), 'Grattez un numéro, ou touchez-le.', 'words for a finger too');
       await page.evaluate(() => window.scrollTo(0, 0));
       const grid = (await page.locator('.carats-grid').boundingBox())!;
       const x = grid.x + grid.width / 2;

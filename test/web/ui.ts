@@ -84,7 +84,7 @@ export async function openGame(page: Page, game: string): Promise<void> {
  * Under a game, its odds and rules, its history and the spectators' switch are tabs: this one is
  * shown (nothing to do where there are no tabs: the lobby, a recall).
  */
-export async function showTab(page: Page, name: 'Gains et chances' | 'Historique' | 'Spectateurs'): Promise<void> {
+export async function showTab(page: Page, name: 'Gains et chances' | 'Historique' | 'Spectateurs' | 'History'): Promise<void> {
   const tab = page.getByRole('tab', { name, exact: true });
   if ((await tab.count()) > 0) await tab.click();
 }

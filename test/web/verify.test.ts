@@ -324,7 +324,7 @@ describe('« Vérifier » in the page', function () {
     try {
       const line = await finishedUnit(page, 'Wendy', 'mysteres-de-la-lampe');
       await page.getByRole('button', { name: 'English' }).click();
-      await showTab(page, 'Historique');
+      await showTab(page, 'History');
       await page.locator(`[data-verify-unit-id="${line.unitId}"]`).click();
       assert.equal(await verdictOf(page), 'verified');
       assert.match(await verdict(page).innerText(), /^Game verified/);

@@ -1,7 +1,7 @@
 import type { VNode } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 
-export interface Tab {
+interface Tab {
   readonly id: string;
   readonly title: string;
   readonly panel: () => VNode | null;

@@ -7,7 +7,7 @@
 /** The brush's radius, as a share of the cell's height. */
 const BRUSH = 0.42;
 /** Share of a cell scratched that reveals it. */
-export const ENOUGH = 0.35;
+const ENOUGH = 0.35;
 /** Pointer travel (px) under which a press is a tap. */
 const TAP = 8;
 const SAMPLE_COLS = 8;

@@ -208,7 +208,7 @@ export const en: Strings = {
     hidden: 'hidden',
     cell: (i) => `Number ${i + 1}`,
     match: 'a winning number',
-    dragHint: 'Scratch the numbers with a finger or the mouse, or tap one.',
+    dragHint: 'Scratch a number, or tap it.',
     revealed: (n, amount, matched) => `${n}: ${amount}${matched ? ', a match' : ''}`,
   },
   noel: {

@@ -227,7 +227,7 @@ export const fr = {
     hidden: 'caché',
     cell: (i: number) => `Numéro ${i + 1}`,
     match: 'numéro gagnant',
-    dragHint: 'Grattez les numéros du doigt ou de la souris, ou touchez-en un.',
+    dragHint: 'Grattez un numéro, ou touchez-le.',
     revealed: (n: number, amount: string, matched: boolean) => `${n}\u00a0: ${amount}${matched ? ', gagnant' : ''}`,
   },
   noel: {
