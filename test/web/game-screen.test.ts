@@ -237,7 +237,9 @@ describe('the small things of a game screen', function () {
       await page.getByLabel('Jeton de l’opérateur').waitFor(WAIT);
       await signInByPseudonym(page, 'Greta', at);
       // The first limits put off: « JOUER » is off, and looks it.
-      await page.keyboard.press('Escape');
+      const first = page.getByRole('dialog', { name: 'Vos limites de jeu' });
+      await first.getByRole('button', { name: 'Plus tard' }).click();
+      await first.waitFor({ ...WAIT, state: 'detached' });
       await openGame(page, 'rain-diamonds');
       const buyButton = page.locator('.buy-button');
       assert.equal(await buyButton.isDisabled(), true);
