@@ -5,7 +5,7 @@ import { startCluster, type Cluster } from '../../scripts/start-cluster';
 import { freePort, RedisServer } from '../../tools/redis-server';
 import { launchBrowser } from './browser';
 import { openTab, type Tab } from './tab';
-import { buy, moreEvents, openGame, shownEvents, signIn, tokenOf, WAIT } from './ui';
+import { buy, moreEvents, openGame, shownEvents, showTab, signIn, tokenOf, WAIT } from './ui';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
 const ENV = {
@@ -62,6 +62,7 @@ describe('the page on a deployment of three processes, each its own origin', fun
       const shown = await shownEvents(tab.page);
       await tab.page.locator('.box[aria-label="Case 1"]').click();
       await moreEvents(tab.page, shown);
+      await showTab(tab.page, 'Spectateurs');
       await tab.page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
       await tab.page.locator('.watchers-line button[aria-pressed=true]').waitFor(WAIT);
     }

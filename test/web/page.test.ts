@@ -14,7 +14,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { WireTap, watcherLags } from './wire-tap';
 import * as ui from './ui';
-import { assertAccessible, balance, buy, euroLabel, GAME_BUTTONS, moreEvents, mouse, openGame, pageTop, revealThroughUI, shownEvents, WAIT } from './ui';
+import { assertAccessible, balance, buy, euroLabel, GAME_BUTTONS, moreEvents, mouse, openGame, pageTop, revealThroughUI, shownEvents, WAIT, showTab } from './ui';
 import { ChildServer } from '../../tools/server-process';
 import { freePort } from '../../tools/redis-server';
 
@@ -152,6 +152,7 @@ describe('web page', function () {
       try {
         await signIn(page, name, `http://127.0.0.1:${playerTap.port}`);
         await openGame(page, table.game);
+        await showTab(page, 'Spectateurs');
         await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
         await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
         await watcher.goto(`http://127.0.0.1:${watcherTap.port}/?pace=0`);
@@ -344,6 +345,7 @@ describe('web page', function () {
       await revealThroughUI(page, 'rain-diamonds');
       const [line] = await history(page);
       const recall = await recallOf(page, line!.unitId);
+      await showTab(page, 'Historique');
       await page.locator(`[data-unit-id="${line!.unitId}"]`).click();
       await page.getByTestId('recall-step').waitFor(WAIT);
       assert.equal(await page.getByTestId('recall-step').innerText(), `Étape 1 sur ${recall.steps.length}`);
@@ -489,7 +491,7 @@ describe('web page', function () {
     }
   });
 
-  it("shows each game's rules, règlement title and prize tables as the catalog gives them", async () => {
+  it("shows each game's rules, règlement title and prize tables (with each tier's odds) as the catalog gives them", async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
@@ -503,7 +505,7 @@ describe('web page', function () {
           assert.deepEqual(await rules.locator('p.rule').allInnerTexts(), game.rules.map((r) => r.fr));
           assert.equal(await rules.locator('.reglement-title').innerText(), `Règlement\u00a0: ${game.reglement.title}`);
           const rows = await rules.locator('table').first().locator('tbody tr').allInnerTexts();
-          assert.deepEqual(rows.map((r) => r.replace(/\s+/g, ' ').trim()), price.tiers.map((t) => `${euroLabel(t.prize)} ${new Intl.NumberFormat('fr-FR').format(t.count)}`.replace(/\s+/g, ' ')));
+          assert.deepEqual(rows.map((r) => r.replace(/\s+/g, ' ').trim()), price.tiers.map((t) => `${euroLabel(t.prize)} ${new Intl.NumberFormat('fr-FR').format(t.count)} 1 sur ${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }).format(price.blockSize / t.count)}`.replace(/\s+/g, ' ')));
         }
         await page.getByRole('button', { name: '← Retour' }).click();
       }

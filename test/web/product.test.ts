@@ -8,7 +8,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
   assertAccessible, assertNoSidewaysScroll, assertTargets, balance, buy, chooseLamp, DESKTOP, finger, GAMES, history, mouse,
-  focusComes, moreEvents, newPlayer, openGame, outcomeSentence, pageTop, PHONE, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT,
+  focusComes, moreEvents, newPlayer, openGame, outcomeSentence, pageTop, PHONE, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT, showTab,
 } from './ui';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
@@ -112,6 +112,8 @@ describe('the page as a product', function () {
         const header = (await page.locator('header.top').boundingBox())!;
         assert.equal(Math.round(header.y), 0, 'the header is sticky');
         assert.ok(header.height <= 110, `the header is ${header.height} px high`);
+        // On a phone the header's links are behind « Compte », one line for the header.
+        await page.getByRole('button', { name: 'Compte' }).click();
         assert.ok(await page.getByRole('button', { name: 'Se déconnecter' }).isVisible());
         const signOut = (await page.getByRole('button', { name: 'Se déconnecter' }).boundingBox())!;
         assert.ok(signOut.x + signOut.width <= 390, '« Se déconnecter » whole on screen');
@@ -243,7 +245,7 @@ describe('the page as a product', function () {
       const shown = await shownEvents(page);
       await page.locator('.reveal-winning').tap();
       await moreEvents(page, shown);
-      assert.equal(await page.locator('.carats .hint').innerText(), 'Touchez ou cliquez sur un numéro pour le gratter, ou glissez sur plusieurs.', 'words for a finger too');
+      assert.equal(await page.locator('.carats .hint').innerText(), 'Grattez un numéro, ou touchez-le.', 'words for a finger too');
       await page.evaluate(() => window.scrollTo(0, 0));
       const grid = (await page.locator('.carats-grid').boundingBox())!;
       const x = grid.x + grid.width / 2;
@@ -304,6 +306,7 @@ describe('the page as a product', function () {
         const name = nextName('O');
         await signIn(page, name, base);
         await openGame(page, 'noel-de-la-chance');
+        await showTab(page, 'Spectateurs');
         await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
         await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
         await watcher.page.goto(`${base}/?pace=0`);
@@ -358,6 +361,7 @@ describe('the page as a product', function () {
       await buy(page, 'mine-d-or', 50);
       await revealThroughUI(page, 'mine-d-or');
       const [line] = await history(page, base);
+      await showTab(page, 'Historique');
       const item = page.locator('.history li').first();
       await item.waitFor(WAIT);
       assert.match(await item.innerText(), /^\d\d\/\d\d\/\d{4} \d\d:\d\d — Mine d’or 0,50\u00a0€/);

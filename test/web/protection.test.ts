@@ -7,7 +7,7 @@ import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { eventually, reasonOf } from '../rooms/helpers';
-import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT } from './ui';
+import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT, showTab } from './ui';
 
 /**
  * Player protection on the page (issue 28): the 18+ notice and the legal warning on every
@@ -223,6 +223,7 @@ describe('the page protects the player', function () {
       const confirm = panel.getByRole('group', { name: 'Vous exclure pendant 7 jours\u00a0?' });
       await confirm.getByText('Cette exclusion commence tout de suite et ne pourra être ni annulée ni raccourcie avant sa fin.').waitFor(WAIT);
       await assertAccessible(page, 'the exclusion’s confirm step');
+      assert.ok(await focusComes(page, '.confirm-exclusion button:not(.danger)'), 'the confirm step puts the focus on the safe choice, not on « Oui, m’exclure »');
       await confirm.getByRole('button', { name: 'Oui, m’exclure' }).click();
       // The page shows the exclusion once the server has answered; the record is read after.
       await panel.getByTestId('excluded-until').waitFor(WAIT);
@@ -301,6 +302,7 @@ describe('the page protects the player', function () {
       await assertNoSidewaysScroll(page, '« Mes limites », small phone');
       await page.keyboard.press('Escape');
       // A watcher, not signed in, sees it on the watched table.
+      await showTab(page, 'Spectateurs');
       await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
       await watcher.goto(`${base}/?pace=0`);
       await watcher.getByRole('button', { name: 'Regarder' }).first().click();
@@ -309,6 +311,7 @@ describe('the page protects the player', function () {
       await buy(page, 'rain-diamonds', 50);
       await page.getByRole('button', { name: 'AUTO' }).click();
       await page.getByTestId('outcome').waitFor(WAIT);
+      await showTab(page, 'Historique');
       await page.getByRole('button', { name: 'Revoir' }).first().click();
       await page.getByTestId('recall-step').waitFor(WAIT);
       await assertWarning(page, 'recall', true);

@@ -80,6 +80,15 @@ export async function openGame(page: Page, game: string): Promise<void> {
   await page.locator('[data-testid=balance][data-cents]:not([data-cents=""])').waitFor(WAIT);
 }
 
+/**
+ * Under a game, its odds and rules, its history and the spectators' switch are tabs: this one is
+ * shown (nothing to do where there are no tabs: the lobby, a recall).
+ */
+export async function showTab(page: Page, name: 'Gains et chances' | 'Historique' | 'Spectateurs' | 'History'): Promise<void> {
+  const tab = page.getByRole('tab', { name, exact: true });
+  if ((await tab.count()) > 0) await tab.click();
+}
+
 /** Where an element is on the page (not the screen): it must not move when a unit starts or ends. */
 export async function pageTop(page: Page, selector: string): Promise<number> {
   return page.locator(selector).first().evaluate((el) => Math.round(el.getBoundingClientRect().top + window.scrollY));

@@ -16,7 +16,7 @@ import { playRecalls } from '../audit/verify-unit/recalls';
 import { fr } from '../../web/src/i18n/fr';
 import { launchBrowser } from './browser';
 import {
-  assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, finger, focusComes, GAMES, history, newPlayer, openGame, PHONE, revealThroughUI, screenshotPath, signIn, WAIT,
+  assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, finger, focusComes, GAMES, history, newPlayer, openGame, PHONE, revealThroughUI, screenshotPath, signIn, WAIT, showTab,
 } from './ui';
 
 /**
@@ -150,6 +150,7 @@ describe('« Vérifier » in the page', function () {
         await revealThroughUI(page, game);
         const [line] = await history(page, base);
         assert.equal(line!.game, game);
+        await showTab(page, 'Historique');
         await page.locator(`[data-verify-unit-id="${line!.unitId}"]`).click();
         assert.equal(await verdictOf(page), 'verified', `${game}: ${(await checksShown(page)).join(', ')}`);
         assert.match(await verdict(page).innerText(), /^Partie vérifiée/);
@@ -212,6 +213,7 @@ describe('« Vérifier » in the page', function () {
       await relay(page, '**/fairness/log/inclusion*', (i) => (current.inclusion ? current.inclusion(i) : i));
       for (const alteration of IN_TRANSIT) {
         current = alteration;
+        await showTab(page, 'Historique');
         await page.locator(`[data-verify-unit-id="${line.unitId}"]`).click();
         assert.equal(await verdictOf(page), 'failed', alteration.what);
         assert.match(await verdict(page).innerText(), /^Échec de la vérification/);
@@ -233,6 +235,7 @@ describe('« Vérifier » in the page', function () {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
       const line = await finishedUnit(page, 'Yann', 'noel-de-la-chance');
+      await showTab(page, 'Historique');
       await page.locator(`[data-verify-unit-id="${line.unitId}"]`).click();
       assert.equal(await verdictOf(page), 'verified', 'the checkpoint is saved');
       await page.getByRole('button', { name: '← Fermer' }).click();
@@ -249,6 +252,7 @@ describe('« Vérifier » in the page', function () {
         const { leaf } = await (await route.fetch()).json();
         await route.fulfill({ json: await (await impostor(leaf)).inclusion(0) });
       });
+      await showTab(page, 'Historique');
       await page.locator(`[data-verify-unit-id="${line.unitId}"]`).click();
       assert.equal(await verdictOf(page), 'failed');
       assert.ok((await checksShown(page)).includes('checkpoint:false'));
@@ -266,6 +270,7 @@ describe('« Vérifier » in the page', function () {
       await buy(page, 'rain-diamonds', STAKE['rain-diamonds']!);
       // Unfinished (the lobby's history): no seed in its recall yet, the button says so and does nothing; its recall says why.
       await page.getByRole('button', { name: '← Retour' }).tap();
+      await showTab(page, 'Historique');
       const later = page.locator('.history li').first().getByRole('button', { name: 'Vérifiable à la fin de la partie' });
       await later.waitFor(WAIT);
       assert.equal(await later.getAttribute('aria-disabled'), 'true');
@@ -281,6 +286,7 @@ describe('« Vérifier » in the page', function () {
       await revealThroughUI(page, 'rain-diamonds', await finger(page, context));
       const [line] = await history(page, base);
       // By touch.
+      await showTab(page, 'Historique');
       await page.locator(`[data-verify-unit-id="${line!.unitId}"]`).tap();
       assert.equal(await verdictOf(page), 'verified');
       assert.ok(await focusIsOnVerdict(page), 'the verdict takes the focus');
@@ -292,6 +298,7 @@ describe('« Vérifier » in the page', function () {
 
       // By keyboard: from « Revoir », Tab reaches « Vérifier », Enter runs it.
       await relay(page, recallRoute(line!.unitId), raisedFinish);
+      await showTab(page, 'Historique');
       await page.locator(`[data-unit-id="${line!.unitId}"]`).focus();
       await page.keyboard.press('Tab');
       assert.ok(await focusComes(page, `[data-verify-unit-id="${line!.unitId}"]`), 'Tab goes from « Revoir » to « Vérifier »');
@@ -317,6 +324,7 @@ describe('« Vérifier » in the page', function () {
     try {
       const line = await finishedUnit(page, 'Wendy', 'mysteres-de-la-lampe');
       await page.getByRole('button', { name: 'English' }).click();
+      await showTab(page, 'History');
       await page.locator(`[data-verify-unit-id="${line.unitId}"]`).click();
       assert.equal(await verdictOf(page), 'verified');
       assert.match(await verdict(page).innerText(), /^Game verified/);

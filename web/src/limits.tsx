@@ -173,8 +173,9 @@ function SelfExclusion({ s, session, onState }: { s: Strings; session: Session; 
           <h4 id="exclusion-confirm-title">{p.excludeConfirmTitle(p.durations[duration]!)}</h4>
           <p class="warning-text">{p.excludeWarning}</p>
           <p class="dialog-actions">
-            <button type="button" class="danger" onClick={() => void exclude()} ref={(el) => el?.focus({ preventScroll: true })}>{p.excludeConfirm}</button>
-            <button type="button" onClick={() => setConfirming(false)}>{p.cancel}</button>
+            <button type="button" class="danger" onClick={() => void exclude()}>{p.excludeConfirm}</button>
+            {/* The focus comes to the safe choice: an Enter pressed on the way cannot exclude by mistake. */}
+            <button type="button" onClick={() => setConfirming(false)} ref={(el) => el?.focus({ preventScroll: true })}>{p.cancel}</button>
           </p>
         </div>
       )}

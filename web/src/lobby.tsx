@@ -5,6 +5,7 @@ import type { OpenTable } from '../../src/protocol/http';
 import type { HistoryLine } from '../../src/protocol/recall';
 import { Sym, TILE_ART } from './art';
 import { dateTime, euros, gameName, STRINGS, type Strings } from './i18n';
+import { oneIn, topPrize } from './odds';
 
 /** The games as tiles: price, top prize and odds from the catalog. Open to all; playing asks to sign in. */
 export function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: Strings; session: Session | undefined; catalog: GameCatalogEntry[]; onGame: (g: string) => void; onWatch: (t: OpenTable) => void; onRecall: (id: string, verify?: boolean) => void }) {
@@ -25,9 +26,9 @@ export function Lobby({ s, session, catalog, onGame, onWatch, onRecall }: { s: S
 function GameTile({ s, game, catalog, onGame }: { s: Strings; game: GameCatalogEntry; catalog: GameCatalogEntry[]; onGame: (g: string) => void }) {
   const name = gameName(game.id, catalog, s);
   const prices = game.prices.map((p) => euros(p.stake, s)).join(' · ');
-  const top = s.upTo(euros(Math.max(...game.prices.flatMap((p) => p.tiers.map((t) => t.prize))), s));
+  const top = s.upTo(euros(topPrize(game), s));
   const first = game.prices[0];
-  const odds = first ? s.odds(new Intl.NumberFormat(s.locale, { maximumFractionDigits: 1 }).format(first.blockSize / first.winningUnits)) : '';
+  const odds = first ? s.odds(oneIn(first.blockSize, first.winningUnits, s)) : '';
   // The parts of the name are read apart (« RAIN DIAMONDS, jusqu’à 5 000 €, … »), not run together.
   const apart = <span class="sr-only">,</span>;
   return (

@@ -7,6 +7,7 @@ import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { OpenTable } from '../../src/protocol/http';
 import type { RecallRecord } from '../../src/protocol/recall';
 import type { Wallet } from '../../src/protocol/wallet';
+import { AccountMenu } from './account-menu';
 import { Feed } from './feed';
 import { euros, refusalSentence, STRINGS, type Locale } from './i18n';
 import { FirstLimits, LimitsPanel, RealityCheck } from './limits';
@@ -87,6 +88,8 @@ function App() {
       firstScreen.current = false;
       return;
     }
+    // A new screen opens at its top, not at the last screen's scroll position.
+    window.scrollTo(0, 0);
     (main.current?.querySelector<HTMLElement>('.prompt input') ?? main.current?.querySelector<HTMLElement>('h2'))?.focus({ preventScroll: true });
   }, [game, watching, recall, askSignIn, !!session]);
 
@@ -118,7 +121,7 @@ function App() {
   return (
     <>
       <header class="top">
-        <h1><span class="logo" aria-hidden="true">◆</span> {s.title}</h1>
+        <h1><span class="logo" aria-hidden="true">◆</span> <span class="title-words">{s.title}</span></h1>
         {session && (
           <p class="balance" data-testid="balance" data-cents={wallet?.balance ?? ''}>
             <span class="balance-label">{s.balance}{'\u00a0'}: </span><b>{wallet ? euros(wallet.balance, s) : '…'}</b>
@@ -126,11 +129,11 @@ function App() {
           </p>
         )}
         {session && <SessionClock s={s} state={protection.state} />}
-        <nav class="top-links" aria-label={s.menu}>
+        <AccountMenu s={s}>
           <button type="button" class="link" aria-pressed={sound} onClick={() => { soundSetting.set(!sound); setSound(!sound); }}>{s.sound}</button>
           <button type="button" class="link" onClick={() => setLocale(locale === 'fr' ? 'en' : 'fr')} lang={locale === 'fr' ? 'en' : 'fr'}>{s.otherLocale}</button>
           {session && <button type="button" class="link" onClick={signOut}>{s.signOut}</button>}
-        </nav>
+        </AccountMenu>
       </header>
       <WarningBand s={s} onLimits={session && protection.state ? () => setDialog('limits') : undefined} />
       {error && <p class="error" role="alert">{error} <button type="button" class="close" aria-label={s.closeMessage} onClick={() => setError('')}>×</button></p>}

@@ -59,7 +59,7 @@ export function SessionClock({ s, state }: { s: Strings; state: ProtectionState 
   return (
     <p class="session-clock" data-testid="session">
       <svg class="clock" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" /><path d="M8 4.5V8l2.5 1.5" /></svg>
-      <span class="session-word">{s.protection.session} </span><span class="session-time">{time}</span> · <b class={state && state.session.net < 0 ? 'net-loss' : 'net'}>{net}</b>
+      <span class="session-word">{s.protection.session} </span><span class="session-time">{time}</span><span class="session-sep"> · </span><b class={state && state.session.net < 0 ? 'net-loss' : 'net'}>{net}</b>
     </p>
   );
 }

@@ -25,7 +25,7 @@ export function RecallViewer({ s, recall, verify, catalog, onClose }: { s: Strin
         <span data-testid="recall-step" aria-live="polite">{s.step(step + 1, last + 1)}</span>{' '}
         <button type="button" disabled={step === last} onClick={() => setStep(step + 1)}>{s.next}</button>
       </p>
-      <div class={`stage stage-${recall.game}`}>{screen && <screen.View s={s} units={[unit]} readOnly act={() => undefined} rub={() => undefined} />}</div>
+      <div class={`stage stage-${recall.game}`}>{screen && <screen.View s={s} game={catalog.find((g) => g.id === recall.game)} units={[unit]} readOnly act={() => undefined} rub={() => undefined} />}</div>
       {end && <p class={`outcome ${(end['prize'] as number) > 0 ? 'win' : 'loss'}`} data-testid="recall-outcome" data-prize={String(end['prize'])}>{(end['prize'] as number) > 0 ? s.won(euros(end['prize'] as number, s)) : s.lost}</p>}
       <Verification s={s} recall={recall} start={verify} />
     </section>

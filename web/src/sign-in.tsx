@@ -2,6 +2,8 @@ import { useState } from 'preact/hooks';
 import { http, type Session } from './api';
 import { refusalSentence, type Strings } from './i18n';
 
+const TOKEN_FIELD = new URLSearchParams(window.location.search).has('token-field');
+
 export function SignIn({ s, onSession, onError, prompt }: { s: Strings; onSession: (s: Session, balance?: number) => void; onError: (m: string) => void; prompt: boolean }) {
   const [name, setName] = useState('');
   const [token, setToken] = useState('');
@@ -28,10 +30,11 @@ export function SignIn({ s, onSession, onError, prompt }: { s: Strings; onSessio
         <label>{s.pseudonym} <input name="pseudonym" required maxLength={32} value={name} onInput={(e) => setName((e.target as HTMLInputElement).value)} autocomplete="nickname" /></label>
         <button type="submit" class="primary" disabled={busy}>{s.play}</button>
       </form>
-      <form onSubmit={(e) => { e.preventDefault(); if (token.trim()) onSession({ token: token.trim(), pseudonym: '' }); }}>
+      {/* A pasted operator's token is for testing: the field shows only with `?token-field` in the address. */}
+      {TOKEN_FIELD && <form onSubmit={(e) => { e.preventDefault(); if (token.trim()) onSession({ token: token.trim(), pseudonym: '' }); }}>
         <label>{s.operatorToken} <input name="token" value={token} onInput={(e) => setToken((e.target as HTMLInputElement).value)} autocomplete="off" /></label>
         <button type="submit">{s.useToken}</button>
-      </form>
+      </form>}
     </section>
   );
 }

@@ -8,10 +8,12 @@ import { announcement, SCREENS } from './games';
 import { LampPicks, type LampPick } from './games/lampe';
 import { count, euros, gameName, refusalOf, refusalSentence, STRINGS, type Strings } from './i18n';
 import { History } from './lobby';
+import { oneIn, payoutBasisPoints, percent, topPrize } from './odds';
 import { usePaced } from './pacing';
 import { buyGate, type Protection } from './protection';
 import { playWin } from './sound';
 import { Sender, followUnits, unitsOf, type UnitView } from './table';
+import { Tabs } from './tabs';
 
 /** A purchase's idempotency key: random, from the platform (not an outcome: no game RNG needed). */
 function requestId(): string {
@@ -45,11 +47,12 @@ export function PrizeTable({ s, game, stake, open = false }: { s: Strings; game:
       {game.rules?.map((r, i) => <p class="rule" key={i}>{r[lang]}</p>)}
       <table>
         <caption>{s.prizeTable} — {euros(stake, s)}</caption>
-        <thead><tr><th scope="col">{s.prizeAmount}</th><th scope="col">{s.prizeCount}</th></tr></thead>
+        <thead><tr><th scope="col">{s.prizeAmount}</th><th scope="col">{s.prizeCount}</th><th scope="col">{s.oddsColumn}</th></tr></thead>
         <tbody>
-          {price.tiers.map((t) => <tr key={t.tierId}><td>{euros(t.prize, s)}</td><td>{count(t.count, s)}</td></tr>)}
+          {price.tiers.map((t) => <tr key={t.tierId}><td>{euros(t.prize, s)}</td><td>{count(t.count, s)}</td><td>{s.oneIn(oneIn(price.blockSize, t.count, s))}</td></tr>)}
         </tbody>
       </table>
+      <p class="odds-summary">{s.winAtAll(s.oneIn(oneIn(price.blockSize, price.winningUnits, s)))}<br />{s.payoutRate(percent(payoutBasisPoints(price), s))}</p>
       <p>{s.totalPayout(euros(price.totalPayout, s), count(price.winningUnits, s))}</p>
       {worth.length > 0 && (
         <table>
@@ -61,6 +64,17 @@ export function PrizeTable({ s, game, stake, open = false }: { s: Strings; game:
       )}
       <p class="hint">{s.blockSize(count(price.blockSize, s))}</p>
     </details>
+  );
+}
+
+/** The game screen's line: the top prize, the odds of winning at all and the payout rate at this price. */
+function OddsLine({ s, game, stake }: { s: Strings; game: GameCatalogEntry | undefined; stake: number | undefined }) {
+  const price = game?.prices.find((p) => p.stake === stake);
+  if (!game || !price) return null;
+  return (
+    <p class="odds-line" data-testid="odds-line">
+      <b>{s.upTo(euros(topPrize(game), s))}</b> · {s.odds(oneIn(price.blockSize, price.winningUnits, s))} · {s.payoutRate(percent(payoutBasisPoints(price), s))}
+    </p>
   );
 }
 
@@ -77,11 +91,12 @@ function Prices({ s, game, stake, setStake, disabled }: { s: Strings; game: Game
 }
 
 /** The outcome, in proportion: nothing to celebrate for a prize not above the stake. */
-function Outcome({ s, prize, stake }: { s: Strings; prize: number; stake: number }) {
+function Outcome({ s, prize, stake, missing }: { s: Strings; prize: number; stake: number; missing: string | undefined }) {
   const size = prize === 0 ? 'loss' : prize <= stake ? 'win win-small' : prize >= BIG_WIN * stake ? 'win win-big' : 'win';
   return (
     <p class={`outcome ${size}`} data-testid="outcome" data-prize={prize} tabIndex={-1}>
       {prize > 0 ? s.won(euros(prize, s)) : s.lost}
+      {prize === 0 && missing && <small class="missing">{missing}</small>}
       {prize > 0 && prize <= stake && <small> — {s.refund}</small>}
       {prize >= BIG_WIN * stake && <span class="burst" aria-hidden="true" />}
     </p>
@@ -90,8 +105,9 @@ function Outcome({ s, prize, stake }: { s: Strings; prize: number; stake: number
 
 /**
  * Moves the focus to the next meaningful control when an action removed or disabled the one
- * that had it (it would fall to `<body>`): the next thing to scratch, open or rub, else the buy
- * button. Only after the person acted here, and without scrolling the page.
+ * that had it (it would fall to `<body>`): the next thing to scratch, open or rub, else what the
+ * game marks as the place to read next (Le Noël's chosen symbol while its cells show), else the
+ * buy button. Only after the person acted here, and without scrolling the page.
  */
 function useFocusNext(root: { current: HTMLElement | null }): void {
   const acted = useRef(false);
@@ -110,7 +126,7 @@ function useFocusNext(root: { current: HTMLElement | null }): void {
     const rescue = () => {
       const active = document.activeElement;
       if (!acted.current || (active && active !== document.body && document.contains(active))) return;
-      const next = root.current?.querySelector<HTMLElement>('.stage button:not(:disabled), .controls button.auto:not(:disabled), .buy-button:not(:disabled)');
+      const next = root.current?.querySelector<HTMLElement>('.stage button:not(:disabled), .stage [data-focus-next], .controls button.auto:not(:disabled), .buy-button:not(:disabled)');
       next?.focus({ preventScroll: true });
     };
     rescue();
@@ -257,15 +273,17 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
   return (
     <section class="panel table" aria-labelledby="game-title" ref={root}>
       <div class="table-head">
-        <button type="button" class="link back" onClick={onBack}>← {s.back}</button>
+        <button type="button" class="link back" onClick={onBack}>← <span class="back-word">{s.back}</span></button>
         <h2 id="game-title" tabIndex={-1}>{gameName(game, catalog, s)}</h2>
         <ConnectionState s={s} live={live} onRejoin={live.rejoin} />
+        <OddsLine s={s} game={entry} stake={units[0]?.stake ?? stake} />
       </div>
+      <div class="game-main">
       <div class={`stage stage-${game}`} ref={stage} {...(units.length > 0 ? { 'data-events': eventsShown, 'data-units': units.map((u) => u.unitId).join(' ') } : {})}>
-        {screen && <screen.View key={shown.map((u) => u.unitId).join()} s={s} units={shown} readOnly={!unfinished} act={act} rub={rub} />}
+        {screen && <screen.View key={shown.map((u) => u.unitId).join()} s={s} game={entry} units={shown} readOnly={!unfinished} act={act} rub={rub} />}
       </div>
       <div class="status-line">
-        {over ? <Outcome s={s} prize={totalPrize} stake={totalStake} /> : notice && <p class="notice">{notice}</p>}
+        {over ? <Outcome s={s} prize={totalPrize} stake={totalStake} missing={screen?.missing(shown[0]?.events ?? [], s, entry)} /> : notice && <p class="notice">{notice}</p>}
       </div>
       <div class="controls">
         {game === LAMP && <LampPicks s={s} pick={lampPick} onPick={setLampPick} disabled={unfinished} />}
@@ -288,12 +306,19 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
         )}
       </div>
       <p class="sr-only" aria-live="polite" data-testid="announce">{announcement(game, shown, s)}</p>
-      {stake !== undefined && <PrizeTable s={s} game={entry} stake={units[0]?.stake ?? stake} />}
-      <p class="watchers-line">
-        <button type="button" disabled={!sender} onClick={toggleWatchers} aria-pressed={open}>{open ? s.watchersClose : s.watchersOpen}</button>
-        {open && <span class="hint"> {s.tableOpen}</span>}
-      </p>
-      <History s={s} session={session} catalog={catalog} onRecall={onRecall} refreshKey={historyKey} />
+      </div>
+      <Tabs label={s.moreAboutGame} idPrefix="table" tabs={[
+        { id: 'rules', title: s.oddsTab, panel: () => (stake !== undefined ? <PrizeTable s={s} game={entry} stake={units[0]?.stake ?? stake} /> : null) },
+        { id: 'history', title: s.history, panel: () => <History s={s} session={session} catalog={catalog} onRecall={onRecall} refreshKey={historyKey} /> },
+        {
+          id: 'watchers', title: s.watchersTab, panel: () => (
+            <p class="watchers-line">
+              <button type="button" disabled={!sender} onClick={toggleWatchers} aria-pressed={open}>{open ? s.watchersClose : s.watchersOpen}</button>
+              {open && <span class="hint"> {s.tableOpen}</span>}
+            </p>
+          ),
+        },
+      ]} />
     </section>
   );
 }
@@ -307,11 +332,13 @@ export function GamePreview({ s, game, catalog, onBack, onPlay }: { s: Strings; 
   return (
     <section class="panel table" aria-labelledby="game-title">
       <div class="table-head">
-        <button type="button" class="link back" onClick={onBack}>← {s.back}</button>
+        <button type="button" class="link back" onClick={onBack}>← <span class="back-word">{s.back}</span></button>
         <h2 id="game-title" tabIndex={-1}>{gameName(game, catalog, s)}</h2>
+        <OddsLine s={s} game={entry} stake={chosen} />
       </div>
+      <div class="game-main">
       <div class={`stage stage-${game}`}>
-        {screen && <screen.View s={s} units={[]} readOnly act={() => undefined} rub={() => undefined} />}
+        {screen && <screen.View s={s} game={entry} units={[]} readOnly act={() => undefined} rub={() => undefined} />}
       </div>
       <div class="controls">
         <Prices s={s} game={entry} stake={chosen} setStake={setStake} disabled={false} />
@@ -319,6 +346,7 @@ export function GamePreview({ s, game, catalog, onBack, onPlay }: { s: Strings; 
           <button type="button" class="primary buy-button" onClick={onPlay}>{s.play}</button>
           <span class="hint">{s.signInToPlay}</span>
         </div>
+      </div>
       </div>
       {chosen !== undefined && <PrizeTable s={s} game={entry} stake={chosen} open />}
     </section>

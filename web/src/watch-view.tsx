@@ -48,7 +48,7 @@ export function WatchView({ s, table, catalog, onClose, onError }: { s: Strings;
       <p class="hint">{s.watching(table.pseudonym)}</p>
       <p class={`notice player-${player}`} role="status" data-testid="player-state" data-state={player} hidden={!told}>{told}</p>
       <div class={`stage stage-${table.game}`} {...(shown.length > 0 ? { 'data-events': shown.reduce((n, u) => n + u.events.length, 0) } : {})}>
-        {screen && <screen.View key={shown.map((u) => u.unitId).join()} s={s} units={shown} readOnly act={() => undefined} rub={() => undefined} />}
+        {screen && <screen.View key={shown.map((u) => u.unitId).join()} s={s} game={catalog.find((g) => g.id === table.game)} units={shown} readOnly act={() => undefined} rub={() => undefined} />}
       </div>
       <div class="status-line">
         {over && <p class={`outcome ${prize > 0 ? 'win' : 'loss'}`}>{prize > 0 ? s.won(euros(prize, s)) : s.lost}</p>}

@@ -1,6 +1,7 @@
 import { useRef } from 'preact/hooks';
 import type { GameEvent } from '../../../src/protocol/recall';
 import { euros, type Strings } from '../i18n';
+import { paintCover, ScratchStroke } from './scratch-layer';
 import type { GameViewProps } from './types';
 
 const NUMBERS = 24;
@@ -19,14 +20,22 @@ export function describeCarats(e: GameEvent, s: Strings): string | undefined {
   return undefined;
 }
 
+/** A loss: none of the player's numbers is among the winning ones. */
+export function missingCarats(_events: readonly GameEvent[], s: Strings): string {
+  return s.carats.noMatch;
+}
+
 /**
- * A scratch card: « Numéros gagnants » on top, « Vos numéros » under a silver layer. A click (or
- * Enter) scratches one number, a drag over several scratches them in one `reveal_many`; a
- * vertical swipe scrolls the page (the grid only takes horizontal gestures).
+ * A scratch card: « Numéros gagnants » on top, « Vos numéros » under a silver layer that clears
+ * under the finger or the mouse; a cell scratched enough is revealed (the cells a stroke passes
+ * together in one `reveal_many`), a tap or Enter reveals one at once; a vertical swipe scrolls
+ * the page (the grid only takes horizontal gestures).
  */
 export function Carats({ s, units, readOnly, act }: GameViewProps) {
   const unit = units[0];
-  const drag = useRef<{ indexes: number[] } | null>(null);
+  const stroke = useRef<ScratchStroke | null>(null);
+  // Cells asked for and not answered yet: never asked twice.
+  const asked = useRef(new Set<number>());
   let winning: number[] | null = null;
   const numbers: (Revealed | null)[] = Array(NUMBERS).fill(null);
   for (const e of unit?.events ?? []) {
@@ -37,26 +46,21 @@ export function Carats({ s, units, readOnly, act }: GameViewProps) {
   const canScratch = !readOnly && !over && winning !== null;
   const hits = new Set(numbers.filter((n) => n?.matched).map((n) => n!.number));
 
-  const indexAt = (x: number, y: number): number | undefined => {
-    const el = document.elementFromPoint(x, y)?.closest('[data-index]');
-    const i = el ? Number(el.getAttribute('data-index')) : NaN;
-    return Number.isInteger(i) && numbers[i] === null ? i : undefined;
+  const reveal = (indexes: number[]) => {
+    const fresh = indexes.filter((i) => numbers[i] === null && !asked.current.has(i));
+    for (const i of fresh) asked.current.add(i);
+    if (fresh.length > 0) act(fresh.length === 1 ? { type: 'reveal', index: fresh[0] } : { type: 'reveal_many', indexes: fresh });
   };
+  // The silver clears under the pointer; a cell scratched enough is asked of the server then.
   const onDown = (ev: PointerEvent) => {
     if (!canScratch) return;
-    const i = indexAt(ev.clientX, ev.clientY);
-    if (i === undefined) return;
-    drag.current = { indexes: [i] };
+    stroke.current = new ScratchStroke(ev.currentTarget as HTMLElement, ev.clientX, ev.clientY, reveal);
   };
-  const onMove = (ev: PointerEvent) => {
-    const i = drag.current ? indexAt(ev.clientX, ev.clientY) : undefined;
-    if (i !== undefined && !drag.current!.indexes.includes(i)) drag.current!.indexes.push(i);
-  };
+  const onMove = (ev: PointerEvent) => stroke.current?.move(ev.clientX, ev.clientY);
   const onUp = () => {
-    const d = drag.current;
-    drag.current = null;
-    if (!d) return;
-    act(d.indexes.length === 1 ? { type: 'reveal', index: d.indexes[0] } : { type: 'reveal_many', indexes: d.indexes });
+    const tap = stroke.current?.tapped();
+    stroke.current = null;
+    if (tap !== undefined) reveal([tap]);
   };
 
   const rows = Array.from({ length: NUMBERS / PER_ROW }, (_, r) => numbers.slice(r * PER_ROW, (r + 1) * PER_ROW));
@@ -72,7 +76,7 @@ export function Carats({ s, units, readOnly, act }: GameViewProps) {
       </div>
       <h3 class="label" id="carats-yours">{s.carats.yours}</h3>
       <p class="hint">{canScratch ? s.carats.dragHint : '\u00a0'}</p>
-      <div class="carats-grid" role="grid" aria-labelledby="carats-yours" onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => (drag.current = null)}>
+      <div class="carats-grid" role="grid" aria-labelledby="carats-yours" onPointerDown={onDown} onPointerMove={onMove} onPointerUp={onUp} onPointerCancel={() => (stroke.current = null)}>
         {rows.map((row, r) => (
           <div role="row" class="carats-row" key={r}>
             {row.map((n, c) => {
@@ -89,7 +93,7 @@ export function Carats({ s, units, readOnly, act }: GameViewProps) {
                 <span role="gridcell" key={i} class="scratch-cell">
                   {canScratch
                     // Keyboard activation (Enter, Space) has no pointer: detail is 0.
-                    ? <button type="button" data-index={i} class="scratch" aria-label={s.carats.cell(i)} onClick={(ev) => (ev.detail === 0 ? act({ type: 'reveal', index: i }) : undefined)} />
+                    ? <button type="button" data-index={i} class="scratch" aria-label={s.carats.cell(i)} onClick={(ev) => (ev.detail === 0 ? reveal([i]) : undefined)}><canvas class="scratch-cover" ref={(c) => { if (c) paintCover(c); }} aria-hidden="true" /></button>
                     : <span class="scratch covered" aria-label={`${s.carats.cell(i)}\u00a0: ${s.hiddenCell}`} role="img" />}
                 </span>
               );

@@ -1,11 +1,12 @@
 import type { ComponentType } from 'preact';
+import type { GameCatalogEntry } from '../../../src/protocol/catalog';
 import type { GameEvent } from '../../../src/protocol/recall';
 import { euros, type Strings } from '../i18n';
-import { Carats, describeCarats } from './carats';
-import { Lampe, describeLampe } from './lampe';
-import { MineDOr, describeMine } from './mine-d-or';
-import { Noel, describeNoel } from './noel';
-import { RainDiamonds, describeRain } from './rain-diamonds';
+import { Carats, describeCarats, missingCarats } from './carats';
+import { Lampe, describeLampe, missingLampe } from './lampe';
+import { MineDOr, describeMine, missingMine } from './mine-d-or';
+import { Noel, describeNoel, missingNoel } from './noel';
+import { RainDiamonds, describeRain, missingRain } from './rain-diamonds';
 import type { GameViewProps } from './types';
 
 interface GameScreen {
@@ -16,17 +17,19 @@ interface GameScreen {
   readonly autoOffered?: (events: readonly GameEvent[]) => boolean;
   /** The règlement offers a buy-and-reveal button (« Auto » beside « Jouer »). */
   readonly autoAtPurchase?: boolean;
+  /** A lost unit: what was missing, from its events and the catalog. */
+  readonly missing: (events: readonly GameEvent[], s: Strings, game: GameCatalogEntry | undefined) => string | undefined;
 }
 
 const always = () => true;
 
 export const SCREENS: Record<string, GameScreen> = {
-  'rain-diamonds': { View: RainDiamonds, describe: describeRain, autoOffered: always },
-  '500000-carats': { View: Carats, describe: describeCarats, autoOffered: always, autoAtPurchase: true },
+  'rain-diamonds': { View: RainDiamonds, describe: describeRain, autoOffered: always, missing: missingRain },
+  '500000-carats': { View: Carats, describe: describeCarats, autoOffered: always, autoAtPurchase: true, missing: missingCarats },
   // The rules make the Noël player choose: no AUTO before the pick, and the pick reveals all.
-  'noel-de-la-chance': { View: Noel, describe: describeNoel },
-  'mine-d-or': { View: MineDOr, describe: describeMine, autoOffered: always },
-  'mysteres-de-la-lampe': { View: Lampe, describe: describeLampe, autoOffered: always },
+  'noel-de-la-chance': { View: Noel, describe: describeNoel, missing: missingNoel },
+  'mine-d-or': { View: MineDOr, describe: describeMine, autoOffered: always, missing: missingMine },
+  'mysteres-de-la-lampe': { View: Lampe, describe: describeLampe, autoOffered: always, missing: missingLampe },
 };
 
 export function describeEvent(game: string, e: GameEvent, s: Strings): string | undefined {

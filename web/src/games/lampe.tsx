@@ -24,6 +24,13 @@ export function describeLampe(e: GameEvent, s: Strings): string | undefined {
   return undefined;
 }
 
+/** A loss: what the lamp revealed against what was chosen (the first unit's pick). */
+export function missingLampe(events: readonly GameEvent[], s: Strings): string | undefined {
+  const pick = events.find((e) => e.type === 'potential_gain_shown')?.['pick'] as { choice: string } | undefined;
+  const result = events.find((e) => e.type === 'lamp_opened')?.['result'] as string | undefined;
+  return pick && result ? s.lampe.otherResult(resultLabel(result, s), resultLabel(pick.choice, s)) : undefined;
+}
+
 /** « couleur or », « symbole clé »: a colour's name never read as a word of the sentence. */
 function resultLabel(result: string, s: Strings): string {
   const colour = s.lampe.colours[result];

@@ -1,3 +1,5 @@
+import { useEffect, useRef } from 'preact/hooks';
+import type { GameCatalogEntry } from '../../../src/protocol/catalog';
 import type { GameEvent } from '../../../src/protocol/recall';
 import { Sym } from '../art';
 import { euros, type Strings } from '../i18n';
@@ -17,6 +19,12 @@ export function describeMine(e: GameEvent, s: Strings): string | undefined {
   return `${stage === 0 ? s.mine.main : s.mine.stage(stage)} — ${s.mine.gridGain(euros(e['gain'] as number, s))}`;
 }
 
+/** A loss: no grid had the identical symbols that pay. */
+export function missingMine(_events: readonly GameEvent[], s: Strings, game: GameCatalogEntry | undefined): string | undefined {
+  const count = game?.symbols?.find((x) => x.worth)?.worth?.count;
+  return count ? s.mine.noCombination(count) : undefined;
+}
+
 /** The main grid, then each Extra stage beside it; a winning line is marked, an aligned one doubled. */
 export function MineDOr({ s, units, readOnly, act }: GameViewProps) {
   const unit = units[0];
@@ -25,9 +33,14 @@ export function MineDOr({ s, units, readOnly, act }: GameViewProps) {
   const pending = last ? (last['extrasPending'] as number) : 0;
   const over = !unit || unit.events.some((e) => e.type === 'finished');
   const name = (symbol: string) => s.mine.symbols[symbol] ?? symbol;
+  const row = useRef<HTMLDivElement>(null);
+  // A new Extra grid comes into view in its row, the page itself does not scroll.
+  useEffect(() => {
+    if (row.current) row.current.scrollLeft = row.current.scrollWidth;
+  }, [grids.length]);
   return (
     <div class="mine">
-      <div class="mine-stages">
+      <div class="mine-stages" ref={row} role="group" aria-label={s.mine.grids} tabIndex={0}>
         {grids.length === 0 && (
           <section class="mine-stage">
             <h3>{s.mine.main}</h3>

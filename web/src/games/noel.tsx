@@ -1,3 +1,4 @@
+import type { GameCatalogEntry } from '../../../src/protocol/catalog';
 import type { GameEvent } from '../../../src/protocol/recall';
 import { Sym } from '../art';
 import type { Strings } from '../i18n';
@@ -18,6 +19,15 @@ function offered(events: readonly GameEvent[]): string[] {
     if (Array.isArray(list) && list.every((x) => typeof x === 'string') && list.length === 3) return list as string[];
   }
   return GAME_SYMBOLS;
+}
+
+/** A loss: how many of the chosen symbol were found, and the fewest that pay. */
+export function missingNoel(events: readonly GameEvent[], s: Strings, game: GameCatalogEntry | undefined): string | undefined {
+  const picked = events.find((e) => e.type === 'symbol_picked')?.['symbol'] as string | undefined;
+  const needed = Math.min(...(game?.paysByCount ?? []).map((row) => row.count));
+  if (!picked || !Number.isFinite(needed)) return undefined;
+  const found = events.filter((e) => e.type === 'cell_revealed' && e['symbol'] === picked).length;
+  return s.noel.short(s.noel.symbols[picked] ?? picked, found, needed);
 }
 
 /** The player picks a game symbol; the 18 cells show, the chosen symbol's cells marked and counted. */
@@ -41,7 +51,7 @@ export function Noel({ s, units, readOnly, act }: GameViewProps) {
           ))}
         </fieldset>
       ) : (
-        <p class="label noel-picked"><Sym id={picked} /> {s.noel.picked(name(picked))} — {s.noel.count(matches, name(picked))}</p>
+        <p class="label noel-picked" tabIndex={-1} data-focus-next><Sym id={picked} /> {s.noel.picked(name(picked))} — {s.noel.count(matches, name(picked))}</p>
       )}</div>
       <SymbolGrid s={s} label={s.noel.grid} cols={6} cells={grid.map((symbol) => (symbol ? { symbol, name: name(symbol), ...(symbol === picked ? { mark: 'matched' as const } : {}) } : null))} />
     </div>

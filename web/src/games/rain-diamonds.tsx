@@ -1,6 +1,7 @@
+import type { GameCatalogEntry } from '../../../src/protocol/catalog';
 import type { GameEvent } from '../../../src/protocol/recall';
 import { Sym } from '../art';
-import type { Strings } from '../i18n';
+import { euros, type Strings } from '../i18n';
 import { rainModel } from './rain-model';
 import type { GameViewProps } from './types';
 
@@ -14,13 +15,21 @@ export function describeRain(e: GameEvent, s: Strings): string | undefined {
   return undefined;
 }
 
+/** A loss: the colour that came closest to its goal. */
+export function missingRain(events: readonly GameEvent[], s: Strings, game: GameCatalogEntry | undefined): string | undefined {
+  const best = Object.entries(rainModel(events).collected).sort((a, b) => b[1] - a[1])[0];
+  const goal = game?.symbols?.find((x) => x.id === best?.[0])?.worth?.count;
+  return best && goal ? s.rain.closest(s.rain.gem(s.rain.colours[best[0]] ?? best[0]), s.rain.progress(best[1], goal)) : undefined;
+}
+
 /**
- * The grid of 20 gems (each colour its own shape), the five boxes of « Vos symboles », the gems
- * collected. Gems are placed by transform, so a fall is a transition and a refill drops in from
+ * The grid of 20 gems (each colour its own shape), the five boxes of « Vos symboles », and each
+ * colour's progress towards its goal (« 4 / 6 ») with what it pays, from the catalog. Gems are placed by transform, so a fall is a transition and a refill drops in from
  * the top; screen readers read the same grid as named cells.
  */
-export function RainDiamonds({ s, units, readOnly, act }: GameViewProps) {
+export function RainDiamonds({ s, units, readOnly, act, game }: GameViewProps) {
   const unit = units[0];
+  const stake = unit?.stake ?? game?.prices[0]?.stake;
   const model = rainModel(unit?.events ?? []);
   const over = !unit || unit.events.some((e) => e.type === 'finished');
   const gems = model.cells.flatMap((col, c) => col.map((gem, r) => (gem ? { gem, c, r } : null))).filter((g) => g !== null);
@@ -65,9 +74,19 @@ export function RainDiamonds({ s, units, readOnly, act }: GameViewProps) {
         })}
       </div>
       <ul class="collected" aria-label={s.rain.collected}>
-        {Object.entries(model.collected).map(([colour, n]) => (
-          <li key={colour} class={`gem-${colour}`}><Sym id={`gem-${colour}`} /> {s.rain.colours[colour]} × {n}</li>
-        ))}
+        {(game?.symbols ?? []).map((sym) => {
+          const n = model.collected[sym.id] ?? 0;
+          const goal = sym.worth?.count ?? 0;
+          const pays = sym.worth?.prizes.find((p) => p.stake === stake)?.prize;
+          return (
+            <li key={sym.id} class={`gem-${sym.id}${goal > 0 && n >= goal ? ' reached' : ''}`}>
+              <Sym id={`gem-${sym.id}`} />
+              <span class="sr-only">{gemName(sym.id)}\u00a0: </span>
+              <b>{s.rain.progress(n, goal)}</b>
+              {pays !== undefined && <small>{euros(pays, s)}</small>}
+            </li>
+          );
+        })}
       </ul>
     </div>
   );

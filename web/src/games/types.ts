@@ -1,3 +1,4 @@
+import type { GameCatalogEntry } from '../../../src/protocol/catalog';
 import type { GameEvent } from '../../../src/protocol/recall';
 import type { Strings } from '../i18n';
 import type { UnitView } from '../table';
@@ -13,6 +14,8 @@ export interface GameViewProps {
   readonly act: (action: unknown) => void;
   /** The lamp: rubs every unit to `progress` %. */
   readonly rub: (progress: number) => void;
+  /** The game's catalog entry (what each symbol pays), once the page has it. */
+  readonly game?: GameCatalogEntry | undefined;
 }
 
 export function finishedPrize(events: readonly GameEvent[]): number | undefined {

@@ -1,0 +1,253 @@
+import { strict as assert } from 'node:assert';
+import type { Browser, Page } from 'playwright-core';
+import { buildWebIfStale } from '../../scripts/build-web';
+import type { RunningServer } from '../../src/server/app';
+import { startTestServer } from '../support/game-server';
+import { launchBrowser } from './browser';
+import {
+  assertAccessible, assertNoSidewaysScroll, buy, DESKTOP, finger, GAMES, mouse, newPlayer, openGame, PHONE, revealThroughUI, screenshotPath, signIn, signInByPseudonym, WAIT,
+} from './ui';
+
+/**
+ * A game is one screen (issue 45): opened at its top, its board, price and « JOUER » in view
+ * without scrolling on two phones and a laptop, at opening and after a ticket; the focus never
+ * hidden under the sticky header.
+ */
+
+const SMALL_PHONE = { ...PHONE, viewport: { width: 360, height: 740 } } as const;
+const SIZES = [['phone', PHONE], ['small-phone', SMALL_PHONE], ['laptop', DESKTOP]] as const;
+const FIRST_STAKE: Record<string, number> = { 'rain-diamonds': 50, '500000-carats': 500, 'noel-de-la-chance': 50, 'mine-d-or': 50, 'mysteres-de-la-lampe': 50 };
+
+let server: RunningServer;
+let browser: Browser;
+let base: string;
+let names = 0;
+
+/** The parts of a game's screen that are not whole between the sticky header and the bottom of the screen. */
+async function outOfView(page: Page): Promise<string[]> {
+  return page.evaluate(`(() => {
+    const top = document.querySelector('header.top').getBoundingClientRect().bottom;
+    const parts = { board: '.table .stage', price: '.table .prices', JOUER: '.table .buy-button' };
+    return Object.entries(parts).flatMap(([name, sel]) => {
+      const box = document.querySelector(sel).getBoundingClientRect();
+      return box.top >= top - 1 && box.bottom <= window.innerHeight + 1 ? [] : [name + ' ' + Math.round(box.top) + '–' + Math.round(box.bottom) + ' of ' + Math.round(top) + '–' + window.innerHeight];
+    });
+  })()`);
+}
+
+describe('a game is one screen', function () {
+  this.timeout(300_000);
+
+  before(async () => {
+    buildWebIfStale();
+    server = await startTestServer({ DEMO_BALANCE_CENTS: '1000000', FEED_BATCH_MS: '0' });
+    base = `http://127.0.0.1:${server.port}`;
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  for (const [size, device] of SIZES) {
+    it(`on a ${size} (${device.viewport.width} × ${device.viewport.height}), each game opens at its top with its board, price and « JOUER » in view, at opening and after a ticket; nothing scrolls sideways`, async () => {
+      // A player per game: a finger's drags sent through the DevTools protocol leave Chromium's
+      // later taps in the same page unanswered (a quirk of the emulation, not of the page).
+      for (const game of GAMES) {
+        const { context, page } = await newPlayer(browser, device);
+        try {
+          await signIn(page, `Screen${++names}`, base);
+          const gesture = 'hasTouch' in device ? await finger(page, context) : mouse(page);
+          // The lobby scrolled down first: the game must not open at the lobby's scroll position.
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+          await openGame(page, game);
+          assert.equal(await page.evaluate(() => window.scrollY), 0, `${game}, ${size}: opened at its top`);
+          assert.deepEqual(await outOfView(page), [], `${game}, ${size}: at opening`);
+          await assertNoSidewaysScroll(page, `${game}, ${size}, at opening`);
+          if (size === 'small-phone') await assertAccessible(page, `${game} at opening, ${size}`);
+          await page.screenshot({ path: screenshotPath(`one-screen-${size}-${game}-1-opening`) });
+          await buy(page, game, FIRST_STAKE[game]!);
+          await revealThroughUI(page, game, gesture);
+          if (Number(await page.getByTestId('outcome').getAttribute('data-prize')) === 0) {
+            assert.ok((await page.locator('.outcome .missing').innerText()).length > 10, `${game}: a loss says what was missing`);
+          }
+          assert.deepEqual(await outOfView(page), [], `${game}, ${size}: after a ticket`);
+          await assertNoSidewaysScroll(page, `${game}, ${size}, after a ticket`);
+          if (size === 'small-phone') await assertAccessible(page, `${game} after a ticket, ${size}`);
+          await page.screenshot({ path: screenshotPath(`one-screen-${size}-${game}-2-after`) });
+        } finally {
+          await context.close();
+        }
+      }
+    });
+  }
+
+  it('never hides the focus under the sticky header while Shift+Tab goes back up a game screen on a phone (WCAG 2.2 2.4.11)', async () => {
+    const { context, page } = await newPlayer(browser, PHONE);
+    try {
+      await signIn(page, `Focus${++names}`, base);
+      for (const game of ['500000-carats', 'rain-diamonds'] as const) {
+        await openGame(page, game);
+        await buy(page, game, FIRST_STAKE[game]!);
+        await revealThroughUI(page, game);
+        // From the last control of the page, 40 steps back up.
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        await page.locator('.tab-list [role=tab][aria-selected=true]').focus();
+        const hidden: string[] = [];
+        for (let step = 0; step < 40; step++) {
+          await page.keyboard.press('Shift+Tab');
+          const where = await page.evaluate(`(() => {
+            const el = document.activeElement;
+            const header = document.querySelector('header.top');
+            if (!el || el === document.body || header.contains(el)) return null;
+            const box = el.getBoundingClientRect();
+            return { name: el.getAttribute('aria-label') || el.textContent.trim().slice(0, 30), top: box.top, bottom: box.bottom, header: header.getBoundingClientRect().bottom };
+          })()`) as { name: string; top: number; bottom: number; header: number } | null;
+          if (where && (where.top < where.header - 1 || where.bottom > PHONE.viewport.height + 1)) hidden.push(`${where.name} at ${Math.round(where.top)} under a header ending at ${Math.round(where.header)}`);
+        }
+        assert.deepEqual(hidden, [], `${game}: focus hidden`);
+        await page.getByRole('button', { name: 'Retour' }).click();
+        await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('500 000 CARATS: the silver clears under the pointer, a cell partly scratched stays covered and one scratched enough is revealed; a tap and Enter still open a cell', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signIn(page, `Scratch${++names}`, base);
+      await openGame(page, '500000-carats');
+      await buy(page, '500000-carats', 500);
+      await page.locator('.reveal-winning').click();
+      await page.locator('.ball:not(.ball-hidden)').first().waitFor(WAIT);
+      const cell = page.locator('button.scratch[data-index="0"]');
+      const box = (await cell.boundingBox())!;
+      const y = box.y + box.height / 2;
+      // A short stroke in the cell's top left corner: cleared there, silver left elsewhere, nothing asked yet.
+      await page.mouse.move(box.x + 2, box.y + 2);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 6, box.y + 2, { steps: 2 });
+      const part = Number(await cell.getAttribute('data-scratched'));
+      assert.ok(part > 0 && part < 35, `partly scratched: ${part} %`);
+      // The canvas's alpha where the stroke passed and in the far corner (a string: no helper names for the page).
+      const alpha = await page.evaluate(`(() => {
+        const c = document.querySelector('button.scratch[data-index="0"] canvas');
+        const ctx = c.getContext('2d');
+        const { width, height } = c.getBoundingClientRect();
+        const ratio = c.width / width;
+        const at = (x, y) => ctx.getImageData(Math.floor(x * ratio), Math.floor(y * ratio), 1, 1).data[3];
+        return { scratched: at(4, 3), untouched: at(width - 2, height - 2) };
+      })()`) as { scratched: number; untouched: number };
+      assert.equal(alpha.scratched, 0, 'the silver is cleared where the pointer passed');
+      assert.ok(alpha.untouched > 0, 'the silver stays where it did not');
+      assert.equal(await page.locator('.scratch.scratched').count(), 0, 'not revealed yet');
+      // On across the cell: scratched enough, it is revealed by the server's answer.
+      await page.mouse.move(box.x + box.width - 3, y, { steps: 6 });
+      await page.mouse.up();
+      await page.locator('[role=gridcell] .scratch.scratched, .scratch.scratched').first().waitFor(WAIT);
+      assert.equal(await page.locator('button.scratch[data-index="0"]').count(), 0, 'the cell is no longer covered');
+      // Enter on another cell reveals it at once.
+      await page.locator('button.scratch[data-index="1"]').focus();
+      await page.keyboard.press('Enter');
+      await page.locator('button.scratch[data-index="1"]').waitFor({ ...WAIT, state: 'detached' });
+      await assertAccessible(page, '500 000 CARATS mid-scratch');
+    } finally {
+      await context.close();
+    }
+    const phone = await newPlayer(browser, PHONE);
+    try {
+      await signIn(phone.page, `Tap${++names}`, base);
+      await openGame(phone.page, '500000-carats');
+      await buy(phone.page, '500000-carats', 500);
+      await phone.page.locator('.reveal-winning').tap();
+      await phone.page.locator('button.scratch[data-index="3"]').tap();
+      await phone.page.locator('button.scratch[data-index="3"]').waitFor({ ...WAIT, state: 'detached' });
+    } finally {
+      await phone.context.close();
+    }
+  });
+
+  it('with reduced motion, nothing animates when a card is scratched and revealed', async () => {
+    const { context, page } = await newPlayer(browser, { ...PHONE, reducedMotion: 'reduce' });
+    try {
+      await signIn(page, `Still${++names}`, base);
+      await openGame(page, '500000-carats');
+      await buy(page, '500000-carats', 500);
+      await page.locator('.reveal-winning').tap();
+      await page.locator('button.scratch[data-index="0"]').tap();
+      await page.locator('button.scratch[data-index="0"]').waitFor({ ...WAIT, state: 'detached' });
+      const running = await page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length);
+      assert.equal(running, 0, 'no animation runs');
+    } finally {
+      await context.close();
+    }
+  });
+});
+
+describe('the small things of a game screen', function () {
+  this.timeout(120_000);
+  let noelServer: RunningServer;
+  let noelBrowser: Browser;
+
+  before(async () => {
+    buildWebIfStale();
+    noelServer = await startTestServer({ DEMO_BALANCE_CENTS: '1000000', FEED_BATCH_MS: '0' });
+    noelBrowser = await launchBrowser();
+  });
+  after(async () => {
+    await noelBrowser?.close();
+    await noelServer?.stop();
+  });
+
+  it('Le Noël: the focus stays on the chosen symbol’s line, never on the page, while the cells show one by one', async () => {
+    const { context, page } = await newPlayer(noelBrowser, DESKTOP);
+    try {
+      await signIn(page, 'Noelle', `http://127.0.0.1:${noelServer.port}`, '?pace=120');
+      await openGame(page, 'noel-de-la-chance');
+      await buy(page, 'noel-de-la-chance', 50);
+      await page.locator('.symbol-choice.sym-bell').focus();
+      // Where the focus is at every frame, from the Enter to the outcome.
+      const frames = page.evaluate(`new Promise((done) => {
+        const seen = new Set();
+        const look = () => {
+          seen.add(document.activeElement === document.body ? 'body' : String(document.activeElement && document.activeElement.className));
+          if (document.querySelector('[data-testid=outcome]')) done([...seen]); else requestAnimationFrame(look);
+        };
+        requestAnimationFrame(look);
+      })`) as Promise<string[]>;
+      await page.keyboard.press('Enter');
+      const seen = new Set(await frames);
+      assert.ok(!seen.has('body'), `the focus went to the page: ${[...seen].join(', ')}`);
+      assert.ok([...seen].some((c) => c.includes('noel-picked')), `the focus on the chosen symbol: ${[...seen].join(', ')}`);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('hides the operator’s token field from a player’s sign-in (shown with ?token-field), and draws a « JOUER » that is off in grey', async () => {
+    const { context, page } = await newPlayer(noelBrowser, PHONE);
+    const at = `http://127.0.0.1:${noelServer.port}`;
+    try {
+      await page.goto(`${at}/?pace=0`);
+      await page.getByLabel('Pseudonyme').waitFor(WAIT);
+      assert.equal(await page.getByLabel('Jeton de l’opérateur').count(), 0, 'no token field for a player');
+      await page.goto(`${at}/?pace=0&token-field`);
+      await page.getByLabel('Jeton de l’opérateur').waitFor(WAIT);
+      await signInByPseudonym(page, 'Greta', at);
+      // The first limits put off: « JOUER » is off, and looks it.
+      const first = page.getByRole('dialog', { name: 'Vos limites de jeu' });
+      await first.getByRole('button', { name: 'Plus tard' }).click();
+      await first.waitFor({ ...WAIT, state: 'detached' });
+      await openGame(page, 'rain-diamonds');
+      const buyButton = page.locator('.buy-button');
+      assert.equal(await buyButton.isDisabled(), true);
+      const colour = await buyButton.evaluate((el) => getComputedStyle(el).backgroundColor);
+      assert.notEqual(colour, 'rgb(255, 204, 51)', 'not the yellow of a « JOUER » that can be pressed');
+      await assertAccessible(page, 'a game with « JOUER » off');
+    } finally {
+      await context.close();
+    }
+  });
+});
