@@ -9,7 +9,7 @@ import { Nginx } from '../tools/nginx';
 import { freePort } from '../tools/redis-server';
 import { launchBrowser } from '../test/web/browser';
 import { openTab, type Tab } from '../test/web/tab';
-import { buy, moreEvents, openGame, shownEvents, signIn, WAIT } from '../test/web/ui';
+import { buy, moreEvents, openGame, shownEvents, showTab, signIn, WAIT } from '../test/web/ui';
 
 /**
  * The deployment docs/operations.md describes, run: nginx with the repository's
@@ -130,6 +130,7 @@ describe('the deployment behind nginx (deploy/nginx/lottery.conf.template)', fun
     const shown = await shownEvents(player.page);
     await player.page.locator('.box[aria-label="Case 1"]').click();
     await moreEvents(player.page, shown);
+    await showTab(player.page, 'Spectateurs');
     await player.page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
     await player.page.locator('.watchers-line button[aria-pressed=true]').waitFor(WAIT);
 
