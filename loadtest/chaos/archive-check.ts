@@ -56,7 +56,7 @@ export async function startArchiveCheck(target: RedisTarget, prefix: string): Pr
         const onItsWay = await moneyOnItsWay(store.outbox, verified.records, await store.journaledPlayers());
         const result = reconcile(moneyLines([...moneyRecords(verified.records), ...onItsWay]), await bookLines(store));
         return {
-          records: [...verified.records.values()].reduce((n, r) => n + r.length, 0),
+          records: [...verified.counts.values()].reduce((n, count) => n + count, 0),
           seals: verified.seals,
           onItsWay: onItsWay.length,
           writerOutages: writer.output.match(/draining failed/g)?.length ?? 0,

@@ -85,19 +85,19 @@ function frameAt(bytes: Buffer, at: number, key: Buffer): { end: number; text: s
 }
 
 /**
- * A day file's batches in order, each read on its own: a damaged batch (a byte flipped, a write
+ * A day file's batches in order, each read on its own and handed out as it is read (a busy
+ * day's file holds gigabytes of text: only one batch's is held at a time): a damaged batch (a byte flipped, a write
  * cut short) is reported with its place, and the next one is found where a whole batch starts
  * again (a gzip member, or a frame, that checks), so damage costs the damaged batch only.
  */
-export function readDayFile(bytes: Buffer, encrypted: boolean, key: Buffer | undefined): DayFileBatch[] {
+export function* readDayFile(bytes: Buffer, encrypted: boolean, key: Buffer | undefined): Generator<DayFileBatch> {
   if (encrypted && !key) throw new Error('an encrypted archive file needs the archive encryption key');
   const batchAt = (at: number) => (encrypted ? frameAt(bytes, at, key!) : gzipMemberAt(bytes, at));
-  const batches: DayFileBatch[] = [];
   for (let at = 0; at < bytes.length; ) {
     let damage: string;
     try {
       const { end, text } = batchAt(at);
-      batches.push({ offset: at, length: end - at, text });
+      yield { offset: at, length: end - at, text };
       at = end;
       continue;
     } catch (err) {
@@ -115,8 +115,7 @@ export function readDayFile(bytes: Buffer, encrypted: boolean, key: Buffer | und
         // Not a whole batch: look further.
       }
     }
-    batches.push({ offset: at, length: next - at, damage });
+    yield { offset: at, length: next - at, damage };
     at = next;
   }
-  return batches;
 }

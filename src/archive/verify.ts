@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dayOfFile, KEYRING, readDayFile, STATE, type DayFileBatch } from './files';
+import { dayOfFile, KEYRING, readDayFile, STATE } from './files';
 import { GENESIS, recordBytes, recordLine, sha256Hex, type ArchiveRecord } from './records';
 import { Keyring, sealLine, type ArchiveSeal } from './seal';
 import { readJson, readManifest, type WriterState } from './writer';
@@ -24,8 +24,10 @@ export interface VerifiedArchive {
   readonly problems: readonly ArchiveProblem[];
   /** Each stream of the manifest's head: what a regulator keeps, to pass as `expect` next time. */
   readonly heads: readonly ArchiveHead[];
-  /** Every record read, per stream, in file order (what reconciliation and export read). */
+  /** The records read, per stream kept (`VerifyOptions.keep`), in file order (what reconciliation and export read). */
   readonly records: ReadonlyMap<string, readonly ArchiveRecord[]>;
+  /** How many records each stream holds. */
+  readonly counts: ReadonlyMap<string, number>;
   readonly seals: number;
 }
 
@@ -42,6 +44,11 @@ export interface VerifyOptions {
    * batches, a day file, a whole stream): these can.
    */
   readonly expect?: readonly ArchiveHead[];
+  /**
+   * The streams whose records are kept in `records`; default all. A busy day holds millions of
+   * play records: a check of the chain alone keeps none, a reconciliation the money ones.
+   */
+  readonly keep?: (stream: string) => boolean;
 }
 
 export function formatProblem(p: ArchiveProblem): string {
@@ -55,6 +62,7 @@ class StreamCheck {
   private sealFrom = 1;
   private place = { file: '', line: 0 };
   seals = 0;
+  count = 0;
   readonly records: ArchiveRecord[] = [];
   /** The last sealed record. */
   head = { seq: 0, hash: GENESIS };
@@ -67,6 +75,7 @@ class StreamCheck {
     private readonly problems: ArchiveProblem[],
     /** The head a regulator saw before, if given. */
     private readonly seenBefore: ArchiveHead | undefined,
+    private readonly keep: boolean,
   ) {}
 
   at(file: string, line: number): void {
@@ -96,7 +105,8 @@ class StreamCheck {
   }
 
   record(r: ArchiveRecord): void {
-    this.records.push(r);
+    this.count++;
+    if (this.keep) this.records.push(r);
     if (this.damage && r.seq >= this.expected) {
       this.reportDamage(r.seq > this.expected ? `records ${this.expected}…${r.seq - 1} unreadable` : 'no record lost');
       [this.expected, this.prevHash, this.sealFrom] = [r.seq, r.prev, r.seq];
@@ -184,6 +194,7 @@ function checkLines(check: StreamCheck, name: string, text: string, line: number
 export async function verifyArchive(dir: string, options: VerifyOptions = {}): Promise<VerifiedArchive> {
   const problems: ArchiveProblem[] = [];
   const records = new Map<string, ArchiveRecord[]>();
+  const counts = new Map<string, number>();
   const heads: ArchiveHead[] = [];
   let seals = 0;
   const manifest = await readManifest(dir);
@@ -196,7 +207,7 @@ export async function verifyArchive(dir: string, options: VerifyOptions = {}): P
     if (!manifest.streams.includes(folder)) problems.push({ stream: folder, file: '', line: 0, problem: 'stream not in the manifest' });
   }
   for (const stream of manifest.streams) {
-    const check = new StreamCheck(stream, keyring, problems, options.expect?.find((h) => h.stream === stream));
+    const check = new StreamCheck(stream, keyring, problems, options.expect?.find((h) => h.stream === stream), options.keep?.(stream) ?? true);
     const files = new Map<string, string>();
     for (const base of options.coldDir === undefined ? [dir] : [options.coldDir, dir]) {
       for (const name of (await readdir(join(base, stream)).catch(() => [] as string[])).filter((n) => dayOfFile(n))) {
@@ -207,17 +218,17 @@ export async function verifyArchive(dir: string, options: VerifyOptions = {}): P
     const names = [...files.keys()].sort();
     for (const name of names) {
       check.at(name, 0);
-      let batches: DayFileBatch[];
+      let line = 0;
+      let i = 0;
       try {
-        batches = readDayFile(await readFile(files.get(name)!), dayOfFile(name)!.encrypted, options.encryptionKey);
+        for (const batch of readDayFile(await readFile(files.get(name)!), dayOfFile(name)!.encrypted, options.encryptionKey)) {
+          i++;
+          if ('damage' in batch) check.damaged(name, `batch ${i} (bytes ${batch.offset}…${batch.offset + batch.length - 1}) damaged (${batch.damage})`);
+          else line = checkLines(check, name, batch.text, line);
+        }
       } catch (err) {
         check.report(`unreadable: ${(err as Error).message}`);
         continue;
-      }
-      let line = 0;
-      for (const [i, batch] of batches.entries()) {
-        if ('damage' in batch) check.damaged(name, `batch ${i + 1} (bytes ${batch.offset}…${batch.offset + batch.length - 1}) damaged (${batch.damage})`);
-        else line = checkLines(check, name, batch.text, line);
       }
     }
     check.at(names.at(-1) ?? '', 0);
@@ -229,9 +240,10 @@ export async function verifyArchive(dir: string, options: VerifyOptions = {}): P
       check.report(`the writer's state is unreadable: ${(err as Error).message}`);
     }
     check.end(state);
-    records.set(stream, check.records);
+    if (options.keep?.(stream) ?? true) records.set(stream, check.records);
+    counts.set(stream, check.count);
     heads.push({ stream, ...check.head });
     seals += check.seals;
   }
-  return { problems, heads, records, seals };
+  return { problems, heads, records, counts, seals };
 }

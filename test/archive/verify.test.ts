@@ -189,7 +189,7 @@ describe('verifyArchive', () => {
         const [name] = (await readdir(join(other, 'money'))).filter((n) => n.includes('.jsonl.gz'));
         const path = join(other, 'money', name!);
         const bytes = await readFile(path);
-        const batches = readDayFile(bytes, key !== undefined, key);
+        const batches = [...readDayFile(bytes, key !== undefined, key)];
         assert.ok(batches.length >= 4, `${batches.length} batches`);
         damage(bytes, batches[1]!);
         await writeFile(path, bytes);

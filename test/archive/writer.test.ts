@@ -33,6 +33,17 @@ describe('ArchiveWriter', () => {
     assert.equal(seals, Math.ceil(journal.length / 4));
   });
 
+  it('verifies a stream whose records it is told not to keep, and counts them (a busy day is millions of records)', async () => {
+    const store = await playedStore(8);
+    await (await openWriter(dir, store, KEY, 4)).drainAll();
+    const kept = await verifyArchive(dir);
+    const counted = await verifyArchive(dir, { keep: () => false });
+    assert.deepEqual(counted.problems, []);
+    assert.equal(counted.records.size, 0);
+    assert.equal(counted.counts.get('money'), kept.records.get('money')!.length);
+    assert.deepEqual(counted.heads, kept.heads);
+  });
+
   it('resumes after its last seal: bytes written after it are cut and drained again, a file never sealed is dropped', async () => {
     const store = await playedStore(3);
     await (await openWriter(dir, store, KEY)).drainAll();
