@@ -143,7 +143,7 @@ async function startFleet(ctx: RunContext, operatorToken: string): Promise<{ fle
   return { fleet, inspectPorts };
 }
 
-/** The books of the game phase, bounded by --books-timeout; a check that cannot finish is one problem. */
+/** The books of the game phase, bounded by `booksTimeoutS` (5 minutes); a check that cannot finish is one problem. */
 async function gameBooks(ctx: RunContext, phase: PhaseResult, endpoints: readonly string[], reader: BlocksReader, before: BlocksRead): Promise<Report['books']> {
   const { options } = ctx;
   ctx.log(`checking the books: ${phase.playersConnected} players, ${phase.unitsBought} units`);

@@ -16,9 +16,10 @@ import { Fleet } from '../tools/fleet';
  * `--minutes`. Every `--every` seconds it samples each server's resident memory and event-loop
  * lag (its /metrics), Redis's memory (INFO) and the archive's lag (entries in the outbox not
  * yet archived, and the age of the oldest); at the end it waits for the writer to drain, then
- * runs `archive verify --books` against the journals. The samples and the verdict go to
- * `--out` (JSON) and a line per sample to stdout. Exit 1 when the load test's books or the
- * archive do not verify.
+ * runs `archive verify --books`: every journal line of every player in the archive, once. The
+ * samples and the verdict go to `--out` (JSON) and a line per sample to stdout; exit 1 when the
+ * archive does not verify. The load test's own books check (every recall re-scored) is bounded
+ * at 5 minutes and does not finish an hour's units: its exit is recorded, not judged.
  */
 
 interface SoakOptions {
@@ -126,7 +127,7 @@ async function main(): Promise<number> {
     await mkdir(join(o.out, '..'), { recursive: true });
     await writeFile(o.out, JSON.stringify(report, null, 2));
     console.log(`report: ${o.out}; load test (its books): exit ${loadExit}; archive verify --books: exit ${verified}`);
-    return verified === 0 && loadExit === 0 ? 0 : 1;
+    return verified === 0 ? 0 : 1;
   } finally {
     redis.disconnect();
     writer.kill('SIGTERM');
