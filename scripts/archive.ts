@@ -105,8 +105,10 @@ async function runWriter(settings: ArchiveSettings & { readonly dir: string }): 
     },
   );
   const status = setInterval(() => {
+    // Counted now: the lag's answer comes after the count starts again.
+    const since = sealed;
     archiveLagMs(store.outbox, Date.now()).then(
-      (lag) => console.log(`archive: lag ${(lag / 1000).toFixed(1)} s, ${sealed} records sealed since the last status`),
+      (lag) => console.log(`archive: lag ${(lag / 1000).toFixed(1)} s, ${since} records sealed since the last status`),
       (err: unknown) => console.log(`archive: lag unknown (${(err as Error).message})${failingSince === undefined ? '' : `, draining failing for ${((Date.now() - failingSince) / 1000).toFixed(0)} s`}`),
     );
     sealed = 0;
