@@ -1,4 +1,4 @@
-import { execFileSync, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { syntheticPlayersEnv, randomToken } from './server-env';
 import { DealerKeys } from '../src/dealer/redis/store';
 import { exited, spawnChild } from '../tools/child-processes';
 import { optionsOrExit, whole, type CommandLine } from '../tools/command-line';
+import { ArchiveWriterProcess } from '../tools/archive-writer-process';
 import { Fleet } from '../tools/fleet';
 
 /**
@@ -92,18 +93,13 @@ function line(s: Sample): string {
   return `${String(s.atS).padStart(5)} s  ${servers}; Redis ${s.redisUsedMiB} MiB; archive backlog ${s.archiveBacklog} (oldest ${s.archiveOldestS} s)`;
 }
 
-/** The archive writer, as an operator runs it. */
-function startWriter(env: NodeJS.ProcessEnv): ChildProcess {
-  const writer = spawnChild(process.execPath, ['--import', 'tsx', 'scripts/archive.ts', 'run'], { env, stdio: ['ignore', 'inherit', 'inherit'] }, 'SIGTERM');
-  return writer;
-}
-
 async function main(): Promise<number> {
   const o = optionsOrExit(COMMAND);
   const archiveDir = await mkdtemp(join(tmpdir(), 'soak-archive-'));
   const fleet = await Fleet.start({ processes: o.processes, redis: {}, env: { REDIS_PREFIX: PREFIX, ARCHIVE_DIR: archiveDir, ...syntheticPlayersEnv(randomToken(), OPERATOR_TOKEN), LOG_LEVEL: 'warn' }, log: console.log });
-  const env = { ...process.env, ...fleet.redisEnv, REDIS_PREFIX: PREFIX, ARCHIVE_DIR: archiveDir };
-  const writer = startWriter(env);
+  const writerEnv = { ...fleet.redisEnv, REDIS_PREFIX: PREFIX, ARCHIVE_DIR: archiveDir };
+  const env = { ...process.env, ...writerEnv };
+  const writer = ArchiveWriterProcess.start(writerEnv);
   const redis = new Redis(fleet.redisEnv['REDIS_URL']!);
   const samples: Sample[] = [];
   const startedAt = Date.now();
@@ -130,8 +126,8 @@ async function main(): Promise<number> {
     return verified === 0 ? 0 : 1;
   } finally {
     redis.disconnect();
-    writer.kill('SIGTERM');
-    await exited(writer);
+    await writer.stop();
+    process.stdout.write(writer.output);
     await fleet.stop();
   }
 }
