@@ -41,6 +41,11 @@ export interface Config {
   readonly abandonAfterMs: number;
   readonly sweepEveryMs: number;
   readonly operatorToken: string | undefined;
+  /** Who holds the players' money: the server's own wallet, or the operator's (docs/integration.md). */
+  readonly walletMode: 'internal' | 'seamless';
+  readonly walletUrl: string | undefined;
+  readonly walletTimeoutMs: number;
+  readonly operatorSecret: string | undefined;
   /** Player protection (docs/responsible-gaming.md). */
   readonly protection: {
     readonly realityCheckMs: number;
@@ -126,13 +131,17 @@ const SETTINGS: ConfigTable = {
   jwtIssuer: { name: 'JWT_ISSUER', default: undefined, parse: anyText, doc: 'when set, tokens must carry this issuer (iss)' },
   jwtAudience: { name: 'JWT_AUDIENCE', default: undefined, parse: anyText, doc: 'when set, tokens must carry this audience (aud)' },
   // On by default only where nothing else can sign tokens: embedded, without operator keys.
-  devLogin: { name: 'DEV_LOGIN', default: (env) => !onRedis(env) && !text(env, 'JWT_PUBLIC_KEY') && !text(env, 'JWT_JWKS_URL'), parse: flag, doc: 'the documented dev login, which creates demo accounts (POST /auth/dev-login)' },
+  devLogin: { name: 'DEV_LOGIN', default: (env) => !onRedis(env) && !text(env, 'JWT_PUBLIC_KEY') && !text(env, 'JWT_JWKS_URL') && text(env, 'WALLET_MODE') !== 'seamless', parse: flag, doc: 'the documented dev login, which creates demo accounts (POST /auth/dev-login)' },
   demoBalance: { name: 'DEMO_BALANCE_CENTS', default: 10_000, parse: wholeNumber(0, 100_000_000), doc: "a demo account's starting balance" },
   withdrawalThreshold: { name: 'WITHDRAWAL_THRESHOLD_CENTS', default: undefined, parse: wholeNumber(0, 1_000_000_000), doc: "the automatic withdrawal threshold: a prize that takes a balance above it makes an event the operator's system reads (GET /admin/events); unset: off" },
   devLoginPerMinute: { name: 'DEV_LOGIN_PER_MINUTE', default: 10, parse: wholeNumber(1, 100_000), doc: 'dev logins one address may make per minute' },
   abandonAfterMs: { name: 'ABANDON_AFTER_SECONDS', default: 900 * SECOND, parse: duration(SECOND, 1, 30 * DAY_SECONDS), doc: 'a unit untouched this long is completed by the server and its prize credited' },
   sweepEveryMs: { name: 'SWEEP_EVERY_SECONDS', default: 30 * SECOND, parse: duration(SECOND, 1, 3600), doc: 'how often the server looks for abandoned units' },
   operatorToken: { name: 'OPERATOR_TOKEN', default: undefined, parse: anyText, doc: 'bearer token of the operator endpoints (/admin/*, and /metrics without METRICS_PORT); unset: they are off' },
+  walletMode: { name: 'WALLET_MODE', default: 'internal', parse: oneOf(['internal', 'seamless'] as const), doc: "internal: the server keeps each player's balance (the embedded demo, the funding API); seamless: each stake is debited from, and each prize credited to, the operator's wallet at WALLET_URL (docs/integration.md)" },
+  walletUrl: { name: 'WALLET_URL', default: undefined, parse: matching(/^https?:\/\/[^\s]+[^/\s]$/, 'must be an http(s) URL without a trailing slash'), doc: "seamless only: the operator's wallet API; the server POSTs <WALLET_URL>/debit, /credit, /rollback, /balance" },
+  walletTimeoutMs: { name: 'WALLET_TIMEOUT_MS', default: 5000, parse: wholeNumber(100, 60_000), doc: 'a wallet call not answered within this long is undecided: a debit is rolled back, a credit sent again' },
+  operatorSecret: { name: 'OPERATOR_SECRET', default: undefined, parse: matching(/^[\s\S]{32,}$/, 'must be at least 32 characters', { secret: true }), doc: "the HMAC-SHA256 secret shared with the operator's platform: it signs the wallet calls and the operator's launch requests (docs/integration.md)" },
   protection: {
     realityCheckMs: { name: 'REALITY_CHECK_MINUTES', default: 60 * MINUTE, parse: duration(MINUTE, 1, 24 * 60), doc: "a session's play before its reality check (docs/responsible-gaming.md)" },
     sessionIdleMs: { name: 'SESSION_IDLE_MINUTES', default: 30 * MINUTE, parse: duration(MINUTE, 1, 24 * 60), doc: 'a session ends after this long without a purchase' },
@@ -212,6 +221,12 @@ export function loadConfig(env: Env = process.env): Config {
   }
   if (config.devLogin && (config.jwtPublicKey || config.jwtJwksUrl)) {
     throw new Error('DEV_LOGIN=true signs demo tokens with JWT_SECRET: it cannot be on when tokens come from the operator (JWT_PUBLIC_KEY or JWT_JWKS_URL)');
+  }
+  if (config.walletMode === 'seamless' && (config.walletUrl === undefined || config.operatorSecret === undefined)) {
+    throw new Error('WALLET_MODE=seamless calls the operator\'s wallet: set WALLET_URL and OPERATOR_SECRET');
+  }
+  if (config.walletMode === 'seamless' && config.devLogin) {
+    throw new Error('DEV_LOGIN=true creates demo accounts with a demo balance: it cannot be on with WALLET_MODE=seamless, where the operator signs players in and holds their money');
   }
   if (config.metricsPort !== undefined && config.metricsPort === config.port) {
     throw new Error(`METRICS_PORT must differ from PORT (${config.port})`);
