@@ -46,6 +46,10 @@ export interface Config {
   readonly walletUrl: string | undefined;
   readonly walletTimeoutMs: number;
   readonly operatorSecret: string | undefined;
+  /** How long a launch URL may wait for its one use (docs/server.md, "Launch"). */
+  readonly launchTtlSeconds: number;
+  /** The operator's sites that may frame the page (its CSP's frame-ancestors). */
+  readonly operatorOrigins: readonly string[];
   /** Player protection (docs/responsible-gaming.md). */
   readonly protection: {
     readonly realityCheckMs: number;
@@ -142,6 +146,8 @@ const SETTINGS: ConfigTable = {
   walletUrl: { name: 'WALLET_URL', default: undefined, parse: matching(/^https?:\/\/[^\s]+[^/\s]$/, 'must be an http(s) URL without a trailing slash'), doc: "seamless only: the operator's wallet API; the server POSTs <WALLET_URL>/debit, /credit, /rollback, /balance" },
   walletTimeoutMs: { name: 'WALLET_TIMEOUT_MS', default: 5000, parse: wholeNumber(100, 60_000), doc: 'a wallet call not answered within this long is undecided: a debit is rolled back, a credit sent again' },
   operatorSecret: { name: 'OPERATOR_SECRET', default: undefined, parse: matching(/^[\s\S]{32,}$/, 'must be at least 32 characters', { secret: true }), doc: "the HMAC-SHA256 secret shared with the operator's platform: it signs the wallet calls and the operator's launch requests (docs/integration.md)" },
+  launchTtlSeconds: { name: 'LAUNCH_TTL_SECONDS', default: 60, parse: wholeNumber(5, 3600), doc: 'a launch URL (POST /operator/launch) opens the page once, within this many seconds' },
+  operatorOrigins: { name: 'OPERATOR_ORIGINS', default: [], parse: origins, doc: "the operator's sites (scheme://host[:port], comma-separated) that may show the page in a frame (CSP frame-ancestors); unset: no site may" },
   protection: {
     realityCheckMs: { name: 'REALITY_CHECK_MINUTES', default: 60 * MINUTE, parse: duration(MINUTE, 1, 24 * 60), doc: "a session's play before its reality check (docs/responsible-gaming.md)" },
     sessionIdleMs: { name: 'SESSION_IDLE_MINUTES', default: 30 * MINUTE, parse: duration(MINUTE, 1, 24 * 60), doc: 'a session ends after this long without a purchase' },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { SignJWT, createRemoteJWKSet, errors, importSPKI, jwtVerify, type JWTVerifyOptions } from 'jose';
 import type { Config } from '../config';
 import type { RefusalCode } from '../protocol/refusals';
+import type { LaunchStore } from './launch-store';
 import { ANONYMOUS, normalizePseudonym } from './pseudonym';
 
 /** Who a verified token says the caller is. `pseudonym` is what spectators may see. */
@@ -13,10 +14,19 @@ export interface Player {
 /** A player as a verified token shows them, with when that token dies (ms since the epoch). */
 export interface VerifiedPlayer extends Player {
   readonly expiresAt: number;
+  /** A session launched by the operator (`POST /operator/launch`): its id; absent for other tokens. */
+  readonly sessionId?: string;
+}
+
+/** A session the server opens for a launched player: its token carries its id and start. */
+export interface LaunchedSession {
+  readonly sessionId: string;
+  /** Ms since the epoch: the operator's end of the player's sessions at or after it ends this one. */
+  readonly startedAt: number;
 }
 
 export class AuthError extends Error {
-  constructor(readonly code: Extract<RefusalCode, 'auth/missing' | 'auth/malformed' | 'auth/expired' | 'auth/invalid'>, message: string) {
+  constructor(readonly code: Extract<RefusalCode, 'auth/missing' | 'auth/malformed' | 'auth/expired' | 'auth/invalid' | 'auth/session_ended'>, message: string) {
     super(message);
   }
 }
@@ -43,9 +53,11 @@ export class TokenVerifier {
     private readonly maxSeconds: number,
     /** The clock tokens are checked by: the store's on a server (src/server/store-clock.ts). */
     readonly now: () => number,
+    /** Where the operator's ends of launched sessions are kept: read for tokens carrying a session. */
+    private readonly sessions: Pick<LaunchStore, 'sessionsEndedAt'> | undefined,
   ) {}
 
-  static async fromConfig(config: Config, now: () => number = Date.now): Promise<TokenVerifier> {
+  static async fromConfig(config: Config, now: () => number = Date.now, sessions?: Pick<LaunchStore, 'sessionsEndedAt'>): Promise<TokenVerifier> {
     const options: JWTVerifyOptions = { requiredClaims: ['exp'] };
     if (config.jwtIssuer) options.issuer = config.jwtIssuer;
     if (config.jwtAudience) options.audience = config.jwtAudience;
@@ -53,15 +65,15 @@ export class TokenVerifier {
       // Environment variables often carry PEM newlines as "\n".
       const pem = config.jwtPublicKey.replace(/\\n/g, '\n');
       const key = await importSPKI(pem, config.jwtAlgorithm);
-      return new TokenVerifier(key, { ...options, algorithms: [config.jwtAlgorithm] }, undefined, config.tokenMaxSeconds, now);
+      return new TokenVerifier(key, { ...options, algorithms: [config.jwtAlgorithm] }, undefined, config.tokenMaxSeconds, now, sessions);
     }
     if (config.jwtJwksUrl) {
       const keys = createRemoteJWKSet(new URL(config.jwtJwksUrl));
-      return new TokenVerifier(keys, { ...options, algorithms: [config.jwtAlgorithm] }, undefined, config.tokenMaxSeconds, now);
+      return new TokenVerifier(keys, { ...options, algorithms: [config.jwtAlgorithm] }, undefined, config.tokenMaxSeconds, now, sessions);
     }
     // Embedded mode without a configured secret: a fresh one, so tokens die with the process.
     const secret = new TextEncoder().encode(config.jwtSecret ?? randomBytes(32).toString('hex'));
-    return new TokenVerifier(secret, { ...options, algorithms: ['HS256'] }, secret, config.tokenMaxSeconds, now);
+    return new TokenVerifier(secret, { ...options, algorithms: ['HS256'] }, secret, config.tokenMaxSeconds, now, sessions);
   }
 
   async verify(token: unknown): Promise<VerifiedPlayer> {
@@ -86,16 +98,43 @@ export class TokenVerifier {
     if (payload.exp! - from > this.maxSeconds) throw new AuthError('auth/invalid', 'the token lives longer than this server accepts');
     const sub = payload.sub;
     if (typeof sub !== 'string' || !PLAYER_ID.test(sub)) throw new AuthError('auth/invalid', 'the token has no valid subject');
+    await this.refuseEndedSession(sub, payload);
     // Spectators see the pseudonym: without a valid `name`, nothing derived from the account.
     const name = typeof payload['name'] === 'string' ? normalizePseudonym(payload['name']) : undefined;
-    return { playerId: sub, pseudonym: name ?? ANONYMOUS, expiresAt: payload.exp! * 1000 };
+    const verified: VerifiedPlayer = { playerId: sub, pseudonym: name ?? ANONYMOUS, expiresAt: payload.exp! * 1000 };
+    return typeof payload['sid'] === 'string' ? { ...verified, sessionId: payload['sid'] } : verified;
+  }
+
+  /**
+   * A launched session's token is refused once the operator ended the player's sessions at or
+   * after its start, on every process (the end is in the store); other tokens are not read for it.
+   */
+  private async refuseEndedSession(playerId: string, payload: Readonly<Record<string, unknown>>): Promise<void> {
+    if (typeof payload['sid'] !== 'string' || this.sessions === undefined) return;
+    const endedAt = await this.sessions.sessionsEndedAt(playerId);
+    const startedAt = typeof payload['sst'] === 'number' ? payload['sst'] : 0;
+    if (endedAt !== undefined && startedAt <= endedAt) throw new AuthError('auth/session_ended', 'the operator ended this session');
+  }
+
+  /** Whether this server signs tokens itself (an HS256 secret): the dev login and launches need it. */
+  get signs(): boolean {
+    return this.signingSecret !== undefined;
   }
 
   /** Signs a demo token (dev login); only possible with an HS256 secret. */
-  async signDemo(player: Player, ttlSeconds: number): Promise<string> {
-    if (!this.signingSecret) throw new Error('dev login needs an HS256 secret');
+  signDemo(player: Player, ttlSeconds: number): Promise<string> {
+    return this.sign(player, ttlSeconds, {});
+  }
+
+  /** Signs the token of a session launched by the operator; only possible with an HS256 secret. */
+  signLaunched(player: Player, ttlSeconds: number, session: LaunchedSession): Promise<string> {
+    return this.sign(player, ttlSeconds, { sid: session.sessionId, sst: session.startedAt });
+  }
+
+  private async sign(player: Player, ttlSeconds: number, claims: Record<string, string | number>): Promise<string> {
+    if (!this.signingSecret) throw new Error('signing player tokens needs an HS256 secret');
     const nowSeconds = Math.floor(this.now() / 1000);
-    let jwt = new SignJWT({ name: player.pseudonym })
+    let jwt = new SignJWT({ name: player.pseudonym, ...claims })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(player.playerId)
       .setIssuedAt(nowSeconds)

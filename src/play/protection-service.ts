@@ -1,4 +1,4 @@
-import { exclusionEnd, protectionView, type ProtectionSettings } from '../protection/rules';
+import { exclusionEnd, protectionView, type OperatorLimits, type ProtectionSettings } from '../protection/rules';
 import type { PlayerId } from '../dealer/types';
 import type { ProtectionUpdate, Protections } from '../protection/types';
 import type { BlockReason, ExclusionDuration, LimitsRequest, ProtectionRefusalCode, ProtectionState } from '../protocol/protection';
@@ -59,6 +59,20 @@ export class ProtectionService {
   acknowledgeRealityCheck(playerId: PlayerId): Promise<ProtectionState> {
     const { realityCheckMs, sessionIdleMs } = this.settings;
     return this.change(playerId, { what: 'reality_check_ack', settings: { realityCheckMs, sessionIdleMs } });
+  }
+
+  /**
+   * What the operator holds of the player's protection, given at launch: its limits (each launch
+   * says them all: one absent is lifted), applied at once beside the player's own, the stricter
+   * of the two deciding; its exclusion, applied as the operator's block until then, unless a
+   * block already runs as long (a block is never shortened here).
+   */
+  async fromOperator(playerId: PlayerId, limits: OperatorLimits, excludedUntil: number | undefined): Promise<void> {
+    await this.dealer.changeProtection(playerId, { what: 'operator_limits', limits }, this.now());
+    if (excludedUntil === undefined || excludedUntil <= this.now()) return;
+    const { blocked } = (await this.dealer.protectionRecord(playerId)).record;
+    if (blocked && (blocked.until === null || blocked.until >= excludedUntil)) return;
+    await this.dealer.changeProtection(playerId, { what: 'block', reason: 'operator_exclusion', until: excludedUntil }, this.now());
   }
 
   /** Journals a purchase refused for the player's protection (the purchase step moved no money). */

@@ -19,6 +19,9 @@ export async function changeProtection(
         if (amount !== undefined) args.push(kind, amount ?? '');
       }
       break;
+    case 'operator_limits':
+      args.push(update.limits.stake_week ?? '', update.limits.stake_day ?? '');
+      break;
     case 'exclusion':
       args.push(update.until);
       break;

@@ -12,12 +12,15 @@ import {
   limitNotSetRefusal,
   limitRefusal,
   NO_LIMIT,
+  NO_OPERATOR_LIMITS,
   openSession,
   PROTECTION_JOURNAL_KEEP,
   realityCheckDue,
   realityCheckRefusal,
+  stricterLimit,
   WINDOW_HOURS,
   type HourBucket,
+  type OperatorLimits,
   type ProtectionRecord,
   type ProtectionRefusal,
   type ProtectionSettings,
@@ -90,6 +93,7 @@ class HourWindow {
 /** One player's protection in memory. */
 export interface MemoryProtection {
   readonly limits: Record<LimitKind, StoredLimit>;
+  operatorLimits: OperatorLimits;
   readonly stakes: HourWindow;
   readonly deposits: HourWindow;
   excludedUntil: number | null;
@@ -102,6 +106,7 @@ export interface MemoryProtection {
 export function newProtection(): MemoryProtection {
   return {
     limits: { stake_week: NO_LIMIT, stake_day: NO_LIMIT, deposit_week: NO_LIMIT },
+    operatorLimits: NO_OPERATOR_LIMITS,
     stakes: new HourWindow(),
     deposits: new HourWindow(),
     excludedUntil: null,
@@ -128,7 +133,8 @@ export function stakeRefusal(wallet: ProtectedWallet, request: StakeRequest): Pr
   const { now, stake, protection: settings } = request;
   if (p.blocked && (p.blocked.until === null || p.blocked.until > now)) return blockedRefusal(p.blocked.until);
   if (p.excludedUntil !== null && p.excludedUntil > now) return excludedRefusal(p.excludedUntil);
-  const week = effectiveLimit(p.limits.stake_week, now);
+  // The stricter of the player's limit and the operator's decides (`source` says whose).
+  const week = stricterLimit(effectiveLimit(p.limits.stake_week, now), p.operatorLimits.stake_week);
   if (settings && week === null) return limitNotSetRefusal();
   if (settings && realityCheckDue(p.session, now, settings)) {
     const session = p.session!;
@@ -136,9 +142,9 @@ export function stakeRefusal(wallet: ProtectedWallet, request: StakeRequest): Pr
     return realityCheckRefusal(now - session.startedAt, money.won - money.staked);
   }
   const used = p.stakes.advance(Math.floor(now / HOUR_MS));
-  if (week !== null && used.week + stake > week) return limitRefusal('stake_week', Math.max(0, week - used.week), used.weekFreeAt);
-  const day = effectiveLimit(p.limits.stake_day, now);
-  if (day !== null && used.day + stake > day) return limitRefusal('stake_day', Math.max(0, day - used.day), used.dayFreeAt);
+  if (week !== null && used.week + stake > week.amount) return limitRefusal('stake_week', Math.max(0, week.amount - used.week), used.weekFreeAt, week.source);
+  const day = stricterLimit(effectiveLimit(p.limits.stake_day, now), p.operatorLimits.stake_day);
+  if (day !== null && used.day + stake > day.amount) return limitRefusal('stake_day', Math.max(0, day.amount - used.day), used.dayFreeAt, day.source);
   return undefined;
 }
 
@@ -184,6 +190,7 @@ export class MemoryProtections implements Protections {
     return {
       record: {
         limits: { ...p.limits },
+        operatorLimits: p.operatorLimits,
         stakes: p.stakes.counted(),
         deposits: p.deposits.counted(),
         excludedUntil: p.excludedUntil,
@@ -218,6 +225,13 @@ export class MemoryProtections implements Protections {
           p.limits[kind] = next;
           journal({ what: 'limit', kind, amount, effectiveAt: next.pending?.effectiveAt ?? now });
         }
+        return;
+      case 'operator_limits':
+        for (const kind of ['stake_week', 'stake_day'] as const) {
+          const amount = update.limits[kind];
+          if (amount !== p.operatorLimits[kind]) journal({ what: 'limit', kind, amount, effectiveAt: now }, 'operator');
+        }
+        p.operatorLimits = update.limits;
         return;
       case 'exclusion':
         // An end no later than the one set changes nothing, and journals nothing.

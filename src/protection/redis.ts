@@ -52,6 +52,8 @@ function allowance(text: string | undefined): { taken: number; lastAt: number } 
   return { taken: granted! - left!, lastAt: lastAt! };
 }
 
+const centsOrNull = (text: string | undefined): number | null => (text === undefined ? null : Number(text));
+
 /** The reality check's session: its start, last check and last purchase (`p:rs`, `p:rc`, `p:rl` or the allowance's). */
 function session(fields: Record<string, string>, allowedLastAt: number): StoredSession | undefined {
   if (fields['p:rs'] === undefined) return undefined;
@@ -84,6 +86,7 @@ export class RedisProtections implements Protections {
     const allowed = allowance(fields['p:ok']);
     const record: ProtectionRecord = {
       limits: { stake_week: decodeLimit(fields['p:l:stake_week']), stake_day: decodeLimit(fields['p:l:stake_day']), deposit_week: decodeLimit(fields['p:l:deposit_week']) },
+      operatorLimits: { stake_week: centsOrNull(fields['p:o:stake_week']), stake_day: centsOrNull(fields['p:o:stake_day']) },
       stakes: buckets(fields, 'p:s', allowed.taken),
       deposits: buckets(fields, 'p:d'),
       excludedUntil: fields['p:x'] ? Number(fields['p:x']) : null,

@@ -16,7 +16,7 @@ export function protectionReply(list: readonly unknown[]): ProtectionReply | und
     case -16:
       return { refusal: realityCheckRefusal(int(list[1]), 0), sessionStart: int(list[2]) };
     case -17:
-      return { refusal: limitRefusal(int(list[1]) === 1 ? 'stake_week' : 'stake_day', int(list[2]), orNull(list[3])) };
+      return { refusal: limitRefusal(int(list[1]) === 1 ? 'stake_week' : 'stake_day', int(list[2]), orNull(list[3]), int(list[4]) === 2 ? 'operator' : 'player') };
     case -18:
       return { refusal: limitRefusal('deposit_week', int(list[1]), orNull(list[2])) };
     default:

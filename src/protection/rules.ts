@@ -123,9 +123,27 @@ export interface HourBucket {
   readonly cents: Cents;
 }
 
+/** The stake limits the operator holds for a player (given at launch): null, none. */
+export interface OperatorLimits {
+  readonly stake_week: Cents | null;
+  readonly stake_day: Cents | null;
+}
+
+export const NO_OPERATOR_LIMITS: OperatorLimits = { stake_week: null, stake_day: null };
+
+/** The limit that decides: the stricter of the player's own and the operator's, and whose it is; null without either. */
+export function stricterLimit(own: Cents | null, operator: Cents | null): { readonly amount: Cents; readonly source: LimitSource } | null {
+  if (operator !== null && (own === null || operator < own)) return { amount: operator, source: 'operator' };
+  return own === null ? null : { amount: own, source: 'player' };
+}
+
+/** Whose rule refused: the player's own, or the operator's. */
+export type LimitSource = NonNullable<RefusalDetails['source']>;
+
 /** Everything a store holds of a player's protection, as both stores read it. */
 export interface ProtectionRecord {
   readonly limits: Readonly<Record<LimitKind, StoredLimit>>;
+  readonly operatorLimits: OperatorLimits;
   /** The stake buckets still counted in the week, oldest first. */
   readonly stakes: readonly HourBucket[];
   /** The deposit buckets still counted in the week, oldest first. */
@@ -141,7 +159,7 @@ export interface SessionMoney {
   readonly won: Cents;
 }
 
-function limitView(kind: LimitKind, limit: StoredLimit, buckets: readonly HourBucket[], now: number): LimitView {
+function limitView(kind: LimitKind, limit: StoredLimit, operator: Cents | null, buckets: readonly HourBucket[], now: number): LimitView {
   const amount = effectiveLimit(limit, now);
   const firstCounted = Math.floor(now / HOUR_MS) - WINDOW_HOURS[kind];
   const counted = buckets.filter((b) => b.hour >= firstCounted && b.cents > 0);
@@ -154,6 +172,7 @@ function limitView(kind: LimitKind, limit: StoredLimit, buckets: readonly HourBu
     used,
     left: amount === null ? null : Math.max(0, amount - used),
     nextFreeAt: counted.length === 0 ? null : freedAt(kind, counted[0]!.hour),
+    ...(operator === null ? {} : { operator: { amount: operator, left: Math.max(0, operator - used) } }),
   };
 }
 
@@ -170,11 +189,13 @@ export function protectionView(
   now: number,
   settings: ProtectionSettings,
 ): ProtectionState {
-  const limits = LIMIT_KINDS.map((kind) => limitView(kind, record.limits[kind], kind === 'deposit_week' ? record.deposits : record.stakes, now));
+  const operatorLimit = (kind: LimitKind) => (kind === 'deposit_week' ? null : record.operatorLimits[kind]);
+  const limits = LIMIT_KINDS.map((kind) => limitView(kind, record.limits[kind], operatorLimit(kind), kind === 'deposit_week' ? record.deposits : record.stakes, now));
   const session = openSession(record.session, now, settings);
   return {
     limits,
-    stakeLimitSet: limits[0]!.amount !== null,
+    // The operator's weekly limit is one set: the player may play within it.
+    stakeLimitSet: limits[0]!.amount !== null || record.operatorLimits.stake_week !== null,
     excludedUntil: record.excludedUntil !== null && record.excludedUntil > now ? record.excludedUntil : null,
     blocked: record.blocked && (record.blocked.until === null || record.blocked.until > now) ? record.blocked : null,
     session: {
@@ -221,13 +242,14 @@ export function realityCheckRefusal(playedMs: number, net: Cents): ProtectionRef
   };
 }
 
-export function limitRefusal(limit: LimitKind, left: Cents, nextFreeAt: number | null): ProtectionRefusal {
+export function limitRefusal(limit: LimitKind, left: Cents, nextFreeAt: number | null, source: LimitSource = 'player'): ProtectionRefusal {
   const what = limit === 'deposit_week' ? 'deposits of the last 7 days' : limit === 'stake_day' ? 'stakes of the last 24 hours' : 'stakes of the last 7 days';
+  const whose = source === 'operator' ? "the operator's limit" : 'your limit';
   return {
     ok: false,
     code: `limit/${limit}`,
-    message: `this would take your ${what} above your limit: ${left} cents left`,
-    details: { limit, left, nextFreeAt },
+    message: `this would take your ${what} above ${whose}: ${left} cents left`,
+    details: { limit, left, nextFreeAt, source },
   };
 }
 

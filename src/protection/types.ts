@@ -1,8 +1,10 @@
 import type { BlockReason, LimitsRequest, ProtectionChange, ProtectionRefusalCode } from '../protocol/protection';
-import type { ProtectionRecord, ProtectionSettings, SessionMoney } from './rules';
+import type { OperatorLimits, ProtectionRecord, ProtectionSettings, SessionMoney } from './rules';
 
 /** A change of a player's protection, made and journaled atomically (`ProtectionChange`). */
 export type ProtectionUpdate =
+  /** The operator's limits, each applied at once (the operator keeps its own rules on raises); journaled when one changes. */
+  | { readonly what: 'operator_limits'; readonly limits: OperatorLimits }
   | { readonly what: 'limits'; readonly limits: LimitsRequest; readonly raiseDelayMs: number }
   /** Extends only: an end before the one running changes nothing. */
   | { readonly what: 'exclusion'; readonly until: number }

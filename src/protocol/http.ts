@@ -13,6 +13,21 @@ export interface DevLoginReply {
   readonly stakeLimitProposal: Cents;
 }
 
+/**
+ * `POST /auth/launch-session`: the page of a launch (GET /launch/<code>) exchanges the one-use
+ * handle its cookie carries for the session's token, which it keeps in memory only.
+ */
+export interface LaunchSessionReply {
+  readonly token: string;
+  readonly playerId: string;
+  /** Ms since the epoch: the session ends then at the latest. */
+  readonly expiresAt: number;
+  /** Where « Retour au lobby » leads. */
+  readonly returnUrl: string;
+  readonly language: 'fr' | 'en';
+  readonly game: string | null;
+}
+
 /** One table open to watchers, as `GET /tables` lists it. */
 export interface OpenTable {
   readonly roomId: string;

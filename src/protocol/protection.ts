@@ -22,14 +22,16 @@ export interface LimitView {
   readonly left: Cents | null;
   /** When the oldest counted cent leaves the window (ms), null if none is counted. */
   readonly nextFreeAt: number | null;
+  /** The operator's limit of this kind (given at launch), if it holds one: the stricter of the two applies. */
+  readonly operator?: { readonly amount: Cents; readonly left: Cents };
 }
 
 /** The self-exclusion lengths a player may choose. */
 export const EXCLUSION_DURATIONS = ['24h', '7d', '30d', '3m', '6m', '12m'] as const;
 export type ExclusionDuration = (typeof EXCLUSION_DURATIONS)[number];
 
-/** Why the operator blocked a player. */
-export const BLOCK_REASONS = ['national_ban', 'minor', 'identity'] as const;
+/** Why the operator blocked a player (`operator_exclusion`: an exclusion the operator gave at launch). */
+export const BLOCK_REASONS = ['national_ban', 'minor', 'identity', 'operator_exclusion'] as const;
 export type BlockReason = (typeof BLOCK_REASONS)[number];
 
 /**
@@ -110,6 +112,8 @@ export interface RefusalDetails {
   readonly until?: number | null;
   readonly playedMs?: number;
   readonly net?: Cents;
+  /** A limit's refusal: whose limit refused it, the player's own or the one the operator gave at launch. */
+  readonly source?: 'player' | 'operator';
 }
 
 /** `PUT /protection/limits`: each field absent leaves that limit as it is; null removes it. */

@@ -1,9 +1,11 @@
 import { matchMaker, type AuthContext } from '@colyseus/core';
 import type { Player } from '../auth/tokens';
+import { GAME_IDS } from '../protocol/game-ids';
 import { FeedRoom, type FeedServices } from './feed-room';
 import { joinRefused } from './refusals';
 import type { Seats } from './seats';
 import { authenticate } from './table-messages';
+import { TABLE_CALL_MS } from './sweeper';
 import { TableRoom, type TableServices } from './table-room';
 import { WatchRoom, type WatchServices } from './watch-room';
 
@@ -65,4 +67,16 @@ async function refuseAStranger(seats: Seats, tableId: string, playerId: string):
   if (typeof game !== 'string' || (await seats.find(playerId, game)) !== tableId) {
     throw joinRefused(403, 'table/not_yours', 'this table belongs to another player');
   }
+}
+
+/**
+ * The operator ended the player's sessions: each of their tables, on whichever process, closes
+ * its player's connection, told why (`TableRoom.endSession`). A table gone meanwhile has nobody to tell.
+ */
+export async function closeTablesOf(seats: Seats, playerId: string): Promise<void> {
+  await Promise.all(GAME_IDS.map(async (game) => {
+    const roomId = await seats.find(playerId, game);
+    if (roomId === undefined) return;
+    await matchMaker.remoteRoomCall<TableRoom>(roomId, 'endSession', [], TABLE_CALL_MS).catch(() => undefined);
+  }));
 }

@@ -6,7 +6,7 @@ import type { Seats } from './seats';
 import type { TableRoom } from './table-room';
 
 /** How long the sweeper waits for a table (maybe on another process) to finish a unit. */
-const TABLE_CALL_MS = 5000;
+export const TABLE_CALL_MS = 5000;
 
 /**
  * Finishes the units left untouched for `abandonAfterMs` (GLI-19 4.16) and credits their

@@ -65,6 +65,8 @@ const RECONNECT_SECONDS = 30;
 
 /** Close code of the player's connection when their token expires (4000–4999: the application's own). */
 const EXPIRED_CLOSE_CODE = 4401;
+/** Close code of the player's connection when the operator ends their session. */
+const SESSION_ENDED_CLOSE_CODE = 4403;
 /** The longest a timer may wait (setTimeout's limit, ≈ 24.8 days); a token living longer is checked again then. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -193,6 +195,18 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
       if (this.services.verifier.now() < expiresAt) return this.endPlayWhenTokenExpires(expiresAt);
       this.ownerClient?.leave(EXPIRED_CLOSE_CODE, 'auth/expired: the token has expired: sign in again');
     }, Math.min(Math.max(0, wait), MAX_TIMER_MS));
+  }
+
+  /**
+   * The operator ended the player's sessions (POST /operator/sessions/end, on any process): a
+   * launched session's connection closes, told why, and what it still sends is refused; the
+   * player's next launch joins with a new token.
+   */
+  endSession(): void {
+    if (this.owner?.sessionId === undefined) return;
+    this.owner = { ...this.owner, expiresAt: 0 };
+    this.expiry?.clear();
+    this.ownerClient?.leave(SESSION_ENDED_CLOSE_CODE, 'auth/session_ended: the operator ended this session');
   }
 
   override async onDispose(): Promise<void> {

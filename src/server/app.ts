@@ -23,6 +23,8 @@ import { feedRoomType, tableRoomType, watchRoomType } from '../rooms/room-types'
 import { processForNewRoom } from '../rooms/watch-room';
 import { MemoryActionLog, type ActionLog } from '../action-log/action-log';
 import { RedisActionLog } from '../action-log/redis-action-log';
+import { MemoryLaunchStore, type LaunchStore } from '../auth/launch-store';
+import { RedisLaunchStore } from '../auth/redis-launch-store';
 import { CheckpointLog } from './checkpoints';
 import { finishExpress, guardHttpServer, prepareExpress, sendRefusal } from './edge';
 import { archiveTrace } from './archive-trace';
@@ -126,14 +128,19 @@ interface Stores {
   readonly memoryStore?: MemoryStore;
   /** The store's clock: every time the server stamps, and the law's, is read from it. */
   readonly clock: StoreClock;
+  readonly launches: LaunchStore;
 }
 
 function openStores({ config, logger, metrics }: Context, options: StartOptions): Stores {
-  if (options.stores) return { store: options.stores.dealer, actions: options.stores.actions, clock: StoreClock.of(undefined) };
+  if (options.stores) {
+    const clock = StoreClock.of(undefined);
+    return { store: options.stores.dealer, actions: options.stores.actions, clock, launches: new MemoryLaunchStore(clock.now) };
+  }
   if (usesRedis(config)) {
     const redis = connectRedis(config, logger, metrics, 'stores');
     const redisStore = new RedisStore(redis, storeOptions(config));
-    return { store: redisStore, actions: new RedisActionLog(redis, config.redisPrefix), redis, redisStore, clock: StoreClock.of(redis) };
+    const launches = new RedisLaunchStore(redis, config.redisPrefix);
+    return { store: redisStore, actions: new RedisActionLog(redis, config.redisPrefix), redis, redisStore, clock: StoreClock.of(redis), launches };
   }
   const memoryLog = new MemoryActionLog();
   const memoryStore = new MemoryStore({
@@ -142,7 +149,8 @@ function openStores({ config, logger, metrics }: Context, options: StartOptions)
     forgotten: (unitIds) => memoryLog.forget(unitIds),
     withdrawalThreshold: config.withdrawalThreshold,
   });
-  return { store: memoryStore, actions: memoryLog, memoryStore, clock: StoreClock.of(undefined) };
+  const clock = StoreClock.of(undefined);
+  return { store: memoryStore, actions: memoryLog, memoryStore, clock, launches: new MemoryLaunchStore(clock.now) };
 }
 
 /** Opens the emissions missing at start; on Redis, once it answers (waiting as long as it takes, or until aborted). */
@@ -193,8 +201,8 @@ function openPresence({ config, logger, metrics }: Context): Presence {
   return usesRedis(config) ? new UnlimitedRedisPresence(connectRedis(config, logger, metrics, 'presence', PRESENCE_CONNECTION)) : new LocalPresence();
 }
 
-/** The wins feed, player protection, play, token checks and the log of page roots, on the dealer. */
-async function startServices({ config, logger }: Context, dealer: DealerStore, actions: ActionLog, presence: Presence, { now }: StoreClock): Promise<Services> {
+/** The wins feed, player protection, play, token checks, launches and the log of page roots, on the dealer. */
+async function startServices({ config, logger }: Context, dealer: DealerStore, actions: ActionLog, presence: Presence, { clock: { now }, launches }: Stores): Promise<Services> {
   const feed = new WinFeed(presence, dealer.emissions, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,
@@ -205,10 +213,11 @@ async function startServices({ config, logger }: Context, dealer: DealerStore, a
   }, now);
   const protection = new ProtectionService(dealer.protections, config.protection, now);
   const play = new PlayService(dealer, actions, now, protection, config.fairnessOrigin);
-  const verifier = await TokenVerifier.fromConfig(config, now);
+  const verifier = await TokenVerifier.fromConfig(config, now, launches);
   const { log: checkpoints, generated } = await CheckpointLog.start(dealer.log, config, now);
   if (generated) logger.warn({ keyId: checkpoints.keys.keyId }, 'no CHECKPOINT_SIGNING_KEY: checkpoints of the log of page roots are signed with a key made at start, gone when this process stops');
-  return { config, verifier, dealer, actions, play, protection, feed, checkpoints, now };
+  const seats = new Seats(presence, config.redisPrefix);
+  return { config, verifier, dealer, actions, play, protection, feed, checkpoints, launches, seats, now };
 }
 
 /** The HTTP side, in order: the edge's checks, readiness, /metrics, the routes, the edge's answers to what is left. */
@@ -372,8 +381,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const archive = await startArchive(ctx, stores);
   const readiness = new ReadinessProbe(stores.redis, `${config.redisPrefix}:ready`);
   const presence = openPresence(ctx);
-  const services = await startServices(ctx, dealer, actions, presence, stores.clock);
-  const seats = new Seats(presence, config.redisPrefix);
+  const services = await startServices(ctx, dealer, actions, presence, stores);
+  const { seats } = services;
   const transport = new TokenKeepingTransport();
   const server = colyseusServer(ctx, transport, presence, readiness, services);
   defineRooms(server, transport, ctx, services, presence, seats, archive.outbox);

@@ -21,6 +21,8 @@ export interface EdgeOptions {
   readonly maxBodyBytes: number;
   /** Every process's public address (`PUBLIC_ADDRESS`, `PUBLIC_ADDRESSES`): where a page may open its sockets. */
   readonly publicAddresses: readonly string[];
+  /** The operator's sites that may frame the page (`OPERATOR_ORIGINS`); none: no framing at all. */
+  readonly operatorOrigins: readonly string[];
 }
 
 /** A fault the edge found in a request, answered before any route sees it. */
@@ -43,8 +45,19 @@ export function connectSources(publicAddresses: readonly string[]): string[] {
   return ["'self'", ...sources];
 }
 
-/** Helmet's headers, with the CSP's connect-src of this deployment. */
-const securityHeaders = (publicAddresses: readonly string[]) => helmet({
+/**
+ * Who may frame the page: nobody (no clickjacking of the buy button), or the operator's sites
+ * and the server's own when the page is embedded in the operator's (`OPERATOR_ORIGINS`).
+ */
+export function frameAncestors(operatorOrigins: readonly string[]): string[] {
+  return operatorOrigins.length === 0 ? ["'none'"] : ["'self'", ...operatorOrigins];
+}
+
+/**
+ * Helmet's headers, with the CSP's connect-src and frame-ancestors of this deployment. X-Frame-Options
+ * names no list of sites: sent (DENY) only when no site may frame the page.
+ */
+const securityHeaders = ({ publicAddresses, operatorOrigins }: Pick<EdgeOptions, 'publicAddresses' | 'operatorOrigins'>) => helmet({
   contentSecurityPolicy: {
     useDefaults: false,
     // The page served at `/` loads its own scripts and talks to this server and its fellow
@@ -56,11 +69,11 @@ const securityHeaders = (publicAddresses: readonly string[]) => helmet({
       styleSrc: ["'self'"],
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
-      frameAncestors: ["'none'"],
+      frameAncestors: frameAncestors(operatorOrigins),
     },
   },
   strictTransportSecurity: { maxAge: 31_536_000, includeSubDomains: true },
-  frameguard: { action: 'deny' },
+  frameguard: operatorOrigins.length === 0 ? { action: 'deny' } : false,
   referrerPolicy: { policy: 'no-referrer' },
 });
 
@@ -211,7 +224,7 @@ export function guardHttpServer(server: HttpServer, options: EdgeOptions): void 
   matchMaker.controller.getCorsHeaders = () => ({});
 
   const allowed = new Set(options.corsOrigins);
-  const headers = securityHeaders(options.publicAddresses);
+  const headers = securityHeaders(options);
   const upgrades = server.listeners('upgrade') as ((req: IncomingMessage, socket: Duplex, head: Buffer) => void)[];
   server.removeAllListeners('upgrade');
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {

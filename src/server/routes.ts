@@ -18,6 +18,7 @@ import { mountFairnessRoutes } from './fairness-routes';
 import { mountLogRoutes } from './log-routes';
 import { RateLimiter } from './rate-limit';
 import { mountCatalogRoutes } from './catalog-routes';
+import { mountLaunchRoutes } from './launch-routes';
 import { mountProtectionRoutes } from './protection-routes';
 import { mountSpectatorRoutes } from './spectator-routes';
 import { mountWebPage } from './web-page';
@@ -54,7 +55,7 @@ const FUNDING_REQUEST = z.object({
  * login's token) or the operator's: `Cache-Control: no-store`, so that no browser cache, shared
  * proxy or back button keeps a balance or a journal for the next person at the machine.
  */
-const PERSONAL_ROUTES = ['/wallet', '/protection', '/history', '/auth', '/admin'];
+const PERSONAL_ROUTES = ['/wallet', '/protection', '/history', '/auth', '/admin', '/operator', '/launch'];
 
 /** HTTP routes beside the rooms, by audience, JSON bodies read first and the page last. */
 export function mountRoutes(app: Application, services: Services): void {
@@ -62,6 +63,7 @@ export function mountRoutes(app: Application, services: Services): void {
     res.setHeader('cache-control', 'no-store');
     next();
   });
+  mountLaunchRoutes(app, services);
   app.use(express.json({ limit: '4kb' }));
   mountHealthRoutes(app, services);
   mountPlayerRoutes(app, services);
@@ -69,7 +71,7 @@ export function mountRoutes(app: Application, services: Services): void {
   mountWalletRoutes(app, services);
   mountProtectionRoutes(app, services);
   mountPublicRoutes(app, services);
-  mountWebPage(app, services.config.publicAddresses);
+  mountWebPage(app, services.config.publicAddresses, services.config.operatorOrigins);
 }
 
 function mountHealthRoutes(app: Application, services: Services): void {
@@ -83,7 +85,10 @@ function mountPlayerRoutes(app: Application, services: Services): void {
   // Each dev login funds an account: a few per address and minute.
   const devLogins = new RateLimiter(services.config.devLoginPerMinute, 60_000, Date.now);
   app.post('/auth/dev-login', asyncRoute(async (req, res) => {
-    if (!services.config.devLogin) return sendRefusal(res, 404, 'auth/dev_login_off', 'the dev login is off on this server');
+    if (!services.config.devLogin) {
+      const why = services.config.walletMode === 'seamless' ? ': the operator signs players in (WALLET_MODE=seamless)' : '';
+      return sendRefusal(res, 404, 'auth/dev_login_off', `the dev login is off on this server${why}`);
+    }
     if (!devLogins.take(req.ip ?? 'unknown')) return sendRefusal(res, 429, 'auth/rate_limited', 'too many dev logins from this address: wait a minute');
     const raw: unknown = req.body?.name;
     const name = typeof raw === 'string' ? normalizePseudonym(raw) : undefined;
@@ -144,6 +149,7 @@ function mountWalletRoutes(app: Application, services: Services): void {
   for (const operation of ['deposit', 'withdraw'] as const) {
     app.post(`/admin/wallets/:playerId/${operation}`, asyncRoute(async (req, res) => {
       if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
+      if (services.config.walletMode === 'seamless') return sendRefusal(res, 409, 'wallet/seamless', `no ${operation} here: the operator holds the players' money (WALLET_MODE=seamless)`);
       const playerId = String(req.params['playerId']);
       if (!isPlayerId(playerId)) return sendRefusal(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
       const body = FUNDING_REQUEST.safeParse(req.body);

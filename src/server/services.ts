@@ -5,6 +5,8 @@ import type { WinFeed } from '../feed/win-feed';
 import type { PlayService } from '../play/play-service';
 import type { ProtectionService } from '../play/protection-service';
 import type { ActionLog } from '../action-log/action-log';
+import type { LaunchStore } from '../auth/launch-store';
+import type { Seats } from '../rooms/seats';
 import type { CheckpointLog } from './checkpoints';
 
 /** What one process's rooms and routes are given when the server starts (`startServer`). */
@@ -18,6 +20,10 @@ export interface Services {
   readonly feed: WinFeed;
   /** The log of page roots: its signed checkpoints and proofs (docs/fairness.md, "Checkpoints"). */
   readonly checkpoints: CheckpointLog;
+  /** The operator's launches: signatures seen, one-use codes and handles, sessions ended (launch-routes.ts). */
+  readonly launches: LaunchStore;
+  /** Which table each seated player has open (rooms/seats.ts). */
+  readonly seats: Seats;
   /** Now, by the store's clock (store-clock.ts): every time stamped and every time the law reads. */
   readonly now: () => number;
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { extname, join, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Application, type NextFunction, type Request, type Response } from 'express';
-import { connectSources } from './edge';
+import { connectSources, frameAncestors } from './edge';
 
 /**
  * Where the built page is: seen from dist/src/server/ (the bundle of `npm run build`, where each
@@ -20,15 +20,15 @@ export const COMPRESSIBLE = /\.(?:js|css|html|svg)$/;
 
 /**
  * The page may load only itself and talk only to this server and the deployment's other
- * processes (HTTP and WebSocket: `connectSources`); it may not be framed (no clickjacking of the
- * buy button).
+ * processes (HTTP and WebSocket: `connectSources`); it may be framed only by the operator's
+ * sites, when there are any (`frameAncestors`).
  */
-function contentSecurityPolicy(publicAddresses: readonly string[]): string {
+function contentSecurityPolicy(publicAddresses: readonly string[], operatorOrigins: readonly string[]): string {
   return [
     "default-src 'self'",
     `connect-src ${connectSources(publicAddresses).join(' ')}`,
     "img-src 'self' data:",
-    "frame-ancestors 'none'",
+    `frame-ancestors ${frameAncestors(operatorOrigins).join(' ')}`,
     "base-uri 'none'",
     "form-action 'self'",
   ].join('; ');
@@ -64,8 +64,8 @@ function precompressed(policy: string, req: Request, res: Response, next: NextFu
 }
 
 /** Serves the browser page at `/`, from its built folder; `/favicon.ico` is its SVG icon. */
-export function mountWebPage(app: Application, publicAddresses: readonly string[]): void {
-  const policy = contentSecurityPolicy(publicAddresses);
+export function mountWebPage(app: Application, publicAddresses: readonly string[], operatorOrigins: readonly string[]): void {
+  const policy = contentSecurityPolicy(publicAddresses, operatorOrigins);
   app.use(precompressed.bind(undefined, policy));
   app.use(express.static(WEB_DIST, { index: 'index.html', dotfiles: 'ignore', fallthrough: true, setHeaders: (res, path) => secure(res, path, policy) }));
   app.get('/favicon.ico', (req, res, next) => {

@@ -210,10 +210,43 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         await store.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 3 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
         for (let i = 0; i < 3; i++) sold(await at(store, 'p1', T0 + i));
         const refused = refusedWith(await at(store, 'p1', T0 + 10), 'limit/stake_week');
-        assert.deepEqual(refused.details, { limit: 'stake_week', left: 0, nextFreeAt: (Math.floor(T0 / HOUR) + 169) * HOUR });
+        assert.deepEqual(refused.details, { limit: 'stake_week', left: 0, nextFreeAt: (Math.floor(T0 / HOUR) + 169) * HOUR, source: 'player' });
         // The stakes leave the window at the end of their hour plus 7 days, not a millisecond before.
         refusedWith(await at(store, 'p1', (Math.floor(T0 / HOUR) + 169) * HOUR - 1), 'limit/stake_week');
         sold(await at(store, 'p1', (Math.floor(T0 / HOUR) + 169) * HOUR));
+      });
+
+      it("applies the stricter of the player's limit and the operator's, and says whose refused", async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 5 * STAKE, stake_day: 2 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        await store.protections.changeProtection('p1', { what: 'operator_limits', limits: { stake_week: 3 * STAKE, stake_day: 4 * STAKE } }, T0);
+        sold(await at(store, 'p1', T0 + 1));
+        sold(await at(store, 'p1', T0 + 2));
+        // The player's day (2) is stricter than the operator's (4).
+        assert.equal(refusedWith(await at(store, 'p1', T0 + 3), 'limit/stake_day').details?.source, 'player');
+        // Tomorrow: the operator's week (3) is stricter than the player's (5).
+        sold(await at(store, 'p1', T0 + 25 * HOUR));
+        const week = refusedWith(await at(store, 'p1', T0 + 25 * HOUR + 1), 'limit/stake_week');
+        assert.equal(week.details?.source, 'operator');
+        assert.equal(week.details?.left, 0);
+        // The operator lifts its limits at the next launch: the player's own apply alone, at once.
+        await store.protections.changeProtection('p1', { what: 'operator_limits', limits: { stake_week: null, stake_day: null } }, T0 + 25 * HOUR + 2);
+        sold(await at(store, 'p1', T0 + 25 * HOUR + 3));
+        const { record, history } = await store.protections.protectionRecord('p1');
+        assert.deepEqual(record.operatorLimits, { stake_week: null, stake_day: null });
+        assert.deepEqual(history.filter((c) => c.by === 'operator').map((c) => [c.kind, c.amount]), [['stake_day', null], ['stake_week', null], ['stake_day', 4 * STAKE], ['stake_week', 3 * STAKE]]);
+      });
+
+      it("takes the operator's weekly limit as a limit set, and journals the same operator limits given again once", async () => {
+        const store = await dealer();
+        await openTen(store);
+        await store.wallets.deposit('p1', 10 * STAKE, 'd1', T0);
+        for (const now of [T0, T0 + 1]) await store.protections.changeProtection('p1', { what: 'operator_limits', limits: { stake_week: STAKE, stake_day: null } }, now);
+        sold(await at(store, 'p1', T0 + 2, { protection: SETTINGS }));
+        assert.equal(refusedWith(await at(store, 'p1', T0 + 3, { protection: SETTINGS }), 'limit/stake_week').details?.source, 'operator');
+        assert.equal((await store.protections.protectionRecord('p1')).history.filter((c) => c.what === 'limit').length, 1);
       });
 
       it('refuses a purchase with the protection checks before a weekly limit is set, and passes one without them', async () => {
@@ -235,13 +268,13 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         for (const h of [0, 1, 2]) sold(await at(store, 'p1', hour(h) + 10));
         assert.deepEqual(await stakes(), [[0, 1], [1, 1], [2, 1]]);
         const day = refusedWith(await at(store, 'p1', hour(3)), 'limit/stake_day');
-        assert.deepEqual(day.details, { limit: 'stake_day', left: 0, nextFreeAt: hour(25) });
+        assert.deepEqual(day.details, { limit: 'stake_day', left: 0, nextFreeAt: hour(25), source: 'player' });
         refusedWith(await at(store, 'p1', hour(25) - 1), 'limit/stake_day');
         sold(await at(store, 'p1', hour(25)));
         refusedWith(await at(store, 'p1', hour(25) + 1), 'limit/stake_day');
         sold(await at(store, 'p1', hour(26)));
         const week = refusedWith(await at(store, 'p1', hour(27)), 'limit/stake_week');
-        assert.deepEqual(week.details, { limit: 'stake_week', left: 0, nextFreeAt: hour(169) });
+        assert.deepEqual(week.details, { limit: 'stake_week', left: 0, nextFreeAt: hour(169), source: 'player' });
         assert.deepEqual(await stakes(), [[0, 1], [1, 1], [2, 1], [25, 1], [26, 1]]);
         sold(await at(store, 'p1', hour(169)));
         assert.deepEqual(await stakes(), [[1, 1], [2, 1], [25, 1], [26, 1], [169, 1]], 'the first hour left the week');
@@ -253,7 +286,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         sold(await at(store, 'p1', hour(400) + 2));
         assert.deepEqual(await stakes(), [[400, 1], [401, 2]]);
         const full = refusedWith(await at(store, 'p1', hour(401) + 1), 'limit/stake_day');
-        assert.deepEqual(full.details, { limit: 'stake_day', left: 0, nextFreeAt: hour(425) });
+        assert.deepEqual(full.details, { limit: 'stake_day', left: 0, nextFreeAt: hour(425), source: 'player' });
       });
 
       it('applies a lowering to the next purchase and a raise only 48 hours after it is asked', async () => {

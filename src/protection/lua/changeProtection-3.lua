@@ -16,10 +16,13 @@
     KEYS[3] the regulator's archive's money stream: each journal line added is also an entry
             (fields p: the player, c: the line; docs/archive.md), in this step
 
-    ARGV[1] what: limits | exclusion | block | unblock | reality_check_ack | refusal
+    ARGV[1] what: limits | operator_limits | exclusion | block | unblock | reality_check_ack | refusal
     ARGV[2] now (ms since the epoch)
     ARGV[3] the player's id (for the archive entry)
     limits:     ARGV[4] the raise delay (ms), then pairs: kind, amount ('' for none)
+    operator_limits: ARGV[4] the operator's weekly stake limit, ARGV[5] its daily one ('' for
+                none): applied at once (p:o:stake_week, p:o:stake_day), each change journaled
+                as the operator's
     exclusion:  ARGV[4] its end (ms)
     reality_check_ack: ARGV[4] the reality check's interval (ms), ARGV[5] the session's idle time (ms)
     block:      ARGV[4] reason, ARGV[5] until (ms, '' until lifted)
@@ -68,6 +71,14 @@ if what == 'limits' then
     if text ~= stored then
       redis.call('HSET', KEYS[1], field, text)
       journal({what = 'limit', kind = kind, amount = asked or cjson.null, effectiveAt = effectiveAt})
+    end
+  end
+elseif what == 'operator_limits' then
+  for i, kind in ipairs({'stake_week', 'stake_day'}) do
+    local field, asked = 'p:o:' .. kind, ARGV[3 + i]
+    if asked ~= (redis.call('HGET', KEYS[1], field) or '') then
+      if asked == '' then redis.call('HDEL', KEYS[1], field) else redis.call('HSET', KEYS[1], field, asked) end
+      journal({by = 'operator', what = 'limit', kind = kind, amount = tonumber(asked) or cjson.null, effectiveAt = now})
     end
   end
 elseif what == 'exclusion' then

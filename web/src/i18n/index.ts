@@ -38,6 +38,7 @@ export function signedEuros(cents: number, s: Strings): string {
 export function detailsSentence(d: RefusalDetails, s: Strings): string {
   const p = s.protection;
   return [
+    d.source !== undefined && `(${s.bySource[d.source]})`,
     d.left !== undefined && p.left(euros(d.left, s)),
     d.nextFreeAt != null && p.freesAt(dateTime(d.nextFreeAt, s)),
     d.until != null && p.until(dateTime(d.until, s)),

@@ -20,6 +20,8 @@
                  only lowers the cents left; the stakes it took (granted − left) belong to the
                  window's newest hour and are folded into p:sw, p:sd and p:sn by the next
                  purchase that checks in full, a refund, a change, or a reader.
+    p:o:stake_week, p:o:stake_day  the operator's limits (cents, given at launch): the stricter
+                 of the player's and the operator's applies
     p:x          the self-exclusion's end (ms)
     p:b          the operator's block: <reason>|<until> ('' until lifted)
     p:rs, p:rc, p:rl  the reality check's session: started at, last check, last purchase (ms;
@@ -172,7 +174,15 @@ end
 local PURCHASE_FIELDS = {'p:ok'}
 
 -- What a purchase checked in full reads, in one more HMGET.
-local CHECK_FIELDS = {'p:b', 'p:x', 'p:l:stake_week', 'p:l:stake_day', 'p:rc', 'p:rl', windowFields('p:s')}
+local CHECK_FIELDS = {'p:b', 'p:x', 'p:l:stake_week', 'p:l:stake_day', 'p:o:stake_week', 'p:o:stake_day', 'p:rc', 'p:rl', windowFields('p:s')}
+
+-- The limit that decides, the stricter of the player's `own` and the operator's `operator`
+-- (text, nil for none), and whose it is: 1 the player's, 2 the operator's.
+local function stricterLimit(own, operator)
+  operator = tonumber(operator)
+  if operator and (not own or operator < own) then return operator, 2 end
+  return own, 1
+end
 
 -- No limit: an allowance no stake reaches.
 local UNLIMITED = 1e15
@@ -182,7 +192,7 @@ local UNLIMITED = 1e15
   if any (folded into the window first).
 ]]
 local function checkInFull(wallet, ok, stake, now, settings)
-  local blocked, excluded, weekLimit, dayLimit, checkedAt, lastAt, week, day, newest, hours =
+  local blocked, excluded, weekLimit, dayLimit, operatorWeek, operatorDay, checkedAt, lastAt, week, day, newest, hours =
     unpack(redis.call('HMGET', wallet, unpack(CHECK_FIELDS)))
   local w = windowOf(week, day, newest, hours)
   lastAt = tonumber(lastAt)
@@ -204,7 +214,7 @@ local function checkInFull(wallet, ok, stake, now, settings)
     if blockedUntil == '' or tonumber(blockedUntil) > now then return refuse({-13, tonumber(blockedUntil) or -1}) end
   end
   if excluded and tonumber(excluded) > now then return refuse({-14, tonumber(excluded)}) end
-  local weekAmount = effectiveLimit(weekLimit, now)
+  local weekAmount, weekBy = stricterLimit(effectiveLimit(weekLimit, now), operatorWeek)
   local realityMs, idleMs = purchaseSettings(settings)
   -- The open session's last purchase and last check; none: this purchase opens one.
   local session
@@ -220,11 +230,11 @@ local function checkInFull(wallet, ok, stake, now, settings)
     end
   end
   if weekAmount and w.week + stake > weekAmount then
-    return refuse({-17, 1, math.max(0, weekAmount - w.week), w.head and (w.head + 1 + WEEK_HOURS) * HOUR or -1})
+    return refuse({-17, 1, math.max(0, weekAmount - w.week), w.head and (w.head + 1 + WEEK_HOURS) * HOUR or -1, weekBy})
   end
-  local dayAmount = effectiveLimit(dayLimit, now)
+  local dayAmount, dayBy = stricterLimit(effectiveLimit(dayLimit, now), operatorDay)
   if dayAmount and w.day + stake > dayAmount then
-    return refuse({-17, 2, math.max(0, dayAmount - w.day), w.dayHead and (w.dayHead + 1 + DAY_HOURS) * HOUR or -1})
+    return refuse({-17, 2, math.max(0, dayAmount - w.day), w.dayHead and (w.dayHead + 1 + DAY_HOURS) * HOUR or -1, dayBy})
   end
   return nil, {window = w, hour = hour, session = session, realityMs = realityMs, settings = settings,
     weekAmount = weekAmount, dayAmount = dayAmount, lastAt = lastAt}
@@ -241,7 +251,8 @@ end
     {-14, until}                           self-excluded
     {-15}                                  no weekly stake limit set
     {-16, played ms, session start}        the reality check is due
-    {-17, 1 (week) or 2 (day), left, next free at or -1}  the stake would pass that limit
+    {-17, 1 (week) or 2 (day), left, next free at or -1, whose: 1 the player's or 2 the operator's}
+                                           the stake would pass that limit
 ]]
 local function stakeRefusal(wallet, f, from, stake, now, nowText, settings)
   local ok = f[from + 1]
