@@ -1,7 +1,7 @@
 import { Client, type Room, type SeatReservation } from '@colyseus/sdk';
 import type { SchemaConstructor } from '@colyseus/sdk/serializer/SchemaSerializer';
 import type { GameCatalogEntry } from '../../src/protocol/catalog';
-import type { DevLoginReply, OpenTable } from '../../src/protocol/http';
+import type { DevLoginReply, LaunchSessionReply, OpenTable } from '../../src/protocol/http';
 import type { ExclusionDuration, LimitsRequest, ProtectionState, RefusalDetails } from '../../src/protocol/protection';
 import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
 import type { HttpRefusal } from '../../src/protocol/refusals';
@@ -57,6 +57,8 @@ export const http = {
   setLimits: (token: string, limits: LimitsRequest) => json<ProtectionState>('/protection/limits', send('PUT', token, limits)),
   exclude: (token: string, duration: ExclusionDuration) => json<ProtectionState>('/protection/exclusion', send('POST', token, { duration })),
   acknowledgeRealityCheck: (token: string) => json<ProtectionState>('/protection/reality-check', send('POST', token)),
+  /** A launch's session: the one-use handle, in a cookie only this route reads, traded for the token (kept in memory only). */
+  launchSession: () => json<LaunchSessionReply>('/auth/launch-session', { method: 'POST', credentials: 'include' }),
   devLogin: (name: string) => json<DevLoginReply>('/auth/dev-login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -9,6 +9,8 @@ const CONSENTED = 4000;
 const FLOODED = 4429;
 /** The player's token expired: the server closed the table (`auth/expired: …`); only a new sign-in helps. */
 const EXPIRED = 4401;
+/** The operator ended the player's session (`auth/session_ended: …`): only a new launch helps. */
+const SESSION_ENDED = 4403;
 /** Our back-off between two joins: 0.5 s, 1 s, 2 s… at most 10 s. */
 const FIRST_RETRY_MS = 500;
 const LAST_RETRY_MS = 10_000;
@@ -72,7 +74,7 @@ export function useLiveRoom(join: (dropped: Room | undefined) => Promise<Room>, 
         r.onLeave((code, reason) => {
           if (stopped || r !== current) return;
           setRoom(undefined);
-          if (code === EXPIRED && latest.current.fatal?.(new Error(reason))) {
+          if ((code === EXPIRED || code === SESSION_ENDED) && latest.current.fatal?.(new Error(reason))) {
             setConnection('closed');
           } else if (code === CONSENTED || code === FLOODED) {
             setConnection('closed');

@@ -10,6 +10,7 @@ import type { Wallet } from '../../src/protocol/wallet';
 import { AccountMenu } from './account-menu';
 import { Feed } from './feed';
 import { euros, refusalSentence, STRINGS, type Locale } from './i18n';
+import { BackToLobby, LAUNCHED, SessionOver, useLaunch } from './launch';
 import { FirstLimits, LimitsPanel, RealityCheck } from './limits';
 import { Lobby } from './lobby';
 import { SessionClock, useProtection, WarningBand } from './protection';
@@ -27,8 +28,12 @@ function initialLocale(): Locale {
   return asked === 'en' ? 'en' : 'fr';
 }
 
-/** The session kept, or brought by an operator's link; a link whose token cannot be read brings none. */
+/**
+ * The session kept, or brought by an operator's link; a link whose token cannot be read brings
+ * none. A launched page's comes from its launch alone (./launch.tsx), never from the address.
+ */
 function initialSession(): { readonly session: Session | undefined; readonly brokenLink: boolean } {
+  if (LAUNCHED) return { session: undefined, brokenLink: false };
   try {
     return { session: storage.session(), brokenLink: false };
   } catch (err) {
@@ -53,7 +58,14 @@ function App() {
   const [sound, setSound] = useState(soundSetting.get);
   const main = useRef<HTMLElement>(null);
   // The last balance the server gave (dev login, table join, replies), kept across a reload.
-  const [wallet, setWallet] = useState<Wallet | undefined>(() => storage.wallet());
+  const [wallet, setWallet] = useState<Wallet | undefined>(() => (LAUNCHED ? undefined : storage.wallet()));
+  // An operator's launch: its session in memory only, its game, its language.
+  const { launch, end: endLaunch } = useLaunch((reply) => {
+    setLocale(reply.language);
+    setSession({ token: reply.token, pseudonym: '' });
+    storage.saveGame(reply.game);
+    setGame(reply.game);
+  });
   useEffect(() => storage.saveWallet(wallet), [wallet]);
   const protection = useProtection(session);
   // The protection dialogs: « Mes limites », the first limits (until set), the reality check.
@@ -97,7 +109,9 @@ function App() {
     storage.saveGame(g);
     setGame(g);
   };
+  /** Signed out, or, launched, the session over (ended by the operator, or expired): the way back only. */
   const signOut = () => {
+    if (launch) endLaunch();
     storage.saveSession(undefined);
     chooseGame(null);
     setDialog(null);
@@ -129,16 +143,19 @@ function App() {
           </p>
         )}
         {session && <SessionClock s={s} state={protection.state} />}
+        {launch && <BackToLobby s={s} launch={launch} />}
         <AccountMenu s={s}>
           <button type="button" class="link" aria-pressed={sound} onClick={() => { soundSetting.set(!sound); setSound(!sound); }}>{s.sound}</button>
           <button type="button" class="link" onClick={() => setLocale(locale === 'fr' ? 'en' : 'fr')} lang={locale === 'fr' ? 'en' : 'fr'}>{s.otherLocale}</button>
-          {session && <button type="button" class="link" onClick={signOut}>{s.signOut}</button>}
+          {session && !launch && <button type="button" class="link" onClick={signOut}>{s.signOut}</button>}
         </AccountMenu>
       </header>
       <WarningBand s={s} onLimits={session && protection.state ? () => setDialog('limits') : undefined} />
       {error && <p class="error" role="alert">{error} <button type="button" class="close" aria-label={s.closeMessage} onClick={() => setError('')}>×</button></p>}
       <main ref={main}>
-        {recall ? (
+        {launch && launch.state !== 'open' ? (
+          launch.state === 'over' ? <SessionOver s={s} launch={launch} /> : <p class="notice" role="status">{s.connection.connecting}</p>
+        ) : recall ? (
           <RecallViewer s={s} recall={recall.record} verify={recall.verify} catalog={catalog} onClose={() => setRecall(undefined)} />
         ) : watching ? (
           <WatchView s={s} table={watching} catalog={catalog} onClose={() => setWatching(undefined)} onError={setError} />
