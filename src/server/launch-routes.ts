@@ -55,7 +55,7 @@ interface PendingSession extends Launch {
 }
 
 /** « Retour au lobby »'s target: https, or http on the operator's own machine in development. */
-export function isReturnUrl(text: string): boolean {
+function isReturnUrl(text: string): boolean {
   let url: URL;
   try {
     url = new URL(text);
