@@ -13,6 +13,13 @@ export interface DevLoginReply {
   readonly stakeLimitProposal: Cents;
 }
 
+/** `GET /health`: alive; where state is kept; whether the dev login is on (the page offers it only then). */
+export interface HealthReply {
+  readonly ok: true;
+  readonly mode: 'redis' | 'embedded';
+  readonly devLogin: boolean;
+}
+
 /**
  * `POST /auth/launch-session`: the page of a launch (GET /launch/<code>) exchanges the one-use
  * handle its cookie carries for the session's token, which it keeps in memory only.

@@ -10,7 +10,7 @@ import { blocksReport, verifyBlockReport } from '../reports/operator-report';
 import { isEventId, MAX_PAGE } from '../dealer/identifiers';
 import { isPlayerId } from '../ids';
 import { toHistoryLine } from '../play/recall';
-import type { DevLoginReply, OperatorEventsReply, OperatorJournalReply, OperatorWalletReply, WalletReply } from '../protocol/http';
+import type { DevLoginReply, HealthReply, OperatorEventsReply, OperatorJournalReply, OperatorWalletReply, WalletReply } from '../protocol/http';
 import type { HistoryPage } from '../protocol/recall';
 import { DealerWalletFunding, type WalletFunding } from '../wallet/funding';
 import { isOperator, playerOf } from './callers';
@@ -76,7 +76,7 @@ export function mountRoutes(app: Application, services: Services): void {
 
 function mountHealthRoutes(app: Application, services: Services): void {
   app.get('/health', (_req, res) => {
-    res.json({ ok: true, mode: usesRedis(services.config) ? 'redis' : 'embedded' });
+    res.json({ ok: true, mode: usesRedis(services.config) ? 'redis' : 'embedded', devLogin: services.config.devLogin } satisfies HealthReply);
   });
 }
 

@@ -91,6 +91,17 @@ describe('an operator launches the page', function () {
     }
   });
 
+  it('offers no pseudonym form where the dev login is off: players come from the operator', async () => {
+    const { context, page } = await newPlayer(browser, PHONE);
+    try {
+      await page.goto(`${base}/`);
+      await page.getByText('Ouvrez les jeux depuis le site de votre opérateur').waitFor(WAIT);
+      assert.equal(await page.getByLabel('Pseudonyme').count(), 0);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('shows a launch link used before as used, with no session', async () => {
     const url = await launchUrl();
     const { context, page } = await newPlayer(browser, PHONE);

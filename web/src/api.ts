@@ -1,7 +1,7 @@
 import { Client, type Room, type SeatReservation } from '@colyseus/sdk';
 import type { SchemaConstructor } from '@colyseus/sdk/serializer/SchemaSerializer';
 import type { GameCatalogEntry } from '../../src/protocol/catalog';
-import type { DevLoginReply, LaunchSessionReply, OpenTable } from '../../src/protocol/http';
+import type { DevLoginReply, HealthReply, LaunchSessionReply, OpenTable } from '../../src/protocol/http';
 import type { ExclusionDuration, LimitsRequest, ProtectionState, RefusalDetails } from '../../src/protocol/protection';
 import type { HistoryPage, RecallRecord } from '../../src/protocol/recall';
 import type { HttpRefusal } from '../../src/protocol/refusals';
@@ -44,6 +44,7 @@ const send = (method: string, token: string, body?: unknown): RequestInit => ({
 
 export const http = {
   games: () => json<GameCatalogEntry[]>('/games'),
+  health: () => json<HealthReply>('/health'),
   tables: () => json<OpenTable[]>('/tables'),
   history: (token: string) => json<HistoryPage>('/history?limit=20', { headers: signed(token) }),
   recall: (token: string, unitId: string) => json<RecallRecord>(`/history/${encodeURIComponent(unitId)}`, { headers: signed(token) }),

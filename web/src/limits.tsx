@@ -107,6 +107,7 @@ function LimitSummary({ s, view }: { s: Strings; view: LimitView }) {
     <div class="limit-summary" data-kind={view.kind}>
       <h3>{p.kinds[view.kind]}</h3>
       <p class="limit-amount">{view.amount === null ? p.none : euros(view.amount, s)}</p>
+      {view.operator && <p class="operator-limit" data-testid={`operator-${view.kind}`}>{p.operatorLimit(euros(view.operator.amount, s), euros(view.operator.left, s))}</p>}
       {view.pending && (
         <p class="pending" data-testid={`pending-${view.kind}`}>
           {view.pending.amount === null ? p.pendingRemoval(dateTime(view.pending.effectiveAt, s)) : p.pendingRaise(euros(view.pending.amount, s), dateTime(view.pending.effectiveAt, s))}

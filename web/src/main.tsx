@@ -67,7 +67,8 @@ function App() {
     setGame(reply.game);
   });
   useEffect(() => storage.saveWallet(wallet), [wallet]);
-  const protection = useProtection(session);
+  // A launched session ended by the operator, or expired, away from a table: the way back.
+  const protection = useProtection(session, LAUNCHED ? () => signOut() : undefined);
   // The protection dialogs: « Mes limites », the first limits (until set), the reality check.
   const [dialog, setDialog] = useState<'limits' | 'first' | 'reality' | null>(null);
   const [firstPutOff, setFirstPutOff] = useState(false);

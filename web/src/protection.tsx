@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { http, type Session } from './api';
 import type { LimitView, ProtectionState } from '../../src/protocol/protection';
-import { euros, dateTime, playTime, signedEuros, type Strings } from './i18n';
+import { euros, dateTime, playTime, refusalOf, signedEuros, type Strings } from './i18n';
 
 /**
  * The mandatory warning (arrêté du 29 juillet 2022), shown unmodified on every screen, in
@@ -20,15 +20,22 @@ export interface Protection {
   readonly refresh: () => void;
 }
 
-/** The signed-in player's protection state, from `GET /protection`, kept fresh. */
-export function useProtection(session: Session | undefined): Protection {
+/**
+ * The signed-in player's protection state, from `GET /protection`, kept fresh. `gone`: told when
+ * the session's token is refused as ended or expired (a launched page has no other way to learn
+ * it away from a table).
+ */
+export function useProtection(session: Session | undefined, gone?: () => void): Protection {
   const [state, set] = useState<ProtectionState | undefined>();
   const [asked, setAsked] = useState(0);
   const token = session?.token;
   useEffect(() => {
     if (!token) return set(undefined);
     let live = true;
-    const load = () => http.protection(token).then((p) => live && set(p), () => undefined);
+    const load = () => http.protection(token).then((p) => live && set(p), (err: unknown) => {
+      const { code } = refusalOf(err);
+      if (live && (code === 'auth/session_ended' || code === 'auth/expired')) gone?.();
+    });
     load();
     const timer = setInterval(load, REFRESH_MS);
     return () => {
