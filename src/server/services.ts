@@ -6,6 +6,7 @@ import type { PlayService } from '../play/play-service';
 import type { ProtectionService } from '../play/protection-service';
 import type { ActionLog } from '../action-log/action-log';
 import type { CheckpointLog } from './checkpoints';
+import type { SeamlessWallet } from './seamless-wallet';
 
 /** What one process's rooms and routes are given when the server starts (`startServer`). */
 export interface Services {
@@ -20,4 +21,6 @@ export interface Services {
   readonly checkpoints: CheckpointLog;
   /** Now, by the store's clock (store-clock.ts): every time stamped and every time the law reads. */
   readonly now: () => number;
+  /** WALLET_MODE=seamless: the operator's wallet, its outbox and sender (docs/integration.md). */
+  readonly seamless?: SeamlessWallet;
 }
