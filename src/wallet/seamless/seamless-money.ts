@@ -15,6 +15,11 @@ export function retryDelayMs(attempts: number): number {
 const SEND_BATCH = 50;
 /** Balances remembered for display (the last the operator told), per player. */
 const BALANCES_KEPT = 10_000;
+/**
+ * A balance the operator told this recently (a debit's or a credit's answer) is shown as it is:
+ * the wallet after a purchase or a win costs no call of its own.
+ */
+const BALANCE_FRESH_MS = 1000;
 
 export interface SeamlessMoneyOptions {
   readonly sales: Pick<Sales, 'purchase' | 'settle'>;
@@ -54,7 +59,8 @@ const refusal = (code: RefusalCode, message: string): Refused => ({ ok: false, c
  * every prize is credited once (one record per unit, its id the credit's key).
  */
 export class SeamlessMoney implements PlayerMoney {
-  private readonly balances = new Map<string, Cents>();
+  /** The last balance the operator told of each player, and when (store time). */
+  private readonly balances = new Map<string, { balance: Cents; at: number }>();
 
   constructor(private readonly options: SeamlessMoneyOptions) {}
 
@@ -113,10 +119,13 @@ export class SeamlessMoney implements PlayerMoney {
   }
 
   async wallet(playerId: string): Promise<Wallet> {
+    const { held } = await this.options.wallets.wallet(playerId);
+    const known = this.balances.get(playerId);
+    if (known && this.options.now() - known.at < BALANCE_FRESH_MS) return { balance: known.balance, held };
     const answer = await this.options.wallet.balance({ player: playerId, currency: 'EUR' });
     this.remember(playerId, answer);
-    const { held } = await this.options.wallets.wallet(playerId);
-    const balance = answer.kind === 'ok' ? answer.balance : this.balances.get(playerId);
+    // The operator away: the last balance it told, if any.
+    const balance = answer.kind === 'ok' ? answer.balance : known?.balance;
     if (balance === undefined) throw new Error(`the operator's wallet did not give ${playerId}'s balance: ${reasonOf(answer)}`);
     return { balance, held };
   }
@@ -224,7 +233,7 @@ export class SeamlessMoney implements PlayerMoney {
     const balance = answer.kind === 'ok' ? answer.balance : answer.kind === 'refused' ? answer.balance : undefined;
     if (balance === undefined) return;
     this.balances.delete(player);
-    this.balances.set(player, balance);
+    this.balances.set(player, { balance, at: this.options.now() });
     if (this.balances.size > BALANCES_KEPT) this.balances.delete(this.balances.keys().next().value!);
   }
 }

@@ -132,6 +132,20 @@ describe('seamless money', () => {
     });
   });
 
+  describe("the player's wallet", () => {
+    it("shows the operator's balance after a purchase without asking again, and asks once it is older", async () => {
+      const { money, wallet, store, request, advance } = await setup();
+      const sale = sold(await money.purchase(request()));
+      const calls = wallet.calls.length;
+      assert.deepEqual(await money.wallet('p1'), { balance: 10_000 - STAKE, held: STAKE });
+      assert.equal(wallet.calls.length, calls, 'the debit told the balance');
+      await store.sales.settle(sale.unitId, T0);
+      advance(1000);
+      assert.deepEqual(await money.wallet('p1'), { balance: 10_000 - STAKE, held: 0 });
+      assert.equal(wallet.calls.at(-1), 'balance p1');
+    });
+  });
+
   describe('a process cut in the middle', () => {
     it('rolls back a debit left without its answer, once it is older than the wallet timeout', async () => {
       const { money, wallet, outbox, make, request, advance } = await setup();
