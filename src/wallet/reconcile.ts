@@ -114,7 +114,7 @@ const KINDS: ReadonlySet<string> = new Set<LedgerLine['kind']>(['debit', 'credit
 const STATES: ReadonlySet<string> = new Set<LedgerState>(['standing', 'rolled_back', 'applied', 'unmatched']);
 
 /** One line of an NDJSON ledger read and checked, or an Error naming what is wrong with it. */
-export function parseLedgerLine(text: string): LedgerLine {
+function parseLedgerLine(text: string): LedgerLine {
   let value: unknown;
   try {
     value = JSON.parse(text);
