@@ -24,8 +24,13 @@ async function signedPost(gameServer: string, secret: string, path: string, body
 }
 
 /** Asks the game server for a launch: its one-use URL, or an Error with the server's answer. */
-export async function requestLaunch(gameServer: string, secret: string, request: LaunchRequest, now: number): Promise<LaunchReply> {
-  const { status, text } = await signedPost(gameServer, secret, '/operator/launch', request, now);
+export async function requestLaunch(gameServer: string, secret: string, request: LaunchRequest, now: () => number): Promise<LaunchReply> {
+  let { status, text } = await signedPost(gameServer, secret, '/operator/launch', request, now());
+  if (status === 409 && text.includes('operator/replayed')) {
+    // The same launch signed in the same second (a double click) signs the same: sign it again in the next second.
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (now() % 1000)));
+    ({ status, text } = await signedPost(gameServer, secret, '/operator/launch', request, now()));
+  }
   if (status !== 200) throw new Error(`the game server refused the launch: HTTP ${status} ${text.slice(0, 300)}`);
   const reply = JSON.parse(text) as LaunchReply;
   if (typeof reply.url !== 'string' || !/^https?:\/\//.test(reply.url)) throw new Error(`the game server's launch reply has no URL: ${text.slice(0, 300)}`);

@@ -164,7 +164,7 @@ async function lobby(req: IncomingMessage, res: ServerResponse, url: URL, wallet
   try {
     if (route === 'POST /lobby/launch') {
       const game = form.get('game') ?? undefined;
-      const reply = await requestLaunch(settings.gameServer, settings.secret, { player, currency: 'EUR', language: 'fr', returnUrl: lobbyUrl, ...(game ? { game } : {}) }, Date.now());
+      const reply = await requestLaunch(settings.gameServer, settings.secret, { player, currency: 'EUR', language: 'fr', returnUrl: lobbyUrl, ...(game ? { game } : {}) }, Date.now);
       res.writeHead(303, { location: reply.url, 'cache-control': 'no-store' });
       return void res.end();
     }
