@@ -9,7 +9,7 @@ import { nonceFor, Rng } from '../../src/random/rng';
  * run is reproduced from its seed (for the same order of calls); and an outage of some seconds.
  */
 
-export const FAULT_KINDS = ['latency', 'timeout', 'status', 'drop', 'duplicate', 'refuse', 'reset'] as const;
+export const FAULT_KINDS = ['latency', 'timeout', 'status', 'drop', 'garble', 'duplicate', 'refuse', 'reset'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRule {

@@ -4,7 +4,7 @@ import type { BalanceRequest, MoveRequest, RollbackRequest, WalletCall } from '.
 import { parisDay } from '../../src/wallet/reconcile';
 import { parseFaultPlan, type Faults } from './faults';
 import { endSessions, fetchGames, lobbyPage, requestLaunch } from './lobby';
-import { refusal, type Answer, type Wallet } from './wallet';
+import { refusal, type Answer, type Protection, type Wallet } from './wallet';
 
 /**
  * The reference operator's HTTP service (docs/integration.md, "The reference operator"): the
@@ -97,6 +97,9 @@ async function walletCall(call: WalletCall, req: IncomingMessage, res: ServerRes
     case 'drop':
       await wallet.call(call, request);
       return void req.socket.destroy();
+    case 'garble':
+      await wallet.call(call, request);
+      return send(res, 200, '<html>upstream says hello</html>', 'text/html');
     case 'duplicate': {
       const [, second] = await Promise.all([wallet.call(call, request), wallet.call(call, request)]);
       return sendAnswer(res, second);
@@ -121,6 +124,17 @@ function jsonBody(text: string): unknown {
   }
 }
 
+/** `{ limits?: { stakeWeek?, stakeDay? }, excludedUntil? }` checked: cents and ms, whole numbers. */
+function protection(value: unknown): Protection {
+  const whole = (v: unknown) => v === undefined || (Number.isSafeInteger(v) && (v as number) >= 0);
+  const { limits, excludedUntil, ...rest } = (value ?? {}) as Record<string, unknown>;
+  const { stakeWeek, stakeDay, ...more } = (limits ?? {}) as Record<string, unknown>;
+  if (typeof value !== 'object' || value === null || Object.keys(rest).length + Object.keys(more).length > 0 || ![stakeWeek, stakeDay, excludedUntil].every(whole)) {
+    throw new BadRequest('protection: { limits?: { stakeWeek?, stakeDay? }, excludedUntil? }, whole cents and ms');
+  }
+  return value as Protection;
+}
+
 async function admin(req: IncomingMessage, res: ServerResponse, url: URL, wallet: Wallet, faults: Faults): Promise<void> {
   const route = `${req.method} ${url.pathname}`;
   if (route === 'GET /admin/faults') return send(res, 200, faults.state());
@@ -137,11 +151,12 @@ async function admin(req: IncomingMessage, res: ServerResponse, url: URL, wallet
     return send(res, 200, faults.state());
   }
   if (route === 'POST /admin/players') {
-    const body = jsonBody(await readBody(req)) as { player?: unknown; blocked?: unknown };
+    const body = jsonBody(await readBody(req)) as { player?: unknown; blocked?: unknown; protection?: unknown };
     if (typeof body.player !== 'string' || !PLAYER.test(body.player)) throw new BadRequest('player: 1–64 of [A-Za-z0-9_.:-]');
     if (body.blocked !== undefined && typeof body.blocked !== 'boolean') throw new BadRequest('blocked: true or false');
     await wallet.openAccount(body.player);
     if (body.blocked !== undefined) await wallet.setBlocked(body.player, body.blocked);
+    if (body.protection !== undefined) await wallet.setProtection(body.player, protection(body.protection));
     return send(res, 200, { player: body.player, ...wallet.account(body.player) });
   }
   if (route === 'GET /ledger') {
@@ -164,7 +179,9 @@ async function lobby(req: IncomingMessage, res: ServerResponse, url: URL, wallet
   try {
     if (route === 'POST /lobby/launch') {
       const game = form.get('game') ?? undefined;
-      const reply = await requestLaunch(settings.gameServer, settings.secret, { player, currency: 'EUR', language: 'fr', returnUrl: lobbyUrl, ...(game ? { game } : {}) }, Date.now);
+      await wallet.openAccount(player);
+      const request = { player, currency: 'EUR', language: 'fr', returnUrl: lobbyUrl, ...(game ? { game } : {}), ...wallet.account(player)!.protection } as const;
+      const reply = await requestLaunch(settings.gameServer, settings.secret, request, Date.now);
       res.writeHead(303, { location: reply.url, 'cache-control': 'no-store' });
       return void res.end();
     }

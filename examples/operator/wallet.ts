@@ -2,6 +2,7 @@ import type { Cents } from '../../src/money';
 import {
   WALLET_ERROR_STATUS,
   type BalanceRequest,
+  type LaunchRequest,
   type LedgerLine,
   type MoveRequest,
   type RollbackRequest,
@@ -31,6 +32,8 @@ type Movement = 'debit' | 'credit' | 'rollback';
 export type JournalRecord =
   | { readonly t: 'account'; readonly player: string; readonly balance: Cents; readonly at: number }
   | { readonly t: 'blocked'; readonly player: string; readonly blocked: boolean; readonly at: number }
+  /** The player's protection the operator holds, given to the game server at each launch. */
+  | { readonly t: 'protection'; readonly player: string; readonly protection: Protection; readonly at: number }
   /** A movement and its answer; `balance` the player's after it. */
   | { readonly t: 'move'; readonly call: Movement; readonly request: MoveRequest | RollbackRequest; readonly line: LedgerLine; readonly balance: Cents; readonly answer: Answer }
   /** A definite refusal, kept as that id's answer. */
@@ -44,9 +47,13 @@ export interface WalletOptions {
   readonly now: () => number;
 }
 
+/** What the operator holds of a player's protection: `LaunchRequest`'s `limits` and `excludedUntil`. */
+export type Protection = Pick<LaunchRequest, 'limits' | 'excludedUntil'>;
+
 interface Account {
   balance: Cents;
   blocked: boolean;
+  protection: Protection;
 }
 
 type Line = { -readonly [K in keyof LedgerLine]: LedgerLine[K] };
@@ -101,6 +108,12 @@ export class Wallet {
   async setBlocked(player: string, blocked: boolean): Promise<void> {
     this.openSync(player);
     this.commit({ t: 'blocked', player, blocked, at: this.options.now() });
+    await this.journal.durable();
+  }
+
+  async setProtection(player: string, protection: Protection): Promise<void> {
+    this.openSync(player);
+    this.commit({ t: 'protection', player, protection, at: this.options.now() });
     await this.journal.durable();
   }
 
@@ -207,10 +220,13 @@ export class Wallet {
   private apply(record: JournalRecord): void {
     switch (record.t) {
       case 'account':
-        this.accounts.set(record.player, { balance: record.balance, blocked: false });
+        this.accounts.set(record.player, { balance: record.balance, blocked: false, protection: {} });
         return;
       case 'blocked':
         this.accounts.get(record.player)!.blocked = record.blocked;
+        return;
+      case 'protection':
+        this.accounts.get(record.player)!.protection = record.protection;
         return;
       case 'refusal':
         this.decided.set(record.request.transactionId, { call: record.call, request: record.request, answer: record.answer });

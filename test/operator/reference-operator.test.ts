@@ -209,6 +209,15 @@ describe('the reference operator', function () {
       assert.equal((await linesOf(player)).length, 1);
     });
 
+    it('answers a movement it applied with a body that is not JSON', async () => {
+      const player = await newPlayer();
+      await plan({ fault: 'garble', count: 1, calls: ['debit'] });
+      const d = debit(player, 300);
+      await assert.rejects(operator.call('debit', d), SyntaxError);
+      assert.equal((await operator.call('debit', d)).body['balance'], 700);
+      assert.equal((await linesOf(player)).length, 1);
+    });
+
     it('takes a call delivered twice once, answering the second delivery', async () => {
       const player = await newPlayer();
       await plan({ fault: 'duplicate', count: 1, calls: ['credit'] });
@@ -283,6 +292,15 @@ describe('the reference operator', function () {
       assert.equal(res.status, 303);
       assert.equal(res.headers.get('location'), 'http://game.test/launch/one-use-code');
       assert.deepEqual(launches.at(-1), { player, currency: 'EUR', language: 'fr', returnUrl: `${operator.url}/lobby?player=${player}`, game: 'noel' });
+    });
+
+    it("gives the game server, at each launch, the player's limits and exclusion the operator holds", async () => {
+      const player = await newPlayer();
+      const protection = { limits: { stakeWeek: 5000, stakeDay: 1000 }, excludedUntil: Date.now() + 86_400_000 };
+      assert.equal((await operator.admin('POST', '/admin/players', { player, protection })).status, 200);
+      await fetch(`${operator.url}/lobby/launch`, { method: 'POST', body: new URLSearchParams({ player, game: 'noel' }), redirect: 'manual' });
+      assert.deepEqual(launches.at(-1), { player, currency: 'EUR', language: 'fr', returnUrl: `${operator.url}/lobby?player=${player}`, game: 'noel', ...protection });
+      assert.equal((await operator.admin('POST', '/admin/players', { player, protection: { limits: { stakeWeek: -1 } } })).status, 400);
     });
 
     it('exports the ledger of a Paris day as NDJSON', async () => {
