@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LedgerLine } from '../../src/protocol/operator-api';
@@ -33,6 +34,24 @@ describe('npm run reconcile', function () {
     assert.match(run.stdout, /2 differences on 2026-03-10/);
     assert.match(run.stdout, /amount differs: d1: server 2\.00 €, operator 3\.00 €/);
     assert.match(run.stdout, /only on the server: credit c1 \(player p1, round r1, 10\.00 €\)/);
+  });
+
+  it('reads a ledger from a URL with its bearer token', async () => {
+    const server = createServer((req, res) => {
+      if (req.headers.authorization !== 'Bearer op-token') return void res.writeHead(401).end();
+      res.end(`${JSON.stringify(debit)}\n`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/ledger?day=2026-03-10`;
+    try {
+      const run = await runScript('reconcile', ['--server', file('s.ndjson', [debit]), '--operator', url], { RECONCILE_OPERATOR_TOKEN: 'op-token' });
+      assert.equal(run.code, 0, run.stderr);
+      const refused = await runScript('reconcile', ['--server', url, '--operator', url]);
+      assert.equal(refused.code, 3);
+      assert.match(refused.stderr, /HTTP 401/);
+    } finally {
+      server.close();
+    }
   });
 
   it('exits 3 naming a missing file, or a bad line with its number', async () => {
