@@ -10,7 +10,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  */
 export const SIGNATURE_HEADER = 'x-lottery-signature';
 /** How far a signed time may be from the receiver's clock, either way. */
-const MAX_SKEW_SECONDS = 300;
+export const MAX_SKEW_SECONDS = 300;
 
 export interface SignedParts {
   readonly method: string;
