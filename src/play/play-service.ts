@@ -12,6 +12,7 @@ import type { ProtectionService } from './protection-service';
 import type { RecallRecord } from '../protocol/recall';
 import { toRecall, type RecallDealer } from './recall';
 import { SERVER_COMPLETE, replay } from '../games/replay';
+import { DealerMoney, type PlayerMoney } from '../wallet/player-money';
 
 export interface BuyRequest {
   readonly game: GameId;
@@ -75,10 +76,12 @@ export class PlayService {
     private readonly protection?: Pick<ProtectionService, 'settings' | 'refused'>,
     /** The public origin recalls name for their block's published roots (docs/recall.md, `fairness.server`). */
     private readonly publicOrigin: string | null = null,
+    /** Where stakes and prizes move: the dealer's wallet, or the operator's (WALLET_MODE). */
+    private readonly money: PlayerMoney = new DealerMoney(dealer),
   ) {}
 
   wallet(playerId: string): Promise<Wallet> {
-    return this.dealer.wallets.wallet(playerId);
+    return this.money.wallet(playerId);
   }
 
   /**
@@ -110,7 +113,7 @@ export class PlayService {
     }
     const units: LiveUnit[] = [];
     for (const [i, pick] of picks.entries()) {
-      const result = await this.dealer.sales.purchase({
+      const result = await this.money.purchase({
         playerId: player.playerId,
         requestId: requestIds[i]!,
         game: request.game,
@@ -257,7 +260,7 @@ export class PlayService {
 
   /** Credits a finished unit's prize; settlement is idempotent: only the call that credited tells. */
   private async settle(unit: LiveUnit, by: EndedReveal['by']): Promise<EndedReveal[]> {
-    const settled = await this.dealer.sales.settle(unit.sale.unitId, this.now());
+    const settled = await this.money.settle(unit.sale, this.now());
     if (!settled.ok) throw new Error(`settle ${unit.sale.unitId}: ${settled.code}`);
     return settled.credited ? [{ unit, by }] : [];
   }

@@ -1,4 +1,5 @@
-import { exclusionEnd, protectionView, type OperatorLimits, type ProtectionSettings } from '../protection/rules';
+import { blockedRefusal, excludedRefusal, exclusionEnd, limitNotSetRefusal, limitRefusal, protectionView, realityCheckRefusal, type OperatorLimits, type ProtectionRefusal, type ProtectionSettings } from '../protection/rules';
+import type { Cents } from '../money';
 import type { PlayerId } from '../dealer/types';
 import type { ProtectionUpdate, Protections } from '../protection/types';
 import type { BlockReason, ExclusionDuration, LimitsRequest, ProtectionRefusalCode, ProtectionState } from '../protocol/protection';
@@ -26,6 +27,28 @@ export class ProtectionService {
     const since = record.session?.startedAt;
     const money = since === undefined ? { staked: 0, won: 0 } : await this.dealer.sessionMoney(playerId, since);
     return protectionView(record, money, history, now, this.settings);
+  }
+
+  /**
+   * What the purchase's atomic step would refuse a stake for, read ahead of it: the seamless
+   * wallet asks it before debiting the operator (the purchase's step checks again, and a stake
+   * it refuses after all — two purchases racing at a limit — is rolled back).
+   */
+  async purchaseRefusal(playerId: PlayerId, stake: Cents): Promise<ProtectionRefusal | undefined> {
+    const state = await this.state(playerId);
+    if (state.blocked && (state.blocked.until === null || state.blocked.until > state.now)) return blockedRefusal(state.blocked.until);
+    if (state.excludedUntil !== null) return excludedRefusal(state.excludedUntil);
+    if (!state.stakeLimitSet) return limitNotSetRefusal();
+    if (state.session.realityCheckDue) return realityCheckRefusal(state.session.playedMs, state.session.net);
+    for (const limit of state.limits) {
+      if (limit.kind === 'deposit_week') continue;
+      // The stricter of the player's limit and the operator's (the player's on a tie), as the purchase step decides.
+      const own = limit.left === null ? undefined : { left: limit.left, source: 'player' as const };
+      const operator = limit.operator && { left: limit.operator.left, source: 'operator' as const };
+      const stricter = own && operator ? (operator.left < own.left ? operator : own) : (own ?? operator);
+      if (stricter && stricter.left < stake) return limitRefusal(limit.kind, stricter.left, limit.nextFreeAt, stricter.source);
+    }
+    return undefined;
   }
 
   setLimits(playerId: PlayerId, limits: LimitsRequest): Promise<ProtectionState> {

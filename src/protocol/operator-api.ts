@@ -85,3 +85,42 @@ export interface WalletError {
   readonly message: string;
   readonly balance?: Cents;
 }
+
+/** The HTTP status of each refusal, the same both ways: the reference operator answers these, the OpenAPI document lists them. */
+export const WALLET_ERROR_STATUS: { readonly [code in WalletErrorCode]: number } = {
+  invalid_request: 400,
+  invalid_signature: 401,
+  insufficient_funds: 402,
+  player_blocked: 403,
+  limit_reached: 403,
+  unknown_player: 404,
+  transaction_rolled_back: 409,
+};
+
+/**
+ * What a movement is now: a debit or a credit `standing`; a debit `rolled_back` (a rollback
+ * undid it); a rollback `applied` (it undid its debit) or `unmatched` (its debit was never
+ * seen, or moved nothing: acknowledged, nothing moved, and a late debit with that id is refused).
+ */
+export type LedgerState = 'standing' | 'rolled_back' | 'applied' | 'unmatched';
+
+/**
+ * One movement of a wallet ledger, one JSON line each: the operator's export
+ * (`GET /ledger?day=`) and the server's (`GET /admin/wallet-ledger?day=`) write this same
+ * format, and `npm run reconcile` compares two of them (src/wallet/reconcile.ts).
+ */
+export interface LedgerLine {
+  readonly transactionId: string;
+  readonly player: string;
+  readonly round: string;
+  /** The game of the round; '' for a rollback whose debit was never seen. */
+  readonly game: string;
+  readonly kind: 'debit' | 'credit' | 'rollback';
+  /** Cents moved: a debit's stake, a credit's prize, what a rollback gave back (0 when unmatched). */
+  readonly amount: Cents;
+  /** When it was applied, ms since the epoch. */
+  readonly at: number;
+  readonly state: LedgerState;
+  /** A rollback's: the debit it undoes. */
+  readonly referenceTransactionId?: string;
+}

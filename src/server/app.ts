@@ -16,6 +16,7 @@ import { PRIZE_TABLES } from '../games/prize-tables';
 import { ProtectionService } from '../play/protection-service';
 import { PlayService } from '../play/play-service';
 import { outageAsRefusal } from '../rooms/refusals';
+import { seamlessWallet } from './seamless-wallet';
 import { StoreClock } from './store-clock';
 import { Seats } from '../rooms/seats';
 import { Sweeper } from '../rooms/sweeper';
@@ -99,6 +100,7 @@ function storeOptions(config: Config): RedisStoreOptions {
     replicaTimeoutMs: config.redisWaitTimeoutMs,
     sequenceLanes: config.redisSequenceLanes,
     withdrawalThreshold: config.withdrawalThreshold,
+    fundedByOperator: config.walletMode === 'seamless',
   };
 }
 
@@ -148,6 +150,7 @@ function openStores({ config, logger, metrics }: Context, options: StartOptions)
     keepSettled: config.embeddedKeep,
     forgotten: (unitIds) => memoryLog.forget(unitIds),
     withdrawalThreshold: config.withdrawalThreshold,
+    fundedByOperator: config.walletMode === 'seamless',
   });
   const clock = StoreClock.of(undefined);
   return { store: memoryStore, actions: memoryLog, memoryStore, clock, launches: new MemoryLaunchStore(clock.now) };
@@ -202,7 +205,7 @@ function openPresence({ config, logger, metrics }: Context): Presence {
 }
 
 /** The wins feed, player protection, play, token checks, launches and the log of page roots, on the dealer. */
-async function startServices({ config, logger }: Context, dealer: DealerStore, actions: ActionLog, presence: Presence, { clock: { now }, launches }: Stores): Promise<Services> {
+async function startServices({ config, logger, metrics }: Context, dealer: DealerStore, actions: ActionLog, presence: Presence, { clock: { now }, redis, launches }: Stores, archiveOutbox: ArchiveOutbox | undefined): Promise<Services> {
   const feed = new WinFeed(presence, dealer.emissions, {
     prefix: config.redisPrefix,
     recent: config.feedRecent,
@@ -212,12 +215,13 @@ async function startServices({ config, logger }: Context, dealer: DealerStore, a
     log: (line: string) => logger.info(line),
   }, now);
   const protection = new ProtectionService(dealer.protections, config.protection, now);
-  const play = new PlayService(dealer, actions, now, protection, config.fairnessOrigin);
+  const seamless = config.walletMode === 'seamless' ? seamlessWallet(config, dealer, redis, protection, archiveOutbox, { logger, metrics, now }) : undefined;
+  const play = new PlayService(dealer, actions, now, protection, config.fairnessOrigin, seamless?.money);
   const verifier = await TokenVerifier.fromConfig(config, now, launches);
   const { log: checkpoints, generated } = await CheckpointLog.start(dealer.log, config, now);
   if (generated) logger.warn({ keyId: checkpoints.keys.keyId }, 'no CHECKPOINT_SIGNING_KEY: checkpoints of the log of page roots are signed with a key made at start, gone when this process stops');
   const seats = new Seats(presence, config.redisPrefix);
-  return { config, verifier, dealer, actions, play, protection, feed, checkpoints, launches, seats, now };
+  return { config, verifier, dealer, actions, play, protection, feed, checkpoints, launches, seats, now, ...(seamless && { seamless }) };
 }
 
 /** The HTTP side, in order: the edge's checks, readiness, /metrics, the routes, the edge's answers to what is left. */
@@ -337,6 +341,8 @@ async function startSweeping({ config, logger }: Context, { play, feed, now }: S
 interface Running {
   readonly readiness: ReadinessProbe;
   readonly sweeping: NodeJS.Timeout;
+  /** The seamless wallet's sender (WALLET_MODE=seamless). */
+  readonly stopSending: (() => void) | undefined;
   readonly metricsServer: HttpServer | undefined;
   readonly server: Server;
   readonly presence: Presence;
@@ -347,12 +353,13 @@ interface Running {
 
 /** Graceful stop, once however often asked: rooms finish what is in flight, then each part closes after those that use it. */
 function stopOnce(running: Running): () => Promise<void> {
-  const { readiness, sweeping, metricsServer, server, presence, services, stores, stopArchive } = running;
+  const { readiness, sweeping, stopSending, metricsServer, server, presence, services, stores, stopArchive } = running;
   let stopping: Promise<void> | undefined;
   return () => {
     stopping ??= (async () => {
       readiness.drain();
       clearInterval(sweeping);
+      stopSending?.();
       metricsServer?.close();
       await server.gracefullyShutdown(false);
       await services.feed.close();
@@ -381,18 +388,19 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const archive = await startArchive(ctx, stores);
   const readiness = new ReadinessProbe(stores.redis, `${config.redisPrefix}:ready`);
   const presence = openPresence(ctx);
-  const services = await startServices(ctx, dealer, actions, presence, stores);
+  const services = await startServices(ctx, dealer, actions, presence, stores, archive.outbox);
   const { seats } = services;
   const transport = new TokenKeepingTransport();
   const server = colyseusServer(ctx, transport, presence, readiness, services);
   defineRooms(server, transport, ctx, services, presence, seats, archive.outbox);
   const { port, metricsServer } = await listen(server, ctx);
   const sweeping = await startSweeping(ctx, services, seats, stores.redisStore);
+  const stopSending = services.seamless?.startSending();
   logger.info(usesRedis(config)
     ? `mode: Redis${config.redisClusterNodes ? ' Cluster' : ''} (${config.redisPrefix}) — dealing, wallets, history and rooms are shared and kept`
     : 'mode: embedded default — everything is in memory and NOTHING IS KEPT when this process stops');
   logger.info({ port, metricsPort: config.metricsPort }, `instant games server listening on ws://${config.host}:${port}`);
   readiness.started();
-  const stop = stopOnce({ readiness, sweeping, metricsServer, server, presence, services, stores, stopArchive: archive.stop });
+  const stop = stopOnce({ readiness, sweeping, stopSending, metricsServer, server, presence, services, stores, stopArchive: archive.stop });
   return { port, services, metrics, stop };
 }

@@ -135,6 +135,21 @@ export class Metrics {
     });
   }
 
+  /**
+   * The operator's wallet (WALLET_MODE=seamless): `lottery_wallet_calls_total{call, outcome}`
+   * (outcome ok, refused or undecided) and `lottery_wallet_call_seconds{call}`. What it returns
+   * is told each call.
+   */
+  walletCalls(): (call: string, outcome: string, ms: number) => void {
+    const registers = [this.registry];
+    const calls = new Counter({ name: 'lottery_wallet_calls_total', help: "Calls to the operator's wallet, by call and outcome (ok, refused, undecided)", labelNames: ['call', 'outcome'], registers });
+    const seconds = new Histogram({ name: 'lottery_wallet_call_seconds', help: "Time the operator's wallet took to answer, by call", labelNames: ['call'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers });
+    return (call, outcome, ms) => {
+      calls.inc({ call, outcome });
+      seconds.observe({ call }, ms / 1000);
+    };
+  }
+
   /** Counts the errors and reconnections of a Redis client (every failed attempt is an error). */
   watchRedis(redis: RedisClient): void {
     redis.on('error', () => this.redisErrors.inc());

@@ -19,6 +19,7 @@ import { mountLogRoutes } from './log-routes';
 import { RateLimiter } from './rate-limit';
 import { mountCatalogRoutes } from './catalog-routes';
 import { mountLaunchRoutes } from './launch-routes';
+import { mountWalletLedgerRoute } from './wallet-ledger-route';
 import { mountProtectionRoutes } from './protection-routes';
 import { mountSpectatorRoutes } from './spectator-routes';
 import { mountWebPage } from './web-page';
@@ -69,6 +70,7 @@ export function mountRoutes(app: Application, services: Services): void {
   mountPlayerRoutes(app, services);
   mountOperatorRoutes(app, services);
   mountWalletRoutes(app, services);
+  mountWalletLedgerRoute(app, services);
   mountProtectionRoutes(app, services);
   mountPublicRoutes(app, services);
   mountWebPage(app, services.config.publicAddresses, services.config.operatorOrigins);

@@ -8,6 +8,7 @@ import type { ActionLog } from '../action-log/action-log';
 import type { LaunchStore } from '../auth/launch-store';
 import type { Seats } from '../rooms/seats';
 import type { CheckpointLog } from './checkpoints';
+import type { SeamlessWallet } from './seamless-wallet';
 
 /** What one process's rooms and routes are given when the server starts (`startServer`). */
 export interface Services {
@@ -26,4 +27,6 @@ export interface Services {
   readonly seats: Seats;
   /** Now, by the store's clock (store-clock.ts): every time stamped and every time the law reads. */
   readonly now: () => number;
+  /** WALLET_MODE=seamless: the operator's wallet, its outbox and sender (docs/integration.md). */
+  readonly seamless?: SeamlessWallet;
 }

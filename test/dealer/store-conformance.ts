@@ -19,6 +19,7 @@ export type StoreFactory = (handles: number, options?: StoreOptions) => Promise<
 export interface StoreOptions {
   readonly idempotencyWindowMs?: number;
   readonly withdrawalThreshold?: number;
+  readonly fundedByOperator?: boolean;
 }
 
 const GAME = TEN_UNIT_TABLE.game;
@@ -1050,6 +1051,35 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.deepEqual(await store.sales.getSale(sale.unitId), sale);
         assert.equal(sold(await buy(store, 'p1')).picks, '');
         assert.equal(await store.sales.getSale('noel-test.0:9'), undefined);
+      });
+    });
+
+    describe("money held by the operator's wallet (fundedByOperator)", () => {
+      it('sells without a balance here, and keeps the net with the operator: prizes less stakes', async () => {
+        const store = (await dealers(1, { fundedByOperator: true }))[0]!;
+        await openTen(store, 1);
+        const sales: Sale[] = [];
+        for (let i = 0; i < 3; i++) sales.push(sold(await buy(store, 'p1')));
+        assert.deepEqual(sales.map((s) => [s.balanceBefore, s.balanceAfter]), [[0, -STAKE], [-STAKE, -2 * STAKE], [-2 * STAKE, -3 * STAKE]]);
+        for (const sale of sales) await store.sales.settle(sale.unitId, T0 + 100);
+        const prizes = sales.reduce((sum, s) => sum + s.prize, 0);
+        assert.equal(await store.wallets.balance('p1'), prizes - 3 * STAKE);
+      });
+
+      it("still refuses for the player's protection, before anything is sold", async () => {
+        const store = (await dealers(1, { fundedByOperator: true }))[0]!;
+        await openTen(store, 1);
+        const settings = { realityCheckMs: HOUR, sessionIdleMs: HOUR };
+        const refused = await buy(store, 'p1', { protection: settings });
+        assert.equal(refused.ok ? 'sold' : refused.code, 'limit/not_set');
+        assert.equal((await store.emissions.listEmissions())[0]!.blocks[0]!.sold, 0);
+      });
+
+      it('checks the balance when the money is held here', async () => {
+        const store = await dealer();
+        await openTen(store, 1);
+        const refused = await buy(store, 'p1');
+        assert.equal(refused.ok ? 'sold' : refused.code, 'purchase/insufficient_funds');
       });
     });
 

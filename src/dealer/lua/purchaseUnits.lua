@@ -42,7 +42,10 @@
     ARGV[1] stake (cents)
     ARGV[2] game
     ARGV[3] time to live of KEYS[4] in ms (to the end of the next window)
-    for purchase i, ARGV[3 + 6(i-1) + 1..6]: playerId, requestId, now (ms since the epoch),
+    ARGV[4] '1': the operator's wallet holds the money (seamless: the stake was debited there
+            before this purchase), so no balance check here and the balance may go below zero;
+            '': this wallet's balance must cover the stake
+    for purchase i, ARGV[4 + 6(i-1) + 1..6]: playerId, requestId, now (ms since the epoch),
       picks, the request ids bought together, comma-separated, its own among them ('': no
       finish-first check), the protection settings ('<reality check ms>|<session idle ms>',
       '': no limit-set or reality check; includes/protection)
@@ -75,7 +78,8 @@
 --- @include "includes/archiveEntry"
 
 local n = (#KEYS - 6) / 2
-local argsAt = 3
+local argsAt = 4
+local operatorFunded = ARGV[4] == '1'
 --- @include "includes/sequenceDealing"
 
 local stake = tonumber(ARGV[1])
@@ -100,7 +104,7 @@ local function boughtWith(wallet, playerId, requestId, together)
 end
 
 local function purchase(i)
-  local k, a = 6 + 2 * (i - 1), 3 + 6 * (i - 1)
+  local k, a = 6 + 2 * (i - 1), argsAt + 6 * (i - 1)
   local wallet = KEYS[k + 1]
   local playerId, requestId, now, together = ARGV[a + 1], ARGV[a + 2], ARGV[a + 3], ARGV[a + 5]
   local previous = servedAlready(i)
@@ -114,7 +118,7 @@ local function purchase(i)
   local nowMs = tonumber(now)
   local refused, checked = stakeRefusal(wallet, w, 3, stake, nowMs, now, ARGV[a + 6])
   if refused then return refused end
-  if balance < stake then return {-3, balance} end
+  if balance < stake and not operatorFunded then return {-3, balance} end
   local position, tier, unitId = dealNext(now, n - i)
   if not position then return {-4, emissionId, index + lanes} end
   local soldIndex = index

@@ -35,6 +35,8 @@
                                        stake in the player's windows (a refund takes it back)
 
     ARGV[8] the protection settings ('<reality check ms>|<session idle ms>', '': none)
+    ARGV[9] '1': the operator's wallet holds the money (purchaseUnits.lua's ARGV[4]): no
+            balance check, the hold may take the balance less what is held below zero
 ]]
 --- @include "../../redis-scripts/lua/int"
 --- @include "../../protection/lua/includes/protection"
@@ -73,7 +75,7 @@ local now = tonumber(ARGV[5])
 local refused, checked = stakeRefusal(KEYS[1], w, 3, stake, now, ARGV[5], ARGV[8])
 if refused then return refused end
 local available = balance - held
-if available < stake then return {-3, available} end
+if available < stake and ARGV[9] ~= '1' then return {-3, available} end
 local writes = {'held', int(held + stake), inPlayField, int(inPlay + 1)}
 countStake(KEYS[1], checked, stake, now, writes)
 redis.call('HSET', KEYS[1], unpack(writes))

@@ -27,6 +27,8 @@ export class MemorySales implements Sales {
     private readonly onForgotten: ((unitIds: readonly string[]) => void) | undefined,
     /** The automatic withdrawal threshold in cents (MemoryStoreOptions); undefined: off. */
     private readonly withdrawalThreshold: number | undefined,
+    /** MemoryStoreOptions.fundedByOperator. */
+    private readonly fundedByOperator: boolean,
   ) {}
 
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
@@ -49,7 +51,7 @@ export class MemorySales implements Sales {
     const protectionRefused = stakeRefusal(books.walletOf(request.playerId), request);
     if (protectionRefused) return protectionRefused;
     const balance = wallet?.balance ?? 0;
-    if (balance < request.stake) return insufficientFunds(balance, request.stake);
+    if (balance < request.stake && !this.fundedByOperator) return insufficientFunds(balance, request.stake);
 
     const block = emission.blocks[emission.openIndex]!;
     const position = block.sold;

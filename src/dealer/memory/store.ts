@@ -31,6 +31,8 @@ export interface MemoryStoreOptions {
   readonly printSeed?: () => Uint8Array;
   /** As RedisStoreOptions.withdrawalThreshold. */
   readonly withdrawalThreshold?: number;
+  /** As RedisStoreOptions.fundedByOperator. */
+  readonly fundedByOperator?: boolean;
   /** Whether the archive's outbox keeps its entries for a writer (`outbox`). Default true. */
   readonly archive?: boolean;
 }
@@ -63,7 +65,7 @@ export class MemoryStore implements DealerStore {
     const books = new MemoryBooks(options.archive ?? true);
     const emissions = new MemoryEmissions(books, options.printSeed);
     this.emissions = emissions;
-    this.sales = new MemorySales(books, emissions, idempotencyWindow(options.idempotencyWindowMs), keep, options.forgotten, threshold);
+    this.sales = new MemorySales(books, emissions, idempotencyWindow(options.idempotencyWindowMs), keep, options.forgotten, threshold, options.fundedByOperator ?? false);
     this.wallets = new MemoryWallets(books);
     this.pages = new MemoryPages(books);
     this.log = new MemoryPageLog(books);

@@ -27,7 +27,7 @@ export class OneScriptPurchase extends RedisSales {
         const { playerId, requestId, now, picks = '', boughtTogether = [] } = request;
         return { wallet: player.wallet, journal: player.journal, playerId, requestId, now, picks, boughtTogether, protection: protectionArg(request.protection) };
       });
-      return purchaseUnits(ctx.run, keys, { stake, game, requestsTtlMs }, purchases);
+      return purchaseUnits(ctx.run, keys, { stake, game, requestsTtlMs, fundedByOperator: parts.fundedByOperator }, purchases);
     });
   }
 

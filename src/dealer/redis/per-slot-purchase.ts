@@ -59,7 +59,7 @@ export class PerSlotPurchase extends RedisSales {
     const reserved = await reservePurchase(
       ctx.run,
       { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
-      { gamePrice: gamePrice(game, stake), requestId, stake, game, now, picks: request.picks ?? '', boughtTogether: request.boughtTogether ?? [], protection: protectionArg(request.protection) },
+      { gamePrice: gamePrice(game, stake), requestId, stake, game, now, picks: request.picks ?? '', boughtTogether: request.boughtTogether ?? [], protection: protectionArg(request.protection), fundedByOperator: this.parts.fundedByOperator },
     );
     // The hold must outlive its master too: a hold lost in a failover while its unit is dealt
     // would let a settlement of that unit find nothing to finish, and the retry debit it after.

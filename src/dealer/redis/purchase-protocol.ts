@@ -20,4 +20,6 @@ export interface ProtocolParts {
   readonly relay: ArchiveRelay;
   /** The automatic withdrawal threshold in cents (RedisStoreOptions); undefined: off. */
   readonly withdrawalThreshold: number | undefined;
+  /** RedisStoreOptions.fundedByOperator. */
+  readonly fundedByOperator: boolean;
 }

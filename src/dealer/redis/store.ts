@@ -64,6 +64,13 @@ export interface RedisStoreOptions {
    */
   readonly withdrawalThreshold?: number;
   /**
+   * The operator's wallet holds the players' money (WALLET_MODE=seamless, src/wallet/seamless):
+   * each stake is debited there before its purchase reaches this store, so a purchase is not
+   * checked against the balance here, and that balance is the player's net with the operator's
+   * wallet (prizes less stakes), below zero as often as not. Default false.
+   */
+  readonly fundedByOperator?: boolean;
+  /**
    * How long a dealer's claim to hash a Merkle page lasts, in ms: the other dealers wait for its
    * root that long at most before hashing the page themselves (pages.ts; hashing takes about
    * 10 ms, so a dealer that dies while hashing holds the lane's purchases up to this long).
@@ -121,7 +128,7 @@ export class RedisStore implements DealerStore {
     // On one script the money scripts write the archive's money stream itself: nothing to relay.
     const relay = new ArchiveRelay(ctx);
     const protections = new RedisProtections(ctx, perSlot ? relay : undefined, decodeJournalLine);
-    const parts = { ctx, catalog, emissions, printer, pages, sales, protections, relay, withdrawalThreshold: withdrawalThreshold(options.withdrawalThreshold) };
+    const parts = { ctx, catalog, emissions, printer, pages, sales, protections, relay, withdrawalThreshold: withdrawalThreshold(options.withdrawalThreshold), fundedByOperator: options.fundedByOperator ?? false };
     const wallets = new RedisWallets(ctx, perSlot ? relay : undefined);
     this.emissions = emissions;
     this.sales = perSlot ? new PerSlotPurchase(parts, wallets) : new OneScriptPurchase(parts, wallets);

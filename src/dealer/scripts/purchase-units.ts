@@ -19,6 +19,8 @@ export interface BatchArgs {
   readonly game: string;
   /** Time to live of this window's request ids, in ms. */
   readonly requestsTtlMs: number;
+  /** The operator's wallet holds the money (seamless): no balance check (RedisStoreOptions.fundedByOperator). */
+  readonly fundedByOperator: boolean;
 }
 
 export interface BatchedPurchase {
@@ -91,7 +93,7 @@ export async function purchaseUnits(
   purchases: readonly BatchedPurchase[],
 ): Promise<PurchaseUnitsResult> {
   const keyList = [keys.current, keys.base, keys.laneUnsettled, keys.requests, keys.previousRequests, keys.archive];
-  const args: (string | number)[] = [batch.stake, batch.game, batch.requestsTtlMs];
+  const args: (string | number)[] = [batch.stake, batch.game, batch.requestsTtlMs, batch.fundedByOperator ? '1' : ''];
   for (const p of purchases) {
     keyList.push(p.wallet, p.journal);
     args.push(p.playerId, p.requestId, p.now, p.picks, p.boughtTogether.join(','), p.protection);

@@ -31,6 +31,8 @@ export async function reservePurchase(
     readonly boughtTogether: readonly string[];
     /** `protectionArg`. */
     readonly protection: string;
+    /** RedisStoreOptions.fundedByOperator. */
+    readonly fundedByOperator: boolean;
   },
 ): Promise<ReserveResult> {
   const reply = replyList(
@@ -44,6 +46,7 @@ export async function reservePurchase(
       args.picks,
       args.boughtTogether.join(','),
       args.protection,
+      args.fundedByOperator ? '1' : '',
     ]),
   );
   const code = int(reply[0]);

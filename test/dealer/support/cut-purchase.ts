@@ -23,7 +23,7 @@ export async function reserveThenDie(store: RedisStore, client: RedisClient, pla
   const held = await reservePurchase(
     defineDealerScripts(client),
     { wallet: player.wallet, pending: player.pending, requests: player.requests(window), previousRequests: player.requests(window - 1) },
-    { gamePrice: gamePrice(GAME, STAKE), requestId, stake: STAKE, game: GAME, now, picks: '', boughtTogether: [requestId], protection: '' },
+    { gamePrice: gamePrice(GAME, STAKE), requestId, stake: STAKE, game: GAME, now, picks: '', boughtTogether: [requestId], protection: '', fundedByOperator: false },
   );
   assert.equal(held.kind, 'held');
 }

@@ -1,0 +1,159 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { parse } from 'yaml';
+import {
+  WALLET_ERROR_CODES,
+  WALLET_ERROR_STATUS,
+  type BalanceRequest,
+  type EndSessionsRequest,
+  type LaunchRequest,
+  type MoveRequest,
+  type RollbackRequest,
+  type WalletCall,
+} from '../../src/protocol/operator-api';
+import { ReferenceOperator } from '../../tools/reference-operator';
+
+/**
+ * docs/operator-api.yaml against what really crosses the wire: the reference operator's answers,
+ * its launch requests, and requests built from the protocol's types.
+ */
+
+const DOC_ID = 'https://lottery.example/operator-api';
+type Doc = any;
+const doc: Doc = parse(readFileSync('docs/operator-api.yaml', 'utf8'));
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+ajv.addSchema({ ...doc, $id: DOC_ID });
+
+const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
+const compiled = new Map<string, ValidateFunction>();
+function schemaAt(path: string): ValidateFunction {
+  let validate = compiled.get(path);
+  if (!validate) compiled.set(path, (validate = ajv.compile({ $ref: `${DOC_ID}#/${path}` })));
+  return validate;
+}
+
+function assertValid(path: string, value: unknown): void {
+  const validate = schemaAt(path);
+  assert.ok(validate(value), `${path}: ${ajv.errorsText(validate.errors)}\n${JSON.stringify(value)}`);
+}
+
+/** The JSON schema of a documented answer, its `$ref` to components/responses followed. */
+function responsePath(route: string, method: string, status: number): string {
+  const answer = doc.paths[route]?.[method]?.responses?.[String(status)];
+  assert.ok(answer, `${method.toUpperCase()} ${route} does not document the status ${status}`);
+  const base = typeof answer.$ref === 'string' ? (answer.$ref as string).slice(2) : pointer('paths', route, method, 'responses', String(status));
+  return `${base}/content/application~1json/schema`;
+}
+
+function requestPath(route: string, method = 'post'): string {
+  return pointer('paths', route, method, 'requestBody', 'content', 'application/json', 'schema');
+}
+
+const SECRET = 'o'.repeat(40);
+
+describe('the OpenAPI document docs/operator-api.yaml', function () {
+  this.timeout(60_000);
+
+  it('is OpenAPI 3.1, with the signature as its security scheme', () => {
+    assert.equal(doc.openapi, '3.1.0');
+    assert.deepEqual(doc.security, [{ signature: [] }]);
+    assert.equal(doc.components.securitySchemes.signature.name, 'X-Lottery-Signature');
+  });
+
+  it('lists the wallet refusal codes of the protocol, each under its status', () => {
+    assert.deepEqual(doc.components.schemas.WalletError.properties.error.enum, [...WALLET_ERROR_CODES]);
+    for (const call of ['balance', 'debit', 'credit', 'rollback'] satisfies WalletCall[]) {
+      const statuses = Object.keys(doc.paths[`/${call}`].post.responses).map(Number).filter((s) => s >= 400);
+      for (const status of statuses) assert.ok(Object.values(WALLET_ERROR_STATUS).includes(status), `/${call} documents ${status}, no code has it`);
+    }
+    for (const status of new Set(Object.values(WALLET_ERROR_STATUS))) assert.ok(responsePath('/debit', 'post', status));
+  });
+
+  it('takes the requests built from the protocol types, and refuses one with a field it does not know', () => {
+    const balance: BalanceRequest = { player: 'p-1', currency: 'EUR' };
+    const move: MoveRequest = { transactionId: 'u1:debit', player: 'p-1', round: 'u1', game: 'noel', amount: 200, currency: 'EUR' };
+    const rollback: RollbackRequest = { transactionId: 'u1:rollback', referenceTransactionId: 'u1:debit', player: 'p-1', round: 'u1', currency: 'EUR' };
+    const launch: LaunchRequest = { player: 'p-1', currency: 'EUR', language: 'en', returnUrl: 'https://operator.example/lobby', game: 'noel', limits: { stakeWeek: 5000, stakeDay: 1000 }, excludedUntil: 1_800_000_000_000 };
+    const end: EndSessionsRequest = { player: 'p-1' };
+    assertValid(requestPath('/balance'), balance);
+    for (const route of ['/debit', '/credit']) assertValid(requestPath(route), move);
+    assertValid(requestPath('/rollback'), rollback);
+    assertValid(requestPath('/operator/launch'), launch);
+    assertValid(requestPath('/operator/sessions/end'), end);
+    assert.equal(schemaAt(requestPath('/debit'))({ ...move, bonus: 1 }), false);
+    assert.equal(schemaAt(requestPath('/debit'))({ ...move, amount: 2.5 }), false);
+  });
+
+  describe("against the reference operator's real answers", () => {
+    let dir: string;
+    let operator: ReferenceOperator;
+    let game: Server;
+    const launches: unknown[] = [];
+
+    before(async () => {
+      dir = mkdtempSync(join(tmpdir(), 'openapi-'));
+      game = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', () => {
+          if (req.url === '/games') return void res.end('[]');
+          launches.push(JSON.parse(body));
+          res.end(JSON.stringify({ url: 'http://127.0.0.1:1/launch/x', expiresAt: Date.now() + 60_000 }));
+        });
+      });
+      await new Promise<void>((resolve) => game.listen(0, '127.0.0.1', resolve));
+      operator = await ReferenceOperator.start({ ledger: join(dir, 'ledger.ndjson'), secret: SECRET, gameServer: `http://127.0.0.1:${(game.address() as { port: number }).port}` });
+    });
+    after(async () => {
+      await operator?.stop();
+      game?.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    it('answers every wallet call, accepted or refused, as documented', async () => {
+      await operator.admin('POST', '/admin/players', { player: 'p1' });
+      await operator.admin('POST', '/admin/players', { player: 'blocked' });
+      await operator.admin('POST', '/admin/players', { player: 'blocked', blocked: true });
+      const move = (id: string, player = 'p1', amount = 200): MoveRequest => ({ transactionId: id, player, round: `r-${id}`, game: 'noel', amount, currency: 'EUR' });
+      const calls: [WalletCall, BalanceRequest | MoveRequest | RollbackRequest, number, { secret?: string }?][] = [
+        ['balance', { player: 'p1', currency: 'EUR' }, 200],
+        ['balance', { player: 'nobody', currency: 'EUR' }, 404],
+        ['balance', { player: 'blocked', currency: 'EUR' }, 403],
+        ['debit', move('d1'), 200],
+        ['debit', move('d2', 'p1', 1_000_000), 402],
+        ['debit', move('d3', 'blocked'), 403],
+        ['debit', move('d4', 'nobody'), 404],
+        ['debit', { ...move('d5'), amount: 0 }, 400],
+        ['debit', move('d6'), 401, { secret: 'x'.repeat(40) }],
+        ['credit', move('c1', 'p1', 500), 200],
+        ['credit', move('c2', 'nobody'), 404],
+        ['rollback', { transactionId: 'rb1', referenceTransactionId: 'd1', player: 'p1', round: 'r-d1', currency: 'EUR' }, 200],
+        ['rollback', { transactionId: 'rb2', referenceTransactionId: 'late', player: 'p1', round: 'r-late', currency: 'EUR' }, 200],
+        ['debit', move('late'), 409],
+        ['rollback', { transactionId: 'rb3', referenceTransactionId: 'c1', player: 'p1', round: 'r-c1', currency: 'EUR' }, 400],
+      ];
+      for (const [call, request, status, options] of calls) {
+        const answer = await operator.call(call, request, options);
+        assert.equal(answer.status, status, `${call} ${JSON.stringify(request)}: ${JSON.stringify(answer.body)}`);
+        assertValid(responsePath(`/${call}`, 'post', status), answer.body);
+        if (status >= 400) assert.equal(WALLET_ERROR_STATUS[answer.body['error'] as keyof typeof WALLET_ERROR_STATUS], status);
+      }
+    });
+
+    it('exports ledger lines of the documented format', async () => {
+      const lines = await operator.ledger();
+      assert.ok(lines.length >= 4);
+      for (const line of lines) assertValid('components/schemas/LedgerLine', line);
+    });
+
+    it('sends launch requests of the documented shape', async () => {
+      await fetch(`${operator.url}/lobby/launch`, { method: 'POST', body: new URLSearchParams({ player: 'p1', game: 'noel' }), redirect: 'manual' });
+      assert.equal(launches.length, 1);
+      assertValid(requestPath('/operator/launch'), launches[0]);
+    });
+  });
+});
