@@ -7,10 +7,12 @@
 export interface LaunchStore {
   /** True the first time `key` is seen within `ttlMs`; false after (a replay). */
   firstSight(key: string, ttlMs: number): Promise<boolean>;
-  /** Keeps `value` under `key` for `ttlMs`, for one `take`. */
+  /** Keeps `value` under `key` for `ttlMs`. */
   put(key: string, value: string, ttlMs: number): Promise<void>;
   /** The value under `key`, removed: the first call gets it, every other nothing. */
   take(key: string): Promise<string | undefined>;
+  /** The value under `key`, left there. */
+  get(key: string): Promise<string | undefined>;
   /** The player's sessions started at or before `at` are ended; kept `keepMs` (a token's longest life). */
   endSessions(playerId: string, at: number, keepMs: number): Promise<void>;
   /** When the operator last ended the player's sessions, if it did within their keeping. */
@@ -40,6 +42,10 @@ export class MemoryLaunchStore implements LaunchStore {
     const value = this.live(`once:${key}`);
     this.entries.delete(`once:${key}`);
     return value;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return this.live(`once:${key}`);
   }
 
   async endSessions(playerId: string, at: number, keepMs: number): Promise<void> {

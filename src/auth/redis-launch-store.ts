@@ -3,7 +3,7 @@ import type { LaunchStore } from './launch-store';
 
 /**
  * The launch store on Redis (or a Redis Cluster: one key per command): `SET NX PX` for the
- * signatures seen, `SET PX` and `GETDEL` for one-use values, and the sessions' end per player.
+ * signatures seen, `SET PX` and `GETDEL` for values kept and taken once, and the sessions' end per player.
  * Keys: `<prefix>:launch:seen:<key>`, `<prefix>:launch:once:<key>`, `<prefix>:launch:ended:<player>`.
  */
 export class RedisLaunchStore implements LaunchStore {
@@ -22,6 +22,10 @@ export class RedisLaunchStore implements LaunchStore {
 
   async take(key: string): Promise<string | undefined> {
     return (await this.redis.getdel(`${this.prefix}:launch:once:${key}`)) ?? undefined;
+  }
+
+  async get(key: string): Promise<string | undefined> {
+    return (await this.redis.get(`${this.prefix}:launch:once:${key}`)) ?? undefined;
   }
 
   async endSessions(playerId: string, at: number, keepMs: number): Promise<void> {

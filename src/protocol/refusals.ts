@@ -87,7 +87,6 @@ export const REFUSALS = {
   'operator/signature': { meaning: 'The operator’s request carries no X-Lottery-Signature, or a malformed one, one outside the allowed clock skew, or a wrong one.', retryable: false, page: 'operatorOnly' },
   'operator/replayed': { meaning: 'This signed request was received before: each signature is taken once.', retryable: false, page: 'operatorOnly' },
   'operator/malformed': { meaning: 'The launch or session-end request is not of the documented shape (src/protocol/operator-api.ts).', retryable: false, page: 'operatorOnly' },
-  'wallet/seamless': { meaning: 'The operator holds the players’ money (WALLET_MODE=seamless): this server moves none in or out.', retryable: false, page: 'operatorOnly' },
   'blocks/not_found': { meaning: 'No block of that id was printed.', retryable: false, page: 'blockNotFound' },
   'fairness/unknown_block': { meaning: 'No block of that id was printed (or the id does not parse).', retryable: false, page: 'blockNotFound' },
   'fairness/log_malformed': { meaning: 'The log request is not of the documented shape (a block id and a page, or an index; from and to: whole numbers, from ≤ to).', retryable: false, page: 'logRequestMalformed' },

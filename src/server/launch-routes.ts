@@ -27,6 +27,8 @@ const HANDLE_COOKIE = 'lottery_launch';
 const EXCHANGE_PATH = '/auth/launch-session';
 /** A launch code and a session handle: 32 random bytes, base64url. */
 const ONE_USE_ID = /^[A-Za-z0-9_-]{43}$/;
+/** How long a used or expired launch URL still shows the way back to its lobby. */
+const WAY_BACK_MS = 3600_000;
 /** A signature is taken once while its time is within the skew either way. */
 const SEEN_SIGNATURE_MS = 2 * MAX_SKEW_SECONDS * 1000;
 
@@ -86,7 +88,10 @@ export function mountLaunchRoutes(app: Application, services: Services): void {
     const code = String(req.params['code']);
     const raw = ONE_USE_ID.test(code) ? await services.launches.take(`code:${code}`) : undefined;
     res.setHeader('cache-control', 'no-store');
-    if (raw === undefined) return void res.status(410).type('html').send(USED_OR_EXPIRED_PAGE);
+    if (raw === undefined) {
+      const back = ONE_USE_ID.test(code) ? await services.launches.get(`back:${code}`) : undefined;
+      return void res.status(410).type('html').send(usedOrExpiredPage(back));
+    }
     const launched = JSON.parse(raw) as Launch;
     const handle = oneUseId();
     const session: PendingSession = { ...launched, sessionId: randomBytes(16).toString('hex'), startedAt: services.now() };
@@ -152,6 +157,7 @@ async function launch(services: Services, request: z.infer<typeof LAUNCH_REQUEST
   const ttlMs = services.config.launchTtlSeconds * 1000;
   const launched: Launch = { player: request.player, language: request.language, returnUrl: request.returnUrl, game: request.game ?? null };
   await services.launches.put(`code:${code}`, JSON.stringify(launched), ttlMs);
+  await services.launches.put(`back:${code}`, request.returnUrl, WAY_BACK_MS);
   return { url: `${origin}/launch/${code}`, expiresAt: services.now() + ttlMs };
 }
 
@@ -179,10 +185,15 @@ function cookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** The answer to a launch URL used before or expired: no session, a way back. */
-const USED_OR_EXPIRED_PAGE = `<!doctype html>
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** The answer to a launch URL used before or expired: no session; the way back to its lobby while known. */
+function usedOrExpiredPage(returnUrl: string | undefined): string {
+  const back = returnUrl === undefined ? '' : `<p><a href="${returnUrl.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)}" target="_top">Retour au lobby</a></p>`;
+  return `<!doctype html>
 <html lang="fr"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Lien expiré</title></head>
 <body><main><h1>Ce lien de lancement a déjà servi ou a expiré</h1>
 <p>Relancez le jeu depuis le lobby de votre opérateur.</p>
-<p lang="en">This launch link was used already or has expired: launch the game again from your operator’s lobby.</p></main></body></html>
+<p lang="en">This launch link was used already or has expired: launch the game again from your operator’s lobby.</p>${back}</main></body></html>
 `;
+}

@@ -151,7 +151,7 @@ function mountWalletRoutes(app: Application, services: Services): void {
   for (const operation of ['deposit', 'withdraw'] as const) {
     app.post(`/admin/wallets/:playerId/${operation}`, asyncRoute(async (req, res) => {
       if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
-      if (services.config.walletMode === 'seamless') return sendRefusal(res, 409, 'wallet/seamless', `no ${operation} here: the operator holds the players' money (WALLET_MODE=seamless)`);
+      if (services.config.walletMode === 'seamless') return sendRefusal(res, 409, 'wallet/not_here', `no ${operation} here: the operator holds the players' money (WALLET_MODE=seamless)`);
       const playerId = String(req.params['playerId']);
       if (!isPlayerId(playerId)) return sendRefusal(res, 400, 'wallet/malformed', 'a player id is 1–64 of A-Z a-z 0-9 _ . : -');
       const body = FUNDING_REQUEST.safeParse(req.body);

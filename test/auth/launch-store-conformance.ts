@@ -37,6 +37,14 @@ export function launchStoreConformance(name: string, open: () => Promise<LaunchS
       assert.equal(await store.take('code:never'), undefined);
     });
 
+    it('reads a value kept without taking it', async () => {
+      const { store } = handle;
+      await store.put('back:x', 'https://casino.example/lobby', 10_000);
+      assert.equal(await store.get('back:x'), 'https://casino.example/lobby');
+      assert.equal(await store.get('back:x'), 'https://casino.example/lobby');
+      assert.equal(await store.get('back:never'), undefined);
+    });
+
     it('gives nothing for a value whose time ran out', async () => {
       const { store, pass } = handle;
       await store.put('code:y', 'v', 200);

@@ -118,7 +118,9 @@ describe('operator launch (embedded)', function () {
     const second = await open(url);
     assert.equal(second.status, 410);
     assert.equal(second.headers.get('set-cookie'), null);
-    assert.match(await second.text(), /déjà servi ou a expiré/);
+    const page = await second.text();
+    assert.match(page, /déjà servi ou a expiré/);
+    assert.ok(page.includes(`<a href="${RETURN_URL}?launch=${launches}" target="_top">Retour au lobby</a>`), 'the way back');
   });
 
   it('refuses a launch URL once its time ran out', async () => {
@@ -201,7 +203,7 @@ describe('operator launch settings', function () {
         body: JSON.stringify({ amount: 100, requestId: `r-${operation}` }),
       });
       assert.equal(res.status, 409, operation);
-      assert.equal(await refusalCode(res), 'wallet/seamless');
+      assert.equal(await refusalCode(res), 'wallet/not_here');
     }
   });
 

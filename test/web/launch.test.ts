@@ -111,6 +111,7 @@ describe('an operator launches the page', function () {
       const again = await page.goto(url);
       assert.equal(again?.status(), 410);
       await page.getByRole('heading', { name: /déjà servi ou a expiré/ }).waitFor(WAIT);
+      assert.equal(await page.getByRole('link', { name: 'Retour au lobby' }).getAttribute('href'), LOBBY);
       await assertAccessible(page, 'the used link');
     } finally {
       await context.close();
