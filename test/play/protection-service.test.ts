@@ -75,4 +75,34 @@ describe('protection service', () => {
       assert.equal((await dealer.outbox.read('money', undefined, 10)).length, 2);
     });
   });
+
+  describe("the operator's protection given at launch", () => {
+    const service = () => {
+      const dealer = new MemoryStore();
+      return { dealer, protection: new ProtectionService(dealer.protections, SETTINGS, () => T0) };
+    };
+
+    it("applies the operator's exclusion as its block, and never shortens a block that runs longer", async () => {
+      const { dealer, protection } = service();
+      await protection.fromOperator('p1', { stake_week: null, stake_day: null }, T0 + 60 * MINUTE);
+      assert.deepEqual((await protection.state('p1')).blocked, { reason: 'operator_exclusion', until: T0 + 60 * MINUTE });
+      await protection.block('p1', 'national_ban', null);
+      await protection.fromOperator('p1', { stake_week: null, stake_day: null }, T0 + 120 * MINUTE);
+      assert.deepEqual((await protection.state('p1')).blocked, { reason: 'national_ban', until: null });
+      const blocks = (await dealer.protections.protectionRecord('p1')).history.filter((c) => c.what === 'block');
+      assert.deepEqual(blocks.map((c) => [c.by, c.reason]), [['operator', 'national_ban'], ['operator', 'operator_exclusion']]);
+    });
+
+    it("reads ahead of a debit the stricter of the player's limit and the operator's, saying whose", async () => {
+      const { protection } = service();
+      await protection.setLimits('p1', { stake_week: 1_000 });
+      await protection.fromOperator('p1', { stake_week: 500, stake_day: null }, undefined);
+      assert.equal(await protection.purchaseRefusal('p1', 500), undefined);
+      const refused = await protection.purchaseRefusal('p1', 501);
+      assert.equal(refused?.code, 'limit/stake_week');
+      assert.deepEqual(refused?.details, { limit: 'stake_week', left: 500, nextFreeAt: null, source: 'operator' });
+      await protection.fromOperator('p1', { stake_week: 2_000, stake_day: null }, undefined);
+      assert.equal((await protection.purchaseRefusal('p1', 1_001))?.details?.source, 'player');
+    });
+  });
 });
