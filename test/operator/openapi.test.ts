@@ -15,7 +15,10 @@ import {
   type RollbackRequest,
   type WalletCall,
 } from '../../src/protocol/operator-api';
+import { signRequest, SIGNATURE_HEADER } from '../../src/operator/signature';
+import type { RunningServer } from '../../src/server/app';
 import { ReferenceOperator } from '../../tools/reference-operator';
+import { startTestServer } from '../support/game-server';
 
 /**
  * docs/operator-api.yaml against what really crosses the wire: the reference operator's answers,
@@ -154,6 +157,50 @@ describe('the OpenAPI document docs/operator-api.yaml', function () {
       await fetch(`${operator.url}/lobby/launch`, { method: 'POST', body: new URLSearchParams({ player: 'p1', game: 'noel' }), redirect: 'manual' });
       assert.equal(launches.length, 1);
       assertValid(requestPath('/operator/launch'), launches[0]);
+    });
+  });
+
+  describe("against the game server's real launch answers", () => {
+    let server: RunningServer;
+    before(async () => {
+      server = await startTestServer({ OPERATOR_SECRET: SECRET, JWT_SECRET: 'openapi-launch-secret-of-32-characters' });
+    });
+    after(async () => {
+      await server?.stop();
+    });
+
+    const post = (path: string, body: object, sign = true) => {
+      const text = JSON.stringify(body);
+      const signature = signRequest(SECRET, { method: 'POST', path, body: text }, Date.now());
+      return fetch(`http://127.0.0.1:${server.port}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(sign ? { [SIGNATURE_HEADER]: signature } : {}) }, body: text, redirect: 'manual' });
+    };
+
+    it('answers the launch, its refusals and the end of sessions as documented', async () => {
+      const launch: LaunchRequest = { player: 'p-1', currency: 'EUR', language: 'fr', returnUrl: 'https://operator.example/lobby', game: 'noel-de-la-chance', limits: { stakeWeek: 5000 } };
+      const answers: [string, object, number, boolean?][] = [
+        ['/operator/launch', launch, 200],
+        ['/operator/launch', { ...launch, currency: 'USD' }, 400],
+        ['/operator/launch', { ...launch, language: 'de' }, 401, false],
+        ['/operator/sessions/end', { player: 'p-1' } satisfies EndSessionsRequest, 200],
+        ['/operator/sessions/end', { player: 'not a player id' }, 400],
+      ];
+      for (const [path, body, status, sign] of answers) {
+        const res = await post(path, body, sign);
+        assert.equal(res.status, status, path);
+        assertValid(responsePath(path, 'post', status), await res.json());
+      }
+    });
+
+    it('opens a launch URL once, as documented', async () => {
+      const res = await post('/operator/launch', { player: 'p-2', currency: 'EUR', language: 'en', returnUrl: 'https://operator.example/lobby' } satisfies LaunchRequest);
+      const { url } = (await res.json()) as { url: string };
+      const code = url.split('/launch/')[1]!;
+      assert.ok(schemaAt(pointer('paths', '/launch/{code}', 'get', 'parameters', '0', 'schema'))(code));
+      for (const status of [303, 410]) {
+        const opened = await fetch(url, { redirect: 'manual' });
+        assert.equal(opened.status, status);
+        assert.ok(doc.paths['/launch/{code}'].get.responses[String(status)]);
+      }
     });
   });
 });
