@@ -15,7 +15,7 @@ import { FaultInjector } from './faults';
 import type { ChaosOptions } from './options';
 import { countByKind, planFaults, type Fault, type FaultKind } from './plan';
 import { checkEveryProcess, type ServiceCheck } from './service-check';
-import { WalletChaos, type WalletCheck } from './wallet-chaos';
+import { ReferenceWallet, type WalletCheck } from '../reference-wallet';
 
 /**
  * One chaos run: Redis (AOF, fsync always) and K server processes; synthetic players (the
@@ -182,7 +182,7 @@ function tallyUnits(players: readonly SyntheticPlayer[], ledger: readonly Player
 /** Feed spectators, the players through the faults, the drain; then the books, every unit, the feed's order. */
 /** `--wallet seamless`: the reference operator, and the players' sign-in by its token. */
 interface Seamless {
-  readonly wallet: WalletChaos;
+  readonly wallet: ReferenceWallet;
   readonly signIn: OperatorSignIn;
 }
 
@@ -240,7 +240,7 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
   const operatorToken = randomToken();
   const jwtSecret = randomToken(36);
   const plan = faultPlan(options, log);
-  const wallet = options.wallet === 'seamless' ? await WalletChaos.start(options.seed, log) : undefined;
+  const wallet = options.wallet === 'seamless' ? await ReferenceWallet.start(options.seed, log) : undefined;
   const seamless = wallet && { wallet, signIn: wallet.signIn(jwtSecret) };
   const cluster = await ChaosCluster.start(options.processes, {
     REDIS_PREFIX: `chaos-${prefix.slice(2, -1)}`,

@@ -1,15 +1,15 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LedgerLine } from '../../src/protocol/operator-api';
-import { redisClient, type RedisTarget } from '../../src/server/redis-client';
-import { reconcile, type Difference } from '../../src/wallet/reconcile';
-import { ledgerLines } from '../../src/wallet/seamless/ledger';
-import { RedisWalletTransactions } from '../../src/wallet/seamless/redis-wallet-transactions';
-import type { WalletTx } from '../../src/wallet/seamless/wallet-transactions';
-import { ReferenceOperator } from '../../tools/reference-operator';
-import { randomToken } from '../server-env';
-import type { OperatorSignIn } from '../player';
+import type { LedgerLine } from '../src/protocol/operator-api';
+import { redisClient, type RedisTarget } from '../src/server/redis-client';
+import { reconcile, type Difference } from '../src/wallet/reconcile';
+import { ledgerLines } from '../src/wallet/seamless/ledger';
+import { RedisWalletTransactions } from '../src/wallet/seamless/redis-wallet-transactions';
+import type { WalletTx } from '../src/wallet/seamless/wallet-transactions';
+import { ReferenceOperator } from '../tools/reference-operator';
+import { randomToken } from './server-env';
+import type { OperatorSignIn } from './player';
 
 /** Every account's opening balance at the reference operator: no synthetic player runs out. */
 const OPENING_BALANCE = 100_000_000;
@@ -19,14 +19,14 @@ const WALLET_TIMEOUT_MS = 1000;
 const OUTAGE_MAX_S = 30;
 
 /**
- * The chaos run's seamless mode (`--wallet seamless`): the reference operator
- * (examples/operator/) as the players' wallet, a real process with its own ledger, made to
- * misbehave through the run — a background of faults (timeouts and 5xx after the movement,
+ * The players' wallet of `--wallet seamless` runs: the reference operator (examples/operator/),
+ * a real process with its own ledger. The load test has it answer after a steady latency; the
+ * chaos run makes it misbehave through the run — a background of faults (timeouts and 5xx after the movement,
  * answers dropped or garbled after it, duplicate deliveries, connections reset), an outage, a
  * kill -9 and restart — while the servers and Redis take the run's own faults. After the drain:
  * no movement left undecided, every prize paid, and the two ledgers reconciled to the cent.
  */
-export class WalletChaos {
+export class ReferenceWallet {
   private timers: NodeJS.Timeout[] = [];
   /** What was done to the wallet, for the report. */
   readonly injected: string[] = [];
@@ -39,7 +39,7 @@ export class WalletChaos {
     private readonly log: (line: string) => void,
   ) {}
 
-  static async start(seed: number, log: (line: string) => void): Promise<WalletChaos> {
+  static async start(seed: number, log: (line: string) => void): Promise<ReferenceWallet> {
     const dir = mkdtempSync(join(tmpdir(), 'chaos-wallet-'));
     const secret = randomToken(36);
     const operator = await ReferenceOperator.start({
@@ -49,7 +49,7 @@ export class WalletChaos {
       env: { OPERATOR_AUTO_CREATE: '1', START_BALANCE_CENTS: String(OPENING_BALANCE) },
     });
     log(`seamless wallet: the reference operator on port ${operator.port}, its ledger in ${dir}`);
-    return new WalletChaos(operator, dir, secret, seed, log);
+    return new ReferenceWallet(operator, dir, secret, seed, log);
   }
 
   /** The servers' settings: their players' money at the reference operator. */
@@ -59,6 +59,17 @@ export class WalletChaos {
 
   signIn(jwtSecret: string): OperatorSignIn {
     return { jwtSecret, openingBalance: OPENING_BALANCE };
+  }
+
+  /** Every call answered after `ms` (the load test's wallet), and nothing else. */
+  async steady(ms: number): Promise<void> {
+    const { status } = await this.operator.admin('POST', '/admin/faults', { seed: String(this.seed), rules: [{ fault: 'latency', ms, probability: 1 }] });
+    if (status !== 200) throw new Error(`the reference operator refused the latency (HTTP ${status})`);
+  }
+
+  /** The operator's ledger against the server's lines: every difference. */
+  async differences(server: readonly LedgerLine[]): Promise<readonly Difference[]> {
+    return reconcile(server, await this.operator.ledger()).differences;
   }
 
   /** The background of faults, from the run's seed: each call has a few percent of chance to meet one. */
