@@ -3,7 +3,7 @@ import { Client } from '@colyseus/sdk';
 import { Choices, RevealLengths } from './mix';
 import type { LoadtestOptions } from './options';
 import { collectBooks, type Collected, type Deadline } from './collect';
-import { FinishBoard, inShare, SyntheticPlayer, WHOLE, type Share, type Target } from './player';
+import { FinishBoard, inShare, SyntheticPlayer, WHOLE, type OperatorSignIn, type Share, type Target } from './player';
 import type { MachineSampler, ProcSampler } from './samplers';
 import { FeedSpectator, TableWatcher, TIMED_FEED_SPECTATORS } from './spectator';
 import { playerPseudonym } from './pseudonyms';
@@ -82,6 +82,8 @@ export interface DriveSettings {
   readonly log: (line: string) => void;
   /** Called as the window opens and closes (window-only CPU profiles; a chaos run's faults). */
   readonly window?: { open(players: readonly SyntheticPlayer[]): Promise<void>; close(): Promise<void> };
+  /** Servers in seamless mode: players signed in by the operator (PlayerSettings.operatorSignIn). */
+  readonly operatorSignIn?: OperatorSignIn;
   /** Players that ride out faults (PlayerSettings.resilient): chaos runs. */
   readonly resilient?: boolean;
   /** The clients this thread drives (default: all). */
@@ -147,6 +149,7 @@ function makePlayers(settings: DriveSettings, share: Share, stats: Stats, board:
         switchShare: options.switchShare,
         requestTimeoutMs: options.requestTimeoutMs,
         resilient: settings.resilient ?? false,
+        ...(settings.operatorSignIn ? { operatorSignIn: settings.operatorSignIn } : {}),
       },
       stats,
       board,

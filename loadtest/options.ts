@@ -67,6 +67,12 @@ export interface LoadtestOptions {
   readonly runs: number;
   /** Another checkout whose load test runs at the same time as this one's, compared (loadtest/beside.ts). */
   readonly beside: string | undefined;
+  /**
+   * `seamless`: the servers' players' money at the reference operator's wallet (answering after
+   * `walletLatencyMs`), the same load run first on `internal` servers, the two compared in the report.
+   */
+  readonly wallet: 'internal' | 'seamless';
+  readonly walletLatencyMs: number;
 }
 
 export const DEFAULTS: LoadtestOptions = {
@@ -101,6 +107,8 @@ export const DEFAULTS: LoadtestOptions = {
   workers: 1,
   runs: 1,
   beside: undefined,
+  wallet: 'internal',
+  walletLatencyMs: 20,
 };
 
 /** Loopback addresses only: a load test never sends traffic anywhere else. */
@@ -185,6 +193,16 @@ const FLAGS: readonly Flag<LoadtestOptions>[] = [
     help: 'run the checkout DIR\'s load test (another build; relative to where you type)\nat the same time as this one\'s, no echo, and compare them (this ÷ DIR\'s CPU\nand bytes a unit); with --runs N, N pairs and their median (--out: the\ncomparison\'s file)',
     set: (o, v) => (o.beside = v),
   },
+  {
+    name: '--wallet',
+    value: 'MODE',
+    help: "internal (default); seamless: the reference operator's wallet, the same load on internal\nservers first, compared",
+    set: (o, v) => {
+      if (v !== 'internal' && v !== 'seamless') throw new UsageError(`takes internal or seamless, got ${JSON.stringify(v)}`);
+      o.wallet = v;
+    },
+  },
+  { name: '--wallet-latency-ms', value: 'MS', help: `with --wallet seamless, the wallet's answer time (default ${D.walletLatencyMs})`, set: (o, v) => (o.walletLatencyMs = whole(v, 0, 10_000)) },
   { name: '--seed', value: 'N', help: 'seed of the players\' choices (default 1)', set: (o, v) => (o.seed = whole(v, 0, 2 ** 31 - 1)) },
   { name: '--quiet', help: 'no progress lines', set: (o) => (o.progress = false) },
 ];
@@ -195,6 +213,7 @@ function finish(o: Options): void {
   if (o.profileKind === 'heap' && !o.profileDir) throw new UsageError('--profile-heap goes with --profile DIR');
   if (o.beside !== undefined && (o.endpoints || o.profileDir)) throw new UsageError('--beside starts both builds\' servers: not with --endpoint or --profile');
   if (o.runs > 1 && o.beside === undefined && (!o.echo || o.profileDir)) throw new UsageError('--runs compares each run with its echo baseline: not with --no-echo or --profile');
+  if (o.wallet === 'seamless' && (o.endpoints || o.beside !== undefined || o.runs > 1)) throw new UsageError('--wallet seamless starts its own servers and operator: not with --endpoint, --beside or --runs');
   if (!o.endpoints && o.processes > 1 && !o.redis) throw new UsageError('--processes above 1 needs --redis: processes share nothing but Redis');
   if (o.endpoints && (o.redis || o.processes !== 1 || Object.keys(o.serverEnv).length > 0)) throw new UsageError('--endpoint uses running servers: --redis, --processes and --server-env do not apply');
 }

@@ -1,3 +1,4 @@
+import { SignJWT } from 'jose';
 import './node-websocket';
 import './schema-strings';
 import { Client, type Room } from '@colyseus/sdk';
@@ -35,10 +36,30 @@ export interface PlayerSettings {
    * `server/unavailable` and `server/error`, timeouts and lost connections as retryable.
    */
   readonly resilient?: boolean;
+  /**
+   * Servers whose players' money is the operator's (WALLET_MODE=seamless): no dev login; the
+   * player comes with a token the operator signs (HS256 with the servers' JWT secret, as an
+   * operator's platform does), and the operator's opening balance.
+   */
+  readonly operatorSignIn?: OperatorSignIn;
 }
 
-/** Refusals that decide a purchase was not made; a resilient player retries after anything else. */
-const DEFINITIVE_PURCHASE_REFUSAL = /^(purchase|picks)\//;
+export interface OperatorSignIn {
+  readonly jwtSecret: string;
+  /** The reference operator's opening balance of every account (START_BALANCE_CENTS). */
+  readonly openingBalance: number;
+}
+
+/** A token the operator's platform signs for one of its players (the pseudonym is the account's id). */
+export function operatorToken(jwtSecret: string, playerId: string): Promise<string> {
+  return new SignJWT({ name: playerId }).setProtectedHeader({ alg: 'HS256' }).setSubject(playerId).setExpirationTime('12h').sign(new TextEncoder().encode(jwtSecret));
+}
+
+/**
+ * Refusals that decide a purchase was not made (the operator's wallet's too, but `wallet/pending`:
+ * its debit in another process's hands); a resilient player retries after anything else.
+ */
+const DEFINITIVE_PURCHASE_REFUSAL = /^(purchase|picks)\/|^wallet\/(?!pending$)/;
 /** A resilient player's purchase is retried at most this many times (with back-off up to 2 s). */
 const PURCHASE_ATTEMPTS = 90;
 
@@ -180,9 +201,10 @@ export class SyntheticPlayer {
     return this.endpoints[this.endpointIndex]!;
   }
 
-  /** Dev login (game server) — a new demo account with the server's demo balance. */
+  /** Dev login (game server) — a new demo account with the server's demo balance — or the operator's token. */
   async login(): Promise<void> {
     if (this.settings.target === 'echo') return;
+    if (this.settings.operatorSignIn) return this.operatorLogin(this.settings.operatorSignIn);
     const res = await fetch(`${this.endpoint}/auth/dev-login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -196,6 +218,17 @@ export class SyntheticPlayer {
     this.playerId = body.playerId;
     this.initialBalance = body.balance;
     this.client.auth.token = body.token;
+  }
+
+  /** Signed in by the operator: a token of its own for the pseudonym's account, its opening balance. */
+  private async operatorLogin({ jwtSecret, openingBalance }: OperatorSignIn): Promise<void> {
+    const playerId = this.pseudonym;
+    const token = await operatorToken(jwtSecret, playerId);
+    await setHarnessStakeLimit(this.endpoint, token, AbortSignal.timeout(this.settings.requestTimeoutMs));
+    this.token = token;
+    this.playerId = playerId;
+    this.initialBalance = openingBalance;
+    this.client.auth.token = token;
   }
 
   /** Opens a table for `game`; resumed units (none in a fresh run) are played to the end first. */

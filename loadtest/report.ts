@@ -170,8 +170,26 @@ export interface Report {
     } | null;
     readonly note?: string;
   };
+  /**
+   * `--wallet seamless`: the same load on internal servers (the server's own wallet) and on
+   * seamless ones (the reference operator's, answering after `latencyMs`), compared.
+   */
+  readonly wallet?: {
+    readonly latencyMs: number;
+    readonly internal: WalletRunFigures;
+    readonly seamless: WalletRunFigures & { readonly ledgerDifferences: number | null };
+    /** Seamless ÷ internal. */
+    readonly ratio: { readonly p99ActionToPatch: number | null; readonly cpuMsPerUnit: number | null };
+  };
   /** Why the run failed, besides the books. */
   readonly failures: readonly string[];
+}
+
+export interface WalletRunFigures {
+  readonly p99ActionToPatchMs: number | null;
+  readonly cpuMsPerUnit: number | null;
+  readonly unitsPerSecond: number | null;
+  readonly booksOk: boolean;
 }
 
 export const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
@@ -365,6 +383,14 @@ export function formatReport(r: Report, file: string | undefined): string {
   lines.push(efficiencyLine('game server', r.efficiency.game));
   if (r.efficiency.echo) lines.push(efficiencyLine('echo', r.efficiency.echo));
   if (r.efficiency.ratio) lines.push(`  game ÷ echo: CPU a unit ×${r.efficiency.ratio.cpuMsPerUnit}, CPU a request ×${r.efficiency.ratio.cpuMsPerRequest}`);
+  const w = r.wallet;
+  if (w) {
+    const side = (name: string, f: WalletRunFigures) => `  ${name.padEnd(9)} p99 action→patch ${f.p99ActionToPatchMs ?? '–'} ms, ${f.cpuMsPerUnit ?? '–'} ms CPU a unit, ${f.unitsPerSecond ?? '–'} units/s, books ${f.booksOk ? 'exact' : 'WRONG'}`;
+    lines.push(`wallet: seamless (the reference operator answering after ${w.latencyMs} ms) against internal, the same load:`);
+    lines.push(side('internal', w.internal));
+    lines.push(`${side('seamless', w.seamless)}, ledgers ${w.seamless.ledgerDifferences === 0 ? 'reconciled' : `${w.seamless.ledgerDifferences ?? 'not'} differences`}`);
+    lines.push(`  seamless ÷ internal: p99 ×${w.ratio.p99ActionToPatch ?? '–'}, CPU a unit ×${w.ratio.cpuMsPerUnit ?? '–'}`);
+  }
   const b = r.books;
   if ('checked' in b) {
     lines.push(`books ${b.ok ? 'EXACT' : 'WRONG'}: ${b.checked.players} players, ${b.checked.units} units (${b.checked.unitsFinished} finished), ${b.checked.recallsRescored} recalls re-scored, ${b.checked.blocks} blocks, stakes ${(b.checked.stakes / 100).toFixed(2)} €, prizes ${(b.checked.prizes / 100).toFixed(2)} €`);

@@ -2,6 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Fleet } from '../tools/fleet';
+import type { LedgerLine } from '../src/protocol/operator-api';
+import { parisDay, parseLedger } from '../src/wallet/reconcile';
+import type { OperatorSignIn } from './player';
+import { ReferenceWallet } from './reference-wallet';
 import { freePort, RedisServer } from '../tools/redis-server';
 import { ChildServer } from '../tools/server-process';
 import { checkPhaseBooks, httpBlocks, readBlocks, type BlocksRead, type BlocksReader } from './collect';
@@ -60,6 +64,8 @@ interface MeasuredPhase {
 /** What the game phase gives the report. */
 interface GameOutcome {
   run: PhaseReport | undefined;
+  /** `--wallet seamless`: the server's ledger against the operator's, after the books. */
+  walletDifferences?: number;
   books: Report['books'];
   processes: ServerUsage[];
   harness: Report['harness'];
@@ -113,12 +119,19 @@ function profileWindow(ctx: RunContext, profilers: readonly WindowProfiler[], su
   };
 }
 
+/** `--wallet seamless`: the reference operator, the servers' settings for it, the players' sign-in. */
+interface Seamless {
+  readonly wallet: ReferenceWallet;
+  readonly jwtSecret: string;
+  readonly signIn: OperatorSignIn;
+}
+
 /** Drives one phase against `endpoints`, measuring `serving` and the harness over its window. */
-async function measurePhase(ctx: RunContext, target: DriveSettings['target'], endpoints: readonly string[], durationS: number, serving: readonly Measured[], window: WindowHooks | undefined): Promise<MeasuredPhase> {
+async function measurePhase(ctx: RunContext, target: DriveSettings['target'], endpoints: readonly string[], durationS: number, serving: readonly Measured[], window: WindowHooks | undefined, seamless?: Seamless): Promise<MeasuredPhase> {
   const { options } = ctx;
   const machine = new MachineSampler();
   const samplers = [...serving, { name: 'harness', sampler: ctx.harness }];
-  const settings: DriveSettings = { target, endpoints, durationS, options, samplers, machine, prefix: ctx.prefix, log: ctx.log, ...(window ? { window } : {}) };
+  const settings: DriveSettings = { target, endpoints, durationS, options, samplers, machine, prefix: ctx.prefix, log: ctx.log, ...(window ? { window } : {}), ...(seamless ? { operatorSignIn: seamless.signIn } : {}) };
   const phase = await (options.workers > 1 ? driveOnWorkers(settings, options.workers) : drive(settings));
   const cpu = { machine: machine.busyPercent(), run: samplers.reduce((sum, s) => sum + s.sampler.usage().cpuAvgPercent, 0) };
   const usage = serving.map((s) => ({ name: s.name, ...(s.url ? { url: s.url } : {}), ...s.sampler.usage() }));
@@ -126,14 +139,15 @@ async function measurePhase(ctx: RunContext, target: DriveSettings['target'], en
 }
 
 /** The fleet the options ask for, each server with an inspector when profiling. */
-async function startFleet(ctx: RunContext, operatorToken: string): Promise<{ fleet: Fleet; inspectPorts: number[] }> {
+async function startFleet(ctx: RunContext, operatorToken: string, seamless: Seamless | undefined): Promise<{ fleet: Fleet; inspectPorts: number[] }> {
   const { options } = ctx;
   const inspectPorts = options.profileDir ? await Promise.all(Array.from({ length: options.processes }, () => freePort())) : [];
   const fleet = await Fleet.start({
     processes: options.processes,
     ...(options.redis ? { redis: { cluster: options.redisCluster } } : {}),
     env: {
-      ...syntheticPlayersEnv(randomToken(36), operatorToken),
+      ...syntheticPlayersEnv(seamless?.jwtSecret ?? randomToken(36), operatorToken),
+      ...seamless?.wallet.serverEnv(),
       REDIS_PREFIX: `loadtest-${ctx.prefix.slice(2, -1)}`,
       ...options.serverEnv,
     },
@@ -159,7 +173,7 @@ async function gameBooks(ctx: RunContext, phase: PhaseResult, endpoints: readonl
 }
 
 /** The game servers (started, or given), driven and measured, then their books checked. */
-async function gamePhase(ctx: RunContext, hooks: RunHooks): Promise<GameOutcome> {
+async function gamePhase(ctx: RunContext, hooks: RunHooks, seamless?: Seamless): Promise<GameOutcome> {
   const { options } = ctx;
   const out: GameOutcome = {
     run: undefined,
@@ -177,7 +191,7 @@ async function gamePhase(ctx: RunContext, hooks: RunHooks): Promise<GameOutcome>
     let operatorToken = options.operatorToken;
     if (!options.endpoints) {
       operatorToken = randomToken();
-      const started = await startFleet(ctx, operatorToken);
+      const started = await startFleet(ctx, operatorToken, seamless);
       fleet = started.fleet;
       out.endpoints = fleet.endpoints;
       for (const [i, s] of fleet.servers.entries()) {
@@ -194,7 +208,7 @@ async function gamePhase(ctx: RunContext, hooks: RunHooks): Promise<GameOutcome>
     const before = await readBlocks(reader);
     if (options.profileDir) profilers.push(selfProfiler('harness', options.profileKind));
     const redisCommands = redis ? new RedisCommandCounter(redis.url) : undefined;
-    const { phase, report, usage } = await measurePhase(ctx, 'game', out.endpoints, options.durationS, serving, bothWindows(profileWindow(ctx, profilers, 'game'), redisCommands));
+    const { phase, report, usage } = await measurePhase(ctx, 'game', out.endpoints, options.durationS, serving, bothWindows(profileWindow(ctx, profilers, 'game'), redisCommands), seamless);
     out.run = report;
     // The report lists the servers and Redis; the efficiency counts them as the serving side.
     out.processes = usage;
@@ -204,6 +218,12 @@ async function gamePhase(ctx: RunContext, hooks: RunHooks): Promise<GameOutcome>
     for (const s of fleet?.servers ?? []) if (s.exited) out.failures.push(`${s.name} exited during the run (${s.exited.code ?? s.exited.signal}):\n${s.output.slice(-2000)}`);
 
     out.books = await gameBooks(ctx, phase, out.endpoints, reader, before);
+    if (seamless) {
+      const differences = await seamless.wallet.differences(await serverLedger(out.endpoints[0]!, operatorToken!));
+      out.walletDifferences = differences.length;
+      ctx.log(`the wallet ledgers reconciled: ${differences.length} differences`);
+      if (differences.length > 0) out.failures.push(`the wallet ledgers differ: ${JSON.stringify(differences.slice(0, 5))}`);
+    }
     await phase.close();
     if (report.throughput.unitsBought === 0) out.failures.push('no unit was bought during the window');
   } catch (err) {
@@ -214,6 +234,18 @@ async function gamePhase(ctx: RunContext, hooks: RunHooks): Promise<GameOutcome>
     await fleet?.stop();
   }
   return out;
+}
+
+/** The server's wallet ledger (GET /admin/wallet-ledger), of the Paris days of the last two days. */
+async function serverLedger(endpoint: string, operatorToken: string): Promise<LedgerLine[]> {
+  const days = [...new Set([Date.now() - 86_400_000, Date.now()].map(parisDay))];
+  const lines: LedgerLine[] = [];
+  for (const day of days) {
+    const res = await fetch(`${endpoint}/admin/wallet-ledger?day=${day}`, { headers: { authorization: `Bearer ${operatorToken}` } });
+    if (!res.ok) throw new Error(`GET /admin/wallet-ledger answered ${res.status}`);
+    lines.push(...parseLedger(await res.text(), `the server's ledger of ${day}`));
+  }
+  return lines;
 }
 
 /** The baseline: the same load against a bare Colyseus server that only echoes. */
@@ -267,15 +299,17 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
   harness.start();
   const ctx: RunContext = { options, log, harness, prefix: `lt${randomBytes(4).toString('hex')}-` };
 
-  const game = await gamePhase(ctx, hooks);
+  // --wallet seamless: the same load on internal servers first, then on the operator's wallet.
+  const internal = options.wallet === 'seamless' ? await gamePhase(ctx, hooks) : undefined;
+  const game = options.wallet === 'seamless' ? await seamlessPhase(ctx, hooks) : await gamePhase(ctx, hooks);
   const echo = await echoPhase(ctx);
   harness.stop();
 
   const run = game.run ?? emptyPhase(game.endpoints, options);
-  const failures = [...game.failures, ...(options.echo && !echo.echo ? [echo.note!] : [])];
+  const failures = [...(internal?.failures.map((f) => `internal: ${f}`) ?? []), ...game.failures, ...(options.echo && !echo.echo ? [echo.note!] : [])];
   return {
     format: 'loadtest-report/v1',
-    ok: game.books.ok && failures.length === 0,
+    ok: game.books.ok && (internal?.books.ok ?? true) && failures.length === 0,
     startedAt: startedAt.toISOString(),
     finishedAt: new Date().toISOString(),
     command: hooks.command ?? '',
@@ -288,7 +322,34 @@ export async function runLoadtest(options: LoadtestOptions, hooks: RunHooks = {}
     harness: game.harness,
     efficiency: efficiency(game.efficiency ?? phaseEfficiency(run, [], harness.usage()), echo.efficiency),
     baseline: { echo: echo.echo, processes: echo.processes, ratio: ratio(run, echo.echo), ...(echo.note ? { note: echo.note } : {}) },
+    ...(internal ? { wallet: walletComparison(options, internal, game) } : {}),
     failures,
+  };
+}
+
+/** The game phase on seamless servers, the reference operator answering after `walletLatencyMs`. */
+async function seamlessPhase(ctx: RunContext, hooks: RunHooks): Promise<GameOutcome> {
+  const wallet = await ReferenceWallet.start(ctx.options.seed, ctx.log);
+  try {
+    await wallet.steady(ctx.options.walletLatencyMs);
+    const jwtSecret = randomToken(36);
+    return await gamePhase(ctx, hooks, { wallet, jwtSecret, signIn: wallet.signIn(jwtSecret) });
+  } finally {
+    await wallet.stop();
+  }
+}
+
+/** The seamless run against the internal one: p99 action→patch and server CPU a unit. */
+function walletComparison(options: LoadtestOptions, internal: GameOutcome, seamless: GameOutcome): NonNullable<Report['wallet']> {
+  const figures = (o: GameOutcome) => ({ p99ActionToPatchMs: o.run?.latency.actionToPatch.p99 ?? null, cpuMsPerUnit: o.efficiency?.cpuMsPerUnit ?? null, unitsPerSecond: o.run?.throughput.unitsPerSecond ?? null });
+  const a = figures(internal);
+  const b = figures(seamless);
+  const ratio = (x: number | null, y: number | null) => (x === null || y === null || x === 0 ? null : Math.round((y / x) * 100) / 100);
+  return {
+    latencyMs: options.walletLatencyMs,
+    internal: { ...a, booksOk: internal.books.ok },
+    seamless: { ...b, booksOk: seamless.books.ok, ledgerDifferences: seamless.walletDifferences ?? null },
+    ratio: { p99ActionToPatch: ratio(a.p99ActionToPatchMs, b.p99ActionToPatchMs), cpuMsPerUnit: ratio(a.cpuMsPerUnit, b.cpuMsPerUnit) },
   };
 }
 

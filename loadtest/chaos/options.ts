@@ -36,6 +36,8 @@ export interface ChaosOptions {
   readonly redisCluster: boolean;
   /** A fixed fault put back into every server: the run must fail (docs/reliability.md). */
   readonly negativeControl: NegativeControl | null;
+  /** Whose wallet the players' money is in: the servers' own, or the reference operator's (wallet-chaos.ts). */
+  readonly wallet: 'internal' | 'seamless';
 }
 
 export const CHAOS_DEFAULTS: ChaosOptions = {
@@ -57,6 +59,7 @@ export const CHAOS_DEFAULTS: ChaosOptions = {
   progress: true,
   redisCluster: false,
   negativeControl: null,
+  wallet: 'internal',
 };
 
 const D = CHAOS_DEFAULTS;
@@ -105,6 +108,15 @@ const FLAGS: readonly Flag<ChaosOptions>[] = [
     set: (o, v) => {
       if (!(NEGATIVE_CONTROLS as readonly string[]).includes(v)) throw new UsageError(`takes one of ${NEGATIVE_CONTROLS.join(', ')}, got ${JSON.stringify(v)}`);
       o.negativeControl = v as NegativeControl;
+    },
+  },
+  {
+    name: '--wallet',
+    value: 'MODE',
+    help: "internal (default): the servers keep the money; seamless: the reference operator's wallet,\nwith its own faults (timeouts, 5xx, lost answers, an outage, a kill and restart),\nits ledger reconciled with the servers' after the run",
+    set: (o, v) => {
+      if (v !== 'internal' && v !== 'seamless') throw new UsageError(`takes internal or seamless, got ${JSON.stringify(v)}`);
+      o.wallet = v;
     },
   },
   { name: '--quiet', help: 'no progress lines', set: (o) => (o.progress = false) },

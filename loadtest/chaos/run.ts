@@ -3,7 +3,7 @@ import type { BooksResult, PlayerBooks, RecallFacts } from '../books';
 import { checkPhaseBooks, httpBlocks, readBlocks, type Collected } from '../collect';
 import { drive, type PhaseResult } from '../drive';
 import { DEFAULTS } from '../options';
-import type { SyntheticPlayer } from '../player';
+import type { OperatorSignIn, SyntheticPlayer } from '../player';
 import { playerPseudonym } from '../pseudonyms';
 import { randomToken, syntheticPlayersEnv } from '../server-env';
 import type { ArchiveWriterProcess } from '../../tools/archive-writer-process';
@@ -15,6 +15,7 @@ import { FaultInjector } from './faults';
 import type { ChaosOptions } from './options';
 import { countByKind, planFaults, type Fault, type FaultKind } from './plan';
 import { checkEveryProcess, type ServiceCheck } from './service-check';
+import { ReferenceWallet, type WalletCheck } from '../reference-wallet';
 
 /**
  * One chaos run: Redis (AOF, fsync always) and K server processes; synthetic players (the
@@ -41,6 +42,8 @@ export interface ChaosReport {
   readonly books: Pick<BooksResult, 'checked' | 'problemCount'>;
   /** The regulator's archive verified and reconciled with the journals (null when the run stopped before its check). */
   readonly archive: { readonly records: number; readonly seals: number; readonly onItsWay: number; readonly writerOutages: number; readonly problems: number } | null;
+  /** `--wallet seamless`: the operator's wallet's faults, its movements and the ledgers' reconciliation (null otherwise, or when the run stopped before its check). */
+  readonly wallet: Omit<WalletCheck, 'problems'> | null;
   /** After the faults, on every process: the feed joined, `/tables` read, every (game, price) sold (failures are in `failures`). */
   readonly afterFaults: Omit<ServiceCheck, 'failures'> & { readonly failed: number };
   /** Books problems + units left unfinished + feed wins ahead of their player or matching no unit + archive problems. */
@@ -90,6 +93,8 @@ interface Findings {
   unfinishedProblems: number;
   /** The regulator's archive, checked after the books. */
   archive: ArchiveCheck | undefined;
+  /** `--wallet seamless`: the two ledgers, checked last. */
+  wallet: WalletCheck | undefined;
   readonly failures: string[];
 }
 
@@ -111,8 +116,8 @@ function faultPlan(options: ChaosOptions, log: (line: string) => void): Fault[] 
 }
 
 /** The players' load over the window, with the faults of `plan` during it and everything restored after. */
-function playThroughFaults(options: ChaosOptions, ctx: { cluster: ChaosCluster; writer: ArchiveWriterProcess; plan: readonly Fault[]; prefix: string; log: (line: string) => void; found: Findings }): Promise<PhaseResult> {
-  const { cluster, found, log } = ctx;
+function playThroughFaults(options: ChaosOptions, ctx: { cluster: ChaosCluster; writer: ArchiveWriterProcess; plan: readonly Fault[]; prefix: string; log: (line: string) => void; found: Findings; seamless: Seamless | undefined }): Promise<PhaseResult> {
+  const { cluster, found, log, seamless } = ctx;
   return drive({
     target: 'game',
     endpoints: cluster.endpoints,
@@ -122,13 +127,16 @@ function playThroughFaults(options: ChaosOptions, ctx: { cluster: ChaosCluster; 
     prefix: ctx.prefix,
     log,
     resilient: true,
+    ...(seamless ? { operatorSignIn: seamless.signIn } : {}),
     window: {
       open: async (joined) => {
         found.injector = new FaultInjector(ctx.plan, cluster, () => joined, options.seed, log, ctx.writer);
         found.injector.start();
+        await seamless?.wallet.startFaults(options.minutes * 60_000);
       },
       close: async () => {
         await found.injector?.stop();
+        await seamless?.wallet.stopFaults();
         await cluster.restore();
         log(`faults over: ${found.injector?.injected.length ?? 0} injected; everything restored, draining`);
       },
@@ -172,7 +180,13 @@ function tallyUnits(players: readonly SyntheticPlayer[], ledger: readonly Player
 }
 
 /** Feed spectators, the players through the faults, the drain; then the books, every unit, the feed's order. */
-async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: readonly Fault[], prefix: string, operatorToken: string, log: (line: string) => void, found: Findings): Promise<void> {
+/** `--wallet seamless`: the reference operator, and the players' sign-in by its token. */
+interface Seamless {
+  readonly wallet: ReferenceWallet;
+  readonly signIn: OperatorSignIn;
+}
+
+async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: readonly Fault[], prefix: string, operatorToken: string, log: (line: string) => void, found: Findings, seamless: Seamless | undefined): Promise<void> {
   const endpoints = cluster.endpoints;
   const archive = await startArchiveCheck(cluster.redisTarget, `chaos-${prefix.slice(2, -1)}`);
   const reader = httpBlocks(endpoints[0]!, operatorToken);
@@ -182,11 +196,19 @@ async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: r
     await watch.join();
     found.feeds.push(watch);
   }
-  const phase = await playThroughFaults(options, { cluster, writer: archive.writer, plan, prefix, log, found });
+  const phase = await playThroughFaults(options, { cluster, writer: archive.writer, plan, prefix, log, found, seamless });
   for (const [code, n] of phase.stats.allErrors) found.clientErrors.set(code, (found.clientErrors.get(code) ?? 0) + n);
 
   const left = await waitUntilFinished(phase.players, endpoints, performance.now() + options.drainS * 1000);
   log(`every unit finished? ${left === 0 ? 'yes' : `no: ${left} still unfinished after ${options.drainS} s`}`);
+  // Every movement decided first: the books read the operator's balances, prizes paid.
+  if (seamless) {
+    found.wallet = await seamless.wallet.check(cluster.redisTarget, `chaos-${prefix.slice(2, -1)}`, options.drainS * 1000);
+    found.problems.push(...found.wallet.problems);
+    const w = found.wallet;
+    log(`seamless wallet: ${w.debits} debits (${w.dealt} dealt, ${w.refused} refused, ${w.rolledBack} rolled back), ${w.creditsPaid}/${w.credits} prizes paid, ${w.undecided} undecided; the ledgers reconciled: ${w.differences} differences`);
+  }
+
   const { books, collected, ledger } = await checkPhaseBooks(phase, { endpoints, reader, before, timeoutS: 300, requestTimeoutMs: 10_000, recalledPrizes: true });
   found.books = books;
   found.problems.push(...books.problems);
@@ -207,7 +229,7 @@ async function runAndCheck(options: ChaosOptions, cluster: ChaosCluster, plan: r
 
   // Last, once the books are read (its sales are no player's): a process the faults left
   // half-broken fails the run, though its players had moved on to the others.
-  found.afterFaults = await checkEveryProcess(endpoints, (i) => playerPseudonym(prefix, options.players + i));
+  found.afterFaults = await checkEveryProcess(endpoints, (i) => playerPseudonym(prefix, options.players + i), 10_000, seamless?.signIn);
   log(`after the faults, every process serves? ${found.afterFaults.failures.length === 0 ? `yes: ${endpoints.length} processes, feed joined, /tables read, ${found.afterFaults.sold} (game, price) sold` : `no: ${found.afterFaults.failures.length} failures`}`);
   found.failures.push(...found.afterFaults.failures.map((f) => `after the faults, ${f}`));
 }
@@ -216,10 +238,14 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
   const startedAt = new Date();
   const prefix = `ch${randomBytes(3).toString('hex')}-`;
   const operatorToken = randomToken();
+  const jwtSecret = randomToken(36);
   const plan = faultPlan(options, log);
+  const wallet = options.wallet === 'seamless' ? await ReferenceWallet.start(options.seed, log) : undefined;
+  const seamless = wallet && { wallet, signIn: wallet.signIn(jwtSecret) };
   const cluster = await ChaosCluster.start(options.processes, {
     REDIS_PREFIX: `chaos-${prefix.slice(2, -1)}`,
-    ...syntheticPlayersEnv(randomToken(36), operatorToken),
+    ...syntheticPlayersEnv(jwtSecret, operatorToken),
+    ...wallet?.serverEnv(),
     ABANDON_AFTER_SECONDS: String(options.abandonAfterS),
     SWEEP_EVERY_SECONDS: String(options.sweepEveryS),
   }, log, options.redisCluster, options.negativeControl);
@@ -234,21 +260,24 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     problems: [],
     unfinishedProblems: 0,
     archive: undefined,
+    wallet: undefined,
     failures: [],
   };
   try {
-    await runAndCheck(options, cluster, plan, prefix, operatorToken, log, found);
+    await runAndCheck(options, cluster, plan, prefix, operatorToken, log, found, seamless);
   } catch (err) {
     found.failures.push((err as Error).stack ?? (err as Error).message);
   } finally {
     await found.injector?.stop().catch(() => undefined);
     await Promise.all(found.feeds.map((f) => f.stop()));
     await cluster.stop();
+    await wallet?.stop();
   }
   const injected = found.injector?.injected ?? [];
   if (injected.length < options.minFaults) found.failures.push(`${injected.length} faults injected, fewer than the ${options.minFaults} asked for (--min-faults)`);
   const archiveProblems = found.archive?.problems.length ?? 1;
-  const mismatches = (found.books?.problemCount ?? 1) + found.unfinishedProblems + found.feed.ahead + found.feed.phantom + archiveProblems;
+  const walletProblems = seamless ? (found.wallet ? found.wallet.differences + found.wallet.undecided : 1) : 0;
+  const mismatches = (found.books?.problemCount ?? 1) + found.unfinishedProblems + found.feed.ahead + found.feed.phantom + archiveProblems + walletProblems;
   return {
     format: 'chaos-report/v1',
     ok: mismatches === 0 && found.failures.length === 0,
@@ -263,6 +292,7 @@ export async function runChaos(options: ChaosOptions, command: string, log: (lin
     feed: { ...found.feed, rejoins: found.feeds.reduce((n, f) => n + f.rejoins, 0) },
     books: { checked: found.books?.checked ?? { players: 0, units: 0, unitsFinished: 0, recallsRescored: 0, blocks: 0, stakes: 0, prizes: 0 }, problemCount: found.books?.problemCount ?? 1 },
     archive: found.archive ? { records: found.archive.records, seals: found.archive.seals, onItsWay: found.archive.onItsWay, writerOutages: found.archive.writerOutages, problems: found.archive.problems.length } : null,
+    wallet: found.wallet ? (({ problems: _, ...w }) => w)(found.wallet) : null,
     afterFaults: { processes: found.afterFaults.processes, sold: found.afterFaults.sold, failed: found.afterFaults.failures.length },
     mismatches,
     problems: found.problems.slice(0, 50),

@@ -5,6 +5,7 @@ import { rulesOf } from '../../src/games/registry';
 import { GAME_IDS, type GameId } from '../../src/games/types';
 import { Choices } from '../mix';
 import { errorCode, joinWithin, withTimeout } from '../stats';
+import { operatorToken, type OperatorSignIn } from '../player';
 import { setHarnessStakeLimit } from '../../tools/stake-limit';
 
 /**
@@ -57,7 +58,14 @@ async function readTables(endpoint: string, timeoutMs: number): Promise<void> {
   if (!Array.isArray(JSON.parse(body))) throw new Error(`answered 200 without a list: ${body.slice(0, 200)}`);
 }
 
-async function signIn(endpoint: string, name: string, timeoutMs: number): Promise<Player> {
+async function signIn(endpoint: string, name: string, timeoutMs: number, operator: OperatorSignIn | undefined): Promise<Player> {
+  if (operator) {
+    const token = await operatorToken(operator.jwtSecret, name);
+    await setHarnessStakeLimit(endpoint, token, AbortSignal.timeout(timeoutMs));
+    const client = new Client(endpoint);
+    client.auth.token = token;
+    return { endpoint, token, client };
+  }
   const res = await fetch(`${endpoint}/auth/dev-login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -92,10 +100,10 @@ async function sellOne(player: Player, room: Room, game: GameId, stake: number, 
 }
 
 /** Every (game, price) bought and played on tables opened through `endpoint`. */
-async function sellEverything(endpoint: string, name: string, timeoutMs: number, failures: string[], where: string): Promise<number> {
+async function sellEverything(endpoint: string, name: string, timeoutMs: number, failures: string[], where: string, operator: OperatorSignIn | undefined): Promise<number> {
   let player: Player;
   try {
-    player = await signIn(endpoint, name, timeoutMs);
+    player = await signIn(endpoint, name, timeoutMs, operator);
   } catch (err) {
     failures.push(`${where}: no sale tried, the sign-in failed (${why(err)})`);
     return 0;
@@ -126,16 +134,17 @@ async function sellEverything(endpoint: string, name: string, timeoutMs: number,
 
 /**
  * Checks every process of `endpoints` in turn. `pseudonym(i)` names the player signed in on
- * process i (a valid pseudonym, new to the run).
+ * process i (a valid pseudonym, new to the run), signed in by the operator's token when the
+ * servers' wallet is the operator's (`operator`), else by the dev login.
  */
-export async function checkEveryProcess(endpoints: readonly string[], pseudonym: (i: number) => string, timeoutMs = 10_000): Promise<ServiceCheck> {
+export async function checkEveryProcess(endpoints: readonly string[], pseudonym: (i: number) => string, timeoutMs = 10_000, operator?: OperatorSignIn): Promise<ServiceCheck> {
   const failures: string[] = [];
   let sold = 0;
   for (const [i, endpoint] of endpoints.entries()) {
     const where = `process ${i + 1} (${endpoint})`;
     await joinFeed(endpoint, timeoutMs).catch((err: unknown) => failures.push(`${where}: the wins feed cannot be joined (${why(err)})`));
     await readTables(endpoint, timeoutMs).catch((err: unknown) => failures.push(`${where}: GET /tables fails (${why(err)})`));
-    sold += await sellEverything(endpoint, pseudonym(i), timeoutMs, failures, where);
+    sold += await sellEverything(endpoint, pseudonym(i), timeoutMs, failures, where, operator);
   }
   return { processes: endpoints.length, sold, failures };
 }

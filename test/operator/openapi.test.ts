@@ -19,10 +19,16 @@ import { signRequest, SIGNATURE_HEADER } from '../../src/operator/signature';
 import type { RunningServer } from '../../src/server/app';
 import { ReferenceOperator } from '../../tools/reference-operator';
 import { startTestServer } from '../support/game-server';
+import { MemoryStore } from '../../src/dealer/memory/store';
+import { OperatorWallet } from '../../src/wallet/seamless/operator-wallet';
+import { SeamlessMoney } from '../../src/wallet/seamless/seamless-money';
+import { MemoryWalletTransactions } from '../../src/wallet/seamless/wallet-transactions';
+import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 
 /**
  * docs/operator-api.yaml against what really crosses the wire: the reference operator's answers,
- * its launch requests, and requests built from the protocol's types.
+ * its launch requests, the game server's wallet calls (its client and SeamlessMoney, through a
+ * proxy), and requests built from the protocol's types.
  */
 
 const DOC_ID = 'https://lottery.example/operator-api';
@@ -151,6 +157,50 @@ describe('the OpenAPI document docs/operator-api.yaml', function () {
       const lines = await operator.ledger();
       assert.ok(lines.length >= 4);
       for (const line of lines) assertValid('components/schemas/LedgerLine', line);
+    });
+
+    it("takes the game server's real wallet calls, a rollback's among them, and answers them as documented", async () => {
+      // A proxy in front of the reference keeps what the server's client sends and what it gets.
+      const seen: { path: string; request: unknown; status: number; answer: unknown }[] = [];
+      const proxy = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c: Buffer) => (body += c.toString()));
+        req.on('end', async () => {
+          const forwarded = await fetch(`${operator.url}${req.url}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-lottery-signature': String(req.headers['x-lottery-signature']) }, body });
+          const text = await forwarded.text();
+          seen.push({ path: req.url!.replace(/^\/wallet/, ''), request: JSON.parse(body), status: forwarded.status, answer: JSON.parse(text) });
+          // The first debit's answer is lost on its way back: the server must roll it back.
+          if (seen.filter((s) => s.path === '/debit').length === 1) return void req.socket.destroy();
+          res.writeHead(forwarded.status, { 'content-type': 'application/json' }).end(text);
+        });
+      });
+      await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+      try {
+        await operator.admin('POST', '/admin/players', { player: 'real' });
+        const store = new MemoryStore({ fundedByOperator: true });
+        await store.emissions.openEmission({ emissionId: 'e1', table: TEN_UNIT_TABLE, blockCount: 1, now: Date.now() });
+        const wallet = new OperatorWallet({ url: `http://127.0.0.1:${(proxy.address() as { port: number }).port}/wallet`, secret: SECRET, timeoutMs: 2000, now: () => Date.now() });
+        const money = new SeamlessMoney({ sales: store.sales, wallets: store.wallets, outbox: new MemoryWalletTransactions(), wallet, now: () => Date.now(), timeoutMs: 2000, protectionRefusal: async () => undefined });
+        const buy = (requestId: string) => money.purchase({ playerId: 'real', requestId, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: Date.now() });
+        assert.equal((await buy('lost')).ok, false, 'the lost debit is refused and rolled back');
+        let sale;
+        for (let i = 0; !sale || sale.prize === 0; i++) {
+          const bought = await buy(`r${i}`);
+          assert.ok(bought.ok);
+          sale = bought.sale;
+          await money.settle(sale, Date.now());
+        }
+        await money.wallet('real').catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        await money.wallet('real');
+        assert.deepEqual([...new Set(seen.map((s) => s.path))].sort(), ['/balance', '/credit', '/debit', '/rollback']);
+        for (const { path, request, status, answer } of seen) {
+          assertValid(requestPath(path), request);
+          assertValid(responsePath(path, 'post', status), answer);
+        }
+      } finally {
+        proxy.close();
+      }
     });
 
     it('sends launch requests of the documented shape', async () => {

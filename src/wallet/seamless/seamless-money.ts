@@ -223,7 +223,7 @@ export class SeamlessMoney implements PlayerMoney {
         return operatorRefusal(tx.lastError, 'the operator refused this stake');
       case 'debiting':
       case 'debited':
-        return refusal('wallet/undecided', 'this purchase is being settled with the operator’s wallet: ask again in a moment');
+        return refusal('wallet/pending', 'this purchase is being settled with the operator’s wallet: ask again in a moment');
       default:
         return refusal('wallet/undecided', 'this purchase’s debit was rolled back: nothing was bought');
     }

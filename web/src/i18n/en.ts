@@ -294,6 +294,7 @@ export const en: Strings = {
     operatorRefused: 'Your account at the operator refused the stake (balance or limit): nothing was debited, no ticket bought.',
     operatorBlocked: 'The operator blocked your account: nothing was debited, no ticket bought.',
     walletUndecided: 'Your account at the operator did not answer in time: the stake is returned and no ticket was bought. Try again.',
+    walletPending: 'Your purchase is being settled with the operator: try again in a moment.',
     walletNotHere: 'Deposits and withdrawals are made on the operator’s site.',
     walletRequestMalformed: 'This wallet operation could not be understood.',
     historyMalformed: 'This history request could not be understood.',

@@ -313,6 +313,7 @@ export const fr = {
     operatorRefused: 'Votre compte chez l’opérateur a refusé la mise (solde ou limite) : rien n’a été débité, aucun ticket acheté.',
     operatorBlocked: 'L’opérateur a bloqué votre compte : rien n’a été débité, aucun ticket acheté.',
     walletUndecided: 'Votre compte chez l’opérateur n’a pas répondu à temps : la mise vous est rendue et aucun ticket n’a été acheté. Réessayez.',
+    walletPending: 'Votre achat est en cours de règlement auprès de l’opérateur : réessayez dans un instant.',
     walletNotHere: 'Les dépôts et retraits se font sur le site de l’opérateur.',
     walletRequestMalformed: 'Cette opération sur le portefeuille n’a pas pu être comprise.',
     historyMalformed: 'Cette demande d’historique n’a pas pu être comprise.',
