@@ -5,7 +5,7 @@ import { SIGNATURE_HEADER, signRequest } from '../../operator/signature';
 
 /**
  * What a call to the operator's wallet came to, in the three classes the server acts on
- * (docs/integration.md, "Errors"):
+ * (docs/integration.md, "The wallet calls"):
  * - `ok`: the movement is made (or was made before under this id: the same answer);
  * - `refused`: a definite refusal (HTTP 4xx with a known code): nothing moved, and nothing will
  *   under this id;

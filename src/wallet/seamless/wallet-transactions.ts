@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Cents } from '../../money';
 
 /**
- * The seamless wallet's durable outbox (docs/integration.md, "The server's ledger"): one record
+ * The seamless wallet's durable outbox (docs/integration.md, "Timeouts and retries (the server's policy)"): one record
  * per movement asked of the operator's wallet — a purchase's debit, a prize's credit — kept in
  * the store (memory or Redis), never in a process's memory, so that a debit left undecided is
  * rolled back and a credit paid whatever process dies. Every change is a compare-and-set on the
