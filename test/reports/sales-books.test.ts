@@ -1,0 +1,122 @@
+import { strict as assert } from 'node:assert';
+import { Redis } from 'ioredis';
+import { MemoryActionLog, type ActionLog } from '../../src/action-log/action-log';
+import { RedisActionLog } from '../../src/action-log/redis-action-log';
+import { MemoryStore } from '../../src/dealer/memory/store';
+import { RedisStore } from '../../src/dealer/redis/store';
+import type { DealerStore } from '../../src/dealer/types';
+import { NOEL_TABLES } from '../../src/games/noel-de-la-chance/prize-table';
+import { RAIN_DIAMONDS_TABLE } from '../../src/games/rain-diamonds/prize-table';
+import { rulesOf } from '../../src/games/registry';
+import { PlayService } from '../../src/play/play-service';
+import type { RecallRecord } from '../../src/protocol/recall';
+import { blocksReport } from '../../src/reports/operator-report';
+import { parisDay, SalesBooks } from '../../src/reports/sales-books';
+import { RedisServer } from '../../tools/redis-server';
+import { scaledTable } from '../dealer/support/test-tables';
+
+/** Two games in blocks of 40 units, three blocks each: the units played cross blocks. */
+const TABLES = [scaledTable(RAIN_DIAMONDS_TABLE, 40), scaledTable(NOEL_TABLES[1]!, 40)];
+/** 20:00 UTC, the evening before France's clocks go forward: the plays cross midnight in Paris (22:00 UTC). */
+const START = Date.parse('2026-03-28T20:00:00Z');
+const first = (): number => 0;
+
+/** Plays `count` units through the play service, each to its end, one every 7 minutes, by three players. */
+async function playUnits(dealer: DealerStore, log: ActionLog, count: number): Promise<{ playerId: string; record: RecallRecord }[]> {
+  let clock = START;
+  const play = new PlayService(dealer, log, () => clock);
+  for (const table of TABLES) await dealer.emissions.openEmission({ emissionId: `${table.game}-${table.stake}`, table, blockCount: 3, now: clock });
+  const players = ['ana', 'bob', 'cleo'];
+  for (const playerId of players) await dealer.wallets.deposit(playerId, 1_000_000, `fund-${playerId}`, clock);
+  const recalls: { playerId: string; record: RecallRecord }[] = [];
+  for (let i = 0; i < count; i++) {
+    clock += 7 * 60_000;
+    const table = TABLES[i % TABLES.length]!;
+    const playerId = players[i % players.length]!;
+    const bought = await play.buy({ playerId, pseudonym: playerId }, { game: table.game, stake: table.stake, requestId: `u${i}`, picks: rulesOf(table.game).demoPicks(first, 1) });
+    assert.ok(bought.ok, JSON.stringify(bought));
+    let unit = bought.units[0]!;
+    for (const action of rulesOf(table.game).demoScript(first, { auto: false })) {
+      if (unit.finished) break;
+      unit = (await play.act(playerId, [unit], { action })).units[0]!;
+    }
+    recalls.push({ playerId, record: (await play.recall(playerId, unit.sale.unitId))!.record });
+  }
+  return recalls;
+}
+
+/** What the recalls say, summed as the reports sum: per game, price and Paris day; per block; per player. */
+function fromRecalls(recalls: readonly { playerId: string; record: RecallRecord }[]) {
+  const days = new Map<string, { units: number; stakes: number; prizes: number }>();
+  const blocks = new Map<string, number>();
+  const players = new Map<string, { staked: number; won: number }>();
+  for (const { playerId, record: r } of recalls) {
+    assert.equal(r.status, 'finished');
+    const key = `${r.game}|${r.stake}|${parisDay(Date.parse(r.soldAt))}`;
+    const day = days.get(key) ?? { units: 0, stakes: 0, prizes: 0 };
+    days.set(key, { units: day.units + 1, stakes: day.stakes + r.stake, prizes: day.prizes + r.prize! });
+    blocks.set(r.blockId, (blocks.get(r.blockId) ?? 0) + 1);
+    const player = players.get(playerId) ?? { staked: 0, won: 0 };
+    players.set(playerId, { staked: player.staked + r.stake, won: player.won + r.prize! });
+  }
+  return { days, blocks, players };
+}
+
+function agreesWithRecalls(open: () => Promise<{ dealer: DealerStore; log: ActionLog; close: () => Promise<void> }>) {
+  return async () => {
+    const { dealer, log, close } = await open();
+    try {
+      const recalls = await playUnits(dealer, log, 180);
+      const books = new SalesBooks(dealer);
+      await books.refresh();
+      const expected = fromRecalls(recalls);
+      const days = books.dayRows();
+      assert.deepEqual(new Set(days.map((d) => d.day)), new Set(['2026-03-28', '2026-03-29']), 'Paris days, not UTC ones');
+      assert.deepEqual(
+        new Map(days.map((d) => [`${d.game}|${d.stake}|${d.day}`, { units: d.units, stakes: d.stakes, prizes: d.prizes }])),
+        expected.days,
+      );
+      for (const d of days) {
+        assert.equal(d.ggr, d.stakes - d.prizes);
+        assert.ok(d.bandLow <= d.expectedPrizes && d.expectedPrizes <= d.bandHigh && d.bandMethod === 'exact', JSON.stringify(d));
+      }
+      const report = await blocksReport(dealer);
+      const sold = new Map(report.emissions.flatMap((e) => e.blocks.filter((b) => b.sold > 0).map((b) => [b.blockId, b.sold])));
+      assert.deepEqual(sold, expected.blocks);
+      for (const b of report.emissions.flatMap((e) => e.blocks)) assert.equal(b.unsold, b.size - (expected.blocks.get(b.blockId) ?? 0));
+      assert.ok([...expected.blocks.keys()].some((id) => id.endsWith('.2')), 'the units reached a third block');
+      assert.deepEqual(new Map(books.playerRows().map((p) => [p.playerId, { staked: p.staked, won: p.won }])), expected.players);
+      assert.ok(books.playerRows().every((p) => p.net === p.won - p.staked && p.units === 60));
+      // Read again, the books count nothing twice, and take in only what is new.
+      await books.refresh();
+      assert.deepEqual(books.dayRows(), days);
+    } finally {
+      await close();
+    }
+  };
+}
+
+describe('sales books: the reports computed from the dealer’s records', function () {
+  this.timeout(120_000);
+
+  it('agree with the recalls of the units played, on the memory store', agreesWithRecalls(async () => ({ dealer: new MemoryStore(), log: new MemoryActionLog(), close: async () => undefined })));
+
+  describe('on Redis', () => {
+    let server: RedisServer;
+    before(async () => {
+      server = await RedisServer.start();
+    });
+    after(async () => {
+      await server?.stop();
+    });
+
+    it('agree with the recalls of the units played', agreesWithRecalls(async () => {
+      const client = new Redis(server.url, { enableAutoPipelining: true });
+      const dealer = new RedisStore(client, { prefix: 'books' });
+      return { dealer, log: new RedisActionLog(client, 'books'), close: async () => {
+        await dealer.close();
+        await client.quit();
+      } };
+    }));
+  });
+});
