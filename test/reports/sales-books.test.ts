@@ -7,46 +7,18 @@ import { RedisStore } from '../../src/dealer/redis/store';
 import type { DealerStore } from '../../src/dealer/types';
 import { NOEL_TABLES } from '../../src/games/noel-de-la-chance/prize-table';
 import { RAIN_DIAMONDS_TABLE } from '../../src/games/rain-diamonds/prize-table';
-import { rulesOf } from '../../src/games/registry';
-import { PlayService } from '../../src/play/play-service';
-import type { RecallRecord } from '../../src/protocol/recall';
 import { blocksReport } from '../../src/reports/operator-report';
 import { parisDay, SalesBooks } from '../../src/reports/sales-books';
 import { RedisServer } from '../../tools/redis-server';
 import { scaledTable } from '../dealer/support/test-tables';
+import { playUnits, type PlayedUnit } from './support/play-units';
 
 /** Two games in blocks of 40 units, three blocks each: the units played cross blocks. */
 const TABLES = [scaledTable(RAIN_DIAMONDS_TABLE, 40), scaledTable(NOEL_TABLES[1]!, 40)];
 /** 20:00 UTC, the evening before France's clocks go forward: the plays cross midnight in Paris (22:00 UTC). */
 const START = Date.parse('2026-03-28T20:00:00Z');
-const first = (): number => 0;
-
-/** Plays `count` units through the play service, each to its end, one every 7 minutes, by three players. */
-async function playUnits(dealer: DealerStore, log: ActionLog, count: number): Promise<{ playerId: string; record: RecallRecord }[]> {
-  let clock = START;
-  const play = new PlayService(dealer, log, () => clock);
-  for (const table of TABLES) await dealer.emissions.openEmission({ emissionId: `${table.game}-${table.stake}`, table, blockCount: 3, now: clock });
-  const players = ['ana', 'bob', 'cleo'];
-  for (const playerId of players) await dealer.wallets.deposit(playerId, 1_000_000, `fund-${playerId}`, clock);
-  const recalls: { playerId: string; record: RecallRecord }[] = [];
-  for (let i = 0; i < count; i++) {
-    clock += 7 * 60_000;
-    const table = TABLES[i % TABLES.length]!;
-    const playerId = players[i % players.length]!;
-    const bought = await play.buy({ playerId, pseudonym: playerId }, { game: table.game, stake: table.stake, requestId: `u${i}`, picks: rulesOf(table.game).demoPicks(first, 1) });
-    assert.ok(bought.ok, JSON.stringify(bought));
-    let unit = bought.units[0]!;
-    for (const action of rulesOf(table.game).demoScript(first, { auto: false })) {
-      if (unit.finished) break;
-      unit = (await play.act(playerId, [unit], { action })).units[0]!;
-    }
-    recalls.push({ playerId, record: (await play.recall(playerId, unit.sale.unitId))!.record });
-  }
-  return recalls;
-}
-
 /** What the recalls say, summed as the reports sum: per game, price and Paris day; per block; per player. */
-function fromRecalls(recalls: readonly { playerId: string; record: RecallRecord }[]) {
+function fromRecalls(recalls: readonly PlayedUnit[]) {
   const days = new Map<string, { units: number; stakes: number; prizes: number }>();
   const blocks = new Map<string, number>();
   const players = new Map<string, { staked: number; won: number }>();
@@ -66,7 +38,9 @@ function agreesWithRecalls(open: () => Promise<{ dealer: DealerStore; log: Actio
   return async () => {
     const { dealer, log, close } = await open();
     try {
-      const recalls = await playUnits(dealer, log, 180);
+      for (const table of TABLES) await dealer.emissions.openEmission({ emissionId: `${table.game}-${table.stake}`, table, blockCount: 3, now: START });
+      // One unit every 7 minutes by three players.
+      const recalls = await playUnits(dealer, log, { count: 180, start: START, everyMs: 7 * 60_000, tables: TABLES, players: ['ana', 'bob', 'cleo'] });
       const books = new SalesBooks(dealer);
       await books.refresh();
       const expected = fromRecalls(recalls);
