@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { dayOfFile } from '../archive/files';
 import { MAX_PAGE } from '../dealer/identifiers';
 import { blocksReport } from '../reports/operator-report';
+import type { BlockRow, LiveState, ProtectionRow, ReportPage } from '../reports/report-rows';
 import { parisDay, SalesBooks, type DayRow } from '../reports/sales-books';
 import { isOperator } from './callers';
 import { asyncRoute, sendRefusal } from './edge';
@@ -27,20 +28,19 @@ const PAGE_QUERY = z.object({
 /** The books are read again at most this often (each reading reads only what was sold since). */
 const BOOKS_AGE_MS = 5_000;
 
-type Row = Record<string, string | number | boolean | null>;
 
 /** The CSV of rows, their keys as the header: money in cents, times in ISO. */
-function toCsv(rows: readonly Row[]): string {
+function toCsv(rows: readonly object[]): string {
   const columns = Object.keys(rows[0] ?? {});
-  const cell = (value: Row[string]) => {
-    const text = value === null ? '' : String(value);
+  const cell = (value: unknown) => {
+    const text = value === null || value === undefined ? '' : String(value);
     return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
   };
-  return [columns.join(','), ...rows.map((row) => columns.map((c) => cell(row[c] ?? null)).join(','))].join('\n') + '\n';
+  return [columns.join(','), ...rows.map((row) => columns.map((c) => cell((row as Record<string, unknown>)[c])).join(','))].join('\n') + '\n';
 }
 
 /** One page of rows, as JSON `{ rows, total, offset, limit, next }` or CSV (the page's rows). */
-function sendPage(req: Request, res: Response, name: string, rows: readonly Row[]): void {
+function sendPage<T extends object>(req: Request, res: Response, name: string, rows: readonly T[]): void {
   const query = PAGE_QUERY.safeParse(req.query);
   if (!query.success) return sendRefusal(res, 400, 'request/invalid', `offset ≥ 0, limit 1–${MAX_PAGE}, format json or csv`);
   const { offset, limit, format } = query.data;
@@ -49,7 +49,7 @@ function sendPage(req: Request, res: Response, name: string, rows: readonly Row[
     res.type('text/csv').attachment(`${name}-${offset}.csv`).send(toCsv(page));
     return;
   }
-  res.json({ rows: page, total: rows.length, offset, limit, next: offset + limit < rows.length ? offset + limit : null });
+  res.json({ rows: page, total: rows.length, offset, limit, next: offset + limit < rows.length ? offset + limit : null } satisfies ReportPage<T>);
 }
 
 /** Books read at most every BOOKS_AGE_MS, whoever asks (a route, a scrape). */
@@ -65,23 +65,22 @@ function freshBooks(services: Services): () => Promise<SalesBooks> {
   };
 }
 
-async function blockRows(services: Services): Promise<Row[]> {
+async function blockRows(services: Services): Promise<BlockRow[]> {
   const report = await blocksReport(services.dealer);
-  return report.emissions.flatMap((e) => e.blocks.map((b): Row => {
+  return report.emissions.flatMap((e) => e.blocks.map((b): BlockRow => {
     const top = b.tiers.find((t) => t.tierId === 1);
     return {
       emissionId: e.emissionId, game: e.game, stake: e.stake, blockId: b.blockId, index: b.index, state: b.state,
       size: b.size, sold: b.sold, left: b.unsold, prizesWon: b.prizesWon, prizesLeft: b.prizesLeft,
       topPrize: top?.prize ?? null, topPrizesLeft: top?.left ?? null,
-      // Per tier, `prize×left`, the largest prize first (losing units last, as prize 0).
       tiersLeft: [...b.tiers.slice(1), b.tiers[0]!].map((t) => `${t.prize}×${t.left}`).join(' '),
     };
   }));
 }
 
 /** The protection journal of the players the books know, newest first. */
-async function protectionRows(services: Services, playerIds: readonly string[]): Promise<Row[]> {
-  const rows: Row[] = [];
+async function protectionRows(services: Services, playerIds: readonly string[]): Promise<ProtectionRow[]> {
+  const rows: ProtectionRow[] = [];
   for (let i = 0; i < playerIds.length; i += 100) {
     const records = await Promise.all(playerIds.slice(i, i + 100).map(async (playerId) => ({ playerId, history: (await services.dealer.protections.protectionRecord(playerId)).history })));
     for (const { playerId, history } of records) {
@@ -90,11 +89,11 @@ async function protectionRows(services: Services, playerIds: readonly string[]):
       }
     }
   }
-  return rows.sort((a, b) => String(b['at']).localeCompare(String(a['at'])));
+  return rows.sort((a, b) => b.at.localeCompare(a.at));
 }
 
 /** Players, watchers and feed spectators in every process's rooms; the archive's lag and day files. */
-async function liveState(services: Services, registry: Registry): Promise<Row> {
+async function liveState(services: Services, registry: Registry): Promise<LiveState> {
   let players = 0;
   let watchers = 0;
   let feedSpectators = 0;
@@ -146,8 +145,8 @@ export function mountReportRoutes(app: Application, services: Services, registry
     if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
     await handler(req, res);
   });
-  app.get('/admin/reports/days', operatorOnly(async (req, res) => sendPage(req, res, 'days', (await books()).dayRows().map((r) => ({ ...r })))));
-  app.get('/admin/reports/hours', operatorOnly(async (req, res) => sendPage(req, res, 'hours', (await books()).hourRows().map((r) => ({ ...r })))));
+  app.get('/admin/reports/days', operatorOnly(async (req, res) => sendPage(req, res, 'days', (await books()).dayRows())));
+  app.get('/admin/reports/hours', operatorOnly(async (req, res) => sendPage(req, res, 'hours', (await books()).hourRows())));
   app.get('/admin/reports/blocks', operatorOnly(async (req, res) => sendPage(req, res, 'blocks', await blockRows(services))));
   app.get('/admin/reports/players', operatorOnly(async (req, res) => {
     const rows = (await books()).playerRows();
