@@ -2,8 +2,8 @@ import type { Cents } from '../money';
 import type { PrizeTable } from '../games/types';
 
 /**
- * The range the prizes of n units drawn from printed blocks should fall in (docs/operations.md,
- * "Reports"). A block is a uniformly shuffled multiset of prizes (the prize table's counts), so
+ * The range the prizes of n units drawn from printed blocks should fall in (docs/reports.md,
+ * "The expected band"). A block is a uniformly shuffled multiset of prizes (the prize table's counts), so
  * the units sold from it at any set of positions — a day's, an hour's, the whole of them so far
  * — are a draw without replacement from that multiset, whatever was sold before: their prizes
  * follow the multivariate hypergeometric law of the block's counts. Draws from different blocks

@@ -13,7 +13,7 @@ import { asyncRoute, sendRefusal } from './edge';
 import type { Services } from './services';
 
 /**
- * The operator's reports (docs/operations.md, "Reports"), computed from the dealer's records:
+ * The operator's reports (docs/reports.md), computed from the dealer's records:
  * per game × price × day, per hour, per block, per player, the protection journal and what is
  * live, as JSON or CSV (`?format=csv`), paged (`offset`, `limit`), behind the operator token.
  * The same books give the payout gauges the alert rule reads.

@@ -6,7 +6,7 @@ import { Chart } from './chart';
 import './console.css';
 
 /**
- * The operator's console (docs/operations.md, "The operator console"): its own page at
+ * The operator's console (docs/reports.md, "The operator console"): its own page at
  * /console/, signed in with the operator token, reading /admin/reports/* every 10 s. Not part
  * of the player's page: its own entry in the web build, its own bundle.
  */
