@@ -9,7 +9,12 @@ import { NOEL_TABLES } from '../../src/games/noel-de-la-chance/prize-table';
 import { RAIN_DIAMONDS_TABLE } from '../../src/games/rain-diamonds/prize-table';
 import { blocksReport } from '../../src/reports/operator-report';
 import { parisDay, SalesBooks } from '../../src/reports/sales-books';
+import { RedisCluster } from '../../tools/redis-cluster';
 import { RedisServer } from '../../tools/redis-server';
+import { offloadClosedBlocks } from '../../src/offload/offload-blocks';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { scaledTable } from '../dealer/support/test-tables';
 import { playUnits, type PlayedUnit } from './support/play-units';
 
@@ -64,6 +69,13 @@ function agreesWithRecalls(open: () => Promise<{ dealer: DealerStore; log: Actio
       // Read again, the books count nothing twice, and take in only what is new.
       await books.refresh();
       assert.deepEqual(books.dayRows(), days);
+      // Closed blocks offloaded to files: new books read them there, to the same figures.
+      const offloaded = await offloadClosedBlocks(dealer, log, { dir: await mkdtemp(join(tmpdir(), 'books-offload-')), retentionMs: 0, now: START + 86_400_000 });
+      // (On three lanes the units spread over three blocks at once: none is sold out.)
+      assert.equal(offloaded.length, report.emissions.flatMap((e) => e.blocks).filter((b) => b.state === 'closed').length);
+      const fromFiles = new SalesBooks(dealer);
+      await fromFiles.refresh();
+      assert.deepEqual([fromFiles.dayRows(), fromFiles.playerRows(), fromFiles.missing], [days, books.playerRows(), 0]);
     } finally {
       await close();
     }
@@ -73,7 +85,7 @@ function agreesWithRecalls(open: () => Promise<{ dealer: DealerStore; log: Actio
 describe('sales books: the reports computed from the dealer’s records', function () {
   this.timeout(120_000);
 
-  it('agree with the recalls of the units played, on the memory store', agreesWithRecalls(async () => ({ dealer: new MemoryStore(), log: new MemoryActionLog(), close: async () => undefined })));
+  it('agree with the recalls of the units played, offloaded blocks too, on the memory store', agreesWithRecalls(async () => ({ dealer: new MemoryStore(), log: new MemoryActionLog(), close: async () => undefined })));
 
   describe('on Redis', () => {
     let server: RedisServer;
@@ -84,9 +96,28 @@ describe('sales books: the reports computed from the dealer’s records', functi
       await server?.stop();
     });
 
-    it('agree with the recalls of the units played', agreesWithRecalls(async () => {
+    it('agree with the recalls of the units played, offloaded blocks too', agreesWithRecalls(async () => {
       const client = new Redis(server.url, { enableAutoPipelining: true });
       const dealer = new RedisStore(client, { prefix: 'books' });
+      return { dealer, log: new RedisActionLog(client, 'books'), close: async () => {
+        await dealer.close();
+        await client.quit();
+      } };
+    }));
+  });
+
+  describe('on a Redis Cluster (3 masters, 3 replicas, 3 lanes)', () => {
+    let cluster: RedisCluster;
+    before(async () => {
+      cluster = await RedisCluster.start();
+    });
+    after(async () => {
+      await cluster?.stop();
+    });
+
+    it('agree with the recalls of the units played, offloaded blocks too', agreesWithRecalls(async () => {
+      const client = cluster.client({ enableAutoPipelining: true });
+      const dealer = new RedisStore(client, { prefix: 'books', protocol: 'per-slot', waitReplicas: 1, sequenceLanes: 3 });
       return { dealer, log: new RedisActionLog(client, 'books'), close: async () => {
         await dealer.close();
         await client.quit();
