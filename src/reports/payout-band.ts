@@ -105,6 +105,26 @@ function hypergeometric(M: number, K: number, r: number): { from: number; probab
   return { from: mode - down.length, probabilities: weights.map((x) => x / total), cut: cut / total };
 }
 
+/** The work allowed and done (multiply-adds), and done since the event loop last had its turn. */
+interface Budget {
+  work: number;
+  sinceYield: number;
+}
+
+/** Multiply-adds between two turns of the event loop: a few milliseconds. */
+const SLICE = 2_000_000;
+
+/**
+ * Lets the event loop run every SLICE multiply-adds: a band takes up to about a second of CPU
+ * on a busy day, and the server's rooms and routes must not wait for it.
+ */
+async function pace(budget: Budget, done: number): Promise<void> {
+  budget.sinceYield += done;
+  if (budget.sinceYield < SLICE) return;
+  budget.sinceYield = 0;
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 type Tiers = readonly { readonly prize: Cents; readonly count: number }[];
 
 /** The top prizes, in all at most this many units of a block, are drawn apart (`blockLaw`). */
@@ -117,12 +137,12 @@ const RARE_UNITS = 64;
  * top tiers' draw (m units) and the others' (units − m) are independent, each computed apart
  * and convolved, then mixed over m.
  */
-function blockLaw(table: PrizeTable, units: number, budget: { work: number }): Law | undefined {
+async function blockLaw(table: PrizeTable, units: number, budget: Budget): Promise<Law | undefined> {
   const tiers = tiersOf(table).sort((a, b) => b.prize - a.prize);
   let rareCount = 0;
   let split = 0;
   while (split < tiers.length - 1 && rareCount + tiers[split]!.count <= RARE_UNITS) rareCount += tiers[split++]!.count;
-  if (split === 0) return tiersLaw(tiers, units, budget);
+  if (split === 0) return await tiersLaw(tiers, units, budget);
   const rare = tiers.slice(0, split);
   const common = tiers.slice(split);
   const among = hypergeometric(table.blockSize, rareCount, units);
@@ -130,8 +150,8 @@ function blockLaw(table: PrizeTable, units: number, budget: { work: number }): L
   let cut = among.cut;
   for (let i = 0; i < among.probabilities.length; i++) {
     const m = among.from + i;
-    const top = tiersLaw(rare, m, budget);
-    const rest = top && tiersLaw(common, units - m, budget);
+    const top = await tiersLaw(rare, m, budget);
+    const rest = top && (await tiersLaw(common, units - m, budget));
     if (!top || !rest) return undefined;
     const both = convolve(top, rest);
     cut = Math.max(cut, among.cut + both.cut);
@@ -147,6 +167,27 @@ interface Row {
   readonly values: Float64Array;
 }
 
+/** Entries of the programme below this probability are dropped, their mass added to the cut. */
+const ENTRY_CUT = 1e-18;
+
+/**
+ * The rows without their ends below ENTRY_CUT, and without the rows left empty: the tails of
+ * the products of many laws, which would otherwise widen every row to no purpose.
+ */
+function trimmed(rows: Map<number, Row>): { rows: Map<number, Row>; cut: number } {
+  const kept = new Map<number, Row>();
+  let cut = 0;
+  for (const [left, row] of rows) {
+    const { values } = row;
+    let from = 0;
+    let to = values.length;
+    while (from < to && values[from]! < ENTRY_CUT) cut += values[from++]!;
+    while (to > from && values[to - 1]! < ENTRY_CUT) cut += values[--to]!;
+    if (from < to) kept.set(left, { from: row.from + from, values: values.subarray(from, to) });
+  }
+  return { rows: kept, cut };
+}
+
 function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
 }
@@ -156,7 +197,7 @@ function gcd(a: number, b: number): number {
  * undefined past the work allowed. Rows by units still to draw, each a dense vector over the sum; the smallest prizes
  * (the commonest tiers) first, so that the rows widen only at the end, the losing units last.
  */
-function tiersLaw(of: Tiers, units: number, budget: { work: number }): Law | undefined {
+async function tiersLaw(of: Tiers, units: number, budget: Budget): Promise<Law | undefined> {
   const tiers = [...of].sort((a, b) => a.prize - b.prize);
   const divisor = tiers.reduce((d, t) => gcd(d, t.prize), 0) || 1;
   const last = tiers.shift()!;
@@ -190,10 +231,13 @@ function tiersLaw(of: Tiers, units: number, budget: { work: number }): Law | und
       const offset = row.from + k * step - target.from;
       const { values } = row;
       for (let j = 0; j < values.length; j++) target.values[offset + j]! += q * values[j]!;
+      await pace(budget, values.length);
     }
     cut += stepCut;
     population -= tier.count;
-    rows = next;
+    const kept = trimmed(next);
+    rows = kept.rows;
+    cut += kept.cut;
   }
   // The tier left (the losing units, when the block has any) takes every unit left to draw.
   const bySum = new Map<number, number>();
@@ -264,13 +308,13 @@ function extremeSum(tiers: readonly { prize: Cents; count: number }[], units: nu
  * The band of the prizes of units drawn from one or more blocks (each entry one block's draw),
  * exact when the work allows it (see the file's comment).
  */
-export function payoutBand(draws: readonly BlockDraw[]): PayoutBand {
+export async function payoutBand(draws: readonly BlockDraw[]): Promise<PayoutBand> {
   const drawn = draws.filter((d) => d.units > 0);
   let law: Law = { values: [0], probabilities: [1], cut: 0 };
-  const budget = { work: 0 };
+  const budget: Budget = { work: 0, sinceYield: 0 };
   if (drawn.some(({ table, units }) => (units * (table.blockSize - units)) / table.blockSize > EXACT_SPREAD)) return cantelliBand(drawn);
   for (const draw of drawn) {
-    const one = blockLaw(draw.table, draw.units, budget);
+    const one = await blockLaw(draw.table, draw.units, budget);
     if (!one || one.values.length * law.values.length > CONVOLUTION_WORK) return cantelliBand(drawn);
     law = convolve(law, one);
   }

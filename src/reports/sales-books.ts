@@ -52,14 +52,33 @@ export interface DayRow {
   /** prizes / stakes, and the prize table's (its prizes over its block's stakes). */
   readonly payout: number;
   readonly tablePayout: number;
+  /**
+   * The band is computed for the day's units as they were when it was last computed (at most
+   * BAND_AGE_MS ago, while units keep selling): `bandUnits` of them, which paid `bandPayout`.
+   * Their expected prizes and the band of their prizes (payout-band.ts), in cents and as payouts.
+   */
+  readonly bandUnits: number;
+  readonly bandPayout: number;
   readonly expectedPrizes: Cents;
-  /** The band of those units' prizes (payout-band.ts), in cents and as payouts. */
   readonly bandLow: Cents;
   readonly bandHigh: Cents;
   readonly payoutLow: number;
   readonly payoutHigh: number;
   readonly bandMethod: PayoutBand['method'];
 }
+
+/** A band and the day's figures it was computed for. */
+interface BandSnapshot extends Totals {
+  readonly drawn: string;
+  readonly band: PayoutBand;
+  readonly at: number;
+}
+
+/**
+ * A day's band is computed again at most this often while its units keep selling: up to about
+ * a second of CPU each time on a busy day (payout-band.ts).
+ */
+const BAND_AGE_MS = 60_000;
 
 export interface HourRow extends Totals {
   /** The hour's start, ISO (UTC); the console shows it in Europe/Paris. */
@@ -105,13 +124,19 @@ export class SalesBooks {
   private readonly hours = new Map<string, HourBooks>();
   private readonly players = new Map<string, PlayerBooks>();
   private readonly tables = new Map<string, PrizeTable>();
-  /** The band of each emission and day, for the draws it was computed for (a day's grow until midnight). */
-  private readonly bands = new Map<string, { draws: string; band: PayoutBand }>();
+  /** The band of each emission and day, and the one being computed. */
+  private readonly bands = new Map<string, BandSnapshot>();
+  private readonly computing = new Map<string, Promise<BandSnapshot>>();
   private readonly dayOfHour = new Map<number, string>();
   private running: Promise<EmissionInfo[]> | undefined;
   missing = 0;
 
-  constructor(private readonly dealer: ReportedSales) {}
+  /** `clock`: only to tell a band's age (BAND_AGE_MS); `bandAgeMs`: tests compute every band afresh. */
+  constructor(
+    private readonly dealer: ReportedSales,
+    private readonly clock: () => number = Date.now,
+    private readonly bandAgeMs = BAND_AGE_MS,
+  ) {}
 
   /** Reads what was sold since the last refresh; calls at the same time share one reading. */
   refresh(): Promise<EmissionInfo[]> {
@@ -162,32 +187,48 @@ export class SalesBooks {
   }
 
   /** Per emission (a game and price) and day, newest day first, then by game and price. */
-  dayRows(): DayRow[] {
-    return [...this.days].map(([key, books]) => this.dayRow(key.slice(0, key.lastIndexOf('|')), books))
-      .sort((a, b) => b.day.localeCompare(a.day) || a.game.localeCompare(b.game) || a.stake - b.stake);
+  async dayRows(): Promise<DayRow[]> {
+    const rows = await Promise.all([...this.days].map(([key, books]) => this.dayRow(key.slice(0, key.lastIndexOf('|')), books)));
+    return rows.sort((a, b) => b.day.localeCompare(a.day) || a.game.localeCompare(b.game) || a.stake - b.stake);
   }
 
-  private dayRow(emissionId: string, books: DayBooks): DayRow {
+  private async dayRow(emissionId: string, books: DayBooks): Promise<DayRow> {
     const table = this.tables.get(emissionId)!;
-    const draws = [...books.perBlock].map(([, units]) => ({ table, units }));
-    const key = `${emissionId}|${books.day}`;
-    const drawn = [...books.perBlock].map(([block, units]) => `${block}:${units}`).join(',');
-    const cached = this.bands.get(key);
-    const band = cached?.draws === drawn ? cached.band : payoutBand(draws);
-    this.bands.set(key, { draws: drawn, band });
+    const { band, ...banded } = await this.bandOf(`${emissionId}|${books.day}`, table, books);
     const { game, stake, day, units, stakes, prizes } = books;
     return {
       day, emissionId, game, stake, units, stakes, prizes,
       ggr: stakes - prizes,
-      payout: stakes === 0 ? 0 : prizes / stakes,
+      payout: prizes / stakes,
       tablePayout: tablePayout(table),
+      bandUnits: banded.units,
+      bandPayout: banded.prizes / banded.stakes,
       expectedPrizes: band.expected,
       bandLow: band.low,
       bandHigh: band.high,
-      payoutLow: band.low / stakes,
-      payoutHigh: band.high / stakes,
+      payoutLow: band.low / banded.stakes,
+      payoutHigh: band.high / banded.stakes,
       bandMethod: band.method,
     };
+  }
+
+  /** The day's band: the one computed last while it is younger than the age allowed, else computed now. */
+  private async bandOf(key: string, table: PrizeTable, books: DayBooks): Promise<BandSnapshot> {
+    const drawn = [...books.perBlock].map(([block, units]) => `${block}:${units}`).join(',');
+    const last = this.bands.get(key);
+    if (last && (last.drawn === drawn || this.clock() - last.at < this.bandAgeMs)) return last;
+    const running = this.computing.get(key);
+    if (running) return running;
+    const { units, stakes, prizes } = books;
+    const computed = payoutBand([...books.perBlock.values()].map((n) => ({ table, units: n })))
+      .then((band) => {
+        const snapshot = { drawn, band, at: this.clock(), units, stakes, prizes };
+        this.bands.set(key, snapshot);
+        return snapshot;
+      })
+      .finally(() => this.computing.delete(key));
+    this.computing.set(key, computed);
+    return computed;
   }
 
   /** Per game, price and hour, oldest first. */

@@ -120,7 +120,7 @@ function watchPayout(registry: Registry, books: () => Promise<SalesBooks>, now: 
   const rows = () => {
     if (!today || Date.now() - today.at > BOOKS_AGE_MS) {
       const day = parisDay(now());
-      today = { at: Date.now(), rows: books().then((b) => b.dayRows().filter((r) => r.day === day)) };
+      today = { at: Date.now(), rows: books().then(async (b) => (await b.dayRows()).filter((r) => r.day === day)) };
     }
     return today.rows;
   };
@@ -129,11 +129,12 @@ function watchPayout(registry: Registry, books: () => Promise<SalesBooks>, now: 
     this.reset();
     for (const row of read) this.set({ game: row.game, stake: String(row.stake), emission: row.emissionId }, value(row));
   } });
-  gauge('lottery_payout_ratio', 'Prizes over stakes of the units sold today (Europe/Paris), per emission', (r) => r.payout);
-  gauge('lottery_payout_band_low_ratio', 'Low end of the 99.9 % band of that payout for the units sold today from each block (exact hypergeometric law)', (r) => r.payoutLow);
+  // The payout and its band are of the same units: those sold today when the band was computed (at most a minute ago).
+  gauge('lottery_payout_ratio', 'Prizes over stakes of the units sold today (Europe/Paris), per emission, as of its band', (r) => r.bandPayout);
+  gauge('lottery_payout_band_low_ratio', 'Low end of the 99.9 % band of that payout for those units drawn from their blocks (exact hypergeometric law)', (r) => r.payoutLow);
   gauge('lottery_payout_band_high_ratio', 'High end of that band', (r) => r.payoutHigh);
   gauge('lottery_payout_table_ratio', 'The prize table’s payout (its prizes over its block’s stakes)', (r) => r.tablePayout);
-  gauge('lottery_payout_units', 'Units sold today (Europe/Paris), per emission: the draw the band is for', (r) => r.units);
+  gauge('lottery_payout_units', 'Units sold today (Europe/Paris), per emission, as of its band: the draw the band is for', (r) => r.bandUnits);
 }
 
 /** Mounts `/admin/reports/*` and registers the payout gauges on the process's metrics. */
@@ -145,7 +146,7 @@ export function mountReportRoutes(app: Application, services: Services, registry
     if (!isOperator(req, services)) return sendRefusal(res, 401, 'auth/operator_only', 'operator token required');
     await handler(req, res);
   });
-  app.get('/admin/reports/days', operatorOnly(async (req, res) => sendPage(req, res, 'days', (await books()).dayRows())));
+  app.get('/admin/reports/days', operatorOnly(async (req, res) => sendPage(req, res, 'days', await (await books()).dayRows())));
   app.get('/admin/reports/hours', operatorOnly(async (req, res) => sendPage(req, res, 'hours', (await books()).hourRows())));
   app.get('/admin/reports/blocks', operatorOnly(async (req, res) => sendPage(req, res, 'blocks', await blockRows(services))));
   app.get('/admin/reports/players', operatorOnly(async (req, res) => {

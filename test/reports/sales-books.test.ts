@@ -49,7 +49,7 @@ function agreesWithRecalls(open: () => Promise<{ dealer: DealerStore; log: Actio
       const books = new SalesBooks(dealer);
       await books.refresh();
       const expected = fromRecalls(recalls);
-      const days = books.dayRows();
+      const days = await books.dayRows();
       assert.deepEqual(new Set(days.map((d) => d.day)), new Set(['2026-03-28', '2026-03-29']), 'Paris days, not UTC ones');
       assert.deepEqual(
         new Map(days.map((d) => [`${d.game}|${d.stake}|${d.day}`, { units: d.units, stakes: d.stakes, prizes: d.prizes }])),
@@ -58,6 +58,7 @@ function agreesWithRecalls(open: () => Promise<{ dealer: DealerStore; log: Actio
       for (const d of days) {
         assert.equal(d.ggr, d.stakes - d.prizes);
         assert.ok(d.bandLow <= d.expectedPrizes && d.expectedPrizes <= d.bandHigh && d.bandMethod === 'exact', JSON.stringify(d));
+        assert.deepEqual([d.bandUnits, d.bandPayout], [d.units, d.payout], 'the band is of the day’s units');
       }
       const report = await blocksReport(dealer);
       const sold = new Map(report.emissions.flatMap((e) => e.blocks.filter((b) => b.sold > 0).map((b) => [b.blockId, b.sold])));
@@ -68,14 +69,14 @@ function agreesWithRecalls(open: () => Promise<{ dealer: DealerStore; log: Actio
       assert.ok(books.playerRows().every((p) => p.net === p.won - p.staked && p.units === 60));
       // Read again, the books count nothing twice, and take in only what is new.
       await books.refresh();
-      assert.deepEqual(books.dayRows(), days);
+      assert.deepEqual(await books.dayRows(), days);
       // Closed blocks offloaded to files: new books read them there, to the same figures.
       const offloaded = await offloadClosedBlocks(dealer, log, { dir: await mkdtemp(join(tmpdir(), 'books-offload-')), retentionMs: 0, now: START + 86_400_000 });
       // (On three lanes the units spread over three blocks at once: none is sold out.)
       assert.equal(offloaded.length, report.emissions.flatMap((e) => e.blocks).filter((b) => b.state === 'closed').length);
       const fromFiles = new SalesBooks(dealer);
       await fromFiles.refresh();
-      assert.deepEqual([fromFiles.dayRows(), fromFiles.playerRows(), fromFiles.missing], [days, books.playerRows(), 0]);
+      assert.deepEqual([await fromFiles.dayRows(), fromFiles.playerRows(), fromFiles.missing], [days, books.playerRows(), 0]);
     } finally {
       await close();
     }
@@ -123,5 +124,27 @@ describe('sales books: the reports computed from the dealer’s records', functi
         await client.quit();
       } };
     }));
+  });
+
+  it('keeps a day’s band, with the figures it is of, until it is a minute old while units keep selling', async () => {
+    const dealer = new MemoryStore();
+    const log = new MemoryActionLog();
+    await dealer.emissions.openEmission({ emissionId: 'rain', table: TABLES[0]!, blockCount: 3, now: START });
+    let clock = 0;
+    const books = new SalesBooks(dealer, () => clock);
+    const play = (count: number, start: number) => playUnits(dealer, log, { count, start, everyMs: 1_000, tables: [TABLES[0]!], players: [`p${start}`] });
+    await play(5, START);
+    await books.refresh();
+    const [first] = await books.dayRows();
+    assert.deepEqual([first!.units, first!.bandUnits], [5, 5]);
+    await play(3, START + 10_000);
+    await books.refresh();
+    clock = 59_999;
+    const [kept] = await books.dayRows();
+    assert.deepEqual([kept!.units, kept!.bandUnits, kept!.bandLow, kept!.bandHigh], [8, 5, first!.bandLow, first!.bandHigh], 'the band of the first five units, with their payout');
+    assert.equal(kept!.bandPayout, first!.payout);
+    clock = 60_000;
+    const [fresh] = await books.dayRows();
+    assert.deepEqual([fresh!.units, fresh!.bandUnits, fresh!.bandPayout], [8, 8, fresh!.payout]);
   });
 });

@@ -59,7 +59,7 @@ describe('the operator’s reports over HTTP', function () {
     const csv = await asOperator('/admin/reports/days?format=csv&limit=3');
     assert.match(csv.headers.get('content-type')!, /^text\/csv/);
     const lines = (await csv.text()).trimEnd().split('\n');
-    assert.match(lines[0]!, /^day,emissionId,game,stake,units,stakes,prizes,ggr,payout,tablePayout,expectedPrizes,bandLow,bandHigh,payoutLow,payoutHigh,bandMethod$/);
+    assert.match(lines[0]!, /^day,emissionId,game,stake,units,stakes,prizes,ggr,payout,tablePayout,bandUnits,bandPayout,expectedPrizes,bandLow,bandHigh,payoutLow,payoutHigh,bandMethod$/);
     assert.ok(lines.length >= 2 && lines.length <= 4);
     assert.equal((await asOperator('/admin/reports/days?limit=0')).status, 400);
     assert.equal((await asOperator('/admin/reports/days?format=xml')).status, 400);

@@ -67,7 +67,7 @@ function PayoutBand({ snapshot, emission }: { snapshot: Snapshot; emission: stri
   const { options, data, rows } = useMemo(() => {
     const rows = snapshot.days.filter((d) => d.emissionId === emission).sort((a, b) => a.day.localeCompare(b.day));
     const days = rows.map((d) => Date.parse(`${d.day}T12:00:00Z`) / 1000);
-    const data: uPlot.AlignedData = [days, rows.map((d) => d.payoutLow * 100), rows.map((d) => d.payoutHigh * 100), rows.map((d) => d.payout * 100), rows.map((d) => d.tablePayout * 100)];
+    const data: uPlot.AlignedData = [days, rows.map((d) => d.payoutLow * 100), rows.map((d) => d.payoutHigh * 100), rows.map((d) => d.bandPayout * 100), rows.map((d) => d.tablePayout * 100)];
     const options: Omit<uPlot.Options, 'width' | 'height'> = {
       series: [
         {},
@@ -82,7 +82,7 @@ function PayoutBand({ snapshot, emission }: { snapshot: Snapshot; emission: stri
       // reaching the top prizes, which would flatten the rest (the table gives it whole).
       scales: {
         x: { range: (_u, min, max) => [min - 43_200, max + 43_200] },
-        y: { range: (): uPlot.Range.MinMax => [0, Math.max(100, 1.5 * Math.max(...rows.map((d) => Math.max(d.payout, d.tablePayout) * 100)))] },
+        y: { range: (): uPlot.Range.MinMax => [0, Math.max(100, 1.5 * Math.max(...rows.map((d) => Math.max(d.bandPayout, d.tablePayout) * 100)))] },
       },
       axes: [{}, { label: 'payout %' }],
     };
@@ -94,7 +94,7 @@ function PayoutBand({ snapshot, emission }: { snapshot: Snapshot; emission: stri
       columns={[
         { heading: 'Day', cell: (d) => d.day }, { heading: 'Units', cell: (d) => String(d.units) }, { heading: 'Stakes', cell: (d) => euros(d.stakes) },
         { heading: 'Prizes', cell: (d) => euros(d.prizes) }, { heading: 'GGR', cell: (d) => euros(d.ggr) }, { heading: 'Payout', cell: (d) => percent(d.payout) },
-        { heading: 'Band', cell: (d) => `${percent(d.payoutLow)} – ${percent(d.payoutHigh)} (${d.bandMethod})` }, { heading: 'Table', cell: (d) => percent(d.tablePayout) },
+        { heading: 'Band', cell: (d) => `${percent(d.payoutLow)} – ${percent(d.payoutHigh)} (${d.bandMethod}, the first ${d.bandUnits} units: ${percent(d.bandPayout)})` }, { heading: 'Table', cell: (d) => percent(d.tablePayout) },
       ]}
       legend={[{ label: 'realised', colour: '#d55e00' }, { label: '99.9 % band', colour: '#56b4e9' }, { label: 'prize table', colour: '#000000', dashed: true }]} />
   );
