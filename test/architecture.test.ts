@@ -13,7 +13,7 @@ import { sourceFiles } from './support/source-files';
  */
 
 const ROOT = process.cwd();
-const SOURCES = ['src', 'web/src', 'loadtest', 'scripts', 'tools', 'examples'];
+const SOURCES = ['src', 'web/src', 'web/console', 'loadtest', 'scripts', 'tools', 'examples'];
 /** The dealer's Redis implementation and its one entry point for the code outside it. */
 const REDIS_FOLDER = 'src/dealer/redis/';
 const REDIS_FACE = 'src/dealer/redis/store.ts';

@@ -38,6 +38,7 @@ import { roomDriver } from './room-driver';
 import { mountReadiness, ReadinessProbe, redisWarnings, untilRedisAnswers } from './readiness';
 import { connectRedis, describeRedisTarget, PRESENCE_CONNECTION, redisClient, UnlimitedRedisPresence } from './redis-client';
 import { isOperator } from './callers';
+import { mountReportRoutes } from './report-routes';
 import { mountRoutes } from './routes';
 import type { Services } from './services';
 
@@ -242,6 +243,7 @@ function mountHttp(app: Application, { config, logger, metrics }: Context, readi
     });
   }
   mountRoutes(app, services);
+  mountReportRoutes(app, services, metrics.registry);
   finishExpress(app, (err) => logger.error({ err }, 'request failed'));
 }
 
