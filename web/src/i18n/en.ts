@@ -259,6 +259,8 @@ export const en: Strings = {
     limitNotSet: 'Set your weekly stake limit first (My limits).',
     stakeWeekReached: 'This stake would go over your 7-day stake limit.',
     stakeDayReached: 'This stake would go over your 24-hour stake limit.',
+    timeWeekReached: 'You have used up your playing time for the last 7 days.',
+    timeDayReached: 'You have used up your playing time for the last 24 hours.',
     depositWeekReached: 'This deposit would go over the 7-day deposit limit.',
     limitMalformed: 'This limit could not be understood: an amount from €1 to €1,000,000.',
     selfExcluded: 'You excluded yourself from play: no new game before the exclusion ends.',

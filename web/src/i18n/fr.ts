@@ -278,6 +278,8 @@ export const fr = {
     limitNotSet: 'Fixez d’abord votre limite de mises par semaine (Mes limites).',
     stakeWeekReached: 'Cette mise dépasserait votre limite de mises sur 7 jours.',
     stakeDayReached: 'Cette mise dépasserait votre limite de mises sur 24 heures.',
+    timeWeekReached: 'Vous avez atteint votre limite de temps de jeu sur 7 jours.',
+    timeDayReached: 'Vous avez atteint votre limite de temps de jeu sur 24 heures.',
     depositWeekReached: 'Ce dépôt dépasserait la limite de dépôts sur 7 jours.',
     limitMalformed: 'Cette limite n’a pas pu être comprise\u00a0: un montant de 1\u00a0€ à 1\u00a0000\u00a0000\u00a0€.',
     selfExcluded: 'Vous vous êtes exclu du jeu\u00a0: pas de nouvelle partie avant la fin de l’exclusion.',
