@@ -135,6 +135,8 @@ export interface RefusalDetails {
   readonly until?: number | null;
   readonly playedMs?: number;
   readonly net?: Cents;
+  /** `pace/too_fast`: when the purchase may come again. */
+  readonly retryAfterMs?: number;
 }
 
 /**

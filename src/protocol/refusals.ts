@@ -29,6 +29,7 @@ export const REFUSALS = {
   'protection/reality_check': { meaning: 'The session’s play time reached the reality check: the player acknowledges its summary first.', retryable: true, page: 'realityCheck' },
   'protection/malformed': { meaning: 'The exclusion or block request is not of the documented shape.', retryable: false, page: 'protectionMalformed' },
   'protection/block_ended': { meaning: 'The block’s until is already past (ms since the epoch: a date in seconds is one): a block that blocks nothing is neither applied nor journaled.', retryable: false, page: 'protectionMalformed' },
+  'pace/too_fast': { meaning: 'A unit of the player started less than the game’s pace (PACE_UNIT_MS) ago: buy again after `details.retryAfterMs`.', retryable: true, page: 'tooFast' },
   'picks/malformed': { meaning: 'The purchase-time picks are not of the shape the game takes.', retryable: false, page: 'choiceMalformed' },
   'picks/out_of_range': { meaning: 'A pick names a colour or symbol the game does not offer.', retryable: false, page: 'choiceNotOffered' },
   'picks/not_allowed': { meaning: 'The game takes no picks at purchase.', retryable: false, page: 'noChoiceAtPurchase' },

@@ -7,7 +7,7 @@ import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { eventually, reasonOf } from '../rooms/helpers';
-import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT, showTab } from './ui';
+import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, screenshotPath, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT, showTab } from './ui';
 
 /**
  * Player protection on the page (issue 28): the 18+ notice and the legal warning on every
@@ -98,12 +98,59 @@ describe('the page protects the player', function () {
       await page.getByRole('button', { name: 'Fixer ma limite' }).click();
       await dialog.getByLabel(/^Mises sur 7 jours/).fill('20');
       await dialog.getByLabel(/^Mises sur 24 heures/).fill('5,50');
+      await dialog.getByLabel(/^Temps de jeu sur 7 jours/).fill('10');
       await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
       await dialog.waitFor({ ...WAIT, state: 'detached' });
       await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.buy-button')?.disabled, undefined, WAIT);
       const state = await protectionOf(page);
       assert.equal(state.stakeLimitSet, true);
       assert.deepEqual(state.limits.map((l) => [l.kind, l.amount]), [['stake_week', 2_000], ['stake_day', 550], ['deposit_week', null]]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('asks the playing time at first sign-in with the stake limit; once it is used up « JOUER » is off and the server refuses, saying when play is possible again', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signInByPseudonym(page, nextName('Time'), base);
+      const dialog = page.getByRole('dialog', { name: 'Vos limites de jeu' });
+      await dialog.waitFor(WAIT);
+      await dialog.getByLabel(/^Temps de jeu sur 24 heures/).fill('15 min');
+      await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
+      const weekly = dialog.getByLabel(/^Temps de jeu sur 7 jours/);
+      assert.equal(await weekly.evaluate((el) => (el as HTMLInputElement).validity.valueMissing), true, 'the weekly playing time is asked: the form is not sent without it');
+      await weekly.fill('1 h 30');
+      await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
+      await dialog.waitFor({ ...WAIT, state: 'detached' });
+      assert.deepEqual((await protectionOf(page)).timeLimits.map((l) => [l.kind, l.amount]), [['time_day', 15 * 60_000], ['time_week', 90 * 60_000]]);
+      assert.match(await page.getByTestId('time-left').innerText(), /Temps de jeu\s?: reste 15\s?min/, 'the header: the time left under the tightest limit');
+      // Played elsewhere (another device): 8 purchases 2 minutes apart, the last 2 minutes ago: 14 minutes counted and the open gap's 2.
+      const token = await tokenOf(page);
+      const playerId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+      const emission = (await server.services.dealer.emissions.listEmissions()).find((e) => e.game === 'noel-de-la-chance')!;
+      const now = Date.now();
+      for (let i = 0; i < 8; i++) {
+        const bought = await server.services.dealer.sales.purchase({ playerId, requestId: `elsewhere_${names}_${i}`, game: emission.game, stake: emission.stake, now: now - (8 - i) * 2 * 60_000 });
+        assert.ok(bought.ok, `purchase ${i} elsewhere`);
+      }
+      // The page learns it at its next reading of the state (a reload here; else within 30 s).
+      await page.reload();
+      await openGame(page, 'rain-diamonds');
+      await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('.buy-button')?.disabled, undefined, WAIT);
+      const state = await protectionOf(page);
+      const day = state.timeLimits[0]!;
+      assert.equal(day.left, 0);
+      assert.equal(await page.getByTestId('buy-gate').innerText(), `Vous avez atteint votre limite de temps de jeu sur 24 heures. Vous pourrez rejouer le ${frenchDateTime(day.nextFreeAt!)}.`);
+      assert.match(await page.getByTestId('time-left').innerText(), /reste 0\s?min/);
+      await assert.rejects(buyElsewhere(page, 50), (err: unknown) => reasonOf(err).includes('limit/time_day'));
+      await page.getByRole('button', { name: 'Mes limites' }).click();
+      const panel = page.getByRole('dialog', { name: 'Mes limites' });
+      await panel.waitFor(WAIT);
+      assert.equal(await panel.getByTestId('left-time_day').innerText(), '0\u00a0min');
+      assert.match(await panel.getByTestId('used-time_week').innerText(), /^1[56]\u00a0min$/, 'the time used, the open gap counted');
+      await assertAccessible(page, '« Mes limites » with the playing-time limits');
+      await page.screenshot({ path: screenshotPath('protection-time-limit-used-up'), fullPage: true });
     } finally {
       await context.close();
     }
@@ -279,7 +326,7 @@ describe('the page protects the player', function () {
     const { context, page } = await newPlayer(browser, SMALL_PHONE);
     const watcher = await context.newPage();
     try {
-      await page.goto(`${base}/?pace=0`);
+      await page.goto(`${base}/`);
       await assertWarning(page, 'sign-in', false);
       await assertAccessible(page, 'the sign-in, small phone');
       await page.getByLabel('Pseudonyme').fill(nextName('Every'));
@@ -304,7 +351,7 @@ describe('the page protects the player', function () {
       // A watcher, not signed in, sees it on the watched table.
       await showTab(page, 'Spectateurs');
       await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
-      await watcher.goto(`${base}/?pace=0`);
+      await watcher.goto(`${base}/`);
       await watcher.getByRole('button', { name: 'Regarder' }).first().click();
       await watcher.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
       await assertWarning(watcher, 'watch', false);
