@@ -445,13 +445,14 @@ describe('web page', function () {
   });
 
   it("plays AUTO at the server's pace: the steps sent at once come on screen one by one, whatever the address says", async () => {
-    const paced = await startTestServer({ DEMO_BALANCE_CENTS: String(DEMO), PACE_STEP_MS: '40' });
+    // Its own process: Colyseus's matchmaker is one per process.
+    const paced = await ChildServer.start({ name: 'paced server', script: 'src/server/main.ts', port: await freePort(), env: { PACE_STEP_MS: '40', PACE_UNIT_MS: '0', DEMO_BALANCE_CENTS: String(DEMO) } });
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
-      await signIn(page, `A${++nameCounter}`, `http://127.0.0.1:${paced.port}`);
+      await signIn(page, `A${++nameCounter}`, paced.url);
       // The old switch of the page's address changes nothing: the pace is the server's.
-      await page.goto(`http://127.0.0.1:${paced.port}/?pace=0`);
+      await page.goto(`${paced.url}/?pace=0`);
       await openGame(page, '500000-carats');
       await buy(page, '500000-carats', 500);
       const start = await shownEvents(page);

@@ -3,7 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { maskPseudonym } from '../../src/feed/win-feed';
 import type { RunningServer } from '../../src/server/app';
-import { RedisServer } from '../../tools/redis-server';
+import { freePort, RedisServer } from '../../tools/redis-server';
+import { ChildServer } from '../../tools/server-process';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
@@ -261,10 +262,11 @@ describe('the page as a product', function () {
   });
 
   it('plays a step the moment it arrives, even with a slow pace (the first event does not wait a tick)', async () => {
-    const slow = await startTestServer({ DEMO_BALANCE_CENTS: '1000000', PACE_STEP_MS: '5000' });
+    // Its own process: Colyseus's matchmaker is one per process.
+    const slow = await ChildServer.start({ name: 'slow server', script: 'src/server/main.ts', port: await freePort(), env: { PACE_STEP_MS: '5000', PACE_UNIT_MS: '0', DEMO_BALANCE_CENTS: '1000000' } });
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signIn(page, nextName('N'), `http://127.0.0.1:${slow.port}`);
+      await signIn(page, nextName('N'), slow.url);
       await openGame(page, 'rain-diamonds');
       await buy(page, 'rain-diamonds', 50);
       const before = await shownEvents(page);

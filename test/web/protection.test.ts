@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { Client } from '@colyseus/sdk';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import type { ProtectionState } from '../../src/protocol/protection';
 import type { RunningServer } from '../../src/server/app';
@@ -289,7 +289,7 @@ describe('the page protects the player', function () {
     }
   });
 
-  it('shows the reality check when it falls due: time played and net result; « J’ai compris » acknowledges it', async () => {
+  it('shows the reality check when it falls due: time played and net result; « Continuer » acknowledges it', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
       await signIn(page, nextName('Clock'), base);
@@ -313,10 +313,82 @@ describe('the page protects the player', function () {
       assert.match(await page.getByTestId('session').innerText(), /1\s?h\s?02\s?min/, 'the header says the session too');
       await assertAccessible(page, 'the reality check');
       await page.unroute('**/protection');
-      await dialog.getByRole('button', { name: 'J’ai compris' }).click();
+      await dialog.getByRole('button', { name: 'Continuer' }).click();
       await ack;
       await dialog.waitFor({ ...WAIT, state: 'detached' });
       await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.buy-button')?.disabled, undefined, WAIT);
+    } finally {
+      await context.close();
+    }
+  });
+
+  /** A player who played a unit, whose page is told the reality check is due (an hour is not waited for). */
+  async function realityCheckDue(name: string): Promise<{ context: BrowserContext; page: Page; dialog: Locator; played: ProtectionState['session'] }> {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    await signIn(page, nextName(name), base);
+    await openGame(page, 'rain-diamonds');
+    await buy(page, 'rain-diamonds', 50);
+    await page.getByRole('button', { name: 'AUTO' }).click();
+    await page.getByTestId('outcome').waitFor(WAIT);
+    const played = (await protectionOf(page)).session;
+    await page.route('**/protection', async (route) => {
+      const answer = (await (await route.fetch()).json()) as ProtectionState;
+      await route.fulfill({ json: { ...answer, session: { ...answer.session, realityCheckDue: true } } });
+    });
+    await page.reload();
+    const dialog = page.getByRole('dialog', { name: 'Le point sur votre session' });
+    await dialog.waitFor(WAIT);
+    await page.unroute('**/protection');
+    return { context, page, dialog, played };
+  }
+
+  it('offers a way out at the reality check: the help line, « Mes limites », and « Arrêter de jouer », which sums up the session and signs out', async () => {
+    const { context, page, dialog, played } = await realityCheckDue('Out');
+    try {
+      const help = dialog.getByTestId('help-line');
+      assert.equal(await help.getByRole('link', { name: 'joueurs-info-service.fr' }).getAttribute('href'), 'https://www.joueurs-info-service.fr');
+      assert.equal(await help.getByRole('link', { name: /09\u00a074\u00a075\u00a013\u00a013/ }).getAttribute('href'), 'tel:+33974751313');
+      await assertAccessible(page, 'the reality check and its ways out');
+      await page.screenshot({ path: screenshotPath('protection-reality-check-ways-out') });
+      // « Mes limites »: the panel, in its place.
+      await dialog.getByRole('button', { name: 'Mes limites' }).click();
+      const panel = page.getByRole('dialog', { name: 'Mes limites' });
+      await panel.waitFor(WAIT);
+      await panel.getByRole('button', { name: 'Fermer' }).click();
+      await page.getByRole('button', { name: 'Voir le point' }).click();
+      // « Arrêter de jouer »: the tables left, the session summed up, signed out.
+      await dialog.getByRole('button', { name: 'Arrêter de jouer' }).click();
+      const summary = page.getByRole('dialog', { name: 'Votre session' });
+      await summary.waitFor(WAIT);
+      assert.equal(await summary.getByTestId('summary-staked').innerText(), euroLabel(played.staked));
+      assert.equal(await summary.getByTestId('summary-won').innerText(), euroLabel(played.won));
+      assert.equal(await summary.getByTestId('summary-net').innerText(), played.net > 0 ? `+${euroLabel(played.net)}` : played.net < 0 ? `\u2212${euroLabel(-played.net)}` : euroLabel(0));
+      assert.match(await summary.getByTestId('summary-time').innerText(), /^\d+\u00a0min$/);
+      assert.ok(await focusComes(page, '#summary-title'), 'the summary is read from its heading');
+      await assertAccessible(page, 'the session summary');
+      await page.screenshot({ path: screenshotPath('protection-session-summary') });
+      await summary.getByRole('button', { name: 'Fermer' }).click();
+      await page.getByLabel('Pseudonyme').waitFor(WAIT);
+      assert.equal(await page.locator('.table').count(), 0, 'no table left open');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sums up the session when the player signs out', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signIn(page, nextName('Bye'), base);
+      await openGame(page, 'rain-diamonds');
+      await buy(page, 'rain-diamonds', 50);
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      const played = (await protectionOf(page)).session;
+      await page.getByRole('button', { name: 'Se déconnecter' }).click();
+      const summary = page.getByRole('dialog', { name: 'Votre session' });
+      await summary.waitFor(WAIT);
+      assert.equal(await summary.getByTestId('summary-staked').innerText(), euroLabel(50));
+      assert.equal(await summary.getByTestId('summary-won').innerText(), euroLabel(played.won));
     } finally {
       await context.close();
     }

@@ -295,8 +295,38 @@ export function LimitsPanel({ s, session, state, onState, onClose }: { s: String
   );
 }
 
-/** The reality check: time played and net result; « J'ai compris » acknowledges it and play goes on. */
-export function RealityCheck({ s, session, state, onState, onClose }: { s: Strings; session: Session; state: ProtectionState; onState: (p: ProtectionState) => void; onClose: () => void }) {
+/** The help line, as the law's warning names it: its site and its free number. */
+function HelpLine({ s }: { s: Strings }) {
+  const p = s.protection;
+  return (
+    <p class="help-line" data-testid="help-line">
+      {p.helpLine} <a href="https://www.joueurs-info-service.fr" target="_blank" rel="noopener noreferrer">joueurs-info-service.fr</a>
+      {' · '}<a href="tel:+33974751313">{p.helpPhone}</a>
+    </p>
+  );
+}
+
+/** A session's figures: time played, staked, won, net. */
+function SessionFigures({ s, played, testIds }: { s: Strings; played: ProtectionState['session']; testIds: string }) {
+  const p = s.protection;
+  return (
+    <dl class="reality-figures">
+      <dt>{p.timePlayed}</dt><dd data-testid={`${testIds}-time`}>{playTime(played.playedMs, s)}</dd>
+      <dt>{p.staked}</dt><dd data-testid={`${testIds}-staked`}>{euros(played.staked, s)}</dd>
+      <dt>{p.won}</dt><dd data-testid={`${testIds}-won`}>{euros(played.won, s)}</dd>
+      <dt>{p.net}</dt><dd data-testid={`${testIds}-net`}>{signedEuros(played.net, s)}</dd>
+    </dl>
+  );
+}
+
+/**
+ * The reality check, due after the session's interval: the session so far, and the ways on:
+ * « Continuer » (acknowledged: play goes on), « Arrêter de jouer » (the tables left, the session
+ * summed up, signed out), « Mes limites », and the help line.
+ */
+export function RealityCheck({ s, session, state, onState, onClose, onStop, onLimits }: {
+  s: Strings; session: Session; state: ProtectionState; onState: (p: ProtectionState) => void; onClose: () => void; onStop: () => void; onLimits: () => void;
+}) {
   const p = s.protection;
   const [error, setError] = useState('');
   const acknowledge = async () => {
@@ -307,19 +337,32 @@ export function RealityCheck({ s, session, state, onState, onClose }: { s: Strin
       setError(refusalSentence(err, s));
     }
   };
-  const { session: played } = state;
   return (
     <Dialog labelledBy="reality-title" onClose={onClose} class="reality-check">
       <h2 id="reality-title" tabIndex={-1}>{p.realityTitle}</h2>
       <p>{p.realityIntro}</p>
-      <dl class="reality-figures">
-        <dt>{p.timePlayed}</dt><dd data-testid="reality-time">{playTime(played.playedMs, s)}</dd>
-        <dt>{p.staked}</dt><dd>{euros(played.staked, s)}</dd>
-        <dt>{p.won}</dt><dd>{euros(played.won, s)}</dd>
-        <dt>{p.net}</dt><dd data-testid="reality-net">{signedEuros(played.net, s)}</dd>
-      </dl>
+      <SessionFigures s={s} played={state.session} testIds="reality" />
       {error && <p class="dialog-error" role="alert">{error}</p>}
-      <p class="dialog-actions"><button type="button" class="primary" onClick={() => void acknowledge()}>{p.understood}</button></p>
+      <p class="dialog-actions">
+        <button type="button" class="primary" onClick={() => void acknowledge()}>{p.understood}</button>
+        <button type="button" onClick={onStop}>{p.stopPlaying}</button>
+        <button type="button" class="link" onClick={onLimits}>{p.myLimits}</button>
+      </p>
+      <HelpLine s={s} />
+    </Dialog>
+  );
+}
+
+/** The session summed up when the player stops playing or signs out: time played, staked, won, net; and the help line. */
+export function SessionSummary({ s, played, onClose }: { s: Strings; played: ProtectionState['session']; onClose: () => void }) {
+  const p = s.protection;
+  return (
+    <Dialog labelledBy="summary-title" onClose={onClose} class="session-summary">
+      <h2 id="summary-title" tabIndex={-1}>{p.summaryTitle}</h2>
+      <p>{p.summaryIntro}</p>
+      <SessionFigures s={s} played={played} testIds="summary" />
+      <p class="dialog-actions"><button type="button" class="primary" onClick={onClose}>{p.summaryClose}</button></p>
+      <HelpLine s={s} />
     </Dialog>
   );
 }

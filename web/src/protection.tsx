@@ -71,7 +71,7 @@ export function SessionClock({ s, state }: { s: Strings; state: ProtectionState 
       <span class="session-word">{s.protection.session} </span><span class="session-time">{time}</span><span class="session-sep"> · </span><b class={state && state.session.net < 0 ? 'net-loss' : 'net'}>{net}</b>
       {limit && (
         <span class="time-left" data-testid="time-left" title={`${s.protection.kinds[limit.kind]}: ${playTime(limit.used, s)}`}>
-          <span class="session-sep"> · </span><span class="session-word">{s.protection.timeLeftLabel} </span>{s.protection.timeLeftShort(playTime(limit.left!, s))}
+          <span class="session-sep"> · </span><span class="sr-only">{s.protection.timeLeftLabel} </span><span class="time-left-value">{s.protection.timeLeftShort(playTime(limit.left!, s))}</span>
         </span>
       )}
     </p>

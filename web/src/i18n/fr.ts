@@ -206,7 +206,13 @@ export const fr = {
     staked: 'Misé',
     won: 'Gagné',
     net: 'Résultat',
-    understood: 'J’ai compris',
+    understood: 'Continuer',
+    stopPlaying: 'Arrêter de jouer',
+    helpLine: 'Besoin d’aide\u00a0? Joueurs Info Service\u00a0:',
+    helpPhone: '09\u00a074\u00a075\u00a013\u00a013 (appel non surtaxé)',
+    summaryTitle: 'Votre session',
+    summaryIntro: 'Vous avez arrêté de jouer. Voici votre session\u00a0:',
+    summaryClose: 'Fermer',
   },
   // Games
   gameNames: {
