@@ -28,6 +28,9 @@ export async function changeProtection(
     case 'refusal':
       args.push(update.code);
       break;
+    case 'reality_check_interval':
+      args.push(update.ms ?? '');
+      break;
     case 'reality_check_ack':
       args.push(update.settings.realityCheckMs, update.settings.sessionIdleMs);
       break;

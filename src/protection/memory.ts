@@ -20,6 +20,7 @@ import {
   realityCheckRefusal,
   timeLimitRefusal,
   WINDOW_HOURS,
+  withPlayerInterval,
   type HourBucket,
   type ProtectionRecord,
   type ProtectionRefusal,
@@ -118,6 +119,8 @@ export interface MemoryProtection {
   readonly played: HourWindow;
   /** The last purchase (ms), null before the first: the open gap counts from it. */
   lastPlayedAt: number | null;
+  /** The player's reality check interval (ms), null for the server's. */
+  realityCheckMs: number | null;
   /** Newest first. */
   readonly journal: ProtectionChange[];
 }
@@ -133,6 +136,7 @@ export function newProtection(): MemoryProtection {
     timeLimits: { time_day: NO_LIMIT, time_week: NO_LIMIT },
     played: new HourWindow(),
     lastPlayedAt: null,
+    realityCheckMs: null,
     journal: [],
   };
 }
@@ -151,7 +155,8 @@ interface StakeRequest {
 
 export function stakeRefusal(wallet: ProtectedWallet, request: StakeRequest): ProtectionRefusal | undefined {
   const p = wallet.protection;
-  const { now, stake, protection: settings } = request;
+  const { now, stake } = request;
+  const settings = request.protection && withPlayerInterval(request.protection, p.realityCheckMs);
   if (p.blocked && (p.blocked.until === null || p.blocked.until > now)) return blockedRefusal(p.blocked.until);
   if (p.excludedUntil !== null && p.excludedUntil > now) return excludedRefusal(p.excludedUntil);
   const week = effectiveLimit(p.limits.stake_week, now);
@@ -259,6 +264,7 @@ export class MemoryProtections implements Protections {
         timeLimits: { ...p.timeLimits },
         played: p.played.counted(),
         lastPlayedAt: p.lastPlayedAt,
+        realityCheckMs: p.realityCheckMs,
       },
       history: p.journal.slice(0, PROTECTION_HISTORY_MAX),
     };
@@ -306,9 +312,14 @@ export class MemoryProtections implements Protections {
         return;
       case 'reality_check_ack':
         // Only a check that is due: one acknowledged before changes nothing, and journals nothing.
-        if (!realityCheckDue(p.session, now, update.settings)) return;
+        if (!realityCheckDue(p.session, now, withPlayerInterval(update.settings, p.realityCheckMs))) return;
         p.session = { ...p.session!, checkedAt: now };
         journal({ what: 'reality_check_ack' });
+        return;
+      case 'reality_check_interval':
+        if (p.realityCheckMs === update.ms) return;
+        p.realityCheckMs = update.ms;
+        journal({ what: 'reality_check_interval', amount: update.ms });
         return;
       case 'refusal': {
         const last = p.journal[0];

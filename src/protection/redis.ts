@@ -103,6 +103,7 @@ export class RedisProtections implements Protections {
       timeLimits: { time_day: decodeLimit(fields['p:l:time_day']), time_week: decodeLimit(fields['p:l:time_week']) },
       played: buckets(fields, 'p:t', time.taken),
       lastPlayedAt: time.lastPlayedAt,
+      realityCheckMs: fields['p:ri'] ? Number(fields['p:ri']) : null,
     };
     return { record, history: lines.map((line) => JSON.parse(line) as ProtectionChange) };
   }

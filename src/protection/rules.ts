@@ -116,6 +116,11 @@ export interface StoredSession {
   readonly checkedAt: number;
 }
 
+/** The settings with the player's reality check interval, when shorter than the server's. */
+export function withPlayerInterval(settings: ProtectionSettings, chosenMs: number | null): ProtectionSettings {
+  return chosenMs !== null && chosenMs < settings.realityCheckMs ? { ...settings, realityCheckMs: chosenMs } : settings;
+}
+
 /** The session still open at `now` (a purchase less than `sessionIdleMs` ago), if any. */
 export function openSession(session: StoredSession | undefined, now: number, settings: ProtectionSettings): StoredSession | undefined {
   return session && now - session.lastAt < settings.sessionIdleMs ? session : undefined;
@@ -154,6 +159,8 @@ export interface ProtectionRecord {
   readonly played: readonly HourBucket[];
   /** The player's last purchase (ms), from which the open gap counts; null before the first. */
   readonly lastPlayedAt: number | null;
+  /** The player's reality check interval (ms), null for the server's. */
+  readonly realityCheckMs: number | null;
 }
 
 /** What the journal says of the open session: the stakes and prizes since it began. */
@@ -201,6 +208,8 @@ export function protectionView(
   now: number,
   settings: ProtectionSettings,
 ): ProtectionState {
+  const serverMs = settings.realityCheckMs;
+  settings = withPlayerInterval(settings, record.realityCheckMs);
   const limits = LIMIT_KINDS.map((kind) => limitView(kind, record.limits[kind], kind === 'deposit_week' ? record.deposits : record.stakes, now));
   const session = openSession(record.session, now, settings);
   return {
@@ -216,6 +225,8 @@ export function protectionView(
       won: session ? money.won : 0,
       net: session ? money.won - money.staked : 0,
       realityCheckEveryMs: settings.realityCheckMs,
+      realityCheckChosenMs: record.realityCheckMs,
+      realityCheckServerMs: serverMs,
       realityCheckDue: realityCheckDue(record.session, now, settings),
     },
     history: history.slice(0, PROTECTION_HISTORY_MAX),

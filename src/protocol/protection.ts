@@ -80,9 +80,9 @@ export function isProtectionRefusal(code: string): code is ProtectionRefusalCode
 export interface ProtectionChange {
   readonly at: number;
   readonly by: 'player' | 'operator';
-  readonly what: 'limit' | 'exclusion' | 'block' | 'unblock' | 'reality_check_ack' | 'refusal';
+  readonly what: 'limit' | 'exclusion' | 'block' | 'unblock' | 'reality_check_ack' | 'reality_check_interval' | 'refusal';
   readonly kind?: LimitKind | TimeLimitKind;
-  /** Cents, or ms for a playing-time limit. */
+  /** Cents, or ms for a playing-time limit or the reality check's interval (null: the server's). */
   readonly amount?: Cents | null;
   readonly effectiveAt?: number;
   readonly until?: number;
@@ -115,7 +115,12 @@ export interface ProtectionState {
     readonly won: Cents;
     /** won − staked. */
     readonly net: Cents;
+    /** The interval in force: the player's choice, or the server's REALITY_CHECK_MINUTES (the longest). */
     readonly realityCheckEveryMs: number;
+    /** The player's choice of interval, null when none (the server's then). */
+    readonly realityCheckChosenMs: number | null;
+    /** The server's interval (REALITY_CHECK_MINUTES): the longest a player may choose. */
+    readonly realityCheckServerMs: number;
     readonly realityCheckDue: boolean;
   };
   /** Newest first, at most `PROTECTION_HISTORY_MAX`. */
@@ -125,6 +130,9 @@ export interface ProtectionState {
 }
 
 export const PROTECTION_HISTORY_MAX = 50;
+
+/** The reality check's interval a player may choose: whole minutes from 15 to the server's REALITY_CHECK_MINUTES. */
+export const REALITY_CHECK_MIN_MS = 15 * 60_000;
 
 /** Details sent with `limit/…` and `protection/…` refusals (`RefusalMessage.details`). */
 export interface RefusalDetails {

@@ -1,7 +1,7 @@
 import type { Application, Request, Response } from 'express';
 import { z } from 'zod';
 import { isPlayerId } from '../ids';
-import { BLOCK_REASONS, EXCLUSION_DURATIONS, LIMIT_MAX_CENTS, LIMIT_MIN_CENTS, TIME_LIMIT_MAX_MS, TIME_LIMIT_MIN_MS } from '../protocol/protection';
+import { BLOCK_REASONS, EXCLUSION_DURATIONS, LIMIT_MAX_CENTS, LIMIT_MIN_CENTS, REALITY_CHECK_MIN_MS, TIME_LIMIT_MAX_MS, TIME_LIMIT_MIN_MS } from '../protocol/protection';
 import { isOperator, playerOf } from './callers';
 import { asyncRoute, sendRefusal } from './edge';
 import type { Services } from './services';
@@ -60,6 +60,16 @@ export function mountProtectionRoutes(app: Application, services: Services): voi
   app.post('/protection/reality-check', asyncRoute(async (req, res) => {
     const player = await playerOf(req, res, services);
     if (player) res.json(await protection.acknowledgeRealityCheck(player.playerId));
+  }));
+
+  // The player's own interval: whole minutes from 15 to the server's (never less often than the operator set).
+  const INTERVAL = z.object({ everyMs: z.number().int().multipleOf(60_000).min(REALITY_CHECK_MIN_MS).max(protection.settings.realityCheckMs).nullable() }).strict();
+  app.put('/protection/reality-check-interval', asyncRoute(async (req, res) => {
+    const player = await playerOf(req, res, services);
+    if (!player) return;
+    const body = INTERVAL.safeParse(req.body);
+    if (!body.success) return sendRefusal(res, 400, 'protection/malformed', `give { everyMs }: whole minutes in ms from ${REALITY_CHECK_MIN_MS} to ${protection.settings.realityCheckMs}, or null for the server's`);
+    res.json(await protection.setRealityCheckInterval(player.playerId, body.data.everyMs));
   }));
 
   app.get('/admin/players/:playerId/protection', asyncRoute(async (req, res) => {

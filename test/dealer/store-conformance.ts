@@ -339,6 +339,28 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.deepEqual(await acks(), [T0 + 60 * 60_000], 'its next one not due before 120 minutes');
       });
 
+      it('checks at the player’s own interval when shorter than the server’s, and journals its change once', async () => {
+        const store = await dealer();
+        await openTen(store, 10);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        const every = (minutes: number | null, now: number) => store.protections.changeProtection('p1', { what: 'reality_check_interval', ms: minutes === null ? null : minutes * 60_000 }, now);
+        await every(30, T0);
+        await every(30, T0 + 1);
+        sold(await at(store, 'p1', T0 + 2, { protection: SETTINGS }));
+        sold(await at(store, 'p1', T0 + 29 * 60_000, { protection: SETTINGS }));
+        refusedWith(await at(store, 'p1', T0 + 2 + 30 * 60_000, { protection: SETTINGS }), 'protection/reality_check');
+        await store.protections.changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + 31 * 60_000);
+        sold(await at(store, 'p1', T0 + 32 * 60_000, { protection: SETTINGS }));
+        // Longer than the server's: the server's hour applies.
+        await every(90, T0 + 33 * 60_000);
+        sold(await at(store, 'p1', T0 + 90 * 60_000, { protection: SETTINGS }));
+        refusedWith(await at(store, 'p1', T0 + 91 * 60_000, { protection: SETTINGS }), 'protection/reality_check');
+        const { record, history } = await store.protections.protectionRecord('p1');
+        assert.equal(record.realityCheckMs, 90 * 60_000);
+        assert.deepEqual(history.filter((c) => c.what === 'reality_check_interval').map((c) => c.amount), [90 * 60_000, 30 * 60_000], 'each change once');
+      });
+
       it('journals one acknowledgement of a due reality check however many race on every handle', async () => {
         const [a, b] = await dealers(2);
         await openTen(a!, 10);

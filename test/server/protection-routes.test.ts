@@ -69,6 +69,20 @@ describe('protection routes', function () {
     }
   });
 
+  it('sets the player’s reality check interval within 15 minutes and the server’s, and refuses others', async () => {
+    const token = await tokenOf('prot-interval');
+    const state = (await (await call('PUT', '/protection/reality-check-interval', token, { everyMs: 20 * 60_000 })).json()) as ProtectionState;
+    assert.deepEqual([state.session.realityCheckEveryMs, state.session.realityCheckChosenMs], [20 * 60_000, 20 * 60_000]);
+    assert.deepEqual(state.history.map((c) => [c.what, c.amount]), [['reality_check_interval', 20 * 60_000]]);
+    for (const body of [{ everyMs: 14 * 60_000 }, { everyMs: 61 * 60_000 }, { everyMs: 20 * 60_000 + 1 }, {}, { everyMs: '1200000' }]) {
+      const res = await call('PUT', '/protection/reality-check-interval', token, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(await codeOf(res), 'protection/malformed');
+    }
+    const back = (await (await call('PUT', '/protection/reality-check-interval', token, { everyMs: null })).json()) as ProtectionState;
+    assert.deepEqual([back.session.realityCheckEveryMs, back.session.realityCheckChosenMs], [60 * 60_000, null]);
+  });
+
   it('excludes at once, never shortens, and refuses an unknown duration', async () => {
     const token = await tokenOf('prot-4');
     const long = (await (await call('POST', '/protection/exclusion', token, { duration: '7d' })).json()) as ProtectionState;

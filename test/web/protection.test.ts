@@ -124,7 +124,7 @@ describe('the page protects the player', function () {
       await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
       await dialog.waitFor({ ...WAIT, state: 'detached' });
       assert.deepEqual((await protectionOf(page)).timeLimits.map((l) => [l.kind, l.amount]), [['time_day', 15 * 60_000], ['time_week', 90 * 60_000]]);
-      assert.match(await page.getByTestId('time-left').innerText(), /Temps de jeu\s?: reste 15\s?min/, 'the header: the time left under the tightest limit');
+      assert.match((await page.getByTestId('time-left').textContent())!, /Temps de jeu\s?: reste 15\s?min/, 'the header: the time left under the tightest limit');
       // Played elsewhere (another device): 8 purchases 2 minutes apart, the last 2 minutes ago: 14 minutes counted and the open gap's 2.
       const token = await tokenOf(page);
       const playerId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
@@ -142,7 +142,7 @@ describe('the page protects the player', function () {
       const day = state.timeLimits[0]!;
       assert.equal(day.left, 0);
       assert.equal(await page.getByTestId('buy-gate').innerText(), `Vous avez atteint votre limite de temps de jeu sur 24 heures. Vous pourrez rejouer le ${frenchDateTime(day.nextFreeAt!)}.`);
-      assert.match(await page.getByTestId('time-left').innerText(), /reste 0\s?min/);
+      assert.match((await page.getByTestId('time-left').textContent())!, /reste 0\s?min/);
       await assert.rejects(buyElsewhere(page, 50), (err: unknown) => reasonOf(err).includes('limit/time_day'));
       await page.getByRole('button', { name: 'Mes limites' }).click();
       const panel = page.getByRole('dialog', { name: 'Mes limites' });
@@ -247,6 +247,10 @@ describe('the page protects the player', function () {
       assert.equal(await panel.locator('[data-kind=stake_day] .limit-amount').innerText(), '10\u00a0€', 'a new limit applies at once');
       assert.equal(await panel.getByTestId('left-stake_week').innerText(), '50\u00a0€');
       assert.ok((await panel.locator('.changes li').count()) >= 3, 'the history: the first limit, the raise, the daily limit');
+      // The reality check's interval: the player's, within the server's hour.
+      await panel.getByLabel('Faire le point sur ma session toutes les').selectOption({ label: '30\u00a0min' });
+      await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('#reality-interval')?.value === '1800000', undefined, WAIT);
+      assert.equal((await protectionOf(page)).session.realityCheckChosenMs, 30 * 60_000);
       await assertAccessible(page, '« Mes limites »');
       // Escape closes it, and the focus goes back where it was.
       await page.keyboard.press('Escape');
@@ -322,7 +326,7 @@ describe('the page protects the player', function () {
     }
   });
 
-  /** A player who played a unit, whose page is told the reality check is due (an hour is not waited for). */
+  /** A player who played a unit, whose page is told the reality check is due (an hour is not waited for), from then on. */
   async function realityCheckDue(name: string): Promise<{ context: BrowserContext; page: Page; dialog: Locator; played: ProtectionState['session'] }> {
     const { context, page } = await newPlayer(browser, DESKTOP);
     await signIn(page, nextName(name), base);
@@ -338,7 +342,6 @@ describe('the page protects the player', function () {
     await page.reload();
     const dialog = page.getByRole('dialog', { name: 'Le point sur votre session' });
     await dialog.waitFor(WAIT);
-    await page.unroute('**/protection');
     return { context, page, dialog, played };
   }
 
@@ -347,7 +350,7 @@ describe('the page protects the player', function () {
     try {
       const help = dialog.getByTestId('help-line');
       assert.equal(await help.getByRole('link', { name: 'joueurs-info-service.fr' }).getAttribute('href'), 'https://www.joueurs-info-service.fr');
-      assert.equal(await help.getByRole('link', { name: /09\u00a074\u00a075\u00a013\u00a013/ }).getAttribute('href'), 'tel:+33974751313');
+      assert.equal(await help.getByRole('link', { name: /^09.74.75.13.13/ }).getAttribute('href'), 'tel:+33974751313');
       await assertAccessible(page, 'the reality check and its ways out');
       await page.screenshot({ path: screenshotPath('protection-reality-check-ways-out') });
       // « Mes limites »: the panel, in its place.

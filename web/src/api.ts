@@ -57,6 +57,7 @@ export const http = {
   setLimits: (token: string, limits: LimitsRequest) => json<ProtectionState>('/protection/limits', send('PUT', token, limits)),
   exclude: (token: string, duration: ExclusionDuration) => json<ProtectionState>('/protection/exclusion', send('POST', token, { duration })),
   acknowledgeRealityCheck: (token: string) => json<ProtectionState>('/protection/reality-check', send('POST', token)),
+  setRealityCheckInterval: (token: string, everyMs: number | null) => json<ProtectionState>('/protection/reality-check-interval', send('PUT', token, { everyMs })),
   devLogin: (name: string) => json<DevLoginReply>('/auth/dev-login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

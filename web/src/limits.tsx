@@ -191,9 +191,37 @@ function changeLine(c: ProtectionChange, s: Strings): string {
       return p.change_unblock;
     case 'reality_check_ack':
       return p.change_ack;
+    case 'reality_check_interval':
+      return p.change_interval(c.amount == null ? p.intervalServer : playTime(c.amount, s));
     case 'refusal':
       return p.change_refusal(c.code ? refusalSentence({ code: c.code }, s) : '', c.count ?? 1);
   }
+}
+
+/** The reality check's interval the player chooses: every 15 minutes up to the server's, or the server's. */
+function RealityInterval({ s, session, state, onState }: { s: Strings; session: Session; state: ProtectionState; onState: (p: ProtectionState) => void }) {
+  const p = s.protection;
+  const { realityCheckChosenMs: chosen, realityCheckServerMs: longest } = state.session;
+  const choices = [15, 30, 45, 60, 90, 120, 180, 240].map((m) => m * 60_000).filter((ms) => ms < longest);
+  const [error, setError] = useState('');
+  const choose = async (value: string) => {
+    try {
+      onState(await http.setRealityCheckInterval(session.token, value === '' ? null : Number(value)));
+      setError('');
+    } catch (err) {
+      setError(refusalSentence(err, s));
+    }
+  };
+  return (
+    <p class="limit-field reality-interval">
+      <label for="reality-interval">{p.intervalLabel}</label>
+      <select id="reality-interval" value={chosen === null ? '' : String(chosen)} onChange={(e) => void choose((e.target as HTMLSelectElement).value)}>
+        {choices.map((ms) => <option key={ms} value={String(ms)}>{playTime(ms, s)}</option>)}
+        <option value="">{playTime(longest, s)}</option>
+      </select>
+      {error && <span class="dialog-error" role="alert">{error}</span>}
+    </p>
+  );
 }
 
 /** Self-exclusion: a duration, then a confirm step that says it cannot be undone. */
@@ -280,6 +308,7 @@ export function LimitsPanel({ s, session, state, onState, onClose }: { s: String
         <p class="dialog-actions"><button type="submit" class="primary">{p.save}</button></p>
         {said.text && <p class={said.error ? 'dialog-error' : 'notice'} role={said.error ? 'alert' : 'status'}>{said.text}</p>}
       </form>
+      <RealityInterval s={s} session={session} state={state} onState={onState} />
       {state.excludedUntil === null && <SelfExclusion s={s} session={session} onState={onState} />}
       <section aria-labelledby="changes-title">
         <h3 id="changes-title">{p.historyTitle}</h3>

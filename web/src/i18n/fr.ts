@@ -192,6 +192,9 @@ export const fr = {
     change_block: 'Accès au jeu bloqué',
     change_unblock: 'Accès au jeu rétabli',
     change_ack: 'Point sur la session lu',
+    change_interval: (every: string) => `Point sur la session toutes les\u00a0: ${every}`,
+    intervalLabel: 'Faire le point sur ma session toutes les',
+    intervalServer: 'durée du serveur',
     change_refusal: (sentence: string, n: number) => `Achat refusé${n > 1 ? ` (${n} fois)` : ''}\u00a0: ${sentence}`,
     // Why « JOUER » is disabled.
     setLimitFirst: 'Fixez votre limite de mises sur 7 jours pour jouer.',

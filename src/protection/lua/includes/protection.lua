@@ -24,6 +24,7 @@
     p:b          the operator's block: <reason>|<until> ('' until lifted)
     p:rs, p:rc, p:rl  the reality check's session: started at, last check, last purchase (ms;
                  a newer last purchase may be in p:ok)
+    p:ri         the player's reality check interval (ms), used when shorter than the settings'
     p:l:time_week, p:l:time_day  the playing-time limits (ms of time played), as p:l:<kind>
     p:t, p:tw, p:td, p:tn, p:t:<hour>  the time-played window (ms), as the stake window's: each
                  purchase counts there the gap since the one before, up to PLAYED_GAP (rules.ts's
@@ -253,7 +254,7 @@ end
 local PURCHASE_FIELDS = {'p:ok'}
 
 -- What a purchase checked in full reads, in one more HMGET: the time played's fields last.
-local CHECK_FIELDS = {'p:b', 'p:x', 'p:l:stake_week', 'p:l:stake_day', 'p:rc', 'p:rl', windowFields('p:s')}
+local CHECK_FIELDS = {'p:b', 'p:x', 'p:l:stake_week', 'p:l:stake_day', 'p:rc', 'p:rl', 'p:ri', windowFields('p:s')}
 local PLAYED_AT = #CHECK_FIELDS
 for i, field in ipairs(PLAYED_FIELDS) do CHECK_FIELDS[PLAYED_AT + i] = field end
 
@@ -266,7 +267,7 @@ local UNLIMITED = 1e15
 ]]
 local function checkInFull(wallet, ok, stake, now, settings)
   local f = redis.call('HMGET', wallet, unpack(CHECK_FIELDS))
-  local blocked, excluded, weekLimit, dayLimit, checkedAt, lastAt, week, day, newest, hours = unpack(f, 1, PLAYED_AT)
+  local blocked, excluded, weekLimit, dayLimit, checkedAt, lastAt, chosenMs, week, day, newest, hours = unpack(f, 1, PLAYED_AT)
   local w = windowOf(week, day, newest, hours)
   lastAt = tonumber(lastAt)
   if ok then lastAt = foldAllowance(w, ok, lastAt) end
@@ -296,6 +297,8 @@ local function checkInFull(wallet, ok, stake, now, settings)
   if excluded and tonumber(excluded) > now then return refuse({-14, tonumber(excluded)}) end
   local weekAmount = effectiveLimit(weekLimit, now)
   local realityMs, idleMs = purchaseSettings(settings)
+  -- The player's interval, when shorter than the settings'.
+  if realityMs and tonumber(chosenMs) then realityMs = math.min(realityMs, tonumber(chosenMs)) end
   -- The open session's last purchase and last check; none: this purchase opens one.
   local session
   if realityMs then
