@@ -13,13 +13,6 @@ const MINE_UNIT_MS = 3000;
 let server: RunningServer;
 let requests = 0;
 
-before(async () => {
-  server = await startTestServer({ PACE_UNIT_MS: String(UNIT_MS), PACE_STEP_MS: '100', PACE_BY_GAME: `mine-d-or=${MINE_UNIT_MS}/200`, DEMO_BALANCE_CENTS: '100000' });
-});
-after(async () => {
-  await server?.stop();
-});
-
 async function table(player: TestPlayer, game: GameId): Promise<Room> {
   const room = await player.client.create('table', { game });
   await record(room).next('wallet');
@@ -46,6 +39,12 @@ async function starts(playerId: string): Promise<number[]> {
 
 describe('the pace of play is the server’s', function () {
   this.timeout(30_000);
+  before(async () => {
+    server = await startTestServer({ PACE_UNIT_MS: String(UNIT_MS), PACE_STEP_MS: '100', PACE_BY_GAME: `mine-d-or=${MINE_UNIT_MS}/200`, DEMO_BALANCE_CENTS: '100000' });
+  });
+  after(async () => {
+    await server?.stop();
+  });
 
   it('holds a client faster than the pace to it: the next unit within the pace is refused with the time to wait, and sold once it has passed', async () => {
     const player = await devLogin(server, 'Quick');
