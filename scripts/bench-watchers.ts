@@ -245,7 +245,7 @@ async function startServers(options: BenchOptions): Promise<{ cluster: Cluster; 
     env: {
       REDIS_URL: redis.url, CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(), REDIS_PREFIX: 'bench', JWT_SECRET, DEV_LOGIN: 'true', DEV_LOGIN_PER_MINUTE: '100000', OPERATOR_TOKEN, LOG_LEVEL: 'warn',
       WATCHERS_MAX: String(options.watchers), WATCH_ROOM_MAX_CLIENTS: String(Math.max(1, perRelay)),
-      DEMO_BALANCE_CENTS: '10000000', MAX_MESSAGES_PER_SECOND: '1000', EMISSION_BLOCKS: '2',
+      DEMO_BALANCE_CENTS: '10000000', MAX_MESSAGES_PER_SECOND: '1000', EMISSION_BLOCKS: '2', PACE_UNIT_MS: '0',
     },
     onLine: (i, line) => /warn|error/i.test(line) && console.log(`[p${i}] ${line}`),
   });

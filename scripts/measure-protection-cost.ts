@@ -30,13 +30,13 @@ const { purchases: PURCHASES, rounds: ROUNDS } = optionsOrExit<{ purchases: numb
   ],
 });
 
-const include = (name: string) => readFileSync(new URL(`../src/dealer/lua/includes/${name}.lua`, import.meta.url), 'utf8');
+const include = (path: string) => readFileSync(new URL(`../src/${path}.lua`, import.meta.url), 'utf8');
 const SETTINGS = `${24 * 3_600_000}|${30 * 60_000}`;
 const STAKE = 50;
 
 /** The wallet step of one purchase, `read` more fields and `protect` (Lua) between the read and the write. */
 function script(read: string, protect: string): string {
-  return `${include('int')}\n${include('protection')}
+  return `${include('redis-scripts/lua/int')}\n${include('protection/lua/includes/protection')}
 local wallet, now0 = KEYS[1], tonumber(ARGV[1])
 for i = 1, ${PURCHASES} do
   local now = now0 + i

@@ -5,6 +5,7 @@
  * values, and contradictory ones, stop the server at start with a sentence.
  */
 import { MAX_LANES } from './dealer/redis/store';
+import { GAME_IDS, type GameId } from './protocol/game-ids';
 import {
   anyText, duration, ed25519PrivateKey, ed25519PublicKeys, flag, matching, oneOf, oneOrigin, origins, parseClusterNodes, publicAddress, publicAddressList,
   readSetting, text, wholeNumber, type ClusterNode, type Env, type Setting,
@@ -57,6 +58,12 @@ export interface Config {
     readonly raiseDelayMs: number;
     readonly demoStakeLimitWeek: number;
   };
+  /** The pace of play, the operator's per game (docs/responsible-gaming.md, "Pacing"). */
+  readonly pace: {
+    readonly unitMs: number;
+    readonly stepMs: number;
+    readonly byGame: Readonly<Partial<Record<GameId, { readonly unitMs: number; readonly stepMs: number }>>>;
+  };
   readonly emissionBlocks: number;
   /** The embedded default's bounds: a demo, not a ledger (docs/operations.md). No effect with Redis. */
   readonly embeddedKeep: { readonly perPlayer: number; readonly total: number };
@@ -97,13 +104,27 @@ export interface ArchiveSettings {
 /** A setting for each field of `T`. */
 type Table<T> = { readonly [K in keyof T]: Setting<T[K]> };
 /** The fields of Config that group settings of their own. */
-type Group = 'protection' | 'embeddedKeep' | 'archive';
+type Group = 'protection' | 'pace' | 'embeddedKeep' | 'archive';
 type ConfigTable = Table<Omit<Config, Group>> & { readonly [G in Group]: Table<Config[G]> };
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
 const DAY_SECONDS = 86_400;
+
+/** PACE_BY_GAME: `<game>=<unit ms>/<step ms>`, comma-separated, each game known and named once. */
+const paceByGame = (raw: string, name: string): Partial<Record<GameId, { unitMs: number; stepMs: number }>> => {
+  const byGame: Partial<Record<GameId, { unitMs: number; stepMs: number }>> = {};
+  for (const entry of raw.split(',')) {
+    const m = /^\s*([a-z0-9-]+)=(\d{1,6})\/(\d{1,4})\s*$/.exec(entry);
+    const game = m?.[1] as GameId | undefined;
+    if (!m || !GAME_IDS.includes(game!) || byGame[game!] || Number(m[2]) > 600_000 || Number(m[3]) > 5000) {
+      throw new Error(`${name} takes <game>=<unit ms>/<step ms>, comma-separated, each of ${GAME_IDS.join(', ')} once (unit ms ≤ 600000, step ms ≤ 5000); ${JSON.stringify(entry)} is not one`);
+    }
+    byGame[game!] = { unitMs: Number(m[2]), stepMs: Number(m[3]) };
+  }
+  return byGame;
+};
 
 /** Whether a variable naming a Redis is set: the server then keeps its state there. */
 const onRedis = (env: Env) => text(env, 'REDIS_URL') !== undefined || text(env, 'REDIS_CLUSTER_NODES') !== undefined;
@@ -153,6 +174,11 @@ const SETTINGS: ConfigTable = {
     sessionIdleMs: { name: 'SESSION_IDLE_MINUTES', default: 30 * MINUTE, parse: duration(MINUTE, 1, 24 * 60), doc: 'a session ends after this long without a purchase' },
     raiseDelayMs: { name: 'LIMIT_RAISE_DELAY_HOURS', default: 48 * HOUR, parse: duration(HOUR, 48, 8760), doc: "a raise or removal of a limit waits this long (never below the law's 48 h)" },
     demoStakeLimitWeek: { name: 'DEMO_STAKE_LIMIT_WEEK_CENTS', default: 10_000, parse: wholeNumber(100, 100_000_000), doc: "the weekly stake limit the embedded demo's page proposes (the player confirms it)" },
+  },
+  pace: {
+    unitMs: { name: 'PACE_UNIT_MS', default: 2500, parse: wholeNumber(0, 600_000), doc: 'the least time between the starts of two units of a player, in ms (docs/responsible-gaming.md, "Pacing")' },
+    stepMs: { name: 'PACE_STEP_MS', default: 160, parse: wholeNumber(0, 5000), doc: "the time between two steps of a reveal on the page when several come at once (AUTO), in ms" },
+    byGame: { name: 'PACE_BY_GAME', default: {}, parse: paceByGame, doc: 'per game, instead of those two: <game>=<unit ms>/<step ms>, comma-separated (mine-d-or=4000/200)' },
   },
   emissionBlocks: { name: 'EMISSION_BLOCKS', default: 10, parse: wholeNumber(1, 10_000), doc: 'blocks per emission opened at start for each (game, price) that has none' },
   embeddedKeep: {

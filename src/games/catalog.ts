@@ -4,7 +4,7 @@ import { lampeCatalog } from './mysteres-de-la-lampe/catalog';
 import { noelCatalog } from './noel-de-la-chance/catalog';
 import { PRIZE_TABLES, totalPaid, winningUnits } from './prize-tables';
 import { rainDiamondsCatalog } from './rain-diamonds/catalog';
-import type { CatalogPrice, GameCatalogEntry, GameDescription } from '../protocol/catalog';
+import type { CatalogPrice, GameCatalogEntry, GameDescription, GamePace } from '../protocol/catalog';
 import { GAME_IDS, type GameId } from './types';
 
 /**
@@ -32,7 +32,10 @@ function pricesOf(game: GameId): CatalogPrice[] {
   }));
 }
 
-/** Every game, in the order of GAME_IDS. A fresh copy each call: callers may keep or change it. */
-export function gameCatalog(): GameCatalogEntry[] {
-  return GAME_IDS.map((id) => structuredClone({ ...DESCRIPTIONS[id], prices: pricesOf(id) }));
+/**
+ * Every game, in the order of GAME_IDS, with its pace as the server's settings give it. A fresh
+ * copy each call: callers may keep or change it.
+ */
+export function gameCatalog(paceOf: (game: GameId) => GamePace): GameCatalogEntry[] {
+  return GAME_IDS.map((id) => structuredClone({ ...DESCRIPTIONS[id], prices: pricesOf(id), pace: paceOf(id) }));
 }

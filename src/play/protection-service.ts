@@ -98,6 +98,11 @@ export class ProtectionService {
     await this.dealer.changeProtection(playerId, { what: 'block', reason: 'operator_exclusion', until: excludedUntil }, this.now());
   }
 
+  /** The player's reality check interval (ms, whole minutes from REALITY_CHECK_MIN_MS to the server's), or null for the server's. */
+  setRealityCheckInterval(playerId: PlayerId, ms: number | null): Promise<ProtectionState> {
+    return this.change(playerId, { what: 'reality_check_interval', ms });
+  }
+
   /** Journals a purchase refused for the player's protection (the purchase step moved no money). */
   async refused(playerId: PlayerId, code: ProtectionRefusalCode): Promise<void> {
     await this.dealer.changeProtection(playerId, { what: 'refusal', code }, this.now());

@@ -1,4 +1,4 @@
-import { LIMIT_KINDS } from '../protocol/protection';
+import { LIMIT_KINDS, TIME_LIMIT_KINDS } from '../protocol/protection';
 import type { ProtectionUpdate } from './types';
 import type { RunScript, ScriptArg } from '../redis-scripts/loader';
 
@@ -14,7 +14,7 @@ export async function changeProtection(
   switch (update.what) {
     case 'limits':
       args.push(update.raiseDelayMs);
-      for (const kind of LIMIT_KINDS) {
+      for (const kind of [...LIMIT_KINDS, ...TIME_LIMIT_KINDS]) {
         const amount = update.limits[kind];
         if (amount !== undefined) args.push(kind, amount ?? '');
       }
@@ -30,6 +30,9 @@ export async function changeProtection(
       break;
     case 'refusal':
       args.push(update.code);
+      break;
+    case 'reality_check_interval':
+      args.push(update.ms ?? '');
       break;
     case 'reality_check_ack':
       args.push(update.settings.realityCheckMs, update.settings.sessionIdleMs);

@@ -1,5 +1,5 @@
 import type { Cents } from '../money';
-import { LIMIT_KINDS, PROTECTION_HISTORY_MAX, type BlockReason, type LimitKind, type ProtectionChange } from '../protocol/protection';
+import { LIMIT_KINDS, PROTECTION_HISTORY_MAX, TIME_LIMIT_KINDS, type BlockReason, type LimitKind, type ProtectionChange, type TimeLimitKind } from '../protocol/protection';
 import { isPlayerId } from '../ids';
 import {
   blockedRefusal,
@@ -14,11 +14,15 @@ import {
   NO_LIMIT,
   NO_OPERATOR_LIMITS,
   openSession,
+  PLAYED_GAP_MS,
+  playedSince,
   PROTECTION_JOURNAL_KEEP,
   realityCheckDue,
   realityCheckRefusal,
   stricterLimit,
+  timeLimitRefusal,
   WINDOW_HOURS,
+  withPlayerInterval,
   type HourBucket,
   type OperatorLimits,
   type ProtectionRecord,
@@ -48,6 +52,7 @@ interface ProtectedBooks {
 /**
  * A rolling window of hour buckets with running totals over the week and the last day: each
  * bucket is added once and passed once by each total's start, so O(1) amortized per stake.
+ * Its amounts are cents, or ms of time played.
  */
 class HourWindow {
   private buckets: { hour: number; cents: Cents }[] = [];
@@ -88,6 +93,20 @@ class HourWindow {
   counted(): HourBucket[] {
     return this.buckets.slice(this.weekStart).map((b) => ({ ...b }));
   }
+
+  /**
+   * When the amounts counted (after `advance`) fall below `below`, bucket after bucket leaving
+   * the week or the day: that bucket's end of window; null if none does.
+   */
+  freedBelow(below: number, window: 'week' | 'day'): number | null {
+    const start = window === 'week' ? this.weekStart : this.dayStart;
+    let left = window === 'week' ? this.weekSum : this.daySum;
+    for (let i = start; i < this.buckets.length; i++) {
+      left -= this.buckets[i]!.cents;
+      if (left < below) return freedAt(window === 'week' ? 'time_week' : 'time_day', this.buckets[i]!.hour);
+    }
+    return null;
+  }
 }
 
 /** One player's protection in memory. */
@@ -99,6 +118,13 @@ export interface MemoryProtection {
   excludedUntil: number | null;
   blocked: { reason: BlockReason; until: number | null } | null;
   session: StoredSession | undefined;
+  readonly timeLimits: Record<TimeLimitKind, StoredLimit>;
+  /** Time played (ms), counted by each purchase in the bucket of its hour. */
+  readonly played: HourWindow;
+  /** The last purchase (ms), null before the first: the open gap counts from it. */
+  lastPlayedAt: number | null;
+  /** The player's reality check interval (ms), null for the server's. */
+  realityCheckMs: number | null;
   /** Newest first. */
   readonly journal: ProtectionChange[];
 }
@@ -112,6 +138,10 @@ export function newProtection(): MemoryProtection {
     excludedUntil: null,
     blocked: null,
     session: undefined,
+    timeLimits: { time_day: NO_LIMIT, time_week: NO_LIMIT },
+    played: new HourWindow(),
+    lastPlayedAt: null,
+    realityCheckMs: null,
     journal: [],
   };
 }
@@ -130,7 +160,8 @@ interface StakeRequest {
 
 export function stakeRefusal(wallet: ProtectedWallet, request: StakeRequest): ProtectionRefusal | undefined {
   const p = wallet.protection;
-  const { now, stake, protection: settings } = request;
+  const { now, stake } = request;
+  const settings = request.protection && withPlayerInterval(request.protection, p.realityCheckMs);
   if (p.blocked && (p.blocked.until === null || p.blocked.until > now)) return blockedRefusal(p.blocked.until);
   if (p.excludedUntil !== null && p.excludedUntil > now) return excludedRefusal(p.excludedUntil);
   // The stricter of the player's limit and the operator's decides (`source` says whose).
@@ -141,6 +172,8 @@ export function stakeRefusal(wallet: ProtectedWallet, request: StakeRequest): Pr
     const money = moneySince(wallet, session.startedAt);
     return realityCheckRefusal(now - session.startedAt, money.won - money.staked);
   }
+  const timeRefused = playedRefusal(p, now);
+  if (timeRefused) return timeRefused;
   const used = p.stakes.advance(Math.floor(now / HOUR_MS));
   if (week !== null && used.week + stake > week.amount) return limitRefusal('stake_week', Math.max(0, week.amount - used.week), used.weekFreeAt, week.source);
   const day = stricterLimit(effectiveLimit(p.limits.stake_day, now), p.operatorLimits.stake_day);
@@ -148,11 +181,33 @@ export function stakeRefusal(wallet: ProtectedWallet, request: StakeRequest): Pr
   return undefined;
 }
 
-/** Counts a sold stake in the windows and keeps the session (with `request.protection`). */
+/**
+ * The playing-time limits (weekly, then daily): refused once the time played at `now`, the
+ * open gap counted, reaches a limit; play is possible again when what is counted falls one
+ * pause bound below it.
+ */
+function playedRefusal(p: MemoryProtection, now: number): ProtectionRefusal | undefined {
+  const played = p.played.advance(Math.floor(now / HOUR_MS));
+  const open = playedSince(p.lastPlayedAt, now);
+  for (const [kind, used, window] of [['time_week', played.week, 'week'], ['time_day', played.day, 'day']] as const) {
+    const limit = effectiveLimit(p.timeLimits[kind], now);
+    if (limit !== null && used + open >= limit) return timeLimitRefusal(kind, 0, p.played.freedBelow(limit - PLAYED_GAP_MS, window));
+  }
+  return undefined;
+}
+
+/** Counts the gap a purchase ends as time played, in the bucket of its hour. */
+function countPlayed(p: MemoryProtection, now: number): void {
+  p.played.add(Math.floor(now / HOUR_MS), playedSince(p.lastPlayedAt, now));
+  p.lastPlayedAt = Math.max(p.lastPlayedAt ?? now, now);
+}
+
+/** Counts a sold stake in the windows and its time played, and keeps the session (with `request.protection`). */
 export function countStake(wallet: ProtectedWallet, request: StakeRequest): void {
   const p = wallet.protection;
   const { now, protection: settings } = request;
   p.stakes.add(Math.floor(now / HOUR_MS), request.stake);
+  countPlayed(p, now);
   if (!settings) return;
   const session = openSession(p.session, now, settings);
   p.session = session ? { ...session, lastAt: Math.max(session.lastAt, now) } : { startedAt: now, lastAt: now, checkedAt: now };
@@ -182,6 +237,23 @@ function moneySince(wallet: ProtectedWallet | undefined, since: number): Session
   return { staked, won };
 }
 
+/** The playing-time limits of a `limits` change: the stake limits' rules, journaled the same way. */
+function changeTimeLimits(
+  p: MemoryProtection,
+  update: Extract<ProtectionUpdate, { what: 'limits' }>,
+  now: number,
+  journal: (change: Omit<ProtectionChange, 'at' | 'by'>) => void,
+): void {
+  for (const kind of TIME_LIMIT_KINDS) {
+    const amount = update.limits[kind];
+    if (amount === undefined) continue;
+    const next = changedLimit(p.timeLimits[kind], amount, now, update.raiseDelayMs);
+    if (encodeLimit(next) === encodeLimit(p.timeLimits[kind])) continue;
+    p.timeLimits[kind] = next;
+    journal({ what: 'limit', kind, amount, effectiveAt: next.pending?.effectiveAt ?? now });
+  }
+}
+
 export class MemoryProtections implements Protections {
   constructor(private readonly books: ProtectedBooks) {}
 
@@ -196,6 +268,10 @@ export class MemoryProtections implements Protections {
         excludedUntil: p.excludedUntil,
         blocked: p.blocked && { ...p.blocked },
         session: p.session,
+        timeLimits: { ...p.timeLimits },
+        played: p.played.counted(),
+        lastPlayedAt: p.lastPlayedAt,
+        realityCheckMs: p.realityCheckMs,
       },
       history: p.journal.slice(0, PROTECTION_HISTORY_MAX),
     };
@@ -225,6 +301,7 @@ export class MemoryProtections implements Protections {
           p.limits[kind] = next;
           journal({ what: 'limit', kind, amount, effectiveAt: next.pending?.effectiveAt ?? now });
         }
+        changeTimeLimits(p, update, now, journal);
         return;
       case 'operator_limits':
         for (const kind of ['stake_week', 'stake_day'] as const) {
@@ -249,9 +326,14 @@ export class MemoryProtections implements Protections {
         return;
       case 'reality_check_ack':
         // Only a check that is due: one acknowledged before changes nothing, and journals nothing.
-        if (!realityCheckDue(p.session, now, update.settings)) return;
+        if (!realityCheckDue(p.session, now, withPlayerInterval(update.settings, p.realityCheckMs))) return;
         p.session = { ...p.session!, checkedAt: now };
         journal({ what: 'reality_check_ack' });
+        return;
+      case 'reality_check_interval':
+        if (p.realityCheckMs === update.ms) return;
+        p.realityCheckMs = update.ms;
+        journal({ what: 'reality_check_interval', amount: update.ms });
         return;
       case 'refusal': {
         const last = p.journal[0];

@@ -34,7 +34,7 @@ const JOURNAL_PAGE = 200;
  * newest, whose hour ends the window's `p:s` (`<oldest>|<oldest in the day>|<newest>`) and
  * whose cents are in `p:sn` plus, for stakes, what the allowance took (lua/includes/protection.lua).
  */
-function buckets(fields: Record<string, string>, window: 'p:s' | 'p:d', taken = 0): HourBucket[] {
+function buckets(fields: Record<string, string>, window: 'p:s' | 'p:d' | 'p:t', taken = 0): HourBucket[] {
   const found: HourBucket[] = [];
   const prefix = `${window}:`;
   for (const [field, value] of Object.entries(fields)) {
@@ -53,6 +53,16 @@ function allowance(text: string | undefined): { taken: number; lastAt: number } 
 }
 
 const centsOrNull = (text: string | undefined): number | null => (text === undefined ? null : Number(text));
+
+/**
+ * The time played: its last purchase (`p:tp`, or the allowance's if later), and what the
+ * allowance's purchases played since it (lua/includes/protection.lua's playedOf).
+ */
+function played(fields: Record<string, string>, allowedLastAt: number): { lastPlayedAt: number | null; taken: number } {
+  if (fields['p:tp'] === undefined) return { lastPlayedAt: null, taken: 0 };
+  const last = Number(fields['p:tp']);
+  return { lastPlayedAt: Math.max(last, allowedLastAt), taken: Math.max(0, allowedLastAt - last) };
+}
 
 /** The reality check's session: its start, last check and last purchase (`p:rs`, `p:rc`, `p:rl` or the allowance's). */
 function session(fields: Record<string, string>, allowedLastAt: number): StoredSession | undefined {
@@ -84,6 +94,7 @@ export class RedisProtections implements Protections {
       this.ctx.redis.lrange(keys.protection, 0, PROTECTION_HISTORY_MAX - 1),
     ]);
     const allowed = allowance(fields['p:ok']);
+    const time = played(fields, allowed.lastAt);
     const record: ProtectionRecord = {
       limits: { stake_week: decodeLimit(fields['p:l:stake_week']), stake_day: decodeLimit(fields['p:l:stake_day']), deposit_week: decodeLimit(fields['p:l:deposit_week']) },
       operatorLimits: { stake_week: centsOrNull(fields['p:o:stake_week']), stake_day: centsOrNull(fields['p:o:stake_day']) },
@@ -92,6 +103,10 @@ export class RedisProtections implements Protections {
       excludedUntil: fields['p:x'] ? Number(fields['p:x']) : null,
       blocked: decodeBlock(fields['p:b']),
       session: session(fields, allowed.lastAt),
+      timeLimits: { time_day: decodeLimit(fields['p:l:time_day']), time_week: decodeLimit(fields['p:l:time_week']) },
+      played: buckets(fields, 'p:t', time.taken),
+      lastPlayedAt: time.lastPlayedAt,
+      realityCheckMs: fields['p:ri'] ? Number(fields['p:ri']) : null,
     };
     return { record, history: lines.map((line) => JSON.parse(line) as ProtectionChange) };
   }

@@ -2,6 +2,7 @@ import type { Cents } from '../money';
 import {
   LIMIT_KINDS,
   PROTECTION_HISTORY_MAX,
+  TIME_LIMIT_KINDS,
   type BlockReason,
   type ExclusionDuration,
   type LimitKind,
@@ -10,6 +11,8 @@ import {
   type ProtectionRefusalCode,
   type ProtectionState,
   type RefusalDetails,
+  type TimeLimitKind,
+  type TimeLimitView,
 } from '../protocol/protection';
 
 /**
@@ -26,7 +29,20 @@ export const PROTECTION_JOURNAL_KEEP = 1000;
  * The windows, in hour buckets. A stake (or deposit) counts in the bucket of its hour, until
  * that hour's end plus the window: never freed early, at most an hour late.
  */
-export const WINDOW_HOURS: Readonly<Record<LimitKind, number>> = { stake_week: 168, stake_day: 24, deposit_week: 168 };
+export const WINDOW_HOURS: Readonly<Record<LimitKind | TimeLimitKind, number>> = { stake_week: 168, stake_day: 24, deposit_week: 168, time_week: 168, time_day: 24 };
+
+/**
+ * Time played (docs/responsible-gaming.md): the time from each purchase of a player to their
+ * next, a pause counted up to this bound (the time of finishing the unit bought, at most), and
+ * the time since their last purchase the same way. Each purchase counts the gap it ends in the
+ * bucket of its hour; the gap still open counts live.
+ */
+export const PLAYED_GAP_MS = 2 * 60_000;
+
+/** The part of the gap from the last purchase (`lastAt`) to `now` that counts as time played. */
+export function playedSince(lastAt: number | null, now: number): number {
+  return lastAt === null ? 0 : Math.min(PLAYED_GAP_MS, Math.max(0, now - lastAt));
+}
 
 /** What the purchase step and the state need of the server's settings. */
 export interface ProtectionSettings {
@@ -100,6 +116,11 @@ export interface StoredSession {
   readonly checkedAt: number;
 }
 
+/** The settings with the player's reality check interval, when shorter than the server's. */
+export function withPlayerInterval(settings: ProtectionSettings, chosenMs: number | null): ProtectionSettings {
+  return chosenMs !== null && chosenMs < settings.realityCheckMs ? { ...settings, realityCheckMs: chosenMs } : settings;
+}
+
 /** The session still open at `now` (a purchase less than `sessionIdleMs` ago), if any. */
 export function openSession(session: StoredSession | undefined, now: number, settings: ProtectionSettings): StoredSession | undefined {
   return session && now - session.lastAt < settings.sessionIdleMs ? session : undefined;
@@ -151,6 +172,13 @@ export interface ProtectionRecord {
   readonly excludedUntil: number | null;
   readonly blocked: { readonly reason: BlockReason; readonly until: number | null } | null;
   readonly session: StoredSession | undefined;
+  readonly timeLimits: Readonly<Record<TimeLimitKind, StoredLimit>>;
+  /** Time played (ms) in hour buckets still counted in the week, oldest first. */
+  readonly played: readonly HourBucket[];
+  /** The player's last purchase (ms), from which the open gap counts; null before the first. */
+  readonly lastPlayedAt: number | null;
+  /** The player's reality check interval (ms), null for the server's. */
+  readonly realityCheckMs: number | null;
 }
 
 /** What the journal says of the open session: the stakes and prizes since it began. */
@@ -176,8 +204,18 @@ function limitView(kind: LimitKind, limit: StoredLimit, operator: Cents | null, 
   };
 }
 
-/** When the cents of bucket `hour` leave the window of `kind`. */
-export function freedAt(kind: LimitKind, hour: number): number {
+/** A playing-time limit as the player reads it: the buckets counted in its window, and the open gap. */
+function timeLimitView(kind: TimeLimitKind, limit: StoredLimit, record: ProtectionRecord, now: number): TimeLimitView {
+  const amount = effectiveLimit(limit, now);
+  const firstCounted = Math.floor(now / HOUR_MS) - WINDOW_HOURS[kind];
+  const counted = record.played.filter((b) => b.hour >= firstCounted && b.cents > 0);
+  const used = counted.reduce((sum, b) => sum + b.cents, 0) + playedSince(record.lastPlayedAt, now);
+  const pending = limit.pending && now < limit.pending.effectiveAt ? { pending: limit.pending } : {};
+  return { kind, amount, ...pending, used, left: amount === null ? null : Math.max(0, amount - used), nextFreeAt: counted.length === 0 ? null : freedAt(kind, counted[0]!.hour) };
+}
+
+/** When the cents (or ms) of bucket `hour` leave the window of `kind`. */
+export function freedAt(kind: LimitKind | TimeLimitKind, hour: number): number {
   return (hour + 1 + WINDOW_HOURS[kind]) * HOUR_MS;
 }
 
@@ -189,11 +227,14 @@ export function protectionView(
   now: number,
   settings: ProtectionSettings,
 ): ProtectionState {
+  const serverMs = settings.realityCheckMs;
+  settings = withPlayerInterval(settings, record.realityCheckMs);
   const operatorLimit = (kind: LimitKind) => (kind === 'deposit_week' ? null : record.operatorLimits[kind]);
   const limits = LIMIT_KINDS.map((kind) => limitView(kind, record.limits[kind], operatorLimit(kind), kind === 'deposit_week' ? record.deposits : record.stakes, now));
   const session = openSession(record.session, now, settings);
   return {
     limits,
+    timeLimits: TIME_LIMIT_KINDS.map((kind) => timeLimitView(kind, record.timeLimits[kind], record, now)),
     // The operator's weekly limit is one set: the player may play within it.
     stakeLimitSet: limits[0]!.amount !== null || record.operatorLimits.stake_week !== null,
     excludedUntil: record.excludedUntil !== null && record.excludedUntil > now ? record.excludedUntil : null,
@@ -205,6 +246,8 @@ export function protectionView(
       won: session ? money.won : 0,
       net: session ? money.won - money.staked : 0,
       realityCheckEveryMs: settings.realityCheckMs,
+      realityCheckChosenMs: record.realityCheckMs,
+      realityCheckServerMs: serverMs,
       realityCheckDue: realityCheckDue(record.session, now, settings),
     },
     history: history.slice(0, PROTECTION_HISTORY_MAX),
@@ -250,6 +293,17 @@ export function limitRefusal(limit: LimitKind, left: Cents, nextFreeAt: number |
     code: `limit/${limit}`,
     message: `this would take your ${what} above ${whose}: ${left} cents left`,
     details: { limit, left, nextFreeAt, source },
+  };
+}
+
+/** A purchase refused because the time played in `limit`'s window reached it: play again from `nextFreeAt`. */
+export function timeLimitRefusal(limit: TimeLimitKind, left: number, nextFreeAt: number | null): ProtectionRefusal {
+  const what = limit === 'time_day' ? 'the last 24 hours' : 'the last 7 days';
+  return {
+    ok: false,
+    code: `limit/${limit}`,
+    message: `your playing time of ${what} reached your limit${nextFreeAt === null ? '' : `: play again from ${new Date(nextFreeAt).toISOString()}`}`,
+    details: { limit, left, nextFreeAt },
   };
 }
 

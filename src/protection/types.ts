@@ -10,6 +10,8 @@ export type ProtectionUpdate =
   | { readonly what: 'exclusion'; readonly until: number }
   | { readonly what: 'block'; readonly reason: BlockReason; readonly until: number | null }
   | { readonly what: 'unblock' }
+  /** The player's reality check interval (ms; null: the server's), the shorter of it and the server's applying. */
+  | { readonly what: 'reality_check_interval'; readonly ms: number | null }
   /** Of a check that is due under `settings` (the session open, its interval run): else nothing changes. */
   | { readonly what: 'reality_check_ack'; readonly settings: ProtectionSettings }
   /**

@@ -106,6 +106,17 @@ export interface GameDescription {
   readonly opening: Text;
 }
 
+/**
+ * The server's pace of a game (docs/responsible-gaming.md, "Pacing"): the operator's settings,
+ * never the client's. `unitMs`: the least time between the starts of two units of a player;
+ * `stepMs`: the time between two steps of a reveal on screen, when several come at once (AUTO).
+ */
+export interface GamePace {
+  readonly unitMs: number;
+  readonly stepMs: number;
+}
+
 export interface GameCatalogEntry extends GameDescription {
   readonly prices: readonly CatalogPrice[];
+  readonly pace: GamePace;
 }

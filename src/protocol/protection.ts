@@ -10,6 +10,25 @@ import type { Cents } from './money';
 export const LIMIT_KINDS = ['stake_week', 'stake_day', 'deposit_week'] as const;
 export type LimitKind = (typeof LIMIT_KINDS)[number];
 
+/**
+ * The playing-time limits, in ms of time played (docs/responsible-gaming.md, "Time played"):
+ * over the last 24 hours and the last 7 days, with the stake limits' rules of change.
+ */
+export const TIME_LIMIT_KINDS = ['time_day', 'time_week'] as const;
+export type TimeLimitKind = (typeof TIME_LIMIT_KINDS)[number];
+
+/** A playing-time limit as the player reads it: `LimitView`'s fields in ms of time played. */
+export interface TimeLimitView {
+  readonly kind: TimeLimitKind;
+  readonly amount: number | null;
+  readonly pending?: { readonly amount: number | null; readonly effectiveAt: number };
+  /** Time played in the window, the time since the last purchase counted (up to the pause bound). */
+  readonly used: number;
+  readonly left: number | null;
+  /** When the oldest counted time leaves the window (ms), null if none is counted. */
+  readonly nextFreeAt: number | null;
+}
+
 export interface LimitView {
   readonly kind: LimitKind;
   /** null: no limit of this kind set. */
@@ -44,6 +63,8 @@ const PROTECTION_REFUSALS = [
   'limit/stake_week',
   'limit/stake_day',
   'limit/deposit_week',
+  'limit/time_week',
+  'limit/time_day',
   'protection/excluded',
   'protection/blocked',
   'protection/reality_check',
@@ -61,8 +82,9 @@ export function isProtectionRefusal(code: string): code is ProtectionRefusalCode
 export interface ProtectionChange {
   readonly at: number;
   readonly by: 'player' | 'operator';
-  readonly what: 'limit' | 'exclusion' | 'block' | 'unblock' | 'reality_check_ack' | 'refusal';
-  readonly kind?: LimitKind;
+  readonly what: 'limit' | 'exclusion' | 'block' | 'unblock' | 'reality_check_ack' | 'reality_check_interval' | 'refusal';
+  readonly kind?: LimitKind | TimeLimitKind;
+  /** Cents, or ms for a playing-time limit or the reality check's interval (null: the server's). */
   readonly amount?: Cents | null;
   readonly effectiveAt?: number;
   readonly until?: number;
@@ -80,6 +102,8 @@ export interface ProtectionChange {
 export interface ProtectionState {
   /** Always the three kinds, in the order of `LIMIT_KINDS`. */
   readonly limits: readonly LimitView[];
+  /** Always the two kinds, in the order of `TIME_LIMIT_KINDS`. */
+  readonly timeLimits: readonly TimeLimitView[];
   /** false: the player cannot buy before setting a weekly stake limit. */
   readonly stakeLimitSet: boolean;
   /** The self-exclusion's end (ms), null if none is running. */
@@ -93,7 +117,12 @@ export interface ProtectionState {
     readonly won: Cents;
     /** won − staked. */
     readonly net: Cents;
+    /** The interval in force: the player's choice, or the server's REALITY_CHECK_MINUTES (the longest). */
     readonly realityCheckEveryMs: number;
+    /** The player's choice of interval, null when none (the server's then). */
+    readonly realityCheckChosenMs: number | null;
+    /** The server's interval (REALITY_CHECK_MINUTES): the longest a player may choose. */
+    readonly realityCheckServerMs: number;
     readonly realityCheckDue: boolean;
   };
   /** Newest first, at most `PROTECTION_HISTORY_MAX`. */
@@ -104,9 +133,13 @@ export interface ProtectionState {
 
 export const PROTECTION_HISTORY_MAX = 50;
 
+/** The reality check's interval a player may choose: whole minutes from 15 to the server's REALITY_CHECK_MINUTES. */
+export const REALITY_CHECK_MIN_MS = 15 * 60_000;
+
 /** Details sent with `limit/…` and `protection/…` refusals (`RefusalMessage.details`). */
 export interface RefusalDetails {
-  readonly limit?: LimitKind;
+  readonly limit?: LimitKind | TimeLimitKind;
+  /** Cents, or ms for a playing-time limit. */
   readonly left?: Cents;
   readonly nextFreeAt?: number | null;
   readonly until?: number | null;
@@ -114,11 +147,23 @@ export interface RefusalDetails {
   readonly net?: Cents;
   /** A limit's refusal: whose limit refused it, the player's own or the one the operator gave at launch. */
   readonly source?: 'player' | 'operator';
+  /** `pace/too_fast`: when the purchase may come again. */
+  readonly retryAfterMs?: number;
 }
 
-/** `PUT /protection/limits`: each field absent leaves that limit as it is; null removes it. */
-export type LimitsRequest = { readonly [K in LimitKind]?: Cents | null };
+/**
+ * `PUT /protection/limits`: each field absent leaves that limit as it is; null removes it.
+ * Stake and deposit limits in cents, playing-time limits in ms (whole minutes).
+ */
+export type LimitsRequest = { readonly [K in LimitKind | TimeLimitKind]?: number | null };
 
 /** A limit's bounds, in whole cents (1 € to 1 000 000 €). */
 export const LIMIT_MIN_CENTS = 100;
 export const LIMIT_MAX_CENTS = 100_000_000;
+
+/**
+ * A playing-time limit's bounds: whole minutes, from 15 minutes (well above the 2 minutes a
+ * pause counts, so that a window emptied always lets play again) to its window's length.
+ */
+export const TIME_LIMIT_MIN_MS = 15 * 60_000;
+export const TIME_LIMIT_MAX_MS: Readonly<Record<TimeLimitKind, number>> = { time_day: 24 * 3_600_000, time_week: 168 * 3_600_000 };

@@ -19,7 +19,7 @@ const RETURN_CODES = {
   [-10]: ['dealer/block_not_offloadable', 'the block is unknown, not closed, or has units not settled'],
   [-11]: ['wallet/insufficient_funds', 'the balance is below the amount'],
   [-12]: ['dealer/lane_passed', 'this lane turned this request away before, sold out then (its walk goes on)'],
-  // -13 … -18: refusals for the player's protection (src/protection/lua/includes/protection.lua): `detail.protection`.
+  // -13 … -18 and -20: refusals for the player's protection (src/protection/lua/includes/protection.lua): `detail.protection`.
   [-13]: ['protection/blocked', 'the operator blocked play on this account'],
   [-14]: ['protection/excluded', 'the player excluded themself from play'],
   [-15]: ['limit/not_set', 'no weekly stake limit is set'],
@@ -27,6 +27,7 @@ const RETURN_CODES = {
   [-17]: ['limit/stake_week', 'a stake limit would be passed'],
   [-18]: ['limit/deposit_week', 'the weekly deposit limit would be passed'],
   [-19]: ['request/mismatch', 'this reference was used before for another amount or operation'],
+  [-20]: ['limit/time_week', 'a playing-time limit is reached'],
 } as const;
 
 type ReturnCode = keyof typeof RETURN_CODES;
@@ -37,7 +38,7 @@ export interface ScriptErrorDetail {
   readonly emissionId?: string;
   readonly index?: number;
   readonly balance?: number;
-  /** Codes -13 … -18: the refusal as the player gets it (src/protection/refusal-reply.ts). */
+  /** Codes -13 … -18 and -20: the refusal as the player gets it (src/protection/refusal-reply.ts). */
   readonly protection?: ProtectionReply;
 }
 

@@ -8,6 +8,7 @@ import type { ActReply, BuyReply, TableMessages, WatchersReply } from '../protoc
 import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
 import type { EndedReveal, LiveUnit } from '../play/live-unit';
 import type { PlayService } from '../play/play-service';
+import type { Pacer } from '../play/pacing';
 import { toHistoryLine } from '../play/recall';
 import { PlayerFirst } from './player-first';
 import { Serial } from './serial';
@@ -25,6 +26,8 @@ export interface TableServices {
   /** Where the table publishes what its watchers see (the watch rooms of every process relay it). */
   readonly streams: TableStreams;
   readonly seats: Seats;
+  /** The server's pace: no two units of a player start closer than their game's (src/play/pacing.ts). */
+  readonly pacer: Pick<Pacer, 'start'>;
   /** The games, their prices, prize tables, choices and actions (`GET /games`), sent on joining. */
   readonly catalog: readonly GameDescription[];
   readonly maxMessagesPerSecond: number;
@@ -230,8 +233,13 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   private async buy(message: unknown): Promise<BuyReply | Refusal> {
     const parsed = parseMessage(M.buy, 'purchase/malformed', message);
     if (!parsed.ok) return parsed;
+    const paced = this.services.pacer.start(this.owner!.playerId, this.game);
+    if (!paced.ok) return paced;
     const bought = await this.services.play.buy(this.owner!, { game: this.game, ...parsed.value });
-    if (!bought.ok) return bought;
+    if (!bought.ok) {
+      paced.release();
+      return bought;
+    }
     this.update(bought.units, bought.ended);
     return { unitIds: bought.units.map((u) => u.sale.unitId), wallet: bought.wallet };
   }

@@ -12,6 +12,7 @@ import type { DealerStore, Emissions } from '../dealer/types';
 import { TableStreams } from '../feed/table-stream';
 import { WinFeed } from '../feed/win-feed';
 import { gameCatalog } from '../games/catalog';
+import { Pacer, paceOf } from '../play/pacing';
 import { PRIZE_TABLES } from '../games/prize-tables';
 import { ProtectionService } from '../play/protection-service';
 import { PlayService } from '../play/play-service';
@@ -278,10 +279,11 @@ function defineRooms(server: Server, transport: TokenKeepingTransport, { config,
   const { verifier, play, feed } = services;
   const { maxMessagesPerSecond, watchersMax } = config;
   const streams = new TableStreams(presence, config.redisPrefix);
-  const catalog = gameCatalog();
+  const catalog = gameCatalog((game) => paceOf(config.pace, game));
   const { now } = services;
   server.define('table', tableRoomType({
     verifier, play, feed, streams, seats, catalog, maxMessagesPerSecond, watchersMax,
+    pacer: new Pacer(config.pace, now),
     actionShown: (game, seconds) => metrics.actionToPatchSeconds.observe({ game }, seconds),
     log: logger,
     socketToken: (client) => transport.socketToken(client),

@@ -1,14 +1,24 @@
 import type { Application, Request, Response } from 'express';
 import { z } from 'zod';
 import { isPlayerId } from '../ids';
-import { BLOCK_REASONS, EXCLUSION_DURATIONS, LIMIT_MAX_CENTS, LIMIT_MIN_CENTS } from '../protocol/protection';
+import { BLOCK_REASONS, EXCLUSION_DURATIONS, LIMIT_MAX_CENTS, LIMIT_MIN_CENTS, REALITY_CHECK_MIN_MS, TIME_LIMIT_MAX_MS, TIME_LIMIT_MIN_MS } from '../protocol/protection';
 import { isOperator, playerOf } from './callers';
 import { asyncRoute, sendRefusal } from './edge';
 import type { Services } from './services';
 
 const AMOUNT = z.number().int().min(LIMIT_MIN_CENTS).max(LIMIT_MAX_CENTS);
+/** A playing-time limit: whole minutes, in ms. */
+const PLAYING_TIME = (max: number) => z.number().int().multipleOf(60_000).min(TIME_LIMIT_MIN_MS).max(max).nullable().optional();
 /** `stake_week` cannot be removed once set: null is only for the others. */
-const LIMITS = z.object({ stake_week: AMOUNT.optional(), stake_day: AMOUNT.nullable().optional(), deposit_week: AMOUNT.nullable().optional() }).strict();
+const LIMITS = z
+  .object({
+    stake_week: AMOUNT.optional(),
+    stake_day: AMOUNT.nullable().optional(),
+    deposit_week: AMOUNT.nullable().optional(),
+    time_day: PLAYING_TIME(TIME_LIMIT_MAX_MS.time_day),
+    time_week: PLAYING_TIME(TIME_LIMIT_MAX_MS.time_week),
+  })
+  .strict();
 const EXCLUSION = z.object({ duration: z.enum(EXCLUSION_DURATIONS) }).strict();
 const BLOCK = z.object({ reason: z.enum(BLOCK_REASONS), until: z.number().int().min(0).max(8.64e15).nullable().optional() }).strict();
 
@@ -34,7 +44,7 @@ export function mountProtectionRoutes(app: Application, services: Services): voi
     if (!player) return;
     const body = LIMITS.safeParse(req.body);
     if (!body.success || Object.keys(body.data).length === 0) {
-      return sendRefusal(res, 400, 'limit/malformed', `give { stake_week?, stake_day?, deposit_week? }: whole cents ${LIMIT_MIN_CENTS}–${LIMIT_MAX_CENTS}, or null to remove (not stake_week)`);
+      return sendRefusal(res, 400, 'limit/malformed', `give { stake_week?, stake_day?, deposit_week?, time_day?, time_week? }: whole cents ${LIMIT_MIN_CENTS}–${LIMIT_MAX_CENTS}, playing time in ms of whole minutes from ${TIME_LIMIT_MIN_MS} to 24 h (time_day) or 7 days (time_week), or null to remove (not stake_week)`);
     }
     res.json(await protection.setLimits(player.playerId, body.data));
   }));
@@ -50,6 +60,16 @@ export function mountProtectionRoutes(app: Application, services: Services): voi
   app.post('/protection/reality-check', asyncRoute(async (req, res) => {
     const player = await playerOf(req, res, services);
     if (player) res.json(await protection.acknowledgeRealityCheck(player.playerId));
+  }));
+
+  // The player's own interval: whole minutes from 15 to the server's (never less often than the operator set).
+  const INTERVAL = z.object({ everyMs: z.number().int().multipleOf(60_000).min(REALITY_CHECK_MIN_MS).max(protection.settings.realityCheckMs).nullable() }).strict();
+  app.put('/protection/reality-check-interval', asyncRoute(async (req, res) => {
+    const player = await playerOf(req, res, services);
+    if (!player) return;
+    const body = INTERVAL.safeParse(req.body);
+    if (!body.success) return sendRefusal(res, 400, 'protection/malformed', `give { everyMs }: whole minutes in ms from ${REALITY_CHECK_MIN_MS} to ${protection.settings.realityCheckMs}, or null for the server's`);
+    res.json(await protection.setRealityCheckInterval(player.playerId, body.data.everyMs));
   }));
 
   app.get('/admin/players/:playerId/protection', asyncRoute(async (req, res) => {

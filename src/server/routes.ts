@@ -219,5 +219,5 @@ function mountPublicRoutes(app: Application, services: Services): void {
   mountSpectatorRoutes(app, services);
   mountFairnessRoutes(app, services.dealer);
   mountLogRoutes(app, services.checkpoints);
-  mountCatalogRoutes(app);
+  mountCatalogRoutes(app, services.config.pace);
 }

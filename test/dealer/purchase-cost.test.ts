@@ -161,12 +161,28 @@ for (const protocol of ['one-script', 'per-slot'] as const satisfies readonly Re
       await player('limited', true);
       await purchases('plain', false, () => T0);
       await purchases('limited', true, () => T0);
+      // A purchase every minute (each within the pause bound of the one before): 20 minutes from 50 past, so the hour moves on once.
+      const everyMinute = (i: number) => T0 + 50 * MINUTE + i * MINUTE;
+      const plain = await purchases('plain', false, everyMinute);
+      const limited = await purchases('limited', true, everyMinute);
+      // The first, 50 minutes after the last, and the new hour's first are checked in full; the
+      // latter writes the stake and time-played windows' previous newest buckets.
+      assert.deepEqual(plain, times(PURCHASE[protocol], PURCHASES, { hmget: 2, hset: 2 }), 'without limits or the checks');
+      assert.deepEqual(limited, times(PURCHASE[protocol], PURCHASES, { hmget: 2, hset: 2 }), 'with limits and the checks');
+    });
+
+    it('costs one command more for a purchase over two minutes after the one before (the checks read in full), two more when the hour moves on too', async () => {
+      await player('plain', false);
+      await player('limited', true);
+      await purchases('plain', false, () => T0);
+      await purchases('limited', true, () => T0);
       // A purchase every 15 minutes: 5 hours, so the newest hour moves on 5 times.
       const every15 = (i: number) => T0 + (i + 1) * 15 * MINUTE;
       const plain = await purchases('plain', false, every15);
       const limited = await purchases('limited', true, every15);
-      assert.deepEqual(plain, times(PURCHASE[protocol], PURCHASES, { hmget: 5, hset: 5 }), 'without limits or the checks');
-      assert.deepEqual(limited, times(PURCHASE[protocol], PURCHASES, { hmget: 5, hset: 5 }), 'with limits and the checks');
+      // Every purchase is checked in full (a pause over 2 minutes counts only 2: the allowance cannot carry it); the hour moves on 5 times, each writing the two windows' previous buckets.
+      assert.deepEqual(plain, times(PURCHASE[protocol], PURCHASES, { hmget: PURCHASES, hset: 10 }), 'without limits or the checks');
+      assert.deepEqual(limited, times(PURCHASE[protocol], PURCHASES, { hmget: PURCHASES, hset: 10 }), 'with limits and the checks');
       const { record } = await store.protections.protectionRecord('limited');
       assert.deepEqual(
         record.stakes,

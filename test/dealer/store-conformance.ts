@@ -373,6 +373,28 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.deepEqual(await acks(), [T0 + 60 * 60_000], 'its next one not due before 120 minutes');
       });
 
+      it('checks at the player’s own interval when shorter than the server’s, and journals its change once', async () => {
+        const store = await dealer();
+        await openTen(store, 10);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.protections.changeProtection('p1', { what: 'limits', limits: { stake_week: 100 * STAKE }, raiseDelayMs: 48 * HOUR }, T0);
+        const every = (minutes: number | null, now: number) => store.protections.changeProtection('p1', { what: 'reality_check_interval', ms: minutes === null ? null : minutes * 60_000 }, now);
+        await every(30, T0);
+        await every(30, T0 + 1);
+        sold(await at(store, 'p1', T0 + 2, { protection: SETTINGS }));
+        sold(await at(store, 'p1', T0 + 29 * 60_000, { protection: SETTINGS }));
+        refusedWith(await at(store, 'p1', T0 + 2 + 30 * 60_000, { protection: SETTINGS }), 'protection/reality_check');
+        await store.protections.changeProtection('p1', { what: 'reality_check_ack', settings: SETTINGS }, T0 + 31 * 60_000);
+        sold(await at(store, 'p1', T0 + 32 * 60_000, { protection: SETTINGS }));
+        // Longer than the server's: the server's hour applies (the session kept open: a purchase every 23 minutes at most).
+        await every(90, T0 + 33 * 60_000);
+        for (const minutes of [55, 78, 90]) sold(await at(store, 'p1', T0 + minutes * 60_000, { protection: SETTINGS }));
+        refusedWith(await at(store, 'p1', T0 + 91 * 60_000, { protection: SETTINGS }), 'protection/reality_check');
+        const { record, history } = await store.protections.protectionRecord('p1');
+        assert.equal(record.realityCheckMs, 90 * 60_000);
+        assert.deepEqual(history.filter((c) => c.what === 'reality_check_interval').map((c) => c.amount), [90 * 60_000, 30 * 60_000], 'each change once');
+      });
+
       it('journals one acknowledgement of a due reality check however many race on every handle', async () => {
         const [a, b] = await dealers(2);
         await openTen(a!, 10);
@@ -436,6 +458,112 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
           await a!.protections.changeProtection(player, { what: 'limits', limits: { stake_week: STAKE }, raiseDelayMs: 48 * HOUR }, T0);
           const results = await Promise.all([at(a!, player, T0 + 1), at(b!, player, T0 + 1)]);
           assert.equal(results.filter((r) => r.ok).length, 1, `round ${round}: one sale of two`);
+        }
+      });
+    });
+
+    describe('the playing-time limits', () => {
+      const MINUTE = 60_000;
+      const timeLimits = (limits: { time_day?: number; time_week?: number }) => ({ what: 'limits' as const, limits: { stake_week: 1000 * STAKE, ...limits }, raiseDelayMs: 48 * HOUR });
+      const H = Math.floor(T0 / HOUR) + 1;
+
+      /**
+       * Buys every minute from `start` (each gap counted whole) until 14 minutes are played,
+       * then at 14:59 (one second of a 15-minute limit left) and at 15:00 (none).
+       */
+      async function playToTheLimit(store: DealerStore, player: string, start: number): Promise<PurchaseResult[]> {
+        for (let minute = 0; minute <= 14; minute++) sold(await at(store, player, start + minute * MINUTE));
+        return [await at(store, player, start + 15 * MINUTE - 1000), await at(store, player, start + 15 * MINUTE)];
+      }
+
+      // Within the hour the last purchases pass on their allowance; across an hour each is checked in full.
+      const ways = [['within the hour, on the allowance', H * HOUR], ['the last ones an hour later, checked in full', (H + 1) * HOUR - 15 * MINUTE + 1000]] as const;
+      for (const kind of ['time_day', 'time_week'] as const) {
+        it(`sells a purchase that starts with one second of the ${kind} limit left, and refuses one with none, saying when play is possible again`, async () => {
+          const store = await dealer();
+          await openTen(store, 10);
+          for (const [way, start] of ways) {
+            const player = `${kind}-${start}`;
+            await store.wallets.deposit(player, 100 * STAKE, `d-${player}`, T0);
+            await store.protections.changeProtection(player, timeLimits({ [kind]: 15 * MINUTE }), T0);
+            const [lastSecond, none] = await playToTheLimit(store, player, start);
+            sold(lastSecond!);
+            const refused = refusedWith(none!, `limit/${kind}`);
+            // Play is possible again once what is counted falls a pause bound (2 minutes) below the limit: when the first bucket leaves.
+            const window = kind === 'time_day' ? 24 : 168;
+            assert.deepEqual(refused.details, { limit: kind, left: 0, nextFreeAt: (Math.floor(start / HOUR) + 1 + window) * HOUR }, way);
+            assert.equal(await timeUsed(store, player, start + 15 * MINUTE), 15 * MINUTE, `${way}: the time used is the limit`);
+          }
+        });
+      }
+
+      /** The time played that a purchase at `now` would find: what is counted and the open gap. */
+      async function timeUsed(store: DealerStore, player: string, now: number): Promise<number> {
+        const { record } = await store.protections.protectionRecord(player);
+        return record.played.reduce((sum, b) => sum + b.cents, 0) + Math.min(2 * MINUTE, now - record.lastPlayedAt!);
+      }
+
+      it('counts a pause up to two minutes, and no purchase refused adds time', async () => {
+        const store = await dealer();
+        await openTen(store, 10);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.protections.changeProtection('p1', timeLimits({ time_day: 15 * MINUTE }), T0);
+        const start = H * HOUR;
+        sold(await at(store, 'p1', start));
+        sold(await at(store, 'p1', start + HOUR / 2));
+        sold(await at(store, 'p1', start + HOUR / 2 + 30_000));
+        assert.equal(await timeUsed(store, 'p1', start + HOUR / 2 + 30_000), 2 * MINUTE + 30_000);
+        for (let i = 1; i <= 6; i++) sold(await at(store, 'p1', start + HOUR / 2 + 30_000 + i * 2 * MINUTE));
+        refusedWith(await at(store, 'p1', start + HOUR / 2 + 30_000 + 14 * MINUTE), 'limit/time_day');
+        refusedWith(await at(store, 'p1', start + HOUR / 2 + 30_000 + 15 * MINUTE), 'limit/time_day');
+        const { record } = await store.protections.protectionRecord('p1');
+        assert.equal(record.played.reduce((sum, b) => sum + b.cents, 0), 14 * MINUTE + 30_000, 'the refused purchases counted nothing');
+        assert.equal(record.lastPlayedAt, start + HOUR / 2 + 30_000 + 12 * MINUTE);
+      });
+
+      it('frees the time played with its window: the day after 24 hours', async () => {
+        const store = await dealer();
+        await openTen(store, 10);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        await store.protections.changeProtection('p1', timeLimits({ time_day: 15 * MINUTE, time_week: 60 * MINUTE }), T0);
+        const [, none] = await playToTheLimit(store, 'p1', H * HOUR);
+        const { nextFreeAt } = refusedWith(none!, 'limit/time_day').details!;
+        assert.equal(nextFreeAt, (H + 25) * HOUR);
+        refusedWith(await at(store, 'p1', nextFreeAt! - 1), 'limit/time_day');
+        sold(await at(store, 'p1', nextFreeAt!));
+      });
+
+      it('applies a lowering at once and a raise only 48 hours after it is asked', async () => {
+        const store = await dealer();
+        await openTen(store, 10);
+        await store.wallets.deposit('p1', 100 * STAKE, 'd1', T0);
+        const start = H * HOUR;
+        await store.protections.changeProtection('p1', timeLimits({ time_week: 60 * MINUTE }), start);
+        for (let minute = 0; minute <= 20; minute++) sold(await at(store, 'p1', start + minute * MINUTE));
+        await store.protections.changeProtection('p1', timeLimits({ time_week: 20 * MINUTE }), start + 20 * MINUTE + 1);
+        refusedWith(await at(store, 'p1', start + 20 * MINUTE + 2), 'limit/time_week');
+        const asked = start + 20 * MINUTE + 3;
+        await store.protections.changeProtection('p1', timeLimits({ time_week: 120 * MINUTE }), asked);
+        const { record } = await store.protections.protectionRecord('p1');
+        assert.deepEqual(record.timeLimits.time_week, { amount: 20 * MINUTE, pending: { amount: 120 * MINUTE, effectiveAt: asked + 48 * HOUR } });
+        refusedWith(await at(store, 'p1', asked + 48 * HOUR - 1), 'limit/time_week');
+        sold(await at(store, 'p1', asked + 48 * HOUR));
+      });
+
+      it('counts each gap once when two handles race one player’s purchases, so none passes with no time left', async () => {
+        const [a, b] = await dealers(2);
+        await openTen(a!, 30);
+        for (let round = 0; round < 3; round++) {
+          const player = `time-race${round}`;
+          const start = (H + round) * HOUR;
+          await a!.wallets.deposit(player, 40 * STAKE, `d-${round}`, T0);
+          await a!.protections.changeProtection(player, timeLimits({ time_day: 15 * MINUTE }), T0);
+          // Both handles buy at each moment: the first counts the gap, the other finds it counted.
+          const both = (now: number) => Promise.all([at(a!, player, now), at(b!, player, now)]);
+          for (let minute = 0; minute <= 14; minute++) (await both(start + minute * MINUTE)).forEach(sold);
+          (await both(start + 15 * MINUTE - 1000)).forEach(sold);
+          for (const none of await both(start + 15 * MINUTE)) refusedWith(none, 'limit/time_day');
+          assert.equal(await timeUsed(a!, player, start + 15 * MINUTE), 15 * MINUTE, `round ${round}`);
         }
       });
     });

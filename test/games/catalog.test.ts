@@ -70,8 +70,15 @@ function reglementOf(entry: GameCatalogEntry): string {
   return readFileSync(new URL(`../../${entry.reglement.file}`, import.meta.url), 'utf8');
 }
 
+/** A pace per game, each its own, to see it lands on its game. */
+const paceOf = (game: string) => ({ unitMs: 1000 + GAME_IDS.indexOf(game as (typeof GAME_IDS)[number]), stepMs: 100 });
+
 describe('game catalog', () => {
-  const catalog = gameCatalog();
+  const catalog = gameCatalog(paceOf);
+
+  it('gives each game the pace the server is set to', () => {
+    assert.deepEqual(catalog.map((g) => g.pace.unitMs), GAME_IDS.map((_, i) => 1000 + i));
+  });
 
   it('lists every game once, in the order of GAME_IDS', () => {
     assert.deepEqual(catalog.map((g) => g.id), [...GAME_IDS]);
@@ -83,10 +90,10 @@ describe('game catalog', () => {
 
   it('gives a fresh copy each call, so a caller cannot change the next one', () => {
     (catalog[0]!.prices[0]!.tiers[0] as { count: number }).count = -1;
-    assert.notEqual(gameCatalog()[0]!.prices[0]!.tiers[0]!.count, -1);
+    assert.notEqual(gameCatalog(paceOf)[0]!.prices[0]!.tiers[0]!.count, -1);
   });
 
-  for (const entry of gameCatalog()) {
+  for (const entry of gameCatalog(paceOf)) {
     describe(entry.name, () => {
       const printed = printedTables(reglementOf(entry));
 

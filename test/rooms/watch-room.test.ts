@@ -18,7 +18,7 @@ const CHECKPOINT_SIGNING_KEY = newCheckpointSigningKey();
 /** Every process of a test on one Redis: one watcher per relay room, so a second watcher opens a relay on another process. */
 const envOn = (redis: RedisServer, prefix: string) => ({
   JWT_SECRET: SECRET, DEV_LOGIN: 'true', DEV_LOGIN_PER_MINUTE: '100000', EMISSION_BLOCKS: '2', REDIS_PREFIX: prefix, MAX_MESSAGES_PER_SECOND: '1000',
-  WATCH_ROOM_MAX_CLIENTS: '1', REDIS_URL: redis.url, CHECKPOINT_SIGNING_KEY,
+  WATCH_ROOM_MAX_CLIENTS: '1', REDIS_URL: redis.url, CHECKPOINT_SIGNING_KEY, PACE_UNIT_MS: '0',
 });
 
 /** Plays a 500 000 CARATS unit one action at a time; `afterEach` runs after each step reached the player. */

@@ -55,6 +55,34 @@ describe('protection routes', function () {
     }
   });
 
+  it('sets the playing-time limits in whole minutes within their windows, a raise waiting 48 hours, and refuses others', async () => {
+    const token = await tokenOf('prot-time');
+    const first = (await (await call('PUT', '/protection/limits', token, { stake_week: 5000, time_day: 60 * 60_000, time_week: 5 * 3_600_000 })).json()) as ProtectionState;
+    assert.deepEqual(first.timeLimits.map((l) => [l.kind, l.amount, l.used, l.left]), [['time_day', 3_600_000, 0, 3_600_000], ['time_week', 18_000_000, 0, 18_000_000]]);
+    const raised = (await (await call('PUT', '/protection/limits', token, { time_day: 2 * 3_600_000 })).json()) as ProtectionState;
+    assert.equal(raised.timeLimits[0]!.amount, 3_600_000, 'a raise waits');
+    assert.ok(raised.timeLimits[0]!.pending!.effectiveAt >= raised.now + 48 * 3_600_000 - 1000);
+    for (const body of [{ time_day: 14 * 60_000 }, { time_day: 20 * 60_000 + 1 }, { time_day: 25 * 3_600_000 }, { time_week: 169 * 3_600_000 }, { time_week: '3600000' }]) {
+      const res = await call('PUT', '/protection/limits', token, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(await codeOf(res), 'limit/malformed');
+    }
+  });
+
+  it('sets the player’s reality check interval within 15 minutes and the server’s, and refuses others', async () => {
+    const token = await tokenOf('prot-interval');
+    const state = (await (await call('PUT', '/protection/reality-check-interval', token, { everyMs: 20 * 60_000 })).json()) as ProtectionState;
+    assert.deepEqual([state.session.realityCheckEveryMs, state.session.realityCheckChosenMs], [20 * 60_000, 20 * 60_000]);
+    assert.deepEqual(state.history.map((c) => [c.what, c.amount]), [['reality_check_interval', 20 * 60_000]]);
+    for (const body of [{ everyMs: 14 * 60_000 }, { everyMs: 61 * 60_000 }, { everyMs: 20 * 60_000 + 1 }, {}, { everyMs: '1200000' }]) {
+      const res = await call('PUT', '/protection/reality-check-interval', token, body);
+      assert.equal(res.status, 400, JSON.stringify(body));
+      assert.equal(await codeOf(res), 'protection/malformed');
+    }
+    const back = (await (await call('PUT', '/protection/reality-check-interval', token, { everyMs: null })).json()) as ProtectionState;
+    assert.deepEqual([back.session.realityCheckEveryMs, back.session.realityCheckChosenMs], [60 * 60_000, null]);
+  });
+
   it('excludes at once, never shortens, and refuses an unknown duration', async () => {
     const token = await tokenOf('prot-4');
     const long = (await (await call('POST', '/protection/exclusion', token, { duration: '7d' })).json()) as ProtectionState;

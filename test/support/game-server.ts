@@ -7,8 +7,9 @@ import { setHarnessStakeLimit } from '../../tools/stake-limit';
 
 /** An embedded (or Redis) server on a free port, for one test file; stop it in `after`. */
 export async function startTestServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
-  // Every test player logs in from 127.0.0.1: the per-address limit has its own test.
-  const config = loadConfig({ PORT: '0', EMISSION_BLOCKS: '2', DEV_LOGIN_PER_MINUTE: '100000', ...env });
+  // Every test player logs in from 127.0.0.1: the per-address limit has its own test. Tests
+  // play at once unless they set the pace (the pacing's own tests do).
+  const config = loadConfig({ PORT: '0', EMISSION_BLOCKS: '2', DEV_LOGIN_PER_MINUTE: '100000', PACE_UNIT_MS: '0', PACE_STEP_MS: '0', ...env });
   return startServer(config, { logger: createLogger('silent'), ...options });
 }
 

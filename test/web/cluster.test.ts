@@ -16,6 +16,8 @@ const ENV = {
   EMISSION_BLOCKS: '2',
   REDIS_PREFIX: 'webcluster',
   FEED_BATCH_MS: '0',
+  PACE_UNIT_MS: '0',
+  PACE_STEP_MS: '0',
 };
 
 const originOf = (url: string) => new URL(url).host;

@@ -193,7 +193,7 @@ describe('the small things of a game screen', function () {
 
   before(async () => {
     buildWebIfStale();
-    noelServer = await startTestServer({ DEMO_BALANCE_CENTS: '1000000', FEED_BATCH_MS: '0' });
+    noelServer = await startTestServer({ DEMO_BALANCE_CENTS: '1000000', FEED_BATCH_MS: '0', PACE_STEP_MS: '120' });
     noelBrowser = await launchBrowser();
   });
   after(async () => {
@@ -204,7 +204,7 @@ describe('the small things of a game screen', function () {
   it('Le Noël: the focus stays on the chosen symbol’s line, never on the page, while the cells show one by one', async () => {
     const { context, page } = await newPlayer(noelBrowser, DESKTOP);
     try {
-      await signIn(page, 'Noelle', `http://127.0.0.1:${noelServer.port}`, '?pace=120');
+      await signIn(page, 'Noelle', `http://127.0.0.1:${noelServer.port}`);
       await openGame(page, 'noel-de-la-chance');
       await buy(page, 'noel-de-la-chance', 50);
       await page.locator('.symbol-choice.sym-bell').focus();
@@ -230,10 +230,10 @@ describe('the small things of a game screen', function () {
     const { context, page } = await newPlayer(noelBrowser, PHONE);
     const at = `http://127.0.0.1:${noelServer.port}`;
     try {
-      await page.goto(`${at}/?pace=0`);
+      await page.goto(`${at}/`);
       await page.getByLabel('Pseudonyme').waitFor(WAIT);
       assert.equal(await page.getByLabel('Jeton de l’opérateur').count(), 0, 'no token field for a player');
-      await page.goto(`${at}/?pace=0&token-field`);
+      await page.goto(`${at}/?token-field`);
       await page.getByLabel('Jeton de l’opérateur').waitFor(WAIT);
       await signInByPseudonym(page, 'Greta', at);
       // The first limits put off: « JOUER » is off, and looks it.

@@ -18,7 +18,7 @@ describe('odds on the game screen (from the catalog, integers only)', () => {
   });
 
   it('gives each game its top prize, odds of winning and a payout rate below 100 % from the real catalog', () => {
-    for (const game of gameCatalog()) {
+    for (const game of gameCatalog(() => ({ unitMs: 0, stepMs: 0 }))) {
       assert.ok(topPrize(game) > 0, game.id);
       for (const price of game.prices) {
         const rate = payoutBasisPoints(price);

@@ -21,7 +21,7 @@ import { freePort } from '../../tools/redis-server';
 /**
  * The page in a real Chromium against an embedded server: a person signs in, buys and
  * reveals through the UI (clicks, drags, the rub gesture), and what the screen shows is
- * checked against the server's recall. `?pace=0` plays the steps without the on-screen pacing.
+ * checked against the server's recall. The test server's pace is 0 (PACE_STEP_MS): the steps play without the on-screen pacing.
  */
 
 const DEMO = 1_000_000;
@@ -118,7 +118,7 @@ describe('web page', function () {
         await cdp.send('Network.enable');
         await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 750e3 / 8 });
       }
-      await page.goto(`${base}/?pace=0`);
+      await page.goto(`${base}/`);
       await page.getByLabel('Pseudonyme').waitFor(WAIT);
       const interactive = Number(await page.evaluate(() => document.documentElement.dataset['interactiveAt']));
       await context.close();
@@ -155,7 +155,7 @@ describe('web page', function () {
         await showTab(page, 'Spectateurs');
         await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
         await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
-        await watcher.goto(`http://127.0.0.1:${watcherTap.port}/?pace=0`);
+        await watcher.goto(`http://127.0.0.1:${watcherTap.port}/`);
         await watcher.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
         await watcher.getByText(`Vous regardez la table de ${name}`).waitFor(WAIT);
         await watcher.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
@@ -242,7 +242,7 @@ describe('web page', function () {
       name: 'production server',
       script: 'src/server/main.ts',
       port: await freePort(),
-      env: { JWT_PUBLIC_KEY: await exportSPKI(publicKey), DEV_LOGIN: 'false', OPERATOR_TOKEN: operatorToken },
+      env: { JWT_PUBLIC_KEY: await exportSPKI(publicKey), DEV_LOGIN: 'false', OPERATOR_TOKEN: operatorToken, PACE_UNIT_MS: '0', PACE_STEP_MS: '0' },
     });
     const at = production.url;
     const context = await browser.newContext();
@@ -256,7 +256,7 @@ describe('web page', function () {
       });
       assert.equal(deposit.status, 200);
       const jwt = await new SignJWT({ name: 'Zoé' }).setProtectedHeader({ alg: 'RS256' }).setSubject(playerId).setIssuedAt().setExpirationTime('1h').sign(privateKey);
-      await page.goto(`${at}/?pace=0#token=${jwt}`);
+      await page.goto(`${at}/#token=${jwt}`);
       await page.getByRole('heading', { name: 'Jeux', exact: true }).waitFor(WAIT);
       await ui.setFirstLimits(page);
       assert.equal(new URL(page.url()).hash, '', 'the token left the address bar');
@@ -273,7 +273,7 @@ describe('web page', function () {
       // A token signed by anyone else is refused, in words.
       const stranger = await new SignJWT({}).setProtectedHeader({ alg: 'RS256' }).setSubject(playerId).setIssuedAt().setExpirationTime('1h').sign((await generateKeyPair('RS256')).privateKey);
       const other = await context.newPage();
-      await other.goto(`${at}/?pace=0#token=${stranger}`);
+      await other.goto(`${at}/#token=${stranger}`);
       await other.getByRole('button', { name: GAME_BUTTONS['rain-diamonds']! }).click();
       await other.locator('.error').waitFor(WAIT);
       assert.match(await other.locator('.error').innerText(), /^Ce jeton n’est pas valide./);
@@ -289,7 +289,7 @@ describe('web page', function () {
     const failures: string[] = [];
     page.on('pageerror', (err) => failures.push(err.message));
     try {
-      await page.goto(`${base}/?pace=0#token=%E0%A4%A`);
+      await page.goto(`${base}/#token=%E0%A4%A`);
       await page.getByRole('heading', { name: 'Se connecter' }).waitFor(WAIT);
       assert.match(await page.getByRole('alert').innerText(), /^Le lien qui vous a mené ici porte une connexion illisible/);
       assert.equal(new URL(page.url()).hash, '', 'the broken token left the address bar');
@@ -444,12 +444,15 @@ describe('web page', function () {
     }
   });
 
-  it("plays AUTO at a person's pace: the steps sent at once come on screen one by one", async () => {
+  it("plays AUTO at the server's pace: the steps sent at once come on screen one by one, whatever the address says", async () => {
+    // Its own process: Colyseus's matchmaker is one per process.
+    const paced = await ChildServer.start({ name: 'paced server', script: 'src/server/main.ts', port: await freePort(), env: { PACE_STEP_MS: '40', PACE_UNIT_MS: '0', DEMO_BALANCE_CENTS: String(DEMO) } });
     const context = await browser.newContext();
     const page = await context.newPage();
     try {
-      await signIn(page, `A${++nameCounter}`);
-      await page.goto(`${base}/?pace=40`);
+      await signIn(page, `A${++nameCounter}`, paced.url);
+      // The old switch of the page's address changes nothing: the pace is the server's.
+      await page.goto(`${paced.url}/?pace=0`);
       await openGame(page, '500000-carats');
       await buy(page, '500000-carats', 500);
       const start = await shownEvents(page);
@@ -461,6 +464,7 @@ describe('web page', function () {
       assert.ok(between.length >= 5, `intermediate counts seen: ${between.join(', ')}`);
     } finally {
       await context.close();
+      await paced.stop();
     }
   });
 
@@ -496,7 +500,7 @@ describe('web page', function () {
     const page = await context.newPage();
     try {
       await signIn(page, `G${++nameCounter}`);
-      for (const game of gameCatalog()) {
+      for (const game of gameCatalog(() => ({ unitMs: 0, stepMs: 0 }))) {
         await openGame(page, game.id);
         for (const price of game.prices) {
           await page.getByRole('radio', { name: euroLabel(price.stake) }).check();

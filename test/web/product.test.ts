@@ -3,7 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { maskPseudonym } from '../../src/feed/win-feed';
 import type { RunningServer } from '../../src/server/app';
-import { RedisServer } from '../../tools/redis-server';
+import { freePort, RedisServer } from '../../tools/redis-server';
+import { ChildServer } from '../../tools/server-process';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
@@ -45,7 +46,7 @@ describe('the page as a product', function () {
     it(`shows the games, their rules and prize tables before signing in on a ${size}; « Jouer » asks to sign in, then opens that game`, async () => {
       const { context, page } = await newPlayer(browser, device);
       try {
-        await page.goto(`${base}/?pace=0`);
+        await page.goto(`${base}/`);
         // The tile's name is its parts, read apart: name, top prize, prices, odds.
         const tile = page.getByRole('button', { name: /^500 000 CARATS ?, jusqu’à 500\s000\s€ ?, 5\s€ ?, 1 chance sur [\d,]+$/ });
         await tile.waitFor(WAIT);
@@ -261,9 +262,11 @@ describe('the page as a product', function () {
   });
 
   it('plays a step the moment it arrives, even with a slow pace (the first event does not wait a tick)', async () => {
+    // Its own process: Colyseus's matchmaker is one per process.
+    const slow = await ChildServer.start({ name: 'slow server', script: 'src/server/main.ts', port: await freePort(), env: { PACE_STEP_MS: '5000', PACE_UNIT_MS: '0', DEMO_BALANCE_CENTS: '1000000' } });
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
-      await signIn(page, nextName('N'), base, '?pace=5000');
+      await signIn(page, nextName('N'), slow.url);
       await openGame(page, 'rain-diamonds');
       await buy(page, 'rain-diamonds', 50);
       const before = await shownEvents(page);
@@ -271,6 +274,7 @@ describe('the page as a product', function () {
       await page.waitForFunction((b) => Number(document.querySelector('.stage[data-events]')?.getAttribute('data-events')) > b, before, { timeout: 3000 });
     } finally {
       await context.close();
+      await slow.stop();
     }
   });
 
@@ -309,7 +313,7 @@ describe('the page as a product', function () {
         await showTab(page, 'Spectateurs');
         await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
         await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
-        await watcher.page.goto(`${base}/?pace=0`);
+        await watcher.page.goto(`${base}/`);
         await watcher.page.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
         await watcher.page.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
       };

@@ -1,13 +1,13 @@
 import { strict as assert } from 'node:assert';
 import { Client } from '@colyseus/sdk';
-import type { Browser, Page, Request } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import type { ProtectionState } from '../../src/protocol/protection';
 import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { eventually, reasonOf } from '../rooms/helpers';
-import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT, showTab } from './ui';
+import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, screenshotPath, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT, showTab } from './ui';
 
 /**
  * Player protection on the page (issue 28): the 18+ notice and the legal warning on every
@@ -98,12 +98,59 @@ describe('the page protects the player', function () {
       await page.getByRole('button', { name: 'Fixer ma limite' }).click();
       await dialog.getByLabel(/^Mises sur 7 jours/).fill('20');
       await dialog.getByLabel(/^Mises sur 24 heures/).fill('5,50');
+      await dialog.getByLabel(/^Temps de jeu sur 7 jours/).fill('10');
       await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
       await dialog.waitFor({ ...WAIT, state: 'detached' });
       await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.buy-button')?.disabled, undefined, WAIT);
       const state = await protectionOf(page);
       assert.equal(state.stakeLimitSet, true);
       assert.deepEqual(state.limits.map((l) => [l.kind, l.amount]), [['stake_week', 2_000], ['stake_day', 550], ['deposit_week', null]]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('asks the playing time at first sign-in with the stake limit; once it is used up « JOUER » is off and the server refuses, saying when play is possible again', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signInByPseudonym(page, nextName('Time'), base);
+      const dialog = page.getByRole('dialog', { name: 'Vos limites de jeu' });
+      await dialog.waitFor(WAIT);
+      await dialog.getByLabel(/^Temps de jeu sur 24 heures/).fill('15 min');
+      await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
+      const weekly = dialog.getByLabel(/^Temps de jeu sur 7 jours/);
+      assert.equal(await weekly.evaluate((el) => (el as HTMLInputElement).validity.valueMissing), true, 'the weekly playing time is asked: the form is not sent without it');
+      await weekly.fill('1 h 30');
+      await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
+      await dialog.waitFor({ ...WAIT, state: 'detached' });
+      assert.deepEqual((await protectionOf(page)).timeLimits.map((l) => [l.kind, l.amount]), [['time_day', 15 * 60_000], ['time_week', 90 * 60_000]]);
+      assert.match((await page.getByTestId('time-left').textContent())!, /Temps de jeu\s?: reste 15\s?min/, 'the header: the time left under the tightest limit');
+      // Played elsewhere (another device): 8 purchases 2 minutes apart, the last 2 minutes ago: 14 minutes counted and the open gap's 2.
+      const token = await tokenOf(page);
+      const playerId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
+      const emission = (await server.services.dealer.emissions.listEmissions()).find((e) => e.game === 'noel-de-la-chance')!;
+      const now = Date.now();
+      for (let i = 0; i < 8; i++) {
+        const bought = await server.services.dealer.sales.purchase({ playerId, requestId: `elsewhere_${names}_${i}`, game: emission.game, stake: emission.stake, now: now - (8 - i) * 2 * 60_000 });
+        assert.ok(bought.ok, `purchase ${i} elsewhere`);
+      }
+      // The page learns it at its next reading of the state (a reload here; else within 30 s).
+      await page.reload();
+      await openGame(page, 'rain-diamonds');
+      await page.waitForFunction(() => document.querySelector<HTMLButtonElement>('.buy-button')?.disabled, undefined, WAIT);
+      const state = await protectionOf(page);
+      const day = state.timeLimits[0]!;
+      assert.equal(day.left, 0);
+      assert.equal(await page.getByTestId('buy-gate').innerText(), `Vous avez atteint votre limite de temps de jeu sur 24 heures. Vous pourrez rejouer le ${frenchDateTime(day.nextFreeAt!)}.`);
+      assert.match((await page.getByTestId('time-left').textContent())!, /reste 0\s?min/);
+      await assert.rejects(buyElsewhere(page, 50), (err: unknown) => reasonOf(err).includes('limit/time_day'));
+      await page.getByRole('button', { name: 'Mes limites' }).click();
+      const panel = page.getByRole('dialog', { name: 'Mes limites' });
+      await panel.waitFor(WAIT);
+      assert.equal(await panel.getByTestId('left-time_day').innerText(), '0\u00a0min');
+      assert.match(await panel.getByTestId('used-time_week').innerText(), /^1[56]\u00a0min$/, 'the time used, the open gap counted');
+      await assertAccessible(page, '« Mes limites » with the playing-time limits');
+      await page.screenshot({ path: screenshotPath('protection-time-limit-used-up'), fullPage: true });
     } finally {
       await context.close();
     }
@@ -200,6 +247,10 @@ describe('the page protects the player', function () {
       assert.equal(await panel.locator('[data-kind=stake_day] .limit-amount').innerText(), '10\u00a0€', 'a new limit applies at once');
       assert.equal(await panel.getByTestId('left-stake_week').innerText(), '50\u00a0€');
       assert.ok((await panel.locator('.changes li').count()) >= 3, 'the history: the first limit, the raise, the daily limit');
+      // The reality check's interval: the player's, within the server's hour.
+      await panel.getByLabel('Faire le point sur ma session toutes les').selectOption({ label: '30\u00a0min' });
+      await page.waitForFunction(() => document.querySelector<HTMLSelectElement>('#reality-interval')?.value === '1800000', undefined, WAIT);
+      assert.equal((await protectionOf(page)).session.realityCheckChosenMs, 30 * 60_000);
       await assertAccessible(page, '« Mes limites »');
       // Escape closes it, and the focus goes back where it was.
       await page.keyboard.press('Escape');
@@ -242,7 +293,7 @@ describe('the page protects the player', function () {
     }
   });
 
-  it('shows the reality check when it falls due: time played and net result; « J’ai compris » acknowledges it', async () => {
+  it('shows the reality check when it falls due: time played and net result; « Continuer » acknowledges it', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
       await signIn(page, nextName('Clock'), base);
@@ -266,10 +317,81 @@ describe('the page protects the player', function () {
       assert.match(await page.getByTestId('session').innerText(), /1\s?h\s?02\s?min/, 'the header says the session too');
       await assertAccessible(page, 'the reality check');
       await page.unroute('**/protection');
-      await dialog.getByRole('button', { name: 'J’ai compris' }).click();
+      await dialog.getByRole('button', { name: 'Continuer' }).click();
       await ack;
       await dialog.waitFor({ ...WAIT, state: 'detached' });
       await page.waitForFunction(() => !document.querySelector<HTMLButtonElement>('.buy-button')?.disabled, undefined, WAIT);
+    } finally {
+      await context.close();
+    }
+  });
+
+  /** A player who played a unit, whose page is told the reality check is due (an hour is not waited for), from then on. */
+  async function realityCheckDue(name: string): Promise<{ context: BrowserContext; page: Page; dialog: Locator; played: ProtectionState['session'] }> {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    await signIn(page, nextName(name), base);
+    await openGame(page, 'rain-diamonds');
+    await buy(page, 'rain-diamonds', 50);
+    await page.getByRole('button', { name: 'AUTO' }).click();
+    await page.getByTestId('outcome').waitFor(WAIT);
+    const played = (await protectionOf(page)).session;
+    await page.route('**/protection', async (route) => {
+      const answer = (await (await route.fetch()).json()) as ProtectionState;
+      await route.fulfill({ json: { ...answer, session: { ...answer.session, realityCheckDue: true } } });
+    });
+    await page.reload();
+    const dialog = page.getByRole('dialog', { name: 'Le point sur votre session' });
+    await dialog.waitFor(WAIT);
+    return { context, page, dialog, played };
+  }
+
+  it('offers a way out at the reality check: the help line, « Mes limites », and « Arrêter de jouer », which sums up the session and signs out', async () => {
+    const { context, page, dialog, played } = await realityCheckDue('Out');
+    try {
+      const help = dialog.getByTestId('help-line');
+      assert.equal(await help.getByRole('link', { name: 'joueurs-info-service.fr' }).getAttribute('href'), 'https://www.joueurs-info-service.fr');
+      assert.equal(await help.getByRole('link', { name: /^09.74.75.13.13/ }).getAttribute('href'), 'tel:+33974751313');
+      await assertAccessible(page, 'the reality check and its ways out');
+      await page.screenshot({ path: screenshotPath('protection-reality-check-ways-out') });
+      // « Mes limites »: the panel, in its place.
+      await dialog.getByRole('button', { name: 'Mes limites' }).click();
+      const panel = page.getByRole('dialog', { name: 'Mes limites' });
+      await panel.waitFor(WAIT);
+      await panel.getByRole('button', { name: 'Fermer' }).click();
+      await page.getByRole('button', { name: 'Voir le point' }).click();
+      // « Arrêter de jouer »: the tables left, the session summed up, signed out.
+      await dialog.getByRole('button', { name: 'Arrêter de jouer' }).click();
+      const summary = page.getByRole('dialog', { name: 'Votre session' });
+      await summary.waitFor(WAIT);
+      assert.equal(await summary.getByTestId('summary-staked').innerText(), euroLabel(played.staked));
+      assert.equal(await summary.getByTestId('summary-won').innerText(), euroLabel(played.won));
+      assert.equal(await summary.getByTestId('summary-net').innerText(), played.net > 0 ? `+${euroLabel(played.net)}` : played.net < 0 ? `\u2212${euroLabel(-played.net)}` : euroLabel(0));
+      assert.match(await summary.getByTestId('summary-time').innerText(), /^\d+\u00a0min$/);
+      assert.ok(await focusComes(page, '#summary-title'), 'the summary is read from its heading');
+      await assertAccessible(page, 'the session summary');
+      await page.screenshot({ path: screenshotPath('protection-session-summary') });
+      await summary.getByRole('button', { name: 'Fermer' }).click();
+      await page.getByLabel('Pseudonyme').waitFor(WAIT);
+      assert.equal(await page.locator('.table').count(), 0, 'no table left open');
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('sums up the session when the player signs out', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signIn(page, nextName('Bye'), base);
+      await openGame(page, 'rain-diamonds');
+      await buy(page, 'rain-diamonds', 50);
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      const played = (await protectionOf(page)).session;
+      await page.getByRole('button', { name: 'Se déconnecter' }).click();
+      const summary = page.getByRole('dialog', { name: 'Votre session' });
+      await summary.waitFor(WAIT);
+      assert.equal(await summary.getByTestId('summary-staked').innerText(), euroLabel(50));
+      assert.equal(await summary.getByTestId('summary-won').innerText(), euroLabel(played.won));
     } finally {
       await context.close();
     }
@@ -279,7 +401,7 @@ describe('the page protects the player', function () {
     const { context, page } = await newPlayer(browser, SMALL_PHONE);
     const watcher = await context.newPage();
     try {
-      await page.goto(`${base}/?pace=0`);
+      await page.goto(`${base}/`);
       await assertWarning(page, 'sign-in', false);
       await assertAccessible(page, 'the sign-in, small phone');
       await page.getByLabel('Pseudonyme').fill(nextName('Every'));
@@ -304,7 +426,7 @@ describe('the page protects the player', function () {
       // A watcher, not signed in, sees it on the watched table.
       await showTab(page, 'Spectateurs');
       await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
-      await watcher.goto(`${base}/?pace=0`);
+      await watcher.goto(`${base}/`);
       await watcher.getByRole('button', { name: 'Regarder' }).first().click();
       await watcher.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
       await assertWarning(watcher, 'watch', false);

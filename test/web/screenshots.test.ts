@@ -94,6 +94,7 @@ describe('the screenshots of the README', function () {
         await first.waitFor(WAIT);
         await shoot(page, `protection-${size}-1-first-limits`);
         await first.getByLabel(/^Mises sur 24 heures/).fill('20');
+        await first.getByLabel(/^Temps de jeu sur 7 jours/).fill('10');
         await first.getByRole('button', { name: 'Confirmer mes limites' }).click();
         await first.waitFor({ ...WAIT, state: 'detached' });
         await openGame(page, 'rain-diamonds');

@@ -50,18 +50,21 @@ export function outcomeSentence(prize: number): string {
 
 /** A weekly stake limit high enough for every test's purchases (in euros, as the player types it). */
 export const TEST_STAKE_LIMIT = '100000';
+/** A weekly playing time no test comes near (in hours, as the player types it). */
+export const TEST_TIME_LIMIT = '100';
 
-/** The first sign-in's dialog: the weekly stake limit typed and confirmed, as a player does before any purchase. */
+/** The first sign-in's dialog: the weekly stake limit and playing time typed and confirmed, as a player does before any purchase. */
 export async function setFirstLimits(page: Page, weekly = TEST_STAKE_LIMIT): Promise<void> {
   const dialog = page.getByRole('dialog', { name: 'Vos limites de jeu' });
   await dialog.waitFor(WAIT);
   await dialog.getByLabel(/^Mises sur 7 jours/).fill(weekly);
+  await dialog.getByLabel(/^Temps de jeu sur 7 jours/).fill(TEST_TIME_LIMIT);
   await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
   await dialog.waitFor({ ...WAIT, state: 'detached' });
 }
 
 /** Signs in with a pseudonym (the dev login), leaving the first sign-in's dialog open. */
-export async function signInByPseudonym(page: Page, name: string, at: string, query = '?pace=0'): Promise<void> {
+export async function signInByPseudonym(page: Page, name: string, at: string, query = ''): Promise<void> {
   await page.goto(`${at}/${query}`);
   await page.getByLabel('Pseudonyme').fill(name);
   await page.getByRole('button', { name: 'Jouer', exact: true }).click();
@@ -69,7 +72,7 @@ export async function signInByPseudonym(page: Page, name: string, at: string, qu
 }
 
 /** Signs in with a pseudonym and sets the weekly stake limit the first sign-in asks for. */
-export async function signIn(page: Page, name: string, at: string, query = '?pace=0'): Promise<void> {
+export async function signIn(page: Page, name: string, at: string, query = ''): Promise<void> {
   await signInByPseudonym(page, name, at, query);
   await setFirstLimits(page);
 }

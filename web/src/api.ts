@@ -60,6 +60,7 @@ export const http = {
   acknowledgeRealityCheck: (token: string) => json<ProtectionState>('/protection/reality-check', send('POST', token)),
   /** A launch's session: the one-use handle, in a cookie only this route reads, traded for the token (kept in memory only). */
   launchSession: () => json<LaunchSessionReply>('/auth/launch-session', { method: 'POST', credentials: 'include' }),
+  setRealityCheckInterval: (token: string, everyMs: number | null) => json<ProtectionState>('/protection/reality-check-interval', send('PUT', token, { everyMs })),
   devLogin: (name: string) => json<DevLoginReply>('/auth/dev-login', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -7,11 +7,12 @@ import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { OpenTable } from '../../src/protocol/http';
 import type { RecallRecord } from '../../src/protocol/recall';
 import type { Wallet } from '../../src/protocol/wallet';
+import type { ProtectionState } from '../../src/protocol/protection';
 import { AccountMenu } from './account-menu';
 import { Feed } from './feed';
 import { euros, refusalSentence, STRINGS, type Locale } from './i18n';
 import { BackToLobby, LAUNCHED, SessionOver, useLaunch } from './launch';
-import { FirstLimits, LimitsPanel, RealityCheck } from './limits';
+import { FirstLimits, LimitsPanel, RealityCheck, SessionSummary } from './limits';
 import { Lobby } from './lobby';
 import { SessionClock, useProtection, WarningBand } from './protection';
 import { RecallViewer } from './recall-viewer';
@@ -120,6 +121,13 @@ function App() {
     setWallet(undefined);
     setSession(undefined);
   };
+  // The session summed up when the player stops playing or signs out (read fresh, then signed out).
+  const [summary, setSummary] = useState<ProtectionState['session'] | undefined>();
+  const stopPlaying = async () => {
+    const played = session && (await http.protection(session.token).then((p) => p.session, () => protection.state?.session));
+    signOut();
+    if (played) setSummary(played);
+  };
   const signedIn = (sess: Session, balance?: number) => {
     storage.saveSession(sess);
     storage.saveGame(game);
@@ -148,7 +156,7 @@ function App() {
         <AccountMenu s={s}>
           <button type="button" class="link" aria-pressed={sound} onClick={() => { soundSetting.set(!sound); setSound(!sound); }}>{s.sound}</button>
           <button type="button" class="link" onClick={() => setLocale(locale === 'fr' ? 'en' : 'fr')} lang={locale === 'fr' ? 'en' : 'fr'}>{s.otherLocale}</button>
-          {session && !launch && <button type="button" class="link" onClick={signOut}>{s.signOut}</button>}
+          {session && !launch && <button type="button" class="link" onClick={() => void stopPlaying()}>{s.signOut}</button>}
         </AccountMenu>
       </header>
       <WarningBand s={s} onLimits={session && protection.state ? () => setDialog('limits') : undefined} />
@@ -177,9 +185,10 @@ function App() {
       {session && protection.state && (
         dialog === 'first' ? <FirstLimits s={s} session={session} state={protection.state} proposedWeek={session.stakeLimitProposal} onState={protection.set} onClose={closeDialog} />
           : dialog === 'limits' ? <LimitsPanel s={s} session={session} state={protection.state} onState={protection.set} onClose={closeDialog} />
-            : dialog === 'reality' ? <RealityCheck s={s} session={session} state={protection.state} onState={protection.set} onClose={closeDialog} />
+            : dialog === 'reality' ? <RealityCheck s={s} session={session} state={protection.state} onState={protection.set} onClose={closeDialog} onStop={() => void stopPlaying()} onLimits={() => setDialog('limits')} />
               : null
       )}
+      {!session && summary && <SessionSummary s={s} played={summary} onClose={() => setSummary(undefined)} />}
     </>
   );
 }

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { http, type Session } from './api';
-import type { LimitView, ProtectionState } from '../../src/protocol/protection';
+import type { LimitView, ProtectionState, TimeLimitView } from '../../src/protocol/protection';
 import { euros, dateTime, playTime, refusalOf, signedEuros, type Strings } from './i18n';
 
 /**
@@ -59,14 +59,28 @@ export function WarningBand({ s, onLimits }: { s: Strings; onLimits: (() => void
   );
 }
 
-/** The header's session line: time played and net result, always (« Session 12 min · −3 € »; on a phone the word for screen readers only). */
+/** The playing-time limit with the least time left, if any is set. */
+function tightestTime(state: ProtectionState): TimeLimitView | undefined {
+  return state.timeLimits.filter((l) => l.left !== null).sort((a, b) => a.left! - b.left!)[0];
+}
+
+/**
+ * The header's session line: time played and net result, always (« Session 12 min · −3 € »; on
+ * a phone the word for screen readers only), and the playing time left under the tightest limit.
+ */
 export function SessionClock({ s, state }: { s: Strings; state: ProtectionState | undefined }) {
   const time = state ? playTime(state.session.playedMs, s) : '…';
   const net = state ? signedEuros(state.session.net, s) : '…';
+  const limit = state && tightestTime(state);
   return (
     <p class="session-clock" data-testid="session">
       <svg class="clock" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" /><path d="M8 4.5V8l2.5 1.5" /></svg>
       <span class="session-word">{s.protection.session} </span><span class="session-time">{time}</span><span class="session-sep"> · </span><b class={state && state.session.net < 0 ? 'net-loss' : 'net'}>{net}</b>
+      {limit && (
+        <span class="time-left" data-testid="time-left" title={`${s.protection.kinds[limit.kind]}: ${playTime(limit.used, s)}`}>
+          <span class="session-sep"> · </span><span class="sr-only">{s.protection.timeLeftLabel} </span><span class="time-left-value">{s.protection.timeLeftShort(playTime(limit.left!, s))}</span>
+        </span>
+      )}
     </p>
   );
 }
@@ -92,6 +106,11 @@ export function buyGate(state: ProtectionState | undefined, balance: number | un
   if (state && state.excludedUntil !== null) return { reason: p.excludedUntil(dateTime(state.excludedUntil, s)) };
   if (state && !state.stakeLimitSet) return { reason: p.setLimitFirst, opens: 'limits' };
   if (state?.session.realityCheckDue) return { reason: p.realityDueHint, opens: 'reality' };
+  const time = state && tightestTime(state);
+  if (time && time.left === 0) {
+    const again = time.nextFreeAt === null ? '' : ` ${p.playAgainAt(dateTime(time.nextFreeAt, s))}`;
+    return { reason: (time.kind === 'time_day' ? s.refusals.timeDayReached : s.refusals.timeWeekReached) + again };
+  }
   if (balance !== undefined && balance < cost) return { reason: s.refusals.balanceTooLow };
   const tightest = state && stakeLimits(state)[0];
   if (tightest && tightest.left! < cost) {

@@ -187,7 +187,8 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
     if (stake === undefined && entry) setStake(entry.prices[0]?.stake);
   }, [entry]);
 
-  const { shown, caughtUp } = usePaced(units, instant);
+  // The game's pace as the server sets it (the catalog is read before any table opens).
+  const { shown, caughtUp } = usePaced(units, instant, entry?.pace.stepMs ?? 0);
   const unfinished = units.some((u) => u.status !== 'finished');
   const over = units.length > 0 && !unfinished && caughtUp;
   const totalPrize = units.reduce((sum, u) => sum + u.prize, 0);
@@ -223,9 +224,16 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
     ? [lampPick.colour && { kind: 'colour', choice: lampPick.colour }, lampPick.symbol && { kind: 'symbol', choice: lampPick.symbol }].filter((p): p is PurchasePick => !!p)
     : undefined;
   const unitsBought = picks ? picks.length : 1;
+  // The server's pace: « JOUER » waits out the game's time between two units' starts (the server refuses sooner ones).
+  const [paced, setPaced] = useState(false);
   const buy = async (): Promise<boolean> => {
     if (!sender || stake === undefined) return false;
     setBusy(true);
+    const unitMs = entry?.pace.unitMs ?? 0;
+    if (unitMs > 0) {
+      setPaced(true);
+      setTimeout(() => setPaced(false), unitMs);
+    }
     onError('');
     setNotice('');
     try {
@@ -266,7 +274,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
   const cost = (stake ?? 0) * unitsBought;
   // Off, and said why, when the server would refuse it: no limit set, excluded, blocked, reality check, balance or limit left below the price.
   const gate = unfinished || stake === undefined ? undefined : buyGate(protection.state, wallet?.balance, cost, s);
-  const canBuy = !!sender && !busy && stake !== undefined && unitsBought > 0 && !unfinished && caughtUp && !gate;
+  const canBuy = !!sender && !busy && !paced && stake !== undefined && unitsBought > 0 && !unfinished && caughtUp && !gate;
   const autoNow = unfinished && !!screen?.autoOffered?.(shown.flatMap((u) => u.events));
   const eventsShown = shown.reduce((n, u) => n + u.events.length, 0);
 

@@ -33,7 +33,7 @@ export function WatchView({ s, table, catalog, onClose, onError }: { s: Strings;
     },
     closed: (reason) => setPlayer(CLOSED_STATE[reason ?? ''] ?? 'left'),
   });
-  const { shown, caughtUp } = usePaced(units, instant);
+  const { shown, caughtUp } = usePaced(units, instant, catalog.find((g) => g.id === table.game)?.pace.stepMs ?? 0);
   const screen = SCREENS[table.game];
   const over = caughtUp && units.length > 0 && units.every((u) => u.status === 'finished');
   const prize = units.reduce((sum, u) => sum + u.prize, 0);

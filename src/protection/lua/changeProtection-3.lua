@@ -16,7 +16,7 @@
     KEYS[3] the regulator's archive's money stream: each journal line added is also an entry
             (fields p: the player, c: the line; docs/archive.md), in this step
 
-    ARGV[1] what: limits | operator_limits | exclusion | block | unblock | reality_check_ack | refusal
+    ARGV[1] what: limits | operator_limits | exclusion | block | unblock | reality_check_ack | reality_check_interval | refusal
     ARGV[2] now (ms since the epoch)
     ARGV[3] the player's id (for the archive entry)
     limits:     ARGV[4] the raise delay (ms), then pairs: kind, amount ('' for none)
@@ -24,7 +24,10 @@
                 none): applied at once (p:o:stake_week, p:o:stake_day), each change journaled
                 as the operator's
     exclusion:  ARGV[4] its end (ms)
-    reality_check_ack: ARGV[4] the reality check's interval (ms), ARGV[5] the session's idle time (ms)
+    reality_check_ack: ARGV[4] the reality check's interval (ms), ARGV[5] the session's idle time (ms);
+                the player's interval (p:ri) applies when shorter
+    reality_check_interval: ARGV[4] the player's interval (ms, '' for the server's): p:ri, a
+                change journaled (the same again changes nothing)
     block:      ARGV[4] reason, ARGV[5] until (ms, '' until lifted)
     refusal:    ARGV[4] the purchase's refusal code (journal only: the wallet is untouched;
                 the same code as the newest line counts in that line: count, firstAt, and
@@ -95,11 +98,18 @@ elseif what == 'unblock' then
   journal({by = 'operator'})
 elseif what == 'reality_check_ack' then
   -- The session's last purchase (the allowance's folded in above) and last check.
-  local f = redis.call('HMGET', KEYS[1], 'p:rl', 'p:rc')
+  local f = redis.call('HMGET', KEYS[1], 'p:rl', 'p:rc', 'p:ri')
   local lastAt, checkedAt = tonumber(f[1]), tonumber(f[2])
-  if lastAt and checkedAt and now - lastAt < tonumber(ARGV[5]) and now - checkedAt >= tonumber(ARGV[4]) then
+  local interval = math.min(tonumber(ARGV[4]), tonumber(f[3]) or math.huge)
+  if lastAt and checkedAt and now - lastAt < tonumber(ARGV[5]) and now - checkedAt >= interval then
     redis.call('HSET', KEYS[1], 'p:rc', int(now))
     journal({})
+  end
+elseif what == 'reality_check_interval' then
+  local asked = tonumber(ARGV[4])
+  if asked ~= tonumber(redis.call('HGET', KEYS[1], 'p:ri')) then
+    if asked then redis.call('HSET', KEYS[1], 'p:ri', int(asked)) else redis.call('HDEL', KEYS[1], 'p:ri') end
+    journal({amount = asked or cjson.null})
   end
 elseif what == 'refusal' then
   local newest = redis.call('LINDEX', KEYS[2], 0)

@@ -37,10 +37,11 @@ export function signedEuros(cents: number, s: Strings): string {
 /** What a `limit/…` or `protection/…` refusal adds: what is left and from when, until when, the session so far. */
 export function detailsSentence(d: RefusalDetails, s: Strings): string {
   const p = s.protection;
+  const time = d.limit === 'time_day' || d.limit === 'time_week';
   return [
     d.source !== undefined && `(${s.bySource[d.source]})`,
-    d.left !== undefined && p.left(euros(d.left, s)),
-    d.nextFreeAt != null && p.freesAt(dateTime(d.nextFreeAt, s)),
+    d.left !== undefined && !time && p.left(euros(d.left, s)),
+    d.nextFreeAt != null && (time ? p.playAgainAt(dateTime(d.nextFreeAt, s)) : p.freesAt(dateTime(d.nextFreeAt, s))),
     d.until != null && p.until(dateTime(d.until, s)),
     d.playedMs !== undefined && d.net !== undefined && p.sessionSoFar(playTime(d.playedMs, s), signedEuros(d.net, s)),
   ].filter((part): part is string => !!part).join(' ');

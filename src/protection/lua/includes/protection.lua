@@ -26,13 +26,22 @@
     p:b          the operator's block: <reason>|<until> ('' until lifted)
     p:rs, p:rc, p:rl  the reality check's session: started at, last check, last purchase (ms;
                  a newer last purchase may be in p:ok)
+    p:ri         the player's reality check interval (ms), used when shorter than the settings'
+    p:l:time_week, p:l:time_day  the playing-time limits (ms of time played), as p:l:<kind>
+    p:t, p:tw, p:td, p:tn, p:t:<hour>  the time-played window (ms), as the stake window's: each
+                 purchase counts there the gap since the one before, up to PLAYED_GAP (rules.ts's
+                 PLAYED_GAP_MS), in the bucket of its hour
+    p:tp         the last purchase checked in full (ms); the allowance's purchases, each less
+                 than PLAYED_GAP after the one before, played from it to the allowance's last
+                 purchase, folded into p:tn like its stakes
   A bucket counts until its hour's end plus the window (168 or 24 hours): never freed early.
   The buckets form a list from the oldest, each passed once by each total's start: O(1)
   amortized per stake. Cost: a purchase reads one field (p:ok) in the purchase step's one
   HMGET of the wallet and, within its allowance, writes it back in its one HSET: one match and
   two numbers formatted (stakeRefusal, countStake). A purchase past the allowance's cents or
-  time (a new hour, the reality check due, a session idle) reads the rest in one more HMGET
-  and checks in full.
+  time (a new hour, the reality check due, a session idle, a playing-time limit reached, more
+  than PLAYED_GAP since the player's previous purchase) reads the rest in one more HMGET and
+  checks in full.
 ]]
 local HOUR = 3600000
 local WEEK_HOURS, DAY_HOURS = 168, 24
@@ -87,11 +96,42 @@ local function keepFolded(wallet, w, lastAt)
   redis.call('HDEL', wallet, 'p:ok')
 end
 
--- Folds the allowance, if any, into the stake window: before any change of the player's
--- protection (changeProtection-3.lua) and a refund (refundPurchase-2.lua).
+-- Time played: a pause counts up to PLAYED_GAP (src/protection/rules.ts's PLAYED_GAP_MS).
+local PLAYED_GAP = 120000
+local PLAYED_FIELDS = {'p:l:time_week', 'p:l:time_day', 'p:tp', windowFields('p:t')}
+
+-- The time played as stored (`f`: PLAYED_FIELDS's values, read if not given), with what
+-- allowance `ok` (if any) played folded into the newest hour: from p:tp to its last purchase.
+-- `changed`: the fold is to be written.
+local function playedOf(wallet, ok, f)
+  f = f or redis.call('HMGET', wallet, unpack(PLAYED_FIELDS))
+  local t = {weekLimit = f[1], dayLimit = f[2], last = tonumber(f[3]), w = windowOf(f[4], f[5], f[6], f[7])}
+  local okLast = ok and t.last and t.w.tail and tonumber(string.match(ok, '^%d+|(%d+)|'))
+  if okLast and okLast > t.last then
+    local taken = okLast - t.last
+    t.w.week, t.w.day, t.w.tailCents = t.w.week + taken, t.w.day + taken, t.w.tailCents + taken
+    t.last, t.changed = okLast, true
+  end
+  return t
+end
+
+-- Appends the time played's fields (window and last purchase) to `writes`.
+local function playedWrites(t, writes)
+  windowWrites('p:t', t.w, writes)
+  if t.last then writes[#writes + 1], writes[#writes + 2] = 'p:tp', int(t.last) end
+end
+
+-- Folds the allowance, if any, into the stake window and the time played: before any change
+-- of the player's protection (changeProtection-3.lua) and a refund (refundPurchase-2.lua).
 local function dropAllowance(wallet)
   local f = redis.call('HMGET', wallet, 'p:ok', 'p:rl', 'p:sw', 'p:sd', 'p:sn', 'p:s')
   if not f[1] then return end
+  local t = playedOf(wallet, f[1])
+  if t.changed then
+    local writes = {}
+    playedWrites(t, writes)
+    redis.call('HSET', wallet, unpack(writes))
+  end
   local w = windowOf(f[3], f[4], f[5], f[6])
   keepFolded(wallet, w, foldAllowance(w, f[1], tonumber(f[2])))
 end
@@ -158,6 +198,48 @@ local function takeFromWindow(wallet, prefix, w, hour, cents)
   if w.dayHead and hour >= w.dayHead then w.day = w.day - cents end
 end
 
+-- When window `w`'s amounts, `total` from bucket `hour` on, fall below `below` as its buckets
+-- leave a window of `hours`: that bucket's end of window, or -1.
+local function freedBelow(wallet, prefix, w, hour, total, hours, below)
+  while hour do
+    local amount, nextHour = bucket(wallet, prefix, w, hour)
+    total = total - amount
+    if total < below then return (hour + 1 + hours) * HOUR end
+    hour = nextHour
+  end
+  return -1
+end
+
+--[[
+  The playing-time limits (rules.ts's playedRefusal), with `t` from playedOf advanced to now:
+  refused once the time played, the open gap counted, reaches a limit; play is possible again
+  when what is counted falls a pause bound below it. nil (and `t` keeps the open gap and the
+  limits for countStake), or
+    {-20, 1 (week) or 2 (day), 0, play again at or -1}
+]]
+local function playedRefusal(wallet, t, now)
+  t.open = t.last and math.min(PLAYED_GAP, math.max(0, now - t.last)) or 0
+  t.weekAmount, t.dayAmount = effectiveLimit(t.weekLimit, now), effectiveLimit(t.dayLimit, now)
+  if t.weekAmount and t.w.week + t.open >= t.weekAmount then
+    return {-20, 1, 0, freedBelow(wallet, 'p:t', t.w, t.w.head, t.w.week, WEEK_HOURS, t.weekAmount - PLAYED_GAP)}
+  end
+  if t.dayAmount and t.w.day + t.open >= t.dayAmount then
+    return {-20, 2, 0, freedBelow(wallet, 'p:t', t.w, t.w.dayHead, t.w.day, DAY_HOURS, t.dayAmount - PLAYED_GAP)}
+  end
+  return nil
+end
+
+-- Counts the gap a purchase ends in the time played, its hour's bucket, and keeps the
+-- allowance's `validUntil` to the moment the time played would reach a limit.
+local function countPlayed(wallet, t, hour, now, validUntil, writes)
+  addToWindow(wallet, 'p:t', t.w, hour, t.open)
+  t.last = math.max(t.last or now, now)
+  playedWrites(t, writes)
+  if t.weekAmount then validUntil = math.min(validUntil, now + t.weekAmount - t.w.week) end
+  if t.dayAmount then validUntil = math.min(validUntil, now + t.dayAmount - t.w.day) end
+  return validUntil
+end
+
 -- The purchase settings ('<reality check ms>|<session idle ms>', '' for none), parsed once
 -- per script call: a batch's purchases share them.
 local settingsText, realityCheckMs, sessionIdleMs
@@ -173,8 +255,10 @@ end
 -- HMGET of the wallet.
 local PURCHASE_FIELDS = {'p:ok'}
 
--- What a purchase checked in full reads, in one more HMGET.
-local CHECK_FIELDS = {'p:b', 'p:x', 'p:l:stake_week', 'p:l:stake_day', 'p:o:stake_week', 'p:o:stake_day', 'p:rc', 'p:rl', windowFields('p:s')}
+-- What a purchase checked in full reads, in one more HMGET: the time played's fields last.
+local CHECK_FIELDS = {'p:b', 'p:x', 'p:l:stake_week', 'p:l:stake_day', 'p:o:stake_week', 'p:o:stake_day', 'p:rc', 'p:rl', 'p:ri', windowFields('p:s')}
+local PLAYED_AT = #CHECK_FIELDS
+for i, field in ipairs(PLAYED_FIELDS) do CHECK_FIELDS[PLAYED_AT + i] = field end
 
 -- The limit that decides, the stricter of the player's `own` and the operator's `operator`
 -- (text, nil for none), and whose it is: 1 the player's, 2 the operator's.
@@ -192,15 +276,22 @@ local UNLIMITED = 1e15
   if any (folded into the window first).
 ]]
 local function checkInFull(wallet, ok, stake, now, settings)
-  local blocked, excluded, weekLimit, dayLimit, operatorWeek, operatorDay, checkedAt, lastAt, week, day, newest, hours =
-    unpack(redis.call('HMGET', wallet, unpack(CHECK_FIELDS)))
+  local f = redis.call('HMGET', wallet, unpack(CHECK_FIELDS))
+  local blocked, excluded, weekLimit, dayLimit, operatorWeek, operatorDay, checkedAt, lastAt, chosenMs, week, day, newest, hours = unpack(f, 1, PLAYED_AT)
   local w = windowOf(week, day, newest, hours)
   lastAt = tonumber(lastAt)
   if ok then lastAt = foldAllowance(w, ok, lastAt) end
   local hour = math.floor(now / HOUR)
   local moved = advanceWindow(wallet, 'p:s', w, hour)
-  -- A refusal keeps what the window became (the allowance folded, hours passed).
+  local played = playedOf(wallet, ok, {unpack(f, PLAYED_AT + 1, #CHECK_FIELDS)})
+  local playedMoved = advanceWindow(wallet, 'p:t', played.w, hour)
+  -- A refusal keeps what the windows became (the allowance folded, hours passed).
   local function refuse(reply)
+    if played.changed or playedMoved then
+      local writes = {}
+      playedWrites(played, writes)
+      redis.call('HSET', wallet, unpack(writes))
+    end
     if ok then keepFolded(wallet, w, lastAt)
     elseif moved then
       local writes = {}
@@ -216,6 +307,8 @@ local function checkInFull(wallet, ok, stake, now, settings)
   if excluded and tonumber(excluded) > now then return refuse({-14, tonumber(excluded)}) end
   local weekAmount, weekBy = stricterLimit(effectiveLimit(weekLimit, now), operatorWeek)
   local realityMs, idleMs = purchaseSettings(settings)
+  -- The player's interval, when shorter than the settings'.
+  if realityMs and tonumber(chosenMs) then realityMs = math.min(realityMs, tonumber(chosenMs)) end
   -- The open session's last purchase and last check; none: this purchase opens one.
   local session
   if realityMs then
@@ -229,6 +322,8 @@ local function checkInFull(wallet, ok, stake, now, settings)
       session = {last = lastAt, checked = checkedAt}
     end
   end
+  local playedRefused = playedRefusal(wallet, played, now)
+  if playedRefused then return refuse(playedRefused) end
   if weekAmount and w.week + stake > weekAmount then
     return refuse({-17, 1, math.max(0, weekAmount - w.week), w.head and (w.head + 1 + WEEK_HOURS) * HOUR or -1, weekBy})
   end
@@ -237,13 +332,13 @@ local function checkInFull(wallet, ok, stake, now, settings)
     return refuse({-17, 2, math.max(0, dayAmount - w.day), w.dayHead and (w.dayHead + 1 + DAY_HOURS) * HOUR or -1, dayBy})
   end
   return nil, {window = w, hour = hour, session = session, realityMs = realityMs, settings = settings,
-    weekAmount = weekAmount, dayAmount = dayAmount, lastAt = lastAt}
+    weekAmount = weekAmount, dayAmount = dayAmount, lastAt = lastAt, played = played}
 end
 
 --[[
   The purchase step's protection checks, before the balance's: block, self-exclusion, then
   with `settings` ('<reality check ms>|<session idle ms>', '' for none) a weekly limit set and
-  the reality check, then the week's and the day's stakes. `f` is the caller's HMGET of the
+  the reality check, then the playing-time limits, then the week's and the day's stakes. `f` is the caller's HMGET of the
   wallet, PURCHASE_FIELDS at f[from + 1]; `now` the time in ms, `nowText` the same as the
   caller's argument. Within the allowance, nothing else is read. Returns
   the refusal's reply, or nil and what `countStake` needs:
@@ -253,6 +348,7 @@ end
     {-16, played ms, session start}        the reality check is due
     {-17, 1 (week) or 2 (day), left, next free at or -1, whose: 1 the player's or 2 the operator's}
                                            the stake would pass that limit
+    {-20, 1 (week) or 2 (day), 0, play again at or -1}    the time played reached that limit
 ]]
 local function stakeRefusal(wallet, f, from, stake, now, nowText, settings)
   local ok = f[from + 1]
@@ -260,7 +356,7 @@ local function stakeRefusal(wallet, f, from, stake, now, nowText, settings)
     local left, lastText, rest, validUntil, grantedUnder = string.match(ok, '^(%d+)|(%d+)|((%d+)|%d+|(.*))$')
     local last = tonumber(lastText)
     left = tonumber(left)
-    if grantedUnder == settings and stake <= left and now < tonumber(validUntil) then
+    if grantedUnder == settings and stake <= left and now < tonumber(validUntil) and now - last < PLAYED_GAP then
       local _, idleMs = purchaseSettings(settings)
       if not idleMs or now - last < idleMs then
         return nil, int(left - stake) .. '|' .. (now > last and nowText or lastText) .. '|' .. rest
@@ -295,6 +391,7 @@ local function countStake(wallet, checked, stake, now, writes)
     end
     writes[#writes + 1], writes[#writes + 2] = 'p:rl', last
   end
+  validUntil = countPlayed(wallet, checked.played, checked.hour, now, validUntil, writes)
   local left = UNLIMITED
   if checked.weekAmount then left = math.min(left, checked.weekAmount - w.week) end
   if checked.dayAmount then left = math.min(left, checked.dayAmount - w.day) end
