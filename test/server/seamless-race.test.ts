@@ -44,7 +44,7 @@ describe('the seamless wallet, two processes racing for one player', function ()
     cluster = await startCluster({
       ports: [await freePort(), await freePort()],
       env: {
-        REDIS_URL: redis.url, REDIS_PREFIX: PREFIX, JWT_SECRET, CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(), EMISSION_BLOCKS: '2',
+        REDIS_URL: redis.url, REDIS_PREFIX: PREFIX, JWT_SECRET, CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(), EMISSION_BLOCKS: '2', PACE_UNIT_MS: '0',
         WALLET_MODE: 'seamless', WALLET_URL: `http://127.0.0.1:${operator.port}/wallet`, OPERATOR_SECRET: SECRET,
       },
       onLine: (i, line) => logs.push(`[p${i}] ${line}`),

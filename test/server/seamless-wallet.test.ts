@@ -13,6 +13,7 @@ import { RedisServer } from '../../tools/redis-server';
 import { setHarnessStakeLimit } from '../../tools/stake-limit';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 import { startTestServer } from '../support/game-server';
+import { eventually } from '../rooms/helpers';
 
 const SECRET = 'the shared operator secret, 32+ chars';
 const JWT_SECRET = 'the servers token secret, 32+ characters';
@@ -21,13 +22,8 @@ const CHECKPOINT_KEY = newCheckpointSigningKey();
 const STAKE = 500;
 const GAME = '500000-carats';
 
-async function waitFor(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
+/** Waits until `check` holds (the outbox's sender works on its own schedule). */
+const waitFor = (check: () => Promise<boolean>, what: string, timeoutMs = 20_000) => eventually(check, (ok) => ok, what, timeoutMs);
 
 describe('the seamless wallet, against the reference operator', function () {
   this.timeout(120_000);
