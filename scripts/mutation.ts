@@ -18,7 +18,7 @@ const GROUPS: Record<string, { mutate: string[]; tests: string[] }> = {
   ids: {
     mutate: ['src/ids.ts', 'src/dealer/identifiers.ts'],
     // The dealer's conformance suite on the memory store checks what the stores refuse as malformed.
-    tests: ['test/ids.test.ts', 'test/dealer/identifiers.test.ts', 'test/dealer/memory-store.test.ts'],
+    tests: ['test/ids.test.ts', 'test/dealer/identifiers.test.ts', 'test/dealer/request-checks.test.ts', 'test/dealer/memory-store.test.ts'],
   },
   dealer: {
     mutate: ['src/dealer/memory/**/*.ts', 'src/protection/rules.ts', 'src/protection/memory.ts'],
