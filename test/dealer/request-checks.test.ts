@@ -4,6 +4,7 @@ import {
   isEventId, journalPage, salesPage, unsettledLimit, withdrawalThreshold,
 } from '../../src/dealer/identifiers';
 import type { PurchaseRequest } from '../../src/dealer/types';
+import type { PrizeTable } from '../../src/games/types';
 import { TEN_UNIT_TABLE } from './support/test-tables';
 
 /** The dealer's checks of what it is asked, each at its boundary, with the message that names what is wrong. */
@@ -52,7 +53,7 @@ describe("the dealer's request checks", () => {
     assert.doesNotThrow(() => assertOpenEmission(open));
     const wrong: [Partial<typeof open>, RegExp][] = [
       [{ emissionId: 'e.1' }, /^emissionId must be 1–64 of \[A-Za-z0-9_-\]: e\.1$/],
-      [{ table: { ...TEN_UNIT_TABLE, game: 'bingo' } }, /^unknown game bingo$/],
+      [{ table: { ...TEN_UNIT_TABLE, game: 'bingo' } as unknown as PrizeTable }, /^unknown game bingo$/],
       [{ table: { ...TEN_UNIT_TABLE, stake: 0 } }, /^stake 0$/],
       [{ table: { ...TEN_UNIT_TABLE, stake: 1.5 } }, /^stake 1\.5$/],
       [{ blockCount: 0 }, /^blockCount 0$/],
