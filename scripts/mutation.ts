@@ -39,7 +39,7 @@ const GROUPS: Record<string, { mutate: string[]; tests: string[] }> = {
   seats: {
     // The seat a player owns, and the two checks that read it: at matchmaking and when a socket joins.
     mutate: ['src/rooms/seats.ts', 'src/rooms/room-types.ts', 'src/rooms/table-room.ts:124-130'],
-    tests: ['test/server/seat-ownership.test.ts'],
+    tests: ['test/rooms/seats.test.ts', 'test/server/seat-ownership.test.ts'],
   },
   codec: {
     mutate: ['src/games/step-codec.ts'],
