@@ -41,6 +41,8 @@ describe("the dealer's request checks", () => {
       const result = refusal(changed);
       assert.ok(result && !result.ok && result.code === 'purchase/unknown_game', JSON.stringify(changed));
     }
+    const unknown = refusal({ game: 'bingo' });
+    assert.ok(unknown && !unknown.ok && unknown.message === 'no game "bingo"', 'a game never sold is named as such');
     assert.throws(() => refusal({ now: -1 }), /^RangeError: now must be ms since the epoch: -1$/);
     assert.throws(() => refusal({ now: 1.5 }), /now must be/);
     assert.doesNotThrow(() => refusal({ now: 0 }));
