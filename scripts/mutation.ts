@@ -116,7 +116,8 @@ for (const group of groups) {
     // tsx registered once the worker is in its sandbox, so that it reads the sandbox's tsconfig.json
     // (decorators): loaded at the process's start, it would read the project's, whose `include`
     // does not match the sandbox's files.
-    mochaOptions: { spec: tests, config: '.mocharc.json', require: ['tsx/esm'] },
+    // scripts/mutation-hooks.ts: code run by a `before` hook is counted for every test, not the last one.
+    mochaOptions: { spec: tests, config: '.mocharc.json', require: ['tsx/esm', './scripts/mutation-hooks.ts'] },
     incremental: values.incremental,
     force: values.force,
     incrementalFile: `${REPORTS}/${group}/stryker-incremental.json`,
