@@ -1,7 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import {
-  checkpointBody, keyIdOf, verifyCheckpoint, verifyCheckpointConsistency, verifyConsistency, verifyInclusion, verifyPageInclusion, type LogCheck,
+  checkpointBody, hashLeaf, keyIdOf, verifyCheckpoint, verifyCheckpointConsistency, verifyConsistency, verifyInclusion, verifyPageInclusion, type LogCheck,
 } from '../../src/audit/transparency-log';
 import { LogTree } from '../../src/fairness/log-tree';
 import { encodeLeaf, type PageLeaf } from '../../src/fairness/page-log';
@@ -37,6 +37,10 @@ describe('transparency log: what each check refuses, and why', () => {
     }
     assert.equal(reasonOf(await verifyCheckpoint(null as unknown as SignedCheckpoint, raw)), shape);
     assert.equal(reasonOf(await verifyCheckpoint(await checkpoint(6, { logId: 'x'.repeat(128) }), raw)), 'ok', 'a log id of 128 characters');
+    const signed = await checkpoint(6);
+    const body = `lottery-checkpoint/v1\ntest-log\n6\n${signed.rootHash}\n1700000100000\n${signed.keyId}\n`;
+    assert.equal(new TextDecoder().decode(checkpointBody(signed)), body, 'the text signed, as docs/fairness.md gives it');
+    assert.equal(reasonOf(await verifyCheckpoint({ ...signed, signature: [signed.signature] as unknown as string }, raw)), 'the signature is not 64 bytes of base64', 'only text is read as base64');
     for (const signature of [7, 'AAAA', Buffer.alloc(65).toString('base64')] as unknown as string[]) {
       assert.equal(reasonOf(await verifyCheckpoint({ ...(await checkpoint(6)), signature }, raw)), 'the signature is not 64 bytes of base64', String(signature));
     }
@@ -51,6 +55,11 @@ describe('transparency log: what each check refuses, and why', () => {
     assert.equal(reasonOf(await verifyInclusion(leafHash, 2, 6, [...proof, proof[0]!], tree.root(6))), 'the inclusion proof is longer than the tree is deep');
     assert.equal(reasonOf(await verifyInclusion(leafHash, 0, 1, [proof[0]!], tree.root(1))), 'the inclusion proof is longer than the tree is deep', 'a tree of one leaf has no path');
     assert.equal(reasonOf(await verifyInclusion(leafHash, 2, 6, proof.slice(1), tree.root(6))), 'the inclusion proof is shorter than the tree is deep');
+    const root = tree.root(6);
+    const included = tree.inclusionProof(2, 6);
+    const leaf2 = await hashLeaf(new TextEncoder().encode(encodeLeaf(pageLeaf(2))));
+    assert.equal(reasonOf(await verifyInclusion(leaf2, 2, 6, included, root)), 'ok');
+    assert.equal(reasonOf(await verifyInclusion(leaf2, 2, 6, included, Uint8Array.of(...root, 0))), 'the inclusion proof does not lead to the tree’s root', 'a root one byte longer');
   });
 
   it('refuses a consistency proof of sizes that are none, of equal sizes with a proof, of the empty tree with one, or too long or short', async () => {
