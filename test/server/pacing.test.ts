@@ -26,7 +26,10 @@ async function buyAndFinish(room: Room, stake = 50): Promise<RefusalMessage | un
   } catch (err) {
     return (err as { reason?: RefusalMessage }).reason ?? (err as RefusalMessage);
   }
-  await room.request('act', { action: { type: 'auto' } });
+  // A reveal may end at its purchase (a Mine d'or grid without EXTRA): nothing left to act on.
+  await room.request('act', { action: { type: 'auto' } }).catch((err: { reason?: RefusalMessage }) => {
+    if (err.reason?.code !== 'action/no_unit') throw err;
+  });
   return undefined;
 }
 
