@@ -73,7 +73,7 @@ describe('server process', function () {
 
   it('leaves a unit resumable across SIGTERM and a new process (Redis mode)', async () => {
     const port = await freePort();
-    const env = { PORT: String(port), REDIS_URL: redis.url, REDIS_PREFIX: 'shutdown', JWT_SECRET: 'shutdown-test-secret-of-32-characters!', CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(), DEV_LOGIN: 'true', EMISSION_BLOCKS: '1' };
+    const env = { PORT: String(port), REDIS_URL: redis.url, REDIS_PREFIX: 'shutdown', JWT_SECRET: 'shutdown-test-secret-of-32-characters!', CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey(), DEV_LOGIN: 'true', EMISSION_BLOCKS: '1', PACE_UNIT_MS: '0' };
     const first = await startProcess(env);
     const login = (await (await fetch(`http://127.0.0.1:${port}/auth/dev-login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":"Carol"}' })).json()) as { token: string };
     await setHarnessStakeLimit(`http://127.0.0.1:${port}`, login.token);
