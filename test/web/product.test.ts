@@ -9,7 +9,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
   assertAccessible, assertNoSidewaysScroll, assertTargets, balance, buy, chooseLamp, DESKTOP, finger, GAMES, history, mouse,
-  focusComes, moreEvents, newPlayer, openGame, outcomeSentence, pageTop, PHONE, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT, showTab,
+  focusComes, moreEvents, newPlayer, openGame, outcomeSentence, pageTop, PHONE, purchased, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT, showTab,
 } from './ui';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
@@ -134,9 +134,7 @@ describe('the page as a product', function () {
         await openGame(page, game);
         if (game === 'mysteres-de-la-lampe') await chooseLamp(page, { symbol: 'lune' });
         await page.locator('.buy-button').focus();
-        const before = await page.locator('.stage[data-events]').count();
-        await page.keyboard.press('Enter');
-        await page.waitForFunction((b) => document.querySelectorAll('.stage[data-events]').length > b || document.querySelector('.stage[data-events]') !== null, before, WAIT);
+        await purchased(page, () => page.keyboard.press('Enter'));
         await revealByKeyboard(page, game);
         assert.notEqual(await page.evaluate(() => document.activeElement?.tagName), 'BODY');
         await page.getByRole('button', { name: '← Retour' }).click();

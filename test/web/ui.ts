@@ -123,10 +123,14 @@ export async function chooseLamp(page: Page, lamp: { colour?: string; symbol?: s
 export async function buy(page: Page, game: string, stake: number, lamp: { colour?: string; symbol?: string } = { colour: 'or' }): Promise<void> {
   await page.getByRole('radio', { name: euroLabel(stake) }).check();
   if (game === 'mysteres-de-la-lampe') await chooseLamp(page, lamp);
+  await purchased(page, () => page.locator('.buy-button').click());
+}
+
+/** Runs the act that buys (a click, Enter on « JOUER ») and waits until the new units are on the table. */
+export async function purchased(page: Page, buying: () => Promise<void>): Promise<void> {
   const stage = page.locator('.stage[data-units]');
   const before = (await stage.count()) > 0 ? await stage.getAttribute('data-units') : null;
-  await page.locator('.buy-button').click();
-  // The new units are on the table.
+  await buying();
   await page.waitForFunction((b) => {
     const units = document.querySelector('.stage[data-units]')?.getAttribute('data-units');
     return units !== undefined && units !== null && units !== b;
@@ -247,25 +251,39 @@ export function focusComes(page: Page, selector: string): Promise<boolean> {
   return page.waitForFunction((sel) => document.activeElement?.matches(sel) === true, selector, WAIT).then(() => true, () => false);
 }
 
-/** Reveals with the keyboard only: Tab to the next control, Enter; the focus must never fall to the page. */
+/**
+ * Reveals with the keyboard only: Enter on the game's next control, Tab (or Shift+Tab, from a
+ * control after the board) to reach it; the focus must never fall to the page.
+ */
 export async function revealByKeyboard(page: Page, game: string): Promise<void> {
   const outcome = page.getByTestId('outcome');
+  const target = game === 'noel-de-la-chance' ? /cloche/ : game === 'mysteres-de-la-lampe' ? /^Frotter$/ : /./;
+  const trail: string[] = [];
   for (let presses = 0; presses < 60 && !(await outcome.isVisible()); presses++) {
+    // The page moves the focus on within a frame when an action disabled the focused control.
+    const settled = () => {
+      const el = document.activeElement as HTMLButtonElement | null;
+      return el !== null && el !== document.body && !el.disabled;
+    };
+    await page.waitForFunction(settled, undefined, { timeout: 3_000 }).catch(() => undefined);
     const focused = await page.evaluate(() => {
       const el = document.activeElement as HTMLElement | null;
-      return el && el !== document.body ? (el.getAttribute('aria-label') ?? el.textContent ?? '') : null;
+      const stage = document.querySelector('.stage');
+      if (!el || el === document.body || !stage) return null;
+      const after = !stage.contains(el) && (stage.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0;
+      return { label: el.getAttribute('aria-label') ?? el.textContent ?? '', onBoard: stage.contains(el), after };
     });
     assert.notEqual(focused, null, `${game}: the focus fell to the page after ${presses} presses`);
-    const target = game === 'noel-de-la-chance' ? /cloche/ : game === 'mysteres-de-la-lampe' ? /^Frotter$/ : /./;
-    if (!target.test(focused!) || /JOUER|Retour|AUTO|automatique/.test(focused!)) {
-      await page.keyboard.press('Tab');
+    trail.push(focused!.label.slice(0, 30));
+    if (!focused!.onBoard || !target.test(focused!.label)) {
+      await page.keyboard.press(focused!.after ? 'Shift+Tab' : 'Tab');
       continue;
     }
     const before = await shownEvents(page);
     await page.keyboard.press('Enter');
     await Promise.race([moreEvents(page, before), outcome.waitFor(WAIT)]);
   }
-  await outcome.waitFor(WAIT);
+  await outcome.waitFor(WAIT).catch(() => assert.fail(`${game}: no outcome after 60 presses on ${trail.join(' › ')}`));
 }
 
 export async function tokenOf(page: Page): Promise<string> {
