@@ -61,6 +61,9 @@ describe('operator wallet client', () => {
     ['a connection cut before the answer', (req) => req.socket.destroy()],
     ['no answer within the timeout', () => undefined],
     ['an answer that starts and never ends', (_req, _body, res) => res.writeHead(200, { 'content-type': 'application/json' }).write('{"balance":')],
+    ['an answer cut in its body', (req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '40' }).write('{"balance":9800,', () => req.socket.destroy());
+    }],
   ];
   for (const [what, handle] of undecided) {
     it(`takes ${what} for undecided`, async () => {
@@ -71,6 +74,19 @@ describe('operator wallet client', () => {
       assert.equal(records[0]!.answer.kind, 'undecided');
     });
   }
+
+  it('says a call timed out when no answer came within the timeout', async () => {
+    const { wallet } = await client(() => undefined, 200);
+    assert.deepEqual(await wallet.debit(MOVE), { kind: 'undecided', reason: 'timeout' });
+  });
+
+  it('sends calls one after another on one kept-alive connection', async () => {
+    const { wallet } = await client((_req, _body, res) => json(res, 200, { balance: 9800, currency: 'EUR' }));
+    let connections = 0;
+    server!.on('connection', () => connections++);
+    for (let i = 0; i < 3; i++) assert.equal((await wallet.credit({ ...MOVE, transactionId: `c-${i}` })).kind, 'ok');
+    assert.equal(connections, 1);
+  });
 
   it('takes a refused connection for undecided', async () => {
     const wallet = new OperatorWallet({ url: 'http://127.0.0.1:1/wallet', secret: SECRET, timeoutMs: 500, now: () => Date.now() });
