@@ -88,8 +88,8 @@ export class OperatorWallet implements WalletApi {
 }
 
 /**
- * Node's HTTP client with kept-alive connections: a third of fetch's CPU a call, which the
- * purchase pays on every unit. Its free sockets do not hold the process open.
+ * Node's HTTP client with kept-alive connections: about half of fetch's CPU a call on loopback,
+ * paid by every purchase (docs/performance.md). Its free sockets do not hold the process open.
  */
 const AGENTS = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
 
