@@ -85,9 +85,9 @@ export function encodeLimit(limit: StoredLimit): string {
 
 export function decodeLimit(text: string | undefined | null): StoredLimit {
   if (!text) return NO_LIMIT;
-  const [amount = '', pending = '', at = ''] = text.split('|');
+  const [amount, pending, at] = text.split('|') as [string, string?, string?];
   const stored: StoredLimit = { amount: amount === '' ? null : Number(amount) };
-  return at === '' ? stored : { ...stored, pending: { amount: pending === '' ? null : Number(pending), effectiveAt: Number(at) } };
+  return at === undefined || at === '' ? stored : { ...stored, pending: { amount: pending === '' ? null : Number(pending), effectiveAt: Number(at) } };
 }
 
 const DAY_MS = 24 * HOUR_MS;
@@ -134,8 +134,8 @@ export function realityCheckDue(session: StoredSession | undefined, now: number,
 
 export function decodeBlock(text: string | undefined | null): { reason: BlockReason; until: number | null } | null {
   if (!text) return null;
-  const [reason, until = ''] = text.split('|');
-  return { reason: reason as BlockReason, until: until === '' ? null : Number(until) };
+  const [reason, until] = text.split('|') as [string, string?];
+  return { reason: reason as BlockReason, until: until === undefined || until === '' ? null : Number(until) };
 }
 
 /** An hour bucket of a rolling window: the cents counted in hour `hour` (⌊time / HOUR_MS⌋). */

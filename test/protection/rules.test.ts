@@ -1,14 +1,17 @@
 import { strict as assert } from 'node:assert';
 import type { ProtectionChange } from '../../src/protocol/protection';
 import {
+  blockedRefusal,
   changedLimit,
   decodeBlock,
   decodeLimit,
   effectiveLimit,
   encodeLimit,
+  excludedRefusal,
   exclusionEnd,
   freedAt,
   HOUR_MS,
+  limitNotSetRefusal,
   limitRefusal,
   NO_LIMIT,
   NO_OPERATOR_LIMITS,
@@ -94,6 +97,7 @@ describe('protection rules', () => {
       }
       assert.equal(encodeLimit({ amount: 2000, pending: { amount: null, effectiveAt: T } }), `2000||${T}`);
       assert.equal(encodeLimit(NO_LIMIT), '||');
+      assert.deepEqual(decodeLimit('2000'), { amount: 2000 }, 'an amount alone');
       assert.deepEqual(decodeLimit(''), NO_LIMIT);
       assert.deepEqual(decodeLimit(undefined), NO_LIMIT);
     });
@@ -156,6 +160,7 @@ describe('protection rules', () => {
       assert.match(limitRefusal('stake_week', 100, null, 'operator').message, /the operator's limit: 100 cents left/);
       assert.match(limitRefusal('stake_day', 0, T).message, /stakes of the last 24 hours above your limit/);
       assert.match(limitRefusal('deposit_week', 0, T).message, /deposits of the last 7 days/);
+      assert.match(limitRefusal('stake_week', 0, T).message, /take your stakes of the last 7 days above your limit: 0 cents left/);
       assert.deepEqual(limitRefusal('stake_week', 5, T).details, { limit: 'stake_week', left: 5, nextFreeAt: T, source: 'player' });
     });
   });
@@ -180,6 +185,8 @@ describe('protection rules', () => {
       assert.deepEqual(day, { kind: 'stake_day', amount: 400, used: 500, left: 0, nextFreeAt: freedAt('stake_day', hour - 24) });
       assert.deepEqual(week, { kind: 'stake_week', amount: 5000, used: 1200, left: 3800, nextFreeAt: freedAt('stake_week', hour - 25) });
       assert.deepEqual(deposits, { kind: 'deposit_week', amount: null, used: 0, left: null, nextFreeAt: null });
+      const emptyFirst = view({ stakes: [{ hour: hour - 2, cents: 0 }, { hour, cents: 200 }], limits }).limits[0]!;
+      assert.equal(emptyFirst.nextFreeAt, freedAt('stake_week', hour), 'an empty bucket is not the oldest counted');
     });
 
     it("shows a pending raise until it applies, and the operator's limit with what it leaves", () => {
@@ -199,13 +206,15 @@ describe('protection rules', () => {
 
     it('counts time played in its buckets and the gap still open, against the playing-time limits', () => {
       const hour = T / HOUR_MS;
-      const played = [{ hour: hour - 24, cents: 10 * MINUTE }, { hour: hour - 3, cents: 20 * MINUTE }, { hour: hour - 2, cents: 0 }];
+      const played = [{ hour: hour - 25, cents: 5 * MINUTE }, { hour: hour - 24, cents: 0 }, { hour: hour - 23, cents: 10 * MINUTE }, { hour: hour - 3, cents: 20 * MINUTE }];
       const timeLimits = { time_day: { amount: 60 * MINUTE }, time_week: NO_LIMIT };
       const [day, week] = view({ played, timeLimits, lastPlayedAt: T - 30_000 }).timeLimits;
-      assert.deepEqual(day, { kind: 'time_day', amount: 60 * MINUTE, used: 30 * MINUTE + 30_000, left: 29 * MINUTE + 30_000, nextFreeAt: freedAt('time_day', hour - 24) });
-      assert.deepEqual(week, { kind: 'time_week', amount: null, used: 30 * MINUTE + 30_000, left: null, nextFreeAt: freedAt('time_week', hour - 24) });
+      assert.deepEqual(day, { kind: 'time_day', amount: 60 * MINUTE, used: 30 * MINUTE + 30_000, left: 29 * MINUTE + 30_000, nextFreeAt: freedAt('time_day', hour - 23) });
+      assert.deepEqual(week, { kind: 'time_week', amount: null, used: 35 * MINUTE + 30_000, left: null, nextFreeAt: freedAt('time_week', hour - 25) });
       const idle = view({ timeLimits: { time_day: { amount: 60 * MINUTE, pending: { amount: null, effectiveAt: T + 1 } }, time_week: NO_LIMIT } }).timeLimits[0]!;
       assert.deepEqual(idle, { kind: 'time_day', amount: 60 * MINUTE, pending: { amount: null, effectiveAt: T + 1 }, used: 0, left: 60 * MINUTE, nextFreeAt: null });
+      const applied = view({ timeLimits: { time_day: { amount: 60 * MINUTE, pending: { amount: null, effectiveAt: T } }, time_week: NO_LIMIT } }).timeLimits[0]!;
+      assert.deepEqual(applied, { kind: 'time_day', amount: null, used: 0, left: null, nextFreeAt: null }, 'a removal applied at its time');
       assert.equal(view({ timeLimits: { time_day: { amount: MINUTE }, time_week: NO_LIMIT }, played: [{ hour, cents: 2 * MINUTE }] }).timeLimits[0]!.left, 0);
     });
   });
@@ -258,10 +267,17 @@ describe('protection rules', () => {
       assert.deepEqual(refusal.details, { limit: 'time_day', left: 0, nextFreeAt: T });
     });
 
+    it('say why in words: a block, an exclusion and its end, a limit not set', () => {
+      assert.equal(blockedRefusal(null).message, 'play is blocked on this account');
+      assert.equal(excludedRefusal(T).message, `you excluded yourself from play until ${new Date(T).toISOString()}`);
+      assert.equal(limitNotSetRefusal().message, 'set your weekly stake limit before your first stake');
+    });
+
     it("reads a block's reason and end from its text", () => {
       assert.equal(decodeBlock(''), null);
       assert.equal(decodeBlock(undefined), null);
       assert.deepEqual(decodeBlock('minor|'), { reason: 'minor', until: null });
+      assert.deepEqual(decodeBlock('minor'), { reason: 'minor', until: null });
       assert.deepEqual(decodeBlock(`identity|${T}`), { reason: 'identity', until: T });
     });
   });
