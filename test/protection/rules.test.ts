@@ -206,10 +206,10 @@ describe('protection rules', () => {
 
     it('counts time played in its buckets and the gap still open, against the playing-time limits', () => {
       const hour = T / HOUR_MS;
-      const played = [{ hour: hour - 25, cents: 5 * MINUTE }, { hour: hour - 24, cents: 0 }, { hour: hour - 23, cents: 10 * MINUTE }, { hour: hour - 3, cents: 20 * MINUTE }];
+      const played = [{ hour: hour - 26, cents: 0 }, { hour: hour - 25, cents: 5 * MINUTE }, { hour: hour - 24, cents: 10 * MINUTE }, { hour: hour - 3, cents: 20 * MINUTE }];
       const timeLimits = { time_day: { amount: 60 * MINUTE }, time_week: NO_LIMIT };
       const [day, week] = view({ played, timeLimits, lastPlayedAt: T - 30_000 }).timeLimits;
-      assert.deepEqual(day, { kind: 'time_day', amount: 60 * MINUTE, used: 30 * MINUTE + 30_000, left: 29 * MINUTE + 30_000, nextFreeAt: freedAt('time_day', hour - 23) });
+      assert.deepEqual(day, { kind: 'time_day', amount: 60 * MINUTE, used: 30 * MINUTE + 30_000, left: 29 * MINUTE + 30_000, nextFreeAt: freedAt('time_day', hour - 24) });
       assert.deepEqual(week, { kind: 'time_week', amount: null, used: 35 * MINUTE + 30_000, left: null, nextFreeAt: freedAt('time_week', hour - 25) });
       const idle = view({ timeLimits: { time_day: { amount: 60 * MINUTE, pending: { amount: null, effectiveAt: T + 1 } }, time_week: NO_LIMIT } }).timeLimits[0]!;
       assert.deepEqual(idle, { kind: 'time_day', amount: 60 * MINUTE, pending: { amount: null, effectiveAt: T + 1 }, used: 0, left: 60 * MINUTE, nextFreeAt: null });
