@@ -22,7 +22,7 @@ const GROUPS: Record<string, { mutate: string[]; tests: string[] }> = {
   },
   dealer: {
     mutate: ['src/dealer/memory/**/*.ts', 'src/protection/rules.ts', 'src/protection/memory.ts'],
-    tests: ['test/protection/rules.test.ts', 'test/dealer/memory-store.test.ts', 'test/play/protection-service.test.ts'],
+    tests: ['test/protection/rules.test.ts', 'test/protection/memory.test.ts', 'test/dealer/memory-store.test.ts', 'test/play/protection-service.test.ts'],
   },
   fairness: {
     mutate: ['src/fairness/**/*.ts'],

@@ -54,7 +54,7 @@ interface ProtectedBooks {
  * bucket is added once and passed once by each total's start, so O(1) amortized per stake.
  * Its amounts are cents, or ms of time played.
  */
-class HourWindow {
+export class HourWindow {
   private buckets: { hour: number; cents: Cents }[] = [];
   private weekStart = 0;
   private dayStart = 0;
