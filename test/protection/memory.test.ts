@@ -1,9 +1,10 @@
 import { strict as assert } from 'node:assert';
-import { depositRefusal, HourWindow, MemoryProtections, newProtection, stakeRefusal, type ProtectedWallet } from '../../src/protection/memory';
+import { countStake, depositRefusal, HourWindow, MemoryProtections, newProtection, stakeRefusal, type ProtectedWallet } from '../../src/protection/memory';
 import { freedAt, HOUR_MS, PLAYED_GAP_MS } from '../../src/protection/rules';
 import type { JournalLine } from '../../src/protocol/wallet';
 
 const H = 10_000;
+const PLAYER = 'p-0123456789abcdef';
 const MINUTE = 60_000;
 
 function wallet(journal: JournalLine[] = []): ProtectedWallet {
@@ -119,6 +120,72 @@ describe('memory protection', () => {
     });
   });
 
+  describe('a change of protection', () => {
+    const RAISE = 48 * HOUR_MS;
+    function store() {
+      const wallets = new Map<string, ProtectedWallet>();
+      const archived: object[] = [];
+      const books = {
+        wallets,
+        walletOf: (id: string) => wallets.get(id) ?? wallets.set(id, wallet()).get(id)!,
+        outbox: { protection: (_player: string, change: object) => archived.push(change) },
+      };
+      return { protections: new MemoryProtections(books), wallets, archived };
+    }
+    const at = H * HOUR_MS;
+
+    it('journals each playing-time limit changed, with when it applies, and nothing for one asked again as it stands', async () => {
+      const { protections, wallets } = store();
+      await protections.changeProtection(PLAYER, { what: 'limits', limits: { time_day: 60 * MINUTE }, raiseDelayMs: RAISE }, at);
+      await protections.changeProtection(PLAYER, { what: 'limits', limits: { time_day: 90 * MINUTE, time_week: 600 * MINUTE }, raiseDelayMs: RAISE }, at + 1);
+      await protections.changeProtection(PLAYER, { what: 'limits', limits: { time_day: 90 * MINUTE, stake_week: 2000 }, raiseDelayMs: RAISE }, at + 2);
+      const journal = wallets.get(PLAYER)!.protection.journal;
+      assert.deepEqual(journal.map(({ at: when, what, kind, amount, effectiveAt }) => ({ when, what, kind, amount, effectiveAt })), [
+        { when: at + 2, what: 'limit', kind: 'stake_week', amount: 2000, effectiveAt: at + 2 },
+        { when: at + 1, what: 'limit', kind: 'time_week', amount: 600 * MINUTE, effectiveAt: at + 1 },
+        { when: at + 1, what: 'limit', kind: 'time_day', amount: 90 * MINUTE, effectiveAt: at + 1 + RAISE },
+        { when: at, what: 'limit', kind: 'time_day', amount: 60 * MINUTE, effectiveAt: at },
+      ]);
+      assert.deepEqual(wallets.get(PLAYER)!.protection.limits.stake_day, { amount: null }, 'a kind not asked is left as it is');
+    });
+
+    it("journals a block with its end, or without one for a block that does not end", async () => {
+      const { protections, wallets } = store();
+      await protections.changeProtection(PLAYER, { what: 'block', reason: 'minor', until: null }, at);
+      await protections.changeProtection(PLAYER, { what: 'block', reason: 'identity', until: at + HOUR_MS }, at + 1);
+      const [timed, open] = wallets.get(PLAYER)!.protection.journal;
+      assert.deepEqual({ ...open, at: 0 }, { at: 0, by: 'operator', what: 'block', reason: 'minor' });
+      assert.deepEqual({ ...timed, at: 0 }, { at: 0, by: 'operator', what: 'block', reason: 'identity', until: at + HOUR_MS });
+    });
+
+    it('extends an exclusion only, a first exclusion at any time', async () => {
+      const { protections, wallets } = store();
+      await protections.changeProtection(PLAYER, { what: 'exclusion', until: at + HOUR_MS }, at);
+      await protections.changeProtection(PLAYER, { what: 'exclusion', until: at + HOUR_MS }, at);
+      assert.equal(wallets.get(PLAYER)!.protection.journal.length, 1);
+      assert.equal(wallets.get(PLAYER)!.protection.excludedUntil, at + HOUR_MS);
+    });
+
+    it('gives the newest 50 changes with the record, and refuses what is not a player id', async () => {
+      const { protections } = store();
+      for (let i = 0; i < 60; i++) await protections.changeProtection(PLAYER, { what: 'reality_check_interval', ms: i % 2 === 0 ? 20 * MINUTE : null }, at + i);
+      const { history } = await protections.protectionRecord(PLAYER);
+      assert.equal(history.length, 50);
+      assert.equal(history[0]!.at, at + 59);
+      await assert.rejects(protections.changeProtection('not a player', { what: 'unblock' }, at), /not a player id: not a player/);
+    });
+  });
+
+  describe('a purchase counted', () => {
+    it('keeps the latest purchase as the last played, even when a clock behind gives an earlier time', () => {
+      const w = wallet();
+      const now = H * HOUR_MS;
+      countStake(w, { now, stake: 100 });
+      countStake(w, { now: now - 5_000, stake: 100 });
+      assert.equal(w.protection.lastPlayedAt, now);
+    });
+  });
+
   describe("a session's money", () => {
     it('sums the stakes and prizes from its start on, and nothing for a player without a wallet', async () => {
       const journal = [line('deposit', 5000, 1), line('stake', -200, 10), line('prize', 500, 20), line('stake', -100, 30), line('prize', 50, 40)];
@@ -128,6 +195,8 @@ describe('memory protection', () => {
       assert.deepEqual(await protections.sessionMoney('p1', 11), { staked: 100, won: 550 });
       assert.deepEqual(await protections.sessionMoney('p1', 0), { staked: 300, won: 550 }, 'a deposit is neither');
       assert.deepEqual(await protections.sessionMoney('nobody', 0), { staked: 0, won: 0 });
+      const fromFirst = new MemoryProtections({ ...books, wallets: new Map([['p2', wallet([line('stake', -200, 10), line('prize', 70, 20)])]]) });
+      assert.deepEqual(await fromFirst.sessionMoney('p2', 0), { staked: 200, won: 70 }, 'the journal read down to its first line');
     });
   });
 });
