@@ -147,6 +147,9 @@ describe('memory protection', () => {
         { when: at, what: 'limit', kind: 'time_day', amount: 60 * MINUTE, effectiveAt: at },
       ]);
       assert.deepEqual(wallets.get(PLAYER)!.protection.limits.stake_day, { amount: null }, 'a kind not asked is left as it is');
+      await protections.changeProtection(PLAYER, { what: 'limits', limits: { time_week: 600 * MINUTE }, raiseDelayMs: RAISE }, at + 3);
+      assert.deepEqual(wallets.get(PLAYER)!.protection.limits.stake_week, { amount: 2000 }, 'a limit set and not asked is left as it is');
+      assert.equal(journal.length, 4);
     });
 
     it("journals a block with its end, or without one for a block that does not end", async () => {
