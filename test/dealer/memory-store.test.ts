@@ -18,11 +18,11 @@ describe('memory store, bounded (keepSettled)', () => {
   const T0 = 1_700_000_000_000;
   let clock = 0;
 
-  async function bounded(keepSettled: MemoryStoreOptions['keepSettled'], blockCount = 5) {
+  async function bounded(keepSettled: MemoryStoreOptions['keepSettled'], blockCount = 5, options: MemoryStoreOptions = {}) {
     const forgotten: string[] = [];
-    const store = new MemoryStore({ keepSettled, forgotten: (ids) => forgotten.push(...ids) });
+    const store = new MemoryStore({ keepSettled, forgotten: (ids) => forgotten.push(...ids), ...options });
     await store.emissions.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount, now: T0 });
-    for (const p of ['p1', 'p2']) await store.wallets.deposit(p, 1_000_000, 'start', T0);
+    if (!options.fundedByOperator) for (const p of ['p1', 'p2']) await store.wallets.deposit(p, 1_000_000, 'start', T0);
     return { store, forgotten };
   }
 
@@ -99,9 +99,28 @@ describe('memory store, bounded (keepSettled)', () => {
     assert.ok(retried.ok && !retried.repeated && retried.sale.unitId !== first.unitId);
   });
 
-  it('refuses a bound that is not a whole number of at least one', () => {
+  it('refuses a bound that is not a whole number of at least one, and takes one', () => {
     assert.throws(() => new MemoryStore({ keepSettled: { perPlayer: 0, total: 10 } }), RangeError);
     assert.throws(() => new MemoryStore({ keepSettled: { perPlayer: 1, total: 1.5 } }), RangeError);
+    assert.throws(() => new MemoryStore({ keepSettled: { perPlayer: 1, total: 0 } }), /keepSettled needs whole numbers ≥ 1: \{"perPlayer":1,"total":0\}/);
+    assert.doesNotThrow(() => new MemoryStore({ keepSettled: { perPlayer: 1, total: 1 } }));
+  });
+
+  it('forgets without being asked to tell anyone', async () => {
+    const store = new MemoryStore({ keepSettled: { perPlayer: 1, total: 10 } });
+    await store.emissions.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+    await store.wallets.deposit('p1', 1_000_000, 'start', T0);
+    for (let i = 0; i < 3; i++) await buyAndSettle(store, 'p1');
+    assert.equal((await store.sales.listSales('p1', 0, 10)).length, 1);
+  });
+
+  it("drops a forgotten unit's lines when they open the journal (the operator holds the money: no deposit before)", async () => {
+    const { store } = await bounded({ perPlayer: 1, total: 100 }, 5, { fundedByOperator: true });
+    const first = await buyAndSettle(store, 'p1');
+    const second = await buyAndSettle(store, 'p1');
+    const refs = (await store.wallets.journal('p1')).map((e) => e.ref);
+    assert.ok(!refs.includes(first.unitId), 'the first unit forgotten, its lines with it');
+    assert.ok(refs.length > 0 && refs.every((ref) => ref === second.unitId));
   });
 });
 

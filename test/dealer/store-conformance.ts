@@ -779,7 +779,10 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         await store!.wallets.deposit('p1', 1_000, 'd1', T0);
         const at = (now: number) => store!.sales.purchase({ playerId: 'p1', requestId: 'kept', game: GAME, stake: STAKE, now });
         const first = sold(await at(T0));
+        let others = 0;
         for (const later of [T0 + 1, T0 + window - 1, T0 + window]) {
+          // Another purchase first, in the same window or opening the next: the retry still finds its sale.
+          sold(await store!.sales.purchase({ playerId: 'p1', requestId: `other-${++others}`, game: GAME, stake: STAKE, now: later }));
           const again = await at(later);
           assert.ok(again.ok && again.repeated, `a retry ${later - T0} ms later is a replay`);
           assert.deepEqual(again.sale, first);
@@ -787,7 +790,7 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         const forgotten = await at(T0 + 2 * window);
         assert.ok(forgotten.ok && !forgotten.repeated, 'two windows on, the same id is a new purchase');
         assert.notEqual(forgotten.sale.unitId, first.unitId);
-        assert.equal(await store!.wallets.balance('p1'), 1_000 - 2 * STAKE);
+        assert.equal(await store!.wallets.balance('p1'), 1_000 - (2 + others) * STAKE);
       });
 
       it('returns the sale of a retried request even after the game closed', async () => {
