@@ -8,7 +8,7 @@ import type { RunningServer } from '../../src/server/app';
 import { MemoryActionLog } from '../../src/action-log/action-log';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
-import { buy, chooseLamp, DESKTOP, GAMES, moreEvents, newPlayer, openGame, PHONE, screenshotPath, shownEvents, signIn, signInByPseudonym, WAIT } from './ui';
+import { buy, chooseLamp, DESKTOP, GAMES, moreEvents, mouse, newPlayer, openGame, PHONE, screenshotPath, shownEvents, signIn, signInByPseudonym, uncoverCells, WAIT } from './ui';
 
 /**
  * The README's screenshots: each game on a laptop and on a phone, before buying, mid-reveal and
@@ -42,7 +42,11 @@ async function halfway(page: Page, game: string): Promise<void> {
       await step('.lamp-controls button');
       await step('.lamp-controls button');
       break;
-    // Le Noël de la chance waits for the symbol to be chosen, Mine d'or shows its main grid.
+    case 'mine-d-or':
+      // Three cells of the main grid scratched, six under silver.
+      for (const i of [0, 4, 8]) await page.locator(`.cell-scratch[data-index="${i}"]`).click();
+      break;
+    // Le Noël de la chance waits for the symbol to be chosen.
   }
 }
 
@@ -148,6 +152,7 @@ describe('the screenshots of the README', function () {
             }
             if (game === 'noel-de-la-chance') await page.locator('.symbol-choice.sym-star').click();
             else if (await page.getByRole('button', { name: 'AUTO' }).isEnabled()) await page.getByRole('button', { name: 'AUTO' }).click();
+            if (game === 'noel-de-la-chance' || game === 'mine-d-or') await uncoverCells(page, mouse(page));
             await page.getByTestId('outcome').waitFor(WAIT);
             wins += await winsShown(page, game);
             // A win worth showing: more than the stakes; Mine d'or's on one grid, so that the picture shows where it came from.

@@ -89,6 +89,8 @@ export const en: Strings = {
   recallOf: (game, price, when) => `${game}, ${price}, ${when}`,
   gridCell: (row, col, what) => `row ${row}, column ${col}: ${what}`,
   hiddenCell: 'hidden',
+  scratchCell: (i) => `Cell ${i + 1} to scratch`,
+  scratchHint: 'Scratch the cells, or tap them.',
   verify: {
     button: 'Verify',
     buttonOf: (what) => `Verify — ${what}`,

@@ -96,6 +96,9 @@ export const fr = {
   recallOf: (game: string, price: string, when: string) => `${game}, ${price}, ${when}`,
   gridCell: (row: number, col: number, what: string) => `ligne ${row}, colonne ${col}\u00a0: ${what}`,
   hiddenCell: 'caché',
+  // Mine d'or's and Le Noël's cells under silver (issue 45).
+  scratchCell: (i: number) => `Case ${i + 1} à gratter`,
+  scratchHint: 'Grattez les cases, ou touchez-les.',
   // « Vérifier » (issue 29): the recall checked in the browser against what the server published.
   verify: {
     button: 'Vérifier',
