@@ -14,7 +14,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { WireTap, watcherLags } from './wire-tap';
 import * as ui from './ui';
-import { assertAccessible, balance, buy, euroLabel, GAME_BUTTONS, moreEvents, mouse, openGame, pageTop, revealThroughUI, shownEvents, WAIT, showTab } from './ui';
+import { assertAccessible, balance, buy, euroLabel, GAME_BUTTONS, moreEvents, mouse, openGame, openToWatchers, pageTop, revealThroughUI, shownEvents, WAIT, showTab } from './ui';
 import { ChildServer } from '../../tools/server-process';
 import { freePort } from '../../tools/redis-server';
 
@@ -152,12 +152,12 @@ describe('web page', function () {
       try {
         await signIn(page, name, `http://127.0.0.1:${playerTap.port}`);
         await openGame(page, table.game);
-        await showTab(page, 'Spectateurs');
-        await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
-        await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
+        const room = await openToWatchers(page, `http://127.0.0.1:${server.port}`);
         await watcher.goto(`http://127.0.0.1:${watcherTap.port}/`);
-        await watcher.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
-        await watcher.getByText(`Vous regardez la table de ${name}`).waitFor(WAIT);
+        // « Tables ouvertes » names the player as the win feed does, masked.
+        await watcher.getByRole('button', { name: `Regarder ${maskPseudonym(name)}` }).and(watcher.locator(`[data-room-id="${room}"]`)).click(WAIT);
+        await watcher.getByText(`Vous regardez la table de ${maskPseudonym(name)}`).waitFor(WAIT);
+        assert.equal(await watcher.getByText(name, { exact: true }).count(), 0, 'the full pseudonym nowhere on the watcher’s page');
         await watcher.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
 
         const before = await balance(page);

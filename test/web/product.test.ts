@@ -9,7 +9,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
   assertAccessible, assertNoSidewaysScroll, assertTargets, balance, buy, chooseLamp, DESKTOP, finger, GAMES, history, mouse,
-  focusComes, moreEvents, newPlayer, openGame, outcomeSentence, pageTop, PHONE, purchased, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT, showTab,
+  focusComes, moreEvents, newPlayer, openGame, openToWatchers, outcomeSentence, pageTop, PHONE, purchased, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT, showTab,
 } from './ui';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
@@ -308,11 +308,10 @@ describe('the page as a product', function () {
         const name = nextName('O');
         await signIn(page, name, base);
         await openGame(page, 'noel-de-la-chance');
-        await showTab(page, 'Spectateurs');
-        await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
-        await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
+        const room = await openToWatchers(page, base);
         await watcher.page.goto(`${base}/`);
-        await watcher.page.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
+        await watcher.page.locator(`button[data-room-id="${room}"]`).click(WAIT);
+        await watcher.page.getByText(`Vous regardez la table de ${maskPseudonym(name)}`).waitFor(WAIT);
         await watcher.page.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
       };
       await watch(players[0]!.page);

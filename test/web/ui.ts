@@ -92,6 +92,23 @@ export async function showTab(page: Page, name: 'Gains et chances' | 'Historique
   if ((await tab.count()) > 0) await tab.click();
 }
 
+/**
+ * Opens the player's table to spectators; resolves with its room, the one new in `GET /tables`
+ * (which masks pseudonyms as the win feed does: « P12*** », so a test tells its table by its room).
+ */
+export async function openToWatchers(page: Page, at: string): Promise<string> {
+  const rooms = async () => ((await (await fetch(`${at}/tables`)).json()) as { roomId: string }[]).map((t) => t.roomId);
+  const before = new Set(await rooms());
+  await showTab(page, 'Spectateurs');
+  await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
+  await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
+  for (const until = Date.now() + WAIT.timeout; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    const added = (await rooms()).find((room) => !before.has(room));
+    if (added) return added;
+  }
+  throw new Error('no new table in GET /tables');
+}
+
 /** Where an element is on the page (not the screen): it must not move when a unit starts or ends. */
 export async function pageTop(page: Page, selector: string): Promise<number> {
   return page.locator(selector).first().evaluate((el) => Math.round(el.getBoundingClientRect().top + window.scrollY));
