@@ -130,6 +130,6 @@ describe('the page on a deployment of three processes, each its own origin', fun
     host.child.kill('SIGKILL');
     const told = watcher.page.locator('.table.watch [data-testid=player-state][data-state=lost]');
     await told.waitFor({ timeout: 30_000 });
-    assert.equal(await told.textContent(), 'La table ne répond plus (son serveur s’est arrêté)\u00a0: le direct est terminé.');
+    assert.equal(await told.textContent(), 'La table ne répond plus (son serveur s’est arrêté)\u202f: le direct est terminé.');
   });
 });

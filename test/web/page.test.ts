@@ -208,7 +208,7 @@ describe('web page', function () {
       await signIn(page, `L${++nameCounter}`);
       await openGame(page, 'mysteres-de-la-lampe');
       const before = await balance(page);
-      await buy(page, 'mysteres-de-la-lampe', 50, { colour: 'bleu', symbol: 'lune' });
+      await buy(page, 'mysteres-de-la-lampe', 50, { colour: 'bleue', symbol: 'lune' });
       assert.equal(await page.locator('.lampe-unit').count(), 2);
       assert.equal(await page.locator('.lamp').count(), 1, 'one lamp');
       // The keyboard way: « Frotter » four times.
@@ -507,7 +507,7 @@ describe('web page', function () {
           const rules = page.locator('details.rules');
           if ((await rules.getAttribute('open')) === null) await rules.locator('summary').click();
           assert.deepEqual(await rules.locator('p.rule').allInnerTexts(), game.rules.map((r) => r.fr));
-          assert.equal(await rules.locator('.reglement-title').innerText(), `Règlement\u00a0: ${game.reglement.title}`);
+          assert.equal(await rules.locator('.reglement-title').innerText(), `Règlement\u202f: ${game.reglement.title}`);
           const rows = await rules.locator('table').first().locator('tbody tr').allInnerTexts();
           assert.deepEqual(rows.map((r) => r.replace(/\s+/g, ' ').trim()), price.tiers.map((t) => `${euroLabel(t.prize)} ${new Intl.NumberFormat('fr-FR').format(t.count)} 1 sur ${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }).format(price.blockSize / t.count)}`.replace(/\s+/g, ' ')));
         }

@@ -197,7 +197,7 @@ describe('the page protects the player', function () {
       await assertAccessible(page, 'a table with its limit reached');
       // The refusal is in the history of « Mes limites ».
       await page.getByRole('button', { name: 'Mes limites' }).click();
-      await page.getByRole('dialog', { name: 'Mes limites' }).locator('.changes li', { hasText: 'Achat refusé\u00a0: Cette mise dépasserait votre limite de mises sur 7 jours.' }).waitFor(WAIT);
+      await page.getByRole('dialog', { name: 'Mes limites' }).locator('.changes li', { hasText: 'Achat refusé\u202f: Cette mise dépasserait votre limite de mises sur 7 jours.' }).waitFor(WAIT);
     } finally {
       await context.close();
     }
@@ -271,7 +271,7 @@ describe('the page protects the player', function () {
       const panel = page.getByRole('dialog', { name: 'Mes limites' });
       await panel.getByRole('radio', { name: '7 jours' }).check();
       await panel.getByRole('button', { name: 'Continuer…' }).click();
-      const confirm = panel.getByRole('group', { name: 'Vous exclure pendant 7 jours\u00a0?' });
+      const confirm = panel.getByRole('group', { name: 'Vous exclure pendant 7 jours\u202f?' });
       await confirm.getByText('Cette exclusion commence tout de suite et ne pourra être ni annulée ni raccourcie avant sa fin.').waitFor(WAIT);
       await assertAccessible(page, 'the exclusion’s confirm step');
       assert.ok(await focusComes(page, '.confirm-exclusion button:not(.danger)'), 'the confirm step puts the focus on the safe choice, not on « Oui, m’exclure »');

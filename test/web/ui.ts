@@ -45,7 +45,7 @@ export function euroLabel(cents: number): string {
 
 /** « Gagné : 2 € » or « Perdu », as the page says it. */
 export function outcomeSentence(prize: number): string {
-  return prize > 0 ? `Gagné\u00a0: ${euroLabel(prize)}` : 'Perdu';
+  return prize > 0 ? `Gagné\u202f: ${euroLabel(prize)}` : 'Perdu';
 }
 
 /** A weekly stake limit high enough for every test's purchases (in euros, as the player types it). */

@@ -60,7 +60,7 @@ export function Feed({ s, catalog }: { s: Strings; catalog: GameCatalogEntry[] }
         <ul class="left">
           {left.map((b) => (
             <li key={b.blockId}>
-              {gameName(b.game, catalog, s)} {euros(b.stake, s)}{'\u00a0'}: {b.tiers.map((t) => `${euros(t.prize, s)} × ${count(t.left, s)}`).join(', ')}
+              {gameName(b.game, catalog, s)} {euros(b.stake, s)}{s.colon}{b.tiers.map((t) => `${euros(t.prize, s)} × ${count(t.left, s)}`).join(', ')}
             </li>
           ))}
         </ul>

@@ -33,17 +33,17 @@ export function PrizeTable({ s, game, stake, open = false }: { s: Strings; game:
   const worth = [
     ...(game.symbols ?? []).flatMap((sym) => {
       const prize = sym.worth && at(sym.worth.prizes);
-      return prize ? [{ what: `${sym.worth!.count} × ${sym.label[lang]}`, prize }] : [];
+      return prize ? [{ what: s.symbolCount(sym.worth!.count, sym.label[lang]), prize }] : [];
     }),
     ...(game.paysByCount ?? []).flatMap((row) => {
       const prize = at(row.prizes);
-      return prize ? [{ what: `${row.count} × ${s.chosenSymbol}`, prize }] : [];
+      return prize ? [{ what: s.chosenCount(row.count), prize }] : [];
     }),
   ];
   return (
     <details class="rules" open={open}>
       <summary>{s.rules} · {s.prizeTable}</summary>
-      {game.reglement && <p class="hint reglement-title">{s.reglement}{'\u00a0'}: {game.reglement.title}</p>}
+      {game.reglement && <p class="hint reglement-title">{s.reglement}{s.colon}{game.reglement.title}</p>}
       {game.rules?.map((r, i) => <p class="rule" key={i}>{r[lang]}</p>)}
       <table>
         <caption>{s.prizeTable} — {euros(stake, s)}</caption>

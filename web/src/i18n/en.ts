@@ -33,7 +33,8 @@ export const en: Strings = {
   prizeTable: 'Prize table',
   prizeAmount: 'Prize',
   symbolWorth: 'What the symbols pay',
-  chosenSymbol: 'chosen symbol',
+  symbolCount: (n, symbol) => `${n} × ${symbol}`,
+  chosenCount: (n) => `${n} × chosen symbol`,
   prizeCount: 'Number of prizes',
   totalPayout: (amount, units) => `Total paid: ${amount} over ${units} winning units`,
   blockSize: (n) => `Units per block: ${n}`,
@@ -89,6 +90,7 @@ export const en: Strings = {
   recallOf: (game, price, when) => `${game}, ${price}, ${when}`,
   gridCell: (row, col, what) => `row ${row}, column ${col}: ${what}`,
   hiddenCell: 'hidden',
+  colon: ': ',
   scratchCell: (i) => `Cell ${i + 1} to scratch`,
   scratchHint: 'Scratch the cells, or tap them.',
   verify: {
