@@ -246,6 +246,11 @@ describe('the page protects the player', function () {
       assert.equal(await panel.locator('[data-kind=stake_week] .limit-amount').innerText(), '50\u00a0€', 'the limit in force meanwhile');
       assert.equal(await panel.locator('[data-kind=stake_day] .limit-amount').innerText(), '10\u00a0€', 'a new limit applies at once');
       assert.equal(await panel.getByTestId('left-stake_week').innerText(), '50\u00a0€');
+      // A card without a limit says what was deposited or played, not « Utilisé » of nothing.
+      assert.equal(await panel.locator('[data-kind=deposit_week] .limit-amount').innerText(), 'aucune');
+      assert.equal(await panel.locator('[data-kind=deposit_week] dt').first().innerText(), 'Déposé');
+      assert.equal(await panel.locator('[data-kind=time_day] dt').first().innerText(), 'Joué');
+      assert.equal(await panel.locator('[data-kind=stake_week] dt').first().innerText(), 'Utilisé');
       assert.ok((await panel.locator('.changes li').count()) >= 3, 'the history: the first limit, the raise, the daily limit');
       // The reality check's interval: the player's, within the server's hour.
       await panel.getByLabel('Faire le point sur ma session toutes les').selectOption({ label: '30\u00a0min' });

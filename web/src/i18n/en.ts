@@ -158,6 +158,8 @@ export const en: Strings = {
     pendingRaise: (amount, when) => `Goes to ${amount} on ${when} (a raise waits 48 h).`,
     pendingRemoval: (when) => `Removed on ${when} (waits 48 h).`,
     used: 'Used',
+    deposited: 'Deposited',
+    played: 'Played',
     operatorLimit: (amount: string, left: string) => `Your operator’s limit: ${amount} (${left} left). The stricter one applies.`,
     leftNow: 'Left',
     nextFree: 'Next cent frees',

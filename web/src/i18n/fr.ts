@@ -177,6 +177,9 @@ export const fr = {
     pendingRaise: (amount: string, when: string) => `Passera à ${amount} le ${when} (hausse en attente de 48\u00a0h).`,
     pendingRemoval: (when: string) => `Sera retirée le ${when} (en attente de 48\u00a0h).`,
     used: 'Utilisé',
+    // Under « aucune »: nothing to use up, what was deposited or played in the period (stakes: `staked`).
+    deposited: 'Déposé',
+    played: 'Joué',
     operatorLimit: (amount: string, left: string) => `Limite de votre opérateur\u202f: ${amount} (reste ${left}). La plus stricte s’applique.`,
     leftNow: 'Reste',
     nextFree: 'Prochain centime libéré',
