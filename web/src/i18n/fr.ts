@@ -163,8 +163,8 @@ export const fr = {
     timeHint: 'En heures (« 2 », « 1 h 30 ») ou en minutes (« 45 min »), au moins 15 minutes.',
     timeLeftShort: (time: string) => `reste ${time}`,
     timeLeftLabel: 'Temps de jeu\u202f:',
-    timeMalformed: 'Ce temps de jeu n’a pas pu être compris : de 15 minutes à 24 heures par jour, 168 heures sur 7 jours.',
-    timeUsedUp: (kind: string) => `${kind} : limite atteinte.`,
+    timeMalformed: 'Ce temps de jeu n’a pas pu être compris\u202f: de 15 minutes à 24 heures par jour, 168 heures sur 7 jours.',
+    timeUsedUp: (kind: string) => `${kind}\u202f: limite atteinte.`,
     // The first sign-in's dialog.
     firstTitle: 'Vos limites de jeu',
     firstIntro: 'Avant votre première mise, fixez le montant maximal que vous pourrez miser sur 7 jours glissants et votre temps de jeu maximal sur 7 jours. Vous pourrez les changer à tout moment\u202f: une baisse s’applique tout de suite, une hausse 48\u00a0heures après la demande.',
