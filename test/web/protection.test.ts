@@ -249,6 +249,7 @@ describe('the page protects the player', function () {
       // A card without a limit says what was deposited or played, not « Utilisé » of nothing.
       assert.equal(await panel.locator('[data-kind=deposit_week] .limit-amount').innerText(), 'aucune');
       assert.equal(await panel.locator('[data-kind=deposit_week] dt').first().innerText(), 'Déposé');
+      assert.equal(await panel.locator('[data-kind=deposit_week] dt', { hasText: 'Prochain centime libéré' }).count(), 0, 'no cent to free without a limit');
       assert.equal(await panel.locator('[data-kind=time_day] dt').first().innerText(), 'Joué');
       assert.equal(await panel.locator('[data-kind=stake_week] dt').first().innerText(), 'Utilisé');
       assert.ok((await panel.locator('.changes li').count()) >= 3, 'the history: the first limit, the raise, the daily limit');

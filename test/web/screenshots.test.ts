@@ -147,7 +147,9 @@ describe('the screenshots of the README', function () {
             await buy(page, game, stake, LAMP);
             if (unit === 0) {
               await halfway(page, game);
-              await feedHas(page, player, wins + (await winsShown(page, game)));
+              // Not Mine d'or's: a grid that ended at its purchase is in the feed while still half under silver
+              // (the server publishes a win when it sends the end, and knows nothing of the scratch).
+              if (game !== 'mine-d-or') await feedHas(page, player, wins + (await winsShown(page, game)));
               await shoot(page, `${game}-${size}-2-mid`);
             }
             if (game === 'noel-de-la-chance') await page.locator('.symbol-choice.sym-star').click();
