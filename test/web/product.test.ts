@@ -331,7 +331,7 @@ describe('the page as a product', function () {
     }
   });
 
-  it('masks pseudonyms in the feed and groups one player’s wins on one line', async () => {
+  it('masks pseudonyms in the feed and groups one player’s wins at one game on one line, another game’s on another', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
       const name = nextName('Feeder');
@@ -349,6 +349,20 @@ describe('the page as a product', function () {
       await page.waitForFunction((masked) => [...document.querySelectorAll('[data-testid=feed] li')].some((li) => li.textContent!.startsWith(masked) && Number(li.getAttribute('data-count')) >= 2), maskPseudonym(name), WAIT);
       assert.equal(await line.count(), 1, 'one line for the player');
       assert.equal(await page.getByTestId('feed').getByText(name).count(), 0, 'the full pseudonym is nowhere in the feed');
+      // A win at another game: a line of its own, the lamp's line kept whole.
+      await page.getByRole('button', { name: '← Retour' }).click();
+      await openGame(page, 'rain-diamonds');
+      for (let round = 0; round < 60; round++) {
+        await buy(page, 'rain-diamonds', 50);
+        await page.getByRole('button', { name: 'AUTO' }).click();
+        await page.getByTestId('outcome').waitFor(WAIT);
+        if (Number(await page.getByTestId('outcome').getAttribute('data-prize')) > 0) break;
+      }
+      assert.ok(Number(await page.getByTestId('outcome').getAttribute('data-prize')) > 0, 'a RAIN DIAMONDS win within 60 units');
+      await line.nth(1).waitFor(WAIT);
+      // The lamp's rounds won two or more units (a round is two units), RAIN DIAMONDS one.
+      const lines = await line.evaluateAll((lis) => lis.map((li) => [li.getAttribute('data-game'), Number(li.getAttribute('data-count')) >= 2 ? 'several' : 'one', li.textContent!.includes(li.getAttribute('data-game') === 'rain-diamonds' ? 'RAIN DIAMONDS' : 'lampe')]));
+      assert.deepEqual(lines.sort(), [['mysteres-de-la-lampe', 'several', true], ['rain-diamonds', 'one', true]], 'one line per game, each naming its game');
     } finally {
       await context.close();
     }
