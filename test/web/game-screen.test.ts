@@ -5,7 +5,7 @@ import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
-  assertAccessible, assertNoSidewaysScroll, buy, DESKTOP, finger, focusComes, GAMES, mouse, newPlayer, openGame, PHONE, revealThroughUI, screenshotPath, signIn, signInByPseudonym, uncoverCells, WAIT,
+  assertAccessible, assertNoSidewaysScroll, buy, DESKTOP, finger, focusComes, GAMES, mouse, newPlayer, openGame, outcomeSentence, PHONE, revealThroughUI, screenshotPath, signIn, signInByPseudonym, uncoverCells, WAIT,
 } from './ui';
 
 /**
@@ -259,6 +259,48 @@ describe('a game is one screen', function () {
       }
     } finally {
       await context.close();
+    }
+  });
+  it('counts a win above the stake up to its amount and buzzes a phone that allows it; under reduced motion the amount shows at once and nothing buzzes', async () => {
+    for (const reduced of [false, true]) {
+      const { context, page } = await newPlayer(browser, reduced ? { ...PHONE, reducedMotion: 'reduce' } : PHONE);
+      try {
+        // Every text the outcome shows, and every call to the Vibration API, from the page's start
+        // (a string: no helper names for the page).
+        await context.addInitScript(`
+          window.outcomes = [];
+          window.buzzes = [];
+          Object.defineProperty(navigator, 'vibrate', { value: (pattern) => window.buzzes.push(pattern) > 0 });
+          new MutationObserver(() => {
+            const shown = document.querySelector('[data-testid=outcome] > span')?.textContent;
+            if (shown && shown !== window.outcomes.at(-1)) window.outcomes.push(shown);
+          }).observe(document, { subtree: true, childList: true, characterData: true });
+        `);
+        await signIn(page, `Count${++names}`, base);
+        await openGame(page, 'rain-diamonds');
+        let prize = 0;
+        for (let unit = 0; unit < 80 && prize <= 50; unit++) {
+          await page.evaluate('window.outcomes = []');
+          await buy(page, 'rain-diamonds', 50);
+          await page.getByRole('button', { name: 'AUTO' }).click();
+          await page.getByTestId('outcome').waitFor(WAIT);
+          prize = Number(await page.getByTestId('outcome').getAttribute('data-prize'));
+        }
+        assert.ok(prize > 50, 'a win above the stake within 80 units');
+        const final = outcomeSentence(prize);
+        await page.waitForFunction((f) => document.querySelector('[data-testid=outcome] > span')?.textContent === f, final, WAIT);
+        const { outcomes, buzzes } = await page.evaluate('({ outcomes: window.outcomes, buzzes: window.buzzes })') as { outcomes: string[]; buzzes: unknown[] };
+        if (reduced) {
+          assert.deepEqual(outcomes, [final], 'the amount at once');
+          assert.deepEqual(buzzes, [], 'no buzz');
+        } else {
+          assert.ok(outcomes.length >= 3 && outcomes.at(-1) === final, `counted up: ${outcomes.join(' › ')}`);
+          assert.ok(buzzes.length >= 1, 'a buzz');
+        }
+        await assertAccessible(page, `a win, ${reduced ? 'reduced motion' : 'counted up'}`);
+      } finally {
+        await context.close();
+      }
     }
   });
 });

@@ -90,12 +90,43 @@ function Prices({ s, game, stake, setStake, disabled }: { s: Strings; game: Game
   );
 }
 
-/** The outcome, in proportion: nothing to celebrate for a prize not above the stake. */
+/** How long a win above the stake takes to count up to its amount. */
+const COUNT_MS = 700;
+
+const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** `target` cents counted up from 0 (whole cents, easing out) when `run`, else `target` at once. */
+function useCountUp(target: number, run: boolean): number {
+  const [shown, setShown] = useState(run ? 0 : target);
+  useEffect(() => {
+    if (!run) return setShown(target);
+    const start = performance.now();
+    let frame = 0;
+    const step = (now: number) => {
+      const t = Math.min(1, (now - start) / COUNT_MS);
+      setShown(Math.round(target * (1 - (1 - t) ** 3)));
+      if (t < 1) frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+  }, [target, run]);
+  return shown;
+}
+
+/**
+ * The outcome, in proportion: nothing to celebrate for a prize not above the stake; a win above
+ * it counted up (not under reduced motion; screen readers get the amount, not the count).
+ */
 function Outcome({ s, prize, stake, missing }: { s: Strings; prize: number; stake: number; missing: string | undefined }) {
   const size = prize === 0 ? 'loss' : prize <= stake ? 'win win-small' : prize >= BIG_WIN * stake ? 'win win-big' : 'win';
+  const counted = useCountUp(prize, prize > stake && !reducedMotion());
+  const counting = counted !== prize;
   return (
     <p class={`outcome ${size}`} data-testid="outcome" data-prize={prize} tabIndex={-1}>
-      {prize > 0 ? s.won(euros(prize, s)) : s.lost}
+      {prize > 0 ? <>
+        <span aria-hidden={counting ? 'true' : undefined}>{s.won(euros(counted, s))}</span>
+        {counting && <span class="sr-only">{s.won(euros(prize, s))}</span>}
+      </> : s.lost}
       {prize === 0 && missing && <small class="missing">{missing}</small>}
       {prize > 0 && prize <= stake && <small> — {s.refund}</small>}
       {prize >= BIG_WIN * stake && <span class="burst" aria-hidden="true" />}
@@ -217,7 +248,10 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
     }
   }, [seen, pendingWallet]);
   useEffect(() => {
-    if (over && sound && totalPrize > totalStake) playWin(totalPrize / totalStake);
+    if (!over || totalPrize <= totalStake) return;
+    if (sound) playWin(totalPrize / totalStake);
+    // A short buzz on a phone that allows it (Vibration API), longer for a big win; not under reduced motion.
+    if (!reducedMotion()) navigator.vibrate?.(totalPrize >= BIG_WIN * totalStake ? [60, 40, 120] : 40);
   }, [over]);
 
   const fail = (err: unknown) => onError(connection === 'connected' ? refusalSentence(err, s) : s.connectionCut);
