@@ -164,6 +164,8 @@ describe('the screenshots of the README', function () {
           await page.locator('.stage').scrollIntoViewIfNeeded();
           await page.getByTestId('outcome').scrollIntoViewIfNeeded();
           await feedHas(page, player, game, wins);
+          // The amount counted up to its end (while it counts, screen readers have it apart).
+          await page.waitForFunction(() => !document.querySelector('[data-testid=outcome] .sr-only'), undefined, WAIT);
           await shoot(page, `${game}-${size}-3-win`);
           await page.getByRole('button', { name: '← Retour' }).click();
         }
