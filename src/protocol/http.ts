@@ -39,6 +39,7 @@ export interface LaunchSessionReply {
 export interface OpenTable {
   readonly roomId: string;
   readonly game: string;
+  /** Masked as the win feed shows it: « Ver*** ». */
   readonly pseudonym: string;
   readonly watchers: number;
 }

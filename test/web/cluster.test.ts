@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import type { Browser } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { startCluster, type Cluster } from '../../scripts/start-cluster';
+import { maskPseudonym } from '../../src/feed/win-feed';
 import { freePort, RedisServer } from '../../tools/redis-server';
 import { launchBrowser } from './browser';
 import { openTab, type Tab } from './tab';
@@ -20,6 +21,8 @@ const ENV = {
   PACE_STEP_MS: '0',
 };
 
+/** The players, one per process: « Tables ouvertes » masks pseudonyms to their first three letters (« Ali*** »), each differs there. */
+const PLAYERS = ['Alice', 'Bruno', 'Carla'];
 const originOf = (url: string) => new URL(url).host;
 /** The room a WebSocket URL names (`…/<processId>/<roomId>?…`). */
 const roomOf = (url: string) => new URL(url).pathname.split('/').at(-1);
@@ -58,7 +61,7 @@ describe('the page on a deployment of three processes, each its own origin', fun
       const tab = await openTab(browser, origin);
       tabs.push(tab);
       players.push(tab);
-      await signIn(tab.page, `Joueur${i}`, origin);
+      await signIn(tab.page, PLAYERS[i]!, origin);
       await openGame(tab.page, 'rain-diamonds');
       await buy(tab.page, 'rain-diamonds', 50);
       const shown = await shownEvents(tab.page);
@@ -72,7 +75,7 @@ describe('the page on a deployment of three processes, each its own origin', fun
       const tab = await openTab(browser, origin);
       tabs.push(tab);
       await signIn(tab.page, `Spectateur${i}`, origin);
-      await tab.page.getByRole('button', { name: `Regarder Joueur${(i + 1) % origins.length}` }).click();
+      await tab.page.getByRole('button', { name: `Regarder ${maskPseudonym(PLAYERS[(i + 1) % origins.length]!)}` }).click();
       await tab.page.locator('.table.watch .connection[data-state=connected]').waitFor(WAIT);
       await tab.page.locator('.table.watch .stage[data-events]').waitFor(WAIT);
     }
@@ -121,12 +124,12 @@ describe('the page on a deployment of three processes, each its own origin', fun
     // The first test's tabs: players 0..2, then spectators 0..2, spectator 2 watching player 0.
     const watcher = tabs[5]!;
     const tables = (await (await fetch(`${origins[0]}/tables`)).json()) as { roomId: string; pseudonym: string }[];
-    const table = tables.find((t) => t.pseudonym === 'Joueur0')!;
+    const table = tables.find((t) => t.pseudonym === maskPseudonym(PLAYERS[0]!))!;
     const socket = tabs[0]!.sockets.find((url) => roomOf(url) === table.roomId)!;
     const host = cluster.processes.find((p) => originOf(socket) === `127.0.0.1:${p.port}`)!;
     host.child.kill('SIGKILL');
     const told = watcher.page.locator('.table.watch [data-testid=player-state][data-state=lost]');
     await told.waitFor({ timeout: 30_000 });
-    assert.equal(await told.textContent(), 'La table ne répond plus (son serveur s’est arrêté)\u00a0: le direct est terminé.');
+    assert.equal(await told.textContent(), 'La table ne répond plus (son serveur s’est arrêté)\u202f: le direct est terminé.');
   });
 });

@@ -5,7 +5,7 @@ import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
-  assertAccessible, assertNoSidewaysScroll, buy, DESKTOP, finger, GAMES, mouse, newPlayer, openGame, PHONE, revealThroughUI, screenshotPath, signIn, signInByPseudonym, WAIT,
+  assertAccessible, assertNoSidewaysScroll, buy, DESKTOP, finger, focusComes, GAMES, mouse, newPlayer, openGame, outcomeSentence, PHONE, revealThroughUI, screenshotPath, signIn, signInByPseudonym, uncoverCells, WAIT,
 } from './ui';
 
 /**
@@ -169,8 +169,77 @@ describe('a game is one screen', function () {
     }
   });
 
-  it('with reduced motion, nothing animates when a card is scratched and revealed', async () => {
+  for (const game of ['mine-d-or', 'noel-de-la-chance'] as const) {
+    it(`${game}: the cells come under silver that clears under the pointer, a cell partly scratched stays covered and one scratched enough shows its symbol; a tap and Enter still open a cell; the outcome waits for the last one`, async () => {
+      const { context, page } = await newPlayer(browser, DESKTOP);
+      const outcome = async () => page.getByTestId('outcome').isVisible();
+      try {
+        await signIn(page, `Silver${++names}`, base);
+        await openGame(page, game);
+        await buy(page, game, FIRST_STAKE[game]!);
+        if (game === 'noel-de-la-chance') await page.locator('.symbol-choice.sym-bell').click();
+        const cell = page.locator('.cell-scratch[data-index="0"]');
+        await cell.waitFor(WAIT);
+        assert.equal(await page.locator('.cell-scratch').count(), game === 'mine-d-or' ? 9 : 18, 'every cell under silver');
+        assert.equal(await outcome(), false, 'no outcome while cells are under silver');
+        const box = (await cell.boundingBox())!;
+        // A short stroke in the cell's top left corner: cleared there, silver left elsewhere, still covered.
+        await page.mouse.move(box.x + 2, box.y + 2);
+        await page.mouse.down();
+        await page.mouse.move(box.x + 6, box.y + 2, { steps: 2 });
+        const part = Number(await cell.getAttribute('data-scratched'));
+        assert.ok(part > 0 && part < 35, `partly scratched: ${part} %`);
+        const alpha = await page.evaluate(`(() => {
+          const c = document.querySelector('.cell-scratch[data-index="0"] canvas');
+          const ctx = c.getContext('2d');
+          const { width, height } = c.getBoundingClientRect();
+          const ratio = c.width / width;
+          const at = (x, y) => ctx.getImageData(Math.floor(x * ratio), Math.floor(y * ratio), 1, 1).data[3];
+          return { scratched: at(4, 3), untouched: at(width - 2, height - 2) };
+        })()`) as { scratched: number; untouched: number };
+        assert.equal(alpha.scratched, 0, 'the silver is cleared where the pointer passed');
+        assert.ok(alpha.untouched > 0, 'the silver stays where it did not');
+        assert.equal(await cell.count(), 1, 'still covered');
+        // On across the cell: scratched enough, its symbol shows.
+        await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2, { steps: 6 });
+        await page.mouse.up();
+        await cell.waitFor({ ...WAIT, state: 'detached' });
+        const first = page.locator('.stage [role=gridcell]').first();
+        assert.match((await first.getAttribute('class'))!, /\bshown\b/, 'the first cell shows its symbol');
+        assert.ok((await first.innerText()).length > 0, 'and names it');
+        await assertAccessible(page, `${game} mid-scratch`);
+        // Enter on another cell opens it at once.
+        await page.locator('.cell-scratch[data-index="1"]').focus();
+        await page.keyboard.press('Enter');
+        await page.locator('.cell-scratch[data-index="1"]').waitFor({ ...WAIT, state: 'detached' });
+        // The focus goes on to the next cell to scratch, never to the page.
+        assert.match((await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))) ?? '', /à gratter$/);
+        assert.equal(await outcome(), false, 'no outcome while cells are under silver');
+        // Clicks on the rest: the outcome shows once the last is open (Mine d'or: after its Extra stages).
+        if (game === 'mine-d-or') await revealThroughUI(page, game);
+        else await uncoverCells(page, mouse(page));
+        await page.getByTestId('outcome').waitFor(WAIT);
+      } finally {
+        await context.close();
+      }
+      const phone = await newPlayer(browser, PHONE);
+      try {
+        await signIn(phone.page, `Touch${++names}`, base);
+        await openGame(phone.page, game);
+        await buy(phone.page, game, FIRST_STAKE[game]!);
+        if (game === 'noel-de-la-chance') await phone.page.locator('.symbol-choice.sym-bell').tap();
+        await phone.page.locator('.cell-scratch[data-index="3"]').tap();
+        await phone.page.locator('.cell-scratch[data-index="3"]').waitFor({ ...WAIT, state: 'detached' });
+        assert.equal(await phone.page.locator('.cell-scratch').count(), game === 'mine-d-or' ? 8 : 17, 'one cell open, the others covered');
+      } finally {
+        await phone.context.close();
+      }
+    });
+  }
+
+  it('with reduced motion, nothing animates when a card is scratched and revealed (500 000 CARATS, Mine d’or, Le Noël)', async () => {
     const { context, page } = await newPlayer(browser, { ...PHONE, reducedMotion: 'reduce' });
+    const running = () => page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length);
     try {
       await signIn(page, `Still${++names}`, base);
       await openGame(page, '500000-carats');
@@ -178,8 +247,102 @@ describe('a game is one screen', function () {
       await page.locator('.reveal-winning').tap();
       await page.locator('button.scratch[data-index="0"]').tap();
       await page.locator('button.scratch[data-index="0"]').waitFor({ ...WAIT, state: 'detached' });
-      const running = await page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').length);
-      assert.equal(running, 0, 'no animation runs');
+      assert.equal(await running(), 0, '500 000 CARATS: no animation runs');
+      for (const game of ['mine-d-or', 'noel-de-la-chance'] as const) {
+        await page.getByRole('button', { name: '← Retour' }).click();
+        await openGame(page, game);
+        await buy(page, game, FIRST_STAKE[game]!);
+        if (game === 'noel-de-la-chance') await page.locator('.symbol-choice.sym-bell').tap();
+        await page.locator('.cell-scratch[data-index="0"]').tap();
+        await page.locator('.cell-scratch[data-index="0"]').waitFor({ ...WAIT, state: 'detached' });
+        assert.equal(await running(), 0, `${game}: no animation runs`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+  it('counts a win above the stake up to its amount and buzzes a phone that allows it; under reduced motion the amount shows at once and nothing buzzes', async () => {
+    for (const reduced of [false, true]) {
+      const { context, page } = await newPlayer(browser, reduced ? { ...PHONE, reducedMotion: 'reduce' } : PHONE);
+      try {
+        // Every text the outcome shows, and every call to the Vibration API, from the page's start
+        // (a string: no helper names for the page).
+        await context.addInitScript(`
+          window.outcomes = [];
+          window.buzzes = [];
+          Object.defineProperty(navigator, 'vibrate', { value: (pattern) => window.buzzes.push(pattern) > 0 });
+          new MutationObserver(() => {
+            const shown = document.querySelector('[data-testid=outcome] > span')?.textContent;
+            if (shown && shown !== window.outcomes.at(-1)) window.outcomes.push(shown);
+          }).observe(document, { subtree: true, childList: true, characterData: true });
+        `);
+        await signIn(page, `Count${++names}`, base);
+        await openGame(page, 'rain-diamonds');
+        let prize = 0;
+        for (let unit = 0; unit < 80 && prize <= 50; unit++) {
+          await page.evaluate('window.outcomes = []');
+          await buy(page, 'rain-diamonds', 50);
+          await page.getByRole('button', { name: 'AUTO' }).click();
+          await page.getByTestId('outcome').waitFor(WAIT);
+          prize = Number(await page.getByTestId('outcome').getAttribute('data-prize'));
+        }
+        assert.ok(prize > 50, 'a win above the stake within 80 units');
+        const final = outcomeSentence(prize);
+        await page.waitForFunction((f) => document.querySelector('[data-testid=outcome] > span')?.textContent === f, final, WAIT);
+        const { outcomes, buzzes } = await page.evaluate('({ outcomes: window.outcomes, buzzes: window.buzzes })') as { outcomes: string[]; buzzes: unknown[] };
+        if (reduced) {
+          assert.deepEqual(outcomes, [final], 'the amount at once');
+          assert.deepEqual(buzzes, [], 'no buzz');
+        } else {
+          assert.ok(outcomes.length >= 3 && outcomes.at(-1) === final, `counted up: ${outcomes.join(' › ')}`);
+          assert.ok(buzzes.length >= 1, 'a buzz');
+        }
+        await assertAccessible(page, `a win, ${reduced ? 'reduced motion' : 'counted up'}`);
+      } finally {
+        await context.close();
+      }
+    }
+  });
+  it('reports the long tasks (over 50 ms) of a scratch across 500 000 CARATS and of a RAIN DIAMONDS cascade at 4 × CPU slowdown on a phone (the 50 ms target is a measurement, docs/client.md, not a gate on a shared machine)', async () => {
+    const { context, page } = await newPlayer(browser, PHONE);
+    try {
+      // Every long task (over 50 ms) the page runs, from its start (a string: no helper names for the page).
+      await context.addInitScript(`
+        window.longTasks = [];
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask' });
+      `);
+      await signIn(page, `Slow${++names}`, base);
+      const gesture = await finger(page, context);
+      const cdp = await context.newCDPSession(page);
+      await openGame(page, '500000-carats');
+      await buy(page, '500000-carats', 500);
+      await gesture.tap('.reveal-winning');
+      await page.locator('.ball:not(.ball-hidden)').first().waitFor(WAIT);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await page.evaluate('window.longTasks = []');
+      const row = await Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => {
+        const box = (await page.locator(`.scratch[data-index="${i}"]`).boundingBox())!;
+        return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+      }));
+      await gesture.drag(row);
+      await page.locator('button.scratch[data-index="5"]').waitFor({ ...WAIT, state: 'detached' });
+      const scratch = await page.evaluate('window.longTasks') as number[];
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      await page.getByRole('button', { name: '← Retour' }).click();
+      await openGame(page, 'rain-diamonds');
+      await buy(page, 'rain-diamonds', 50);
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+      await page.evaluate('window.longTasks = []');
+      // AUTO: every box opened, the gems collected, fallen and refilled, step by step at the server's pace.
+      await page.getByRole('button', { name: 'AUTO' }).click();
+      await page.getByTestId('outcome').waitFor(WAIT);
+      const cascade = await page.evaluate('window.longTasks') as number[];
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+      // Measured, not asserted: on a 2-core machine shared with other runs the same stroke's longest task takes 40 to 85 ms.
+      console.log(`      long tasks at 4 × CPU: scratch ${JSON.stringify(scratch)} ms, cascade ${JSON.stringify(cascade)} ms`);
+      assert.ok(await page.evaluate("PerformanceObserver.supportedEntryTypes.includes('longtask')"), 'the Long Tasks API is there to measure');
     } finally {
       await context.close();
     }
@@ -201,26 +364,28 @@ describe('the small things of a game screen', function () {
     await noelServer?.stop();
   });
 
-  it('Le Noël: the focus stays on the chosen symbol’s line, never on the page, while the cells show one by one', async () => {
+  it('Le Noël: the focus goes to the first cell to scratch, never to the page, while the cells come one by one, and to the chosen symbol’s line once all are scratched', async () => {
     const { context, page } = await newPlayer(noelBrowser, DESKTOP);
     try {
       await signIn(page, 'Noelle', `http://127.0.0.1:${noelServer.port}`);
       await openGame(page, 'noel-de-la-chance');
       await buy(page, 'noel-de-la-chance', 50);
       await page.locator('.symbol-choice.sym-bell').focus();
-      // Where the focus is at every frame, from the Enter to the outcome.
+      // Where the focus is at every frame, from the Enter until all 18 cells have come, under silver.
       const frames = page.evaluate(`new Promise((done) => {
         const seen = new Set();
         const look = () => {
           seen.add(document.activeElement === document.body ? 'body' : String(document.activeElement && document.activeElement.className));
-          if (document.querySelector('[data-testid=outcome]')) done([...seen]); else requestAnimationFrame(look);
+          if (document.querySelectorAll('.cell-scratch').length === 18 && document.querySelectorAll('.stage .cell.shown').length === 18) done([...seen]); else requestAnimationFrame(look);
         };
         requestAnimationFrame(look);
       })`) as Promise<string[]>;
       await page.keyboard.press('Enter');
       const seen = new Set(await frames);
       assert.ok(!seen.has('body'), `the focus went to the page: ${[...seen].join(', ')}`);
-      assert.ok([...seen].some((c) => c.includes('noel-picked')), `the focus on the chosen symbol: ${[...seen].join(', ')}`);
+      assert.ok([...seen].some((c) => c.includes('cell-scratch')), `the focus on a cell to scratch: ${[...seen].join(', ')}`);
+      await uncoverCells(page, mouse(page));
+      assert.ok(await focusComes(page, '.noel-picked'), 'the focus on the chosen symbol’s line');
     } finally {
       await context.close();
     }

@@ -14,7 +14,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { WireTap, watcherLags } from './wire-tap';
 import * as ui from './ui';
-import { assertAccessible, balance, buy, euroLabel, GAME_BUTTONS, moreEvents, mouse, openGame, pageTop, revealThroughUI, shownEvents, WAIT, showTab } from './ui';
+import { assertAccessible, balance, buy, euroLabel, GAME_BUTTONS, moreEvents, mouse, openGame, openToWatchers, pageTop, revealThroughUI, shownEvents, WAIT, showTab } from './ui';
 import { ChildServer } from '../../tools/server-process';
 import { freePort } from '../../tools/redis-server';
 
@@ -152,12 +152,12 @@ describe('web page', function () {
       try {
         await signIn(page, name, `http://127.0.0.1:${playerTap.port}`);
         await openGame(page, table.game);
-        await showTab(page, 'Spectateurs');
-        await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
-        await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
+        const room = await openToWatchers(page, `http://127.0.0.1:${server.port}`);
         await watcher.goto(`http://127.0.0.1:${watcherTap.port}/`);
-        await watcher.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
-        await watcher.getByText(`Vous regardez la table de ${name}`).waitFor(WAIT);
+        // « Tables ouvertes » names the player as the win feed does, masked.
+        await watcher.getByRole('button', { name: `Regarder ${maskPseudonym(name)}` }).and(watcher.locator(`[data-room-id="${room}"]`)).click(WAIT);
+        await watcher.getByText(`Vous regardez la table de ${maskPseudonym(name)}`).waitFor(WAIT);
+        assert.equal(await watcher.getByText(name, { exact: true }).count(), 0, 'the full pseudonym nowhere on the watcher’s page');
         await watcher.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
 
         const before = await balance(page);
@@ -208,7 +208,7 @@ describe('web page', function () {
       await signIn(page, `L${++nameCounter}`);
       await openGame(page, 'mysteres-de-la-lampe');
       const before = await balance(page);
-      await buy(page, 'mysteres-de-la-lampe', 50, { colour: 'bleu', symbol: 'lune' });
+      await buy(page, 'mysteres-de-la-lampe', 50, { colour: 'bleue', symbol: 'lune' });
       assert.equal(await page.locator('.lampe-unit').count(), 2);
       assert.equal(await page.locator('.lamp').count(), 1, 'one lamp');
       // The keyboard way: « Frotter » four times.
@@ -507,7 +507,7 @@ describe('web page', function () {
           const rules = page.locator('details.rules');
           if ((await rules.getAttribute('open')) === null) await rules.locator('summary').click();
           assert.deepEqual(await rules.locator('p.rule').allInnerTexts(), game.rules.map((r) => r.fr));
-          assert.equal(await rules.locator('.reglement-title').innerText(), `Règlement\u00a0: ${game.reglement.title}`);
+          assert.equal(await rules.locator('.reglement-title').innerText(), `Règlement\u202f: ${game.reglement.title}`);
           const rows = await rules.locator('table').first().locator('tbody tr').allInnerTexts();
           assert.deepEqual(rows.map((r) => r.replace(/\s+/g, ' ').trim()), price.tiers.map((t) => `${euroLabel(t.prize)} ${new Intl.NumberFormat('fr-FR').format(t.count)} 1 sur ${new Intl.NumberFormat('fr-FR', { maximumFractionDigits: 1 }).format(price.blockSize / t.count)}`.replace(/\s+/g, ' ')));
         }

@@ -9,7 +9,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
   assertAccessible, assertNoSidewaysScroll, assertTargets, balance, buy, chooseLamp, DESKTOP, finger, GAMES, history, mouse,
-  focusComes, moreEvents, newPlayer, openGame, outcomeSentence, pageTop, PHONE, purchased, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT, showTab,
+  focusComes, moreEvents, newPlayer, openGame, openToWatchers, outcomeSentence, pageTop, PHONE, purchased, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT, showTab,
 } from './ui';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
@@ -180,10 +180,10 @@ describe('the page as a product', function () {
       await buy(page, 'mysteres-de-la-lampe', 50, { colour: 'or', symbol: 'clé' });
       await page.waitForFunction((want) => Number(document.querySelector('[data-testid=balance]')?.getAttribute('data-cents')) === want, before - 100, WAIT);
       // Held, and said to be paid already.
-      assert.match((await page.getByTestId('balance').textContent())!, /^Solde\u00a0: [\d\s]+(,\d\d)?\s€1\s€ misés sur la partie en cours$/);
+      assert.match((await page.getByTestId('balance').textContent())!, /^Solde\u202f: [\d\s]+(,\d\d)?\s€1\s€ misés sur la partie en cours$/);
       await page.getByRole('button', { name: 'AUTO' }).click();
       await page.getByTestId('outcome').waitFor(WAIT);
-      assert.match(await page.getByText(/^La lampe révèle/).first().innerText(), /La lampe révèle\u00a0: (couleur|symbole) /, 'a colour named as a colour (« couleur or », never « or » alone)');
+      assert.match(await page.getByText(/^La lampe révèle/).first().innerText(), /La lampe révèle\u202f: (couleur|symbole) /, 'a colour named as a colour (« couleur or », never « or » alone)');
     } finally {
       await context.close();
     }
@@ -226,7 +226,7 @@ describe('the page as a product', function () {
       await buy(page, 'rain-diamonds', 50);
       const cells = await page.locator('.rain-grid [role=gridcell]').allInnerTexts();
       assert.equal(cells.length, 20);
-      for (const cell of cells) assert.match(cell, /^ligne [1-4], colonne [1-5]\u00a0: pierre précieuse \p{L}+$/u);
+      for (const cell of cells) assert.match(cell, /^ligne [1-4], colonne [1-5]\u202f: pierre précieuse \p{L}+$/u);
       const shapes = await page.locator('.gem').evaluateAll((gems) => gems.map((g) => [g.className.match(/gem-(\w+)/)![1], g.querySelector('path')!.getAttribute('d')]));
       const byColour = new Map(shapes.map(([colour, d]) => [colour, d]));
       assert.equal(new Set(byColour.values()).size, byColour.size, 'as many shapes as colours');
@@ -308,11 +308,10 @@ describe('the page as a product', function () {
         const name = nextName('O');
         await signIn(page, name, base);
         await openGame(page, 'noel-de-la-chance');
-        await showTab(page, 'Spectateurs');
-        await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
-        await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
+        const room = await openToWatchers(page, base);
         await watcher.page.goto(`${base}/`);
-        await watcher.page.getByRole('button', { name: `Regarder ${name}` }).click(WAIT);
+        await watcher.page.locator(`button[data-room-id="${room}"]`).click(WAIT);
+        await watcher.page.getByText(`Vous regardez la table de ${maskPseudonym(name)}`).waitFor(WAIT);
         await watcher.page.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
       };
       await watch(players[0]!.page);
@@ -320,19 +319,19 @@ describe('the page as a product', function () {
       // The player reloads: the table keeps their seat a while, and the watcher hears why nothing moves.
       await players[0]!.page.reload();
       await watcher.page.locator('[data-testid=player-state][data-state=away]').waitFor(WAIT);
-      assert.equal(await watcher.page.getByTestId('player-state').innerText(), 'Le joueur s’est déconnecté\u00a0: la table attend son retour.');
+      assert.equal(await watcher.page.getByTestId('player-state').innerText(), 'Le joueur s’est déconnecté\u202f: la table attend son retour.');
       // Another player leaves their table: the watcher is told, and its table is closed.
       await watch(players[1]!.page);
       await players[1]!.page.getByRole('button', { name: '← Retour' }).click();
       await watcher.page.locator('[data-testid=player-state][data-state=left]').waitFor(WAIT);
-      assert.equal(await watcher.page.getByTestId('player-state').innerText(), 'Le joueur a quitté la table\u00a0: elle est fermée.');
+      assert.equal(await watcher.page.getByTestId('player-state').innerText(), 'Le joueur a quitté la table\u202f: elle est fermée.');
       assert.equal(await watcher.page.locator('.watch .connection').getAttribute('data-state'), 'closed');
     } finally {
       for (const p of [watcher, ...players]) await p.context.close();
     }
   });
 
-  it('masks pseudonyms in the feed and groups one player’s wins on one line', async () => {
+  it('masks pseudonyms in the feed and groups one player’s wins at one game on one line, another game’s on another', async () => {
     const { context, page } = await newPlayer(browser, DESKTOP);
     try {
       const name = nextName('Feeder');
@@ -350,6 +349,20 @@ describe('the page as a product', function () {
       await page.waitForFunction((masked) => [...document.querySelectorAll('[data-testid=feed] li')].some((li) => li.textContent!.startsWith(masked) && Number(li.getAttribute('data-count')) >= 2), maskPseudonym(name), WAIT);
       assert.equal(await line.count(), 1, 'one line for the player');
       assert.equal(await page.getByTestId('feed').getByText(name).count(), 0, 'the full pseudonym is nowhere in the feed');
+      // A win at another game: a line of its own, the lamp's line kept whole.
+      await page.getByRole('button', { name: '← Retour' }).click();
+      await openGame(page, 'rain-diamonds');
+      for (let round = 0; round < 60; round++) {
+        await buy(page, 'rain-diamonds', 50);
+        await page.getByRole('button', { name: 'AUTO' }).click();
+        await page.getByTestId('outcome').waitFor(WAIT);
+        if (Number(await page.getByTestId('outcome').getAttribute('data-prize')) > 0) break;
+      }
+      assert.ok(Number(await page.getByTestId('outcome').getAttribute('data-prize')) > 0, 'a RAIN DIAMONDS win within 60 units');
+      await line.nth(1).waitFor(WAIT);
+      // The lamp's rounds won two or more units (a round is two units), RAIN DIAMONDS one.
+      const lines = await line.evaluateAll((lis) => lis.map((li) => [li.getAttribute('data-game'), Number(li.getAttribute('data-count')) >= 2 ? 'several' : 'one', li.textContent!.includes(li.getAttribute('data-game') === 'rain-diamonds' ? 'RAIN DIAMONDS' : 'lampe')]));
+      assert.deepEqual(lines.sort(), [['mysteres-de-la-lampe', 'several', true], ['rain-diamonds', 'one', true]], 'one line per game, each naming its game');
     } finally {
       await context.close();
     }
@@ -371,7 +384,7 @@ describe('the page as a product', function () {
       await page.getByTestId('recall-step').waitFor(WAIT);
       assert.equal(await page.getByText(line!.unitId).count(), 0, 'no unit id on the recall');
       assert.ok(!(await page.locator('main').innerText()).includes(':0:'), 'no raw id');
-      assert.match((await page.getByTestId('balance').textContent())!, /^Solde\u00a0: /, 'a non-breaking space before the colon');
+      assert.match((await page.getByTestId('balance').textContent())!, /^Solde\u202f: /, 'a narrow no-break space before the colon');
       await assertAccessible(page, 'a recall, phone');
     } finally {
       await context.close();

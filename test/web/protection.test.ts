@@ -197,7 +197,7 @@ describe('the page protects the player', function () {
       await assertAccessible(page, 'a table with its limit reached');
       // The refusal is in the history of « Mes limites ».
       await page.getByRole('button', { name: 'Mes limites' }).click();
-      await page.getByRole('dialog', { name: 'Mes limites' }).locator('.changes li', { hasText: 'Achat refusé\u00a0: Cette mise dépasserait votre limite de mises sur 7 jours.' }).waitFor(WAIT);
+      await page.getByRole('dialog', { name: 'Mes limites' }).locator('.changes li', { hasText: 'Achat refusé\u202f: Cette mise dépasserait votre limite de mises sur 7 jours.' }).waitFor(WAIT);
     } finally {
       await context.close();
     }
@@ -246,6 +246,12 @@ describe('the page protects the player', function () {
       assert.equal(await panel.locator('[data-kind=stake_week] .limit-amount').innerText(), '50\u00a0€', 'the limit in force meanwhile');
       assert.equal(await panel.locator('[data-kind=stake_day] .limit-amount').innerText(), '10\u00a0€', 'a new limit applies at once');
       assert.equal(await panel.getByTestId('left-stake_week').innerText(), '50\u00a0€');
+      // A card without a limit says what was deposited or played, not « Utilisé » of nothing.
+      assert.equal(await panel.locator('[data-kind=deposit_week] .limit-amount').innerText(), 'aucune');
+      assert.equal(await panel.locator('[data-kind=deposit_week] dt').first().innerText(), 'Déposé');
+      assert.equal(await panel.locator('[data-kind=deposit_week] dt', { hasText: 'Prochain centime libéré' }).count(), 0, 'no cent to free without a limit');
+      assert.equal(await panel.locator('[data-kind=time_day] dt').first().innerText(), 'Joué');
+      assert.equal(await panel.locator('[data-kind=stake_week] dt').first().innerText(), 'Utilisé');
       assert.ok((await panel.locator('.changes li').count()) >= 3, 'the history: the first limit, the raise, the daily limit');
       // The reality check's interval: the player's, within the server's hour.
       await panel.getByLabel('Faire le point sur ma session toutes les').selectOption({ label: '30\u00a0min' });
@@ -271,7 +277,7 @@ describe('the page protects the player', function () {
       const panel = page.getByRole('dialog', { name: 'Mes limites' });
       await panel.getByRole('radio', { name: '7 jours' }).check();
       await panel.getByRole('button', { name: 'Continuer…' }).click();
-      const confirm = panel.getByRole('group', { name: 'Vous exclure pendant 7 jours\u00a0?' });
+      const confirm = panel.getByRole('group', { name: 'Vous exclure pendant 7 jours\u202f?' });
       await confirm.getByText('Cette exclusion commence tout de suite et ne pourra être ni annulée ni raccourcie avant sa fin.').waitFor(WAIT);
       await assertAccessible(page, 'the exclusion’s confirm step');
       assert.ok(await focusComes(page, '.confirm-exclusion button:not(.danger)'), 'the confirm step puts the focus on the safe choice, not on « Oui, m’exclure »');

@@ -45,7 +45,7 @@ export function euroLabel(cents: number): string {
 
 /** « Gagné : 2 € » or « Perdu », as the page says it. */
 export function outcomeSentence(prize: number): string {
-  return prize > 0 ? `Gagné\u00a0: ${euroLabel(prize)}` : 'Perdu';
+  return prize > 0 ? `Gagné\u202f: ${euroLabel(prize)}` : 'Perdu';
 }
 
 /** A weekly stake limit high enough for every test's purchases (in euros, as the player types it). */
@@ -90,6 +90,23 @@ export async function openGame(page: Page, game: string): Promise<void> {
 export async function showTab(page: Page, name: 'Gains et chances' | 'Historique' | 'Spectateurs' | 'History'): Promise<void> {
   const tab = page.getByRole('tab', { name, exact: true });
   if ((await tab.count()) > 0) await tab.click();
+}
+
+/**
+ * Opens the player's table to spectators; resolves with its room, the one new in `GET /tables`
+ * (which masks pseudonyms as the win feed does: « P12*** », so a test tells its table by its room).
+ */
+export async function openToWatchers(page: Page, at: string): Promise<string> {
+  const rooms = async () => ((await (await fetch(`${at}/tables`)).json()) as { roomId: string }[]).map((t) => t.roomId);
+  const before = new Set(await rooms());
+  await showTab(page, 'Spectateurs');
+  await page.getByRole('button', { name: 'Ouvrir ma table aux spectateurs' }).click();
+  await page.getByText('Votre table est ouverte aux spectateurs.').waitFor(WAIT);
+  for (const until = Date.now() + WAIT.timeout; Date.now() < until; await new Promise((r) => setTimeout(r, 100))) {
+    const added = (await rooms()).find((room) => !before.has(room));
+    if (added) return added;
+  }
+  throw new Error('no new table in GET /tables');
 }
 
 /** Where an element is on the page (not the screen): it must not move when a unit starts or ends. */
@@ -188,6 +205,16 @@ export async function rubLamp(page: Page, gesture: Gesture): Promise<void> {
   }
 }
 
+/** Taps Mine d'or's or Le Noël's cells under silver one by one until none is left (they are uncovered on the page). */
+export async function uncoverCells(page: Page, gesture: Gesture): Promise<void> {
+  const covered = page.locator('.cell-scratch');
+  await Promise.race([covered.first().waitFor(WAIT), page.getByTestId('outcome').waitFor(WAIT)]);
+  for (let left = await covered.count(); left > 0; left = await covered.count()) {
+    await gesture.tap('.cell-scratch');
+    await page.waitForFunction((n) => document.querySelectorAll('.cell-scratch').length < n, left, WAIT);
+  }
+}
+
 /** Reveals the bought unit through the UI with a mouse or a finger; resolves when the outcome shows. */
 export async function revealThroughUI(page: Page, game: string, gesture: Gesture = mouse(page), moment?: () => Promise<void>): Promise<void> {
   const outcome = page.getByTestId('outcome');
@@ -223,10 +250,12 @@ export async function revealThroughUI(page: Page, game: string, gesture: Gesture
     case 'noel-de-la-chance':
       await moment?.();
       await gesture.tap('.symbol-choice.sym-bell');
+      await uncoverCells(page, gesture);
       break;
     case 'mine-d-or':
       await moment?.();
       while (!(await outcome.isVisible())) {
+        await uncoverCells(page, gesture);
         const extra = page.getByRole('button', { name: 'EXTRA', exact: true });
         await Promise.race([extra.waitFor(WAIT), outcome.waitFor(WAIT)]);
         if (await outcome.isVisible()) break;
@@ -257,9 +286,10 @@ export function focusComes(page: Page, selector: string): Promise<boolean> {
  */
 export async function revealByKeyboard(page: Page, game: string): Promise<void> {
   const outcome = page.getByTestId('outcome');
-  const target = game === 'noel-de-la-chance' ? /cloche/ : game === 'mysteres-de-la-lampe' ? /^Frotter$/ : /./;
+  // Le Noël: the bell, then each cell under silver (« Case 3 à gratter »).
+  const target = game === 'noel-de-la-chance' ? /cloche|à gratter$/ : game === 'mysteres-de-la-lampe' ? /^Frotter$/ : /./;
   const trail: string[] = [];
-  for (let presses = 0; presses < 60 && !(await outcome.isVisible()); presses++) {
+  for (let presses = 0; presses < 100 && !(await outcome.isVisible()); presses++) {
     // The page moves the focus on within a frame when an action disabled the focused control.
     const settled = () => {
       const el = document.activeElement as HTMLButtonElement | null;
@@ -280,10 +310,12 @@ export async function revealByKeyboard(page: Page, game: string): Promise<void> 
       continue;
     }
     const before = await shownEvents(page);
+    // A cell under silver opens on the page (no event): its button goes.
+    const pressed = await page.evaluateHandle(() => document.activeElement!);
     await page.keyboard.press('Enter');
-    await Promise.race([moreEvents(page, before), outcome.waitFor(WAIT)]);
+    await Promise.race([moreEvents(page, before), outcome.waitFor(WAIT), page.waitForFunction((el) => !el.isConnected, pressed, WAIT)]);
   }
-  await outcome.waitFor(WAIT).catch(() => assert.fail(`${game}: no outcome after 60 presses on ${trail.join(' › ')}`));
+  await outcome.waitFor(WAIT).catch(() => assert.fail(`${game}: no outcome after 100 presses on ${trail.join(' › ')}`));
 }
 
 export async function tokenOf(page: Page): Promise<string> {

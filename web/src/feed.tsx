@@ -9,19 +9,24 @@ import { count, euros, gameName, type Strings } from './i18n';
 const FEED_KEEP = 50;
 const LINES = 12;
 
-/** One line of the feed: one player's wins, the newest first (the server masks pseudonyms: « Ali*** »). */
+/** One line of the feed: one player's wins at one game, the newest first (the server masks pseudonyms: « Ali*** »). */
 interface WinLine {
   readonly pseudonym: string;
+  readonly game: string;
   readonly wins: Win[];
 }
 
-/** Wins grouped by player, newest line first: one player playing AUTO fills one line, not the feed. */
+/**
+ * Wins grouped by player and game, newest line first: one player playing AUTO fills one line, not
+ * the feed, and a line names the one game all its wins come from.
+ */
 export function groupWins(wins: readonly Win[]): WinLine[] {
   const lines = new Map<string, WinLine>();
   for (const w of wins) {
-    const line = lines.get(w.pseudonym);
+    const key = JSON.stringify([w.pseudonym, w.game]);
+    const line = lines.get(key);
     if (line) line.wins.push(w);
-    else lines.set(w.pseudonym, { pseudonym: w.pseudonym, wins: [w] });
+    else lines.set(key, { pseudonym: w.pseudonym, game: w.game, wins: [w] });
   }
   return [...lines.values()].slice(0, LINES);
 }
@@ -48,8 +53,8 @@ export function Feed({ s, catalog }: { s: Strings; catalog: GameCatalogEntry[] }
           const newest = line.wins[0]!;
           const total = line.wins.reduce((sum, w) => sum + w.amount, 0);
           return (
-            <li key={`${line.pseudonym}-${newest.at}`} data-count={line.wins.length}>
-              <span class="who">{line.pseudonym}</span> — {gameName(newest.game, catalog, s)} — <b>{euros(newest.amount, s)}</b>
+            <li key={`${line.pseudonym}-${line.game}-${newest.at}`} data-count={line.wins.length} data-game={line.game}>
+              <span class="who">{line.pseudonym}</span> — {gameName(line.game, catalog, s)} — <b>{euros(newest.amount, s)}</b>
               {line.wins.length > 1 && <small> ({s.winsGrouped(line.wins.length, euros(total, s))})</small>}
             </li>
           );
@@ -60,7 +65,7 @@ export function Feed({ s, catalog }: { s: Strings; catalog: GameCatalogEntry[] }
         <ul class="left">
           {left.map((b) => (
             <li key={b.blockId}>
-              {gameName(b.game, catalog, s)} {euros(b.stake, s)}{'\u00a0'}: {b.tiers.map((t) => `${euros(t.prize, s)} × ${count(t.left, s)}`).join(', ')}
+              {gameName(b.game, catalog, s)} {euros(b.stake, s)}{s.colon}{b.tiers.map((t) => `${euros(t.prize, s)} × ${count(t.left, s)}`).join(', ')}
             </li>
           ))}
         </ul>

@@ -149,9 +149,10 @@ function LimitSummary({ s, view }: { s: Strings; view: LimitView }) {
         </p>
       )}
       <dl>
-        <dt>{p.used}</dt><dd>{euros(view.used, s)}</dd>
+        <dt>{view.amount === null ? (view.kind.startsWith('deposit') ? p.deposited : p.staked) : p.used}</dt><dd data-testid={`used-${view.kind}`}>{euros(view.used, s)}</dd>
         {view.left !== null && <><dt>{p.leftNow}</dt><dd data-testid={`left-${view.kind}`}>{euros(view.left, s)}</dd></>}
-        {view.nextFreeAt !== null && <><dt>{p.nextFree}</dt><dd>{dateTime(view.nextFreeAt, s)}</dd></>}
+        {/* Under « aucune » nothing is held back: no cent to free. */}
+        {view.nextFreeAt !== null && view.amount !== null && <><dt>{p.nextFree}</dt><dd>{dateTime(view.nextFreeAt, s)}</dd></>}
       </dl>
     </div>
   );
@@ -170,9 +171,9 @@ function TimeLimitSummary({ s, view }: { s: Strings; view: TimeLimitView }) {
         </p>
       )}
       <dl>
-        <dt>{p.used}</dt><dd data-testid={`used-${view.kind}`}>{playTime(view.used, s)}</dd>
+        <dt>{view.amount === null ? p.played : p.used}</dt><dd data-testid={`used-${view.kind}`}>{playTime(view.used, s)}</dd>
         {view.left !== null && <><dt>{p.leftNow}</dt><dd data-testid={`left-${view.kind}`}>{playTime(view.left, s)}</dd></>}
-        {view.nextFreeAt !== null && <><dt>{p.nextTimeFree}</dt><dd>{dateTime(view.nextFreeAt, s)}</dd></>}
+        {view.nextFreeAt !== null && view.amount !== null && <><dt>{p.nextTimeFree}</dt><dd>{dateTime(view.nextFreeAt, s)}</dd></>}
       </dl>
     </div>
   );

@@ -45,7 +45,7 @@ function GameTile({ s, game, catalog, onGame }: { s: Strings; game: GameCatalogE
   );
 }
 
-/** The tables open to watchers, every process's; anyone may watch, signed in or not. */
+/** The tables open to watchers, every process's, each player's pseudonym masked by the server; anyone may watch, signed in or not. */
 export function OpenTables({ s, catalog, onWatch }: { s: Strings; catalog: GameCatalogEntry[]; onWatch: (t: OpenTable) => void }) {
   const [tables, setTables] = useState<OpenTable[]>([]);
   useEffect(() => {
@@ -61,7 +61,7 @@ export function OpenTables({ s, catalog, onWatch }: { s: Strings; catalog: GameC
       {tables.length === 0 ? <p class="hint">{s.noTables}</p> : (
         <ul class="tables">
           {tables.map((t) => (
-            <li key={t.roomId}><span>{gameName(t.game, catalog, s)} — {t.pseudonym} ({s.watchersCount(t.watchers)})</span> <button type="button" class="small" onClick={() => onWatch(t)} aria-label={`${s.watch} ${t.pseudonym}`}>{s.watch}</button></li>
+            <li key={t.roomId}><span>{gameName(t.game, catalog, s)} — {t.pseudonym} ({s.watchersCount(t.watchers)})</span> <button type="button" class="small" data-room-id={t.roomId} onClick={() => onWatch(t)} aria-label={`${s.watch} ${t.pseudonym}`}>{s.watch}</button></li>
           ))}
         </ul>
       )}

@@ -147,7 +147,7 @@ function App() {
         <h1><span class="logo" aria-hidden="true">◆</span> <span class="title-words">{s.title}</span></h1>
         {session && (
           <p class="balance" data-testid="balance" data-cents={wallet?.balance ?? ''}>
-            <span class="balance-label">{s.balance}{'\u00a0'}: </span><b>{wallet ? euros(wallet.balance, s) : '…'}</b>
+            <span class="balance-label">{s.balance}{s.colon}</span><b>{wallet ? euros(wallet.balance, s) : '…'}</b>
             {wallet && wallet.held > 0 && <small class="held">{euros(wallet.held, s)} {s.held}<span class="held-where"> {s.heldWhere}</span></small>}
           </p>
         )}

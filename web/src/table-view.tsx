@@ -33,17 +33,17 @@ export function PrizeTable({ s, game, stake, open = false }: { s: Strings; game:
   const worth = [
     ...(game.symbols ?? []).flatMap((sym) => {
       const prize = sym.worth && at(sym.worth.prizes);
-      return prize ? [{ what: `${sym.worth!.count} × ${sym.label[lang]}`, prize }] : [];
+      return prize ? [{ what: s.symbolCount(sym.worth!.count, sym.label[lang]), prize }] : [];
     }),
     ...(game.paysByCount ?? []).flatMap((row) => {
       const prize = at(row.prizes);
-      return prize ? [{ what: `${row.count} × ${s.chosenSymbol}`, prize }] : [];
+      return prize ? [{ what: s.chosenCount(row.count), prize }] : [];
     }),
   ];
   return (
     <details class="rules" open={open}>
       <summary>{s.rules} · {s.prizeTable}</summary>
-      {game.reglement && <p class="hint reglement-title">{s.reglement}{'\u00a0'}: {game.reglement.title}</p>}
+      {game.reglement && <p class="hint reglement-title">{s.reglement}{s.colon}{game.reglement.title}</p>}
       {game.rules?.map((r, i) => <p class="rule" key={i}>{r[lang]}</p>)}
       <table>
         <caption>{s.prizeTable} — {euros(stake, s)}</caption>
@@ -90,12 +90,43 @@ function Prices({ s, game, stake, setStake, disabled }: { s: Strings; game: Game
   );
 }
 
-/** The outcome, in proportion: nothing to celebrate for a prize not above the stake. */
+/** How long a win above the stake takes to count up to its amount. */
+const COUNT_MS = 700;
+
+const reducedMotion = () => matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+/** `target` cents counted up from 0 (whole cents, easing out) when `run`, else `target` at once. */
+function useCountUp(target: number, run: boolean): number {
+  const [shown, setShown] = useState(run ? 0 : target);
+  useEffect(() => {
+    if (!run) return setShown(target);
+    const start = performance.now();
+    let frame = 0;
+    const step = (now: number) => {
+      const t = Math.min(1, (now - start) / COUNT_MS);
+      setShown(Math.round(target * (1 - (1 - t) ** 3)));
+      if (t < 1) frame = requestAnimationFrame(step);
+    };
+    frame = requestAnimationFrame(step);
+    return () => cancelAnimationFrame(frame);
+  }, [target, run]);
+  return shown;
+}
+
+/**
+ * The outcome, in proportion: nothing to celebrate for a prize not above the stake; a win above
+ * it counted up (not under reduced motion; screen readers get the amount, not the count).
+ */
 function Outcome({ s, prize, stake, missing }: { s: Strings; prize: number; stake: number; missing: string | undefined }) {
   const size = prize === 0 ? 'loss' : prize <= stake ? 'win win-small' : prize >= BIG_WIN * stake ? 'win win-big' : 'win';
+  const counted = useCountUp(prize, prize > stake && !reducedMotion());
+  const counting = counted !== prize;
   return (
     <p class={`outcome ${size}`} data-testid="outcome" data-prize={prize} tabIndex={-1}>
-      {prize > 0 ? s.won(euros(prize, s)) : s.lost}
+      {prize > 0 ? <>
+        <span aria-hidden={counting ? 'true' : undefined}>{s.won(euros(counted, s))}</span>
+        {counting && <span class="sr-only">{s.won(euros(prize, s))}</span>}
+      </> : s.lost}
       {prize === 0 && missing && <small class="missing">{missing}</small>}
       {prize > 0 && prize <= stake && <small> — {s.refund}</small>}
       {prize >= BIG_WIN * stake && <span class="burst" aria-hidden="true" />}
@@ -189,24 +220,40 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
 
   // The game's pace as the server sets it (the catalog is read before any table opens).
   const { shown, caughtUp } = usePaced(units, instant, entry?.pace.stepMs ?? 0);
+  const screen = SCREENS[game];
+  // Mine d'or's and Le Noël's cells under silver, for the tickets bought here and played by hand
+  // (kept with the units they belong to: a new purchase starts with all covered).
+  const ticket = units.map((u) => u.unitId).join(' ');
+  const [uncovered, setUncovered] = useState<{ ticket: string; keys: ReadonlySet<number> }>({ ticket: '', keys: new Set() });
+  const [autoFor, setAutoFor] = useState('');
+  const scratching = !!screen?.coverable && units.length > 0 && units.every((u) => !instant.has(u.unitId)) && autoFor !== ticket;
+  const scratch = scratching ? {
+    uncovered: uncovered.ticket === ticket ? uncovered.keys : new Set<number>(),
+    uncover: (keys: readonly number[]) => setUncovered((was) => ({ ticket, keys: new Set([...(was.ticket === ticket ? was.keys : []), ...keys]) })),
+  } : undefined;
+  // Cells still under silver hold the outcome (and the prize's entry in the balance, and JOUER).
+  const held = !!scratch && screen!.coverable!(shown.flatMap((u) => u.events)).some((k) => !scratch.uncovered.has(k));
+  const seen = caughtUp && !held;
   const unfinished = units.some((u) => u.status !== 'finished');
-  const over = units.length > 0 && !unfinished && caughtUp;
+  const over = units.length > 0 && !unfinished && seen;
   const totalPrize = units.reduce((sum, u) => sum + u.prize, 0);
   const totalStake = units.reduce((sum, u) => sum + u.stake, 0);
   // The prize enters the balance on screen when the screen shows the result, not before.
   useEffect(() => {
-    if (caughtUp && pendingWallet) {
+    if (seen && pendingWallet) {
       setWallet(pendingWallet);
       setPendingWallet(undefined);
       setHistoryKey((k) => k + 1);
       protection.refresh();
     }
-  }, [caughtUp, pendingWallet]);
+  }, [seen, pendingWallet]);
   useEffect(() => {
-    if (over && sound && totalPrize > totalStake) playWin(totalPrize / totalStake);
+    if (!over || totalPrize <= totalStake) return;
+    if (sound) playWin(totalPrize / totalStake);
+    // A short buzz on a phone that allows it (Vibration API), longer for a big win; not under reduced motion.
+    if (!reducedMotion()) navigator.vibrate?.(totalPrize >= BIG_WIN * totalStake ? [60, 40, 120] : 40);
   }, [over]);
 
-  const screen = SCREENS[game];
   const fail = (err: unknown) => onError(connection === 'connected' ? refusalSentence(err, s) : s.connectionCut);
   const keepWallet = (reply: { wallet?: Wallet }) => {
     if (reply.wallet) setPendingWallet(reply.wallet);
@@ -268,13 +315,18 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
   const buyAndReveal = async () => {
     if (await buyAndShow()) act({ type: 'auto' });
   };
+  // AUTO reveals for the player: nothing left to scratch either.
+  const auto = () => {
+    setAutoFor(ticket);
+    act({ type: 'auto' });
+  };
   const toggleWatchers = () => {
     sender?.request('watchers', { open: !open }).then((r) => setOpen(r.open), fail);
   };
   const cost = (stake ?? 0) * unitsBought;
   // Off, and said why, when the server would refuse it: no limit set, excluded, blocked, reality check, balance or limit left below the price.
   const gate = unfinished || stake === undefined ? undefined : buyGate(protection.state, wallet?.balance, cost, s);
-  const canBuy = !!sender && !busy && !paced && stake !== undefined && unitsBought > 0 && !unfinished && caughtUp && !gate;
+  const canBuy = !!sender && !busy && !paced && stake !== undefined && unitsBought > 0 && !unfinished && seen && !gate;
   const autoNow = unfinished && !!screen?.autoOffered?.(shown.flatMap((u) => u.events));
   const eventsShown = shown.reduce((n, u) => n + u.events.length, 0);
 
@@ -288,7 +340,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
       </div>
       <div class="game-main">
       <div class={`stage stage-${game}`} ref={stage} {...(units.length > 0 ? { 'data-events': eventsShown, 'data-units': units.map((u) => u.unitId).join(' ') } : {})}>
-        {screen && <screen.View key={shown.map((u) => u.unitId).join()} s={s} game={entry} units={shown} readOnly={!unfinished} act={act} rub={rub} />}
+        {screen && <screen.View key={shown.map((u) => u.unitId).join()} s={s} game={entry} units={shown} readOnly={!unfinished} act={act} rub={rub} scratch={scratch} />}
       </div>
       <div class="status-line">
         {over ? <Outcome s={s} prize={totalPrize} stake={totalStake} missing={screen?.missing(shown[0]?.events ?? [], s, entry)} /> : notice && <p class="notice">{notice}</p>}
@@ -302,7 +354,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
           </button>
           {screen?.autoOffered && (
             unfinished || !screen.autoAtPurchase
-              ? <button type="button" class="auto" disabled={!autoNow} onClick={() => act({ type: 'auto' })}>{s.auto}</button>
+              ? <button type="button" class="auto" disabled={!autoNow} onClick={auto}>{s.auto}</button>
               : <button type="button" class="auto" disabled={!canBuy} onClick={() => void buyAndReveal()} aria-describedby={gate ? 'buy-gate' : undefined}>{s.autoBuy}</button>
           )}
         </div>
@@ -313,7 +365,7 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
           </p>
         )}
       </div>
-      <p class="sr-only" aria-live="polite" data-testid="announce">{announcement(game, shown, s)}</p>
+      <p class="sr-only" aria-live="polite" data-testid="announce">{held ? s.scratchHint : announcement(game, shown, s)}</p>
       </div>
       <Tabs label={s.moreAboutGame} idPrefix="table" tabs={[
         { id: 'rules', title: s.oddsTab, panel: () => (stake !== undefined ? <PrizeTable s={s} game={entry} stake={units[0]?.stake ?? stake} /> : null) },

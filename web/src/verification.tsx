@@ -150,10 +150,10 @@ function CheckLine({ s, check }: { s: Strings; check: UnitCheck }) {
     <li class={check.ok ? 'check-ok' : 'check-failed'} data-check={check.id} data-ok={String(check.ok)}>
       <span class="check-mark" aria-hidden="true">{check.ok ? '✓' : '✗'}</span>
       <span>
-        <span class="sr-only">{check.ok ? v.passed : v.failedMark}{'\u00a0'}: </span>
+        <span class="sr-only">{check.ok ? v.passed : v.failedMark}{s.colon}</span>
         {words ? (check.ok ? words.ok : words.failed) : v.unknownCheck(check.id)}
         {/* The core's own sentence says what differed (it writes English). */}
-        {!check.ok && <small class="check-detail">{v.detail}{'\u00a0'}: <span lang="en">{check.detail}</span></small>}
+        {!check.ok && <small class="check-detail">{v.detail}{s.colon}<span lang="en">{check.detail}</span></small>}
       </span>
     </li>
   );

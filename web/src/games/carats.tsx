@@ -15,7 +15,7 @@ interface Revealed {
 }
 
 export function describeCarats(e: GameEvent, s: Strings): string | undefined {
-  if (e.type === 'winning_numbers_revealed') return `${s.carats.winning}\u00a0: ${(e['numbers'] as number[]).join(', ')}`;
+  if (e.type === 'winning_numbers_revealed') return `${s.carats.winning}${s.colon}${(e['numbers'] as number[]).join(', ')}`;
   if (e.type === 'number_revealed') return s.carats.revealed(e['number'] as number, euros(e['amount'] as number, s), e['matched'] as boolean);
   return undefined;
 }
@@ -94,7 +94,7 @@ export function Carats({ s, units, readOnly, act }: GameViewProps) {
                   {canScratch
                     // Keyboard activation (Enter, Space) has no pointer: detail is 0.
                     ? <button type="button" data-index={i} class="scratch" aria-label={s.carats.cell(i)} onClick={(ev) => (ev.detail === 0 ? reveal([i]) : undefined)}><canvas class="scratch-cover" ref={(c) => { if (c) paintCover(c); }} aria-hidden="true" /></button>
-                    : <span class="scratch covered" aria-label={`${s.carats.cell(i)}\u00a0: ${s.hiddenCell}`} role="img" />}
+                    : <span class="scratch covered" aria-label={`${s.carats.cell(i)}${s.colon}${s.hiddenCell}`} role="img" />}
                 </span>
               );
             })}

@@ -4,8 +4,8 @@ import type { GameEvent } from '../../../src/protocol/recall';
 import { euros, type Strings } from '../i18n';
 import { Carats, describeCarats, missingCarats } from './carats';
 import { Lampe, describeLampe, missingLampe } from './lampe';
-import { MineDOr, describeMine, missingMine } from './mine-d-or';
-import { Noel, describeNoel, missingNoel } from './noel';
+import { MineDOr, coverableMine, describeMine, missingMine } from './mine-d-or';
+import { Noel, coverableNoel, describeNoel, missingNoel } from './noel';
 import { RainDiamonds, describeRain, missingRain } from './rain-diamonds';
 import type { GameViewProps } from './types';
 
@@ -19,6 +19,11 @@ interface GameScreen {
   readonly autoAtPurchase?: boolean;
   /** A lost unit: what was missing, from its events and the catalog. */
   readonly missing: (events: readonly GameEvent[], s: Strings, game: GameCatalogEntry | undefined) => string | undefined;
+  /**
+   * A game whose cells the page keeps under silver (`GameViewProps.scratch`): the keys of the
+   * cells shown so far that come under it. The outcome waits until all are scratched.
+   */
+  readonly coverable?: (events: readonly GameEvent[]) => number[];
 }
 
 const always = () => true;
@@ -27,8 +32,8 @@ export const SCREENS: Record<string, GameScreen> = {
   'rain-diamonds': { View: RainDiamonds, describe: describeRain, autoOffered: always, missing: missingRain },
   '500000-carats': { View: Carats, describe: describeCarats, autoOffered: always, autoAtPurchase: true, missing: missingCarats },
   // The rules make the Noël player choose: no AUTO before the pick, and the pick reveals all.
-  'noel-de-la-chance': { View: Noel, describe: describeNoel, missing: missingNoel },
-  'mine-d-or': { View: MineDOr, describe: describeMine, autoOffered: always, missing: missingMine },
+  'noel-de-la-chance': { View: Noel, describe: describeNoel, missing: missingNoel, coverable: coverableNoel },
+  'mine-d-or': { View: MineDOr, describe: describeMine, autoOffered: always, missing: missingMine, coverable: coverableMine },
   'mysteres-de-la-lampe': { View: Lampe, describe: describeLampe, autoOffered: always, missing: missingLampe },
 };
 

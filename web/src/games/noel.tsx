@@ -30,14 +30,27 @@ export function missingNoel(events: readonly GameEvent[], s: Strings, game: Game
   return s.noel.short(s.noel.symbols[picked] ?? picked, found, needed);
 }
 
-/** The player picks a game symbol; the 18 cells show, the chosen symbol's cells marked and counted. */
-export function Noel({ s, units, readOnly, act }: GameViewProps) {
+const CELLS = 18;
+
+/** The cells that come under silver: the whole grid, once the symbol is picked. */
+export function coverableNoel(events: readonly GameEvent[]): number[] {
+  return events.some((e) => e.type === 'symbol_picked') ? Array.from({ length: CELLS }, (_, i) => i) : [];
+}
+
+/**
+ * The player picks a game symbol; the 18 cells show, the chosen symbol's cells marked and
+ * counted. Played by hand, the cells come under silver and are counted as they are scratched.
+ */
+export function Noel({ s, units, readOnly, act, scratch }: GameViewProps) {
   const unit = units[0];
   const events = unit?.events ?? [];
   const picked = events.find((e) => e.type === 'symbol_picked')?.['symbol'] as string | undefined;
-  const grid: (string | null)[] = Array(18).fill(null);
+  const grid: (string | null)[] = Array(CELLS).fill(null);
   for (const e of events) if (e.type === 'cell_revealed') grid[(e['row'] as number) * 6 + (e['col'] as number)] = e['symbol'] as string;
-  const matches = picked ? grid.filter((x) => x === picked).length : 0;
+  const covered = (i: number) => !!scratch && !!picked && !scratch.uncovered.has(i);
+  const matches = picked ? grid.filter((x, i) => x === picked && !covered(i)).length : 0;
+  // While cells are under silver, the focus goes to the next one to scratch, then to this line.
+  const stillCovered = grid.some((_, i) => covered(i));
   const name = (symbol: string) => s.noel.symbols[symbol] ?? symbol;
   return (
     <div class="noel">
@@ -51,9 +64,10 @@ export function Noel({ s, units, readOnly, act }: GameViewProps) {
           ))}
         </fieldset>
       ) : (
-        <p class="label noel-picked" tabIndex={-1} data-focus-next><Sym id={picked} /> {s.noel.picked(name(picked))} — {s.noel.count(matches, name(picked))}</p>
+        <p class="label noel-picked" tabIndex={-1} {...(stillCovered ? {} : { 'data-focus-next': true })}><Sym id={picked} /> {s.noel.picked(name(picked))} — {s.noel.count(matches, name(picked))}</p>
       )}</div>
-      <SymbolGrid s={s} label={s.noel.grid} cols={6} cells={grid.map((symbol) => (symbol ? { symbol, name: name(symbol), ...(symbol === picked ? { mark: 'matched' as const } : {}) } : null))} />
+      <SymbolGrid s={s} label={s.noel.grid} cols={6} cells={grid.map((symbol) => (symbol ? { symbol, name: name(symbol), ...(symbol === picked ? { mark: 'matched' as const } : {}) } : null))}
+        covers={scratch && picked ? { covered, uncover: scratch.uncover } : undefined} />
     </div>
   );
 }

@@ -10,8 +10,8 @@ const ROWS = 4;
 const BOXES = 5;
 
 export function describeRain(e: GameEvent, s: Strings): string | undefined {
-  if (e.type === 'box_opened') return `${s.rain.box((e['box'] as number) + 1)}\u00a0: ${s.rain.gem(s.rain.colours[e['colour'] as string] ?? String(e['colour']))}`;
-  if (e.type === 'gems_collected') return `${s.rain.collected} — ${s.rain.colours[e['colour'] as string]}\u00a0: ${String(e['total'])}`;
+  if (e.type === 'box_opened') return `${s.rain.box((e['box'] as number) + 1)}${s.colon}${s.rain.gem(s.rain.colours[e['colour'] as string] ?? String(e['colour']))}`;
+  if (e.type === 'gems_collected') return `${s.rain.collected} — ${s.rain.colours[e['colour'] as string]}${s.colon}${String(e['total'])}`;
   return undefined;
 }
 
@@ -65,7 +65,7 @@ export function RainDiamonds({ s, units, readOnly, act, game }: GameViewProps) {
               key={box}
               class={`box${colour ? ` box-open gem-${colour}` : ''}`}
               disabled={readOnly || over || colour !== null}
-              aria-label={colour ? `${s.rain.box(box + 1)}\u00a0: ${s.rain.colours[colour]}` : s.rain.box(box + 1)}
+              aria-label={colour ? `${s.rain.box(box + 1)}${s.colon}${s.rain.colours[colour]}` : s.rain.box(box + 1)}
               onClick={() => act({ type: 'open', box })}
             >
               {colour ? <><Sym id={`gem-${colour}`} /><span>{s.rain.colours[colour]}</span></> : <span aria-hidden="true">?</span>}
@@ -81,7 +81,7 @@ export function RainDiamonds({ s, units, readOnly, act, game }: GameViewProps) {
           return (
             <li key={sym.id} class={`gem-${sym.id}${goal > 0 && n >= goal ? ' reached' : ''}`}>
               <Sym id={`gem-${sym.id}`} />
-              <span class="sr-only">{gemName(sym.id)}\u00a0: </span>
+              <span class="sr-only">{gemName(sym.id)}{s.colon}</span>
               <b>{s.rain.progress(n, goal)}</b>
               {pays !== undefined && <small>{euros(pays, s)}</small>}
             </li>

@@ -16,6 +16,18 @@ export interface GameViewProps {
   readonly rub: (progress: number) => void;
   /** The game's catalog entry (what each symbol pays), once the page has it. */
   readonly game?: GameCatalogEntry | undefined;
+  /**
+   * The player's own ticket played by hand (Mine d'or, Le Noël): the cells shown come under
+   * silver until scratched, tapped or opened with Enter. Absent for spectators, recalls, a
+   * reveal put back on the table and after AUTO: everything shows at once.
+   */
+  readonly scratch?: Scratching | undefined;
+}
+
+export interface Scratching {
+  /** The cells scratched so far, by the game's keys (`GameScreen.coverable`). */
+  readonly uncovered: ReadonlySet<number>;
+  readonly uncover: (keys: readonly number[]) => void;
 }
 
 export function finishedPrize(events: readonly GameEvent[]): number | undefined {
