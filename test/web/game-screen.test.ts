@@ -35,6 +35,28 @@ async function outOfView(page: Page): Promise<string[]> {
   })()`);
 }
 
+/**
+ * A short stroke in a covered cell's top left corner (the mouse left down): how much of the cell
+ * it scratched, and the silver's alpha where the stroke passed and in the far corner.
+ */
+async function cornerStroke(page: Page, cell: string): Promise<{ box: { x: number; y: number; width: number; height: number }; part: number; scratched: number; untouched: number }> {
+  const box = (await page.locator(cell).boundingBox())!;
+  await page.mouse.move(box.x + 2, box.y + 2);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 6, box.y + 2, { steps: 2 });
+  const part = Number(await page.locator(cell).getAttribute('data-scratched'));
+  // A string: no helper names in the page.
+  const alpha = (await page.evaluate(`(() => {
+    const c = document.querySelector(${JSON.stringify(`${cell} canvas`)});
+    const ctx = c.getContext('2d');
+    const { width, height } = c.getBoundingClientRect();
+    const ratio = c.width / width;
+    const at = (x, y) => ctx.getImageData(Math.floor(x * ratio), Math.floor(y * ratio), 1, 1).data[3];
+    return { scratched: at(4, 3), untouched: at(width - 2, height - 2) };
+  })()`)) as { scratched: number; untouched: number };
+  return { box, part, ...alpha };
+}
+
 describe('a game is one screen', function () {
   this.timeout(300_000);
 
@@ -122,26 +144,12 @@ describe('a game is one screen', function () {
       await buy(page, '500000-carats', 500);
       await page.locator('.reveal-winning').click();
       await page.locator('.ball:not(.ball-hidden)').first().waitFor(WAIT);
-      const cell = page.locator('button.scratch[data-index="0"]');
-      const box = (await cell.boundingBox())!;
-      const y = box.y + box.height / 2;
       // A short stroke in the cell's top left corner: cleared there, silver left elsewhere, nothing asked yet.
-      await page.mouse.move(box.x + 2, box.y + 2);
-      await page.mouse.down();
-      await page.mouse.move(box.x + 6, box.y + 2, { steps: 2 });
-      const part = Number(await cell.getAttribute('data-scratched'));
+      const { box, part, scratched, untouched } = await cornerStroke(page, 'button.scratch[data-index="0"]');
+      const y = box.y + box.height / 2;
       assert.ok(part > 0 && part < 35, `partly scratched: ${part} %`);
-      // The canvas's alpha where the stroke passed and in the far corner (a string: no helper names for the page).
-      const alpha = await page.evaluate(`(() => {
-        const c = document.querySelector('button.scratch[data-index="0"] canvas');
-        const ctx = c.getContext('2d');
-        const { width, height } = c.getBoundingClientRect();
-        const ratio = c.width / width;
-        const at = (x, y) => ctx.getImageData(Math.floor(x * ratio), Math.floor(y * ratio), 1, 1).data[3];
-        return { scratched: at(4, 3), untouched: at(width - 2, height - 2) };
-      })()`) as { scratched: number; untouched: number };
-      assert.equal(alpha.scratched, 0, 'the silver is cleared where the pointer passed');
-      assert.ok(alpha.untouched > 0, 'the silver stays where it did not');
+      assert.equal(scratched, 0, 'the silver is cleared where the pointer passed');
+      assert.ok(untouched > 0, 'the silver stays where it did not');
       assert.equal(await page.locator('.scratch.scratched').count(), 0, 'not revealed yet');
       // On across the cell: scratched enough, it is revealed by the server's answer.
       await page.mouse.move(box.x + box.width - 3, y, { steps: 6 });
@@ -182,23 +190,11 @@ describe('a game is one screen', function () {
         await cell.waitFor(WAIT);
         assert.equal(await page.locator('.cell-scratch').count(), game === 'mine-d-or' ? 9 : 18, 'every cell under silver');
         assert.equal(await outcome(), false, 'no outcome while cells are under silver');
-        const box = (await cell.boundingBox())!;
         // A short stroke in the cell's top left corner: cleared there, silver left elsewhere, still covered.
-        await page.mouse.move(box.x + 2, box.y + 2);
-        await page.mouse.down();
-        await page.mouse.move(box.x + 6, box.y + 2, { steps: 2 });
-        const part = Number(await cell.getAttribute('data-scratched'));
+        const { box, part, scratched, untouched } = await cornerStroke(page, '.cell-scratch[data-index="0"]');
         assert.ok(part > 0 && part < 35, `partly scratched: ${part} %`);
-        const alpha = await page.evaluate(`(() => {
-          const c = document.querySelector('.cell-scratch[data-index="0"] canvas');
-          const ctx = c.getContext('2d');
-          const { width, height } = c.getBoundingClientRect();
-          const ratio = c.width / width;
-          const at = (x, y) => ctx.getImageData(Math.floor(x * ratio), Math.floor(y * ratio), 1, 1).data[3];
-          return { scratched: at(4, 3), untouched: at(width - 2, height - 2) };
-        })()`) as { scratched: number; untouched: number };
-        assert.equal(alpha.scratched, 0, 'the silver is cleared where the pointer passed');
-        assert.ok(alpha.untouched > 0, 'the silver stays where it did not');
+        assert.equal(scratched, 0, 'the silver is cleared where the pointer passed');
+        assert.ok(untouched > 0, 'the silver stays where it did not');
         assert.equal(await cell.count(), 1, 'still covered');
         // On across the cell: scratched enough, its symbol shows.
         await page.mouse.move(box.x + box.width - 3, box.y + box.height / 2, { steps: 6 });
