@@ -144,3 +144,46 @@ describe('memory store, printed from a given seed (printSeed)', () => {
     assert.equal(a.seed, Buffer.from(seed).toString('hex'));
   });
 });
+
+describe('memory store, its reads', () => {
+  const T0 = 1_700_000_000_000;
+  async function opened(): Promise<MemoryStore> {
+    const store = new MemoryStore();
+    await store.emissions.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+    for (const p of ['p1', 'p2']) await store.wallets.deposit(p, 1_000_000, 'start', T0);
+    return store;
+  }
+  const purchase = async (store: MemoryStore, playerId: string, requestId: string, now: number) => {
+    const result = await store.sales.purchase({ playerId, requestId, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now });
+    if (!result.ok) assert.fail(result.code);
+    return result.sale;
+  };
+
+  it('gives copies of a block’s seed, recorded tiers and pages: changing them changes nothing kept', async () => {
+    const store = await opened();
+    await purchase(store, 'p1', 'r1', T0 + 1);
+    const block = blockIdOf('noel-test', 0);
+    const [seed, tiers, pages] = [await store.pages.blockSeed(block), (await store.pages.recordedTiers(block))!, (await store.pages.pageCommitments(block))!];
+    const [seedCopy, tiersCopy, pagesCopy] = [seed.slice(), tiers.slice(), pages.slice()];
+    seed.fill(0);
+    tiers.fill(0);
+    pages.length = 0;
+    assert.deepEqual(await store.pages.blockSeed(block), seedCopy);
+    assert.deepEqual(await store.pages.recordedTiers(block), tiersCopy);
+    assert.deepEqual(await store.pages.pageCommitments(block), pagesCopy);
+  });
+
+  it('lists unsettled sales by their time of sale, even when a clock behind sold one later', async () => {
+    const store = await opened();
+    const later = await purchase(store, 'p1', 'r1', T0 + 10);
+    const earlier = await purchase(store, 'p2', 'r2', T0 + 5);
+    assert.deepEqual((await store.sales.unsettledSales(T0 + 10, 10)).map((s) => s.unitId), [earlier.unitId, later.unitId]);
+  });
+
+  it('says which unit it has no sale of, and refuses a settlement at no time', async () => {
+    const store = await opened();
+    const sale = await purchase(store, 'p1', 'r1', T0 + 1);
+    assert.deepEqual(await store.sales.settle('noel-test.0.9', T0 + 2), { ok: false, code: 'settle/unknown_unit', message: 'no sale of unit noel-test.0.9' });
+    await assert.rejects(store.sales.settle(sale.unitId, Number.NaN), RangeError);
+  });
+});
