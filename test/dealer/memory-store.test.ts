@@ -187,3 +187,40 @@ describe('memory store, its reads', () => {
     await assert.rejects(store.sales.settle(sale.unitId, Number.NaN), RangeError);
   });
 });
+
+describe('memory store, the withdrawal threshold', () => {
+  const seed = new Uint8Array(32).fill(3);
+  /** The same dealing each time (one seed): settles units in turn up to the first win. */
+  async function firstWin(threshold?: number) {
+    const store = new MemoryStore({ printSeed: () => seed, ...(threshold === undefined ? {} : { withdrawalThreshold: threshold }) });
+    await store.emissions.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 1, now: 0 });
+    await store.wallets.deposit('p', 1_000, 'start', 0);
+    for (let i = 1; ; i++) {
+      const result = await store.sales.purchase({ playerId: 'p', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: i });
+      if (!result.ok) assert.fail(result.code);
+      const before = await store.wallets.balance('p');
+      await store.sales.settle(result.sale.unitId, i);
+      if (result.sale.prize > 0) return { events: (await store.events.events(undefined, 10)).events, before, prize: result.sale.prize };
+    }
+  }
+
+  it('tells the operator once a prize takes a balance from at most the threshold to above it, and only then', async () => {
+    const { before, prize, events } = await firstWin();
+    assert.deepEqual(events, [], 'no threshold, no event');
+    const crossed = await firstWin(before);
+    assert.deepEqual(crossed.events.map((e) => ({ kind: e.kind, balance: e.balance, threshold: e.threshold })), [{ kind: 'withdrawal_threshold', balance: before + prize, threshold: before }]);
+    assert.deepEqual((await firstWin(before + prize)).events, [], 'reaching the threshold is not going above it');
+    assert.deepEqual((await firstWin(before - 1)).events, [], 'already above it before the prize');
+  });
+});
+
+describe('memory store, its emissions', () => {
+  it('lists its emissions in the order of their ids, whatever the order they opened in', async () => {
+    const store = new MemoryStore();
+    // One a price: a price sells one emission at a time.
+    for (const [id, stake] of [['noel-c', 50], ['noel-a', 100], ['noel-b', 200]] as const) {
+      await store.emissions.openEmission({ emissionId: id, table: { ...TEN_UNIT_TABLE, stake }, blockCount: 1, now: 0 });
+    }
+    assert.deepEqual((await store.emissions.listEmissions()).map((e) => e.emissionId), ['noel-a', 'noel-b', 'noel-c']);
+  });
+});
