@@ -315,7 +315,17 @@ function defineRooms(server: Server, transport: TokenKeepingTransport, { config,
 
 /** Listens on PORT (and METRICS_PORT when set); the port listened on, which PORT=0 leaves to the system. */
 async function listen(server: Server, { config, metrics }: Context): Promise<{ port: number; metricsServer: HttpServer | undefined }> {
-  await server.listen(config.port, config.host);
+  // Colyseus listens for the HTTP server's errors only once it listens: a port in use would
+  // leave its promise waiting forever.
+  const http = server.transport.server!;
+  await new Promise<void>((resolve, reject) => {
+    const failed = (err: Error) => reject(new Error(`cannot listen on ${config.host}:${config.port}: ${err.message}`, { cause: err }));
+    http.once('error', failed);
+    server.listen(config.port, config.host).then(() => {
+      http.off('error', failed);
+      resolve();
+    }, reject);
+  });
   guardHttpServer(server.transport.server!, config);
   const metricsServer: HttpServer | undefined = config.metricsPort === undefined ? undefined : await listenMetrics(metrics, config.metricsPort);
   const address = (server.transport.server?.address() ?? null) as { port: number } | null;

@@ -6,8 +6,8 @@ import type { LaunchReply, LaunchRequest } from '../../src/protocol/operator-api
 import type { ProtectionState } from '../../src/protocol/protection';
 import type { RunningServer } from '../../src/server/app';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
-import { freePort, RedisServer } from '../../tools/redis-server';
-import { startTestServer } from '../support/game-server';
+import { RedisServer } from '../../tools/redis-server';
+import { startTestServer, startTestServerOnItsPort } from '../support/game-server';
 
 const SECRET = 'operator-secret-of-at-least-32-characters';
 const JWT_SECRET = 'launch-jwt-secret-of-at-least-32-chars';
@@ -224,9 +224,8 @@ describe('operator launch (Redis, two processes)', function () {
     redis = await RedisServer.start();
     const env = { ...ENV, REDIS_URL: redis.url, REDIS_PREFIX: 'launch', CHECKPOINT_SIGNING_KEY: newCheckpointSigningKey() };
     // Each at its public address: a seat reserved on one process may be in a room of the other.
-    const [portA, portB] = [await freePort(), await freePort()];
-    a = await startTestServer({ ...env, PORT: String(portA), PUBLIC_ADDRESS: `127.0.0.1:${portA}` });
-    b = await startTestServer({ ...env, PORT: String(portB), PUBLIC_ADDRESS: `127.0.0.1:${portB}` });
+    a = await startTestServerOnItsPort((port) => ({ ...env, PUBLIC_ADDRESS: `127.0.0.1:${port}` }));
+    b = await startTestServerOnItsPort((port) => ({ ...env, PUBLIC_ADDRESS: `127.0.0.1:${port}` }));
   });
   after(async () => {
     await Promise.all([a?.stop(), b?.stop()]);

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { Client } from '@colyseus/sdk';
 import { decodedUnits, record, until } from '../support/game-server';
 import { RedisServer } from '../../tools/redis-server';
@@ -69,6 +70,17 @@ describe('server process', function () {
 
   it('refuses to start on a bad setting, naming it', async () => {
     await assert.rejects(startProcess({ PORT: 'abc' }), /PORT must be a whole number/);
+  });
+
+  it('exits saying so when its port is in use, instead of waiting', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, resolve));
+    try {
+      const port = (taken.address() as AddressInfo).port;
+      await assert.rejects(startProcess({ PORT: String(port) }), new RegExp(`server exited \\(1\\)[\\s\\S]*cannot listen on \\S+:${port}: listen EADDRINUSE`));
+    } finally {
+      taken.close();
+    }
   });
 
   it('leaves a unit resumable across SIGTERM and a new process (Redis mode)', async () => {

@@ -3,6 +3,7 @@ import { loadConfig } from '../../src/config';
 import { decodeStep } from '../../src/games/step-codec';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/app';
 import { createLogger } from '../../src/server/logger';
+import { freePort } from '../../tools/redis-server';
 import { setHarnessStakeLimit } from '../../tools/stake-limit';
 
 /** An embedded (or Redis) server on a free port, for one test file; stop it in `after`. */
@@ -11,6 +12,21 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   // play at once unless they set the pace (the pacing's own tests do).
   const config = loadConfig({ PORT: '0', EMISSION_BLOCKS: '2', DEV_LOGIN_PER_MINUTE: '100000', PACE_UNIT_MS: '0', PACE_STEP_MS: '0', ...env });
   return startServer(config, { logger: createLogger('silent'), ...options });
+}
+
+/**
+ * A server on a port chosen before it starts, for settings that name it (PUBLIC_ADDRESS): another
+ * port when something took that one meanwhile (the start then fails at once, EADDRINUSE).
+ */
+export async function startTestServerOnItsPort(env: (port: number) => Record<string, string>): Promise<RunningServer> {
+  for (let tries = 1; ; tries++) {
+    const port = await freePort();
+    try {
+      return await startTestServer({ ...env(port), PORT: String(port) });
+    } catch (err) {
+      if (tries === 3 || !/EADDRINUSE/.test((err as Error).message)) throw err;
+    }
+  }
 }
 
 export interface TestPlayer {
