@@ -1,5 +1,3 @@
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { z } from 'zod';
 import type { Cents } from '../../money';
 import { WALLET_ERROR_CODES, type BalanceRequest, type MoveRequest, type RollbackRequest, type WalletCall, type WalletErrorCode } from '../../protocol/operator-api';
@@ -87,53 +85,19 @@ export class OperatorWallet implements WalletApi {
   }
 }
 
-/**
- * Node's HTTP client with kept-alive connections: about half of fetch's CPU a call on loopback,
- * paid by every purchase (docs/performance.md). Its free sockets do not hold the process open.
- */
-const AGENTS = { 'http:': new HttpAgent({ keepAlive: true }), 'https:': new HttpsAgent({ keepAlive: true }) };
-
-/** POSTs `body`; the whole answer (status, headers, body) must come within `timeoutMs`. */
-function post(target: URL, body: string, signature: string, timeoutMs: number): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const agent = AGENTS[target.protocol as keyof typeof AGENTS];
-    if (!agent) return reject(new Error(`unsupported protocol ${target.protocol}`));
-    const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), [SIGNATURE_HEADER]: signature };
-    const request = (target.protocol === 'https:' ? httpsRequest : httpRequest)(target, { method: 'POST', agent, headers });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      request.destroy();
-    }, timeoutMs);
-    const fail = (err: Error) => {
-      clearTimeout(timer);
-      reject(timedOut ? new Error('timeout') : err);
-    };
-    request.on('error', fail);
-    request.on('response', (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('error', fail);
-      // An answer cut mid-body ends in `close` without `end`.
-      response.on('close', () => (response.complete ? undefined : fail(new Error('answer cut'))));
-      response.on('end', () => {
-        clearTimeout(timer);
-        resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
-      });
-    });
-    request.end(body);
-  });
-}
-
 async function send(target: URL, body: string, signature: string, timeoutMs: number): Promise<WalletAnswer> {
-  let status: number;
+  let response: Response;
   let text: string;
   try {
-    ({ status, text } = await post(target, body, signature, timeoutMs));
+    // The timeout covers the answer's body too: an answer that starts and never ends is undecided.
+    const signal = AbortSignal.timeout(timeoutMs);
+    response = await fetch(target, { method: 'POST', headers: { 'content-type': 'application/json', [SIGNATURE_HEADER]: signature }, body, signal, redirect: 'error' });
+    text = await response.text();
   } catch (err) {
-    const reason = (err as Error).message === 'timeout' ? 'timeout' : `connection: ${(err as Error).message}`;
+    const reason = err instanceof Error && (err.name === 'TimeoutError' || err.name === 'AbortError') ? 'timeout' : `connection: ${(err as Error).cause ?? (err as Error).message}`;
     return { kind: 'undecided', reason };
   }
+  const status = response.status;
   let json: unknown;
   try {
     json = JSON.parse(text);

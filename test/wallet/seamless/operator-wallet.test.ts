@@ -80,14 +80,6 @@ describe('operator wallet client', () => {
     assert.deepEqual(await wallet.debit(MOVE), { kind: 'undecided', reason: 'timeout' });
   });
 
-  it('sends calls one after another on one kept-alive connection', async () => {
-    const { wallet } = await client((_req, _body, res) => json(res, 200, { balance: 9800, currency: 'EUR' }));
-    let connections = 0;
-    server!.on('connection', () => connections++);
-    for (let i = 0; i < 3; i++) assert.equal((await wallet.credit({ ...MOVE, transactionId: `c-${i}` })).kind, 'ok');
-    assert.equal(connections, 1);
-  });
-
   it('takes a refused connection for undecided', async () => {
     const wallet = new OperatorWallet({ url: 'http://127.0.0.1:1/wallet', secret: SECRET, timeoutMs: 500, now: () => Date.now() });
     const answer = await wallet.rollback({ transactionId: 'r-1', referenceTransactionId: 'd-1', player: 'p1', round: 'r1', currency: 'EUR' });
