@@ -3,6 +3,7 @@ import { request } from 'node:https';
 import { request as plainRequest } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { Browser, Response } from 'playwright-core';
+import { maskPseudonym } from '../src/feed/win-feed';
 import { REFUSALS } from '../src/protocol/refusals';
 import { Fleet } from '../tools/fleet';
 import { Nginx } from '../tools/nginx';
@@ -137,7 +138,8 @@ describe('the deployment behind nginx (deploy/nginx/lottery.conf.template)', fun
     const watcher = await openTab(browser, nginx.origin);
     tabs.push(watcher);
     await signIn(watcher.page, 'Spectateur', nginx.origin);
-    await watcher.page.getByRole('button', { name: 'Regarder Joueur' }).click();
+    // « Tables ouvertes » shows pseudonyms masked as the feed does.
+    await watcher.page.getByRole('button', { name: `Regarder ${maskPseudonym('Joueur')}` }).click();
     await watcher.page.locator('.table.watch .connection[data-state=connected]').waitFor(WAIT);
     const watched = watcher.page.locator('.table.watch .stage[data-events]');
     await watched.waitFor(WAIT);
