@@ -261,14 +261,16 @@ describe('a game is one screen', function () {
     for (const reduced of [false, true]) {
       const { context, page } = await newPlayer(browser, reduced ? { ...PHONE, reducedMotion: 'reduce' } : PHONE);
       try {
-        // Every text the outcome shows, and every call to the Vibration API, from the page's start
-        // (a string: no helper names for the page).
+        // Every text the outcome shows, named by the units it is the outcome of (the last ticket's
+        // stays on screen until the next one is on the table), and every call to the Vibration API,
+        // from the page's start (a string: no helper names for the page).
         await context.addInitScript(`
           window.outcomes = [];
           window.buzzes = [];
           Object.defineProperty(navigator, 'vibrate', { value: (pattern) => window.buzzes.push(pattern) > 0 });
           new MutationObserver(() => {
-            const shown = document.querySelector('[data-testid=outcome] > span')?.textContent;
+            const text = document.querySelector('[data-testid=outcome] > span')?.textContent;
+            const shown = text && document.querySelector('.stage[data-units]').getAttribute('data-units') + ' ' + text;
             if (shown && shown !== window.outcomes.at(-1)) window.outcomes.push(shown);
           }).observe(document, { subtree: true, childList: true, characterData: true });
         `);
@@ -285,7 +287,9 @@ describe('a game is one screen', function () {
         assert.ok(prize > 50, 'a win above the stake within 80 units');
         const final = outcomeSentence(prize);
         await page.waitForFunction((f) => document.querySelector('[data-testid=outcome] > span')?.textContent === f, final, WAIT);
-        const { outcomes, buzzes } = await page.evaluate('({ outcomes: window.outcomes, buzzes: window.buzzes })') as { outcomes: string[]; buzzes: unknown[] };
+        const units = await page.locator('.stage[data-units]').getAttribute('data-units');
+        const { outcomes: all, buzzes } = await page.evaluate('({ outcomes: window.outcomes, buzzes: window.buzzes })') as { outcomes: string[]; buzzes: unknown[] };
+        const outcomes = all.filter((o) => o.startsWith(`${units} `)).map((o) => o.slice(`${units} `.length));
         if (reduced) {
           assert.deepEqual(outcomes, [final], 'the amount at once');
           assert.deepEqual(buzzes, [], 'no buzz');
