@@ -53,7 +53,7 @@ export const REFUSALS = {
   'wallet/operator_refused': { meaning: 'The operator’s wallet refused the stake (no funds, or its own limit or block for this player): nothing was debited, nothing bought.', retryable: false, page: 'operatorRefused' },
   'wallet/player_blocked': { meaning: 'The operator’s wallet refused the stake: the operator blocked this player. Nothing was debited, nothing bought.', retryable: false, page: 'operatorBlocked' },
   'wallet/undecided': { meaning: 'The operator’s wallet did not answer the stake’s debit in time: it is rolled back (returned) whatever happened there, and nothing was bought. Buy again with a new request id.', retryable: false, page: 'walletUndecided' },
-  'wallet/pending': { meaning: 'This purchase’s debit is being settled with the operator’s wallet (another process has it in hand): ask again with the same request id in a moment.', retryable: true, page: 'walletPending' },
+  'wallet/pending': { meaning: 'This purchase’s debit, or another purchase of the player’s, is being settled with the operator’s wallet (one debit of a player at a time): ask again with the same request id in a moment.', retryable: true, page: 'walletPending' },
   'wallet/not_here': { meaning: 'The operator holds this player’s money (WALLET_MODE=seamless): deposits and withdrawals are made on the operator’s site.', retryable: false, page: 'walletNotHere' },
   'wallet/malformed': { meaning: 'The player id, the funding request or the journal page asked for is not of the documented shape.', retryable: false, page: 'walletRequestMalformed' },
   'events/malformed': { meaning: 'The events’ after and limit are not of the documented shape (an event id; limit 1–500).', retryable: false, page: 'eventsMalformed' },

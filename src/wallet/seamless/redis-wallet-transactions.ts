@@ -2,7 +2,7 @@ import { defineScripts, type RedisClient, type RunScript } from '../../redis-scr
 import { FINAL_STATES, type WalletTransactions, type WalletTx, type WalletTxPatch, type WalletTxState } from './wallet-transactions';
 
 const LUA = new URL('./lua/', import.meta.url);
-type Script = 'addWalletTx' | 'moveWalletTx';
+type Script = 'addWalletTx' | 'moveWalletTx' | 'claimDebitSlot' | 'releaseDebitSlot';
 
 /** The 16 shards of the outbox: a record and its shard's indexes share a hash tag (one slot on a cluster). */
 const SHARDS = '0123456789abcdef';
@@ -34,7 +34,11 @@ function decode(flat: unknown[]): WalletTx | undefined {
   };
 }
 
-/** The outbox on Redis or a Redis Cluster: one hash per record, two sorted sets per shard (addWalletTx-3.lua, moveWalletTx-2.lua). */
+/**
+ * The outbox on Redis or a Redis Cluster: one hash per record, two sorted sets per shard
+ * (addWalletTx-3.lua, moveWalletTx-2.lua); a key per player's debit slot, alive on Redis's
+ * clock (claimDebitSlot-1.lua, releaseDebitSlot-1.lua).
+ */
 export class RedisWalletTransactions implements WalletTransactions {
   private readonly run: RunScript<Script>;
 
@@ -88,6 +92,18 @@ export class RedisWalletTransactions implements WalletTransactions {
       found.push(...(await this.read(ids)));
     }
     return found.sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  async claimDebitSlot(player: string, id: string, _now: number, ttlMs: number): Promise<boolean> {
+    return Number(await this.run('claimDebitSlot', [this.slotOf(player)], [id, Math.max(1, Math.ceil(ttlMs))])) === 1;
+  }
+
+  async releaseDebitSlot(player: string, id: string): Promise<void> {
+    await this.run('releaseDebitSlot', [this.slotOf(player)], [id]);
+  }
+
+  private slotOf(player: string): string {
+    return `${this.prefix}:wtx:slot:${player}`;
   }
 
   private async read(ids: readonly string[]): Promise<WalletTx[]> {

@@ -11,6 +11,8 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(1000 * 2 ** Math.max(0, attempts - 1), 300_000);
 }
 
+/** How often a purchase waiting for the player's debit slot looks again. */
+const SLOT_POLL_MS = 20;
 /** Records read at once by the sender. */
 const SEND_BATCH = 50;
 /** Balances remembered for display (the last the operator told), per player. */
@@ -32,8 +34,9 @@ export interface SeamlessMoneyOptions {
   readonly timeoutMs: number;
   /**
    * The player's protection read before the debit (limits, exclusion, blocks, the reality
-   * check), so that the operator is not asked for a stake the purchase would refuse; the
-   * purchase's atomic step checks them again, and a stake refused there is rolled back.
+   * check), with the player's debit slot held, so that the operator is never asked for a stake
+   * the purchase would refuse; the purchase's atomic step checks them again (a change the
+   * player makes meanwhile, such as an exclusion, refuses it there, and its debit is rolled back).
    */
   readonly protectionRefusal: (playerId: string, stake: Cents) => Promise<ProtectionRefusal | undefined>;
   /** Told what the sender could not do (it goes on trying). */
@@ -69,11 +72,31 @@ export class SeamlessMoney implements PlayerMoney {
     return this.options.timeoutMs + 30_000;
   }
 
+  /**
+   * One purchase: its debit, then its unit. The player's debit slot is held from the protection
+   * read to the unit dealt or the rollback decided, so that two purchases of one player (two
+   * tables, two processes) never both pass the read before either is counted: the second waits
+   * for the first (at most the wallet's timeout, then `wallet/pending`) and is read after it.
+   */
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
     const { outbox, now } = this.options;
     const id = debitTxId(request.playerId, request.requestId);
-    const known = await outbox.get(id);
-    if (known) return this.again(known, request);
+    for (let looks = Math.ceil(this.options.timeoutMs / SLOT_POLL_MS); ; looks--) {
+      const known = await outbox.get(id);
+      if (known) return this.again(known, request);
+      if (await outbox.claimDebitSlot(request.playerId, id, now(), this.staleMs)) break;
+      if (looks <= 0) return refusal('wallet/pending', 'another purchase of yours is being settled with the operator’s wallet: ask again in a moment');
+      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
+    }
+    try {
+      return await this.debitThenDeal(id, request);
+    } finally {
+      await outbox.releaseDebitSlot(request.playerId, id);
+    }
+  }
+
+  private async debitThenDeal(id: string, request: PurchaseRequest): Promise<PurchaseResult> {
+    const { outbox, now } = this.options;
     const refused = await this.options.protectionRefusal(request.playerId, request.stake);
     if (refused) return refused;
     const at = now();
@@ -160,12 +183,18 @@ export class SeamlessMoney implements PlayerMoney {
         await this.rollBack(claimed, ['debiting'], 'cut before its answer');
         return true;
       case 'debited': {
-        // Debited, and its process died before the unit was dealt: deal it now (by request id, once).
+        // Debited, and its process died before the unit was dealt: deal it now (by request id,
+        // once), in the player's debit slot as a purchase is (taken: it waits for the next send).
+        if (!(await outbox.claimDebitSlot(claimed.player, claimed.id, now(), this.staleMs))) return false;
         const saved = JSON.parse(claimed.purchase) as { picks: string; boughtTogether: string[]; protection: PurchaseRequest['protection'] | null };
-        await this.deal(claimed, {
-          playerId: claimed.player, requestId: claimed.round, game: claimed.game, stake: claimed.amount, now: claimed.createdAt, picks: saved.picks,
-          ...(saved.boughtTogether.length > 0 ? { boughtTogether: saved.boughtTogether } : {}), ...(saved.protection ? { protection: saved.protection } : {}),
-        });
+        try {
+          await this.deal(claimed, {
+            playerId: claimed.player, requestId: claimed.round, game: claimed.game, stake: claimed.amount, now: claimed.createdAt, picks: saved.picks,
+            ...(saved.boughtTogether.length > 0 ? { boughtTogether: saved.boughtTogether } : {}), ...(saved.protection ? { protection: saved.protection } : {}),
+          });
+        } finally {
+          await outbox.releaseDebitSlot(claimed.player, claimed.id);
+        }
         return true;
       }
       case 'rollback_due':

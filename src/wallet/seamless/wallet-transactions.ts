@@ -75,6 +75,15 @@ export interface WalletTransactions {
   due(now: number, limit: number): Promise<WalletTx[]>;
   /** Records created in [from, to), oldest first (the server's ledger, for the reconciliation). */
   created(from: number, to: number): Promise<WalletTx[]>;
+  /**
+   * Takes the player's debit slot for debit `id` until `now + ttlMs` (the store's clock): one
+   * debit of a player at a time goes to the operator, from the protection read before it to its
+   * unit dealt or its rollback decided, so that the read is exact. False when another debit
+   * holds it; true again for the debit that holds it.
+   */
+  claimDebitSlot(player: string, id: string, now: number, ttlMs: number): Promise<boolean>;
+  /** Frees the player's debit slot if debit `id` holds it. */
+  releaseDebitSlot(player: string, id: string): Promise<void>;
 }
 
 const idHash = (text: string) => createHash('sha256').update(text).digest('hex').slice(0, 32);
@@ -99,6 +108,8 @@ const isFinal = (state: WalletTxState) => FINAL_STATES.includes(state);
 /** The embedded default's outbox: the process's memory (the embedded server keeps nothing anyway). */
 export class MemoryWalletTransactions implements WalletTransactions {
   private readonly records = new Map<string, WalletTx>();
+  /** Each player's debit slot: the debit holding it, and until when. */
+  private readonly slots = new Map<string, { id: string; until: number }>();
 
   async add(tx: WalletTx): Promise<boolean> {
     if (this.records.has(tx.id)) return false;
@@ -125,5 +136,16 @@ export class MemoryWalletTransactions implements WalletTransactions {
 
   async created(from: number, to: number): Promise<WalletTx[]> {
     return [...this.records.values()].filter((tx) => tx.createdAt >= from && tx.createdAt < to).sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  async claimDebitSlot(player: string, id: string, now: number, ttlMs: number): Promise<boolean> {
+    const held = this.slots.get(player);
+    if (held && held.id !== id && held.until > now) return false;
+    this.slots.set(player, { id, until: now + ttlMs });
+    return true;
+  }
+
+  async releaseDebitSlot(player: string, id: string): Promise<void> {
+    if (this.slots.get(player)?.id === id) this.slots.delete(player);
   }
 }

@@ -12,7 +12,15 @@ const GAME = TEN_UNIT_TABLE.game;
 const STAKE = TEN_UNIT_TABLE.stake;
 const TIMEOUT_MS = 5000;
 
-async function setup(options: { refusal?: ProtectionRefusal; opening?: number } = {}) {
+interface SetupOptions {
+  readonly refusal?: ProtectionRefusal;
+  /** The player's protection as read before a debit, from the store's sales (instead of `refusal`). */
+  readonly protection?: (store: MemoryStore) => Promise<ProtectionRefusal | undefined>;
+  readonly opening?: number;
+  readonly timeoutMs?: number;
+}
+
+async function setup(options: SetupOptions = {}) {
   let clock = T0;
   const store = new MemoryStore({ fundedByOperator: true });
   await store.emissions.openEmission({ emissionId: 'e1', table: TEN_UNIT_TABLE, blockCount: 2, now: T0 });
@@ -20,8 +28,8 @@ async function setup(options: { refusal?: ProtectionRefusal; opening?: number } 
   const outbox = new MemoryWalletTransactions();
   const failures: unknown[] = [];
   const make = () => new SeamlessMoney({
-    sales: store.sales, wallets: store.wallets, outbox, wallet, now: () => clock, timeoutMs: TIMEOUT_MS,
-    protectionRefusal: async () => options.refusal, failed: (_tx, err) => failures.push(err),
+    sales: store.sales, wallets: store.wallets, outbox, wallet, now: () => clock, timeoutMs: options.timeoutMs ?? TIMEOUT_MS,
+    protectionRefusal: async () => (options.protection ? options.protection(store) : options.refusal), failed: (_tx, err) => failures.push(err),
   });
   let requests = 0;
   const request = (player = 'p1', extra: Partial<PurchaseRequest> = {}): PurchaseRequest => ({ playerId: player, requestId: `r${++requests}`, game: GAME, stake: STAKE, now: clock, ...extra });
@@ -121,7 +129,42 @@ describe('seamless money', () => {
       assert.equal(wallet.balanceOf('p1'), 10_000);
     });
 
-    it("rolls back a debit the dealer then refuses (two purchases raced past a limit's read)", async () => {
+    it("asks the operator for one debit of a player at a time: a second purchase waits for the first, and is refused by the limit read after it, with no debit asked", async () => {
+      // A weekly limit of one stake, read from what is sold.
+      const { wallet, outbox, make, request } = await setup({ protection: async (s) => ((await soldUnits(s)) * STAKE + STAKE > STAKE ? limitRefusal('stake_week', 0, null) : undefined) });
+      let answer!: () => void;
+      const slow = new Promise<void>((resolve) => (answer = resolve));
+      const realDebit = wallet.debit.bind(wallet);
+      wallet.debit = async (req) => {
+        await slow;
+        return realDebit(req);
+      };
+      const first = make().purchase(request('p1', { requestId: 'a', boughtTogether: ['a'] }));
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      // Another process, another table: the same player's purchase while the first debit is out.
+      const second = make().purchase(request('p1', { requestId: 'b', boughtTogether: ['b'] }));
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      assert.equal(await outbox.get(debitTxId('p1', 'b')), undefined, 'the second waits, unread and unrecorded');
+      answer();
+      sold(await first);
+      const refused = await second;
+      assert.equal(refused.ok ? 'sold' : refused.code, 'limit/stake_week');
+      assert.equal(wallet.movements.filter((m) => m.kind === 'debit').length, 1, 'one debit asked');
+      assert.equal(await outbox.get(debitTxId('p1', 'b')), undefined, 'nothing to roll back');
+    });
+
+    it("answers wallet/pending, asking nothing, when another debit of the player stays out past the wallet's timeout; the same request buys once it is back", async () => {
+      const { money, wallet, outbox, request, now } = await setup({ timeoutMs: 100 });
+      await outbox.claimDebitSlot('p1', debitTxId('p1', 'elsewhere'), now(), 60_000);
+      const r = request();
+      const waited = await money.purchase(r);
+      assert.equal(waited.ok ? 'sold' : waited.code, 'wallet/pending');
+      assert.deepEqual(wallet.calls, []);
+      await outbox.releaseDebitSlot('p1', debitTxId('p1', 'elsewhere'));
+      sold(await money.purchase(r));
+    });
+
+    it('rolls back a debit the dealer then refuses (a rule only its atomic step reads: finish the unit first)', async () => {
       const { money, wallet, outbox, request } = await setup();
       const first = sold(await money.purchase(request('p1', { boughtTogether: ['a'], requestId: 'a' })));
       // The unit not finished: the dealer's atomic step refuses the next (finish it first).
@@ -182,6 +225,12 @@ describe('seamless money', () => {
       });
       await wallet.debit({ transactionId: id, player: 'p1', round: r.requestId, game: GAME, amount: STAKE, currency: 'EUR' });
       advance(TIMEOUT_MS + 30_000);
+      // Another purchase of the player's is out: the unit is dealt after it, in the player's slot.
+      await outbox.claimDebitSlot('p1', debitTxId('p1', 'other'), r.now + TIMEOUT_MS + 30_000, 60_000);
+      assert.equal(await make().sendDue(), 0);
+      assert.equal((await outbox.get(id))?.state, 'debited');
+      await outbox.releaseDebitSlot('p1', debitTxId('p1', 'other'));
+      advance(retryDelayMs(2));
       await make().sendDue();
       const tx = await outbox.get(id);
       assert.equal(tx?.state, 'dealt');

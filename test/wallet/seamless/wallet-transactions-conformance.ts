@@ -79,6 +79,33 @@ export function walletTransactionsConformance(name: string, open: OutboxFactory)
       assert.equal((await outbox!.due(T0 + 500, 1)).length, 1, 'at most the limit');
     });
 
+    it("holds a player's debit slot for one debit at a time, freed only by that debit, for other players free", async () => {
+      const [a, b] = await outboxes(2);
+      const [first, second] = [debitTxId('p1', 'r1'), debitTxId('p1', 'r2')];
+      assert.equal(await a!.claimDebitSlot('p1', first, T0, 60_000), true);
+      assert.equal(await b!.claimDebitSlot('p1', second, T0, 60_000), false, 'another debit of the player waits');
+      assert.equal(await b!.claimDebitSlot('p1', first, T0, 60_000), true, 'the debit holding it takes it again');
+      assert.equal(await b!.claimDebitSlot('p2', second, T0, 60_000), true, 'another player has a slot of their own');
+      await b!.releaseDebitSlot('p1', second);
+      assert.equal(await a!.claimDebitSlot('p1', second, T0, 60_000), false, 'a debit not holding it does not free it');
+      await b!.releaseDebitSlot('p1', first);
+      assert.equal(await a!.claimDebitSlot('p1', second, T0, 60_000), true, 'freed by its debit');
+    });
+
+    it('lets one of many processes racing take a free slot', async () => {
+      const handles = await outboxes(4);
+      const taken = await Promise.all(Array.from({ length: 12 }, (_, i) => handles[i % 4]!.claimDebitSlot('p1', debitTxId('p1', `r${i}`), T0, 60_000)));
+      assert.equal(taken.filter(Boolean).length, 1);
+    });
+
+    it('frees the slot of a debit whose process died once its life is over', async () => {
+      const [outbox] = await outboxes();
+      assert.equal(await outbox!.claimDebitSlot('p1', debitTxId('p1', 'r1'), Date.now(), 100), true);
+      assert.equal(await outbox!.claimDebitSlot('p1', debitTxId('p1', 'r2'), Date.now(), 100), false);
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      assert.equal(await outbox!.claimDebitSlot('p1', debitTxId('p1', 'r2'), Date.now(), 100), true);
+    });
+
     it('lists the records created in a span, oldest first, whatever their state', async () => {
       const [outbox] = await outboxes();
       const txs = [3, 1, 2, 5].map((i) => debit('p1', `r${i}`, { createdAt: T0 + i }));
