@@ -118,8 +118,11 @@ export interface Sale {
   readonly settledAt?: number;
 }
 
-/** The dealer's refusals are codes of the protocol's table (src/protocol/refusals.ts). */
-export type PurchaseRefusalCode = Extract<RefusalCode, `purchase/${string}`> | ProtectionRefusalCode;
+/**
+ * A purchase's refusals are codes of the protocol's table (src/protocol/refusals.ts): the dealer's,
+ * and the operator's wallet's (`SeamlessMoney`).
+ */
+export type PurchaseRefusalCode = Extract<RefusalCode, `purchase/${string}` | `wallet/${string}`> | ProtectionRefusalCode;
 
 export type PurchaseResult =
   | { readonly ok: true; readonly sale: Sale; readonly repeated: boolean }

@@ -126,7 +126,9 @@ export class PlayService {
       if (!result.ok) {
         // Journaled with who and when, as the changes are: a refusal for the player's protection.
         if (this.protection && isProtectionRefusal(result.code)) await this.protection.refused(player.playerId, result.code);
-        if (units.length === 0) return result.details ? { ...refuse(result.code, result.message), details: result.details } : refuse(result.code, result.message);
+        // A later unit still being settled may yet be dealt: the purchase is undecided, and its
+        // retry (same request id) answers every unit once it is.
+        if (units.length === 0 || result.code === 'wallet/pending') return result.details ? { ...refuse(result.code, result.message), details: result.details } : refuse(result.code, result.message);
         break; // the first lamp unit is bought and will be played; say so by returning it alone
       }
       // A unit dealt by this very call has no action yet: its log need not be read.

@@ -6,6 +6,7 @@ import { rulesOf } from '../../src/games/registry';
 import { PlayService } from '../../src/play/play-service';
 import { ProtectionService } from '../../src/play/protection-service';
 import { MemoryActionLog } from '../../src/action-log/action-log';
+import { DealerMoney, type PlayerMoney } from '../../src/wallet/player-money';
 
 /** A demo player that takes the first option of every choice: the same play each run. */
 const first = (): number => 0;
@@ -119,6 +120,29 @@ describe('play service', () => {
     assert.deepEqual(rubbed.units.map((u) => u.finished), [true, true], 'the lamp opens once for both');
     assert.equal(rubbed.ended.length, 2);
     assert.deepEqual(rubbed.wallet, { balance: 1_000 - 100 + rubbed.units[0]!.sale.prize + rubbed.units[1]!.sale.prize, held: 0 });
+  });
+
+  it("answers a lamp purchase whose second unit is still being settled with the operator's wallet as undecided, and its retry with both units", async () => {
+    const dealer = new MemoryStore();
+    const lamp = PRIZE_TABLES.find((t) => t.game === 'mysteres-de-la-lampe')!;
+    await dealer.emissions.openEmission({ emissionId: 'lamp', table: lamp, blockCount: 1, now: 1_000_000 });
+    await dealer.wallets.deposit('p1', 1_000, 'd1', 0);
+    // The second unit's debit is in another process's hands the first time it is asked.
+    const dealerMoney = new DealerMoney(dealer);
+    let askedSecond = 0;
+    const money: PlayerMoney = {
+      wallet: dealerMoney.wallet.bind(dealerMoney),
+      settle: dealerMoney.settle.bind(dealerMoney),
+      purchase: async (request) =>
+        request.requestId.endsWith('1') && askedSecond++ === 0 ? { ok: false, code: 'wallet/pending', message: 'in hand elsewhere' } : dealerMoney.purchase(request),
+    };
+    const play = new PlayService(dealer, new MemoryActionLog(), () => 1_000_000, undefined, null, money);
+    const buy = () => play.buy({ playerId: 'p1', pseudonym: 'P' }, { game: 'mysteres-de-la-lampe', stake: 50, requestId: 'both', picks: [{ kind: 'colour', choice: 'red' }, { kind: 'symbol', choice: 'moon' }] });
+    const first = await buy();
+    assert.equal(first.ok ? 'bought' : first.code, 'wallet/pending', 'not the first unit alone: the second may yet be dealt');
+    const retried = await buy();
+    assert.ok(retried.ok);
+    assert.equal(retried.units.length, 2);
   });
 
   describe('a unit whose process died between its last action and its credit', () => {

@@ -7,6 +7,7 @@ import { ConnectionState, useLiveRoom } from './connection';
 import { announcement, SCREENS } from './games';
 import { LampPicks, type LampPick } from './games/lampe';
 import { count, euros, gameName, refusalOf, refusalSentence, STRINGS, type Strings } from './i18n';
+import { askToBuy } from './purchase-retry';
 import { History } from './lobby';
 import { oneIn, payoutBasisPoints, percent, topPrize } from './odds';
 import { usePaced } from './pacing';
@@ -283,8 +284,9 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
     }
     onError('');
     setNotice('');
+    const id = requestId();
     try {
-      const reply = await sender.request('buy', { stake, requestId: requestId(), ...(picks ? { picks } : {}) });
+      const reply = await askToBuy(() => sender.request('buy', { stake, requestId: id, ...(picks ? { picks } : {}) }));
       // A reveal that ended at purchase (Mine d'or without EXTRA) has its prize in this wallet
       // already: the screen shows the stake paid, and the prize once the grid is drawn.
       if (reply.wallet.held === 0 && wallet) {

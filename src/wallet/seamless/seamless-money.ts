@@ -1,7 +1,6 @@
 import type { PurchaseRequest, PurchaseResult, Sale, Sales, SettleResult, Wallet, Wallets } from '../../dealer/types';
 import type { Cents } from '../../money';
 import type { ProtectionRefusal } from '../../protection/rules';
-import type { RefusalCode } from '../../protocol/refusals';
 import type { PlayerMoney } from '../player-money';
 import type { WalletAnswer, WalletApi } from './operator-wallet';
 import { creditTxId, debitTxId, rollbackTxId, type WalletTransactions, type WalletTx } from './wallet-transactions';
@@ -11,7 +10,7 @@ export function retryDelayMs(attempts: number): number {
   return Math.min(1000 * 2 ** Math.max(0, attempts - 1), 300_000);
 }
 
-/** How often a purchase waiting for the player's debit slot looks again. */
+/** How often a purchase waiting for the player's debit slot, or for its debit in hand elsewhere, looks again. */
 const SLOT_POLL_MS = 20;
 /** Records read at once by the sender. */
 const SEND_BATCH = 50;
@@ -45,7 +44,7 @@ export interface SeamlessMoneyOptions {
 
 type Refused = Extract<PurchaseResult, { ok: false }>;
 
-const refusal = (code: RefusalCode, message: string): Refused => ({ ok: false, code: code as Refused['code'], message });
+const refusal = (code: Refused['code'], message: string): Refused => ({ ok: false, code, message });
 
 /**
  * The seamless wallet (docs/integration.md): each purchase's stake debited from the operator's
@@ -242,8 +241,17 @@ export class SeamlessMoney implements PlayerMoney {
     else await outbox.move(tx.id, ['rollback_due'], 'rollback_due', { updatedAt: now(), lastError: reasonOf(answer) });
   }
 
-  /** A purchase whose debit was asked before (a retry, or two processes at once). */
-  private async again(tx: WalletTx, request: PurchaseRequest): Promise<PurchaseResult> {
+  /**
+   * A purchase whose debit was asked before (a retry, or two processes at once): its answer,
+   * once the debit in hand elsewhere is settled (waited for at most the wallet's timeout, then
+   * `wallet/pending`: its process may have died, and the sender settles it).
+   */
+  private async again(known: WalletTx, request: PurchaseRequest): Promise<PurchaseResult> {
+    let tx = known;
+    for (let looks = Math.ceil(this.options.timeoutMs / SLOT_POLL_MS); looks > 0 && (tx.state === 'debiting' || tx.state === 'debited'); looks--) {
+      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
+      tx = (await this.options.outbox.get(tx.id)) ?? tx;
+    }
     switch (tx.state) {
       case 'dealt':
         // The dealer answers the sale it made for this request id.

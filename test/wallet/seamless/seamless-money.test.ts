@@ -153,6 +153,25 @@ describe('seamless money', () => {
       assert.equal(await outbox.get(debitTxId('p1', 'b')), undefined, 'nothing to roll back');
     });
 
+    it('answers a retry made while its debit is in hand elsewhere with that purchase’s own unit, once settled', async () => {
+      const { wallet, make, request } = await setup();
+      let answer!: () => void;
+      const slow = new Promise<void>((resolve) => (answer = resolve));
+      const realDebit = wallet.debit.bind(wallet);
+      wallet.debit = async (req) => {
+        await slow;
+        return realDebit(req);
+      };
+      const r = request();
+      const first = make().purchase(r);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      const retry = make().purchase(r);
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      answer();
+      assert.equal(sold(await retry).unitId, sold(await first).unitId);
+      assert.equal(wallet.movements.length, 1);
+    });
+
     it("answers wallet/pending, asking nothing, when another debit of the player stays out past the wallet's timeout; the same request buys once it is back", async () => {
       const { money, wallet, outbox, request, now } = await setup({ timeoutMs: 100 });
       await outbox.claimDebitSlot('p1', debitTxId('p1', 'elsewhere'), now(), 60_000);
