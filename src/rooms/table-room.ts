@@ -1,6 +1,6 @@
 import { CloseCode, Room, type Client, type Delayed, type MessageContext } from '@colyseus/core';
 import type { TokenVerifier, VerifiedPlayer } from '../auth/tokens';
-import type { TableStreams } from '../feed/table-stream';
+import type { TableStreams, WatchedUnit } from '../feed/table-stream';
 import type { WinFeed } from '../feed/win-feed';
 import type { GameDescription } from '../protocol/catalog';
 import type { HistoryPage, RecallRecord } from '../protocol/recall';
@@ -15,7 +15,6 @@ import { Serial } from './serial';
 import { answerRefusal, isRefusal, joinRefused, readOnly } from './refusals';
 import type { Seats } from './seats';
 import { authenticate, parseMessage, TABLE_MESSAGES as M } from './table-messages';
-import type { WatchedUnit } from '../feed/table-stream';
 import { sendPatchesAsStepsHappen, showUnits, TableState, watchedUnits, type ShownSteps } from './table-state';
 import { Watchers, type TableMetadata } from './watchers';
 
