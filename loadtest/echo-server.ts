@@ -111,6 +111,8 @@ class EchoTable extends Room<{ state: TableState }> {
     });
 
     this.onMessage('wallet', () => ({ balance: 0, held: 0 }));
+    // The scratch's word, answered as the game server does (its cost, not its effect on the feed).
+    this.onMessage('uncovered', (_client, message: { unitId?: string; steps?: number }) => ({ unitId: message?.unitId, steps: message?.steps }));
     this.onMessage('watchers', (_client, message: { open?: boolean }) => {
       this.open = message?.open !== false;
       return { roomId: this.roomId, open: this.open };

@@ -3,6 +3,7 @@ import './node-websocket';
 import './schema-strings';
 import { Client, type Room } from '@colyseus/sdk';
 import type { SchemaConstructor } from '@colyseus/sdk/serializer/SchemaSerializer';
+import { coveredOnScreen } from '../src/games/catalog';
 import type { GameId } from '../src/games/types';
 import type { DevLoginReply } from '../src/protocol/http';
 import type { RefusalMessage } from '../src/protocol/refusals';
@@ -177,6 +178,8 @@ export class SyntheticPlayer {
   readonly stepClock = new StepClock();
   private waiter: Waiter | undefined;
   private requestCounter = 0;
+  /** The steps of each unit on the table this player said it uncovered (`sayUncovered`). */
+  private readonly uncoveredSteps = new Map<string, number>();
   private client: PreparingClient;
   private endpointIndex = 0;
   running: Promise<void> | undefined;
@@ -524,6 +527,7 @@ export class SyntheticPlayer {
   private async playScript(script: readonly unknown[]): Promise<void> {
     const echo = this.settings.target === 'echo';
     this.noteFinished();
+    await this.sayUncovered();
     for (const [i, action] of script.entries()) {
       const targets = this.unitsView.filter((u) => u.status !== 'finished');
       if (targets.length === 0) break;
@@ -538,9 +542,26 @@ export class SyntheticPlayer {
       const { ms } = await this.timed('act', payload, advanced);
       this.stats.latency('act', ms);
       this.noteFinished();
+      await this.sayUncovered();
     }
     if (this.unitsView.some((u) => u.status !== 'finished')) {
       throw Object.assign(new Error('the script ended before the reveal'), { code: 'harness/unit_unfinished' });
+    }
+  }
+
+  /**
+   * As the page does in a game it draws under silver (Mine d'or, Le Noël), once the player has
+   * scratched what the table shows: `uncovered`, without which the table's watchers and the
+   * wins feed would wait for the sweeper's delay.
+   */
+  private async sayUncovered(): Promise<void> {
+    if (!coveredOnScreen(this.game)) return;
+    const units = this.unitsView;
+    for (const unitId of this.uncoveredSteps.keys()) if (!units.some((u) => u.unitId === unitId)) this.uncoveredSteps.delete(unitId);
+    for (const { unitId, steps } of units) {
+      if ((this.uncoveredSteps.get(unitId) ?? 0) >= steps.length) continue;
+      this.uncoveredSteps.set(unitId, steps.length);
+      await this.request('uncovered', { unitId, steps: steps.length });
     }
   }
 

@@ -12,8 +12,9 @@ import type { PrizesLeft, Win } from '../protocol/feed';
  * No spoilers: whoever showed a reveal's last step to its player publishes the win, once the
  * player could see it (the table room after the player's frame went out; the sweeper for a unit
  * no table shows). A win whose player could not see its end (the connection dropped, the seat
- * ran out) is kept `unseen` here until the player is shown it (a new table of that game, the
- * recall) or until it is as old as an abandoned unit. The prizes-left count moves at the moment
+ * ran out), or whose end is still under silver on the player's screen (Mine d'or, Le Noël: the
+ * table's `uncovered`), is kept `unseen` here until the player is shown it (a new table of that
+ * game, the recall, the scratch) or until it is as old as an abandoned unit. The prizes-left count moves at the moment
  * of publication, never at sale: a count that dropped when a unit was sold would tell its buyer
  * that it wins before the reveal.
  *
@@ -136,9 +137,12 @@ export class WinFeed {
    */
   releaseUnseen(which: { readonly unitIds: readonly string[] } | { readonly endedBefore: number }): void {
     this.track((async () => {
-      for (const [unitId, unseen] of await this.unseenWins()) {
-        const due = 'unitIds' in which ? which.unitIds.includes(unitId) : unseen.endedAt < which.endedBefore;
-        if (due && (await this.presence.hdel(this.unseenKey, unitId))) await this.announce(unseen);
+      // By id, each one read alone: every win of a game covered on screen waits here a moment.
+      const due = 'unitIds' in which
+        ? await Promise.all(which.unitIds.map(async (unitId): Promise<[string, UnseenWin | undefined]> => [unitId, await this.unseenWin(unitId)]))
+        : (await this.unseenWins()).filter(([, unseen]) => unseen.endedAt < which.endedBefore);
+      for (const [unitId, unseen] of due) {
+        if (unseen && (await this.presence.hdel(this.unseenKey, unitId))) await this.announce(unseen);
       }
     })());
   }
@@ -224,6 +228,11 @@ export class WinFeed {
     const shown = pseudonym === UNKNOWN_PLAYER ? pseudonym : maskPseudonym(pseudonym);
     const win: Win = { game: sale.game, stake: sale.stake, amount: sale.prize, at: new Date(endedAt).toISOString(), pseudonym: shown };
     return { playerId: sale.playerId, blockId: sale.blockId, tierId: sale.tierId, endedAt, win };
+  }
+
+  private async unseenWin(unitId: string): Promise<UnseenWin | undefined> {
+    const json = await this.presence.hget(this.unseenKey, unitId);
+    return json ? (JSON.parse(json) as UnseenWin) : undefined;
   }
 
   private async unseenWins(): Promise<[string, UnseenWin][]> {

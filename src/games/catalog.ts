@@ -39,3 +39,8 @@ function pricesOf(game: GameId): CatalogPrice[] {
 export function gameCatalog(paceOf: (game: GameId) => GamePace): GameCatalogEntry[] {
   return GAME_IDS.map((id) => structuredClone({ ...DESCRIPTIONS[id], prices: pricesOf(id), pace: paceOf(id) }));
 }
+
+/** The page draws this game's reveal under silver: a client says what the player uncovered (`uncovered`). */
+export function coveredOnScreen(game: GameId): boolean {
+  return DESCRIPTIONS[game].coveredOnScreen === true;
+}

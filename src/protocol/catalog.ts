@@ -104,6 +104,12 @@ export interface GameDescription {
   readonly order: Text;
   /** What the player sees right after paying: the events of step 0. */
   readonly opening: Text;
+  /**
+   * The page draws what the server reveals under silver, for the player to scratch off (Mine
+   * d'or's grids, Le Noël's cells): a client sends `uncovered` once the player has seen a step
+   * (docs/server.md), and until then the table's watchers and the wins feed see none of it.
+   */
+  readonly coveredOnScreen?: true;
 }
 
 /**

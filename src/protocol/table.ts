@@ -68,6 +68,23 @@ export interface RecallRequest {
   readonly unitId: string;
 }
 
+/**
+ * The player has seen the first `steps` steps of the unit `unitId` uncovered: scratched, tapped,
+ * opened with the keyboard, or shown without silver (AUTO). For the games covered on screen
+ * (`GameDescription.coveredOnScreen`) the table shows its watchers, and the wins feed, no step
+ * of a unit before its player said so; for the others it changes nothing.
+ */
+export interface UncoveredRequest {
+  readonly unitId: string;
+  readonly steps: number;
+}
+
+/** How many steps of the unit the table counts as seen by its player now. */
+export interface UncoveredReply {
+  readonly unitId: string;
+  readonly steps: number;
+}
+
 export interface WatchersRequest {
   readonly open: boolean;
 }
@@ -84,6 +101,7 @@ export interface TableRequests {
   readonly wallet: { readonly request: undefined; readonly reply: Wallet };
   readonly history: { readonly request: HistoryRequest | undefined; readonly reply: HistoryPage };
   readonly recall: { readonly request: RecallRequest; readonly reply: RecallRecord };
+  readonly uncovered: { readonly request: UncoveredRequest; readonly reply: UncoveredReply };
   readonly watchers: { readonly request: WatchersRequest; readonly reply: WatchersReply };
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AuthError, type Player, type TokenVerifier } from '../auth/tokens';
 import { GAME_IDS, type Refusal } from '../games/types';
 import type { RefusalCode } from '../protocol/refusals';
-import type { ActRequest, BuyRequest, HistoryRequest, RecallRequest, TableOptions, WatchersRequest } from '../protocol/table';
+import type { ActRequest, BuyRequest, HistoryRequest, RecallRequest, TableOptions, UncoveredRequest, WatchersRequest } from '../protocol/table';
 import { joinRefused, malformed } from './refusals';
 
 /** What a client sends to a table: the protocol's shapes (src/protocol/table.ts), each checked whole. */
@@ -13,6 +13,7 @@ export const TABLE_MESSAGES = {
   history: z.object({ offset: z.number().int().min(0).max(1_000_000).default(0), limit: z.number().int().min(1).max(100).default(20) }).strict() satisfies z.ZodType<HistoryRequest>,
   recall: z.object({ unitId: z.string().min(1).max(200) }).strict() satisfies z.ZodType<RecallRequest>,
   watchers: z.object({ open: z.boolean() }).strict() satisfies z.ZodType<WatchersRequest>,
+  uncovered: z.object({ unitId: z.string().min(1).max(200), steps: z.number().int().min(1).max(1_000_000) }).strict() satisfies z.ZodType<UncoveredRequest>,
 };
 
 /** `message` as `schema` says, or the refusal `<code>` naming the first problem. */

@@ -1,10 +1,10 @@
 import { CloseCode, Room, type Client, type Delayed, type MessageContext } from '@colyseus/core';
 import type { TokenVerifier, VerifiedPlayer } from '../auth/tokens';
-import type { TableStreams } from '../feed/table-stream';
+import type { TableStreams, WatchedUnit } from '../feed/table-stream';
 import type { WinFeed } from '../feed/win-feed';
 import type { GameDescription } from '../protocol/catalog';
 import type { HistoryPage, RecallRecord } from '../protocol/recall';
-import type { ActReply, BuyReply, TableMessages, WatchersReply } from '../protocol/table';
+import type { ActReply, BuyReply, TableMessages, UncoveredReply, WatchersReply } from '../protocol/table';
 import { GAME_IDS, refuse, type GameId, type Refusal } from '../games/types';
 import type { EndedReveal, LiveUnit } from '../play/live-unit';
 import type { PlayService } from '../play/play-service';
@@ -78,7 +78,8 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * returns, answer every refusal to the client that caused it. Messages are handled one at a
  * time, in order. Open to watchers, the table publishes each view its player has seen to the
  * watch rooms (`Watchers`, ./watch-room.ts); nothing reaches them, or the wins feed, before the
- * player's client could see it (`PlayerFirst`).
+ * player's client could see it (`PlayerFirst`), nor, in a game whose page covers what the server
+ * reveals (`coveredOnScreen`: Mine d'or, Le Noël), before the player said they uncovered it.
  */
 export abstract class TableRoom extends Room<{ state: TableState; metadata: TableMetadata }> {
   protected abstract readonly services: TableServices;
@@ -98,6 +99,10 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   private watchers!: Watchers;
   /** With the archive on, while a traced message is handled: the steps it showed, for its record. */
   private shownByMessage: ShownSteps[] | undefined;
+  /** The page draws the game's reveal under silver: watchers and the feed wait for `uncovered`. */
+  private coveredOnScreen = false;
+  /** In such a game, how many steps of each unit on the table the player has seen uncovered. */
+  private readonly uncovered = new Map<string, number>();
 
   override async onCreate(options: unknown): Promise<void> {
     const parsed = M.create.safeParse(options);
@@ -112,7 +117,9 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     await this.setMatchmaking({ private: true, metadata: { game: this.game, pseudonym: '', watchable: false, watchers: 0 } });
     this.setState(new TableState());
     this.state.game = this.game;
-    this.state.catalog = JSON.stringify(this.services.catalog.find((game) => game.id === this.game));
+    const entry = this.services.catalog.find((game) => game.id === this.game);
+    this.state.catalog = JSON.stringify(entry);
+    this.coveredOnScreen = entry?.coveredOnScreen === true;
     sendPatchesAsStepsHappen(this);
 
     this.onMessage('buy', (client, message, ctx) => this.handle(client, ctx, () => this.buy(message), 'buy', message));
@@ -122,6 +129,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     this.onMessage('history', (client, message, ctx) => this.handle(client, ctx, () => this.history(message)));
     this.onMessage('recall', (client, message, ctx) => this.handle(client, ctx, () => this.recall(message), 'recall', message));
     this.onMessage('watchers', (client, message, ctx) => this.handle(client, ctx, () => this.openToWatchers(message)));
+    this.onMessage('uncovered', (client, message, ctx) => this.handle(client, ctx, () => this.uncover(message), 'uncovered', message));
     const unknownType = (type: unknown) => refuse('message/unknown_type', `unknown message type ${String(type)}`);
     this.onMessage('*', (client, type) => answerRefusal(client, undefined, client.sessionId !== this.ownerSession ? readOnly('this table') : unknownType(type)));
   }
@@ -160,6 +168,8 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
         this.update(units, ended);
         client.send('resumed', { unitIds: units.map((u) => u.sale.unitId) } satisfies TableMessages['resumed']);
       }
+      // A page that joins shows the units already on the table whole, with no silver (docs/client.md).
+      this.seeUncovered(this.units.map((u) => [u, u.steps.length]));
       client.send('wallet', (await play.wallet(auth.playerId)) satisfies TableMessages['wallet']);
     });
     if (isRefusal(resumed)) throw joinRefused(503, resumed.code, resumed.message); // the client joins again
@@ -263,7 +273,7 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     const { open } = parsed.value;
     if (open && this.watchers.max === 0) return refuse('watchers/off', 'this server takes no watchers (WATCHERS_MAX=0)');
     // The player has seen the table as it is now (this message came after its last patch).
-    if (open) await this.watchers.openWith(watchedUnits(this.state));
+    if (open) await this.watchers.openWith(this.watched());
     else await this.watchers.close('table/closed_to_watchers');
     return { roomId: this.roomId, open };
   }
@@ -288,6 +298,49 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
     return recalled.record;
   }
 
+  /** The player has seen steps of a unit on this table uncovered (`UncoveredRequest`). */
+  private async uncover(message: unknown): Promise<UncoveredReply | Refusal> {
+    const parsed = parseMessage(M.uncovered, 'uncovered/malformed', message);
+    if (!parsed.ok) return parsed;
+    const { unitId, steps } = parsed.value;
+    // Only a unit on this table, the player's own: another's, or one gone from it, is unknown here.
+    const unit = this.units.find((u) => u.sale.unitId === unitId);
+    if (!unit) return refuse('uncovered/unknown_unit', `no unit ${unitId} on this table`);
+    if (steps > unit.steps.length) return refuse('uncovered/not_shown', `the table has shown ${unit.steps.length} steps of unit ${unitId}`);
+    this.seeUncovered([[unit, steps]]);
+    return { unitId, steps: this.uncovered.get(unitId) ?? steps };
+  }
+
+  /**
+   * Counts steps as seen uncovered by the player (in a game covered on screen): the watchers
+   * are shown them, and a finished unit seen whole has its kept win go out, after the player's
+   * frames so far.
+   */
+  private seeUncovered(seen: readonly (readonly [LiveUnit, number])[]): void {
+    if (!this.coveredOnScreen) return;
+    let more = false;
+    for (const [unit, steps] of seen) {
+      const { unitId, prize } = unit.sale;
+      if (steps <= (this.uncovered.get(unitId) ?? 0)) continue;
+      this.uncovered.set(unitId, steps);
+      more = true;
+      if (unit.finished && steps === unit.steps.length && prize > 0) this.releaseWhenSeen(unitId);
+    }
+    if (more) this.showWatchers();
+  }
+
+  /** The table as its watchers may see it: in a game covered on screen, only what the player uncovered. */
+  private watched(): WatchedUnit[] {
+    return watchedUnits(this.state, this.coveredOnScreen ? (unitId) => this.uncovered.get(unitId) ?? 0 : undefined);
+  }
+
+  /** The watchers are shown the table as they may see it now, once the player's frames so far are out. */
+  private showWatchers(): void {
+    if (!this.watchers.isOpen) return;
+    const shown = this.watched();
+    this.playerFirst.afterPlayer((seen) => seen && this.watchers.show(shown));
+  }
+
   /** A win kept until the player saw its unit's end goes out once they have. */
   private releaseWhenSeen(unitId: string): void {
     this.playerFirst.afterPlayer((seen) => {
@@ -302,17 +355,23 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
    */
   private update(units: readonly LiveUnit[], ended: readonly EndedReveal[]): void {
     this.units = units;
+    const onTable = new Set(units.map((u) => u.sale.unitId));
+    for (const unitId of this.uncovered.keys()) if (!onTable.has(unitId)) this.uncovered.delete(unitId);
     const shown = this.services.trace === undefined ? undefined : (this.shownByMessage ?? []);
     showUnits(this.state, units, shown);
     if (shown !== undefined && shown !== this.shownByMessage && shown.length > 0) this.trace('shown', this.ownerSession ?? '', { game: this.game }, shown);
     this.playerFirst.patch(() => this.broadcastPatch());
-    if (this.watchers.isOpen) {
-      const shown = watchedUnits(this.state);
-      this.playerFirst.afterPlayer((seen) => seen && this.watchers.show(shown));
-    }
+    // The server's own end (the sweeper's, past the abandon delay) is public, scratched or not.
+    for (const end of ended) if (end.by === 'server' && onTable.has(end.unit.sale.unitId) && this.coveredOnScreen) this.uncovered.set(end.unit.sale.unitId, end.unit.steps.length);
+    this.showWatchers();
     const { feed } = this.services, pseudonym = this.owner?.pseudonym ?? '';
-    // Not seen: kept for when the player is shown it, unless the server completed it.
-    for (const end of ended) this.playerFirst.afterPlayer((seen) => (seen || end.by === 'server' ? feed.publish(end, pseudonym) : feed.keepUnseen(end, pseudonym)));
+    // Not seen, or still under silver on the player's screen: kept for when the player is shown
+    // it (or uncovers it: `seeUncovered`), unless the server completed it.
+    for (const end of ended) {
+      const { unitId } = end.unit.sale;
+      const covered = this.coveredOnScreen && onTable.has(unitId) && (this.uncovered.get(unitId) ?? 0) < end.unit.steps.length;
+      this.playerFirst.afterPlayer((seen) => ((seen && !covered) || end.by === 'server' ? feed.publish(end, pseudonym) : feed.keepUnseen(end, pseudonym)));
+    }
   }
 
   /** Records an exchange with the player (`services.trace`). */

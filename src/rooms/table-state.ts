@@ -83,9 +83,18 @@ export function showUnits(state: TableState, units: readonly LiveUnit[], shown?:
   while (state.units.length > units.length) state.units.pop();
 }
 
-/** The units as a table's watchers are shown them (its stream's frames: src/feed/table-stream.ts). */
-export function watchedUnits(state: TableState): WatchedUnit[] {
-  return state.units.map((u) => ({ unitId: u.unitId, stake: u.stake, status: u.status, prize: u.prize, steps: [...u.steps] }));
+/**
+ * The units as a table's watchers are shown them (its stream's frames: src/feed/table-stream.ts).
+ * With `seen` (a game covered on screen), each unit only up to the steps its player has seen
+ * uncovered, in progress and without its prize until they have seen them all.
+ */
+export function watchedUnits(state: TableState, seen?: (unitId: string) => number): WatchedUnit[] {
+  return state.units.map((u) => {
+    const steps = [...u.steps];
+    const shown = seen ? Math.min(seen(u.unitId), steps.length) : steps.length;
+    if (shown === steps.length) return { unitId: u.unitId, stake: u.stake, status: u.status, prize: u.prize, steps };
+    return { unitId: u.unitId, stake: u.stake, status: 'in_progress', prize: 0, steps: steps.slice(0, shown) };
+  });
 }
 
 /** Brings a relay's state up to a frame of the table's stream, as `showUnits` does at the table. */

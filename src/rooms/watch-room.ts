@@ -2,7 +2,7 @@ import { CloseCode, matchMaker, Room, type Client, type MessageContext } from '@
 import { z } from 'zod';
 import { STREAM_HEARTBEAT_MS, type TableFrame, type TableStreams } from '../feed/table-stream';
 import type { GameDescription } from '../protocol/catalog';
-import type { TableMessages, WatcherCloseReason } from '../protocol/table';
+import type { TableMessages, TableRequestType, WatcherCloseReason } from '../protocol/table';
 import { Coalescing } from './fan-out';
 import { answerRefusal, joinRefused, readOnly } from './refusals';
 import { sendPatchesAsStepsHappen, showWatchedUnits, TableState } from './table-state';
@@ -27,7 +27,7 @@ export interface WatchServices {
 const WATCH_OPTIONS = z.object({ table: z.string().regex(/^[\w-]{1,64}$/) });
 
 /** Request types a watcher might try: each is answered `spectator/read_only`. */
-const PLAYER_REQUESTS = ['buy', 'act', 'wallet', 'history', 'recall', 'watchers'] as const;
+const PLAYER_REQUESTS = ['buy', 'act', 'wallet', 'history', 'recall', 'watchers', 'uncovered'] as const satisfies readonly TableRequestType[];
 
 /**
  * A relay of one table to its watchers on this process (`joinOrCreate('watch', { table })`, no

@@ -74,4 +74,35 @@ describe('the play stream of the archive', () => {
       await remove();
     }
   });
+
+  it('records what the player says they uncovered (Mine d’or), with its answer or its refusal', async function () {
+    this.timeout(60_000);
+    const { dir, remove } = await tempDir();
+    try {
+      const server = await startTestServer({ ARCHIVE_DIR: dir, ARCHIVE_SEAL_SECONDS: '3600' });
+      let playerId: string;
+      let unitId: string;
+      try {
+        const player = await devLogin(server, 'Scratch');
+        playerId = player.playerId;
+        const room = await player.client.create('table', { game: 'mine-d-or' });
+        record(room);
+        ({ unitIds: [unitId] } = (await room.request('buy', { stake: 50, requestId: 'uncovered_1' })) as { unitIds: [string] });
+        await room.request('uncovered', { unitId, steps: 1 });
+        await assert.rejects(room.request('uncovered', { unitId, steps: 9 }));
+        await room.leave();
+      } finally {
+        await server.stop();
+      }
+      const { problems, records } = await verifyArchive(dir);
+      assert.deepEqual(problems, []);
+      const said = records.get('play')!.filter((r) => r.player === playerId && r.kind === 'uncovered');
+      assert.deepEqual(said.map((r) => r.payload), [
+        { game: 'mine-d-or', message: { unitId: unitId!, steps: 1 }, reply: { unitId: unitId!, steps: 1 } },
+        { game: 'mine-d-or', message: { unitId: unitId!, steps: 9 }, refused: 'uncovered/not_shown' },
+      ]);
+    } finally {
+      await remove();
+    }
+  });
 });

@@ -9,7 +9,7 @@ import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import {
   assertAccessible, assertNoSidewaysScroll, assertTargets, balance, buy, chooseLamp, DESKTOP, finger, GAMES, history, mouse,
-  focusComes, moreEvents, newPlayer, openGame, openToWatchers, outcomeSentence, pageTop, PHONE, purchased, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT, showTab,
+  focusComes, moreEvents, newPlayer, openGame, openToWatchers, outcomeSentence, pageTop, PHONE, purchased, recallOf, revealByKeyboard, revealThroughUI, rubLamp, shownEvents, signIn, WAIT, showTab, uncoverCells,
 } from './ui';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 
@@ -328,6 +328,36 @@ describe('the page as a product', function () {
       assert.equal(await watcher.page.locator('.watch .connection').getAttribute('data-state'), 'closed');
     } finally {
       for (const p of [watcher, ...players]) await p.context.close();
+    }
+  });
+
+  it('shows a watcher no symbol of the player’s Mine d’or grid while it is under silver, and the grid once the player scratched it', async () => {
+    const watcher = await newPlayer(browser, PHONE);
+    const player = await newPlayer(browser, DESKTOP);
+    try {
+      const name = nextName('S');
+      await signIn(player.page, name, base);
+      await openGame(player.page, 'mine-d-or');
+      const room = await openToWatchers(player.page, base);
+      await watcher.page.goto(`${base}/`);
+      await watcher.page.locator(`button[data-room-id="${room}"]`).click(WAIT);
+      await watcher.page.locator('.watch .connection[data-state=connected]').waitFor(WAIT);
+      await buy(player.page, 'mine-d-or', 50);
+      await player.page.locator('.mine-stage .cell-scratch').first().waitFor(WAIT);
+      // The unit reached the watcher (its place on the table), with nothing of the grid in it.
+      await watcher.page.locator('.watch .stage[data-events="0"]').waitFor(WAIT);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const symbolsOf = (page: Page) => page.locator('.mine-stage').first().locator('[role=gridcell]').evaluateAll((cells) => cells.map((c) => /sym-([a-z]+)/.exec(c.className)?.[1] ?? ''));
+      assert.deepEqual(await symbolsOf(watcher.page), Array(9).fill(''), 'the watcher’s grid is covered');
+      assert.equal(await watcher.page.locator('.watch .stage svg.sym, .watch .stage .cell-name').count(), 0, 'no symbol drawn or named for the watcher');
+      // The player scratches the grid (a tap per cell): the watcher then sees it as the player does.
+      const grid = await symbolsOf(player.page);
+      assert.ok(grid.every((symbol) => symbol !== ''), 'the player’s page has the symbols under its silver');
+      await uncoverCells(player.page, mouse(player.page));
+      await watcher.page.locator('.watch .mine-stage .cell.shown').nth(8).waitFor(WAIT);
+      assert.deepEqual(await symbolsOf(watcher.page), grid, 'the watcher sees the grid the player uncovered');
+    } finally {
+      for (const p of [watcher, player]) await p.context.close();
     }
   });
 

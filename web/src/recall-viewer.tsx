@@ -12,7 +12,7 @@ export function RecallViewer({ s, recall, verify, catalog, onClose }: { s: Strin
   const last = recall.steps.length - 1;
   const events = recall.steps.slice(0, step + 1).flatMap((st) => st.events);
   const screen = SCREENS[recall.game];
-  const unit: UnitView = { unitId: recall.unitId, stake: recall.stake, status: step === last ? recall.status : 'in_progress', prize: recall.prize ?? 0, events };
+  const unit: UnitView = { unitId: recall.unitId, stake: recall.stake, status: step === last ? recall.status : 'in_progress', prize: recall.prize ?? 0, events, steps: step + 1 };
   const end = events.find((e) => e.type === 'finished');
   return (
     <section class="panel recall" aria-labelledby="recall-title">

@@ -234,6 +234,21 @@ export function TableView({ s, session, game, catalog, wallet, setWallet, onBack
   } : undefined;
   // Cells still under silver hold the outcome (and the prize's entry in the balance, and JOUER).
   const held = !!scratch && screen!.coverable!(shown.flatMap((u) => u.events)).some((k) => !scratch.uncovered.has(k));
+  // Nothing shown under silver any more (scratched, tapped, opened with the keyboard, or AUTO,
+  // which lifts it): the server is told how many steps the player has seen, and only then shows
+  // them to the table's watchers and puts the win on the feed (docs/spectators.md).
+  const told = useRef(new Map<string, number>());
+  const covering = !!screen?.coverable && units.length > 0 && units.every((u) => !instant.has(u.unitId));
+  useEffect(() => {
+    if (!sender || !covering || held || (scratch && !caughtUp)) return;
+    for (const unitId of told.current.keys()) if (!units.some((u) => u.unitId === unitId)) told.current.delete(unitId);
+    for (const { unitId, steps } of units) {
+      if ((told.current.get(unitId) ?? 0) >= steps) continue;
+      told.current.set(unitId, steps);
+      // A refusal changes nothing the player sees; a page that joins again is counted as seeing all.
+      sender.request('uncovered', { unitId, steps }).catch(() => undefined);
+    }
+  });
   const seen = caughtUp && !held;
   const unfinished = units.some((u) => u.status !== 'finished');
   const over = units.length > 0 && !unfinished && seen;

@@ -11,6 +11,8 @@ export interface UnitView {
   readonly prize: number;
   /** Every event revealed so far, in order (the steps flattened). */
   readonly events: readonly GameEvent[];
+  /** How many steps the server has shown (what `uncovered` counts). */
+  readonly steps: number;
 }
 
 interface RawUnit {
@@ -26,13 +28,10 @@ interface RawUnit {
 export function unitsOf(room: Room): UnitView[] {
   const state = room.state as { units?: Iterable<RawUnit> } | undefined;
   if (!state?.units) return [];
-  return [...state.units].map((u) => ({
-    unitId: u.unitId,
-    stake: u.stake,
-    status: u.status,
-    prize: u.prize,
-    events: [...u.steps].flatMap((s) => eventsOf(s)),
-  }));
+  return [...state.units].map((u) => {
+    const steps = [...u.steps];
+    return { unitId: u.unitId, stake: u.stake, status: u.status, prize: u.prize, events: steps.flatMap((s) => eventsOf(s)), steps: steps.length };
+  });
 }
 
 /** Follows a table's units: `onUnits` now and on every state patch. */

@@ -53,4 +53,5 @@ export const mineDOrCatalog = describeGame({
     fr: 'La grille principale découverte, ses combinaisons et ses étapes Extra gagnées (événement « grid_revealed », étape 0) ; sans EXTRA, la fin aussitôt.',
     en: 'The main grid uncovered, its combinations and the Extra stages it earns (event "grid_revealed", stage 0); without EXTRA, the end at once.',
   },
+  coveredOnScreen: true,
 });

@@ -68,4 +68,5 @@ export const noelCatalog = describeGame({
     fr: 'Les trois symboles de jeu proposés (événement « symbols_offered ») ; les cases sont couvertes.',
     en: 'The three game symbols offered (event "symbols_offered"); the cells are covered.',
   },
+  coveredOnScreen: true,
 });

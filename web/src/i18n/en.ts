@@ -327,6 +327,7 @@ export const en: Strings = {
     eventsMalformed: 'This events request could not be understood.',
     requestMismatch: 'This request id was already used for another request: nothing was changed.',
     recallMalformed: 'This game look-up could not be understood.',
+    uncoveredMalformed: 'This report of the scratched cells could not be understood.',
     unknownMessage: 'The server does not know this request.',
     tableGameUnknown: 'Choose a game on offer to open a table.',
     notYourTable: 'This table belongs to another player.',

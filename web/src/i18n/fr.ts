@@ -351,6 +351,7 @@ export const fr = {
     eventsMalformed: 'Cette demande d’événements n’a pas pu être comprise.',
     requestMismatch: 'Cet identifiant de demande a déjà servi pour une autre demande\u202f: rien n’a été modifié.',
     recallMalformed: 'Cette demande de partie n’a pas pu être comprise.',
+    uncoveredMalformed: 'Ce signalement des cases grattées n’a pas pu être compris.',
     unknownMessage: 'Le serveur ne connaît pas cette demande.',
     tableGameUnknown: 'Choisissez un jeu proposé pour ouvrir une table.',
     notYourTable: 'Cette table appartient à un autre joueur.',
