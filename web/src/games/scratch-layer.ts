@@ -13,27 +13,42 @@ const TAP = 8;
 const SAMPLE_COLS = 8;
 const SAMPLE_ROWS = 5;
 
-/** Paints a cell's cover once: silver stripes with a sheen, at the screen's resolution. */
+const unpainted: HTMLCanvasElement[] = [];
+
+/**
+ * Paints a cell's cover once: silver stripes with a sheen, at the screen's resolution. The
+ * covers a render brings are measured together, then painted, once the render is done:
+ * measuring one after sizing another would lay the page out again for each.
+ */
 export function paintCover(canvas: HTMLCanvasElement): void {
   if (canvas.dataset['painted']) return;
   canvas.dataset['painted'] = '1';
-  const { width, height } = canvas.getBoundingClientRect();
+  if (unpainted.push(canvas) === 1) queueMicrotask(paintUnpainted);
+}
+
+function paintUnpainted(): void {
+  const sizes = unpainted.map((canvas) => canvas.getBoundingClientRect());
+  unpainted.splice(0).forEach((canvas, i) => paint(canvas, sizes[i]!));
+}
+
+function paint(canvas: HTMLCanvasElement, { width, height }: DOMRect): void {
   const ratio = window.devicePixelRatio || 1;
   canvas.width = Math.max(1, Math.round(width * ratio));
   canvas.height = Math.max(1, Math.round(height * ratio));
-  const ctx = canvas.getContext('2d');
+  const ctx = coverContext(canvas);
   if (!ctx) return;
   ctx.scale(ratio, ratio);
   ctx.fillStyle = '#a9aac0';
   ctx.fillRect(0, 0, width, height);
   ctx.strokeStyle = '#c8c9da';
   ctx.lineWidth = 2;
+  // The stripes in one path: one stroke to draw.
+  ctx.beginPath();
   for (let x = -height; x < width; x += 6) {
-    ctx.beginPath();
     ctx.moveTo(x, height);
     ctx.lineTo(x + height, 0);
-    ctx.stroke();
   }
+  ctx.stroke();
   const sheen = ctx.createRadialGradient(width * 0.3, height * 0.25, 0, width * 0.3, height * 0.25, width * 0.5);
   sheen.addColorStop(0, '#ffffff66');
   sheen.addColorStop(1, '#ffffff00');
@@ -41,9 +56,19 @@ export function paintCover(canvas: HTMLCanvasElement): void {
   ctx.fillRect(0, 0, width, height);
 }
 
+/**
+ * A cover's 2D context, drawn by the CPU (`willReadFrequently`): the covers are small and many,
+ * and a GPU-backed one is flushed to the GPU process in each frame that changes it (traced at
+ * 4 × CPU slowdown, the scratch's and the covers' longest tasks are shorter so: docs/client.md).
+ */
+function coverContext(canvas: HTMLCanvasElement): CanvasRenderingContext2D | null {
+  return canvas.getContext('2d', { willReadFrequently: true });
+}
+
 interface Cover {
   readonly index: number;
   readonly canvas: HTMLCanvasElement;
+  readonly context: CanvasRenderingContext2D | null;
   readonly rect: DOMRect;
   /** Which of the cell's sample points are scratched. */
   readonly scratched: Uint8Array;
@@ -64,7 +89,7 @@ export class ScratchStroke {
   constructor(grid: HTMLElement, x: number, y: number, private readonly onEnough: (indexes: number[]) => void) {
     this.covers = [...grid.querySelectorAll<HTMLElement>('[data-index]')].flatMap((cell) => {
       const canvas = cell.querySelector('canvas');
-      return canvas ? [{ index: Number(cell.dataset['index']), canvas, rect: cell.getBoundingClientRect(), scratched: scratchedOf(cell) }] : [];
+      return canvas ? [{ index: Number(cell.dataset['index']), canvas, context: coverContext(canvas), rect: cell.getBoundingClientRect(), scratched: scratchedOf(cell) }] : [];
     });
     this.start = { x, y };
     this.last = { x, y };
@@ -93,7 +118,7 @@ export class ScratchStroke {
       if (x < cover.rect.left - r || x > cover.rect.right + r || y < cover.rect.top - r || y > cover.rect.bottom + r) continue;
       const lx = x - cover.rect.left;
       const ly = y - cover.rect.top;
-      const ctx = cover.canvas.getContext('2d');
+      const ctx = cover.context;
       if (ctx) {
         // Erases by the source's alpha: an opaque brush clears the silver whole.
         ctx.globalCompositeOperation = 'destination-out';
@@ -110,7 +135,9 @@ export class ScratchStroke {
         }
       }
       const share = cover.scratched.reduce((n, v) => n + v, 0) / cover.scratched.length;
-      cover.canvas.parentElement!.dataset['scratched'] = String(Math.round(share * 100));
+      // Written only when it changed: each write invalidates the cell's style.
+      const percent = String(Math.round(share * 100));
+      if (cover.canvas.parentElement!.dataset['scratched'] !== percent) cover.canvas.parentElement!.dataset['scratched'] = percent;
       if (share >= ENOUGH && !this.sent.has(cover.index)) {
         this.sent.add(cover.index);
         enough.push(cover.index);
