@@ -49,13 +49,16 @@ async function cornerStroke(page: Page, cell: string): Promise<{ box: { x: numbe
   await page.mouse.move(box.x + 6, box.y + 2, { steps: 2 });
   const part = Number(await page.locator(cell).getAttribute('data-scratched'));
   // A string: no helper names in the page.
+  // The grid's one canvas, read at the cell's place on it.
   const alpha = (await page.evaluate(`(() => {
-    const c = document.querySelector(${JSON.stringify(`${cell} canvas`)});
+    const cell = document.querySelector(${JSON.stringify(cell)});
+    const c = cell.closest('[role=grid]').querySelector('canvas');
     const ctx = c.getContext('2d');
-    const { width, height } = c.getBoundingClientRect();
-    const ratio = c.width / width;
-    const at = (x, y) => ctx.getImageData(Math.floor(x * ratio), Math.floor(y * ratio), 1, 1).data[3];
-    return { scratched: at(4, 3), untouched: at(width - 2, height - 2) };
+    const grid = c.getBoundingClientRect();
+    const { left, top, width, height } = cell.getBoundingClientRect();
+    const ratio = c.width / grid.width;
+    const at = (x, y) => ctx.getImageData(Math.floor((left - grid.left + x) * ratio), Math.floor((top - grid.top + y) * ratio), 1, 1).data[3];
+    return { scratched: at(4, 3), untouched: at(width - 8, height - 8) };
   })()`)) as { scratched: number; untouched: number };
   return { box, part, ...alpha };
 }
