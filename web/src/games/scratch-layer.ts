@@ -39,11 +39,13 @@ const unsynced = new Set<HTMLCanvasElement>();
 /**
  * Brings a grid's canvas (a child of the grid, over all of it) in line with the grid's covered
  * cells after a render: silver painted over a cell newly covered, cleared off a cell no longer
- * covered. The canvases a render brings are measured together, then painted, once the render is
- * done: measuring one after painting another would lay the page out again for each.
+ * covered. The canvases a render brings are measured together, then painted, at the start of the
+ * next frame (before it is laid out and painted: the cells never show without their silver), a
+ * task apart from the render's: the two together made one task over 50 ms on a slow phone.
+ * Measured together: measuring one after painting another would lay the page out again for each.
  */
 export function syncCovers(canvas: HTMLCanvasElement): void {
-  if (unsynced.add(canvas).size === 1) queueMicrotask(syncUnsynced);
+  if (unsynced.add(canvas).size === 1) requestAnimationFrame(syncUnsynced);
 }
 
 function syncUnsynced(): void {
