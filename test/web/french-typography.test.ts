@@ -29,6 +29,11 @@ describe('the page’s French typography', () => {
     assert.deepEqual(wrong.map((w) => `${w.path}: ${w.text}`), []);
   });
 
+  it('sets a narrow no-break space (U+202F) inside « », so that a guillemet never ends or starts a line alone', () => {
+    const wrong = all.filter(({ text }) => /«(?!\u202f)|(?<!\u202f)»/u.test(text));
+    assert.deepEqual(wrong.map((w) => `${w.path}: ${w.text}`), []);
+  });
+
   it('makes counts agree: « 2 symboles », no « 2 × symbol » in a sentence', () => {
     const times = all.filter(({ path, text }) => /\d × \p{L}/u.test(text) && path !== 'fr.buyUnits');
     assert.deepEqual(times.map((w) => `${w.path}: ${w.text}`), []);

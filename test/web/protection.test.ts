@@ -7,7 +7,7 @@ import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { eventually, reasonOf } from '../rooms/helpers';
-import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, screenshotPath, setFirstLimits, signIn, signInByPseudonym, tokenOf, WAIT, showTab } from './ui';
+import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, screenshotPath, setFirstLimits, shownLines, signIn, signInByPseudonym, tokenOf, WAIT, showTab } from './ui';
 
 /**
  * Player protection on the page (issue 28): the 18+ notice and the legal warning on every
@@ -415,7 +415,7 @@ describe('the page protects the player', function () {
       await setFirstLimits(page);
       await assertWarning(page, 'lobby', true);
       await assertNoSidewaysScroll(page, 'lobby, small phone');
-      assert.match(await page.getByTestId('session').innerText(), /0\s?min · 0\s€/, 'the header: the session’s time and net');
+      assert.deepEqual(await shownLines(page, '[data-testid=session]'), ['0 min', '0 €'], 'the header: the session’s time over its net');
       const header = (await page.locator('header.top').boundingBox())!;
       assert.ok(header.height <= 110, `the header is ${header.height} px high`);
       await openGame(page, 'rain-diamonds');

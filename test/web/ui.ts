@@ -364,6 +364,75 @@ export async function assertNoSidewaysScroll(page: Page, where: string): Promise
   assert.ok(scroll <= width, `${where}: the page is ${scroll} px wide on a ${width} px screen`);
 }
 
+/**
+ * The words under `selector` that the screen breaks over two lines (« traîne|au »): a word is
+ * text between spaces, read from each text node's own line boxes (screen-reader-only text aside).
+ */
+export async function wordsBrokenAcrossLines(page: Page, selector: string): Promise<string[]> {
+  // A string: no helper names for the page.
+  return page.evaluate(`(() => {
+    const broken = [];
+    for (const root of document.querySelectorAll(${JSON.stringify(selector)})) {
+      const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (!node.parentElement || node.parentElement.closest('.sr-only')) continue;
+        for (const word of node.data.matchAll(/\\S+/g)) {
+          const range = document.createRange();
+          range.setStart(node, word.index);
+          range.setEnd(node, word.index + word[0].length);
+          const boxes = [...range.getClientRects()].filter((r) => r.width > 0);
+          // A fallback font's glyphs may sit a pixel or two lower on the same line: a new line is half a line lower.
+          if (boxes.some((b) => Math.abs(b.top - boxes[0].top) > boxes[0].height / 2)) broken.push(word[0]);
+        }
+      }
+    }
+    return broken;
+  })()`);
+}
+
+/**
+ * The lines of text the screen shows in the element matching `selector`, each its words in
+ * order (text clipped to a pixel, there for screen readers, aside).
+ */
+export async function shownLines(page: Page, selector: string): Promise<string[]> {
+  // A string: no helper names for the page.
+  return page.evaluate(`(() => {
+    const root = document.querySelector(${JSON.stringify(selector)});
+    const clipped = (el) => {
+      for (; el && el !== root.parentElement; el = el.parentElement) {
+        const box = el.getBoundingClientRect();
+        if (box.width <= 1 || box.height <= 1) return true;
+      }
+      return false;
+    };
+    const lines = [];
+    let middle = -Infinity;
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (clipped(node.parentElement)) continue;
+      for (const word of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, word.index);
+        range.setEnd(node, word.index + word[0].length);
+        const box = [...range.getClientRects()].find((r) => r.width > 0);
+        if (!box) continue;
+        if (box.top >= middle) {
+          lines.push([]);
+          middle = (box.top + box.bottom) / 2;
+        }
+        lines.at(-1).push(word[0]);
+      }
+    }
+    return lines.map((words) => words.join(' '));
+  })()`);
+}
+
+/** The elements matching `selector` whose content is taller than their box (cut, or scrolling inside). */
+export async function overflowing(page: Page, selector: string): Promise<string[]> {
+  return page.locator(selector).evaluateAll((els) => els.filter((el) => el.scrollHeight > el.clientHeight + 1)
+    .map((el) => `${(el as HTMLElement).innerText.replace(/\s+/g, ' ')} (${el.scrollHeight} px in ${el.clientHeight})`));
+}
+
 /** Every visible button, link, radio and summary is at least 44 × 44 px (WCAG 2.5.5's size). */
 export async function assertTargets(page: Page, where: string): Promise<void> {
   const small = await page.evaluate(() => [...document.querySelectorAll<HTMLElement>('button, a[href], summary, label:has(input[type=radio])')]

@@ -5,7 +5,7 @@ import {
   type ExclusionDuration, type LimitKind, type LimitsRequest, type LimitView, type ProtectionChange, type ProtectionState, type TimeLimitKind, type TimeLimitView,
 } from '../../src/protocol/protection';
 import { Dialog } from './dialog';
-import { dateTime, euros, playTime, refusalSentence, signedEuros, type Strings } from './i18n';
+import { dateTime, euros, numberFormat, playTime, refusalSentence, signedEuros, type Strings } from './i18n';
 
 /** An amount typed in euros (« 100 », « 12,50 ») as cents; undefined when it is not one the server takes. */
 export function centsOf(text: string): number | undefined {
@@ -42,7 +42,7 @@ const isTime = (kind: AnyKind): kind is TimeLimitKind => (TIME_LIMIT_KINDS as re
 
 /** Cents as the field shows them: « 100 », « 12,50 » (no currency sign: the label says €). */
 function fieldOf(cents: number | null | undefined, s: Strings): string {
-  return cents == null ? '' : new Intl.NumberFormat(s.locale, { minimumFractionDigits: cents % 100 === 0 ? 0 : 2, useGrouping: false }).format(cents / 100);
+  return cents == null ? '' : numberFormat(s.locale, { minimumFractionDigits: cents % 100 === 0 ? 0 : 2, useGrouping: false }).format(cents / 100);
 }
 
 /** One field per limit kind, in euros, then the playing-time limits; `required` kinds may not be left empty. */

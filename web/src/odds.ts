@@ -1,5 +1,5 @@
 import type { CatalogPrice, GameCatalogEntry } from '../../src/protocol/catalog';
-import type { Strings } from './i18n';
+import { numberFormat, type Strings } from './i18n';
 
 /**
  * What a player may win and how likely, from the catalog's prize tables: each a count of units
@@ -9,7 +9,7 @@ import type { Strings } from './i18n';
 
 /** « 1 sur 3,9 »: one unit in this many, to a tenth. */
 export function oneIn(blockSize: number, count: number, s: Strings): string {
-  return new Intl.NumberFormat(s.locale, { maximumFractionDigits: 1 }).format(blockSize / count);
+  return numberFormat(s.locale, { maximumFractionDigits: 1 }).format(blockSize / count);
 }
 
 /** The share of the stakes paid back as prizes, in basis points, rounded half up (integers only). */

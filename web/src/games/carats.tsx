@@ -1,7 +1,7 @@
-import { useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { GameEvent } from '../../../src/protocol/recall';
 import { euros, type Strings } from '../i18n';
-import { paintCover, ScratchStroke } from './scratch-layer';
+import { ScratchStroke, syncCovers } from './scratch-layer';
 import type { GameViewProps } from './types';
 
 const NUMBERS = 24;
@@ -36,6 +36,10 @@ export function Carats({ s, units, readOnly, act }: GameViewProps) {
   const stroke = useRef<ScratchStroke | null>(null);
   // Cells asked for and not answered yet: never asked twice.
   const asked = useRef(new Set<number>());
+  const silver = useRef<HTMLCanvasElement>(null);
+  useLayoutEffect(() => {
+    if (silver.current) syncCovers(silver.current);
+  });
   let winning: number[] | null = null;
   const numbers: (Revealed | null)[] = Array(NUMBERS).fill(null);
   for (const e of unit?.events ?? []) {
@@ -93,13 +97,15 @@ export function Carats({ s, units, readOnly, act }: GameViewProps) {
                 <span role="gridcell" key={i} class="scratch-cell">
                   {canScratch
                     // Keyboard activation (Enter, Space) has no pointer: detail is 0.
-                    ? <button type="button" data-index={i} class="scratch" aria-label={s.carats.cell(i)} onClick={(ev) => (ev.detail === 0 ? reveal([i]) : undefined)}><canvas class="scratch-cover" ref={(c) => { if (c) paintCover(c); }} aria-hidden="true" /></button>
+                    ? <button type="button" data-index={i} class="scratch" aria-label={s.carats.cell(i)} onClick={(ev) => (ev.detail === 0 ? reveal([i]) : undefined)} />
                     : <span class="scratch covered" aria-label={`${s.carats.cell(i)}${s.colon}${s.hiddenCell}`} role="img" />}
                 </span>
               );
             })}
           </div>
         ))}
+        {/* The silver over the covered cells, one canvas for the grid (scratch-layer.ts). */}
+        {canScratch && <canvas class="scratch-cover" ref={silver} aria-hidden="true" />}
       </div>
     </div>
   );

@@ -1,7 +1,7 @@
-import { useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import { Sym } from '../art';
 import type { Strings } from '../i18n';
-import { paintCover, ScratchStroke } from './scratch-layer';
+import { ScratchStroke, syncCovers } from './scratch-layer';
 
 export interface SymbolCell {
   readonly symbol: string;
@@ -18,13 +18,17 @@ export interface GridCovers {
 
 /**
  * A grid of symbols, read by screen readers as rows of named cells; a hidden cell is a covered
- * tile. With `covers`, a covered cell is a button under a silver canvas (scratch-layer.ts) that
- * clears under the finger or the mouse: scratched enough, tapped, or opened with Enter or Space,
+ * tile. With `covers`, a covered cell is a button under the grid's silver canvas (scratch-layer.ts)
+ * that clears under the finger or the mouse: scratched enough, tapped, or opened with Enter or Space,
  * it is uncovered. The symbol under the silver is the page's already (these games' grids come
  * whole from the server), so nothing is asked of the server and nothing animates.
  */
 export function SymbolGrid({ s, label, cols, cells, covers }: { s: Strings; label: string; cols: number; cells: readonly (SymbolCell | null)[]; covers?: GridCovers | undefined }) {
   const stroke = useRef<ScratchStroke | null>(null);
+  const silver = useRef<HTMLCanvasElement>(null);
+  useLayoutEffect(() => {
+    if (silver.current) syncCovers(silver.current);
+  });
   const rows = Array.from({ length: Math.ceil(cells.length / cols) }, (_, r) => cells.slice(r * cols, (r + 1) * cols));
   const scratching = !!covers && cells.some((_, i) => covers.covered(i));
   const onDown = (ev: PointerEvent) => {
@@ -49,7 +53,6 @@ export function SymbolGrid({ s, label, cols, cells, covers }: { s: Strings; labe
                   <button type="button" data-index={i} class="cell-scratch" aria-label={s.scratchCell(i)} onClick={(ev) => (ev.detail === 0 ? covers.uncover([i]) : undefined)}>
                     {/* Under the silver, the symbol's picture only: its name comes with the cell (a button's name is its label). */}
                     {cell && <span class="cell-face" aria-hidden="true"><Sym id={cell.symbol} /></span>}
-                    <canvas class="scratch-cover" ref={(el) => { if (el) paintCover(el); }} aria-hidden="true" />
                   </button>
                 </span>
               );
@@ -62,6 +65,7 @@ export function SymbolGrid({ s, label, cols, cells, covers }: { s: Strings; labe
           })}
         </div>
       ))}
+      {scratching && <canvas class="scratch-cover" ref={silver} aria-hidden="true" />}
     </div>
   );
 }

@@ -121,8 +121,8 @@ export const fr = {
     failedMark: 'échec',
     notes: 'Ce que ces contrôles ne couvrent pas\u202f:',
     detail: 'Détail technique (en anglais)',
-    scope: 'Ces contrôles tournent dans votre navigateur, avec le code servi par ce site. Pour ne dépendre de rien de ce site, vérifiez le relevé avec un outil indépendant (documentation « Équité »).',
-    unknownCheck: (id: string) => `Contrôle « ${id} ».`,
+    scope: 'Ces contrôles tournent dans votre navigateur, avec le code servi par ce site. Pour ne dépendre de rien de ce site, vérifiez le relevé avec un outil indépendant (documentation «\u202fÉquité\u202f»).',
+    unknownCheck: (id: string) => `Contrôle «\u202f${id}\u202f».`,
     /**
      * Per check of the verifier: what holds when it passes (and what that means), what is wrong
      * when it fails. Every check id has its words (`satisfies`); read by any string, so that a
@@ -160,7 +160,7 @@ export const fr = {
     kinds: { stake_week: 'Mises sur 7 jours', stake_day: 'Mises sur 24 heures', deposit_week: 'Dépôts sur 7 jours', time_week: 'Temps de jeu sur 7 jours', time_day: 'Temps de jeu sur 24 heures' } as Record<string, string>,
     playAgainAt: (when: string) => `Vous pourrez rejouer le ${when}.`,
     hours: 'heures',
-    timeHint: 'En heures (« 2 », « 1 h 30 ») ou en minutes (« 45 min »), au moins 15 minutes.',
+    timeHint: 'En heures («\u202f2\u202f», «\u202f1 h 30\u202f») ou en minutes («\u202f45 min\u202f»), au moins 15 minutes.',
     timeLeftShort: (time: string) => `reste ${time}`,
     timeLeftLabel: 'Temps de jeu\u202f:',
     timeMalformed: 'Ce temps de jeu n’a pas pu être compris\u202f: de 15 minutes à 24 heures par jour, 168 heures sur 7 jours.',
@@ -244,7 +244,7 @@ export const fr = {
   rain: {
     closest: (gem: string, progress: string) => `Au plus près\u202f: ${gem}, ${progress}`,
     progress: (n: number, goal: number) => `${n}\u00a0/\u00a0${goal}`,
-    boxes: '« Vos symboles »',
+    boxes: '«\u202fVos symboles\u202f»',
     grid: 'Grille',
     box: (n: number) => `Case ${n}`,
     collected: 'Pierres collectées',
@@ -254,8 +254,8 @@ export const fr = {
   },
   carats: {
     noMatch: 'Aucun de vos numéros n’est un numéro gagnant.',
-    winning: '« Numéros gagnants »',
-    yours: '« Vos numéros »',
+    winning: '«\u202fNuméros gagnants\u202f»',
+    yours: '«\u202fVos numéros\u202f»',
     revealWinning: 'Découvrir les numéros gagnants',
     hidden: 'caché',
     cell: (i: number) => `Numéro ${i + 1}`,
@@ -284,15 +284,15 @@ export const fr = {
   },
   lampe: {
     otherResult: (result: string, pick: string) => `La lampe a révélé ${result}, vous aviez choisi ${pick}.`,
-    yourColour: '« Votre couleur »',
-    yourSymbol: '« Votre symbole »',
+    yourColour: '«\u202fVotre couleur\u202f»',
+    yourSymbol: '«\u202fVotre symbole\u202f»',
     // Agreeing with « couleur »: « couleur verte », « couleur or ».
     colours: { red: 'rouge', blue: 'bleue', green: 'verte', gold: 'or' } as Record<string, string>,
     symbols: { star: 'étoile', moon: 'lune', sun: 'soleil', key: 'clé' } as Record<string, string>,
     none: '—',
     pickOne: 'Choisissez une couleur, un symbole, ou les deux (une unité chacun).',
     potentialGain: (amount: string) => `Gain potentiel\u202f: ${amount}`,
-    rubHint: 'Frottez la lampe (souris, doigt) ou appuyez sur « Frotter ».',
+    rubHint: 'Frottez la lampe (souris, doigt) ou appuyez sur «\u202fFrotter\u202f».',
     rub: 'Frotter',
     lamp: 'Lampe',
     progress: (n: number) => `Lampe frottée à ${n} %`,

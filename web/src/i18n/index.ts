@@ -9,18 +9,35 @@ export type { Strings };
 
 export const STRINGS: Record<Locale, Strings> = { fr, en };
 
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * The locale's number format for these options, made once: making one costs far more than
+ * using it (a render of the feed and the prize tables writes hundreds of amounts).
+ */
+export function numberFormat(locale: string, options: Intl.NumberFormatOptions = {}): Intl.NumberFormat {
+  const key = `${locale} ${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
+  return format;
+}
+
 /** Amounts are integer cents; shown in euros with the locale's separators. */
 export function euros(cents: number, s: Strings): string {
-  return new Intl.NumberFormat(s.locale, { style: 'currency', currency: 'EUR', minimumFractionDigits: cents % 100 === 0 ? 0 : 2 }).format(cents / 100);
+  return numberFormat(s.locale, { style: 'currency', currency: 'EUR', minimumFractionDigits: cents % 100 === 0 ? 0 : 2 }).format(cents / 100);
 }
 
 export function count(n: number, s: Strings): string {
-  return new Intl.NumberFormat(s.locale).format(n);
+  return numberFormat(s.locale).format(n);
 }
+
+const dateTimeFormats = new Map<string, Intl.DateTimeFormat>();
 
 /** A moment (ISO text or ms since the epoch), date and time, in the page's language. */
 export function dateTime(at: string | number, s: Strings): string {
-  return new Date(at).toLocaleString(s.locale, { dateStyle: 'short', timeStyle: 'short' });
+  let format = dateTimeFormats.get(s.locale);
+  if (!format) dateTimeFormats.set(s.locale, (format = new Intl.DateTimeFormat(s.locale, { dateStyle: 'short', timeStyle: 'short' })));
+  return format.format(new Date(at));
 }
 
 /** A length of play, to the minute (« 1 h 05 min »). */
