@@ -39,6 +39,9 @@ const GROUPS: Record<string, { mutate: string[]; tests: string[] }> = {
       'test/archive/export.test.ts',
       'test/archive/retention.test.ts',
       'test/archive/lag.test.ts',
+      'test/archive/seal.test.ts',
+      'test/archive/in-process-keys.test.ts',
+      'test/archive/files.test.ts',
     ],
   },
   audit: {
