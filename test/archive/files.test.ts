@@ -70,6 +70,19 @@ describe("the archive's day files", () => {
     const first = encodeChunk(chunks[0]!, KEY);
     const bytes = Buffer.concat([first, Buffer.alloc(31, 1)]);
     assert.deepEqual(places(bytes, true).at(-1), { offset: first.length, length: 31, damage: 'cut short' });
+    // 32 bytes can be a frame (length, IV, no ciphertext, tag): one that is no gzip member.
+    assert.deepEqual(places(Buffer.concat([first, Buffer.alloc(32)]), true).at(-1), { offset: first.length, length: 32, damage: 'not a frame: its plaintext does not start as a gzip member' });
+  });
+
+  it('costs a damaged first batch of a plain day file only', () => {
+    const parts = chunks.map((lines) => encodeChunk(lines, undefined));
+    const bytes = Buffer.concat(parts);
+    bytes[parts[0]!.length >> 1]! ^= 0x10;
+    assert.deepEqual(places(bytes, false).map((b) => [b.offset, b.length, b.text ?? 'damaged']), [
+      [0, parts[0]!.length, 'damaged'],
+      [parts[0]!.length, parts[1]!.length, texts[1]],
+      [parts[0]!.length + parts[1]!.length, parts[2]!.length, texts[2]],
+    ]);
   });
 
   it('refuses a frame whose plaintext is no gzip member, or holds bytes after its member', () => {

@@ -4,7 +4,9 @@ import type { ArchiveRecord } from '../../src/archive/records';
 import { SealingKey } from '../../src/archive/seal';
 import { verifyArchive } from '../../src/archive/verify';
 import { ArchiveWriter } from '../../src/archive/writer';
+import { MemoryStore } from '../../src/dealer/memory/store';
 import { MemoryOutbox, type ArchiveOutbox, type OutboxEntry } from '../../src/dealer/outbox';
+import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 import { playedStore, T0, tempDir } from './support/archive-fixture';
 
 const KEY = SealingKey.generate();
@@ -123,5 +125,18 @@ describe('reconcile, line by line', () => {
     const archived = new Map([['money', [{ src: first!.id } as unknown as ArchiveRecord]]]);
     assert.deepEqual((await moneyOnItsWay(withRelay, archived, ['p1', 'p2'])).map((e) => e.payload['ref']), ['d2', 'd3']);
     assert.deepEqual((await moneyOnItsWay(withRelay, new Map(), [])).map((e) => e.payload['ref']), ['d1', 'd2'], 'nothing archived yet: all of it');
+    assert.deepEqual((await moneyOnItsWay(withRelay, new Map([['money', []]]), [])).map((e) => e.payload['ref']), ['d1', 'd2'], 'a stream with no record yet: all of it');
+  });
+
+  it("books a deposit under no game, even when its reference reads as a unit's id", async () => {
+    const store = new MemoryStore();
+    await store.emissions.openEmission({ emissionId: 'e', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+    await store.wallets.deposit('p1', 500, 'e.0:1', T0);
+    const bought = await store.sales.purchase({ playerId: 'p1', requestId: 'r1', game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 });
+    assert.ok(bought.ok);
+    assert.deepEqual((await bookLines(store)).map((l) => [l.kind, l.ref, l.game]), [
+      ['deposit', 'e.0:1', ''],
+      ['stake', bought.sale.unitId, TEN_UNIT_TABLE.game],
+    ]);
   });
 });

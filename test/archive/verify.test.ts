@@ -338,6 +338,60 @@ describe('verifyArchive', () => {
       ['a byte flipped in the middle of an encrypted batch', (bytes, b) => void (bytes[b.offset + (b.length >> 1)]! ^= 0x10), encryptionKey('33'.repeat(32))],
       ['a byte flipped in the length of an encrypted batch', (bytes, b) => void (bytes[b.offset + 3]! ^= 0x04), encryptionKey('33'.repeat(32))],
     ];
+    it('tells bytes between two batches that held no record as damage that lost none', async () => {
+      const path = await dayFile(dir, 'money');
+      const bytes = await readFile(path);
+      const [, second] = [...readDayFile(bytes, false, undefined)];
+      await writeFile(path, Buffer.concat([bytes.subarray(0, second!.offset), Buffer.from('garbage!'), bytes.subarray(second!.offset)]));
+      const found = await problems();
+      assert.deepEqual(found, [`money/${path.split('/').pop()}: batch 2 (bytes ${second!.offset}…${second!.offset + 7}) damaged (not the start of a gzip member): no record lost`]);
+    });
+
+    it('finds a batch written again after a damaged stretch as records added', async () => {
+      const path = await dayFile(dir, 'money');
+      const bytes = await readFile(path);
+      const [first, second] = [...readDayFile(bytes, false, undefined)];
+      const again = bytes.subarray(first!.offset, first!.offset + first!.length);
+      await writeFile(path, Buffer.concat([bytes.subarray(0, second!.offset), Buffer.from('garbage!'), again, bytes.subarray(second!.offset)]));
+      const found = await problems();
+      assert.ok(found.some((p) => /:7: record 1 out of order or added: record 6 expected here$/.test(p)), found.join('\n'));
+    });
+
+    it('names the records of damage that runs from the end of one day file into the next', async () => {
+      const { dir: two, remove: removeTwo } = await tempDir();
+      try {
+        const store = await playedStore(8);
+        const writer = await openWriter(two, store, KEY, 5);
+        await writer.drainAll();
+        for (let i = 0; i < 8; i++) {
+          const bought = await store.sales.purchase({ playerId: 'p1', requestId: `next-day-${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + 86_400_000 + i });
+          assert.ok(bought.ok);
+        }
+        await writer.drainAll();
+        const names = (await readdir(join(two, 'money'))).filter((n) => n.endsWith('.gz')).sort();
+        const seqs = async () => (await verifyArchive(two)).records.get('money')!.map((r) => r.seq);
+        const before = await seqs();
+        const batchesOf = async (name: string) => [...readDayFile(await readFile(join(two, 'money', name)), false, undefined)];
+        const [firstDay, nextDay] = [await batchesOf(names[0]!), await batchesOf(names[1]!)];
+        const flip = async (name: string, batch: { offset: number; length: number }) => {
+          const bytes = await readFile(join(two, 'money', name));
+          bytes[batch.offset + (batch.length >> 1)]! ^= 0x10;
+          await writeFile(join(two, 'money', name), bytes);
+        };
+        await flip(names[0]!, firstDay.at(-1)!);
+        await flip(names[1]!, nextDay[0]!);
+        // The records of the first day's last batch and of the next day's first batch are lost.
+        const read = await seqs();
+        const lost = before.filter((seq) => !read.includes(seq));
+        const found = (await verifyArchive(two)).problems.map(formatProblem);
+        assert.equal(found.length, 2, found.join('\n'));
+        assert.match(found[0]!, new RegExp(`^money/${names[0]!.replaceAll('.', '\\.')}: batch ${firstDay.length} \\(bytes \\d+…\\d+\\) damaged \\(.+\\): its records unreadable$`));
+        assert.match(found[1]!, new RegExp(`^money/${names[1]!.replaceAll('.', '\\.')}: batch 1 \\(bytes \\d+…\\d+\\) damaged \\(.+\\): records ${lost[0]}…${lost.at(-1)} unreadable$`));
+      } finally {
+        await removeTwo();
+      }
+    });
+
     for (const [what, damage, key] of cases) {
       it(`costs that batch only, named with its records, and every other record of the day verifies: ${what}`, async () => {
         const { name, second, before, after, problems: found } = await damaged(damage, key);

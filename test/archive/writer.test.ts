@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { appendFile, mkdir, open, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { encryptionKey } from '../../src/archive/files';
@@ -306,6 +306,26 @@ describe('ArchiveWriter, its files and its state', () => {
     assert.deepEqual(await outbox.read('money', undefined, 100), []);
   });
 
+  it('stops after the drain under way when stopped during it', async () => {
+    const store = await playedStore(1);
+    const writer = await openWriter(dir, store, KEY);
+    const drained: number[] = [];
+    const stop = writer.run(5, (err) => assert.fail(String(err)), (records) => drained.push(records));
+    await stop();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(drained.length, 1);
+  });
+
+  it('opens on a day file shorter than its state without lengthening it, for verify to tell', async () => {
+    const store = await playedStore(6);
+    await (await openWriter(dir, store, KEY)).drainAll();
+    const path = await dayFile(dir, 'money');
+    const size = (await stat(path)).size - 10;
+    await truncate(path, size);
+    await openWriter(dir, store, KEY);
+    assert.equal((await stat(path)).size, size);
+  });
+
   it('drains at each tick until stopped, and not after', async () => {
     const store = await playedStore(1);
     const writer = await openWriter(dir, store, KEY);
@@ -337,7 +357,8 @@ function countingDisk(): CountingDisk {
       const handle = await open(path, 'r+').catch(() => open(path, 'w+'));
       disk.open++;
       return {
-        write: async (buffer, offset, length, position) => (disk.zeroWrites ? { bytesWritten: 0 } : handle.write(buffer, offset, length, position)),
+        // Zero writes: the first write of a batch writes 10 bytes, the next ones none.
+        write: async (buffer, offset, length, position) => (disk.zeroWrites ? (offset === 0 ? handle.write(buffer, 0, 10, position) : { bytesWritten: 0 }) : handle.write(buffer, offset, length, position)),
         sync: () => handle.sync(),
         truncate: (length) => handle.truncate(length),
         close: async () => {
@@ -365,7 +386,8 @@ describe('ArchiveWriter, its day file handles', () => {
     assert.equal(disk.closed, disk.open);
     await playedStore(1, 'p2', store);
     disk.zeroWrites = true;
-    await assert.rejects(writer.drainAll(), /no byte written to .*\.jsonl\.gz at \d+/);
+    const sealed = JSON.parse(await readFile(join(dir, 'money', 'state.json'), 'utf8')) as { length: number };
+    await assert.rejects(writer.drainAll(), { message: `no byte written to ${await dayFile(dir, 'money')} at ${sealed.length + 10}` });
     assert.equal(disk.closed, disk.open);
   });
 });
