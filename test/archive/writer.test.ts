@@ -286,6 +286,29 @@ describe('ArchiveWriter, its files and its state', () => {
     assert.deepEqual(await store.outbox.read('money', undefined, 100), []);
   });
 
+  it('keeps a batch whose state was renamed into place before its directory failed to sync, and archives nothing twice', async () => {
+    const store = await playedStore(2);
+    let syncFails = false;
+    const writer = await ArchiveWriter.open({
+      dir, outbox: store.outbox, key: KEY, sealRecords: 4, now: () => T0,
+      syncStateDirectory: async (folder) => {
+        if (syncFails) throw diskError('EIO');
+        const handle = await open(folder, 'r');
+        await handle.sync().finally(() => handle.close());
+      },
+    });
+    await writer.drainAll();
+    await playedStore(2, 'p2', store);
+    syncFails = true;
+    await assert.rejects(writer.drainAll(), /EIO/);
+    const state = JSON.parse(await readFile(join(dir, 'money', 'state.json'), 'utf8')) as { length: number };
+    assert.equal((await stat(await dayFile(dir, 'money'))).size, state.length, 'the batch the state counts stays');
+    syncFails = false;
+    await writer.drainAll();
+    assert.deepEqual((await verifyArchive(dir)).problems, []);
+    assert.deepEqual(await store.outbox.read('money', undefined, 100), []);
+  });
+
   it('trims, at its next drain, a batch whose trim failed though nothing new came', async () => {
     const store = await playedStore(1);
     const { outbox } = store;

@@ -1490,14 +1490,16 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         assert.deepEqual(await store.offloading.offloadableBlocks(sales[9]!.soldAt), [blockId]);
       });
 
-      it('has no sale of a position past the end of an archived block', async () => {
+      it('has no sale of a position past the end of an archived block, from the one just after its last on', async () => {
         const store = await dealer();
         const { blockId, sales } = await soldOutBlock(store);
         await store.sales.settle(sales[9]!.unitId, T0 + 600);
         await archive(store, blockId);
-        const pastTheEnd = `${blockId}:1000`;
-        assert.equal(await store.sales.getSale(pastTheEnd), undefined);
-        assert.deepEqual(await store.sales.settle(pastTheEnd, T0 + 3_000), { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${pastTheEnd}` });
+        assert.equal((await store.sales.getSale(`${blockId}:${sales.length - 1}`))?.unitId, sales.at(-1)!.unitId, 'its last unit is there');
+        for (const pastTheEnd of [`${blockId}:${sales.length}`, `${blockId}:1000`]) {
+          assert.equal(await store.sales.getSale(pastTheEnd), undefined);
+          assert.deepEqual(await store.sales.settle(pastTheEnd, T0 + 3_000), { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${pastTheEnd}` });
+        }
       });
 
       it('offers the blocks to archive in the order of their ids, whatever the order their emissions opened in', async () => {
