@@ -30,7 +30,19 @@ const GROUPS: Record<string, { mutate: string[]; tests: string[] }> = {
   },
   archive: {
     mutate: ['src/archive/**/*.ts'],
-    tests: ['test/archive/records.test.ts', 'test/archive/verify.test.ts', 'test/archive/reconcile.test.ts', 'test/archive/writer.test.ts', 'test/archive/embedded-server.test.ts'],
+    tests: [
+      'test/archive/records.test.ts',
+      'test/archive/verify.test.ts',
+      'test/archive/reconcile.test.ts',
+      'test/archive/writer.test.ts',
+      'test/archive/embedded-server.test.ts',
+      'test/archive/export.test.ts',
+      'test/archive/retention.test.ts',
+      'test/archive/lag.test.ts',
+      'test/archive/seal.test.ts',
+      'test/archive/in-process-keys.test.ts',
+      'test/archive/files.test.ts',
+    ],
   },
   audit: {
     mutate: ['src/audit/**/*.ts'],

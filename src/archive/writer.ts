@@ -30,6 +30,8 @@ export interface ArchiveWriterOptions {
   readonly now: () => number;
   /** How day files are opened for writing; default: node:fs (a test injects failing and short writes). */
   readonly dayFiles?: DayFileOpener;
+  /** How a stream's state is made durable once renamed into place: its directory fsynced (a test injects a failure). */
+  readonly syncStateDirectory?: (dir: string) => Promise<void>;
 }
 
 /** A day file open for writing: what the writer's appends need of node:fs's FileHandle. */
@@ -106,7 +108,7 @@ async function syncDirectory(dir: string): Promise<void> {
 }
 
 /** Writes `text` to `path` whole or not at all (a temporary file, fsynced, renamed over, the rename made durable). */
-async function writeAtomically(path: string, text: string): Promise<void> {
+async function writeAtomically(path: string, text: string, syncDir = syncDirectory): Promise<void> {
   const temporary = `${path}.tmp`;
   const file = await open(temporary, 'w');
   try {
@@ -116,7 +118,7 @@ async function writeAtomically(path: string, text: string): Promise<void> {
     await file.close();
   }
   await rename(temporary, path);
-  await syncDirectory(dirname(path));
+  await syncDir(dirname(path));
 }
 
 /**
@@ -243,7 +245,7 @@ export class ArchiveWriter {
   private async record(stream: OutboxStream, next: WriterState, length: number): Promise<void> {
     const path = join(this.options.dir, stream, STATE);
     try {
-      await writeAtomically(path, `${JSON.stringify(next)}\n`);
+      await writeAtomically(path, `${JSON.stringify(next)}\n`, this.options.syncStateDirectory);
     } catch (err) {
       const onDisk = await readJson<WriterState>(path).catch(() => undefined);
       if (JSON.stringify(onDisk) === JSON.stringify(next)) {

@@ -305,7 +305,7 @@ export interface PageLog {
 export interface Offloading {
   /**
    * Closed blocks, closed at or before `closedBefore`, whose every unit is settled and that are not
-   * offloaded yet: what the offloader may offload.
+   * offloaded yet: what the offloader may offload, in the order of their ids.
    */
   offloadableBlocks(closedBefore: number): Promise<string[]>;
   /**

@@ -1,4 +1,4 @@
-import { mkdir, open, rename } from 'node:fs/promises';
+import { mkdir, open, rename, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
 /**
@@ -110,11 +110,16 @@ async function readAt(path: string, offset: number, length: number): Promise<Buf
   }
 }
 
-/** The unit at `position` of the files at `path`; throws OffloadUnreadableError when the files cannot be read here. */
+/**
+ * The unit at `position` of the files at `path` (undefined past the block's end); throws
+ * OffloadUnreadableError when the files cannot be read here.
+ */
 export async function readOffloadedUnit<S extends OffloadedSale>(path: string, unitId: string, position: number): Promise<OffloadedUnit<S> | undefined> {
   try {
+    // The index holds size + 1 offsets, then size tiers: past the last unit are its tiers.
+    const size = ((await stat(indexPathOf(path))).size - OFFSET_BYTES) / (OFFSET_BYTES + 1);
+    if (position >= size) return undefined;
     const bounds = await readAt(indexPathOf(path), position * OFFSET_BYTES, 2 * OFFSET_BYTES);
-    if (bounds.length < 2 * OFFSET_BYTES) return undefined;
     const start = bounds.readDoubleLE(0);
     const end = bounds.readDoubleLE(OFFSET_BYTES);
     return JSON.parse((await readAt(path, start, end - start)).toString('utf8')) as OffloadedUnit<S>;

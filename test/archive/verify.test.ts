@@ -1,11 +1,12 @@
 import { strict as assert } from 'node:assert';
-import { readdir, readFile, rm, unlink, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { encryptionKey, readDayFile } from '../../src/archive/files';
-import { recordBytes, sha256Hex, type ArchiveRecord } from '../../src/archive/records';
+import { GENESIS, recordBytes, sha256Hex, type ArchiveRecord } from '../../src/archive/records';
 import { Keyring, SealingKey } from '../../src/archive/seal';
 import { formatProblem, verifyArchive } from '../../src/archive/verify';
-import { dayFile, openWriter, playedStore, tamper, tempDir } from './support/archive-fixture';
+import { dayFile, openWriter, playedStore, T0, tamper, tempDir } from './support/archive-fixture';
+import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 
 const KEY = SealingKey.generate();
 
@@ -104,14 +105,143 @@ describe('verifyArchive', () => {
         return parsed.t === 's' && parsed.first === 1 ? JSON.stringify({ ...parsed, first: 2 }) : l;
       }),
     );
-    const found = await problems();
-    assert.ok(found.some((p) => /:6: seal of records 2…5: bad signature/.test(p)), found.join('\n'));
+    const name = (await dayFile(dir, 'money')).split('/').pop();
+    assert.deepEqual(await problems(), [`money/${name}:6: seal of records 2…5 where 1…5 precede it`, `money/${name}:6: seal of records 2…5: bad signature`]);
   });
 
-  it('finds records at the end that no seal covers', async () => {
+  it('finds records at the end that no seal covers, placed in the last day file', async () => {
     await tamper(await dayFile(dir, 'money'), (lines) => lines.slice(0, -1));
+    const name = (await dayFile(dir, 'money')).split('/').pop()!;
     const found = await problems();
-    assert.ok(found.some((p) => /are not sealed/.test(p)), found.join('\n'));
+    assert.ok(found.some((p) => new RegExp(`^money/${name.replaceAll('.', '\\.')}: records \\d+…\\d+ are not sealed$`).test(p)), found.join('\n'));
+  });
+
+  it('finds a single record at the end that no seal covers', async () => {
+    let last = 0;
+    await tamper(await dayFile(dir, 'money'), (lines) => {
+      const seals = lines.flatMap((l, i) => ((JSON.parse(l) as { t: string }).t === 's' ? [i] : []));
+      const kept = lines.slice(0, seals.at(-2)! + 2);
+      last = (JSON.parse(kept.at(-1)!) as ArchiveRecord).seq;
+      return kept;
+    });
+    const found = await problems();
+    assert.ok(found.some((p) => p.endsWith(`: records ${last}…${last} are not sealed`)), found.join('\n'));
+  });
+
+  it('finds two records removed, naming both', async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) => lines.filter((_, i) => i !== 1 && i !== 2));
+    const found = await problems();
+    assert.ok(found.some((p) => /:2: records 2…3 missing before record 4/.test(p)), found.join('\n'));
+  });
+
+  it("finds a record or a seal of another stream in this one", async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) =>
+      lines.map((l, i) => (i === 0 || i === 5 ? JSON.stringify({ ...(JSON.parse(l) as object), stream: 'play' }) : l)),
+    );
+    const found = await problems();
+    assert.ok(found.some((p) => /:1: record of stream "play" in this stream/.test(p)), found.join('\n'));
+    assert.ok(found.some((p) => /:6: seal of stream "play" in this stream/.test(p)), found.join('\n'));
+  });
+
+  it('finds a seal whose range and hash are not the records before it, once a record before it is removed', async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) => lines.filter((_, i) => i !== 4));
+    const name = (await dayFile(dir, 'money')).split('/').pop();
+    const found = await problems();
+    for (const problem of [`money/${name}:5: seal of records 1…5 where 1…4 precede it`, `money/${name}:5: seal of records 1…5: its hash is not record 4's`]) {
+      assert.ok(found.includes(problem), found.join('\n'));
+    }
+  });
+
+  it('finds a line that is not JSON, and one that is neither a record nor a seal', async () => {
+    await tamper(await dayFile(dir, 'money'), (lines) => [...lines.slice(0, 2), 'garbage', '{"t":"x"}', ...lines.slice(2)]);
+    const found = await problems();
+    assert.ok(found.some((p) => /:3: not a JSON line$/.test(p)), found.join('\n'));
+    assert.ok(found.some((p) => /:4: neither a record nor a seal$/.test(p)), found.join('\n'));
+  });
+
+  it('reads a day file whose last line has no newline', async () => {
+    const path = await dayFile(dir, 'money');
+    const { gunzipSync, gzipSync } = await import('node:zlib');
+    await writeFile(path, gzipSync(gunzipSync(await readFile(path)).toString('utf8').replace(/\n$/, '')));
+    assert.deepEqual(await problems(), []);
+  });
+
+  it('finds nothing against the heads it gave, one per stream of the manifest (a stream with no seal: record 0)', async () => {
+    const { heads } = await verifyArchive(dir);
+    const money = (await verifyArchive(dir)).records.get('money')!;
+    assert.deepEqual(heads, [
+      { stream: 'money', seq: money.length, hash: money.at(-1)!.hash },
+      { stream: 'play', seq: 0, hash: GENESIS },
+    ]);
+    assert.deepEqual((await verifyArchive(dir, { expect: heads })).problems, []);
+    assert.deepEqual((await verifyArchive(dir, { expect: [{ stream: 'money', seq: 0, hash: GENESIS }] })).problems, [], 'a stream empty when seen before');
+  });
+
+  it('finds a record that is not the one seen before under its number', async () => {
+    const name = (await dayFile(dir, 'money')).split('/').pop();
+    const other = 'f'.repeat(64);
+    const found = (await verifyArchive(dir, { expect: [{ stream: 'money', seq: 5, hash: other }] })).problems.map(formatProblem);
+    assert.deepEqual(found, [`money/${name}:5: record 5 is not the one seen before (its hash was ${other})`]);
+  });
+
+  it('finds a folder that is no stream of the manifest', async () => {
+    await mkdir(join(dir, 'stray'));
+    assert.deepEqual(await problems(), ['stray/: stream not in the manifest']);
+  });
+
+  it("finds the writer's state unreadable", async () => {
+    await writeFile(join(dir, 'money', 'state.json'), '{');
+    const found = await problems();
+    assert.equal(found.length, 1, found.join('\n'));
+    assert.match(found[0]!, /^money\/.+: the writer's state is unreadable: /);
+  });
+
+  it('reads the cold directory with the on-line one as one chain, and finds a day file in both', async () => {
+    const { dir: cold, remove: removeCold } = await tempDir();
+    try {
+      const path = await dayFile(dir, 'money');
+      const name = path.split('/').pop()!;
+      await mkdir(join(cold, 'money'));
+      await copyFile(path, join(cold, 'money', name));
+      assert.deepEqual((await verifyArchive(dir, { coldDir: cold })).problems.map(formatProblem), [`money/${name}: in both the cold and the on-line directory`]);
+      await unlink(path);
+      const verified = await verifyArchive(dir, { coldDir: cold });
+      assert.deepEqual(verified.problems, []);
+      assert.ok(verified.records.get('money')!.length >= 13);
+      assert.ok((await problems()).length > 0, 'without the cold directory, its records are missing');
+    } finally {
+      await removeCold();
+    }
+  });
+
+  it('reads the day files in the order of their days, the cold ones among them', async () => {
+    const { dir: two, remove: removeTwo } = await tempDir();
+    const { dir: cold, remove: removeCold } = await tempDir();
+    try {
+      const store = await playedStore(2);
+      const writer = await openWriter(two, store, KEY);
+      await writer.drainAll();
+      const bought = await store.sales.purchase({ playerId: 'p1', requestId: 'next-day', game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + 86_400_000 });
+      assert.ok(bought.ok);
+      await writer.drainAll();
+      const names = (await readdir(join(two, 'money'))).filter((n) => n.endsWith('.gz')).sort();
+      assert.equal(names.length, 2, names.join(' '));
+      // The later day's file in the cold directory: a reader that took the cold files first would read it first.
+      await mkdir(join(cold, 'money'));
+      await rename(join(two, 'money', names[1]!), join(cold, 'money', names[1]!));
+      assert.deepEqual((await verifyArchive(two, { coldDir: cold })).problems, []);
+    } finally {
+      await removeTwo();
+      await removeCold();
+    }
+  });
+
+  it('names the day file it cannot read at all', async () => {
+    const path = await dayFile(dir, 'money');
+    const name = path.split('/').pop()!;
+    await rename(path, join(dir, 'money', `${name}.aes`));
+    const found = await problems();
+    assert.ok(found.some((p) => p.startsWith(`money/${name}.aes: unreadable: `)), found.join('\n'));
   });
 
   /** The day file's lines without its last sealed batch: the records after the seal before the last, and that last seal. */
@@ -194,7 +324,8 @@ describe('verifyArchive', () => {
         damage(bytes, batches[1]!);
         await writeFile(path, bytes);
         const after = await verifyArchive(other, { encryptionKey: key });
-        return { name: name!, before: before.records.get('money')!, after: after.records.get('money')!, problems: after.problems.map(formatProblem) };
+        const second = `bytes ${batches[1]!.offset}…${batches[1]!.offset + batches[1]!.length - 1}`;
+        return { name: name!, second, before: before.records.get('money')!, after: after.records.get('money')!, problems: after.problems.map(formatProblem) };
       } finally {
         await removeOther();
       }
@@ -207,12 +338,66 @@ describe('verifyArchive', () => {
       ['a byte flipped in the middle of an encrypted batch', (bytes, b) => void (bytes[b.offset + (b.length >> 1)]! ^= 0x10), encryptionKey('33'.repeat(32))],
       ['a byte flipped in the length of an encrypted batch', (bytes, b) => void (bytes[b.offset + 3]! ^= 0x04), encryptionKey('33'.repeat(32))],
     ];
+    it('tells bytes between two batches that held no record as damage that lost none', async () => {
+      const path = await dayFile(dir, 'money');
+      const bytes = await readFile(path);
+      const [, second] = [...readDayFile(bytes, false, undefined)];
+      await writeFile(path, Buffer.concat([bytes.subarray(0, second!.offset), Buffer.from('garbage!'), bytes.subarray(second!.offset)]));
+      const found = await problems();
+      assert.deepEqual(found, [`money/${path.split('/').pop()}: batch 2 (bytes ${second!.offset}…${second!.offset + 7}) damaged (not the start of a gzip member): no record lost`]);
+    });
+
+    it('finds a batch written again after a damaged stretch as records added', async () => {
+      const path = await dayFile(dir, 'money');
+      const bytes = await readFile(path);
+      const [first, second] = [...readDayFile(bytes, false, undefined)];
+      const again = bytes.subarray(first!.offset, first!.offset + first!.length);
+      await writeFile(path, Buffer.concat([bytes.subarray(0, second!.offset), Buffer.from('garbage!'), again, bytes.subarray(second!.offset)]));
+      const found = await problems();
+      assert.ok(found.some((p) => /:7: record 1 out of order or added: record 6 expected here$/.test(p)), found.join('\n'));
+    });
+
+    it('names the records of damage that runs from the end of one day file into the next', async () => {
+      const { dir: two, remove: removeTwo } = await tempDir();
+      try {
+        const store = await playedStore(8);
+        const writer = await openWriter(two, store, KEY, 5);
+        await writer.drainAll();
+        for (let i = 0; i < 8; i++) {
+          const bought = await store.sales.purchase({ playerId: 'p1', requestId: `next-day-${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + 86_400_000 + i });
+          assert.ok(bought.ok);
+        }
+        await writer.drainAll();
+        const names = (await readdir(join(two, 'money'))).filter((n) => n.endsWith('.gz')).sort();
+        const seqs = async () => (await verifyArchive(two)).records.get('money')!.map((r) => r.seq);
+        const before = await seqs();
+        const batchesOf = async (name: string) => [...readDayFile(await readFile(join(two, 'money', name)), false, undefined)];
+        const [firstDay, nextDay] = [await batchesOf(names[0]!), await batchesOf(names[1]!)];
+        const flip = async (name: string, batch: { offset: number; length: number }) => {
+          const bytes = await readFile(join(two, 'money', name));
+          bytes[batch.offset + (batch.length >> 1)]! ^= 0x10;
+          await writeFile(join(two, 'money', name), bytes);
+        };
+        await flip(names[0]!, firstDay.at(-1)!);
+        await flip(names[1]!, nextDay[0]!);
+        // The records of the first day's last batch and of the next day's first batch are lost.
+        const read = await seqs();
+        const lost = before.filter((seq) => !read.includes(seq));
+        const found = (await verifyArchive(two)).problems.map(formatProblem);
+        assert.equal(found.length, 2, found.join('\n'));
+        assert.match(found[0]!, new RegExp(`^money/${names[0]!.replaceAll('.', '\\.')}: batch ${firstDay.length} \\(bytes \\d+…\\d+\\) damaged \\(.+\\): its records unreadable$`));
+        assert.match(found[1]!, new RegExp(`^money/${names[1]!.replaceAll('.', '\\.')}: batch 1 \\(bytes \\d+…\\d+\\) damaged \\(.+\\): records ${lost[0]}…${lost.at(-1)} unreadable$`));
+      } finally {
+        await removeTwo();
+      }
+    });
+
     for (const [what, damage, key] of cases) {
       it(`costs that batch only, named with its records, and every other record of the day verifies: ${what}`, async () => {
-        const { name, before, after, problems: found } = await damaged(damage, key);
+        const { name, second, before, after, problems: found } = await damaged(damage, key);
         // The second batch holds records 6…10 (five records to a seal).
         assert.equal(found.length, 1, found.join('\n'));
-        assert.match(found[0]!, new RegExp(`^money/${name.replaceAll('.', '\\.')}: batch 2 \\(bytes \\d+…\\d+\\) damaged \\(.+\\): records 6…10 unreadable$`));
+        assert.match(found[0]!, new RegExp(`^money/${name.replaceAll('.', '\\.')}: batch 2 \\(${second}\\) damaged \\(.+\\): records 6…10 unreadable$`));
         assert.deepEqual(after.map((r) => r.seq), before.map((r) => r.seq).filter((seq) => seq < 6 || seq > 10));
       });
     }

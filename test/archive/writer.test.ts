@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
-import { appendFile, open, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, open, readdir, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { encryptionKey } from '../../src/archive/files';
@@ -11,6 +11,7 @@ import type { ArchiveOutbox } from '../../src/dealer/outbox';
 import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisServer } from '../../tools/redis-server';
 import { dayFile, openWriter, playedStore, T0, tempDir } from './support/archive-fixture';
+import { TEN_UNIT_TABLE } from '../dealer/support/test-tables';
 
 const KEY = SealingKey.generate();
 
@@ -207,6 +208,210 @@ describe('ArchiveWriter on a failing disk', () => {
     await assert.rejects((await open(store, disk)).drainAll(), { code: 'ENOSPC' });
     await (await open(store, new FaultyDisk())).drainAll();
     await assertWhole(store);
+  });
+});
+
+describe('ArchiveWriter, its files and its state', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  beforeEach(async () => ({ dir, remove } = await tempDir()));
+  afterEach(() => remove());
+
+  it('refuses a seal size that is not a whole number of at least one', async () => {
+    const store = await playedStore(1);
+    for (const sealRecords of [0, 1.5]) await assert.rejects(openWriter(dir, store, KEY, sealRecords), new RegExp(`sealRecords must be a whole number ≥ 1: ${sealRecords}`));
+    assert.ok(await openWriter(dir, store, KEY, 1));
+  });
+
+  it('lists the streams of its outbox in the manifest once, and rewrites neither the manifest nor the keyring when reopened', async () => {
+    const store = await playedStore(1);
+    await openWriter(dir, store, KEY);
+    assert.deepEqual(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')), { format: 'instant-games-archive/1', streams: ['money', 'play'] });
+    const before = await Promise.all(['manifest.json', 'keyring.json'].map((f) => stat(join(dir, f))));
+    await openWriter(dir, store, KEY);
+    const after = await Promise.all(['manifest.json', 'keyring.json'].map((f) => stat(join(dir, f))));
+    assert.deepEqual(after.map((s) => s.ino), before.map((s) => s.ino), 'the same files: none renamed over');
+    assert.deepEqual(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')).streams, ['money', 'play']);
+  });
+
+  it('tells how many records it archived', async () => {
+    const store = await playedStore(2);
+    await store.outbox.append({ at: T0, kind: 'sign_in', player: 'p1', session: 's', table: '', process: 'x', payload: {} });
+    const money = (await store.outbox.read('money', undefined, 100)).length;
+    assert.equal(await (await openWriter(dir, store, KEY, 2)).drainAll(), money + 1);
+  });
+
+  it('refuses to start on a state it cannot read, rather than start the chain again', async () => {
+    const store = await playedStore(2);
+    await (await openWriter(dir, store, KEY)).drainAll();
+    await writeFile(join(dir, 'money', 'state.json'), '{"seq":');
+    await assert.rejects(openWriter(dir, store, KEY), SyntaxError);
+  });
+
+  it('drops a day file no state counts on a fresh start (a crash before the first state)', async () => {
+    const store = await playedStore(2);
+    await mkdir(join(dir, 'money'), { recursive: true });
+    await writeFile(join(dir, 'money', '2030-01-01.jsonl.gz'), 'cut');
+    await (await openWriter(dir, store, KEY)).drainAll();
+    assert.deepEqual((await verifyArchive(dir)).problems, []);
+    assert.deepEqual((await readdir(join(dir, 'money'))).filter((n) => n.startsWith('2030')), []);
+  });
+
+  it('cuts the bytes a crash left after its state as it opens, and keeps the days before whole', async () => {
+    const store = await playedStore(6);
+    const writer = await openWriter(dir, store, KEY);
+    await writer.drainAll();
+    const bought = await store.sales.purchase({ playerId: 'p1', requestId: 'next-day', game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + 86_400_000 });
+    assert.ok(bought.ok);
+    await writer.drainAll();
+    const names = (await readdir(join(dir, 'money'))).filter((n) => n.endsWith('.gz')).sort();
+    assert.equal(names.length, 2);
+    await appendFile(join(dir, 'money', names[1]!), Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01]));
+    await openWriter(dir, store, KEY);
+    assert.deepEqual((await verifyArchive(dir)).problems, [], 'consistent before any drain');
+  });
+
+  it('cuts the batch back when its state cannot be written, and archives it once when it can', async () => {
+    const store = await playedStore(2);
+    const writer = await openWriter(dir, store, KEY);
+    await writer.drainAll();
+    const sealed = JSON.parse(await readFile(join(dir, 'money', 'state.json'), 'utf8')) as { length: number };
+    await playedStore(2, 'p2', store);
+    await mkdir(join(dir, 'money', 'state.json.tmp')); // the state's temporary file cannot be opened
+    await assert.rejects(writer.drainAll());
+    assert.equal((await stat(await dayFile(dir, 'money'))).size, sealed.length);
+    await rm(join(dir, 'money', 'state.json.tmp'), { recursive: true });
+    await writer.drainAll();
+    assert.deepEqual((await verifyArchive(dir)).problems, []);
+    assert.deepEqual(await store.outbox.read('money', undefined, 100), []);
+  });
+
+  it('keeps a batch whose state was renamed into place before its directory failed to sync, and archives nothing twice', async () => {
+    const store = await playedStore(2);
+    let syncFails = false;
+    const writer = await ArchiveWriter.open({
+      dir, outbox: store.outbox, key: KEY, sealRecords: 4, now: () => T0,
+      syncStateDirectory: async (folder) => {
+        if (syncFails) throw diskError('EIO');
+        const handle = await open(folder, 'r');
+        await handle.sync().finally(() => handle.close());
+      },
+    });
+    await writer.drainAll();
+    await playedStore(2, 'p2', store);
+    syncFails = true;
+    await assert.rejects(writer.drainAll(), /EIO/);
+    const state = JSON.parse(await readFile(join(dir, 'money', 'state.json'), 'utf8')) as { length: number };
+    assert.equal((await stat(await dayFile(dir, 'money'))).size, state.length, 'the batch the state counts stays');
+    syncFails = false;
+    await writer.drainAll();
+    assert.deepEqual((await verifyArchive(dir)).problems, []);
+    assert.deepEqual(await store.outbox.read('money', undefined, 100), []);
+  });
+
+  it('trims, at its next drain, a batch whose trim failed though nothing new came', async () => {
+    const store = await playedStore(1);
+    const { outbox } = store;
+    let trimFails = false;
+    const away: ArchiveOutbox = Object.assign(Object.create(outbox) as ArchiveOutbox, {
+      trim: async (stream: string, through: string) => {
+        if (trimFails) throw new Error('Connection is closed.');
+        return outbox.trim(stream, through);
+      },
+    });
+    const writer = await ArchiveWriter.open({ dir, outbox: away, key: KEY, sealRecords: 100, now: () => T0 });
+    await writer.drainAll();
+    await playedStore(1, 'p2', store);
+    trimFails = true;
+    await assert.rejects(writer.drainAll(), /Connection is closed/);
+    trimFails = false;
+    assert.equal(await writer.drainAll(), 0);
+    assert.deepEqual(await outbox.read('money', undefined, 100), []);
+  });
+
+  it('stops after the drain under way when stopped during it', async () => {
+    const store = await playedStore(1);
+    const writer = await openWriter(dir, store, KEY);
+    const drained: number[] = [];
+    const stop = writer.run(5, (err) => assert.fail(String(err)), (records) => drained.push(records));
+    await stop();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(drained.length, 1);
+  });
+
+  it('opens on a day file shorter than its state without lengthening it, for verify to tell', async () => {
+    const store = await playedStore(6);
+    await (await openWriter(dir, store, KEY)).drainAll();
+    const path = await dayFile(dir, 'money');
+    const size = (await stat(path)).size - 10;
+    await truncate(path, size);
+    await openWriter(dir, store, KEY);
+    assert.equal((await stat(path)).size, size);
+  });
+
+  it('drains at each tick until stopped, and not after', async () => {
+    const store = await playedStore(1);
+    const writer = await openWriter(dir, store, KEY);
+    const drained: number[] = [];
+    const stop = writer.run(5, (err) => assert.fail(String(err)), (records) => drained.push(records));
+    while (drained.length < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+    await stop();
+    const after = drained.length;
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(drained.length, after, 'no drain after the stop');
+    assert.ok(drained[0]! > 0);
+  });
+});
+
+/** Day files opened through node:fs, counting the handles opened and closed. */
+interface CountingDisk {
+  opener: DayFileOpener;
+  open: number;
+  closed: number;
+  zeroWrites: boolean;
+}
+
+function countingDisk(): CountingDisk {
+  const disk: CountingDisk = {
+    open: 0,
+    closed: 0,
+    zeroWrites: false,
+    opener: (async (path) => {
+      const handle = await open(path, 'r+').catch(() => open(path, 'w+'));
+      disk.open++;
+      return {
+        // Zero writes: the first write of a batch writes 10 bytes, the next ones none.
+        write: async (buffer, offset, length, position) => (disk.zeroWrites ? (offset === 0 ? handle.write(buffer, 0, 10, position) : { bytesWritten: 0 }) : handle.write(buffer, offset, length, position)),
+        sync: () => handle.sync(),
+        truncate: (length) => handle.truncate(length),
+        close: async () => {
+          disk.closed++;
+          await handle.close();
+        },
+      };
+    }) as DayFileOpener,
+  };
+  return disk;
+}
+
+describe('ArchiveWriter, its day file handles', () => {
+  let dir: string;
+  let remove: () => Promise<void>;
+  beforeEach(async () => ({ dir, remove } = await tempDir()));
+  afterEach(() => remove());
+
+  it('closes every day file it opens, and fails a write that writes nothing rather than loop', async () => {
+    const store = await playedStore(3);
+    const disk = countingDisk();
+    const writer = await ArchiveWriter.open({ dir, outbox: store.outbox, key: KEY, sealRecords: 2, now: () => T0, dayFiles: disk.opener });
+    await writer.drainAll();
+    assert.ok(disk.open > 1);
+    assert.equal(disk.closed, disk.open);
+    await playedStore(1, 'p2', store);
+    disk.zeroWrites = true;
+    const sealed = JSON.parse(await readFile(join(dir, 'money', 'state.json'), 'utf8')) as { length: number };
+    await assert.rejects(writer.drainAll(), { message: `no byte written to ${await dayFile(dir, 'money')} at ${sealed.length + 10}` });
+    assert.equal(disk.closed, disk.open);
   });
 });
 

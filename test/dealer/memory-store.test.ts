@@ -114,6 +114,31 @@ describe('memory store, bounded (keepSettled)', () => {
     assert.equal((await store.sales.listSales('p1', 0, 10)).length, 1);
   });
 
+  it("drops a forgotten unit's prize line even when other lines came between its stake and its prize", async () => {
+    const { store } = await bounded({ perPlayer: 1, total: 100 });
+    const sales: Sale[] = [];
+    // A whole block (every winner of the table in it), each unit with a deposit between its purchase and its settlement.
+    for (let i = 0; i < TEN_UNIT_TABLE.blockSize; i++) {
+      const sale = await buy(store, 'p1');
+      await store.wallets.deposit('p1', 1, `between-${i}`, T0 + ++clock);
+      await store.sales.settle(sale.unitId, T0 + ++clock);
+      sales.push(sale);
+    }
+    assert.ok(sales.slice(0, -1).some((s) => s.prize > 0), 'a forgotten unit won');
+    const unitLines = (await store.wallets.journal('p1')).filter((e) => e.kind !== 'deposit');
+    assert.deepEqual([...new Set(unitLines.map((e) => e.ref))], [sales.at(-1)!.unitId], 'only the unit kept has lines');
+  });
+
+  it('tells the units it forgot, and nothing after a settlement that forgot none', async () => {
+    const calls: (readonly string[])[] = [];
+    const store = new MemoryStore({ keepSettled: { perPlayer: 2, total: 100 }, forgotten: (ids) => calls.push(ids) });
+    await store.emissions.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+    await store.wallets.deposit('p1', 1_000_000, 'start', T0);
+    const sales: Sale[] = [];
+    for (let i = 0; i < 3; i++) sales.push(await buyAndSettle(store, 'p1'));
+    assert.deepEqual(calls, [[sales[0]!.unitId]]);
+  });
+
   it("drops a forgotten unit's lines when they open the journal (the operator holds the money: no deposit before)", async () => {
     const { store } = await bounded({ perPlayer: 1, total: 100 }, 5, { fundedByOperator: true });
     const first = await buyAndSettle(store, 'p1');
@@ -185,6 +210,46 @@ describe('memory store, its reads', () => {
     const sale = await purchase(store, 'p1', 'r1', T0 + 1);
     assert.deepEqual(await store.sales.settle('noel-test.0.9', T0 + 2), { ok: false, code: 'settle/unknown_unit', message: 'no sale of unit noel-test.0.9' });
     await assert.rejects(store.sales.settle(sale.unitId, Number.NaN), RangeError);
+  });
+});
+
+describe('memory store, what the archive reads', () => {
+  const T0 = 1_700_000_000_000;
+
+  it("puts each money line in the archive's outbox: a deposit with no game, a stake and a prize with theirs", async () => {
+    const store = new MemoryStore();
+    await store.emissions.openEmission({ emissionId: 'noel-test', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+    await store.wallets.deposit('p1', 1_000, 'd1', T0);
+    // A whole block: every winner of the table in it.
+    for (let i = 1; i <= TEN_UNIT_TABLE.blockSize; i++) {
+      const result = await store.sales.purchase({ playerId: 'p1', requestId: `r${i}`, game: TEN_UNIT_TABLE.game, stake: TEN_UNIT_TABLE.stake, now: T0 + i });
+      if (!result.ok) assert.fail(result.code);
+      await store.sales.settle(result.sale.unitId, T0 + i);
+    }
+    const journal = await store.wallets.journal('p1');
+    const entries = await store.outbox.read('money', undefined, 100);
+    assert.deepEqual(
+      entries.map((e) => ({ kind: e.kind, player: e.player, payload: e.payload })),
+      journal.map((line) => ({
+        kind: line.kind,
+        player: 'p1',
+        payload: { amount: line.amount, balance: line.balance, ref: line.ref, ...(line.kind === 'deposit' ? {} : { game: TEN_UNIT_TABLE.game }) },
+      })),
+    );
+    assert.ok(journal.some((line) => line.kind === 'prize'));
+  });
+
+  it('keeps no outbox entries when no archive writer drains them (archive: false)', async () => {
+    const store = new MemoryStore({ archive: false });
+    await store.wallets.deposit('p1', 1_000, 'd1', T0);
+    assert.deepEqual(await store.outbox.read('money', undefined, 100), []);
+  });
+
+  it('names each player with a wallet, whose journal the reconciliation reads', async () => {
+    const store = new MemoryStore();
+    assert.deepEqual(await store.journaledPlayers(), []);
+    for (const p of ['p2', 'p1']) await store.wallets.deposit(p, 1_000, `d-${p}`, T0);
+    assert.deepEqual((await store.journaledPlayers()).sort(), ['p1', 'p2']);
   });
 });
 

@@ -1473,13 +1473,50 @@ export function storeConformance(name: string, open: StoreFactory, layout: Layou
         );
       });
 
-      it('refuses to archive a block that is open or has units not settled', async () => {
+      it('refuses to archive a block that is open or has units not settled, or one it does not know, naming it', async () => {
         const store = await dealer();
         const { blockId, index } = await soldOutBlock(store);
         await assert.rejects(() => store.offloading.markOffloaded(blockId, join(dir, 'x'), T0), /not settled/);
         await assert.rejects(() => store.offloading.markOffloaded(`noel-test.${index + lanesOf(BLOCKS)}`, join(dir, 'x'), T0), /not settled/);
-        await assert.rejects(() => store.offloading.markOffloaded('nothing.0', join(dir, 'x'), T0));
+        await assert.rejects(() => store.offloading.markOffloaded('nothing.0', join(dir, 'x'), T0), /nothing\.0/);
         assert.equal((await emission(store)).blocks.find((b) => b.blockId === blockId)!.offloadedTo, undefined);
+      });
+
+      it('refuses to archive a block at no time, and still offers it', async () => {
+        const store = await dealer();
+        const { blockId, sales } = await soldOutBlock(store);
+        await store.sales.settle(sales[9]!.unitId, T0 + 600);
+        await assert.rejects(() => store.offloading.markOffloaded(blockId, join(dir, 'x'), Number.NaN), RangeError);
+        assert.deepEqual(await store.offloading.offloadableBlocks(sales[9]!.soldAt), [blockId]);
+      });
+
+      it('has no sale of a position past the end of an archived block, from the one just after its last on', async () => {
+        const store = await dealer();
+        const { blockId, sales } = await soldOutBlock(store);
+        await store.sales.settle(sales[9]!.unitId, T0 + 600);
+        await archive(store, blockId);
+        assert.equal((await store.sales.getSale(`${blockId}:${sales.length - 1}`))?.unitId, sales.at(-1)!.unitId, 'its last unit is there');
+        for (const pastTheEnd of [`${blockId}:${sales.length}`, `${blockId}:1000`]) {
+          assert.equal(await store.sales.getSale(pastTheEnd), undefined);
+          assert.deepEqual(await store.sales.settle(pastTheEnd, T0 + 3_000), { ok: false, code: 'settle/unknown_unit', message: `no sale of unit ${pastTheEnd}` });
+        }
+      });
+
+      it('offers the blocks to archive in the order of their ids, whatever the order their emissions opened in', async () => {
+        const store = await dealer();
+        const other = { ...TEN_UNIT_TABLE, stake: 100 };
+        await store.emissions.openEmission({ emissionId: 'noel-b', table: TEN_UNIT_TABLE, blockCount: 1, now: T0 });
+        await store.emissions.openEmission({ emissionId: 'noel-a', table: other, blockCount: 1, now: T0 });
+        await store.wallets.deposit('p1', 10_000, 'd1', T0);
+        let lastSold = T0;
+        for (const stake of [STAKE, other.stake]) {
+          for (let i = 0; i < TEN_UNIT_TABLE.blockSize; i++) {
+            const sale = sold(await buy(store, 'p1', { stake }));
+            await store.sales.settle(sale.unitId, T0 + 500);
+            lastSold = sale.soldAt;
+          }
+        }
+        assert.deepEqual(await store.offloading.offloadableBlocks(lastSold), ['noel-a.0', 'noel-b.0']);
       });
     });
 
