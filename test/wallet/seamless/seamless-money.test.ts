@@ -41,6 +41,18 @@ function sold(result: PurchaseResult): Sale {
   return result.sale;
 }
 
+/** The operator's debits wait, unanswered, until the function returned is called. */
+function holdDebits(wallet: ScriptedWallet): () => void {
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  const realDebit = wallet.debit.bind(wallet);
+  wallet.debit = async (req) => {
+    await held;
+    return realDebit(req);
+  };
+  return answer;
+}
+
 const soldUnits = async (store: MemoryStore) => (await store.emissions.listEmissions())[0]!.blocks.reduce((n, b) => n + b.sold, 0);
 
 describe('seamless money', () => {
@@ -132,13 +144,7 @@ describe('seamless money', () => {
     it("asks the operator for one debit of a player at a time: a second purchase waits for the first, and is refused by the limit read after it, with no debit asked", async () => {
       // A weekly limit of one stake, read from what is sold.
       const { wallet, outbox, make, request } = await setup({ protection: async (s) => ((await soldUnits(s)) * STAKE + STAKE > STAKE ? limitRefusal('stake_week', 0, null) : undefined) });
-      let answer!: () => void;
-      const slow = new Promise<void>((resolve) => (answer = resolve));
-      const realDebit = wallet.debit.bind(wallet);
-      wallet.debit = async (req) => {
-        await slow;
-        return realDebit(req);
-      };
+      const answer = holdDebits(wallet);
       const first = make().purchase(request('p1', { requestId: 'a', boughtTogether: ['a'] }));
       await new Promise((resolve) => setTimeout(resolve, 10));
       // Another process, another table: the same player's purchase while the first debit is out.
@@ -155,13 +161,7 @@ describe('seamless money', () => {
 
     it('answers a retry made while its debit is in hand elsewhere with that purchase’s own unit, once settled', async () => {
       const { wallet, make, request } = await setup();
-      let answer!: () => void;
-      const slow = new Promise<void>((resolve) => (answer = resolve));
-      const realDebit = wallet.debit.bind(wallet);
-      wallet.debit = async (req) => {
-        await slow;
-        return realDebit(req);
-      };
+      const answer = holdDebits(wallet);
       const r = request();
       const first = make().purchase(r);
       await new Promise((resolve) => setTimeout(resolve, 10));
