@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { gameCatalog } from '../../src/games/catalog';
 import { STRINGS } from '../../web/src/i18n';
 
 /**
@@ -20,11 +21,18 @@ function sentences(value: unknown, path: string): { path: string; text: string }
   return [];
 }
 
+/** Every French text of the games' catalog (their rules and descriptions, shown in « Règles »). */
+function catalogFrench(value: unknown, path: string): { path: string; text: string }[] {
+  if (!value || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([k, v]) => (k === 'fr' && typeof v === 'string' ? [{ path: `${path}.fr`, text: v }] : catalogFrench(v, `${path}.${k}`)));
+}
+
 describe('the page’s French typography', () => {
-  const all = sentences(STRINGS.fr, 'fr');
+  const all = [...sentences(STRINGS.fr, 'fr'), ...catalogFrench(gameCatalog(() => ({ unitMs: 0, stepMs: 0 })), 'catalog')];
 
   it('sets a narrow no-break space (U+202F) before « : ; ! ? », never an ordinary or a wide no-break space, nor none', () => {
     assert.ok(all.length > 300, `${all.length} sentences read`);
+    assert.ok(all.filter(({ path }) => path.startsWith('catalog')).length > 40, 'the catalog’s among them');
     const wrong = all.filter(({ text }) => /(?:[ \u00a0]|[^\s\u202f])[;!?]|[ \u00a0]:|[\p{L}\d)»]:(?!\/\/)/u.test(text));
     assert.deepEqual(wrong.map((w) => `${w.path}: ${w.text}`), []);
   });

@@ -5,16 +5,16 @@ export const caratsCatalog = describeGame({
   id: '500000-carats',
   name: '500 000 CARATS',
   description: {
-    fr: `${WINNING_COUNT} « Numéros gagnants » et ${NUMBERS_COUNT} « Vos numéros », chacun avec une somme : chaque numéro trouvé dans les deux zones gagne sa somme.`,
+    fr: `${WINNING_COUNT} « Numéros gagnants » et ${NUMBERS_COUNT} « Vos numéros », chacun avec une somme : chaque numéro trouvé dans les deux zones gagne sa somme.`,
     en: `${WINNING_COUNT} "Winning numbers" and ${NUMBERS_COUNT} "Your numbers", each with an amount: every number found in both zones wins its amount.`,
   },
   rules: [
     {
-      fr: `Le joueur découvre d’abord les ${WINNING_COUNT} « Numéros gagnants », d’un seul geste.`,
+      fr: `Le joueur découvre d’abord les ${WINNING_COUNT} « Numéros gagnants », d’un seul geste.`,
       en: `The player first uncovers the ${WINNING_COUNT} "Winning numbers", in one go.`,
     },
     {
-      fr: `Il découvre ensuite les ${NUMBERS_COUNT} « Vos numéros » un par un, en glissant sur plusieurs, ou tous avec AUTO ; une somme est inscrite sous chacun.`,
+      fr: `Il découvre ensuite les ${NUMBERS_COUNT} « Vos numéros » un par un, en glissant sur plusieurs, ou tous avec AUTO ; une somme est inscrite sous chacun.`,
       en: `Then the ${NUMBERS_COUNT} "Your numbers" one by one, by dragging over several, or all with AUTO; an amount is printed under each.`,
     },
     {
@@ -22,7 +22,7 @@ export const caratsCatalog = describeGame({
       en: 'Numbers run from 1 to 49 except 5, 10 and 15, never twice in one zone.',
     },
     {
-      fr: 'Chaque numéro de « Vos numéros » identique à un numéro gagnant gagne sa somme ; plusieurs sommes s’additionnent en un seul lot.',
+      fr: 'Chaque numéro de « Vos numéros » identique à un numéro gagnant gagne sa somme ; plusieurs sommes s’additionnent en un seul lot.',
       en: 'Each of "Your numbers" equal to a winning number wins its amount; several amounts add up to one prize.',
     },
   ],
@@ -44,11 +44,11 @@ export const caratsCatalog = describeGame({
     { type: 'auto', label: { fr: 'Auto', en: 'Auto' }, fields: [] },
   ],
   order: {
-    fr: `« reveal_winning » d’abord, puis « reveal » / « reveal_many » jusqu’aux ${NUMBERS_COUNT} numéros ; « auto » à tout moment révèle le reste. La révélation se termine au ${NUMBERS_COUNT}e numéro.`,
+    fr: `« reveal_winning » d’abord, puis « reveal » / « reveal_many » jusqu’aux ${NUMBERS_COUNT} numéros ; « auto » à tout moment révèle le reste. La révélation se termine au ${NUMBERS_COUNT}e numéro.`,
     en: `"reveal_winning" first, then "reveal" / "reveal_many" until all ${NUMBERS_COUNT} numbers are shown; "auto" at any time shows the rest. The reveal ends with the ${NUMBERS_COUNT}th number.`,
   },
   opening: {
-    fr: 'Les deux zones, encore couvertes : rien n’est montré avant le premier geste.',
+    fr: 'Les deux zones, encore couvertes : rien n’est montré avant le premier geste.',
     en: 'Both zones, still covered: nothing shows before the first action.',
   },
 });

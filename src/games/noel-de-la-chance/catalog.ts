@@ -23,12 +23,12 @@ export const noelCatalog = describeGame({
   id: 'noel-de-la-chance',
   name: 'Le Noël de la chance',
   description: {
-    fr: `Choisissez votre symbole de jeu parmi trois, puis ${CELL_COUNT} cases se découvrent : ${MIN_WINNING_COUNT} fois votre symbole ou plus, c’est gagné.`,
+    fr: `Choisissez votre symbole de jeu parmi trois, puis ${CELL_COUNT} cases se découvrent : ${MIN_WINNING_COUNT} fois votre symbole ou plus, c’est gagné.`,
     en: `Choose your game symbol among three, then ${CELL_COUNT} cells uncover themselves: your symbol ${MIN_WINNING_COUNT} times or more wins.`,
   },
   rules: [
     {
-      fr: 'Après l’achat, le joueur doit choisir son symbole de jeu parmi les trois proposés ; ce choix ne change pas le résultat.',
+      fr: 'Après l’achat, le joueur doit choisir son symbole de jeu parmi les trois proposés ; ce choix ne change pas le résultat.',
       en: 'After paying, the player must choose a game symbol among the three offered; the choice does not change the result.',
     },
     {
@@ -36,7 +36,7 @@ export const noelCatalog = describeGame({
       en: `The ${CELL_COUNT} cells (3 rows of 6) then uncover themselves.`,
     },
     {
-      fr: `De ${MIN_WINNING_COUNT} à ${MAX_COUNT} symboles identiques au symbole choisi gagnent la somme du tableau ; sinon l’unité est perdante.`,
+      fr: `De ${MIN_WINNING_COUNT} à ${MAX_COUNT} symboles identiques au symbole choisi gagnent la somme du tableau ; sinon l’unité est perdante.`,
       en: `${MIN_WINNING_COUNT} to ${MAX_COUNT} symbols equal to the chosen one win the table's amount; otherwise the unit loses.`,
     },
   ],
@@ -61,11 +61,11 @@ export const noelCatalog = describeGame({
     },
   ],
   order: {
-    fr: `Un seul geste : « pick » ; les ${CELL_COUNT} cases se découvrent dans la même étape et la révélation se termine. Pas d’AUTO avant le choix.`,
+    fr: `Un seul geste : « pick » ; les ${CELL_COUNT} cases se découvrent dans la même étape et la révélation se termine. Pas d’AUTO avant le choix.`,
     en: `One action: "pick"; the ${CELL_COUNT} cells uncover in the same step and the reveal ends. No AUTO before the choice.`,
   },
   opening: {
-    fr: 'Les trois symboles de jeu proposés (événement « symbols_offered ») ; les cases sont couvertes.',
+    fr: 'Les trois symboles de jeu proposés (événement « symbols_offered ») ; les cases sont couvertes.',
     en: 'The three game symbols offered (event "symbols_offered"); the cells are covered.',
   },
   coveredOnScreen: true,

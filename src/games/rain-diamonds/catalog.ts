@@ -27,16 +27,16 @@ export const rainDiamondsCatalog = describeGame({
   id: 'rain-diamonds',
   name: 'RAIN DIAMONDS',
   description: {
-    fr: 'Une grille de 20 pierres précieuses et 5 cases « Vos symboles » : collectez 6 pierres de la même couleur.',
+    fr: 'Une grille de 20 pierres précieuses et 5 cases « Vos symboles » : collectez 6 pierres de la même couleur.',
     en: 'A grid of 20 gems and 5 "Your symbols" boxes: collect 6 gems of one colour.',
   },
   rules: [
     {
-      fr: 'La grille de 20 pierres précieuses est visible dès l’achat ; les 5 cases « Vos symboles » sont fermées.',
+      fr: 'La grille de 20 pierres précieuses est visible dès l’achat ; les 5 cases « Vos symboles » sont fermées.',
       en: 'The grid of 20 gems shows from the purchase; the 5 "Your symbols" boxes are closed.',
     },
     {
-      fr: 'Chaque case ouverte montre une pierre : toutes les pierres de cette couleur présentes dans la grille sont collectées, celles du dessus tombent et de nouvelles entrent par le haut.',
+      fr: 'Chaque case ouverte montre une pierre : toutes les pierres de cette couleur présentes dans la grille sont collectées, celles du dessus tombent et de nouvelles entrent par le haut.',
       en: 'Each opened box shows a gem: every gem of that colour in the grid is collected, the gems above fall and new ones enter from the top.',
     },
     {
@@ -44,7 +44,7 @@ export const rainDiamondsCatalog = describeGame({
       en: 'Only the gems in the grid when a box opens are collected. AUTO opens every box left.',
     },
     {
-      fr: 'Après les 5 cases, 6 pierres identiques collectées gagnent la somme de leur couleur ; sinon l’unité est perdante.',
+      fr: 'Après les 5 cases, 6 pierres identiques collectées gagnent la somme de leur couleur ; sinon l’unité est perdante.',
       en: 'After the 5 boxes, 6 identical gems collected win their colour’s prize; otherwise the unit loses.',
     },
   ],
@@ -60,11 +60,11 @@ export const rainDiamondsCatalog = describeGame({
     { type: 'auto', label: { fr: 'AUTO', en: 'AUTO' }, fields: [] },
   ],
   order: {
-    fr: `« open » une fois par case (${BOXES} cases, dans n’importe quel ordre), ou « auto » à tout moment ; la révélation se termine à la ${BOXES}e case.`,
+    fr: `« open » une fois par case (${BOXES} cases, dans n’importe quel ordre), ou « auto » à tout moment ; la révélation se termine à la ${BOXES}e case.`,
     en: `"open" once per box (${BOXES} boxes, in any order), or "auto" at any time; the reveal ends with the ${BOXES}th box.`,
   },
   opening: {
-    fr: 'La grille de 20 pierres (événement « grid_shown ») ; les cases sont fermées.',
+    fr: 'La grille de 20 pierres (événement « grid_shown ») ; les cases sont fermées.',
     en: 'The grid of 20 gems (event "grid_shown"); the boxes are closed.',
   },
 });
