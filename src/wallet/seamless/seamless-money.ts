@@ -63,6 +63,8 @@ const refusal = (code: Refused['code'], message: string): Refused => ({ ok: fals
 export class SeamlessMoney implements PlayerMoney {
   /** The last balance the operator told of each player, and when (store time). */
   private readonly balances = new Map<string, { balance: Cents; at: number }>();
+  /** Per player, this process's calls to the operator's wallet: sent so far, and in flight. */
+  private readonly calls = new Map<string, { sent: number; inFlight: number }>();
 
   constructor(private readonly options: SeamlessMoneyOptions) {}
 
@@ -105,8 +107,7 @@ export class SeamlessMoney implements PlayerMoney {
       createdAt: at, updatedAt: at, attempts: 1, nextAttemptAt: at + this.staleMs, unitId: '', purchase, lastError: '',
     };
     if (!(await outbox.add(tx))) return this.again((await outbox.get(id))!, request);
-    const answer = await this.options.wallet.debit({ transactionId: id, player: tx.player, round: tx.round, game: tx.game, amount: tx.amount, currency: 'EUR' });
-    this.remember(tx.player, answer);
+    const answer = await this.movement(tx.player, false, () => this.options.wallet.debit({ transactionId: id, player: tx.player, round: tx.round, game: tx.game, amount: tx.amount, currency: 'EUR' }));
     if (answer.kind === 'refused') {
       await outbox.move(id, ['debiting'], 'refused', { updatedAt: now(), lastError: answer.code });
       return operatorRefusal(answer.code, answer.message);
@@ -144,8 +145,7 @@ export class SeamlessMoney implements PlayerMoney {
     const { held } = await this.options.wallets.wallet(playerId);
     const known = this.balances.get(playerId);
     if (known && this.options.now() - known.at < BALANCE_FRESH_MS) return { balance: known.balance, held };
-    const answer = await this.options.wallet.balance({ player: playerId, currency: 'EUR' });
-    this.remember(playerId, answer);
+    const answer = await this.movement(playerId, false, () => this.options.wallet.balance({ player: playerId, currency: 'EUR' }));
     // The operator away: the last balance it told, if any.
     const balance = answer.kind === 'ok' ? answer.balance : known?.balance;
     if (balance === undefined) throw new Error(`the operator's wallet did not give ${playerId}'s balance: ${reasonOf(answer)}`);
@@ -200,8 +200,7 @@ export class SeamlessMoney implements PlayerMoney {
         await this.sendRollback(claimed);
         return true;
       case 'credit_due': {
-        const answer = await this.options.wallet.credit({ transactionId: claimed.id, player: claimed.player, round: claimed.round, game: claimed.game, amount: claimed.amount, currency: 'EUR' });
-        this.remember(claimed.player, answer);
+        const answer = await this.movement(claimed.player, claimed.attempts > 1, () => this.options.wallet.credit({ transactionId: claimed.id, player: claimed.player, round: claimed.round, game: claimed.game, amount: claimed.amount, currency: 'EUR' }));
         if (answer.kind === 'ok') await outbox.move(claimed.id, ['credit_due'], 'credited', { updatedAt: now(), lastError: '' });
         else await outbox.move(claimed.id, ['credit_due'], 'credit_due', { updatedAt: now(), lastError: reasonOf(answer) });
         return true;
@@ -234,8 +233,7 @@ export class SeamlessMoney implements PlayerMoney {
 
   private async sendRollback(tx: WalletTx): Promise<void> {
     const { outbox, now } = this.options;
-    const answer = await this.options.wallet.rollback({ transactionId: rollbackTxId(tx.id), referenceTransactionId: tx.id, player: tx.player, round: tx.round, currency: 'EUR' });
-    this.remember(tx.player, answer);
+    const answer = await this.movement(tx.player, tx.attempts > 1, () => this.options.wallet.rollback({ transactionId: rollbackTxId(tx.id), referenceTransactionId: tx.id, player: tx.player, round: tx.round, currency: 'EUR' }));
     // Only an acknowledgement ends it: a refusal of a rollback is sent again (and said, in lastError).
     if (answer.kind === 'ok') await outbox.move(tx.id, ['rollback_due'], 'rolled_back', { updatedAt: now(), lastError: '' });
     else await outbox.move(tx.id, ['rollback_due'], 'rollback_due', { updatedAt: now(), lastError: reasonOf(answer) });
@@ -263,6 +261,29 @@ export class SeamlessMoney implements PlayerMoney {
         return refusal('wallet/pending', 'this purchase is being settled with the operator’s wallet: ask again in a moment');
       default:
         return refusal('wallet/undecided', 'this purchase’s debit was rolled back: nothing was bought');
+    }
+  }
+
+  /**
+   * A call to the operator's wallet for `player`. The balance its answer carries is the one just
+   * after that call: it is shown (`wallet`, for a second) only if no other call of the player's
+   * went out from this process meanwhile, and if the answer cannot be a replay — a call sent
+   * again (`sentBefore`) is answered as the first time, with that time's balance. Otherwise the
+   * balance shown is asked again.
+   */
+  private async movement(player: string, sentBefore: boolean, call: () => Promise<WalletAnswer>): Promise<WalletAnswer> {
+    const calls = this.calls.get(player) ?? { sent: 0, inFlight: 0 };
+    this.calls.set(player, calls);
+    const alone = calls.inFlight === 0;
+    const mine = ++calls.sent;
+    calls.inFlight++;
+    try {
+      const answer = await call();
+      if (alone && calls.sent === mine && !sentBefore) this.remember(player, answer);
+      else this.balances.delete(player);
+      return answer;
+    } finally {
+      if (--calls.inFlight === 0) this.calls.delete(player);
     }
   }
 

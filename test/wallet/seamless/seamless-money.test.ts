@@ -292,5 +292,22 @@ describe('seamless money', () => {
       assert.equal((await outbox.get(id))?.state, 'credited');
       assert.deepEqual(wallet.movements.filter((m) => m.kind === 'credit').map((m) => m.amount), [sale.prize], 'paid once');
     });
+
+    it("shows the player the operator's balance, not the one a credit sent again is answered with (its first time's)", async () => {
+      const { money, wallet, outbox, store, request, advance } = await setup();
+      let sale = sold(await money.purchase(request()));
+      while (sale.prize === 0) {
+        await store.sales.settle(sale.unitId, T0);
+        sale = sold(await money.purchase(request()));
+      }
+      // Paid, its answer lost; the player buys again; the credit sent again is answered as the first time.
+      wallet.fault('credit', 'apply_then_lose');
+      await money.settle(sale, T0 + 1);
+      sold(await money.purchase(request()));
+      advance(retryDelayMs(1));
+      await money.sendDue();
+      assert.equal((await outbox.get(creditTxId(sale.unitId)))?.state, 'credited');
+      assert.equal((await money.wallet('p1')).balance, wallet.balanceOf('p1'));
+    });
   });
 });
