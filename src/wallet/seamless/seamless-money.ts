@@ -12,6 +12,7 @@ export function retryDelayMs(attempts: number): number {
 
 /** How often a purchase waiting for the player's debit slot, or for its debit in hand elsewhere, looks again. */
 const SLOT_POLL_MS = 20;
+const pause = () => new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
 /** Records read at once by the sender. */
 const SEND_BATCH = 50;
 /** Balances remembered for display (the last the operator told), per player. */
@@ -68,6 +69,11 @@ export class SeamlessMoney implements PlayerMoney {
 
   constructor(private readonly options: SeamlessMoneyOptions) {}
 
+  /** How many times a wait looks again within the wallet's timeout (SLOT_POLL_MS apart). */
+  private get looksWithinTimeout(): number {
+    return Math.ceil(this.options.timeoutMs / SLOT_POLL_MS);
+  }
+
   /** A debit in flight is taken for cut (and rolled back) this long after it was last moved. */
   private get staleMs(): number {
     return this.options.timeoutMs + 30_000;
@@ -82,12 +88,12 @@ export class SeamlessMoney implements PlayerMoney {
   async purchase(request: PurchaseRequest): Promise<PurchaseResult> {
     const { outbox, now } = this.options;
     const id = debitTxId(request.playerId, request.requestId);
-    for (let looks = Math.ceil(this.options.timeoutMs / SLOT_POLL_MS); ; looks--) {
+    for (let looks = this.looksWithinTimeout; ; looks--) {
       const known = await outbox.get(id);
       if (known) return this.again(known, request);
       if (await outbox.claimDebitSlot(request.playerId, id, now(), this.staleMs)) break;
       if (looks <= 0) return refusal('wallet/pending', 'another purchase of yours is being settled with the operator’s wallet: ask again in a moment');
-      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
+      await pause();
     }
     try {
       return await this.debitThenDeal(id, request);
@@ -107,7 +113,7 @@ export class SeamlessMoney implements PlayerMoney {
       createdAt: at, updatedAt: at, attempts: 1, nextAttemptAt: at + this.staleMs, unitId: '', purchase, lastError: '',
     };
     if (!(await outbox.add(tx))) return this.again((await outbox.get(id))!, request);
-    const answer = await this.movement(tx.player, false, () => this.options.wallet.debit({ transactionId: id, player: tx.player, round: tx.round, game: tx.game, amount: tx.amount, currency: 'EUR' }));
+    const answer = await this.walletCall(tx.player, false, () => this.options.wallet.debit({ transactionId: id, player: tx.player, round: tx.round, game: tx.game, amount: tx.amount, currency: 'EUR' }));
     if (answer.kind === 'refused') {
       await outbox.move(id, ['debiting'], 'refused', { updatedAt: now(), lastError: answer.code });
       return operatorRefusal(answer.code, answer.message);
@@ -145,7 +151,7 @@ export class SeamlessMoney implements PlayerMoney {
     const { held } = await this.options.wallets.wallet(playerId);
     const known = this.balances.get(playerId);
     if (known && this.options.now() - known.at < BALANCE_FRESH_MS) return { balance: known.balance, held };
-    const answer = await this.movement(playerId, false, () => this.options.wallet.balance({ player: playerId, currency: 'EUR' }));
+    const answer = await this.walletCall(playerId, false, () => this.options.wallet.balance({ player: playerId, currency: 'EUR' }));
     // The operator away: the last balance it told, if any.
     const balance = answer.kind === 'ok' ? answer.balance : known?.balance;
     if (balance === undefined) throw new Error(`the operator's wallet did not give ${playerId}'s balance: ${reasonOf(answer)}`);
@@ -200,7 +206,7 @@ export class SeamlessMoney implements PlayerMoney {
         await this.sendRollback(claimed);
         return true;
       case 'credit_due': {
-        const answer = await this.movement(claimed.player, claimed.attempts > 1, () => this.options.wallet.credit({ transactionId: claimed.id, player: claimed.player, round: claimed.round, game: claimed.game, amount: claimed.amount, currency: 'EUR' }));
+        const answer = await this.walletCall(claimed.player, claimed.attempts > 1, () => this.options.wallet.credit({ transactionId: claimed.id, player: claimed.player, round: claimed.round, game: claimed.game, amount: claimed.amount, currency: 'EUR' }));
         if (answer.kind === 'ok') await outbox.move(claimed.id, ['credit_due'], 'credited', { updatedAt: now(), lastError: '' });
         else await outbox.move(claimed.id, ['credit_due'], 'credit_due', { updatedAt: now(), lastError: reasonOf(answer) });
         return true;
@@ -233,7 +239,7 @@ export class SeamlessMoney implements PlayerMoney {
 
   private async sendRollback(tx: WalletTx): Promise<void> {
     const { outbox, now } = this.options;
-    const answer = await this.movement(tx.player, tx.attempts > 1, () => this.options.wallet.rollback({ transactionId: rollbackTxId(tx.id), referenceTransactionId: tx.id, player: tx.player, round: tx.round, currency: 'EUR' }));
+    const answer = await this.walletCall(tx.player, tx.attempts > 1, () => this.options.wallet.rollback({ transactionId: rollbackTxId(tx.id), referenceTransactionId: tx.id, player: tx.player, round: tx.round, currency: 'EUR' }));
     // Only an acknowledgement ends it: a refusal of a rollback is sent again (and said, in lastError).
     if (answer.kind === 'ok') await outbox.move(tx.id, ['rollback_due'], 'rolled_back', { updatedAt: now(), lastError: '' });
     else await outbox.move(tx.id, ['rollback_due'], 'rollback_due', { updatedAt: now(), lastError: reasonOf(answer) });
@@ -246,8 +252,8 @@ export class SeamlessMoney implements PlayerMoney {
    */
   private async again(known: WalletTx, request: PurchaseRequest): Promise<PurchaseResult> {
     let tx = known;
-    for (let looks = Math.ceil(this.options.timeoutMs / SLOT_POLL_MS); looks > 0 && (tx.state === 'debiting' || tx.state === 'debited'); looks--) {
-      await new Promise((resolve) => setTimeout(resolve, SLOT_POLL_MS));
+    for (let looks = this.looksWithinTimeout; looks > 0 && (tx.state === 'debiting' || tx.state === 'debited'); looks--) {
+      await pause();
       tx = (await this.options.outbox.get(tx.id)) ?? tx;
     }
     switch (tx.state) {
@@ -271,7 +277,7 @@ export class SeamlessMoney implements PlayerMoney {
    * again (`sentBefore`) is answered as the first time, with that time's balance. Otherwise the
    * balance shown is asked again.
    */
-  private async movement(player: string, sentBefore: boolean, call: () => Promise<WalletAnswer>): Promise<WalletAnswer> {
+  private async walletCall(player: string, sentBefore: boolean, call: () => Promise<WalletAnswer>): Promise<WalletAnswer> {
     const calls = this.calls.get(player) ?? { sent: 0, inFlight: 0 };
     this.calls.set(player, calls);
     const alone = calls.inFlight === 0;
