@@ -1,6 +1,7 @@
 import { rulesOf } from '../src/games/registry';
 import { GAME_IDS, type GameId } from '../src/games/types';
 import type { HistoryLine as ProtocolHistoryLine, RecallRecord } from '../src/protocol/recall';
+import type { ReportsChecked, ReportsComparison } from './reports-check';
 
 /**
  * The books of a run, checked after it: what the synthetic players paid and were shown, against
@@ -16,6 +17,7 @@ import type { HistoryLine as ProtocolHistoryLine, RecallRecord } from '../src/pr
  *    and, per prize, the units dealt equal the units whose recall shows that prize.
  * 4. No finished unit paid anything other than its dealt outcome: its recall's scenario, scored
  *    by the game's evaluator, gives exactly the prize (and the recall agrees with the history).
+ * 5. When given, the operator's reports equal the figures of the recalls (reports-check.ts).
  */
 
 /** A unit as the player's client saw it: bought (the reply's unit id) and, if finished, its prize. */
@@ -45,7 +47,7 @@ export interface PlayerBooks {
 export type HistoryLine = Pick<ProtocolHistoryLine, 'unitId' | 'game' | 'stake' | 'status' | 'prize'>;
 
 /** What the books need of a recall record (`GET /history/:unitId`). */
-export type RecallFacts = Pick<RecallRecord, 'unitId' | 'game' | 'stake' | 'blockId' | 'position' | 'status' | 'prize' | 'scenario'> & Partial<Pick<RecallRecord, 'completedBy' | 'finishedAt'>>;
+export type RecallFacts = Pick<RecallRecord, 'unitId' | 'game' | 'stake' | 'blockId' | 'position' | 'status' | 'prize' | 'scenario' | 'soldAt'> & Partial<Pick<RecallRecord, 'completedBy' | 'finishedAt'>>;
 
 /** Sold units of one block and, per prize (0: losing), how many were dealt. */
 export interface BlockCount {
@@ -65,6 +67,8 @@ export interface BooksInput {
   readonly blocksAfter: readonly BlockCount[] | undefined;
   /** Why the block report could not be read. */
   readonly blocksError?: string;
+  /** The operator's reports against the recalls (check 5), or why they could not be compared; absent: not compared. */
+  readonly reports?: ReportsComparison | { readonly error: string };
 }
 
 export interface BooksResult {
@@ -77,6 +81,8 @@ export interface BooksResult {
     readonly blocks: number;
     readonly stakes: number;
     readonly prizes: number;
+    /** Check 5, when it ran. */
+    readonly reports?: ReportsChecked;
   };
   /** Every mismatch, one sentence each (the first `MAX_PROBLEMS`; `problemCount` has them all). */
   readonly problems: readonly string[];
@@ -298,6 +304,9 @@ export function checkBooks(input: BooksInput): BooksResult {
   }
   const { recalled, rescored } = checkRecalls(input, problems);
   const blocks = checkBlocks(input, recalled, problems);
+  const { reports } = input;
+  if (reports && 'error' in reports) problems.add(`the operator's reports could not be compared: ${reports.error}`);
+  else for (const d of reports?.differences ?? []) problems.add(`reports: ${d}`);
   const units = input.players.flatMap((p) => p.units);
   return {
     ok: problems.count === 0,
@@ -309,6 +318,7 @@ export function checkBooks(input: BooksInput): BooksResult {
       blocks,
       stakes: units.reduce((s, u) => s + u.stake, 0),
       prizes: units.reduce((s, u) => s + (u.prize ?? 0), 0),
+      ...(reports && 'checked' in reports ? { reports: reports.checked } : {}),
     },
     problems: problems.list,
     problemCount: problems.count,

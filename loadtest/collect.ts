@@ -1,11 +1,13 @@
 import { blockCounts, checkBooks, type BlockCount, type BooksResult, type HistoryLine, type PlayerBooks, type RecallFacts } from './books';
 import type { SyntheticPlayer } from './player';
+import { checkReports, type RecalledSale, type ReportsComparison, type ReportsRead } from './reports-check';
+import type { ReportPage } from '../src/reports/report-rows';
 
 /**
  * Collects what the books need from the servers, after the players have finished: each
  * player's wallet (over its table), its whole history (`GET /history`, pages of 100), the
- * recall of every unit it bought (`GET /history/:unitId`), and the operator's block report
- * (`GET /admin/blocks`). Requests are spread over the endpoints, a bounded number at once,
+ * recall of every unit it bought (`GET /history/:unitId`), the operator's block report
+ * (`GET /admin/blocks`) and, for the load test, its reports (`GET /admin/reports/…`). Requests are spread over the endpoints, a bounded number at once,
  * and the whole collection is bounded in time.
  */
 
@@ -54,6 +56,40 @@ export function httpBlocks(endpoint: string, operatorToken: string | undefined, 
 export interface BlocksRead {
   readonly counts?: BlockCount[];
   readonly error?: string;
+}
+
+export type ReportsReader = () => Promise<ReportsRead>;
+
+/** Every page of one report (500 rows a page, following `next`). */
+async function reportRows<T>(endpoint: string, path: string, operatorToken: string, timeoutMs: number): Promise<T[]> {
+  const rows: T[] = [];
+  for (let offset: number | null = 0; offset !== null;) {
+    const page = (await getJson(`${endpoint}${path}?offset=${offset}&limit=500`, operatorToken, timeoutMs)) as ReportPage<T>;
+    rows.push(...page.rows);
+    offset = page.next;
+  }
+  return rows;
+}
+
+/** Reads the operator's reports of days and blocks over HTTP with the operator token. */
+export function httpReports(endpoint: string, operatorToken: string | undefined, timeoutMs = 30_000): ReportsReader {
+  return async () => {
+    if (!operatorToken) throw new Error('no operator token: give --operator-token for GET /admin/reports');
+    const days = await reportRows<ReportsRead['days'][number]>(endpoint, '/admin/reports/days', operatorToken, timeoutMs);
+    const blocks = await reportRows<ReportsRead['blocks'][number]>(endpoint, '/admin/reports/blocks', operatorToken, timeoutMs);
+    return { days, blocks };
+  };
+}
+
+/** The reports, or why they could not be read. */
+export type ReportsReading = ReportsRead | { readonly error: string };
+
+export async function readReports(reader: ReportsReader): Promise<ReportsReading> {
+  try {
+    return await reader();
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
 }
 
 export async function readBlocks(reader: BlocksReader): Promise<BlocksRead> {
@@ -131,6 +167,7 @@ export async function collectBooks(players: readonly SyntheticPlayer[], endpoint
         status: r.status,
         prize: r.prize,
         scenario: r.scenario,
+        soldAt: r.soldAt,
         completedBy: r.completedBy ?? null,
         finishedAt: r.finishedAt ?? null,
       });
@@ -170,6 +207,30 @@ export interface PhaseBooksSettings {
    * chaos run's cuts and sweeps. Off, the books hold every player to what its client saw.
    */
   readonly recalledPrizes?: boolean;
+  /** The operator's reports, compared with the recalls (check 5 of books.ts); absent: not compared. */
+  readonly reports?: ReportsSettings;
+}
+
+export interface ReportsSettings {
+  readonly reader: ReportsReader;
+  /** Given servers: the reports before the run, the run's figures being after − before. Absent: the harness's own servers, compared whole. */
+  readonly before?: ReportsReading;
+  /**
+   * Not read before this time (performance.now()): a server computes its reports again at most
+   * every BOOKS_AGE_MS, so they are read that long after the last unit sold.
+   */
+  readonly notBefore: number;
+}
+
+/** The reports read once fresh, against the recalls collected. */
+async function compareReports(collected: Collected, s: ReportsSettings): Promise<ReportsComparison | { error: string }> {
+  if (s.before && 'error' in s.before) return { error: `before the run: ${s.before.error}` };
+  const wait = s.notBefore - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const after = await readReports(s.reader);
+  if ('error' in after) return after;
+  const recalls = [...collected.recalls.values()].filter((r): r is RecalledSale & RecallFacts => !('error' in r));
+  return checkReports(recalls, after, s.before);
 }
 
 /**
@@ -183,6 +244,7 @@ export async function checkPhaseBooks(
 ): Promise<{ books: BooksResult; collected: Collected; ledger: PlayerBooks[] }> {
   const collected = await phase.collect(s.endpoints, new Deadline(performance.now() + s.timeoutS * 1000), s.requestTimeoutMs);
   const after = await readBlocks(s.reader);
+  const reports = s.reports && (await compareReports(collected, s.reports));
   const ledger = s.recalledPrizes ? withRecalledPrizes(collected) : collected.players;
   const blocksError = s.before.error ?? after.error;
   const books = checkBooks({
@@ -191,6 +253,7 @@ export async function checkPhaseBooks(
     blocksBefore: s.before.counts,
     blocksAfter: after.counts,
     ...(blocksError ? { blocksError: `GET /admin/blocks: ${blocksError}` } : {}),
+    ...(reports ? { reports } : {}),
   });
   return { books, collected, ledger };
 }

@@ -20,7 +20,7 @@ export interface LoadtestOptions {
   readonly redisCluster: boolean;
   /** Servers already running (loopback only); undefined: the harness starts its own. */
   readonly endpoints: readonly string[] | undefined;
-  /** Operator token of `GET /admin/blocks` on given endpoints (the harness makes its own otherwise). */
+  /** Operator token of `GET /admin/blocks` and `/admin/reports` on given endpoints (the harness makes its own otherwise). */
   readonly operatorToken: string | undefined;
   /** Mean pause before each action (buy or act), uniform in [T/2, 3T/2]; 0: none. */
   readonly thinkMs: number;
@@ -146,7 +146,7 @@ const FLAGS: readonly Flag<LoadtestOptions>[] = [
       o.endpoints = v.split(',').map((u) => assertLoopback(u.trim()));
     },
   },
-  { name: '--operator-token', value: 'T', help: 'bearer token of GET /admin/blocks on --endpoint servers', set: (o, v) => (o.operatorToken = v) },
+  { name: '--operator-token', value: 'T', help: 'bearer token of GET /admin/blocks and /admin/reports on --endpoint servers', set: (o, v) => (o.operatorToken = v) },
   { name: '--think-ms', value: 'T', help: 'mean pause before each action (default 0: none)', set: (o, v) => (o.thinkMs = whole(v, 0, 60_000)) },
   { name: '--auto-share', value: 'F', help: `share of units played with AUTO (default ${D.autoShare})`, set: (o, v) => (o.autoShare = decimal(v, 0, 1)) },
   { name: '--lamp-both-share', value: 'F', help: `share of lamp purchases playing both units (default ${D.lampBothShare})`, set: (o, v) => (o.lampBothShare = decimal(v, 0, 1)) },

@@ -394,6 +394,9 @@ export function formatReport(r: Report, file: string | undefined): string {
   const b = r.books;
   if ('checked' in b) {
     lines.push(`books ${b.ok ? 'EXACT' : 'WRONG'}: ${b.checked.players} players, ${b.checked.units} units (${b.checked.unitsFinished} finished), ${b.checked.recallsRescored} recalls re-scored, ${b.checked.blocks} blocks, stakes ${(b.checked.stakes / 100).toFixed(2)} €, prizes ${(b.checked.prizes / 100).toFixed(2)} €`);
+    const rep = b.checked.reports;
+    const how = rep?.mode === 'delta' ? 'after − before, the run' : 'whole, the servers';
+    if (rep) lines.push(`operator's reports ${rep.differences === 0 ? 'EQUAL' : 'DIFFERENT'} to the recalls (${how}): ${rep.days} game × price × day figures, ${rep.blocks} blocks, ${rep.units} units${rep.prizesUnknown > 0 ? ` (${rep.prizesUnknown} unfinished: their prizes not compared)` : ''}`);
   } else {
     lines.push('books NOT CHECKED');
   }

@@ -8,7 +8,8 @@ import type { OperatorSignIn } from './player';
 import { ReferenceWallet } from './reference-wallet';
 import { freePort, RedisServer } from '../tools/redis-server';
 import { ChildServer } from '../tools/server-process';
-import { checkPhaseBooks, httpBlocks, readBlocks, type BlocksRead, type BlocksReader } from './collect';
+import { checkPhaseBooks, httpBlocks, httpReports, readBlocks, readReports, type BlocksRead, type BlocksReader, type ReportsReading } from './collect';
+import { BOOKS_AGE_MS } from '../src/reports/report-rows';
 import { drive, type DriveSettings, type PhaseResult } from './drive';
 import { RedisCommandCounter } from './redis-commands';
 import { bundledEcho } from './echo-bundle';
@@ -157,14 +158,28 @@ async function startFleet(ctx: RunContext, operatorToken: string, seamless: Seam
   return { fleet, inspectPorts };
 }
 
-/** The books of the game phase, bounded by `booksTimeoutS` (5 minutes); a check that cannot finish is one problem. */
-async function gameBooks(ctx: RunContext, phase: PhaseResult, endpoints: readonly string[], reader: BlocksReader, before: BlocksRead): Promise<Report['books']> {
+/** What the books compare, read before the phase: the block report and, on given servers, the operator's reports. */
+interface BooksBefore {
+  readonly reader: BlocksReader;
+  readonly blocks: BlocksRead;
+  /** Undefined on the harness's own servers: their reports are compared whole. */
+  readonly reports: ReportsReading | undefined;
+  readonly operatorToken: string | undefined;
+}
+
+/**
+ * The books of the game phase, bounded by `booksTimeoutS` (5 minutes); a check that cannot finish
+ * is one problem. The operator's reports are read BOOKS_AGE_MS after the drain (with a margin):
+ * by then the server reads its books again, with every unit sold.
+ */
+async function gameBooks(ctx: RunContext, phase: PhaseResult, endpoints: readonly string[], before: BooksBefore): Promise<Report['books']> {
   const { options } = ctx;
   ctx.log(`checking the books: ${phase.playersConnected} players, ${phase.unitsBought} units`);
   const started = performance.now();
+  const reports = { reader: httpReports(endpoints[0]!, before.operatorToken), notBefore: started + BOOKS_AGE_MS + 500, ...(before.reports ? { before: before.reports } : {}) };
   let books: Report['books'];
   try {
-    ({ books } = await checkPhaseBooks(phase, { endpoints, reader, before, timeoutS: options.booksTimeoutS, requestTimeoutMs: options.requestTimeoutMs }));
+    ({ books } = await checkPhaseBooks(phase, { endpoints, reader: before.reader, before: before.blocks, reports, timeoutS: options.booksTimeoutS, requestTimeoutMs: options.requestTimeoutMs }));
   } catch (err) {
     books = { ok: false, problems: [`the books check did not finish: ${(err as Error).message}`], problemCount: 1 };
   }
@@ -205,7 +220,12 @@ async function gamePhase(ctx: RunContext, hooks: RunHooks, seamless?: Seamless):
     for (const s of serving) s.sampler.start();
 
     const reader = hooks.readBlocks ?? httpBlocks(out.endpoints[0]!, operatorToken);
-    const before = await readBlocks(reader);
+    const before: BooksBefore = {
+      reader,
+      blocks: await readBlocks(reader),
+      reports: fleet ? undefined : await readReports(httpReports(out.endpoints[0]!, operatorToken)),
+      operatorToken,
+    };
     if (options.profileDir) profilers.push(selfProfiler('harness', options.profileKind));
     const redisCommands = redis ? new RedisCommandCounter(redis.url) : undefined;
     const { phase, report, usage } = await measurePhase(ctx, 'game', out.endpoints, options.durationS, serving, bothWindows(profileWindow(ctx, profilers, 'game'), redisCommands), seamless);
@@ -217,7 +237,7 @@ async function gamePhase(ctx: RunContext, hooks: RunHooks, seamless?: Seamless):
     out.efficiency = phaseEfficiency(report, usage, h, redisCommands?.count ?? null);
     for (const s of fleet?.servers ?? []) if (s.exited) out.failures.push(`${s.name} exited during the run (${s.exited.code ?? s.exited.signal}):\n${s.output.slice(-2000)}`);
 
-    out.books = await gameBooks(ctx, phase, out.endpoints, reader, before);
+    out.books = await gameBooks(ctx, phase, out.endpoints, before);
     if (seamless) {
       const differences = await seamless.wallet.differences(await serverLedger(out.endpoints[0]!, operatorToken!));
       out.walletDifferences = differences.length;

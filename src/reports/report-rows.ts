@@ -5,6 +5,9 @@ import type { Cents } from '../money';
  * them): one page of rows, and the rows the routes build beside the sales books'.
  */
 
+/** The reports' books are read again at most this often (each reading reads only what was sold since). */
+export const BOOKS_AGE_MS = 5_000;
+
 /** A page of a report: `next` is the offset of the page after (null at the end). */
 export interface ReportPage<T> {
   readonly rows: T[];

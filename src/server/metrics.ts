@@ -5,6 +5,7 @@ import { archiveLagMs } from '../archive/lag';
 import type { ArchiveOutbox } from '../dealer/outbox';
 import type { RedisClient } from '../redis-scripts/loader';
 import type { ReadinessProbe } from './readiness';
+import type { WalletTransactions } from '../wallet/seamless/wallet-transactions';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
@@ -148,6 +149,24 @@ export class Metrics {
       calls.inc({ call, outcome });
       seconds.observe({ call }, ms / 1000);
     };
+  }
+
+  /**
+   * How late the seamless wallet's outbox is sent (`lottery_wallet_outbox_overdue_seconds`), read
+   * at each scrape: the time past its send of the earliest movement not final (a rollback or a
+   * credit unacknowledged, a debit whose process was cut). Each process sends what is due every
+   * second, one movement after another, and puts a failed send off (1 s, 2 s, … 5 min): it stays
+   * near 0 while the sending keeps up. A read that fails keeps the value before.
+   */
+  watchWalletOutbox(outbox: Pick<WalletTransactions, 'earliestDue'>, now: () => number): void {
+    new Gauge({
+      name: 'lottery_wallet_outbox_overdue_seconds',
+      help: "Time past its send of the earliest movement waiting in the operator's wallet outbox (0: none overdue); grows while the sending does not keep up",
+      registers: [this.registry],
+      async collect() {
+        await outbox.earliestDue().then((due) => this.set(due === undefined ? 0 : Math.max(0, now() - due) / 1000), () => undefined);
+      },
+    });
   }
 
   /** Counts the errors and reconnections of a Redis client (every failed attempt is an error). */

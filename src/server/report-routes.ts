@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { dayOfFile } from '../archive/files';
 import { MAX_PAGE } from '../dealer/identifiers';
 import { blocksReport } from '../reports/operator-report';
-import type { BlockRow, LiveState, ProtectionRow, ReportPage } from '../reports/report-rows';
+import { BOOKS_AGE_MS, type BlockRow, type LiveState, type ProtectionRow, type ReportPage } from '../reports/report-rows';
 import { parisDay, SalesBooks, type DayRow } from '../reports/sales-books';
 import { isOperator } from './callers';
 import { asyncRoute, sendRefusal } from './edge';
@@ -24,10 +24,6 @@ const PAGE_QUERY = z.object({
   limit: z.coerce.number().int().min(1).max(MAX_PAGE).default(100),
   format: z.enum(['json', 'csv']).default('json'),
 }).strict();
-
-/** The books are read again at most this often (each reading reads only what was sold since). */
-const BOOKS_AGE_MS = 5_000;
-
 
 /** The CSV of rows, their keys as the header: money in cents, times in ISO. */
 function toCsv(rows: readonly object[]): string {

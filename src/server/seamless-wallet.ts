@@ -37,6 +37,7 @@ export function seamlessWallet(
 ): SeamlessWallet {
   const outbox = redis ? new RedisWalletTransactions(redis, config.redisPrefix) : new MemoryWalletTransactions();
   const counted = metrics.walletCalls();
+  metrics.watchWalletOutbox(outbox, now);
   const process = `${hostname()}:${globalThis.process.pid}`;
   const recorded = (record: WalletCallRecord) => {
     const { call, request, answer, at, ms } = record;

@@ -27,7 +27,11 @@ describe('the monitoring shipped in deploy/', function () {
   let names: Set<string>;
 
   before(async () => {
-    server = await startTestServer({ OPERATOR_TOKEN: OPERATOR, ARCHIVE_DIR: await mkdtemp(join(tmpdir(), 'monitoring-archive-')) });
+    // On the operator's wallet (seamless; no operator answers, none is called): its metrics too.
+    server = await startTestServer({
+      OPERATOR_TOKEN: OPERATOR, ARCHIVE_DIR: await mkdtemp(join(tmpdir(), 'monitoring-archive-')),
+      WALLET_MODE: 'seamless', WALLET_URL: 'http://127.0.0.1:9/wallet', OPERATOR_SECRET: 'operator-secret-for-the-monitoring-test-000000',
+    });
     names = await exported(server);
   });
   after(async () => {

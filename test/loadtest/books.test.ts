@@ -12,6 +12,7 @@ const GAME = 'rain-diamonds';
 const STAKE = RAIN_DIAMONDS_TABLE.stake;
 const WIN = RAIN_DIAMONDS_TABLE.tiers[RAIN_DIAMONDS_TABLE.tiers.length - 1]!.prize;
 const BLOCK = 'rain-diamonds-50.0';
+const SOLD_AT = '2026-03-28T20:00:00.000Z';
 const seed = (n: number) => new Uint8Array(32).fill(n);
 const scenario = (prize: number, n: number) => rulesOf(GAME).generate({ stake: STAKE, prize }, seed(n), undefined);
 
@@ -48,6 +49,7 @@ function consistent(): { input: BooksInput; units: Map<string, Unit[]> } {
         status: u.prize === null ? 'in_progress' : 'finished',
         prize: u.prize,
         scenario: u.prize === null ? null : scenario(u.dealt, ++n),
+        soldAt: SOLD_AT,
       });
     }
   }

@@ -6,6 +6,7 @@ import { SignJWT } from 'jose';
 import { MemoryActionLog } from '../../src/action-log/action-log';
 import { MemoryStore } from '../../src/dealer/memory/store';
 import type { RunningServer } from '../../src/server/app';
+import { Metrics } from '../../src/server/metrics';
 import { freePort } from '../../tools/redis-server';
 import { decodedUnits, devLogin, record, startTestServer, until } from '../support/game-server';
 import { HARNESS_STAKE_LIMIT_WEEK_CENTS } from '../../tools/stake-limit';
@@ -146,6 +147,21 @@ describe('metrics', function () {
       await server?.stop();
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("shows how late the wallet's outbox is sent: the earliest movement waiting, past its send", async () => {
+    const metrics = new Metrics();
+    let earliest: number | undefined;
+    let failing = false;
+    metrics.watchWalletOutbox({ earliestDue: async () => (failing ? Promise.reject(new Error('Redis away')) : earliest) }, () => 100_000);
+    const overdue = async () => sample(await metrics.registry.metrics(), 'lottery_wallet_outbox_overdue_seconds');
+    assert.equal(await overdue(), 0, 'nothing waits');
+    earliest = 130_000;
+    assert.equal(await overdue(), 0, 'due later');
+    earliest = 40_000;
+    assert.equal(await overdue(), 60);
+    failing = true;
+    assert.equal(await overdue(), 60, 'a read that fails keeps the value before');
   });
 
   it('serves /metrics only to the operator token, or on its own loopback port', async () => {

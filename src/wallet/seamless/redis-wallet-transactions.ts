@@ -85,6 +85,13 @@ export class RedisWalletTransactions implements WalletTransactions {
     return found;
   }
 
+  async earliestDue(): Promise<number | undefined> {
+    // The first of each shard's due index: 16 reads of one entry.
+    const firsts = await Promise.all([...SHARDS].map((shard) => this.redis.zrange(`${this.prefix}:wtx:{w${shard}}:due`, 0, 0, 'WITHSCORES')));
+    const scores = firsts.flatMap((pair) => (pair.length === 2 ? [Number(pair[1])] : []));
+    return scores.length === 0 ? undefined : Math.min(...scores);
+  }
+
   async created(from: number, to: number): Promise<WalletTx[]> {
     const found: WalletTx[] = [];
     for (const shard of SHARDS) {

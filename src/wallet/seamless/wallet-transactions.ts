@@ -73,6 +73,8 @@ export interface WalletTransactions {
   move(id: string, from: readonly WalletTxState[], to: WalletTxState, patch: WalletTxPatch & { readonly updatedAt: number }, attempts?: number): Promise<WalletTx | undefined>;
   /** Records not final whose `nextAttemptAt` is at or before `now`, at most `limit`. */
   due(now: number, limit: number): Promise<WalletTx[]>;
+  /** The earliest `nextAttemptAt` of the records not final (undefined: none): how late the sending is. */
+  earliestDue(): Promise<number | undefined>;
   /** Records created in [from, to), oldest first (the server's ledger, for the reconciliation). */
   created(from: number, to: number): Promise<WalletTx[]>;
   /**
@@ -132,6 +134,12 @@ export class MemoryWalletTransactions implements WalletTransactions {
   async due(now: number, limit: number): Promise<WalletTx[]> {
     const due = [...this.records.values()].filter((tx) => !isFinal(tx.state) && tx.nextAttemptAt <= now);
     return due.sort((a, b) => a.nextAttemptAt - b.nextAttemptAt).slice(0, limit);
+  }
+
+  async earliestDue(): Promise<number | undefined> {
+    let earliest: number | undefined;
+    for (const tx of this.records.values()) if (!isFinal(tx.state) && (earliest === undefined || tx.nextAttemptAt < earliest)) earliest = tx.nextAttemptAt;
+    return earliest;
   }
 
   async created(from: number, to: number): Promise<WalletTx[]> {

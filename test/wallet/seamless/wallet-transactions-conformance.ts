@@ -79,6 +79,20 @@ export function walletTransactionsConformance(name: string, open: OutboxFactory)
       assert.equal((await outbox!.due(T0 + 500, 1)).length, 1, 'at most the limit');
     });
 
+    it('gives the earliest time a record not final is due: none when every record is final', async () => {
+      const [outbox] = await outboxes();
+      assert.equal(await outbox!.earliestDue(), undefined);
+      const txs = [30, 10, 20].map((at, i) => debit('p1', `r${i}`, { nextAttemptAt: T0 + at }));
+      for (const tx of txs) await outbox!.add(tx);
+      assert.equal(await outbox!.earliestDue(), T0 + 10);
+      await outbox!.move(txs[1]!.id, ['debiting'], 'rollback_due', { updatedAt: T0 + 1, nextAttemptAt: T0 + 40 });
+      assert.equal(await outbox!.earliestDue(), T0 + 20, 'put off');
+      await outbox!.move(txs[2]!.id, ['debiting'], 'refused', { updatedAt: T0 + 1 });
+      assert.equal(await outbox!.earliestDue(), T0 + 30, 'final: no longer waiting');
+      for (const tx of [txs[0]!, txs[1]!]) await outbox!.move(tx.id, ['debiting', 'rollback_due'], 'rolled_back', { updatedAt: T0 + 2 });
+      assert.equal(await outbox!.earliestDue(), undefined);
+    });
+
     it("holds a player's debit slot for one debit at a time, freed only by that debit, for other players free", async () => {
       const [a, b] = await outboxes(2);
       const [first, second] = [debitTxId('p1', 'r1'), debitTxId('p1', 'r2')];
