@@ -2,6 +2,7 @@ import { rulesOf } from '../src/games/registry';
 import { GAME_IDS, type GameId } from '../src/games/types';
 import type { HistoryLine as ProtocolHistoryLine, RecallRecord } from '../src/protocol/recall';
 import type { ReportsChecked, ReportsComparison } from './reports-check';
+import { formatEurosLabel } from '../src/money';
 
 /**
  * The books of a run, checked after it: what the synthetic players paid and were shown, against
@@ -91,7 +92,6 @@ export interface BooksResult {
 
 const MAX_PROBLEMS = 200;
 
-const euros = (cents: number) => `${(cents / 100).toFixed(2)} €`;
 
 export function blockIdOfUnit(unitId: string): string {
   const i = unitId.lastIndexOf(':');
@@ -130,9 +130,9 @@ function checkWallet(p: PlayerBooks, who: string, problems: Problems): void {
   const expected = p.initialBalance - ledgerStakes + ledgerPrizes;
   if (!p.wallet) return problems.add(`${who}: the final wallet could not be read${p.walletError ? ` (${p.walletError})` : ''}`);
   if (p.wallet.balance !== expected) {
-    problems.add(`${who}: balance ${euros(p.wallet.balance)} ≠ initial ${euros(p.initialBalance)} − stakes ${euros(ledgerStakes)} + prizes ${euros(ledgerPrizes)} = ${euros(expected)} (off by ${euros(p.wallet.balance - expected)}) over ${p.units.length} units`);
+    problems.add(`${who}: balance ${formatEurosLabel(p.wallet.balance)} ≠ initial ${formatEurosLabel(p.initialBalance)} − stakes ${formatEurosLabel(ledgerStakes)} + prizes ${formatEurosLabel(ledgerPrizes)} = ${formatEurosLabel(expected)} (off by ${formatEurosLabel(p.wallet.balance - expected)}) over ${p.units.length} units`);
   }
-  if (p.wallet.held !== ledgerHeld) problems.add(`${who}: held ${euros(p.wallet.held)} ≠ stakes of its unfinished units ${euros(ledgerHeld)}`);
+  if (p.wallet.held !== ledgerHeld) problems.add(`${who}: held ${formatEurosLabel(p.wallet.held)} ≠ stakes of its unfinished units ${formatEurosLabel(ledgerHeld)}`);
 }
 
 /** 2. The history lists exactly the units bought, as the player saw them, and adds up to the balance. */
@@ -141,7 +141,7 @@ function checkHistory(p: PlayerBooks, who: string, history: readonly HistoryLine
   const historyPrizes = history.reduce((s, l) => s + (l.status === 'finished' ? (l.prize ?? 0) : 0), 0);
   const fromHistory = p.initialBalance - historyStakes + historyPrizes;
   if (p.wallet && p.wallet.balance !== fromHistory) {
-    problems.add(`${who}: balance ${euros(p.wallet.balance)} ≠ initial − stakes + prizes of its history = ${euros(fromHistory)} (off by ${euros(p.wallet.balance - fromHistory)})`);
+    problems.add(`${who}: balance ${formatEurosLabel(p.wallet.balance)} ≠ initial − stakes + prizes of its history = ${formatEurosLabel(fromHistory)} (off by ${formatEurosLabel(p.wallet.balance - fromHistory)})`);
   }
   const lines = new Map<string, HistoryLine>();
   for (const line of history) {
@@ -158,28 +158,28 @@ function checkHistory(p: PlayerBooks, who: string, history: readonly HistoryLine
       problems.add(`${who}: bought unit ${u.unitId}, which is not in its history${elsewhere ? ` (it is in the history of ${elsewhere.join(', ')})` : ''}`);
       continue;
     }
-    if (line.game !== u.game || line.stake !== u.stake) problems.add(`${who}: unit ${u.unitId} was bought as ${u.game} at ${euros(u.stake)}, the history says ${line.game} at ${euros(line.stake)}`);
+    if (line.game !== u.game || line.stake !== u.stake) problems.add(`${who}: unit ${u.unitId} was bought as ${u.game} at ${formatEurosLabel(u.stake)}, the history says ${line.game} at ${formatEurosLabel(line.stake)}`);
     const historyPrize = line.status === 'finished' ? line.prize : null;
     if (historyPrize !== u.prize) {
-      problems.add(`${who}: unit ${u.unitId}: the reveal showed ${u.prize === null ? 'no result (unfinished)' : euros(u.prize)}, the history says ${historyPrize === null ? 'unfinished' : euros(historyPrize)}`);
+      problems.add(`${who}: unit ${u.unitId}: the reveal showed ${u.prize === null ? 'no result (unfinished)' : formatEurosLabel(u.prize)}, the history says ${historyPrize === null ? 'unfinished' : formatEurosLabel(historyPrize)}`);
     }
   }
   for (const line of history) {
-    if (!bought.has(line.unitId)) problems.add(`${who}: history lists unit ${line.unitId} (${line.game}, ${euros(line.stake)}), which this player never got from a purchase`);
+    if (!bought.has(line.unitId)) problems.add(`${who}: history lists unit ${line.unitId} (${line.game}, ${formatEurosLabel(line.stake)}), which this player never got from a purchase`);
   }
 }
 
 /** 4. One unit's recall agrees with what its player saw; finished, its scenario re-scored by the rules. Returns whether it was re-scored. */
 function checkRecall(u: LedgerUnit, r: RecallFacts, problems: Problems): boolean {
-  if (r.game !== u.game || r.stake !== u.stake) problems.add(`unit ${u.unitId}: recall says ${r.game} at ${euros(r.stake)}, it was bought as ${u.game} at ${euros(u.stake)}`);
+  if (r.game !== u.game || r.stake !== u.stake) problems.add(`unit ${u.unitId}: recall says ${r.game} at ${formatEurosLabel(r.stake)}, it was bought as ${u.game} at ${formatEurosLabel(u.stake)}`);
   if (blockIdOfUnit(u.unitId) !== r.blockId) problems.add(`unit ${u.unitId}: recall names block ${r.blockId}`);
   const finished = r.status === 'finished';
   if (finished !== (u.prize !== null)) problems.add(`unit ${u.unitId}: recall says ${r.status}, the player's reveal ${u.prize === null ? 'did not end' : 'ended'}`);
   if (!finished) {
-    if (r.prize !== null) problems.add(`unit ${u.unitId}: unfinished, yet its recall shows a prize (${euros(r.prize)})`);
+    if (r.prize !== null) problems.add(`unit ${u.unitId}: unfinished, yet its recall shows a prize (${formatEurosLabel(r.prize)})`);
     return false;
   }
-  if (r.prize !== u.prize) problems.add(`unit ${u.unitId}: recall prize ${r.prize === null ? 'none' : euros(r.prize)} ≠ the prize the reveal showed ${euros(u.prize ?? 0)}`);
+  if (r.prize !== u.prize) problems.add(`unit ${u.unitId}: recall prize ${r.prize === null ? 'none' : formatEurosLabel(r.prize)} ≠ the prize the reveal showed ${formatEurosLabel(u.prize ?? 0)}`);
   if (!(GAME_IDS as readonly string[]).includes(r.game)) {
     problems.add(`unit ${u.unitId}: recall names an unknown game ${r.game}`);
     return false;
@@ -195,7 +195,7 @@ function checkRecall(u: LedgerUnit, r: RecallFacts, problems: Problems): boolean
     problems.add(`unit ${u.unitId}: the ${r.game} evaluator cannot score its scenario: ${(err as Error).message}`);
     return false;
   }
-  if (scored !== r.prize) problems.add(`unit ${u.unitId} (${r.game} at ${euros(r.stake)}): paid ${euros(r.prize ?? 0)}, but its scenario scores ${euros(scored)} by the rules`);
+  if (scored !== r.prize) problems.add(`unit ${u.unitId} (${r.game} at ${formatEurosLabel(r.stake)}): paid ${formatEurosLabel(r.prize ?? 0)}, but its scenario scores ${formatEurosLabel(scored)} by the rules`);
   return true;
 }
 
@@ -250,7 +250,7 @@ function perPrizeMismatches(a: BlockCount, b: BlockCount | undefined, mine: Boug
   for (const prize of [...prizesSeen].sort((x, y) => y - x)) {
     const dealtAtPrize = (a.perPrize[prize] ?? 0) - (b?.perPrize[prize] ?? 0);
     const shown = mine?.perPrize.get(prize) ?? 0;
-    if (dealtAtPrize < shown) mismatches.push(`${shown} units show ${euros(prize)} but only ${dealtAtPrize} were dealt at that prize`);
+    if (dealtAtPrize < shown) mismatches.push(`${shown} units show ${formatEurosLabel(prize)} but only ${dealtAtPrize} were dealt at that prize`);
     surplus += dealtAtPrize - shown;
   }
   // Units still unfinished hide their prize: the surplus dealt must be exactly theirs.
@@ -281,11 +281,11 @@ function checkBlocks(input: BooksInput, recalled: ReadonlyMap<string, RecallFact
       continue;
     }
     if (dealt !== boughtHere) {
-      problems.add(`block ${blockId} (${a.game} at ${euros(a.stake)}): ${dealt} units dealt during the run, ${boughtHere} bought by the players (${dealt > boughtHere ? `${dealt - boughtHere} dealt to no one's purchase` : `${boughtHere - dealt} bought but not dealt`})`);
+      problems.add(`block ${blockId} (${a.game} at ${formatEurosLabel(a.stake)}): ${dealt} units dealt during the run, ${boughtHere} bought by the players (${dealt > boughtHere ? `${dealt - boughtHere} dealt to no one's purchase` : `${boughtHere - dealt} bought but not dealt`})`);
       continue;
     }
     const mismatches = perPrizeMismatches(a, b, mine);
-    if (mismatches.length > 0) problems.add(`block ${blockId} (${a.game} at ${euros(a.stake)}): dealt per prize ≠ shown per prize: ${mismatches.join('; ')}`);
+    if (mismatches.length > 0) problems.add(`block ${blockId} (${a.game} at ${formatEurosLabel(a.stake)}): dealt per prize ≠ shown per prize: ${mismatches.join('; ')}`);
   }
   return blocks;
 }

@@ -1,6 +1,7 @@
 import type { RecallRecord } from '../src/protocol/recall';
 import type { BlockRow } from '../src/reports/report-rows';
 import { parisDay, type DayRow } from '../src/reports/sales-books';
+import { formatEurosLabel } from '../src/money';
 
 /**
  * The operator's reports (`GET /admin/reports/days` and `/admin/reports/blocks`,
@@ -51,7 +52,6 @@ interface Figures {
   unknown: number;
 }
 
-const euros = (cents: number) => `${(cents / 100).toFixed(2)} €`;
 
 function tally(map: Map<string, Figures>, key: string, stake: number, prize: number | null): void {
   const f = map.get(key) ?? { units: 0, stakes: 0, prizes: 0, unknown: 0 };
@@ -97,11 +97,11 @@ function compareDays(mine: Map<string, Figures>, after: ReportsRead, before: Rep
     const m = mine.get(key) ?? { units: 0, stakes: 0, prizes: 0, unknown: 0 };
     if (r.units === 0 && m.units === 0) continue;
     compared++;
-    const what = `${game} at ${euros(Number(stake))} on ${day}`;
-    if (r.units !== m.units || r.stakes !== m.stakes) differences.push(`${what}: the reports say ${r.units} units, stakes ${euros(r.stakes)}; the recalls ${m.units} units, stakes ${euros(m.stakes)}`);
+    const what = `${game} at ${formatEurosLabel(Number(stake))} on ${day}`;
+    if (r.units !== m.units || r.stakes !== m.stakes) differences.push(`${what}: the reports say ${r.units} units, stakes ${formatEurosLabel(r.stakes)}; the recalls ${m.units} units, stakes ${formatEurosLabel(m.stakes)}`);
     if (m.unknown > 0) continue;
-    if (r.prizes !== m.prizes) differences.push(`${what}: the reports say prizes ${euros(r.prizes)}, the recalls ${euros(m.prizes)}`);
-    if (r.ggr !== m.stakes - m.prizes) differences.push(`${what}: the reports say GGR ${euros(r.ggr)}, the recalls stakes − prizes = ${euros(m.stakes - m.prizes)}`);
+    if (r.prizes !== m.prizes) differences.push(`${what}: the reports say prizes ${formatEurosLabel(r.prizes)}, the recalls ${formatEurosLabel(m.prizes)}`);
+    if (r.ggr !== m.stakes - m.prizes) differences.push(`${what}: the reports say GGR ${formatEurosLabel(r.ggr)}, the recalls stakes − prizes = ${formatEurosLabel(m.stakes - m.prizes)}`);
   }
   return compared;
 }
@@ -117,9 +117,9 @@ function compareBlocks(mine: Map<string, Figures>, after: ReportsRead, before: R
     const m = mine.get(block.blockId) ?? { units: 0, stakes: 0, prizes: 0, unknown: 0 };
     if (sold === 0 && taken === 0 && m.units === 0) continue;
     compared++;
-    const what = `block ${block.blockId} (${block.game} at ${euros(block.stake)})`;
+    const what = `block ${block.blockId} (${block.game} at ${formatEurosLabel(block.stake)})`;
     if (sold !== m.units || taken !== m.units) differences.push(`${what}: the reports say ${sold} units sold and ${taken} fewer left (${block.left} of ${block.size}), the recalls ${m.units} units`);
-    else if (m.unknown === 0 && prizesWon !== m.prizes) differences.push(`${what}: the reports say prizes won ${euros(prizesWon)}, the recalls ${euros(m.prizes)}`);
+    else if (m.unknown === 0 && prizesWon !== m.prizes) differences.push(`${what}: the reports say prizes won ${formatEurosLabel(prizesWon)}, the recalls ${formatEurosLabel(m.prizes)}`);
   }
   return compared;
 }

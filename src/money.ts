@@ -18,3 +18,6 @@ export function formatEuros(cents: Cents): string {
   const abs = Math.abs(cents);
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`;
 }
+
+/** 1250 -> "12.50 €" (for sentences: a check's differences). */
+export const formatEurosLabel = (cents: Cents): string => `${formatEuros(cents)} €`;
