@@ -1,3 +1,4 @@
+import { strict as assert } from 'node:assert';
 import { Redis } from 'ioredis';
 import { MemoryPacer } from '../../src/play/pacing';
 import { RedisPacer } from '../../src/play/redis-pacer';
@@ -16,6 +17,19 @@ describe('on Redis', () => {
   let redis: RedisServer | undefined;
   after(async () => {
     await redis?.stop();
+  });
+  it('keeps a player’s last start one key, under the prefix, for the longest pace and a second', async () => {
+    redis ??= await RedisServer.start();
+    const client = new Redis(redis.url);
+    try {
+      const pacer = new RedisPacer(client, 'test-pace-keys', { unitMs: 1000, stepMs: 100, byGame: { 'mine-d-or': { unitMs: 3000, stepMs: 100 } } }, () => 1_764_000_000_000);
+      assert.ok((await pacer.start('p1', '500000-carats')).ok);
+      assert.deepEqual(await client.keys('test-pace-keys:*'), ['test-pace-keys:pace:p1']);
+      const ttl = await client.pttl('test-pace-keys:pace:p1');
+      assert.ok(ttl > 3000 && ttl <= 4000, `kept ${ttl} ms`);
+    } finally {
+      client.disconnect();
+    }
   });
   pacerConformance('redis', async (handles, settings, now) => {
     redis ??= await RedisServer.start();
