@@ -14,38 +14,59 @@ export function paceOf(settings: PaceSettings, game: GameId): GamePace {
   return settings.byGame[game] ?? { unitMs: settings.unitMs, stepMs: settings.stepMs };
 }
 
-/** Players whose last start is kept; past it, those older than every game's pace are dropped. */
-const KEPT = 10_000;
+/** The longest `unitMs` of every game: past it, a player's last start refuses nothing. */
+export function longestPace(settings: PaceSettings): number {
+  return Math.max(settings.unitMs, ...Object.values(settings.byGame).map((p) => p.unitMs));
+}
+
+/** A unit's start taken, to give back if its purchase is refused (only while it is still the player's last). */
+export interface PaceStarted {
+  readonly ok: true;
+  release(): Promise<void>;
+}
 
 /**
  * No two units of a player start closer than their game's `unitMs`, whichever of the player's
- * tables on this process buys them: a purchase that comes sooner is refused with the time it
- * may come again (`pace/too_fast`, `details.retryAfterMs`). The start is taken when the purchase
- * is tried, so two tables racing cannot both pass, and given back when it is refused.
+ * tables buys them, on whichever process: a purchase that comes sooner is refused with the time
+ * it may come again (`pace/too_fast`, `details.retryAfterMs`). The start is taken when the
+ * purchase is tried, so two tables racing cannot both pass, and given back when it is refused.
+ * In memory for the embedded server (one process); on Redis, shared (src/play/redis-pacer.ts).
  */
-export class Pacer {
-  private readonly started = new Map<string, number>();
+export interface Pacer {
+  /** The start of a unit of `game` for `playerId` now (the store's clock), or the refusal. */
+  start(playerId: string, game: GameId): Promise<PaceStarted | Refusal>;
+}
+
+/** The refusal of a start `retryAfterMs` too soon for a pace of `unitMs`. */
+export function tooFast(unitMs: number, retryAfterMs: number): Refusal {
+  return { ok: false, code: 'pace/too_fast', message: `one unit every ${unitMs} ms: buy again in ${retryAfterMs} ms`, details: { retryAfterMs } };
+}
+
+/** Players whose last start is kept; past it, those older than every game's pace are dropped. */
+const KEPT = 10_000;
+
+/** The pace in this process's memory: the embedded server's, where one process is every table. */
+export class MemoryPacer implements Pacer {
+  private readonly started = new Map<string, { readonly at: number }>();
 
   constructor(
     private readonly settings: PaceSettings,
     private readonly now: () => number,
   ) {}
 
-  /** The start of a unit of `game` for `playerId` now, to `release` if the purchase is refused; or the refusal. */
-  start(playerId: string, game: GameId): { readonly ok: true; release(): void } | Refusal {
+  async start(playerId: string, game: GameId): Promise<PaceStarted | Refusal> {
     const now = this.now();
     const { unitMs } = paceOf(this.settings, game);
     const last = this.started.get(playerId);
-    if (last !== undefined && now - last < unitMs) {
-      const retryAfterMs = last + unitMs - now;
-      return { ok: false, code: 'pace/too_fast', message: `one unit every ${unitMs} ms: buy again in ${retryAfterMs} ms`, details: { retryAfterMs } };
-    }
+    if (last !== undefined && now - last.at < unitMs) return tooFast(unitMs, last.at + unitMs - now);
     this.forgetOld(now);
-    this.started.set(playerId, now);
+    // Its own object: a release finds its start by identity, not by a time another start may share.
+    const mine = { at: now };
+    this.started.set(playerId, mine);
     return {
       ok: true,
-      release: () => {
-        if (this.started.get(playerId) !== now) return;
+      release: async () => {
+        if (this.started.get(playerId) !== mine) return;
         if (last === undefined) this.started.delete(playerId);
         else this.started.set(playerId, last);
       },
@@ -54,7 +75,7 @@ export class Pacer {
 
   private forgetOld(now: number): void {
     if (this.started.size < KEPT) return;
-    const longest = Math.max(this.settings.unitMs, ...Object.values(this.settings.byGame).map((p) => p.unitMs));
-    for (const [player, at] of this.started) if (now - at >= longest) this.started.delete(player);
+    const longest = longestPace(this.settings);
+    for (const [player, { at }] of this.started) if (now - at >= longest) this.started.delete(player);
   }
 }

@@ -3,7 +3,7 @@ import type { Cluster, Redis } from 'ioredis';
 
 /**
  * The one loader of the project's Lua scripts (the dealer's in src/dealer/lua, the action log's
- * in src/action-log/lua). A file is named `<verbNoun>-<numKeys>.lua`, as in BullMQ; a script whose
+ * in src/action-log/lua, the pace's in src/play/lua, …). A file is named `<verbNoun>-<numKeys>.lua`, as in BullMQ; a script whose
  * number of keys depends on the call (a batch) is named `<verbNoun>.lua`. A line
  * `--- @include "<path>"` is replaced by `<path>.lua`, the path taken from the scripts' folder
  * (`includes/<name>` of the same folder, or another part's: `../../redis-scripts/lua/int`), once

@@ -27,7 +27,7 @@ export interface TableServices {
   readonly streams: TableStreams;
   readonly seats: Seats;
   /** The server's pace: no two units of a player start closer than their game's (src/play/pacing.ts). */
-  readonly pacer: Pick<Pacer, 'start'>;
+  readonly pacer: Pacer;
   /** The games, their prices, prize tables, choices and actions (`GET /games`), sent on joining. */
   readonly catalog: readonly GameDescription[];
   readonly maxMessagesPerSecond: number;
@@ -243,11 +243,12 @@ export abstract class TableRoom extends Room<{ state: TableState; metadata: Tabl
   private async buy(message: unknown): Promise<BuyReply | Refusal> {
     const parsed = parseMessage(M.buy, 'purchase/malformed', message);
     if (!parsed.ok) return parsed;
-    const paced = this.services.pacer.start(this.owner!.playerId, this.game);
+    const paced = await this.services.pacer.start(this.owner!.playerId, this.game);
     if (!paced.ok) return paced;
     const bought = await this.services.play.buy(this.owner!, { game: this.game, ...parsed.value });
     if (!bought.ok) {
-      paced.release();
+      // A release that fails (the store out) leaves the start held: the player waits the pace.
+      await paced.release().catch(() => undefined);
       return bought;
     }
     this.update(bought.units, bought.ended);

@@ -12,7 +12,8 @@ import type { DealerStore, Emissions } from '../dealer/types';
 import { TableStreams } from '../feed/table-stream';
 import { WinFeed } from '../feed/win-feed';
 import { gameCatalog } from '../games/catalog';
-import { Pacer, paceOf } from '../play/pacing';
+import { MemoryPacer, paceOf } from '../play/pacing';
+import { RedisPacer } from '../play/redis-pacer';
 import { PRIZE_TABLES } from '../games/prize-tables';
 import { ProtectionService } from '../play/protection-service';
 import { PlayService } from '../play/play-service';
@@ -206,7 +207,7 @@ function openPresence({ config, logger, metrics }: Context): Presence {
   return usesRedis(config) ? new UnlimitedRedisPresence(connectRedis(config, logger, metrics, 'presence', PRESENCE_CONNECTION)) : new LocalPresence();
 }
 
-/** The wins feed, player protection, play, token checks, launches and the log of page roots, on the dealer. */
+/** The wins feed, player protection, play, the pace, token checks, launches and the log of page roots, on the dealer. */
 async function startServices({ config, logger, metrics }: Context, dealer: DealerStore, actions: ActionLog, presence: Presence, { clock: { now }, redis, launches }: Stores, archiveOutbox: ArchiveOutbox | undefined): Promise<Services> {
   const feed = new WinFeed(presence, dealer.emissions, {
     prefix: config.redisPrefix,
@@ -223,7 +224,9 @@ async function startServices({ config, logger, metrics }: Context, dealer: Deale
   const { log: checkpoints, generated } = await CheckpointLog.start(dealer.log, config, now);
   if (generated) logger.warn({ keyId: checkpoints.keys.keyId }, 'no CHECKPOINT_SIGNING_KEY: checkpoints of the log of page roots are signed with a key made at start, gone when this process stops');
   const seats = new Seats(presence, config.redisPrefix);
-  return { config, verifier, dealer, actions, play, protection, feed, checkpoints, launches, seats, now, ...(seamless && { seamless }) };
+  // On Redis the pace is shared: a player's tables on two processes are paced against each other.
+  const pacer = redis ? new RedisPacer(redis, config.redisPrefix, config.pace, now) : new MemoryPacer(config.pace, now);
+  return { config, verifier, dealer, actions, play, protection, feed, checkpoints, launches, seats, pacer, now, ...(seamless && { seamless }) };
 }
 
 /** The HTTP side, in order: the edge's checks, readiness, /metrics, the routes, the edge's answers to what is left. */
@@ -276,14 +279,13 @@ function colyseusServer(ctx: Context, transport: TokenKeepingTransport, presence
 
 /** The tables, their watch rooms (a table's relays to its spectators) and the wins feed's rooms. */
 function defineRooms(server: Server, transport: TokenKeepingTransport, { config, logger, metrics }: Context, services: Services, presence: Presence, seats: Seats, archiveOutbox: ArchiveOutbox | undefined): void {
-  const { verifier, play, feed } = services;
+  const { verifier, play, feed, pacer } = services;
   const { maxMessagesPerSecond, watchersMax } = config;
   const streams = new TableStreams(presence, config.redisPrefix);
   const catalog = gameCatalog((game) => paceOf(config.pace, game));
   const { now } = services;
   server.define('table', tableRoomType({
-    verifier, play, feed, streams, seats, catalog, maxMessagesPerSecond, watchersMax,
-    pacer: new Pacer(config.pace, now),
+    verifier, play, feed, streams, seats, catalog, pacer, maxMessagesPerSecond, watchersMax,
     actionShown: (game, seconds) => metrics.actionToPatchSeconds.observe({ game }, seconds),
     log: logger,
     socketToken: (client) => transport.socketToken(client),

@@ -7,6 +7,7 @@ import type { ProtectionService } from '../play/protection-service';
 import type { ActionLog } from '../action-log/action-log';
 import type { LaunchStore } from '../auth/launch-store';
 import type { Seats } from '../rooms/seats';
+import type { Pacer } from '../play/pacing';
 import type { CheckpointLog } from './checkpoints';
 import type { SeamlessWallet } from './seamless-wallet';
 
@@ -25,6 +26,8 @@ export interface Services {
   readonly launches: LaunchStore;
   /** Which table each seated player has open (rooms/seats.ts). */
   readonly seats: Seats;
+  /** The server's pace of play: no two units of a player start closer than their game's (src/play/pacing.ts). */
+  readonly pacer: Pacer;
   /** Now, by the store's clock (store-clock.ts): every time stamped and every time the law reads. */
   readonly now: () => number;
   /** WALLET_MODE=seamless: the operator's wallet, its outbox and sender (docs/integration.md). */

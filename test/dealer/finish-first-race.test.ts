@@ -1,39 +1,13 @@
 import { strict as assert } from 'node:assert';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { Redis } from 'ioredis';
 import { RedisStore } from '../../src/dealer/redis/store';
 import { RedisServer } from '../../tools/redis-server';
-import type { RacingBuyerArgs } from './support/racing-buyer';
+import { startBuyer } from './support/racing-buyers';
 import { NOEL_50 } from './support/test-tables';
 
-const BUYER = fileURLToPath(new URL('./support/racing-buyer.ts', import.meta.url));
 const ROUNDS = 100;
 const T0 = 1_700_000_000_000;
-
-/** A racing buyer process and the lines it answers, one per round. */
-function startBuyer(args: RacingBuyerArgs): { child: ChildProcess; answer(round: number): Promise<string> } {
-  const child = spawn(process.execPath, ['--import', 'tsx', BUYER, JSON.stringify(args)], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const answers = new Map<number, (line: string) => void>();
-  const early = new Map<number, string>();
-  createInterface({ input: child.stdout! }).on('line', (line) => {
-    const round = Number(line.split(' ')[1]);
-    const waiting = answers.get(round);
-    if (waiting) waiting(line);
-    else early.set(round, line);
-  });
-  return {
-    child,
-    answer: (round) =>
-      new Promise((resolve) => {
-        const line = early.get(round);
-        if (line !== undefined) resolve(line);
-        else answers.set(round, resolve);
-      }),
-  };
-}
 
 describe('finish your unit first, across dealer processes', function () {
   this.timeout(60_000);
@@ -49,7 +23,7 @@ describe('finish your unit first, across dealer processes', function () {
     const prefix = 'race';
     const redis = new Redis(server.url);
     const store = new RedisStore(redis, { prefix });
-    const common = { url: server.url, prefix, playerId: 'racer', game: NOEL_50.game, stake: NOEL_50.stake };
+    const common = { url: server.url, prefix, playerId: 'racer', game: NOEL_50.game, stake: NOEL_50.stake, finishFirst: true };
     const buyers = ['a', 'b'].map((name) => startBuyer({ ...common, name }));
     try {
       await store.emissions.openEmission({ emissionId: 'race', table: NOEL_50, blockCount: 1, now: T0 });

@@ -1,5 +1,6 @@
 import { Client, type Room } from '@colyseus/sdk';
 import type { Win } from '../../src/protocol/feed';
+import type { RefusalMessage } from '../../src/protocol/refusals';
 import type { RunningServer } from '../../src/server/app';
 import { decodedUnits, until, type Recorder } from '../support/game-server';
 
@@ -42,6 +43,23 @@ export function winBatches(rec: Recorder): Win[][] {
 export const winsReceived = (rec: Recorder): Win[] => winBatches(rec).flat();
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Buys a unit and reveals it whole (AUTO), so that the table's next purchase is not held by
+ * "finish your unit first"; the refusal if refused.
+ */
+export async function buyAndFinish(room: Room, stake: number, requestId: string): Promise<RefusalMessage | undefined> {
+  try {
+    await room.request('buy', { stake, requestId });
+  } catch (err) {
+    return (err as { reason?: RefusalMessage }).reason ?? (err as RefusalMessage);
+  }
+  // A reveal may end at its purchase (a Mine d'or grid without EXTRA): nothing left to act on.
+  await room.request('act', { action: { type: 'auto' } }).catch((err: { reason?: RefusalMessage }) => {
+    if (err.reason?.code !== 'action/no_unit') throw err;
+  });
+  return undefined;
+}
 
 /** Leaves a room if it is still connected (the SDK's leave() never settles on a closed one). */
 export async function leaveQuietly(room: Room | undefined): Promise<void> {

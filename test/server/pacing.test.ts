@@ -5,6 +5,7 @@ import type { GameCatalogEntry } from '../../src/protocol/catalog';
 import type { RefusalMessage } from '../../src/protocol/refusals';
 import type { RunningServer } from '../../src/server/app';
 import { devLogin, record, startTestServer, type TestPlayer } from '../support/game-server';
+import { buyAndFinish, sleep } from '../rooms/helpers';
 
 /** The pace this server is set to: one unit a second, Mine d'or one every 3 s. */
 const UNIT_MS = 1000;
@@ -19,21 +20,8 @@ async function table(player: TestPlayer, game: GameId): Promise<Room> {
   return room;
 }
 
-/** Buys a 0.50 € unit and reveals it whole (AUTO), so that the next is not held by "finish your unit first"; the refusal if refused. */
-async function buyAndFinish(room: Room, stake = 50): Promise<RefusalMessage | undefined> {
-  try {
-    await room.request('buy', { stake, requestId: `pace_${++requests}` });
-  } catch (err) {
-    return (err as { reason?: RefusalMessage }).reason ?? (err as RefusalMessage);
-  }
-  // A reveal may end at its purchase (a Mine d'or grid without EXTRA): nothing left to act on.
-  await room.request('act', { action: { type: 'auto' } }).catch((err: { reason?: RefusalMessage }) => {
-    if (err.reason?.code !== 'action/no_unit') throw err;
-  });
-  return undefined;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Buys a unit (0.50 € unless said) and reveals it whole; the refusal if refused. */
+const buy = (room: Room, stake = 50) => buyAndFinish(room, stake, `pace_${++requests}`);
 
 /** When each of the player's units was sold (its start), in order. */
 async function starts(playerId: string): Promise<number[]> {
@@ -52,13 +40,13 @@ describe('the pace of play is the server’s', function () {
   it('holds a client faster than the pace to it: the next unit within the pace is refused with the time to wait, and sold once it has passed', async () => {
     const player = await devLogin(server, 'Quick');
     const room = await table(player, 'rain-diamonds');
-    assert.equal(await buyAndFinish(room), undefined);
-    const refused = await buyAndFinish(room);
+    assert.equal(await buy(room), undefined);
+    const refused = await buy(room);
     assert.equal(refused?.code, 'pace/too_fast');
     const wait = refused.details?.retryAfterMs;
     assert.ok(wait !== undefined && wait > 0 && wait <= UNIT_MS, `waits ${wait} ms`);
     await sleep(wait);
-    assert.equal(await buyAndFinish(room), undefined, 'sold once the pace has passed');
+    assert.equal(await buy(room), undefined, 'sold once the pace has passed');
     const [a, b] = await starts(player.playerId);
     assert.ok(b! - a! >= UNIT_MS, `${b! - a!} ms between the two units`);
   });
@@ -67,13 +55,13 @@ describe('the pace of play is the server’s', function () {
     const player = await devLogin(server, 'Hammer');
     const rooms = [await table(player, 'rain-diamonds'), await table(player, '500000-carats')];
     // Two tables asking at once: one unit starts.
-    const both = await Promise.all(rooms.map((room, i) => buyAndFinish(room, i === 0 ? 50 : 500)));
+    const both = await Promise.all(rooms.map((room, i) => buy(room, i === 0 ? 50 : 500)));
     assert.deepEqual(both.map((r) => r?.code).sort(), ['pace/too_fast', undefined]);
     // Both tables asking every 50 ms for 2.5 s.
     const until = Date.now() + 2500;
     await Promise.all(rooms.map(async (room, i) => {
       while (Date.now() < until) {
-        await buyAndFinish(room, i === 0 ? 50 : 500);
+        await buy(room, i === 0 ? 50 : 500);
         await sleep(50);
       }
     }));
@@ -90,8 +78,8 @@ describe('the pace of play is the server’s', function () {
     const asked = await player.client.create('table', { game: '500000-carats', pace: 0 });
     await record(asked).next('wallet');
     await sleep(UNIT_MS);
-    assert.equal(await buyAndFinish(asked, 500), undefined);
-    assert.equal((await buyAndFinish(asked, 500))?.code, 'pace/too_fast');
+    assert.equal(await buy(asked, 500), undefined);
+    assert.equal((await buy(asked, 500))?.code, 'pace/too_fast');
     const catalog = (await (await fetch(`http://127.0.0.1:${server.port}/games?pace=0`)).json()) as GameCatalogEntry[];
     assert.deepEqual(
       catalog.map((g) => [g.id, g.pace.unitMs, g.pace.stepMs]),
@@ -100,8 +88,8 @@ describe('the pace of play is the server’s', function () {
     // Mine d'or's own pace holds its units: 3 s since the player's last start, not the others' 1 s.
     const mine = await table(player, 'mine-d-or');
     await sleep(MINE_UNIT_MS);
-    assert.equal(await buyAndFinish(mine), undefined);
+    assert.equal(await buy(mine), undefined);
     await sleep(UNIT_MS + 100);
-    assert.equal((await buyAndFinish(mine))?.code, 'pace/too_fast');
+    assert.equal((await buy(mine))?.code, 'pace/too_fast');
   });
 });

@@ -3,10 +3,11 @@ import type { Browser, Request } from 'playwright-core';
 import { buildWebIfStale } from '../../scripts/build-web';
 import { signRequest, SIGNATURE_HEADER } from '../../src/operator/signature';
 import type { LaunchReply, LaunchRequest } from '../../src/protocol/operator-api';
+import type { ProtectionState } from '../../src/protocol/protection';
 import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
-import { assertAccessible, assertNoSidewaysScroll, newPlayer, PHONE, WAIT } from './ui';
+import { assertAccessible, assertNoSidewaysScroll, euroLabel, newPlayer, PHONE, WAIT } from './ui';
 
 /**
  * An operator's launch in the browser, at phone size (issue 44): the launch URL opens the page
@@ -85,6 +86,33 @@ describe('an operator launches the page', function () {
       const leaving = page.waitForRequest((r) => r.url() === LOBBY && r.isNavigationRequest());
       await page.getByRole('dialog', { name: 'Vos limites de jeu' }).getByRole('button', { name: 'Plus tard' }).click();
       await back.click();
+      await leaving;
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('returns to the operator after « Arrêter de jouer » at the reality check: the session summed up, then « Retour au lobby »', async () => {
+    const { context, page } = await newPlayer(browser, PHONE);
+    try {
+      // An hour of play is not waited for: the server's answer says the check is due.
+      await page.route('**/protection', async (route) => {
+        const answer = (await (await route.fetch()).json()) as ProtectionState;
+        await route.fulfill({ json: { ...answer, session: { ...answer.session, realityCheckDue: true } } });
+      });
+      await page.goto(await launchUrl());
+      const check = page.getByRole('dialog', { name: 'Le point sur votre session' });
+      await check.waitFor(WAIT);
+      await check.getByRole('button', { name: 'Arrêter de jouer' }).click();
+      const summary = page.getByRole('dialog', { name: 'Votre session' });
+      await summary.waitFor(WAIT);
+      assert.equal(await summary.getByTestId('summary-net').innerText(), euroLabel(0));
+      await assertAccessible(page, 'the session summary of a launched page');
+      await summary.getByRole('button', { name: 'Fermer' }).click();
+      await page.getByRole('heading', { name: 'Session terminée' }).waitFor(WAIT);
+      await assertAccessible(page, 'the launched page once play is stopped');
+      const leaving = page.waitForRequest((r) => r.url() === LOBBY && r.isNavigationRequest());
+      await page.getByRole('main').getByRole('link', { name: 'Retour au lobby' }).click();
       await leaving;
     } finally {
       await context.close();

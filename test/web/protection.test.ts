@@ -7,7 +7,7 @@ import type { RunningServer } from '../../src/server/app';
 import { startTestServer } from '../support/game-server';
 import { launchBrowser } from './browser';
 import { eventually, reasonOf } from '../rooms/helpers';
-import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, screenshotPath, setFirstLimits, shownLines, signIn, signInByPseudonym, tokenOf, WAIT, showTab } from './ui';
+import { assertAccessible, assertNoSidewaysScroll, assertTargets, buy, DESKTOP, euroLabel, focusComes, newPlayer, openGame, pageTop, PHONE, screenshotPath, setFirstLimits, shownLines, signIn, signInByPseudonym, tokenOf, WAIT, showTab } from './ui';
 
 /**
  * Player protection on the page (issue 28): the 18+ notice and the legal warning on every
@@ -124,7 +124,7 @@ describe('the page protects the player', function () {
       await dialog.getByRole('button', { name: 'Confirmer mes limites' }).click();
       await dialog.waitFor({ ...WAIT, state: 'detached' });
       assert.deepEqual((await protectionOf(page)).timeLimits.map((l) => [l.kind, l.amount]), [['time_day', 15 * 60_000], ['time_week', 90 * 60_000]]);
-      assert.match((await page.getByTestId('time-left').textContent())!, /Temps de jeu\s?: reste 15\s?min/, 'the header: the time left under the tightest limit');
+      assert.match((await page.getByTestId('time-left').textContent())!, /Temps de jeu sur 24 heures\u202f: joué 0\s?min, reste 15\s?min/, 'the header: the time used and left under the tightest limit');
       // Played elsewhere (another device): 8 purchases 2 minutes apart, the last 2 minutes ago: 14 minutes counted and the open gap's 2.
       const token = await tokenOf(page);
       const playerId = (JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as { sub: string }).sub;
@@ -142,7 +142,7 @@ describe('the page protects the player', function () {
       const day = state.timeLimits[0]!;
       assert.equal(day.left, 0);
       assert.equal(await page.getByTestId('buy-gate').innerText(), `Vous avez atteint votre limite de temps de jeu sur 24 heures. Vous pourrez rejouer le ${frenchDateTime(day.nextFreeAt!)}.`);
-      assert.match((await page.getByTestId('time-left').textContent())!, /reste 0\s?min/);
+      assert.match((await page.getByTestId('time-left').textContent())!, new RegExp(`joué ${Math.floor(day.used / 60_000)}\\s?min, reste 0\\s?min`), 'the header: the time used, none left');
       await assert.rejects(buyElsewhere(page, 50), (err: unknown) => reasonOf(err).includes('limit/time_day'));
       await page.getByRole('button', { name: 'Mes limites' }).click();
       const panel = page.getByRole('dialog', { name: 'Mes limites' });
@@ -403,6 +403,40 @@ describe('the page protects the player', function () {
     }
   });
 
+  for (const [size, device] of [['360 × 740', SMALL_PHONE], ['390 × 844', PHONE]] as const) {
+    it(`shows the playing time used and left in the header at ${size}, the header keeping its height and the board its place`, async () => {
+      const { context, page } = await newPlayer(browser, device);
+      try {
+        await signIn(page, nextName('Header'), base);
+        await openGame(page, 'rain-diamonds');
+        // A stake held: the balance's second line, the header's fullest.
+        await buy(page, 'rain-diamonds', 50);
+        const limit = page.getByTestId('time-left');
+        assert.deepEqual(await shownLines(page, '[data-testid=time-left]'), ['joué 0 min', 'reste 100 h 00'], 'the time used over the time left');
+        assert.match((await limit.textContent())!, /^ · Temps de jeu sur 7 jours\u202f: joué 0\u00a0min, reste 100\u00a0h\u00a000$/, 'screen readers hear which limit, and both');
+        assert.deepEqual(await shownLines(page, '.session-now'), ['0 min', '0 €'], 'the session’s time over its net, beside it');
+        const header = (await page.locator('header.top').boundingBox())!;
+        const board = await pageTop(page, '.stage');
+        await assertNoSidewaysScroll(page, `the header at ${size}`);
+        await assertAccessible(page, `the header at ${size}`);
+        // The same page without a playing-time limit to show: the header and the board where they were.
+        await page.route('**/protection', async (route) => {
+          const answer = (await (await route.fetch()).json()) as ProtectionState;
+          await route.fulfill({ json: { ...answer, timeLimits: [] } });
+        });
+        await page.reload();
+        await page.locator('.table .connection[data-state=connected]').waitFor(WAIT);
+        await page.getByTestId('session').waitFor(WAIT);
+        await page.waitForFunction(() => !document.querySelector('[data-testid=session]')?.textContent?.includes('…'), undefined, WAIT);
+        assert.equal(await limit.count(), 0);
+        assert.equal((await page.locator('header.top').boundingBox())!.height, header.height, 'the header keeps its height');
+        assert.equal(await pageTop(page, '.stage'), board, 'the board does not move');
+      } finally {
+        await context.close();
+      }
+    });
+  }
+
   it('shows the warning on every screen at 360 × 740: sign-in, lobby, table, watch, recall, and the dialogs fit', async () => {
     const { context, page } = await newPlayer(browser, SMALL_PHONE);
     const watcher = await context.newPage();
@@ -415,7 +449,7 @@ describe('the page protects the player', function () {
       await setFirstLimits(page);
       await assertWarning(page, 'lobby', true);
       await assertNoSidewaysScroll(page, 'lobby, small phone');
-      assert.deepEqual(await shownLines(page, '[data-testid=session]'), ['0 min', '0 €'], 'the header: the session’s time over its net');
+      assert.deepEqual(await shownLines(page, '.session-now'), ['0 min', '0 €'], 'the header: the session’s time over its net');
       const header = (await page.locator('header.top').boundingBox())!;
       assert.ok(header.height <= 110, `the header is ${header.height} px high`);
       await openGame(page, 'rain-diamonds');

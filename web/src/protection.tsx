@@ -66,19 +66,26 @@ function tightestTime(state: ProtectionState): TimeLimitView | undefined {
 
 /**
  * The header's session line: time played and net result, always (« Session 12 min · −3 € »; on
- * a phone the word for screen readers only), and the playing time left under the tightest limit.
+ * a phone the word for screen readers only), and the playing time used and left under the
+ * tightest limit (« joué 14 min, reste 1 h 16 »; on a phone a column of two lines beside
+ * the session's, so that the header keeps its height). Screen readers hear the limit's name.
  */
 export function SessionClock({ s, state }: { s: Strings; state: ProtectionState | undefined }) {
+  const p = s.protection;
   const time = state ? playTime(state.session.playedMs, s) : '…';
   const net = state ? signedEuros(state.session.net, s) : '…';
   const limit = state && tightestTime(state);
   return (
     <p class="session-clock" data-testid="session">
-      <svg class="clock" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" /><path d="M8 4.5V8l2.5 1.5" /></svg>
-      <span class="session-word">{s.protection.session} </span><span class="session-time">{time}</span><span class="session-sep"> · </span><b class={state && state.session.net < 0 ? 'net-loss' : 'net'}>{net}</b>
+      <span class="session-now">
+        <svg class="clock" viewBox="0 0 16 16" aria-hidden="true"><circle cx="8" cy="8" r="6.5" /><path d="M8 4.5V8l2.5 1.5" /></svg>
+        <span class="session-word">{p.session} </span><span class="session-time">{time}</span><span class="session-sep"> · </span><b class={state && state.session.net < 0 ? 'net-loss' : 'net'}>{net}</b>
+      </span>
       {limit && (
-        <span class="time-left" data-testid="time-left" title={`${s.protection.kinds[limit.kind]}: ${playTime(limit.used, s)}`}>
-          <span class="session-sep"> · </span><span class="sr-only">{s.protection.timeLeftLabel} </span><span class="time-left-value">{s.protection.timeLeftShort(playTime(limit.left!, s))}</span>
+        <span class="time-limit" data-testid="time-left">
+          <span class="session-sep"> · </span><span class="sr-only">{p.kinds[limit.kind]}{s.colon}</span>
+          <span class="time-used">{p.timeUsedShort(playTime(limit.used, s, true))}</span><span class="session-sep">, </span>
+          <span class="time-left-value">{p.timeLeftShort(playTime(limit.left!, s, true))}</span>
         </span>
       )}
     </p>

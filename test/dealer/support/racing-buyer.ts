@@ -1,7 +1,9 @@
 /**
- * A dealer process for the finish-first race: on each line `buy <round>` from stdin it asks
- * its RedisStore for one unit for the player (request id `<name>-<round>`, finish-first
- * asked), and prints `sold <round> <unitId>` or `refused <round> <code>`.
+ * A dealer process for the races of two processes (finish-first-race.test.ts,
+ * time-limit-race.test.ts): on each line `buy <round> [<now>]` from stdin it asks its RedisStore
+ * for one unit for the player (request id `<name>-<round>`, finish-first asked if
+ * `finishFirst`; at `now`, ms, or the process's time), and prints `sold <round> <unitId>` or
+ * `refused <round> <code>`.
  *
  * Run: node --import tsx racing-buyer.ts '<json RacingBuyerArgs>'
  */
@@ -16,6 +18,8 @@ export interface RacingBuyerArgs {
   readonly playerId: string;
   readonly game: string;
   readonly stake: number;
+  /** Asks "finish your unit first" (the unit alone in its purchase), or sells units unfinished side by side. */
+  readonly finishFirst: boolean;
 }
 
 const args = JSON.parse(process.argv[2] ?? '{}') as RacingBuyerArgs;
@@ -24,10 +28,10 @@ const store = new RedisStore(redis, { prefix: args.prefix });
 
 createInterface({ input: process.stdin })
   .on('line', (line) => {
-    const round = line.split(' ')[1]!;
+    const [, round, now] = line.split(' ');
     const requestId = `${args.name}-${round}`;
     store
-      .sales.purchase({ playerId: args.playerId, requestId, game: args.game, stake: args.stake, now: Date.now(), boughtTogether: [requestId] })
+      .sales.purchase({ playerId: args.playerId, requestId, game: args.game, stake: args.stake, now: now === undefined ? Date.now() : Number(now), ...(args.finishFirst && { boughtTogether: [requestId] }) })
       .then((result) => process.stdout.write(result.ok ? `sold ${round} ${result.sale.unitId}\n` : `refused ${round} ${result.code}\n`))
       .catch((err: unknown) => process.stdout.write(`failed ${round} ${String(err)}\n`));
   })

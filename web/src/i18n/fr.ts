@@ -153,6 +153,7 @@ export const fr = {
     myLimits: 'Mes limites',
     session: 'Session',
     playTime: (h: number, min: number) => (h > 0 ? `${h}\u00a0h\u00a0${String(min).padStart(2, '0')}\u00a0min` : `${min}\u00a0min`),
+    playTimeShort: (h: number, min: number) => (h > 0 ? `${h}\u00a0h\u00a0${String(min).padStart(2, '0')}` : `${min}\u00a0min`),
     left: (amount: string) => `Il vous reste ${amount}.`,
     freesAt: (when: string) => `Le prochain centime se libère le ${when}.`,
     until: (when: string) => `Jusqu’au ${when}.`,
@@ -162,7 +163,7 @@ export const fr = {
     hours: 'heures',
     timeHint: 'En heures («\u202f2\u202f», «\u202f1 h 30\u202f») ou en minutes («\u202f45 min\u202f»), au moins 15 minutes.',
     timeLeftShort: (time: string) => `reste ${time}`,
-    timeLeftLabel: 'Temps de jeu\u202f:',
+    timeUsedShort: (time: string) => `joué ${time}`,
     timeMalformed: 'Ce temps de jeu n’a pas pu être compris\u202f: de 15 minutes à 24 heures par jour, 168 heures sur 7 jours.',
     timeUsedUp: (kind: string) => `${kind}\u202f: limite atteinte.`,
     // The first sign-in's dialog.

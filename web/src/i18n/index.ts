@@ -40,10 +40,10 @@ export function dateTime(at: string | number, s: Strings): string {
   return format.format(new Date(at));
 }
 
-/** A length of play, to the minute (« 1 h 05 min »). */
-export function playTime(ms: number, s: Strings): string {
+/** A length of play, to the minute (« 1 h 05 min »; `short`, for the header: « 1 h 05 »). */
+export function playTime(ms: number, s: Strings, short = false): string {
   const minutes = Math.floor(ms / 60_000);
-  return s.protection.playTime(Math.floor(minutes / 60), minutes % 60);
+  return (short ? s.protection.playTimeShort : s.protection.playTime)(Math.floor(minutes / 60), minutes % 60);
 }
 
 /** A net result with its sign (« +2,50 € », « −3 € »). */
