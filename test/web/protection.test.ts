@@ -415,6 +415,7 @@ describe('the page protects the player', function () {
         assert.deepEqual(await shownLines(page, '[data-testid=time-left]'), ['joué 0 min', 'reste 100 h 00'], 'the time used over the time left');
         assert.match((await limit.textContent())!, /^ · Temps de jeu sur 7 jours\u202f: joué 0\u00a0min, reste 100\u00a0h\u00a000$/, 'screen readers hear which limit, and both');
         assert.deepEqual(await shownLines(page, '.session-now'), ['0 min', '0 €'], 'the session’s time over its net, beside it');
+        await page.screenshot({ path: screenshotPath(`protection-header-time-${device.viewport.width}`) });
         const header = (await page.locator('header.top').boundingBox())!;
         const board = await pageTop(page, '.stage');
         await assertNoSidewaysScroll(page, `the header at ${size}`);
