@@ -398,6 +398,28 @@ describe('the page as a product', function () {
     }
   });
 
+  it('keeps the header on one line and the page its width at every screen from a phone to a laptop, a stake held and a playing-time limit shown', async () => {
+    const { context, page } = await newPlayer(browser, DESKTOP);
+    try {
+      await signIn(page, nextName('W'), base);
+      await openGame(page, 'rain-diamonds');
+      // The fullest header: a stake held, the session's line and the playing time used and left.
+      await buy(page, 'rain-diamonds', 50);
+      await page.getByTestId('time-left').waitFor(WAIT);
+      for (const width of [360, 390, 480, 600, 640, 700, 768, 800, 900, 1024, 1100, 1152, 1280]) {
+        await page.setViewportSize({ width, height: 900 });
+        await assertNoSidewaysScroll(page, `${width} px`);
+        const header = (await page.locator('header.top').boundingBox())!;
+        const balance = (await page.getByTestId('balance').boundingBox())!;
+        // One line: the header no taller than the balance's two lines (the stake held under it on a phone) and its margins.
+        assert.ok(header.height <= 60, `${width} px: the header is ${header.height} px high`);
+        assert.ok(balance.y + balance.height <= header.y + header.height, `${width} px: the balance within the header`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+
   it('words: history lines dated, a recall without raw ids, « Solde » kept on one line', async () => {
     const { context, page } = await newPlayer(browser, PHONE);
     try {
