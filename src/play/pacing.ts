@@ -58,7 +58,8 @@ export class MemoryPacer implements Pacer {
     const now = this.now();
     const { unitMs } = paceOf(this.settings, game);
     const last = this.started.get(playerId);
-    if (last !== undefined && now - last.at < unitMs) return tooFast(unitMs, last.at + unitMs - now);
+    // An unpaced game never waits, even on a last start stamped by a clock reading a little ahead.
+    if (last !== undefined && unitMs > 0 && now - last.at < unitMs) return tooFast(unitMs, last.at + unitMs - now);
     this.forgetOld(now);
     // Its own object: a release finds its start by identity, not by a time another start may share.
     const mine = { at: now };

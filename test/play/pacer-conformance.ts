@@ -46,6 +46,14 @@ export function pacerConformance(name: string, open: PacerFactory): void {
       assert.equal(waitOf(await pacer!.start('p1', PACED)), 1);
     });
 
+    it('never refuses an unpaced game, even after a start stamped ahead of this reading of the clock (another process’s, a millisecond ahead)', async () => {
+      const [pacer] = await pacers();
+      now = T0 + 5;
+      started(await pacer!.start('p1', 'rain-diamonds'));
+      now = T0;
+      started(await pacer!.start('p1', 'rain-diamonds'));
+    });
+
     it('holds the new unit’s game’s pace against the player’s last start, whatever its game, and each player apart', async () => {
       const [pacer] = await pacers();
       started(await pacer!.start('p1', PACED));

@@ -8,6 +8,7 @@ import { freePort, RedisServer } from '../../tools/redis-server';
 import { setHarnessStakeLimit } from '../../tools/stake-limit';
 import { record } from '../support/game-server';
 import { buyAndFinish, leaveQuietly, sleep } from '../rooms/helpers';
+import { tablesOnTwoProcesses } from '../support/two-processes';
 
 const PACE_MS = 1500;
 const ROUNDS = 5;
@@ -56,10 +57,6 @@ describe('the pace of play across two server processes', function () {
 
   const url = (i: number) => `http://127.0.0.1:${cluster.processes[i]!.port}`;
 
-  /** Which process holds a room (the matchmaker's listing). */
-  async function hostOf(roomId: string): Promise<string> {
-    return (JSON.parse((await reader.hget('roomcaches', roomId))!) as { publicAddress: string }).publicAddress;
-  }
 
   /** A player's table of Rain of diamonds on one process and of 500 000 CARATS on the other. */
   async function twoTables(): Promise<[Room, Room]> {
@@ -74,14 +71,7 @@ describe('the pace of play across two server processes', function () {
       rooms.push(room);
       return room;
     };
-    const a = await open(0, 'rain-diamonds');
-    let b = await open(1, '500000-carats');
-    for (let tries = 0; (await hostOf(a.roomId)) === (await hostOf(b.roomId)); tries++) {
-      assert.ok(tries < 5, 'the two tables on two processes');
-      await leaveQuietly(b);
-      b = await open(tries % 2, '500000-carats');
-    }
-    return [a, b];
+    return tablesOnTwoProcesses(reader, open, ['rain-diamonds', '500000-carats']);
   }
 
   let requests = 0;

@@ -12,6 +12,7 @@ import { startCluster, type Cluster } from '../../scripts/start-cluster';
 import { newCheckpointSigningKey } from '../../tools/checkpoint-key';
 import { ReferenceOperator } from '../../tools/reference-operator';
 import { freePort, RedisServer } from '../../tools/redis-server';
+import { tablesOnTwoProcesses } from '../support/two-processes';
 import { leaveQuietly } from '../rooms/helpers';
 
 const SECRET = 'the shared operator secret, 32+ chars';
@@ -67,11 +68,6 @@ describe('the seamless wallet, two processes racing for one player', function ()
 
   const url = (i: number) => `http://127.0.0.1:${cluster.processes[i]!.port}`;
 
-  /** Which process holds a room (the matchmaker's listing). */
-  async function hostOf(roomId: string): Promise<string> {
-    const cache = await reader.hget('roomcaches', roomId);
-    return (JSON.parse(cache!) as { publicAddress: string }).publicAddress;
-  }
 
   async function tokenOf(player: string): Promise<string> {
     return new SignJWT({ name: player }).setProtectedHeader({ alg: 'HS256' }).setSubject(player).setExpirationTime('1h').sign(new TextEncoder().encode(JWT_SECRET));
@@ -88,14 +84,7 @@ describe('the seamless wallet, two processes racing for one player', function ()
       rooms.push(room);
       return room;
     };
-    const a = await open(0, 'noel-de-la-chance');
-    let b = await open(1, 'mine-d-or');
-    for (let tries = 0; (await hostOf(a.roomId)) === (await hostOf(b.roomId)); tries++) {
-      assert.ok(tries < 5, 'the two tables on two processes');
-      await leaveQuietly(b);
-      b = await open(tries % 2, 'mine-d-or');
-    }
-    return [a, b];
+    return tablesOnTwoProcesses(reader, open, ['noel-de-la-chance', 'mine-d-or']);
   }
 
   async function setLimit(player: string, cents: number): Promise<void> {
