@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { publicBlockDetail } from '../../../src/fairness/public-blocks';
 import { MemoryStore } from '../../../src/dealer/memory/store';
 import { PRIZE_TABLES } from '../../../src/games/prize-tables';
@@ -65,4 +66,10 @@ export async function playRecalls(): Promise<RecallFixture> {
     }
   }
   return { dealer, play, units, lampSymbol };
+}
+
+/** A saved recall of docs/recall-examples/ (`name` without .json) and its saved published block, parsed afresh to alter. */
+export function exampleRecall(name: string): { recall: any; published: any } {
+  const read = (file: string) => JSON.parse(readFileSync(new URL(`../../../docs/recall-examples/${file}`, import.meta.url), 'utf8'));
+  return { recall: read(`${name}.json`), published: read(`${name}.block.json`) };
 }
