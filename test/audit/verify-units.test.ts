@@ -2,23 +2,12 @@ import { strict as assert } from 'node:assert';
 import { checkUnits, type CheckedUnit } from '../../src/audit/verify-units';
 import { unitSeed } from '../../src/fairness/printing';
 import { PRIZE_TABLES, prizeOfTier } from '../../src/games/prize-tables';
-import { rulesOf, type AnyGameRules } from '../../src/games/registry';
+import { rulesOf } from '../../src/games/registry';
 import type { GameId } from '../../src/games/types';
+import { withBrokenRules } from '../games/support';
 
 const tableOf = (game: GameId) => PRIZE_TABLES.find((t) => t.game === game)!;
 const SEED = new Uint8Array(32).fill(3);
-
-/** Runs `body` with `game`'s rules given `broken` in place of theirs: a generator or an evaluator that errs. */
-function withBrokenRules<T>(game: GameId, broken: Partial<AnyGameRules>, body: () => T): T {
-  const rules = rulesOf(game);
-  const kept = { ...rules };
-  Object.assign(rules, broken);
-  try {
-    return body();
-  } finally {
-    Object.assign(rules, kept);
-  }
-}
 
 describe('checkUnits (npm run verify-block, in-process)', () => {
   it('generates each unit of the range as the server would, the choice cycling over the game\'s, and counts them per tier', () => {

@@ -1,21 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { completedByCheck, presentationCheck, purchaseCheck, timesCheck } from '../../../src/audit/verify-unit/agreement-checks';
-import { readRecall, type RecallRead } from '../../../src/audit/verify-unit/recall-shape';
-import { exampleRecall } from './recalls';
-
-/** A saved recall of docs/recall-examples/, read; `change` alters its JSON first. */
-function read(name: string, change: (r: any) => void = () => {}): RecallRead {
-  const { recall } = exampleRecall(name);
-  change(recall);
-  const r = readRecall(recall);
-  if (typeof r === 'string') throw new Error(r);
-  return r;
-}
+import { readExample } from './recalls';
 
 // The RAIN DIAMONDS example: sold at .986 with its first step and its stake, its five boxes opened and finished at .991.
 const SOLD = '2026-12-02T02:32:12.986Z';
 const FINISHED = '2026-12-02T02:32:12.991Z';
-const rain = (change?: (r: any) => void) => timesCheck(read('rain-diamonds', change));
+const rain = (change?: (r: any) => void) => timesCheck(readExample('rain-diamonds', change));
 const failing = (detail: string) => ({ id: 'times', ok: false, detail });
 
 describe('timesCheck', () => {
@@ -43,28 +33,28 @@ describe('timesCheck', () => {
 
 describe('completedByCheck', () => {
   it('passes a unit completed by the author of its last step, the player or the server', () => {
-    assert.deepEqual(completedByCheck(read('rain-diamonds')), { id: 'completed-by', ok: true, detail: 'completed by the player, as its last step says' });
-    assert.deepEqual(completedByCheck(read('rain-diamonds', (r) => { r.completedBy = 'server'; r.steps[5].by = 'server'; })), { id: 'completed-by', ok: true, detail: 'completed by the server, as its last step says' });
+    assert.deepEqual(completedByCheck(readExample('rain-diamonds')), { id: 'completed-by', ok: true, detail: 'completed by the player, as its last step says' });
+    assert.deepEqual(completedByCheck(readExample('rain-diamonds', (r) => { r.completedBy = 'server'; r.steps[5].by = 'server'; })), { id: 'completed-by', ok: true, detail: 'completed by the server, as its last step says' });
   });
 
   it('refuses another author, and one named for a recall without steps, saying who completed it', () => {
-    assert.deepEqual(completedByCheck(read('rain-diamonds', (r) => (r.completedBy = 'server'))), {
+    assert.deepEqual(completedByCheck(readExample('rain-diamonds', (r) => (r.completedBy = 'server'))), {
       id: 'completed-by', ok: false, detail: 'the recall says completed by "server", but its last step is by player: completed by the player',
     });
-    assert.deepEqual(completedByCheck(read('rain-diamonds', (r) => { r.completedBy = 'server'; r.steps = []; })), {
+    assert.deepEqual(completedByCheck(readExample('rain-diamonds', (r) => { r.completedBy = 'server'; r.steps = []; })), {
       id: 'completed-by', ok: false, detail: 'the recall says completed by "server", but its last step is by undefined: completed by the player',
     });
-    assert.equal(completedByCheck(read('rain-diamonds', (r) => (r.steps = []))).ok, true, 'no step: the player\'s, as a unit without steps would be');
+    assert.equal(completedByCheck(readExample('rain-diamonds', (r) => (r.steps = []))).ok, true, 'no step: the player\'s, as a unit without steps would be');
   });
 });
 
 describe('purchaseCheck', () => {
-  const purchase = (name: string, change: (r: any) => void) => purchaseCheck(read(name, change));
+  const purchase = (name: string, change: (r: any) => void) => purchaseCheck(readExample(name, change));
   const refused = (detail: string) => ({ id: 'purchase', ok: false, detail });
 
   it('passes a unit bought alone, and one unit of a lamp pair naming the other', () => {
-    assert.deepEqual(purchaseCheck(read('rain-diamonds')), { id: 'purchase', ok: true, detail: 'bought alone, with no pair link' });
-    assert.deepEqual(purchaseCheck(read('mysteres-de-la-lampe-pair')), { id: 'purchase', ok: true, detail: 'one unit of a lamp pair, with mysteres-de-la-lampe-50.0:10' });
+    assert.deepEqual(purchaseCheck(readExample('rain-diamonds')), { id: 'purchase', ok: true, detail: 'bought alone, with no pair link' });
+    assert.deepEqual(purchaseCheck(readExample('mysteres-de-la-lampe-pair')), { id: 'purchase', ok: true, detail: 'one unit of a lamp pair, with mysteres-de-la-lampe-50.0:10' });
   });
 
   it('refuses a purchase missing, or without a request id', () => {
@@ -99,7 +89,7 @@ describe('purchaseCheck', () => {
 });
 
 describe('presentationCheck', () => {
-  const noel = read('noel-de-la-chance');
+  const noel = readExample('noel-de-la-chance');
   const dealt = noel.steps[0]!.events;
   const DECOR = '["holly","candle","snowflake","bauble","sleigh"]';
   const refused = (detail: string) => ({ id: 'presentation', ok: false, detail });
@@ -109,8 +99,8 @@ describe('presentationCheck', () => {
   });
 
   it('passes no presentation on another game, and refuses one', () => {
-    assert.deepEqual(presentationCheck(read('mine-d-or'), []), { id: 'presentation', ok: true, detail: 'mine-d-or shows nothing beside its scenario, and none is recalled' });
-    assert.deepEqual(presentationCheck(read('mine-d-or', (r) => (r.presentation = {})), []), refused('a presentation is recalled for mine-d-or, which has none'));
+    assert.deepEqual(presentationCheck(readExample('mine-d-or'), []), { id: 'presentation', ok: true, detail: 'mine-d-or shows nothing beside its scenario, and none is recalled' });
+    assert.deepEqual(presentationCheck(readExample('mine-d-or', (r) => (r.presentation = {})), []), refused('a presentation is recalled for mine-d-or, which has none'));
   });
 
   it('refuses a Noël presentation when the purchase step could not be dealt again', () => {
@@ -120,11 +110,11 @@ describe('presentationCheck', () => {
 
   it('refuses other symbols offered, or none, quoting at most 160 characters of what the recall presents', () => {
     const expected = `{"offeredSymbols":["star","bell","gift"],"decorSymbols":${DECOR}}`;
-    assert.deepEqual(presentationCheck(read('noel-de-la-chance', (r) => r.presentation.offeredSymbols.reverse()), dealt),
+    assert.deepEqual(presentationCheck(readExample('noel-de-la-chance', (r) => r.presentation.offeredSymbols.reverse()), dealt),
       refused(`the recall presents {"offeredSymbols":["gift","bell","star"],"decorSymbols":${DECOR}}, but the purchase step deals ${expected}`));
-    assert.deepEqual(presentationCheck(read('noel-de-la-chance', (r) => delete r.presentation), dealt), refused(`the recall presents undefined, but the purchase step deals ${expected}`));
+    assert.deepEqual(presentationCheck(readExample('noel-de-la-chance', (r) => delete r.presentation), dealt), refused(`the recall presents undefined, but the purchase step deals ${expected}`));
     const long = { offeredSymbols: Array(20).fill('star'), decorSymbols: [] };
-    assert.deepEqual(presentationCheck(read('noel-de-la-chance', (r) => (r.presentation = long)), dealt),
+    assert.deepEqual(presentationCheck(readExample('noel-de-la-chance', (r) => (r.presentation = long)), dealt),
       refused(`the recall presents ${JSON.stringify(long).slice(0, 160)}, but the purchase step deals ${expected}`));
   });
 });

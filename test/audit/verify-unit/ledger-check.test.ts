@@ -1,21 +1,11 @@
 import { strict as assert } from 'node:assert';
 import { ledgerCheck } from '../../../src/audit/verify-unit/ledger-check';
-import { readRecall, type RecallRead } from '../../../src/audit/verify-unit/recall-shape';
-import { exampleRecall } from './recalls';
-
-/** A saved recall of docs/recall-examples/, read; `change` alters its JSON first. */
-function read(name: string, change: (r: any) => void = () => {}): RecallRead {
-  const { recall } = exampleRecall(name);
-  change(recall);
-  const r = readRecall(recall);
-  if (typeof r === 'string') throw new Error(r);
-  return r;
-}
+import { readExample } from './recalls';
 
 // The RAIN DIAMONDS example at 50 cents, paying 500: its stake (line 9, 999,650 → 999,600) and its prize (line 10, → 1,000,100).
-const rain = (change: (r: any) => void = () => {}) => ledgerCheck(read('rain-diamonds', change), 500);
+const rain = (change: (r: any) => void = () => {}) => ledgerCheck(readExample('rain-diamonds', change), 500);
 // Unit 9 of a lamp pair paying 50: its stake (line 2), unit 10's stake (line 3), its prize (line 4).
-const pair = (change: (r: any) => void = () => {}) => ledgerCheck(read('mysteres-de-la-lampe-pair', change), 50);
+const pair = (change: (r: any) => void = () => {}) => ledgerCheck(readExample('mysteres-de-la-lampe-pair', change), 50);
 /** The RAIN DIAMONDS example as a losing unit: its stake alone. */
 const losing = (r: any) => { r.ledger.pop(); r.balanceAfterPrize = r.balanceAfterStake; };
 const refused = (detail: string) => ({ id: 'ledger', ok: false, detail });
@@ -23,7 +13,7 @@ const refused = (detail: string) => ({ id: 'ledger', ok: false, detail });
 describe('ledgerCheck', () => {
   it('passes a winning unit\'s stake and prize, a losing unit\'s stake alone, and a pair\'s other stake between, saying which', () => {
     assert.deepEqual(rain(), { id: 'ledger', ok: true, detail: 'the stake of 50 cents is debited once and the proven prize of 500 cents credited once, balances chained' });
-    assert.deepEqual(ledgerCheck(read('rain-diamonds', losing), 0), { id: 'ledger', ok: true, detail: 'the stake of 50 cents is debited once and no prize is credited (a losing unit), balances chained' });
+    assert.deepEqual(ledgerCheck(readExample('rain-diamonds', losing), 0), { id: 'ledger', ok: true, detail: 'the stake of 50 cents is debited once and no prize is credited (a losing unit), balances chained' });
     assert.deepEqual(pair(), { id: 'ledger', ok: true, detail: 'the stake of 50 cents is debited once and the proven prize of 50 cents credited once, balances chained' });
   });
 
@@ -57,13 +47,13 @@ describe('ledgerCheck', () => {
   });
 
   it('refuses a losing unit\'s ledger holding more than its stake', () => {
-    assert.deepEqual(ledgerCheck(read('rain-diamonds'), 0), refused('a losing unit\'s ledger is its stake alone; this one has 2 lines'));
-    assert.deepEqual(ledgerCheck(read('mysteres-de-la-lampe-pair', (r) => { r.ledger.pop(); r.balanceAfterPrize = r.ledger[1].balance; }), 0), refused('a losing unit\'s ledger is its stake alone; this one has 2 lines'));
+    assert.deepEqual(ledgerCheck(readExample('rain-diamonds'), 0), refused('a losing unit\'s ledger is its stake alone; this one has 2 lines'));
+    assert.deepEqual(ledgerCheck(readExample('mysteres-de-la-lampe-pair', (r) => { r.ledger.pop(); r.balanceAfterPrize = r.ledger[1].balance; }), 0), refused('a losing unit\'s ledger is its stake alone; this one has 2 lines'));
   });
 
   it('refuses a prize credited twice, or before another line, or of another amount, or a balance after it the ledger does not end at', () => {
     assert.deepEqual(rain((r) => { r.ledger.push({ ...r.ledger[1], seq: 11, balance: 1_000_600 }); r.balanceAfterPrize = 1_000_600; }), refused('the proven prize of 500 cents should be credited once, on the ledger\'s last line; 2 credits found'));
-    assert.deepEqual(ledgerCheck(read('rain-diamonds', losing), 500), refused('the proven prize of 500 cents should be credited once, on the ledger\'s last line; 0 credits found'));
+    assert.deepEqual(ledgerCheck(readExample('rain-diamonds', losing), 500), refused('the proven prize of 500 cents should be credited once, on the ledger\'s last line; 0 credits found'));
     assert.deepEqual(pair((r) => {
       // Unit 9's prize, then unit 10's stake: the prize is not the last line.
       r.ledger = [r.ledger[0], { ...r.ledger[2], seq: 3, balance: 1_000_000 }, { ...r.ledger[1], seq: 4, balance: 999_950 }];
