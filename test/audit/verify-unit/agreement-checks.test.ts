@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { completedByCheck, presentationCheck, purchaseCheck, timesCheck } from '../../../src/audit/verify-unit/agreement-checks';
+import type { RecallRead } from '../../../src/audit/verify-unit/recall-shape';
 import { readExample } from './recalls';
 
 // The RAIN DIAMONDS example: sold at .986 with its first step and its stake, its five boxes opened and finished at .991.
@@ -89,8 +90,13 @@ describe('purchaseCheck', () => {
 });
 
 describe('presentationCheck', () => {
-  const noel = readExample('noel-de-la-chance');
-  const dealt = noel.steps[0]!.events;
+  // Read in a hook, not as the file loads: a broken reader fails these tests, not the test run.
+  let noel: RecallRead;
+  let dealt: readonly unknown[];
+  before(() => {
+    noel = readExample('noel-de-la-chance');
+    dealt = noel.steps[0]!.events;
+  });
   const DECOR = '["holly","candle","snowflake","bauble","sleigh"]';
   const refused = (detail: string) => ({ id: 'presentation', ok: false, detail });
 

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { replayChecks, scoredScenarioCheck } from '../../../src/audit/verify-unit/replay-checks';
+import type { RecallRead } from '../../../src/audit/verify-unit/recall-shape';
 import { withBrokenRules } from '../../games/support';
 import { readExample } from './recalls';
 
@@ -114,7 +115,11 @@ describe('replayChecks (scheme 3)', () => {
 });
 
 describe('replayChecks, on a game whose rules break their own promises', () => {
-  const r = readExample('500000-carats');
+  // Read in a hook, not as the file loads: a broken reader fails these tests, not the test run.
+  let r: RecallRead;
+  before(() => {
+    r = readExample('500000-carats');
+  });
 
   it('refuses picks a game parses into more than one unit', () => {
     const checks = withBrokenRules('500000-carats', { parsePicks: () => ({ ok: true, value: [undefined, undefined] }) }, () => replayChecks(r, 1000).checks);
@@ -135,7 +140,11 @@ describe('replayChecks, on a game whose rules break their own promises', () => {
 });
 
 describe('scoredScenarioCheck (scheme 2)', () => {
-  const r = readExample('500000-carats');
+  // Read in a hook, not as the file loads: a broken reader fails these tests, not the test run.
+  let r: RecallRead;
+  before(() => {
+    r = readExample('500000-carats');
+  });
 
   it('passes a scenario that scores the proven prize and breaks no rule', () => {
     assert.deepEqual(scoredScenarioCheck(r, 1000), { id: 'scenario', ok: true, detail: 'the scenario scores 1000 cents with the 500000-carats evaluator and breaks no rule' });
