@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
-import type { Refusal } from '../../src/games/types';
+import { rulesOf, type AnyGameRules } from '../../src/games/registry';
+import type { GameId, Refusal } from '../../src/games/types';
 
 /** Asserts that a reducer or parser refused, with `code`. */
 export function refused(result: { ok: boolean } | Refusal, code: string): void {
@@ -14,4 +15,19 @@ export function frozen<T>(value: T): T {
     for (const v of Object.values(value)) frozen(v);
   }
   return value;
+}
+
+/**
+ * Runs `body` with `game`'s rules given `broken` in place of theirs, put back after: a game whose
+ * rules break their own promises, for the defences a correct game never reaches.
+ */
+export function withBrokenRules<T>(game: GameId, broken: Partial<AnyGameRules>, body: () => T): T {
+  const rules = rulesOf(game);
+  const kept = { ...rules };
+  Object.assign(rules, broken);
+  try {
+    return body();
+  } finally {
+    Object.assign(rules, kept);
+  }
 }

@@ -92,7 +92,7 @@ function positionCheck(read: RecallRead): UnitCheck {
     proof.position !== position || fairness.position !== position ? `the proof's position ${proof.position} or the fairness record's ${String(fairness.position)} is not the unit's ${position}` : '',
     fairness.blockId !== blockId ? `the fairness record names block ${String(fairness.blockId)}, the unit ${blockId}` : '',
     read.unitId !== `${blockId}:${position}` ? `the unit id ${read.unitId} is not position ${position} of ${blockId}` : '',
-    proof.size !== table.blockSize || fairness.blockSize !== table.blockSize ? `the block size ${proof.size} is not the table's ${table.blockSize}` : '',
+    proof.size !== table.blockSize || fairness.blockSize !== table.blockSize ? `the proof's block size ${proof.size} or the fairness record's ${String(fairness.blockSize)} is not the table's ${table.blockSize}` : '',
     fairness.page !== page ? `the recall names page ${String(fairness.page)}, position ${position} is in page ${page}` : '',
   ].filter((p) => p !== '');
   return problems.length === 0

@@ -128,6 +128,63 @@ describe('verify-unit: the checkpoint check (the log of page roots)', function (
     assert.ok((await check(await answersOf(await logOf([...leaves, ...extra('seen', 12)])))).ok, 'a log that grew from the saved one');
   });
 
+  it('looks up the root the proof leads to, dated by the unit\'s own page of the block, whatever else the recall or the block says', async () => {
+    const page = pageOf(played.published.size, played.recall.position);
+    const checkOf = async (recall: unknown, published: unknown) => (await verifyUnit(recall, { published: published as PlayedRecall['published'], log: answers })).checks.find((c) => c.id === 'checkpoint')!;
+    const own = played.published.pages.find((p) => p.page === page)!;
+    // Another page listed first, published at another time: only the unit's page dates its leaf.
+    const otherFirst = { ...played.published, pages: [{ ...own, page: page + 1, publishedAt: new Date(NOW - 60_000).toISOString() }, ...played.published.pages] };
+    assert.ok((await checkOf(played.recall, otherFirst)).ok, 'another page listed first');
+    for (const [what, published] of [['a block listing no page', { ...played.published, pages: undefined }], ['a block listing other pages only', { ...played.published, pages: played.published.pages.filter((p) => p.page !== page) }]] as const) {
+      assert.ok((await checkOf(played.recall, published)).ok, `${what}: the leaf checked without the block's time`);
+    }
+    const fairness = played.recall.fairness;
+    assert.ok((await checkOf({ ...played.recall, fairness: { ...fairness, pageRoot: flipHex(fairness.pageRoot!) } }, played.published)).ok, 'a recalled root altered: the proof\'s root is the one in the log');
+    assert.ok((await checkOf({ ...played.recall, fairness: { ...fairness, proof: { ...fairness.proof!, siblings: fairness.proof!.siblings.slice(1) } } }, played.published)).ok, 'a proof cut short: the recalled root is the one looked up');
+  });
+
+  it('fails the checkpoint check of a server answering that it keeps no log of page roots, saying so', async () => {
+    const result = await verifyUnit(played.recall, { published: played.published, log: { missing: 'GET /fairness/log/key answered 404' } });
+    assert.deepEqual(result.checks.filter((c) => !c.ok), [
+      { id: 'checkpoint', ok: false, detail: 'the server has no log of page roots (GET /fairness/log/key answered 404): nothing shows the page root is the one it published first' },
+    ]);
+  });
+
+  it('says which leaf of which log, under which checkpoint and key, and which saved checkpoint it extends', async () => {
+    const page = pageOf(played.published.size, played.recall.position);
+    const cp = answers.inclusion!.checkpoint;
+    const leafOf = `page ${page} of ${played.recall.blockId} is leaf ${answers.inclusion!.index} of the log test-log, under its checkpoint of ${cp.treeSize} leaves signed by key ${cp.keyId}`;
+    assert.deepEqual(await check(answers), { id: 'checkpoint', ok: true, detail: `${leafOf}, which extends the checkpoint saved at ${saved.treeSize} leaves` });
+    const { saved: _, ...withoutSaved } = answers;
+    assert.deepEqual(await check(withoutSaved), { id: 'checkpoint', ok: true, detail: leafOf });
+  });
+
+  it('passes a page whose leaf is dated at the very time of the sale, and fails one dated a millisecond after', async () => {
+    const leafAt = Number(answers.inclusion!.leaf.split(' ')[7]);
+    const soldAt = (ms: number) => ({ ...played.recall, soldAt: new Date(ms).toISOString() });
+    const at = (ms: number) => verifyUnit(soldAt(ms), { log: answers, offline: true });
+    assert.equal((await at(leafAt)).checks.find((c) => c.id === 'checkpoint')!.ok, true);
+    const page = pageOf(played.published.size, played.recall.position);
+    assert.deepEqual((await at(leafAt - 1)).checks.find((c) => c.id === 'checkpoint'), {
+      id: 'checkpoint', ok: false, detail: `the log's leaf says page ${page} was published at ${new Date(leafAt).toISOString()}, after the sale at ${new Date(leafAt - 1).toISOString()}`,
+    });
+  });
+
+  it('refuses a saved checkpoint the log cannot be held to, saying why: of no key it lists, of another log, unsigned, or without a consistency proof', async () => {
+    const cp = answers.inclusion!.checkpoint;
+    const refused = (detail: string) => ({ id: 'checkpoint', ok: false, detail });
+    const { keys: _, ...keyWithoutList } = answers.key;
+    assert.deepEqual(await check({ ...answers, key: keyWithoutList as LogAnswers['key'] }), refused(`the saved checkpoint names key ${saved.keyId}, which the log does not list`));
+    assert.deepEqual(await check({ ...answers, saved: { ...answers.saved!, checkpoint: undefined as unknown as SignedCheckpoint } }), refused('the saved checkpoint names key undefined, which the log does not list'));
+    assert.deepEqual(await check({ ...answers, saved: { ...answers.saved!, checkpoint: { ...saved, logId: 'other-log' } } }),
+      refused('the log\'s checkpoint does not extend the one saved: the checkpoints are of two logs (other-log, test-log)'));
+    const unsigned = await check({ ...answers, saved: { checkpoint: { ...cp, treeSize: cp.treeSize + 1 }, consistency: undefined } });
+    assert.equal(unsigned.ok, false);
+    assert.match(unsigned.detail, /^the checkpoint saved before does not verify: .*signature/);
+    assert.deepEqual(await check({ ...answers, saved: { checkpoint: saved, consistency: undefined } }),
+      refused(`the log gives no consistency proof from the saved checkpoint of ${saved.treeSize} leaves to its ${cp.treeSize}: nothing shows it extends what it signed before`));
+  });
+
   it('refuses every alteration of the log’s answers, with the reason', async () => {
     const inclusion = answers.inclusion!;
     const cp = inclusion.checkpoint;

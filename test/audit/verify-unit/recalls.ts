@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { readRecall, type RecallRead } from '../../../src/audit/verify-unit/recall-shape';
 import { publicBlockDetail } from '../../../src/fairness/public-blocks';
 import { MemoryStore } from '../../../src/dealer/memory/store';
 import { PRIZE_TABLES } from '../../../src/games/prize-tables';
@@ -65,4 +67,19 @@ export async function playRecalls(): Promise<RecallFixture> {
     }
   }
   return { dealer, play, units, lampSymbol };
+}
+
+/** A saved recall of docs/recall-examples/ (`name` without .json) and its saved published block, parsed afresh to alter. */
+export function exampleRecall(name: string): { recall: any; published: any } {
+  const read = (file: string) => JSON.parse(readFileSync(new URL(`../../../docs/recall-examples/${file}`, import.meta.url), 'utf8'));
+  return { recall: read(`${name}.json`), published: read(`${name}.block.json`) };
+}
+
+/** A saved recall of docs/recall-examples/ as the checks read it; `change` alters its JSON first. */
+export function readExample(name: string, change: (recall: any) => void = () => {}): RecallRead {
+  const { recall } = exampleRecall(name);
+  change(recall);
+  const read = readRecall(recall);
+  if (typeof read === 'string') throw new Error(`${name}: ${read}`);
+  return read;
 }

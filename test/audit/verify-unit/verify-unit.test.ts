@@ -6,7 +6,7 @@ import { publicBlockDetail } from '../../../src/fairness/public-blocks';
 import { findPrizeTable } from '../../../src/games/prize-tables';
 import { GAME_IDS } from '../../../src/games/types';
 import { ALTERATIONS, CONTRADICTIONS, copy, failed, flipHex } from './alterations';
-import { playRecalls, type PlayedRecall, type RecallFixture } from './recalls';
+import { exampleRecall, playRecalls, type PlayedRecall, type RecallFixture } from './recalls';
 
 describe('verifyUnit (scheme 3)', function () {
   this.timeout(120_000);
@@ -149,5 +149,90 @@ describe('verifyUnit (scheme 2 recalls)', function () {
       change(altered);
       assert.ok(failed(await verifyUnit(altered, { published })).includes(check), what);
     }
+  });
+});
+
+describe('verifyUnit: each check of the saved 500 000 CARATS example, in its sentence', () => {
+  const ROOT = '89945b2840b363f3a33a62e5b5bcc0db0023d6850c1ffe8c33379d54f3a81009';
+  const SOLD = '2026-12-02T02:32:13.252Z';
+  /** The example's checks once `change` alters its recall and its published block; `sources` beside the block. */
+  async function verified(change: (r: any, p: any) => void = () => {}, sources: { offline?: boolean; log?: { missing: string } } = {}) {
+    const { recall, published } = exampleRecall('500000-carats');
+    change(recall, published);
+    return verifyUnit(recall, { published, ...sources });
+  }
+  const check = async (id: string, change: (r: any, p: any) => void) => (await verified(change)).checks.find((c) => c.id === id);
+  const failing = (id: string, detail: string) => ({ id, ok: false, detail });
+
+  it('verifies it untouched, saying what each check of the recall against the block found, and noting the log was not asked', async () => {
+    const result = await verified();
+    assert.deepEqual(result.checks.slice(0, 7), [
+      { id: 'format', ok: true, detail: 'a finished 500000-carats unit at 500 cents, unit-recall/v3, scheme 3' },
+      { id: 'position', ok: true, detail: 'position 2 of block 500000-carats-500.0 (page 0), in the proof and the recall alike' },
+      { id: 'proof', ok: true, detail: `the proof leads to the recalled page root ${ROOT}` },
+      { id: 'published-root', ok: true, detail: 'the proof leads to the published root of page 0 of 500000-carats-500.0, under the published commitment' },
+      { id: 'published-in-time', ok: true, detail: 'page 0 was published at 2026-12-02T02:32:07.991Z, as the recall says, no later than the sale' },
+      { id: 'prize', ok: true, detail: 'the proven tier 7 pays 1000 cents, the recalled prize' },
+      { id: 'unit-seed', ok: true, detail: 'the unit seed is the one the proof\'s leaf binds; its derivation from the block seed is checked once that seed is public (the block closed, all its units settled)' },
+    ]);
+    assert.deepEqual(result.notes, ['the log of page roots was not asked: nothing here shows the published root is the one published at first (give the server, and a checkpoint saved before)']);
+    assert.ok(result.ok);
+  });
+
+  it('refuses each position, block or size that is not the unit\'s, naming it', async () => {
+    assert.deepEqual(await check('position', (r) => (r.fairness.position = 3)), failing('position', 'the proof\'s position 2 or the fairness record\'s 3 is not the unit\'s 2'));
+    assert.deepEqual(await check('position', (r) => (r.fairness.blockId = '500000-carats-500.1')), failing('position', 'the fairness record names block 500000-carats-500.1, the unit 500000-carats-500.0'));
+    assert.deepEqual(await check('position', (r) => (r.fairness.proof.size = 8016001)), failing('position', 'the proof\'s block size 8016001 or the fairness record\'s 8016000 is not the table\'s 8016000'));
+    assert.deepEqual(await check('position', (r) => (r.fairness.blockSize = 8016001)), failing('position', 'the proof\'s block size 8016000 or the fairness record\'s 8016001 is not the table\'s 8016000'));
+  });
+
+  it('refuses a proof of another length than the page\'s height, or leading to another root, saying so', async () => {
+    assert.deepEqual(await check('proof', (r) => r.fairness.proof.siblings.pop()), failing('proof', 'the proof has 11 siblings, a page of this block needs 12'));
+    assert.deepEqual(await check('proof', (r) => r.fairness.proof.siblings.push(ROOT)), failing('proof', 'the proof has 13 siblings, a page of this block needs 12'));
+    assert.deepEqual(await check('proof', (r) => (r.fairness.pageRoot = flipHex(ROOT))), failing('proof', `the proof leads to ${ROOT}, not to the recalled page root ${flipHex(ROOT)}`));
+  });
+
+  it('refuses a block published for another game, price or scheme, or without the unit\'s page, naming the difference', async () => {
+    const wrong = (detail: string) => failing('published-root', detail);
+    assert.deepEqual(await check('published-root', (_r, p) => (p.game = 'mine-d-or')), wrong('the published block is 500000-carats-500.0 (mine-d-or at 500 cents), not the unit\'s 500000-carats-500.0'));
+    assert.deepEqual(await check('published-root', (_r, p) => (p.stake = 1000)), wrong('the published block is 500000-carats-500.0 (500000-carats at 1000 cents), not the unit\'s 500000-carats-500.0'));
+    assert.deepEqual(await check('published-root', (_r, p) => (p.scheme = 2)), wrong('the block is published under scheme 2, the recall says 3'));
+    for (const [what, change] of [['no page', (p: any) => delete p.pages], ['page 1 only', (p: any) => p.pages.shift()]] as const) {
+      const result = await verified((_r, p) => change(p));
+      assert.deepEqual(failed(result), ['published-root'], what);
+      assert.equal(result.checks.find((c) => c.id === 'published-root')!.detail, `the proof leads to ${ROOT}, the published root of page 0 is not published`, what);
+    }
+  });
+
+  it('finds the unit\'s page wherever the block lists it', async () => {
+    assert.deepEqual(failed(await verified((_r, p) => p.pages.reverse())), []);
+  });
+
+  it('passes a page published at the very time of the sale, and refuses one published after it, or at another time than the recall says', async () => {
+    const at = (ms: number) => new Date(Date.parse(SOLD) + ms).toISOString();
+    assert.equal((await check('published-in-time', (r, p) => { p.pages[0].publishedAt = SOLD; r.fairness.pagePublishedAt = SOLD; }))!.ok, true);
+    assert.deepEqual(await check('published-in-time', (r, p) => { p.pages[0].publishedAt = at(1); r.fairness.pagePublishedAt = at(1); }),
+      failing('published-in-time', `page 0 was published at ${at(1)}, after the sale at ${SOLD}`));
+    assert.deepEqual(await check('published-in-time', (r) => (r.fairness.pagePublishedAt = at(-1))),
+      failing('published-in-time', `the recall says page 0 was published at ${at(-1)}, the server publishes it at 2026-12-02T02:32:07.991Z`));
+  });
+
+  it('refuses a prize other than the proven tier\'s, re-playing the unit with the proven one', async () => {
+    const result = await verified((r) => (r.prize = 1500));
+    assert.deepEqual(result.checks.filter((c) => !c.ok), [failing('prize', 'the proven tier 7 pays 1000 cents; the recall says 1500')]);
+    assert.deepEqual(await check('prize', (r) => (r.fairness.proof.tierId = 200)), failing('prize', 'the proven tier 200 pays undefined cents; the recall says 1000'));
+  });
+
+  it('answers a recall without steps with its failed checks, not an error', async () => {
+    assert.deepEqual(failed(await verified((r) => (r.steps = []))), ['steps', 'scenario']);
+  });
+
+  it('holds a closed block\'s seed to the recalled unit seed, quoting at most 80 characters of one that is not hex', async () => {
+    const seed = 'ab'.repeat(32);
+    const { recall } = exampleRecall('500000-carats');
+    const derived = Buffer.from(unitSeed(Buffer.from(seed, 'hex'), recall.position)).toString('hex');
+    assert.deepEqual(await check('unit-seed', (_r, p) => (p.seed = seed)), failing('unit-seed', `the block's revealed seed gives the unit seed ${derived} at position 2, not the recalled one`));
+    assert.deepEqual(await check('unit-seed', (_r, p) => (p.seed = [seed])), failing('unit-seed', `the block's published seed ["${seed}"] is not 32 bytes of lowercase hex`));
+    assert.deepEqual(await check('unit-seed', (_r, p) => (p.seed = `${seed}${seed}`)), failing('unit-seed', `the block's published seed "${seed}${seed.slice(0, 15)} is not 32 bytes of lowercase hex`));
   });
 });
